@@ -1,0 +1,33 @@
+// `npm run bench`: every benchmark, one line per figure, and bench/results.json (not committed).
+import { writeFileSync } from 'node:fs';
+import { cpus, platform, totalmem } from 'node:os';
+import { bundleBenchmark } from './bundle.bench';
+import { configBenchmark } from './config.bench';
+import type { Benchmark, Figure } from './harness';
+import { webBridgeBenchmark } from './webBridge.bench';
+
+const benchmarks: Benchmark[] = [configBenchmark, webBridgeBenchmark, bundleBenchmark];
+const only = process.argv[2];
+
+const machine = {
+  cores: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  platform: platform(),
+  node: process.version,
+};
+process.stdout.write(`machine: ${machine.cores} cores, ${machine.cpu}, node ${machine.node}\n`);
+
+const results: (Figure & { benchmark: string })[] = [];
+for (const benchmark of benchmarks) {
+  if (only && !benchmark.name.includes(only)) continue;
+  for (const figure of await benchmark.run()) {
+    results.push({ benchmark: benchmark.name, ...figure });
+    process.stdout.write(`${figure.name}: ${figure.value} ${figure.unit}\n`);
+  }
+}
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  JSON.stringify({ measuredAt: new Date().toISOString(), machine, results }, null, 2) + '\n',
+);
+process.stdout.write('wrote bench/results.json\n');

@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDispatch } from '../main/dispatch';
+import { handlers } from '../main/handlers';
+import { silentLog } from '../main/log';
+import { startWebServer } from '../main/web/server';
+import { percentile, type Benchmark } from './harness';
+
+const CALLS = 2000;
+
+export const webBridgeBenchmark: Benchmark = {
+  name: 'web bridge',
+  run: async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cdc-bench-'));
+    writeFileSync(join(root, 'index.html'), '');
+    const server = await startWebServer({
+      dispatch: createDispatch(handlers, { mode: 'web', appVersion: 'bench' }, silentLog),
+      log: silentLog,
+      staticRoot: root,
+    });
+    const body = JSON.stringify({
+      agentType: 'change-tracking',
+      section: 'hostCredentials',
+      body: { connectionName: 'c', host: 'h', databaseName: 'd', username: 'u', password: 'p' },
+    });
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` };
+    const times: number[] = [];
+    try {
+      for (let i = 0; i < CALLS + 200; i++) {
+        const start = performance.now();
+        const res = await fetch(`${server.url}/api/validateAgentSection`, { method: 'POST', headers, body });
+        await res.arrayBuffer();
+        if (i >= 200) times.push(performance.now() - start);
+      }
+    } finally {
+      await server.close();
+    }
+    times.sort((a, b) => a - b);
+    const round = (n: number) => Math.round(n * 1000) / 1000;
+    return [
+      { name: 'web.validateAgentSection.p50', value: round(percentile(times, 50)), unit: 'ms' },
+      { name: 'web.validateAgentSection.p99', value: round(percentile(times, 99)), unit: 'ms' },
+    ];
+  },
+};

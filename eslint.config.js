@@ -1,0 +1,60 @@
+// Lint rules also keep the layers apart: shared/ is pure TypeScript, only main/ touches Node and drivers.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeOnly = ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'tls', 'crypto', 'child_process'];
+const driverModules = ['electron', 'mssql', 'tedious', 'odbc', 'better-sqlite3', 'pg'];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'release/', 'node_modules/', 'test/artifacts/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: [...nodeOnly, ...driverModules], message: 'shared/ stays free of Node and drivers.' },
+            { group: ['react', 'react-dom', 'zustand'], message: 'shared/ stays free of the DOM and UI.' },
+            {
+              group: ['**/main/**', '**/renderer/**'],
+              message: 'shared/ imports nothing from main/ or renderer/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...nodeOnly, ...driverModules],
+              message: 'The renderer reaches Node only through the API contract.',
+            },
+            { group: ['**/main/**'], message: 'The renderer imports shared/, never main/.' },
+          ],
+        },
+      ],
+    },
+  },
+);

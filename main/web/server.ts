@@ -1,0 +1,144 @@
+// Web mode: the IPC contract carried over HTTP on loopback, plus the built renderer as static files.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiErrorData, Envelope } from '../../shared/api';
+import { CSP_HEADER } from '../csp';
+import type { Dispatch } from '../dispatch';
+import type { Log } from '../log';
+import { readStatic } from './static';
+import { newToken, tokenMatches } from './token';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface WebServerOptions {
+  dispatch: Dispatch;
+  log: Log;
+  /** Folder of the built renderer (dist/renderer). */
+  staticRoot: string;
+  port?: number;
+  /** Fixed only by tests; otherwise a new random token per launch. */
+  token?: string;
+}
+
+export interface WebServer {
+  url: string;
+  /** The URL to open: the token travels in the fragment, which browsers never send to the server. */
+  openUrl: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CSP_HEADER,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? newToken();
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof HttpRefusal ? error.status : 500;
+      const message = error instanceof HttpRefusal ? error.message : 'The web bridge failed; see the log.';
+      if (!(error instanceof HttpRefusal)) options.log.warn('web.failed', { path: req.url?.split('?')[0] });
+      sendJson(res, status, { ok: false, error: { code: errorCode(status), message } });
+    });
+  });
+
+  let allowedHosts: Set<string> = new Set();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Only loopback names: a page on another site cannot reach this server through DNS rebinding.
+    if (!allowedHosts.has(req.headers.host ?? '')) throw new HttpRefusal(421, 'Unknown Host header.');
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path.startsWith('/api/')) {
+      if (req.method !== 'POST') throw new HttpRefusal(405, 'API calls use POST.');
+      if (!tokenMatches(req.headers.authorization, token)) {
+        throw new HttpRefusal(401, 'Missing or wrong token: open the URL that `npm run web` printed.');
+      }
+      const type = req.headers['content-type'] ?? '';
+      if (!/^application\/json\s*(;|$)/i.test(type))
+        throw new HttpRefusal(415, 'Send Content-Type: application/json.');
+      const input = parseJson(await readBody(req));
+      const envelope = await options.dispatch(path.slice('/api/'.length), input);
+      sendJson(res, envelope.ok || envelope.error.code !== 'unknown_method' ? 200 : 404, envelope);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpRefusal(405, 'Only GET serves files.');
+    const file = await readStatic(options.staticRoot, path);
+    if (!file) {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+      res.end('The renderer is not built: run `npm run build:renderer`.');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS });
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const url = `http://127.0.0.1:${port}`;
+  options.log.info('web.listening', { url });
+  return {
+    url,
+    openUrl: `${url}/#token=${token}`,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function errorCode(status: number): ApiErrorData['code'] {
+  if (status === 401) return 'unauthorized';
+  if (status >= 500) return 'internal';
+  return 'invalid_input';
+}
+
+function sendJson(res: ServerResponse, status: number, body: Envelope): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    ...SECURITY_HEADERS,
+  });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES)
+    throw new HttpRefusal(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpRefusal(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? {} : (JSON.parse(text) as unknown);
+  } catch {
+    throw new HttpRefusal(400, 'The body is not valid JSON.');
+  }
+}

@@ -1,0 +1,117 @@
+// The two-step form of one agent type: host credentials, then agent-specific settings.
+import { agentTypes } from '../../shared/agents';
+import { effectiveJournalFormats } from '../../shared/agents/journal';
+import { parseSection } from '../../shared/config/parse';
+import type { SectionId } from '../../shared/config/section';
+import { useStore } from '../store';
+import { closeWizard, goBack, setField, submitStep, type WizardState } from '../store/wizard';
+import { SchemaForm } from '../ui/SchemaForm';
+import { problemsByField, toBody } from './formValues';
+
+const STEPS: SectionId[] = ['hostCredentials', 'configuration'];
+
+export function AgentWizard() {
+  const wizard = useStore((s) => s.wizard);
+  if (!wizard) return null;
+  const definition = agentTypes[wizard.agentType];
+  return (
+    <section className="wizard" aria-labelledby="wizard-title">
+      <header className="wizard-head">
+        <h2 id="wizard-title">
+          {definition.title} agent <span className="muted">({definition.database})</span>
+        </h2>
+        <button type="button" className="link" onClick={closeWizard}>
+          Close
+        </button>
+      </header>
+      <ol className="steps" aria-label="Steps">
+        {STEPS.map((id, i) => (
+          <li key={id} aria-current={wizard.step === id ? 'step' : undefined}>
+            {i + 1}. {definition.sections[id].title}
+          </li>
+        ))}
+      </ol>
+      {wizard.step === 'done' ? (
+        <Summary wizard={wizard} />
+      ) : (
+        <Step wizard={wizard} sectionId={wizard.step} />
+      )}
+    </section>
+  );
+}
+
+function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId }) {
+  const section = agentTypes[wizard.agentType].sections[sectionId];
+  const values = wizard.values[sectionId];
+  // Inline errors come from the same schema main uses, for the fields the user has touched.
+  const local = parseSection(section, toBody(section, values));
+  const localProblems = local.ok ? [] : local.problems;
+  const shown = problemsByField([...wizard.serverProblems[sectionId], ...localProblems], section);
+  const visible = Object.fromEntries(Object.entries(shown).filter(([key]) => wizard.touched[sectionId][key]));
+  const journalNote = wizard.agentType === 'journal' && sectionId === 'configuration';
+  const inherited = effectiveJournalFormats(wizard.accepted.hostCredentials, undefined);
+  return (
+    <form
+      noValidate
+      aria-label={section.title}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submitStep();
+      }}
+    >
+      <p className="muted">{section.description}</p>
+      <SchemaForm
+        section={section}
+        values={values}
+        problems={visible}
+        onChange={(key, value) => setField(sectionId, key, value)}
+        emptyChoiceLabel={(key) =>
+          `(inherit: ${key === 'timeFormat' ? inherited.timeFormat : inherited.dateFormat} from host credentials)`
+        }
+      />
+      {journalNote && (
+        <p className="note">
+          Date and time formats are set in two places. A format chosen here wins; left empty, the one in host
+          credentials (Advanced) applies; if neither is set, iso.
+        </p>
+      )}
+      {wizard.error && (
+        <p role="alert" className="problem">
+          {wizard.error}
+        </p>
+      )}
+      <div className="actions">
+        {sectionId === 'configuration' && (
+          <button type="button" onClick={goBack}>
+            Back
+          </button>
+        )}
+        <button type="submit" className="primary" disabled={wizard.busy}>
+          {sectionId === 'hostCredentials' ? 'Next' : 'Check settings'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Summary({ wizard }: { wizard: WizardState }) {
+  const bodies = {
+    credentials: { hostCredentials: wizard.accepted.hostCredentials },
+    specific: { configuration: wizard.accepted.configuration },
+  };
+  return (
+    <div role="status" className="summary">
+      <h3>Settings accepted</h3>
+      <p>Both objects are valid. These are the bodies of the control API's two PUTs (secrets hidden):</p>
+      <h4>PUT …/config/credentials</h4>
+      <pre>{JSON.stringify(bodies.credentials, null, 2)}</pre>
+      <h4>PUT …/config/specific</h4>
+      <pre>{JSON.stringify(bodies.specific, null, 2)}</pre>
+      <div className="actions">
+        <button type="button" onClick={goBack}>
+          Back
+        </button>
+      </div>
+    </div>
+  );
+}

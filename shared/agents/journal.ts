@@ -1,0 +1,133 @@
+// The journal agent: IBM i tables read through their journals.
+import { z } from 'zod';
+import { boolean, choice, ibmiName, nullableChoice, numberChoice, text } from '../config/fields';
+import { section } from '../config/section';
+import { connectionName, host, maxConnectionsCount, password } from './common';
+
+export const DATE_FORMATS = ['julian', 'mdy', 'dmy', 'ymd', 'usa', 'iso', 'eur', 'jis'] as const;
+export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
+export const BLOCK_SIZES = [0, 8, 16, 32, 64, 128, 256, 512] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+export type TimeFormat = (typeof TIME_FORMATS)[number];
+
+const advanced = 'advanced' as const;
+
+export const journalHostCredentials = section({
+  id: 'hostCredentials',
+  title: 'Host credentials',
+  description:
+    'How the agent reaches the IBM i system. Journal library and journal name are detected per file.',
+  schema: z.strictObject({
+    connectionName,
+    host,
+    databaseName: text({ label: 'Database', help: 'Database name.', max: 128 }),
+    username: text({
+      label: 'User profile',
+      help: 'Account with read and write access to the target tables.',
+      max: 128,
+    }),
+    password,
+    maxConnectionsCount,
+    dateFormat: choice({
+      label: 'Date format',
+      help: 'Date format negotiated with the driver, unless the agent settings override it.',
+      values: DATE_FORMATS,
+      default: 'iso',
+      group: advanced,
+    }),
+    timeFormat: choice({
+      label: 'Time format',
+      help: 'Time format negotiated with the driver, unless the agent settings override it.',
+      values: TIME_FORMATS,
+      default: 'iso',
+      group: advanced,
+    }),
+    blockSize: numberChoice({
+      label: 'Block size (kilobytes)',
+      help: 'Block fetch size of the driver; 0 turns block fetch off.',
+      values: BLOCK_SIZES,
+      default: 32,
+      group: advanced,
+    }),
+    useConnectionPool: boolean({
+      label: 'Use connection pool',
+      help: 'Reuse connections.',
+      default: true,
+      group: advanced,
+    }),
+    syncLibrary: ibmiName({
+      label: 'Sync library',
+      help:
+        'Library the agent creates on the source for its files and journal checkpoint; created if absent. ' +
+        'Each journal agent on one source needs its own.',
+      default: 'SYNC',
+      group: advanced,
+    }),
+    journalCheckpointTable: ibmiName({
+      label: 'Journal checkpoint table',
+      help: 'Name of the journal checkpoint table in the sync library.',
+      default: 'JOURNALSCP',
+      group: advanced,
+    }),
+    enableDdsDiscovery: boolean({
+      label: 'Enable DDS discovery',
+      help: "Read each file's field layout with DSPFFD (needed for DDS files with non-ISO dates).",
+      default: false,
+      group: advanced,
+    }),
+    useDatabaseTimezone: boolean({
+      label: 'Use database timezone',
+      help: 'On: apply the database timezone to incoming source data. Off: leave the data untouched.',
+      default: false,
+      group: advanced,
+    }),
+  }),
+  refusedKeys: {
+    port:
+      'the journal agent has no port setting: IBM i host servers listen on fixed, well-known ports, ' +
+      'so remove "port" from the body',
+  },
+});
+
+const inheritDate = 'inherit the date format of the host credentials';
+const inheritTime = 'inherit the time format of the host credentials';
+
+export const journalConfiguration = section({
+  id: 'configuration',
+  title: 'Agent settings',
+  description:
+    'Settings specific to the journal agent. Empty date and time formats inherit those of the host credentials.',
+  schema: z.strictObject({
+    dateFormat: nullableChoice({
+      label: 'Date format',
+      help: 'Used when negotiating the driver connection. Empty: the host credentials decide.',
+      values: DATE_FORMATS,
+      nullMeans: inheritDate,
+    }),
+    timeFormat: nullableChoice({
+      label: 'Time format',
+      help: 'Used when negotiating the driver connection. Empty: the host credentials decide.',
+      values: TIME_FORMATS,
+      nullMeans: inheritTime,
+    }),
+  }),
+});
+
+export type JournalHostCredentials = z.output<typeof journalHostCredentials.schema>;
+export type JournalConfiguration = z.output<typeof journalConfiguration.schema>;
+
+interface FormatSources {
+  dateFormat?: DateFormat | null;
+  timeFormat?: TimeFormat | null;
+}
+
+/** decisions.md: the format a connection uses is `configuration.X ?? hostCredentials.X ?? "iso"`. */
+export function effectiveJournalFormats(
+  hostCredentials: FormatSources | undefined,
+  configuration: FormatSources | undefined,
+): { dateFormat: DateFormat; timeFormat: TimeFormat } {
+  return {
+    dateFormat: configuration?.dateFormat ?? hostCredentials?.dateFormat ?? 'iso',
+    timeFormat: configuration?.timeFormat ?? hostCredentials?.timeFormat ?? 'iso',
+  };
+}

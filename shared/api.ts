@@ -1,0 +1,75 @@
+// The one contract between the renderer and main: every method with its input and output schema.
+// Main implements it (main/handlers.ts), the preload exposes it, web mode carries it over HTTP.
+import { z } from 'zod';
+import { agentTypeSchema, sectionIdSchema } from './agents';
+import { problemSchema } from './config/problems';
+import { METHOD_NAMES, type MethodName } from './ipc';
+
+export { IPC_CHANNEL, METHOD_NAMES, type MethodName, type RawApi } from './ipc';
+
+interface MethodSpec<I extends z.ZodType, O extends z.ZodType> {
+  input: I;
+  output: O;
+}
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> => ({
+  input,
+  output,
+});
+
+const noInput = z.strictObject({});
+
+export const appInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** Where main runs: inside Electron, or in plain Node serving a browser. */
+  mode: z.enum(['electron', 'web']),
+  versions: z.record(z.string(), z.string()),
+});
+
+export const agentTypeSummarySchema = z.object({
+  type: agentTypeSchema,
+  title: z.string(),
+  database: z.string(),
+  description: z.string(),
+});
+
+export const validationResultSchema = z.discriminatedUnion('ok', [
+  /** The parsed object with defaults filled in and secrets redacted. */
+  z.object({ ok: z.literal(true), value: z.record(z.string(), z.unknown()) }),
+  z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+]);
+export type ValidationResult = z.infer<typeof validationResultSchema>;
+
+export const contract = {
+  getAppInfo: method(noInput, appInfoSchema),
+  listAgentTypes: method(noInput, z.array(agentTypeSummarySchema)),
+  validateAgentSection: method(
+    z.strictObject({ agentType: agentTypeSchema, section: sectionIdSchema, body: z.unknown() }),
+    validationResultSchema,
+  ),
+} satisfies Record<MethodName, MethodSpec<z.ZodType, z.ZodType>>;
+
+export type Contract = typeof contract;
+export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Contract[M]['output']>;
+export const methodNames: readonly MethodName[] = METHOD_NAMES;
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.hasOwn(contract, name);
+}
+
+/** Errors cross the process boundary as plain data, never as thrown objects. */
+export const apiErrorSchema = z.object({
+  code: z.enum(['unknown_method', 'invalid_input', 'unauthorized', 'internal']),
+  message: z.string(),
+});
+export type ApiErrorData = z.infer<typeof apiErrorSchema>;
+
+export const envelopeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: apiErrorSchema }),
+]);
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+/** Web mode: the HTTP path of a method, and the header carrying the per-launch token. */
+export const webApiPath = (name: MethodName) => `/api/${name}`;

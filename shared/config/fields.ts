@@ -1,0 +1,146 @@
+// Each setting is declared once, here: its validator, label, help, default and rule in plain words.
+// The parser, the generated form, the docs and the JSON Schema all read these declarations.
+import { z } from 'zod';
+
+export type FieldKind = 'text' | 'secret' | 'integer' | 'boolean' | 'choice' | 'ibmiName';
+export type FieldDefault = string | number | boolean | null;
+
+export interface FieldMeta {
+  kind: FieldKind;
+  label: string;
+  help: string;
+  /** The rule in plain words, completing "<field> must be …". */
+  rule: string;
+  required: boolean;
+  default?: FieldDefault;
+  choices?: readonly (string | number)[];
+  /** For a nullable choice: what leaving it empty means. */
+  nullMeans?: string;
+  /** Fields in the "advanced" group sit in a collapsed part of the form. */
+  group?: 'advanced';
+}
+
+export const fieldMeta = z.registry<FieldMeta>();
+
+interface Described {
+  label: string;
+  help: string;
+  group?: 'advanced';
+}
+
+function describe<S extends z.ZodType>(schema: S, meta: FieldMeta): S {
+  fieldMeta.add(schema, meta);
+  return schema;
+}
+
+const lengthRule = (min: number, max: number) =>
+  min === max ? `exactly ${max} characters` : `${min} to ${max} characters`;
+
+export function text(o: Described & { max: number; noSpaces?: boolean }) {
+  const rule = `a string of ${lengthRule(1, o.max)}${o.noSpaces ? ' with no spaces' : ''}`;
+  let schema = z.string().min(1).max(o.max);
+  if (o.noSpaces) schema = schema.regex(/^\S+$/);
+  return describe(schema, { kind: 'text', rule, required: true, ...o });
+}
+
+export function optionalText(o: Described & { max: number }) {
+  const rule = `a string of ${lengthRule(1, o.max)}, or left out`;
+  return describe(z.string().min(1).max(o.max).optional(), { kind: 'text', rule, required: false, ...o });
+}
+
+export function secret(o: Described & { max: number }) {
+  const rule = `a string of ${lengthRule(1, o.max)}`;
+  return describe(z.string().min(1).max(o.max), { kind: 'secret', rule, required: true, ...o });
+}
+
+export function integer<D extends number>(o: Described & { min: number; max: number; default: D }) {
+  const rule = `a whole number from ${o.min} to ${o.max}`;
+  return describe(z.number().int().min(o.min).max(o.max).default(o.default), {
+    kind: 'integer',
+    rule,
+    required: false,
+    ...o,
+  });
+}
+
+export function boolean(o: Described & { default: boolean }) {
+  return describe(z.boolean().default(o.default), {
+    kind: 'boolean',
+    rule: 'true or false',
+    required: false,
+    ...o,
+  });
+}
+
+const listChoices = (values: readonly (string | number)[]) => values.map((v) => JSON.stringify(v)).join(', ');
+
+export function choice<const T extends readonly [string, ...string[]]>(
+  o: Described & { values: T; default: T[number] },
+) {
+  return describe(z.enum(o.values).default(o.default as never), {
+    kind: 'choice',
+    rule: `one of ${listChoices(o.values)}`,
+    required: false,
+    choices: o.values,
+    ...o,
+  });
+}
+
+/** A choice that may stay empty (null), meaning `nullMeans`. */
+export function nullableChoice<const T extends readonly [string, ...string[]]>(
+  o: Described & { values: T; nullMeans: string },
+) {
+  return describe(z.enum(o.values).nullable().default(null), {
+    kind: 'choice',
+    rule: `one of ${listChoices(o.values)}, or null (${o.nullMeans})`,
+    required: false,
+    choices: o.values,
+    default: null,
+    ...o,
+  });
+}
+
+export function numberChoice<const T extends readonly [number, ...number[]]>(
+  o: Described & { values: T; default: T[number] },
+) {
+  const literals = o.values.map((v) => z.literal(v)) as unknown as [
+    z.ZodLiteral<T[number]>,
+    ...z.ZodLiteral<T[number]>[],
+  ];
+  return describe(z.union(literals).default(o.default as never), {
+    kind: 'choice',
+    rule: `one of ${listChoices(o.values)}`,
+    required: false,
+    choices: o.values,
+    ...o,
+  });
+}
+
+/** IBM i object names (decisions.md): 1–10 of A-Z 0-9 _ $ # @, not starting with a digit, stored upper-case. */
+export const IBMI_NAME = /^[A-Za-z_$#@][A-Za-z0-9_$#@]{0,9}$/;
+export const IBMI_NAME_RULE = '1 to 10 characters of A-Z, 0-9, _, $, # or @, not starting with a digit';
+
+export function ibmiName(o: Described & { default: string }) {
+  return describe(z.string().regex(IBMI_NAME).toUpperCase().default(o.default), {
+    kind: 'ibmiName',
+    rule: `an IBM i name: ${IBMI_NAME_RULE} (stored upper-case)`,
+    required: false,
+    ...o,
+  });
+}
+
+/** A SQL identifier-like token: a letter, then letters, digits or underscores. */
+export function optionalIdentifier(o: Described & { max: number }) {
+  return describe(
+    z
+      .string()
+      .regex(new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${o.max - 1}}$`))
+      .optional(),
+    {
+      kind: 'text',
+      rule: `1 to ${o.max} characters of A-Z, a-z, 0-9 or _, starting with a letter, or left out`,
+      required: false,
+      ...o,
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import { fieldMeta, type FieldMeta } from './fields';
+import { pointerOf, showValue, type ParseResult, type Problem } from './problems';
+import type { Section } from './section';
+
+const HIDDEN = '(hidden)';
+
+function metaOf(section: Section, key: string): FieldMeta | undefined {
+  const schema = Object.hasOwn(section.schema.shape, key) ? section.schema.shape[key] : undefined;
+  return schema ? fieldMeta.get(schema) : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses one configuration object, returning every problem at once.
+ * `base` is the JSON pointer of the object itself, e.g. `/hostCredentials`.
+ */
+export function parseSection<S extends z.ZodObject>(
+  section: Section<S>,
+  input: unknown,
+  base: string = '/' + section.id,
+): ParseResult<z.output<S>> {
+  if (!isPlainObject(input)) {
+    const rule = `a JSON object with the ${section.title.toLowerCase()} fields`;
+    return {
+      ok: false,
+      problems: [
+        {
+          pointer: base,
+          received: showValue(input),
+          rule,
+          message: `${section.id} must be ${rule}; got ${showValue(input)}.`,
+        },
+      ],
+    };
+  }
+  const result = section.schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+
+  const allowed = Object.keys(section.schema.shape).join(', ');
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  const add = (p: Problem) => {
+    if (!seen.has(p.pointer)) problems.push(p);
+    seen.add(p.pointer);
+  };
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const pointer = pointerOf(base, [key]);
+        const reason =
+          section.refusedKeys && Object.hasOwn(section.refusedKeys, key)
+            ? section.refusedKeys[key]
+            : undefined;
+        const rule = reason ?? `one of the known keys: ${allowed}`;
+        const message = reason
+          ? `"${key}" is refused: ${reason}.`
+          : `"${key}" is not a field of ${section.id}; the allowed keys are: ${allowed}.`;
+        add({ pointer, received: showValue(input[key]), rule, message });
+      }
+      continue;
+    }
+    const key = String(issue.path[0] ?? '');
+    const meta = metaOf(section, key);
+    const pointer = pointerOf(base, issue.path);
+    const value = input[key];
+    const received = meta?.kind === 'secret' ? HIDDEN : showValue(value);
+    const rule = meta?.rule ?? issue.message;
+    const name = `${key} (${meta?.label ?? key})`;
+    const message =
+      value === undefined
+        ? `${name} is required: ${meta?.help ?? ''}`.trim()
+        : `${name} must be ${rule}; got ${received}.`;
+    add({ pointer, received, rule, message });
+  }
+  return { ok: false, problems };
+}
+
+/**
+ * What an answer may show of a parsed object: every secret replaced by null, with `<key>Set` telling
+ * whether one is stored (decisions.md: `"password": null, "passwordSet": true`).
+ */
+export function redactSection(section: Section, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...value };
+  for (const key of Object.keys(section.schema.shape)) {
+    if (metaOf(section, key)?.kind !== 'secret') continue;
+    out[`${key}Set`] = typeof value[key] === 'string' && value[key] !== '';
+    out[key] = null;
+  }
+  return out;
+}
+
+/** The field declarations of a section, in order, for forms and docs. */
+export function fieldsOf(section: Section): { key: string; meta: FieldMeta }[] {
+  return Object.keys(section.schema.shape).flatMap((key) => {
+    const meta = metaOf(section, key);
+    return meta ? [{ key, meta }] : [];
+  });
+}

@@ -1,0 +1,10 @@
+// The names of the contract's methods and its channel: all the preload needs, without any schema code.
+// shared/api.ts must define exactly these methods (checked by the compiler through `satisfies`).
+export const METHOD_NAMES = ['getAppInfo', 'listAgentTypes', 'validateAgentSection'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
+/** Electron: the one IPC channel every method travels on. */
+export const IPC_CHANNEL = 'api';
+
+/** What the preload puts on `window.api`: one function per method, answering with an envelope. */
+export type RawApi = { [M in MethodName]: (input: unknown) => Promise<unknown> };

@@ -1,0 +1,46 @@
+// Debian's chromium driven by playwright-core; never a downloaded browser.
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createDispatch } from '../../main/dispatch';
+import { handlers } from '../../main/handlers';
+import { silentLog } from '../../main/log';
+import { startWebServer, type WebServer } from '../../main/web/server';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+export const ARTIFACTS = fileURLToPath(new URL('../artifacts', import.meta.url));
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium), as .ci/run does.`,
+    );
+  }
+  if (!existsSync(`${RENDERER}/index.html`))
+    throw new Error('The renderer is not built: run `npm run build` first.');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export function startWebMode(): Promise<WebServer> {
+  return startWebServer({
+    dispatch: createDispatch(handlers, { mode: 'web', appVersion: '0.0.0-test' }, silentLog),
+    log: silentLog,
+    staticRoot: RENDERER,
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}

@@ -1,0 +1,130 @@
+// Web mode in a real browser: the generated two-step form, a bad value refused beside its field, then fixed.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WebServer } from '../../main/web/server';
+import { launchBrowser, screenshot, startWebMode } from './browser';
+
+let browser: Browser;
+let server: WebServer;
+let page: Page;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchBrowser(), startWebMode()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+beforeEach(async () => {
+  page = await browser.newPage();
+  page.setDefaultTimeout(5000);
+});
+
+const errorOf = (id: string) => page.locator(`#${id}-error`);
+
+describe('web mode: change-tracking form', () => {
+  it('shows a bad port next to the field, then accepts the fixed value', async () => {
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await page.goto(server.openUrl);
+    await page.getByRole('button', { name: /Change tracking/ }).click();
+    await page.getByLabel('Connection name').fill('orders');
+    await page.getByLabel('Host', { exact: true }).fill('sql01.example.com');
+    await page.getByLabel('Database').fill('Sales');
+    await page.getByLabel('Login').fill('cdc_reader');
+    await page.getByLabel('Password').fill('Pa55-word!');
+
+    const port = page.getByLabel('Port');
+    await port.fill('70000');
+    await expect
+      .poll(() => errorOf('hostCredentials-port').textContent())
+      .toBe('port (Port) must be a whole number from 1 to 65535; got 70000.');
+    expect(await port.getAttribute('aria-invalid')).toBe('true');
+    expect(await port.getAttribute('aria-describedby')).toContain('hostCredentials-port-error');
+    await screenshot(page, 'wizard-bad-port');
+
+    // Main has the last word: Next with the bad port stays on step 1 with the same message.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => errorOf('hostCredentials-port').textContent()).toContain('got 70000');
+    expect(await page.getByRole('form', { name: 'Agent settings' }).count()).toBe(0);
+
+    await port.fill('1433');
+    await expect.poll(() => errorOf('hostCredentials-port').textContent()).toBe('');
+    expect(await port.getAttribute('aria-invalid')).toBeNull();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await page.getByRole('form', { name: 'Agent settings' }).waitFor();
+    await page.getByLabel('Source change retention (days)').fill('7');
+    await page.getByRole('button', { name: 'Check settings' }).click();
+    const summary = page.getByRole('status');
+    await summary.getByText('Settings accepted').waitFor();
+    const text = (await summary.textContent()) ?? '';
+    expect(text).toContain('"port": 1433');
+    expect(text).toContain('"password": null');
+    expect(text).toContain('"passwordSet": true');
+    expect(text).toContain('"sourceChangeRetentionDays": 7');
+    expect(text).not.toContain('Pa55-word!');
+    await screenshot(page, 'wizard-accepted');
+
+    // The token leaves the address bar once read.
+    expect(page.url()).not.toContain('token=');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe('web mode: journal form', () => {
+  it('keeps custom options under Advanced and explains the format inheritance', async () => {
+    await page.goto(server.openUrl);
+    await page.getByRole('button', { name: /Journal/ }).click();
+    expect(await page.getByLabel('Port').count()).toBe(0);
+    const syncLibrary = page.getByLabel('Sync library');
+    expect(await syncLibrary.isVisible()).toBe(false);
+    await page.getByText('Advanced').click();
+    expect(await syncLibrary.inputValue()).toBe('SYNC');
+    await syncLibrary.fill('1SYNC');
+    await expect
+      .poll(() => errorOf('hostCredentials-syncLibrary').textContent())
+      .toMatch(/not starting with a digit \(stored upper-case\); got "1SYNC"\.$/);
+    await syncLibrary.fill('cdc2');
+    await page.getByLabel('Date format').selectOption('mdy');
+    for (const [label, text] of [
+      ['Connection name', 'as400'],
+      ['Host', 'ibmi01'],
+      ['Database', 'S1234567'],
+      ['User profile', 'CDCUSER'],
+      ['Password', 'pw'],
+    ]) {
+      await page.getByLabel(label as string, { exact: true }).fill(text as string);
+    }
+    await page.getByRole('button', { name: 'Next' }).click();
+    const dateFormat = page.getByLabel('Date format');
+    await page.getByRole('form', { name: 'Agent settings' }).waitFor();
+    expect(await dateFormat.locator('option').first().textContent()).toBe(
+      '(inherit: mdy from host credentials)',
+    );
+    expect(await page.getByText('A format chosen here wins').count()).toBe(1);
+    await page.getByRole('button', { name: 'Check settings' }).click();
+    const text = (await page.getByRole('status').textContent()) ?? '';
+    expect(text).toContain('"syncLibrary": "CDC2"');
+    expect(text).toContain('"dateFormat": null');
+    await screenshot(page, 'wizard-journal');
+  });
+});
+
+describe('web mode without the token', () => {
+  it('says how to get in, and the API refuses', async () => {
+    await page.goto(server.url + '/');
+    await page.getByText('needs the token').waitFor();
+    const status = await page.evaluate(
+      async () =>
+        (
+          await fetch('/api/listAgentTypes', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: '{}',
+          })
+        ).status,
+    );
+    expect(status).toBe(401);
+  });
+});

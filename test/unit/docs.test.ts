@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configurationReference } from '../../shared/config/reference';
+
+describe('generated docs', () => {
+  it('docs/configuration.md matches the schemas (run `npm run docs` after changing a field)', () => {
+    expect(readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8')).toBe(
+      configurationReference(),
+    );
+  });
+
+  it('documents every field of both agents with its default', () => {
+    const doc = configurationReference();
+    expect(doc).toContain('| `port` | Port | no | `1433` | a whole number from 1 to 65535 |');
+    expect(doc).toContain('| `syncLibrary` | Sync library (advanced) | no | `"SYNC"` |');
+    expect(doc).toContain('`port` is refused: the journal agent has no port setting');
+  });
+
+  it("keeps the user's spec in the repo, word for word", () => {
+    for (const name of ['source-agents.md', 'decisions.md']) {
+      const copy = readFileSync(new URL(`../../docs/spec/${name}`, import.meta.url), 'utf8');
+      expect(copy.length).toBeGreaterThan(1000);
+      let original: string | undefined;
+      try {
+        original = readFileSync(new URL(`../../../shared/spec/${name}`, import.meta.url), 'utf8');
+      } catch {
+        // Beside the repo only on the team's machines and CI; the copy is what ships.
+      }
+      if (original !== undefined) expect(copy).toBe(original);
+    }
+  });
+});

@@ -1,0 +1,83 @@
+// The desktop shell's wiring, checked without Electron: window options, navigation, IPC sender check, CSP.
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY, CSP_HEADER } from '../../main/csp';
+import { createDispatch } from '../../main/dispatch';
+import { handlers } from '../../main/handlers';
+import { registerIpc, type IpcEventLike } from '../../main/ipc';
+import { silentLog } from '../../main/log';
+import { isAllowedNavigation, secureWebPreferences } from '../../main/window';
+import { IPC_CHANNEL } from '../../shared/ipc';
+
+const home = 'file:///opt/cdc-admin/resources/app.asar/dist/renderer/index.html';
+
+describe('window', () => {
+  it('isolates the renderer', () => {
+    expect(secureWebPreferences('/p/preload.cjs')).toMatchObject({
+      preload: '/p/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
+  });
+
+  it('allows only the renderer page itself', () => {
+    expect(isAllowedNavigation(home, home)).toBe(true);
+    expect(isAllowedNavigation(home + '#x', home)).toBe(true);
+    expect(isAllowedNavigation('https://evil.example/', home)).toBe(false);
+    expect(isAllowedNavigation('file:///etc/passwd', home)).toBe(false);
+    expect(isAllowedNavigation('not a url', home)).toBe(false);
+  });
+});
+
+describe('IPC', () => {
+  function wire() {
+    let listener: ((event: IpcEventLike, ...args: unknown[]) => Promise<unknown>) | undefined;
+    let channel = '';
+    registerIpc(
+      { handle: (c, l) => ((channel = c), (listener = l)) },
+      createDispatch(handlers, { mode: 'electron', appVersion: '0' }, silentLog),
+      (url) => isAllowedNavigation(url, home),
+      silentLog,
+    );
+    if (!listener) throw new Error('no handler registered');
+    return { channel, call: listener };
+  }
+
+  it('serves the contract on one channel to the app window', async () => {
+    const { channel, call } = wire();
+    expect(channel).toBe(IPC_CHANNEL);
+    expect(await call({ senderFrame: { url: home, parent: null } }, 'listAgentTypes', {})).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it('refuses frames that are not the app window', async () => {
+    const { call } = wire();
+    for (const senderFrame of [
+      null,
+      { url: 'https://evil.example/', parent: null },
+      { url: home, parent: {} },
+    ]) {
+      expect(await call({ senderFrame }, 'listAgentTypes', {})).toMatchObject({
+        ok: false,
+        error: { code: 'unauthorized' },
+      });
+    }
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('allows only the app itself: no inline script, no eval, no remote content', () => {
+    const directives = Object.fromEntries(
+      CSP_HEADER.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]),
+    );
+    expect(directives['default-src']).toEqual(["'none'"]);
+    expect(directives['script-src']).toEqual(["'self'"]);
+    expect(directives['connect-src']).toEqual(["'self'"]);
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(CSP_HEADER).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+    expect(CONTENT_SECURITY_POLICY).not.toContain('frame-ancestors');
+  });
+});
