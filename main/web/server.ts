@@ -6,7 +6,8 @@ import { CSP_HEADER } from '../csp';
 import type { Dispatch } from '../dispatch';
 import type { Log } from '../log';
 import { readStatic } from './static';
-import { newToken, tokenMatches } from './token';
+import { HttpError, readJsonBody } from '../http/body';
+import { newToken, tokenMatches } from '../http/token';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -36,22 +37,13 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? newToken();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const status = error instanceof HttpRefusal ? error.status : 500;
-      const message = error instanceof HttpRefusal ? error.message : 'The web bridge failed; see the log.';
-      if (!(error instanceof HttpRefusal)) options.log.warn('web.failed', { path: req.url?.split('?')[0] });
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof HttpError ? error.message : 'The web bridge failed; see the log.';
+      if (!(error instanceof HttpError)) options.log.warn('web.failed', { path: req.url?.split('?')[0] });
       sendJson(res, status, { ok: false, error: { code: errorCode(status), message } });
     });
   });
@@ -60,22 +52,25 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Only loopback names: a page on another site cannot reach this server through DNS rebinding.
-    if (!allowedHosts.has(req.headers.host ?? '')) throw new HttpRefusal(421, 'Unknown Host header.');
+    if (!allowedHosts.has(req.headers.host ?? ''))
+      throw new HttpError(421, 'Misdirected', 'Unknown Host header.');
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path.startsWith('/api/')) {
-      if (req.method !== 'POST') throw new HttpRefusal(405, 'API calls use POST.');
+      if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed', 'API calls use POST.');
       if (!tokenMatches(req.headers.authorization, token)) {
-        throw new HttpRefusal(401, 'Missing or wrong token: open the URL that `npm run web` printed.');
+        throw new HttpError(
+          401,
+          'Unauthorized',
+          'Missing or wrong token: open the URL that `npm run web` printed.',
+        );
       }
-      const type = req.headers['content-type'] ?? '';
-      if (!/^application\/json\s*(;|$)/i.test(type))
-        throw new HttpRefusal(415, 'Send Content-Type: application/json.');
-      const input = parseJson(await readBody(req));
+      const input = await readJsonBody(req, MAX_BODY_BYTES, {});
       const envelope = await options.dispatch(path.slice('/api/'.length), input);
       sendJson(res, envelope.ok || envelope.error.code !== 'unknown_method' ? 200 : 404, envelope);
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpRefusal(405, 'Only GET serves files.');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      throw new HttpError(405, 'Method not allowed', 'Only GET serves files.');
     const file = await readStatic(options.staticRoot, path);
     if (!file) {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
@@ -119,26 +114,4 @@ function sendJson(res: ServerResponse, status: number, body: Envelope): void {
     ...SECURITY_HEADERS,
   });
   res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES)
-    throw new HttpRefusal(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpRefusal(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text === '' ? {} : (JSON.parse(text) as unknown);
-  } catch {
-    throw new HttpRefusal(400, 'The body is not valid JSON.');
-  }
 }

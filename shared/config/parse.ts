@@ -85,12 +85,16 @@ export function parseSection<S extends z.ZodObject>(
  */
 export function redactSection(section: Section, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...value };
-  for (const key of Object.keys(section.schema.shape)) {
-    if (metaOf(section, key)?.kind !== 'secret') continue;
+  for (const key of secretKeysOf(section)) {
     out[`${key}Set`] = typeof value[key] === 'string' && value[key] !== '';
     out[key] = null;
   }
   return out;
+}
+
+/** The keys of a section's secret fields (passwords): stored sealed, never answered. */
+export function secretKeysOf(section: Section): string[] {
+  return Object.keys(section.schema.shape).filter((key) => metaOf(section, key)?.kind === 'secret');
 }
 
 /** The field declarations of a section, in order, for forms and docs. */
@@ -99,4 +103,44 @@ export function fieldsOf(section: Section): { key: string; meta: FieldMeta }[] {
     const meta = metaOf(section, key);
     return meta ? [{ key, meta }] : [];
   });
+}
+
+/** Parses any body with a zod schema into the same problem shape the configuration sections use. */
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  base = '',
+): ParseResult<z.output<S>> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  const problems = result.error.issues.flatMap((issue): Problem[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        pointer: pointerOf(base, [...issue.path, key]),
+        received: showValue(valueAt(input, [...issue.path, key])),
+        rule: 'a known key',
+        message: `"${key}" is not a known key here.`,
+      }));
+    }
+    const pointer = pointerOf(base, issue.path);
+    const received = showValue(valueAt(input, issue.path));
+    return [
+      {
+        pointer,
+        received,
+        rule: issue.message,
+        message: `${pointer || '/'}: ${issue.message}; got ${received}.`,
+      },
+    ];
+  });
+  return { ok: false, problems };
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

@@ -1,0 +1,126 @@
+// A client for the control API of any sync engine, local or remote: one typed function per route,
+// with a timeout, and errors that carry the engine's problem details. The token never enters a message.
+import { problemDetailsSchema, type ProblemDetails } from '../../shared/controlApi';
+import {
+  fillPath,
+  routes,
+  type OperationId,
+  type RouteAnswer,
+  type RouteBody,
+  type RouteParams,
+  type Routes,
+} from '../../shared/controlApiRoutes';
+
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when the engine could not be reached or answered nonsense. */
+    readonly status: number,
+    readonly problem?: ProblemDetails,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export interface EngineClientOptions {
+  baseUrl: string;
+  token: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+type Params<O extends OperationId> = RouteParams<Routes[O]['path']>;
+export type EngineClient = {
+  [O in OperationId]: RouteBody<O> extends undefined
+    ? (params: Params<O>) => Promise<RouteAnswer<O>>
+    : (params: Params<O>, body: RouteBody<O>) => Promise<RouteAnswer<O>>;
+};
+
+/** Checks a base URL: http or https, no credentials in it (they would end up in messages). */
+export function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new EngineError(`The engine address "${baseUrl.slice(0, 200)}" is not a URL.`, 0);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new EngineError('The engine address must start with http:// or https://.', 0);
+  if (url.username || url.password)
+    throw new EngineError('Put the token in the profile, not in the engine address.', 0);
+  return url;
+}
+
+function describeProblem(p: ProblemDetails): string {
+  const fields = p.errors?.map((e) => `${e.pointer}: ${e.detail}`) ?? [];
+  return [`${p.title} (${p.status}): ${p.detail}`, ...fields].join('\n');
+}
+
+export function createEngineClient(options: EngineClientOptions): EngineClient {
+  const base = parseBaseUrl(options.baseUrl);
+  const origin = base.origin + base.pathname.replace(/\/$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  async function call(
+    operationId: OperationId,
+    params: Record<string, string>,
+    body: unknown,
+  ): Promise<unknown> {
+    const route = routes[operationId];
+    const url = origin + fillPath(route.path, params);
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: route.method,
+        headers: {
+          Authorization: `Bearer ${options.token}`,
+          ...(body !== undefined && { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const timedOut =
+        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      throw new EngineError(
+        timedOut
+          ? `The engine at ${origin} did not answer within ${timeoutMs / 1000} s.`
+          : `Cannot reach the engine at ${origin}.`,
+        0,
+      );
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      const parsed = problemDetailsSchema.safeParse(safeJson(text));
+      if (parsed.success) throw new EngineError(describeProblem(parsed.data), response.status, parsed.data);
+      throw new EngineError(
+        `The engine answered ${response.status} ${response.statusText} to ${route.method} ${route.path}.`,
+        response.status,
+      );
+    }
+    if (!('response' in route)) return undefined;
+    const answer = route.response.safeParse(safeJson(text));
+    if (!answer.success)
+      throw new EngineError(
+        `The engine's answer to ${route.method} ${route.path} is not what this app understands.`,
+        0,
+      );
+    return answer.data;
+  }
+
+  const entries = (Object.keys(routes) as OperationId[]).map((id) => [
+    id,
+    (params: Record<string, string>, body?: unknown) => call(id, params ?? {}, body),
+  ]);
+  return Object.fromEntries(entries) as EngineClient;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+// Assembles a local engine from its data folder: state store, secrets, token, runtime.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Log } from '../log';
+import type { EngineDeps } from './operations';
+import { noRuntime, type AgentRuntime } from './runtime';
+import { openDb } from './store/db';
+import { createRepo } from './store/repo';
+import { keyFileSecretBox, type SecretBox } from './store/secrets';
+import { createTokenKeeper } from './tokens';
+
+export interface EngineOptions {
+  dataDir: string;
+  log: Log;
+  /** The desktop app passes a safeStorage box; otherwise a key file in the data folder. */
+  secrets?: SecretBox;
+  runtime?: AgentRuntime;
+  now?: () => Date;
+}
+
+export interface LocalEngine {
+  deps: EngineDeps;
+  /** Set only when this start created the admin token: show it once. */
+  firstStartToken: string | undefined;
+  close(): void;
+}
+
+export const STORE_FILE = 'engine.sqlite';
+export const KEY_FILE = 'secrets.key';
+
+const NO_RUNNER =
+  'This engine has no reader for this agent type yet: checks stop at reachability, and agents cannot start.';
+
+export function openEngine(options: EngineOptions): LocalEngine {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const db = openDb(join(options.dataDir, STORE_FILE));
+  const repo = createRepo(db);
+  const { tokens, firstStartToken } = createTokenKeeper(repo);
+  const deps: EngineDeps = {
+    repo,
+    tokens,
+    secrets: options.secrets ?? keyFileSecretBox(join(options.dataDir, KEY_FILE)),
+    runtime: options.runtime ?? noRuntime(NO_RUNNER),
+    log: options.log,
+    now: options.now ?? (() => new Date()),
+    newId: () => randomBytes(5).toString('hex'),
+  };
+  return { deps, firstStartToken, close: () => db.close() };
+}

@@ -1,0 +1,405 @@
+// The control API's operations as plain functions of (request, deps): the HTTP server calls them, and
+// so can tests. States, storage and validation live here; database work goes to the runtime.
+import { agentTypes, agentTypeSchema, AGENT_TYPES } from '../../shared/agents';
+import { parseSection, parseWith, secretKeysOf } from '../../shared/config/parse';
+import { sectionJsonSchema } from '../../shared/config/jsonSchema';
+import type { Problem } from '../../shared/config/problems';
+import {
+  createAgentBodySchema,
+  createPipelineBodySchema,
+  entitiesBodySchema,
+  ID_PATTERN,
+  type AgentState,
+  type CheckResult,
+  type Entity,
+} from '../../shared/controlApi';
+import type { OperationId } from '../../shared/controlApiRoutes';
+import type { Log } from '../log';
+import { problem, ProblemError } from './problem';
+import { type AgentRuntime, endpointOf, reachabilityCheck, type ResolvedAgent } from './runtime';
+import type { AgentRow, Repo } from './store/repo';
+import { toAgent } from './store/repo';
+import type { SecretBox } from './store/secrets';
+import { openApiDocument } from './openapi';
+import type { TokenKeeper } from './tokens';
+
+export interface EngineDeps {
+  repo: Repo;
+  secrets: SecretBox;
+  runtime: AgentRuntime;
+  tokens: TokenKeeper;
+  log: Log;
+  /** Seam: the clock, fixed by tests. */
+  now: () => Date;
+  /** Seam: new ids for pipelines and agents created without one. */
+  newId: () => string;
+}
+
+export interface OperationRequest {
+  params: Record<string, string>;
+  body: unknown;
+}
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+type Operation = (req: OperationRequest, deps: EngineDeps) => Promise<Reply> | Reply;
+
+const ok = (body: unknown, status = 200): Reply => ({ status, body });
+const BACKLOG_WINDOW_MS = 60 * 60 * 1000;
+
+function parsedOr422<T>(result: { ok: true; value: T } | { ok: false; problems: Problem[] }): T {
+  if (!result.ok) throw problem.invalid(result.problems);
+  return result.value;
+}
+
+function pipelineOr404(deps: EngineDeps, pipelineId: string | undefined) {
+  const pipeline =
+    pipelineId !== undefined && ID_PATTERN.test(pipelineId) ? deps.repo.pipeline(pipelineId) : undefined;
+  if (!pipeline) throw problem.notFound(`There is no pipeline "${String(pipelineId).slice(0, 64)}".`);
+  return pipeline;
+}
+
+function agentOr404(deps: EngineDeps, params: Record<string, string>): AgentRow {
+  const pipeline = pipelineOr404(deps, params.pipelineId);
+  const agentId = params.agentId ?? '';
+  const row = ID_PATTERN.test(agentId) ? deps.repo.agentRow(pipeline.id, agentId) : undefined;
+  if (!row) throw problem.notFound(`Pipeline "${pipeline.id}" has no agent "${agentId.slice(0, 64)}".`);
+  return row;
+}
+
+/** The spec's bodies wrap one object: `{ "hostCredentials": {…} }` or `{ "configuration": {…} }`. */
+function unwrap(body: unknown, key: 'hostCredentials' | 'configuration'): unknown {
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const extra = isObject ? Object.keys(body).filter((k) => k !== key) : [];
+  if (!isObject || !Object.hasOwn(body, key) || extra.length > 0) {
+    const pointer = extra.length > 0 ? `/${extra[0]}` : `/${key}`;
+    const message =
+      extra.length > 0
+        ? `"${extra[0]}" is not accepted here: the body is a JSON object with one key, ${key}.`
+        : `The body must be a JSON object with one key, ${key}.`;
+    throw problem.invalid([{ pointer, received: '', rule: `an object with one key, ${key}`, message }]);
+  }
+  return (body as Record<string, unknown>)[key];
+}
+
+function refuseWhileRunning(row: AgentRow, what: string): void {
+  if (row.state === 'running')
+    throw problem.conflict(`Agent "${row.id}" is running; pause or stop it before ${what}.`);
+}
+
+/** Both PUTs done → configured; a new configuration also lifts a failure, since it may be the fix. */
+function stateAfterConfiguring(
+  row: AgentRow,
+  hasCredentials: boolean,
+  hasConfiguration: boolean,
+): AgentState {
+  if (row.state === 'paused') return 'paused';
+  return hasCredentials && hasConfiguration ? 'configured' : 'new';
+}
+
+function sameText(a: unknown, b: unknown): boolean {
+  return String(a).toLowerCase() === String(b).toLowerCase();
+}
+
+/** decisions.md: two journal agents on one source (host and database) cannot share a sync library. */
+function journalLibraryConflict(
+  deps: EngineDeps,
+  row: AgentRow,
+  credentials: Record<string, unknown>,
+): AgentRow | undefined {
+  return deps.repo.journalAgentRows().find((other) => {
+    if (other.pipeline_id === row.pipeline_id && other.id === row.id) return false;
+    const theirs = JSON.parse(other.host_credentials ?? '{}') as Record<string, unknown>;
+    return (
+      sameText(theirs.host, credentials.host) &&
+      sameText(theirs.databaseName, credentials.databaseName) &&
+      theirs.syncLibrary === credentials.syncLibrary
+    );
+  });
+}
+
+const secretContext = (row: AgentRow) => `agent:${row.pipeline_id}/${row.id}:hostCredentials`;
+
+async function resolve(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent | undefined> {
+  if (row.host_credentials === null || row.secrets_sealed === null || row.configuration === null)
+    return undefined;
+  const secrets = JSON.parse(await deps.secrets.open(row.secrets_sealed, secretContext(row))) as Record<
+    string,
+    unknown
+  >;
+  return {
+    pipelineId: row.pipeline_id,
+    id: row.id,
+    type: row.type,
+    role: row.role,
+    hostCredentials: { ...(JSON.parse(row.host_credentials) as Record<string, unknown>), ...secrets },
+    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
+  };
+}
+
+function transition(deps: EngineDeps, row: AgentRow, state: AgentState, event: string): Reply {
+  const at = deps.now().toISOString();
+  deps.repo.transaction(() => {
+    deps.repo.setState(row, state, null, at);
+    deps.repo.addEvent(row.pipeline_id, row.id, event, { from: row.state, to: state }, at);
+  });
+  return ok(toAgent({ ...row, state, failure_reason: null, updated_at: at }));
+}
+
+export const operations: Record<OperationId, Operation> = {
+  listAgentTypes: () =>
+    ok(
+      AGENT_TYPES.map((type) => ({
+        type,
+        title: agentTypes[type].title,
+        database: agentTypes[type].database,
+        description: agentTypes[type].description,
+      })),
+    ),
+
+  getAgentTypeSchema: ({ params }) => {
+    const type = agentTypeSchema.safeParse(params.type);
+    if (!type.success)
+      throw problem.notFound(
+        `There is no agent type "${String(params.type).slice(0, 64)}"; the types are ${AGENT_TYPES.join(', ')}.`,
+      );
+    const { sections } = agentTypes[type.data];
+    return ok({
+      type: type.data,
+      hostCredentials: sectionJsonSchema(sections.hostCredentials),
+      configuration: sectionJsonSchema(sections.configuration),
+    });
+  },
+
+  listPipelines: (_req, deps) => ok(deps.repo.pipelines()),
+
+  createPipeline: ({ body }, deps) => {
+    const input = parsedOr422(parseWith(createPipelineBodySchema, body));
+    const id = input.id ?? deps.newId();
+    if (deps.repo.pipeline(id)) throw problem.conflict(`A pipeline "${id}" exists already.`);
+    return ok(deps.repo.createPipeline({ id, name: input.name }, deps.now().toISOString()), 201);
+  },
+
+  getPipeline: ({ params }, deps) => {
+    const pipeline = pipelineOr404(deps, params.pipelineId);
+    return ok({
+      ...pipeline,
+      agents: deps.repo.agents(pipeline.id),
+      entities: deps.repo.entities(pipeline.id),
+    });
+  },
+
+  deletePipeline: ({ params }, deps) => {
+    const pipeline = pipelineOr404(deps, params.pipelineId);
+    const running = deps.repo.agents(pipeline.id).find((a) => a.state === 'running');
+    if (running)
+      throw problem.conflict(`Agent "${running.id}" of pipeline "${pipeline.id}" is running; stop it first.`);
+    deps.repo.deletePipeline(pipeline.id);
+    return { status: 204 };
+  },
+
+  listAgents: ({ params }, deps) => ok(deps.repo.agents(pipelineOr404(deps, params.pipelineId).id)),
+
+  createAgent: ({ params, body }, deps) => {
+    const pipeline = pipelineOr404(deps, params.pipelineId);
+    const input = parsedOr422(parseWith(createAgentBodySchema, body));
+    const id = input.id ?? deps.newId();
+    if (deps.repo.agentRow(pipeline.id, id))
+      throw problem.conflict(`Pipeline "${pipeline.id}" has an agent "${id}" already.`);
+    const at = deps.now().toISOString();
+    deps.repo.createAgent(
+      { pipelineId: pipeline.id, id, name: input.name ?? id, type: input.type, role: input.role },
+      at,
+    );
+    const row = deps.repo.agentRow(pipeline.id, id);
+    if (!row) throw new Error('agent vanished after insert');
+    return ok(toAgent(row), 201);
+  },
+
+  getAgent: ({ params }, deps) => ok(toAgent(agentOr404(deps, params))),
+
+  deleteAgent: ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    refuseWhileRunning(row, 'deleting it');
+    deps.repo.deleteAgent(row.pipeline_id, row.id);
+    return { status: 204 };
+  },
+
+  putCredentials: async ({ params, body }, deps) => {
+    const row = agentOr404(deps, params);
+    const section = agentTypes[row.type].sections.hostCredentials;
+    const inner = unwrap(body, 'hostCredentials');
+    const secretKeys = secretKeysOf(section);
+    // An absent password keeps the stored one (decisions.md); it is merged in before the full parse.
+    let candidate = inner;
+    if (row.secrets_sealed && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
+      const stored = JSON.parse(await deps.secrets.open(row.secrets_sealed, secretContext(row))) as Record<
+        string,
+        unknown
+      >;
+      const kept = Object.fromEntries(
+        secretKeys.filter((k) => !Object.hasOwn(inner, k)).map((k) => [k, stored[k]]),
+      );
+      candidate = { ...inner, ...kept };
+    }
+    const value = parsedOr422(parseSection(section, candidate)) as Record<string, unknown>;
+    refuseWhileRunning(row, 'changing its credentials');
+    if (row.type === 'journal') {
+      const other = journalLibraryConflict(deps, row, value);
+      if (other) {
+        throw problem.conflict(
+          `Agent "${other.id}" of pipeline "${other.pipeline_id}" already uses sync library ${String(value.syncLibrary)} on ` +
+            `${String(value.host)}/${String(value.databaseName)}. Each journal agent on one source needs its own syncLibrary.`,
+        );
+      }
+    }
+    const secrets = Object.fromEntries(secretKeys.map((k) => [k, value[k]]));
+    const plain = Object.fromEntries(Object.entries(value).filter(([k]) => !secretKeys.includes(k)));
+    const sealed = await deps.secrets.seal(JSON.stringify(secrets), secretContext(row));
+    const at = deps.now().toISOString();
+    const state = stateAfterConfiguring(row, true, row.configuration !== null);
+    deps.repo.transaction(() => {
+      deps.repo.putCredentials(row, plain, sealed, state, at);
+      deps.repo.addEvent(row.pipeline_id, row.id, 'credentials-replaced', { state }, at);
+    });
+    const stored = deps.repo.agentRow(row.pipeline_id, row.id);
+    return ok({ hostCredentials: stored ? toAgent(stored).hostCredentials : null });
+  },
+
+  putSpecific: ({ params, body }, deps) => {
+    const row = agentOr404(deps, params);
+    const section = agentTypes[row.type].sections.configuration;
+    const value = parsedOr422(parseSection(section, unwrap(body, 'configuration')));
+    refuseWhileRunning(row, 'changing its configuration');
+    const at = deps.now().toISOString();
+    const state = stateAfterConfiguring(row, row.host_credentials !== null, true);
+    deps.repo.transaction(() => {
+      deps.repo.putConfiguration(row, value, state, at);
+      deps.repo.addEvent(row.pipeline_id, row.id, 'configuration-replaced', { state }, at);
+    });
+    return ok({ configuration: value });
+  },
+
+  listEntities: ({ params }, deps) => {
+    const pipeline = pipelineOr404(deps, params.pipelineId);
+    const entities = deps.repo.entities(pipeline.id);
+    return ok({ entities, warnings: entityWarnings(entities) });
+  },
+
+  putEntities: ({ params, body }, deps) => {
+    const pipeline = pipelineOr404(deps, params.pipelineId);
+    const { entities } = parsedOr422(parseWith(entitiesBodySchema, body));
+    const running = deps.repo.agents(pipeline.id).find((a) => a.state === 'running');
+    if (running)
+      throw problem.conflict(`Agent "${running.id}" is running; pause or stop it before changing entities.`);
+    const at = deps.now().toISOString();
+    deps.repo.transaction(() => {
+      deps.repo.replaceEntities(pipeline.id, entities);
+      deps.repo.addEvent(pipeline.id, null, 'entities-replaced', { count: entities.length }, at);
+    });
+    return ok({ entities, warnings: entityWarnings(entities) });
+  },
+
+  testAgent: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    const checks: CheckResult[] = [
+      row.host_credentials
+        ? { id: 'credentials-set', status: 'passed', message: 'Host credentials are stored.', remedy: null }
+        : {
+            id: 'credentials-set',
+            status: 'failed',
+            message: 'No host credentials yet.',
+            remedy: 'PUT …/config/credentials with the hostCredentials object.',
+          },
+      row.configuration
+        ? { id: 'configuration-set', status: 'passed', message: 'Agent settings are stored.', remedy: null }
+        : {
+            id: 'configuration-set',
+            status: 'failed',
+            message: 'No agent settings yet.',
+            remedy: 'PUT …/config/specific with the configuration object.',
+          },
+    ];
+    const agent = await resolve(deps, row);
+    if (agent) {
+      const { host, port } = endpointOf(agent);
+      checks.push(await reachabilityCheck(host, port));
+      checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipeline_id))));
+    }
+    const at = deps.now().toISOString();
+    const summary = Object.fromEntries(checks.map((c) => [c.id, c.status]));
+    deps.repo.addEvent(row.pipeline_id, row.id, 'checked', summary, at);
+    return ok({ agentId: row.id, checkedAt: at, checks });
+  },
+
+  getBacklog: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    const now = deps.now();
+    const history = deps.repo.backlogSince(
+      row.pipeline_id,
+      row.id,
+      new Date(now.getTime() - BACKLOG_WINDOW_MS).toISOString(),
+    );
+    const agent = await resolve(deps, row);
+    const figure = agent ? await deps.runtime.backlog(agent) : { unavailable: 'Configure both steps first.' };
+    if ('unavailable' in figure)
+      return ok({ agentId: row.id, current: null, unavailableReason: figure.unavailable, history });
+    return ok({
+      agentId: row.id,
+      current: { at: now.toISOString(), ...figure },
+      unavailableReason: null,
+      history,
+    });
+  },
+
+  startAgent: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    if (row.state === 'running') return ok(toAgent(row));
+    const agent = await resolve(deps, row);
+    if (!agent)
+      throw problem.conflict(
+        `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
+      );
+    await deps.runtime.start(agent);
+    return transition(deps, row, 'running', row.state === 'paused' ? 'resumed' : 'started');
+  },
+
+  pauseAgent: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    if (row.state === 'paused') return ok(toAgent(row));
+    if (row.state !== 'running')
+      throw problem.conflict(`Agent "${row.id}" is ${row.state}; only a running agent can pause.`);
+    const agent = await resolve(deps, row);
+    if (agent) await deps.runtime.pause(agent);
+    return transition(deps, row, 'paused', 'paused');
+  },
+
+  stopAgent: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    if (row.state !== 'running' && row.state !== 'paused') return ok(toAgent(row));
+    const agent = await resolve(deps, row);
+    if (agent) await deps.runtime.stop(agent);
+    return transition(deps, row, 'configured', 'stopped');
+  },
+
+  rotateToken: (_req, deps) => {
+    const token = deps.tokens.rotate();
+    deps.log.info('engine.token_rotated');
+    return ok({ token, note: 'Shown once: store it now. The previous token no longer works.' });
+  },
+
+  getOpenApi: () => ok(openApiDocument()),
+};
+
+function entityWarnings(entities: readonly Entity[]): string[] {
+  return entities
+    .filter((e) => e.rowIdentification.kind === 'rrn')
+    .map(
+      (e) =>
+        `${e.source.schema}.${e.source.table} is identified by RRN: a reorganisation (RGZPFM) renumbers rows, so changes can ` +
+        'fail or reach the wrong row. A logical key is the safer choice.',
+    );
+}
+
+export { ProblemError };

@@ -1,0 +1,95 @@
+// What the engine asks of a source agent and of the runner. The engine owns states, storage and the
+// API; a runtime does the database work. Agent readers and the replication runner plug in here.
+import { connect } from 'node:net';
+import type { AgentType } from '../../shared/agents';
+import type { CheckResult, Entity } from '../../shared/controlApi';
+import { problem } from './problem';
+
+export interface ResolvedAgent {
+  pipelineId: string;
+  id: string;
+  type: AgentType;
+  role: 'source' | 'target';
+  /** With its secrets, for the drivers only: never logged or answered. */
+  hostCredentials: Record<string, unknown>;
+  configuration: Record<string, unknown>;
+}
+
+export interface BacklogFigure {
+  rowsToRead: number | null;
+  minutesLeft: number | null;
+  versionsBehind: number | null;
+}
+
+export interface AgentRuntime {
+  /** Checks that need the database itself, after the engine's own checks. */
+  check(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CheckResult[]>;
+  /** The current backlog, or a reason why there is none. */
+  backlog(agent: ResolvedAgent): Promise<BacklogFigure | { unavailable: string }>;
+  /** Throws a ProblemError when the agent cannot run here. */
+  start(agent: ResolvedAgent): Promise<void>;
+  pause(agent: ResolvedAgent): Promise<void>;
+  stop(agent: ResolvedAgent): Promise<void>;
+}
+
+/** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
+export const IBMI_DATABASE_SERVER_PORT = 8471;
+
+export function endpointOf(agent: ResolvedAgent): { host: string; port: number } {
+  const host = String(agent.hostCredentials.host);
+  const port = agent.type === 'journal' ? IBMI_DATABASE_SERVER_PORT : Number(agent.hostCredentials.port);
+  return { host, port };
+}
+
+/** A TCP connection to the server's port: tells "unknown host", "refused" and "no answer" apart. */
+export function reachabilityCheck(host: string, port: number, timeoutMs = 3000): Promise<CheckResult> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (result: CheckResult) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () =>
+      done({
+        id: 'host-reachable',
+        status: 'failed',
+        message: `No answer from ${host}:${port} within ${timeoutMs / 1000} s.`,
+        remedy: 'Check the host name, that the server runs, and that no firewall drops the port.',
+      }),
+    );
+    socket.once('connect', () =>
+      done({
+        id: 'host-reachable',
+        status: 'passed',
+        message: `${host}:${port} accepts connections.`,
+        remedy: null,
+      }),
+    );
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      const unknown = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN';
+      done({
+        id: 'host-reachable',
+        status: 'failed',
+        message: unknown
+          ? `The host name ${host} cannot be resolved.`
+          : `${host}:${port} refused the connection (${error.code ?? 'error'}).`,
+        remedy: unknown
+          ? 'Check the spelling of the host, or use its IP address.'
+          : 'Check the port and that the database server listens on it.',
+      });
+    });
+  });
+}
+
+/** The runtime until a reader or the runner is plugged in: nothing to check beyond the engine's checks. */
+export const noRuntime = (why: string): AgentRuntime => ({
+  check: async () => [],
+  backlog: async () => ({ unavailable: why }),
+  start: async () => {
+    throw problem.unavailable(why);
+  },
+  pause: async () => {
+    throw problem.unavailable(why);
+  },
+  stop: async () => undefined,
+});

@@ -1,0 +1,127 @@
+// The control API over HTTP (node:http: a dozen routes need no framework, and every byte of the
+// request handling stays visible). Loopback by default; every route needs the admin token.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { routes, type OperationId } from '../../shared/controlApiRoutes';
+import { HttpError, readJsonBody } from '../http/body';
+import { operations, type EngineDeps } from './operations';
+import { problem, ProblemError } from './problem';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+interface CompiledRoute {
+  operationId: OperationId;
+  method: string;
+  pattern: RegExp;
+  keys: string[];
+  hasBody: boolean;
+}
+
+const compiled: CompiledRoute[] = Object.entries(routes).map(([operationId, r]) => {
+  const keys: string[] = [];
+  const source = r.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+    keys.push(key);
+    return '([^/]+)';
+  });
+  return {
+    operationId: operationId as OperationId,
+    method: r.method,
+    pattern: new RegExp(`^${source}$`),
+    keys,
+    hasBody: 'body' in r,
+  };
+});
+
+function match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } {
+  const candidates = compiled.filter((r) => r.pattern.test(path));
+  if (candidates.length === 0) throw problem.notFound(`No resource at ${path.slice(0, 200)}.`);
+  const route = candidates.find((r) => r.method === method);
+  if (!route) throw problem.methodNotAllowed(candidates.map((r) => r.method));
+  const values = route.pattern.exec(path)?.slice(1) ?? [];
+  const params: Record<string, string> = {};
+  route.keys.forEach((key, i) => {
+    try {
+      params[key] = decodeURIComponent(values[i] ?? '');
+    } catch {
+      throw problem.notFound(`No resource at ${path.slice(0, 200)}.`);
+    }
+  });
+  return { route, params };
+}
+
+export interface EngineServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startEngineServer(
+  deps: EngineDeps,
+  options: { host?: string; port?: number } = {},
+): Promise<EngineServer> {
+  const server = createServer((req, res) => {
+    void handle(req, res, deps);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 1717, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDeps): Promise<void> {
+  const method = req.method ?? 'GET';
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  try {
+    if (!deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
+    const { route, params } = match(method, path);
+    const body = route.hasBody ? await readJsonBody(req, MAX_BODY_BYTES) : undefined;
+    const reply = await operations[route.operationId]({ params, body }, deps);
+    if (reply.body === undefined) {
+      res.writeHead(reply.status).end();
+    } else {
+      send(res, reply.status, 'application/json', reply.body);
+    }
+  } catch (error) {
+    const details =
+      error instanceof ProblemError
+        ? error.problem
+        : error instanceof HttpError
+          ? { type: 'about:blank', title: error.title, status: error.status, detail: error.message }
+          : undefined;
+    if (details) {
+      send(res, details.status, 'application/problem+json', details);
+      return;
+    }
+    // An unexpected failure: its message may carry driver text, so it goes to the log by name only.
+    deps.log.warn('engine.failed', {
+      method,
+      path: path.slice(0, 200),
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+    send(res, 500, 'application/problem+json', {
+      type: 'about:blank',
+      title: 'Internal error',
+      status: 500,
+      detail: 'The engine failed to handle this request; see its log.',
+    });
+  }
+}
+
+function send(res: ServerResponse, status: number, type: string, body: unknown): void {
+  if (res.headersSent) return;
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,32 @@
+// Schema changes of the engine's state store, applied in order; PRAGMA user_version records how far.
+// Append only: a released migration is never edited.
+export const migrations: readonly string[] = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE pipelines (
+     id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE TABLE agents (
+     pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+     id TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, role TEXT NOT NULL,
+     state TEXT NOT NULL DEFAULT 'new', failure_reason TEXT,
+     host_credentials TEXT, secrets_sealed TEXT, configuration TEXT,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+     PRIMARY KEY (pipeline_id, id));
+   CREATE TABLE entities (
+     pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+     position INTEGER NOT NULL, definition TEXT NOT NULL,
+     PRIMARY KEY (pipeline_id, position));
+   CREATE TABLE checkpoints (
+     pipeline_id TEXT NOT NULL, agent_id TEXT NOT NULL, entity TEXT NOT NULL,
+     value TEXT NOT NULL, updated_at TEXT NOT NULL,
+     PRIMARY KEY (pipeline_id, agent_id, entity),
+     FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);
+   CREATE TABLE events (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, pipeline_id TEXT NOT NULL, agent_id TEXT,
+     at TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
+   CREATE INDEX events_by_pipeline ON events (pipeline_id, id);
+   CREATE TABLE backlog (
+     pipeline_id TEXT NOT NULL, agent_id TEXT NOT NULL, at TEXT NOT NULL,
+     rows_to_read REAL, minutes_left REAL, versions_behind REAL,
+     FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);
+   CREATE INDEX backlog_by_agent ON backlog (pipeline_id, agent_id, at);`,
+];

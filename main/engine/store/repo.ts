@@ -1,0 +1,176 @@
+// Typed reads and writes of the state store. SQL stays here; callers see API-shaped objects.
+import { agentTypes, type AgentType } from '../../../shared/agents';
+import { redactSection, secretKeysOf } from '../../../shared/config/parse';
+import type { Agent, AgentState, Entity, Pipeline } from '../../../shared/controlApi';
+import type { Db } from './db';
+
+interface PipelineRow {
+  id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface AgentRow {
+  pipeline_id: string;
+  id: string;
+  name: string;
+  type: AgentType;
+  role: 'source' | 'target';
+  state: AgentState;
+  failure_reason: string | null;
+  host_credentials: string | null;
+  secrets_sealed: string | null;
+  configuration: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toPipeline = (r: PipelineRow): Pipeline => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export function toAgent(r: AgentRow): Agent {
+  const sections = agentTypes[r.type].sections;
+  let hostCredentials: Record<string, unknown> | null = null;
+  if (r.host_credentials !== null) {
+    const plain = JSON.parse(r.host_credentials) as Record<string, unknown>;
+    // Secrets live sealed in their own column; here they only count as "set".
+    for (const key of secretKeysOf(sections.hostCredentials))
+      plain[key] = r.secrets_sealed ? 'set' : undefined;
+    hostCredentials = redactSection(sections.hostCredentials, plain);
+  }
+  return {
+    id: r.id,
+    pipelineId: r.pipeline_id,
+    name: r.name,
+    type: r.type,
+    role: r.role,
+    state: r.state,
+    failureReason: r.failure_reason,
+    hostCredentials,
+    configuration: r.configuration === null ? null : (JSON.parse(r.configuration) as Record<string, unknown>),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function createRepo(db: Db) {
+  const q = {
+    pipeline: db.prepare<[string], PipelineRow>('SELECT * FROM pipelines WHERE id = ?'),
+    pipelines: db.prepare<[], PipelineRow>('SELECT * FROM pipelines ORDER BY created_at, id'),
+    insertPipeline: db.prepare(
+      'INSERT INTO pipelines (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)',
+    ),
+    deletePipeline: db.prepare('DELETE FROM pipelines WHERE id = ?'),
+    agent: db.prepare<[string, string], AgentRow>('SELECT * FROM agents WHERE pipeline_id = ? AND id = ?'),
+    agents: db.prepare<[string], AgentRow>(
+      'SELECT * FROM agents WHERE pipeline_id = ? ORDER BY created_at, id',
+    ),
+    journalAgents: db.prepare<[], AgentRow>(
+      "SELECT * FROM agents WHERE type = 'journal' AND host_credentials IS NOT NULL ORDER BY pipeline_id, id",
+    ),
+    insertAgent: db.prepare(
+      'INSERT INTO agents (pipeline_id, id, name, type, role, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    deleteAgent: db.prepare('DELETE FROM agents WHERE pipeline_id = ? AND id = ?'),
+    putCredentials: db.prepare(
+      'UPDATE agents SET host_credentials = ?, secrets_sealed = ?, state = ?, failure_reason = ?, updated_at = ? WHERE pipeline_id = ? AND id = ?',
+    ),
+    putConfiguration: db.prepare(
+      'UPDATE agents SET configuration = ?, state = ?, failure_reason = ?, updated_at = ? WHERE pipeline_id = ? AND id = ?',
+    ),
+    setState: db.prepare(
+      'UPDATE agents SET state = ?, failure_reason = ?, updated_at = ? WHERE pipeline_id = ? AND id = ?',
+    ),
+    entities: db.prepare<[string], { definition: string }>(
+      'SELECT definition FROM entities WHERE pipeline_id = ? ORDER BY position',
+    ),
+    deleteEntities: db.prepare('DELETE FROM entities WHERE pipeline_id = ?'),
+    insertEntity: db.prepare('INSERT INTO entities (pipeline_id, position, definition) VALUES (?, ?, ?)'),
+    insertEvent: db.prepare(
+      'INSERT INTO events (pipeline_id, agent_id, at, kind, data) VALUES (?, ?, ?, ?, ?)',
+    ),
+    backlog: db.prepare<
+      [string, string, string],
+      { at: string; rows_to_read: number | null; minutes_left: number | null; versions_behind: number | null }
+    >(
+      'SELECT at, rows_to_read, minutes_left, versions_behind FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at >= ? ORDER BY at',
+    ),
+    meta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+    setMeta: db.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ),
+  };
+
+  return {
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+
+    pipeline: (id: string) => {
+      const row = q.pipeline.get(id);
+      return row && toPipeline(row);
+    },
+    pipelines: () => q.pipelines.all().map(toPipeline),
+    createPipeline: (p: { id: string; name: string }, at: string) => {
+      q.insertPipeline.run(p.id, p.name, at, at);
+      return toPipeline({ id: p.id, name: p.name, created_at: at, updated_at: at });
+    },
+    deletePipeline: (id: string) => q.deletePipeline.run(id).changes > 0,
+
+    agentRow: (pipelineId: string, id: string) => q.agent.get(pipelineId, id),
+    agents: (pipelineId: string) => q.agents.all(pipelineId).map(toAgent),
+    journalAgentRows: () => q.journalAgents.all(),
+    createAgent: (
+      a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
+      at: string,
+    ) => {
+      q.insertAgent.run(a.pipelineId, a.id, a.name, a.type, a.role, 'new', at, at);
+    },
+    deleteAgent: (pipelineId: string, id: string) => q.deleteAgent.run(pipelineId, id).changes > 0,
+    putCredentials: (row: AgentRow, plain: object, sealed: string, state: AgentState, at: string) =>
+      q.putCredentials.run(
+        JSON.stringify(plain),
+        sealed,
+        state,
+        state === 'failed' ? row.failure_reason : null,
+        at,
+        row.pipeline_id,
+        row.id,
+      ),
+    putConfiguration: (row: AgentRow, configuration: object, state: AgentState, at: string) =>
+      q.putConfiguration.run(
+        JSON.stringify(configuration),
+        state,
+        state === 'failed' ? row.failure_reason : null,
+        at,
+        row.pipeline_id,
+        row.id,
+      ),
+    setState: (row: AgentRow, state: AgentState, reason: string | null, at: string) =>
+      q.setState.run(state, reason, at, row.pipeline_id, row.id),
+
+    entities: (pipelineId: string) =>
+      q.entities.all(pipelineId).map((r) => JSON.parse(r.definition) as Entity),
+    replaceEntities: (pipelineId: string, entities: readonly Entity[]) => {
+      q.deleteEntities.run(pipelineId);
+      entities.forEach((e, i) => q.insertEntity.run(pipelineId, i, JSON.stringify(e)));
+    },
+
+    addEvent: (pipelineId: string, agentId: string | null, kind: string, data: object, at: string) =>
+      q.insertEvent.run(pipelineId, agentId, at, kind, JSON.stringify(data)),
+    backlogSince: (pipelineId: string, agentId: string, since: string) =>
+      q.backlog.all(pipelineId, agentId, since).map((r) => ({
+        at: r.at,
+        rowsToRead: r.rows_to_read,
+        minutesLeft: r.minutes_left,
+        versionsBehind: r.versions_behind,
+      })),
+
+    meta: (key: string) => q.meta.get(key)?.value,
+    setMeta: (key: string, value: string) => q.setMeta.run(key, value),
+  };
+}
+
+export type Repo = ReturnType<typeof createRepo>;

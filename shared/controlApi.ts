@@ -1,0 +1,125 @@
+// The control API of a sync engine: resources, bodies and problem+json (source-agents.md, decisions.md).
+// The local engine serves it; the app's client speaks it to any engine. Both parse with these schemas.
+import { z } from 'zod';
+import { agentTypeSchema } from './agents';
+import { IBMI_NAME } from './config/fields';
+
+export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
+
+/** Pipeline and agent ids: chosen by the caller or generated; safe in a URL path as they are. */
+export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const ID_RULE = '1 to 63 characters of a-z, 0-9, _ or -, starting with a letter or digit';
+export const idSchema = z.string().regex(ID_PATTERN);
+
+export const agentRoleSchema = z.enum(['source', 'target']);
+/** decisions.md: `new` → `configured` (both PUTs done) → `running` ⇄ `paused`; `failed` from any. */
+export const agentStateSchema = z.enum(['new', 'configured', 'running', 'paused', 'failed']);
+export type AgentState = z.infer<typeof agentStateSchema>;
+
+const timestamp = z.string();
+
+export const pipelineSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Pipeline = z.infer<typeof pipelineSchema>;
+
+export const agentSchema = z.object({
+  id: idSchema,
+  pipelineId: idSchema,
+  name: z.string(),
+  type: agentTypeSchema,
+  role: agentRoleSchema,
+  state: agentStateSchema,
+  failureReason: z.string().nullable(),
+  /** Secrets redacted: `"password": null, "passwordSet": true`. Null until the first credentials PUT. */
+  hostCredentials: z.record(z.string(), z.unknown()).nullable(),
+  configuration: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+const name = z.string().min(1).max(128);
+
+export const createPipelineBodySchema = z.strictObject({ id: idSchema.optional(), name });
+export const createAgentBodySchema = z.strictObject({
+  id: idSchema.optional(),
+  name: name.optional(),
+  type: agentTypeSchema,
+  role: agentRoleSchema,
+});
+
+/** SQL Server names are bracket-quoted wherever they reach SQL; control characters are never allowed. */
+const sqlName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^\P{Cc}+$/u);
+const ibmiName = z.string().regex(IBMI_NAME).toUpperCase();
+
+export const rowIdentificationSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('primaryKey') }),
+  /** A logical key: any columns, all of the table's allowed when nothing else is unique. */
+  z.strictObject({ kind: z.literal('logicalKey'), columns: z.array(sqlName).min(1).max(1000) }),
+  /** The relative record number: allowed, warned against (a reorganisation renumbers rows). */
+  z.strictObject({ kind: z.literal('rrn') }),
+]);
+
+export const entitySchema = z.strictObject({
+  source: z.strictObject({ schema: sqlName, table: sqlName }),
+  target: z.strictObject({ schema: sqlName.optional(), table: sqlName }),
+  rowIdentification: rowIdentificationSchema.default({ kind: 'primaryKey' }),
+  /** Optional column selection; all columns when left out. */
+  columns: z.array(sqlName).min(1).max(1000).optional(),
+  /** Journal agent only: overrides the journal detected for the file. */
+  journal: z.strictObject({ library: ibmiName, name: ibmiName }).optional(),
+});
+export type Entity = z.infer<typeof entitySchema>;
+export const entitiesBodySchema = z.strictObject({ entities: z.array(entitySchema).max(10_000) });
+
+export const checkResultSchema = z.object({
+  id: z.string(),
+  status: z.enum(['passed', 'failed', 'warning']),
+  message: z.string(),
+  remedy: z.string().nullable(),
+  /** The exact SQL or CL command that fixes it, when there is one. */
+  fix: z.string().nullable().optional(),
+});
+export type CheckResult = z.infer<typeof checkResultSchema>;
+export const testAnswerSchema = z.object({
+  agentId: idSchema,
+  checkedAt: timestamp,
+  checks: z.array(checkResultSchema),
+});
+
+export const backlogPointSchema = z.object({
+  at: timestamp,
+  /** Journal: ROWS_TO_READ; change tracking: changed rows pending. */
+  rowsToRead: z.number().nullable(),
+  /** Journal: MIN_LEFT. */
+  minutesLeft: z.number().nullable(),
+  /** Change tracking: CHANGE_TRACKING_CURRENT_VERSION() minus the checkpoint. */
+  versionsBehind: z.number().nullable(),
+});
+export const backlogAnswerSchema = z.object({
+  agentId: idSchema,
+  current: backlogPointSchema.nullable(),
+  /** Why there is no current figure, when there is none. */
+  unavailableReason: z.string().nullable(),
+  history: z.array(backlogPointSchema),
+});
+
+export const tokenAnswerSchema = z.object({ token: z.string(), note: z.string() });
+
+/** RFC 9457 problem details, with one entry per invalid field. */
+export const problemDetailsSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
+});
+export type ProblemDetails = z.infer<typeof problemDetailsSchema>;

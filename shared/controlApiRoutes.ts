@@ -1,0 +1,218 @@
+// Every control API operation, declared once: method, path, body and answer schemas. The engine binds
+// its handlers to these, the client builds its typed functions from them, the OpenAPI document too.
+import { z } from 'zod';
+import { agentTypeSchema } from './agents';
+import { agentTypeSummarySchema } from './api';
+import {
+  agentSchema,
+  backlogAnswerSchema,
+  createAgentBodySchema,
+  createPipelineBodySchema,
+  entitiesBodySchema,
+  entitySchema,
+  pipelineSchema,
+  testAnswerSchema,
+  tokenAnswerSchema,
+} from './controlApi';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  /** The body's outer shape; the PUTs' inner objects are parsed by agent type. */
+  body?: z.ZodType;
+  status: 200 | 201 | 204;
+  response?: z.ZodType;
+}
+
+const route = <R extends RouteSpec>(r: R) => r;
+
+const A = '/pipelines/{pipelineId}/agents/{agentId}';
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const pipelineDetailSchema = pipelineSchema.extend({
+  agents: z.array(agentSchema),
+  entities: z.array(entitySchema),
+});
+export const entitiesAnswerSchema = z.object({
+  entities: z.array(entitySchema),
+  warnings: z.array(z.string()),
+});
+export const agentTypeSchemasSchema = z.object({
+  type: agentTypeSchema,
+  hostCredentials: jsonObject,
+  configuration: jsonObject,
+});
+
+export const routes = {
+  listAgentTypes: route({
+    method: 'GET',
+    path: '/agent-types',
+    summary: 'List the agent types.',
+    status: 200,
+    response: z.array(agentTypeSummarySchema),
+  }),
+  getAgentTypeSchema: route({
+    method: 'GET',
+    path: '/agent-types/{type}/schema',
+    summary: 'JSON Schema of the two configuration objects of an agent type (secrets are writeOnly).',
+    status: 200,
+    response: agentTypeSchemasSchema,
+  }),
+  listPipelines: route({
+    method: 'GET',
+    path: '/pipelines',
+    summary: 'List pipelines.',
+    status: 200,
+    response: z.array(pipelineSchema),
+  }),
+  createPipeline: route({
+    method: 'POST',
+    path: '/pipelines',
+    summary: 'Create a pipeline.',
+    body: createPipelineBodySchema,
+    status: 201,
+    response: pipelineSchema,
+  }),
+  getPipeline: route({
+    method: 'GET',
+    path: '/pipelines/{pipelineId}',
+    summary: 'A pipeline with its agents and entities.',
+    status: 200,
+    response: pipelineDetailSchema,
+  }),
+  deletePipeline: route({
+    method: 'DELETE',
+    path: '/pipelines/{pipelineId}',
+    summary: 'Delete a pipeline that is not running.',
+    status: 204,
+  }),
+  listAgents: route({
+    method: 'GET',
+    path: '/pipelines/{pipelineId}/agents',
+    summary: "List a pipeline's agents.",
+    status: 200,
+    response: z.array(agentSchema),
+  }),
+  createAgent: route({
+    method: 'POST',
+    path: '/pipelines/{pipelineId}/agents',
+    summary: 'Add an agent (type and role) to a pipeline.',
+    body: createAgentBodySchema,
+    status: 201,
+    response: agentSchema,
+  }),
+  getAgent: route({
+    method: 'GET',
+    path: A,
+    summary: 'An agent with its state and configuration (secrets redacted).',
+    status: 200,
+    response: agentSchema,
+  }),
+  deleteAgent: route({
+    method: 'DELETE',
+    path: A,
+    summary: 'Delete an agent that is not running.',
+    status: 204,
+  }),
+  putCredentials: route({
+    method: 'PUT',
+    path: `${A}/config/credentials`,
+    summary: 'Step 1: host credentials (idempotent full replace; an absent password keeps the stored one).',
+    body: z.object({ hostCredentials: z.unknown() }),
+    status: 200,
+    response: z.object({ hostCredentials: jsonObject }),
+  }),
+  putSpecific: route({
+    method: 'PUT',
+    path: `${A}/config/specific`,
+    summary: 'Step 2: agent-specific configuration (idempotent full replace).',
+    body: z.object({ configuration: z.unknown() }),
+    status: 200,
+    response: z.object({ configuration: jsonObject }),
+  }),
+  listEntities: route({
+    method: 'GET',
+    path: '/pipelines/{pipelineId}/entities',
+    summary: "A pipeline's entities.",
+    status: 200,
+    response: entitiesAnswerSchema,
+  }),
+  putEntities: route({
+    method: 'PUT',
+    path: '/pipelines/{pipelineId}/entities',
+    summary: "Replace a pipeline's entities (source table, target table, row identification).",
+    body: entitiesBodySchema,
+    status: 200,
+    response: entitiesAnswerSchema,
+  }),
+  testAgent: route({
+    method: 'POST',
+    path: `${A}/test`,
+    summary: 'Run the connection and permission checks.',
+    status: 200,
+    response: testAnswerSchema,
+  }),
+  getBacklog: route({
+    method: 'GET',
+    path: `${A}/backlog`,
+    summary: 'The backlog now and over the last hour.',
+    status: 200,
+    response: backlogAnswerSchema,
+  }),
+  startAgent: route({
+    method: 'POST',
+    path: `${A}/start`,
+    summary: 'Start (or resume) a configured agent.',
+    status: 200,
+    response: agentSchema,
+  }),
+  pauseAgent: route({
+    method: 'POST',
+    path: `${A}/pause`,
+    summary: 'Pause a running agent.',
+    status: 200,
+    response: agentSchema,
+  }),
+  stopAgent: route({
+    method: 'POST',
+    path: `${A}/stop`,
+    summary: 'Stop an agent.',
+    status: 200,
+    response: agentSchema,
+  }),
+  rotateToken: route({
+    method: 'POST',
+    path: '/admin/token/rotate',
+    summary: 'Replace the admin token; the old one stops working at once. The new one is shown once.',
+    status: 200,
+    response: tokenAnswerSchema,
+  }),
+  getOpenApi: route({
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This API as an OpenAPI 3.1 document.',
+    status: 200,
+    response: jsonObject,
+  }),
+} satisfies Record<string, RouteSpec>;
+
+export type Routes = typeof routes;
+export type OperationId = keyof Routes;
+export type RouteBody<O extends OperationId> = Routes[O] extends { body: z.ZodType }
+  ? z.input<Routes[O]['body']>
+  : undefined;
+export type RouteAnswer<O extends OperationId> = Routes[O] extends { response: z.ZodType }
+  ? z.output<Routes[O]['response']>
+  : undefined;
+
+/** Path parameters named in a route's path template. */
+export type RouteParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`
+  ? { [k in K]: string } & RouteParams<Rest>
+  : unknown;
+
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ''));
+}

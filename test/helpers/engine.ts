@@ -1,0 +1,48 @@
+// Starts a real local engine on a free loopback port over a fresh (or given) data folder.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngineClient, type EngineClient } from '../../main/client/engineClient';
+import { openEngine, type LocalEngine } from '../../main/engine/engine';
+import type { AgentRuntime } from '../../main/engine/runtime';
+import { startEngineServer, type EngineServer } from '../../main/engine/server';
+import type { Log } from '../../main/log';
+
+export interface RunningEngine {
+  engine: LocalEngine;
+  server: EngineServer;
+  url: string;
+  token: string;
+  dataDir: string;
+  client: EngineClient;
+  logLines: string[];
+  stop(): Promise<void>;
+}
+
+export async function startTestEngine(
+  options: { dataDir?: string; token?: string; runtime?: AgentRuntime } = {},
+): Promise<RunningEngine> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cdc-engine-'));
+  const logLines: string[] = [];
+  const log: Log = {
+    info: (event, fields) => logLines.push(JSON.stringify({ event, ...fields })),
+    warn: (event, fields) => logLines.push(JSON.stringify({ event, ...fields })),
+  };
+  const engine = openEngine({ dataDir, log, runtime: options.runtime });
+  const token = engine.firstStartToken ?? options.token;
+  if (!token) throw new Error('reopening an engine needs the token of its first start');
+  const server = await startEngineServer(engine.deps, { port: 0 });
+  return {
+    engine,
+    server,
+    url: server.url,
+    token,
+    dataDir,
+    client: createEngineClient({ baseUrl: server.url, token }),
+    logLines,
+    stop: async () => {
+      await server.close();
+      engine.close();
+    },
+  };
+}
