@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDispatch } from '../main/dispatch';
-import { handlers } from '../main/handlers';
 import { silentLog } from '../main/log';
+import { startAppServices } from '../main/services';
 import { startWebServer } from '../main/web/server';
 import { percentile, type Benchmark } from './harness';
 
@@ -14,8 +13,15 @@ export const webBridgeBenchmark: Benchmark = {
   run: async () => {
     const root = mkdtempSync(join(tmpdir(), 'cdc-bench-'));
     writeFileSync(join(root, 'index.html'), '');
+    const app = await startAppServices({
+      mode: 'web',
+      appVersion: 'bench',
+      dataDir: root,
+      log: silentLog,
+      enginePort: 0,
+    });
     const server = await startWebServer({
-      dispatch: createDispatch(handlers, { mode: 'web', appVersion: 'bench' }, silentLog),
+      dispatch: app.dispatch,
       log: silentLog,
       staticRoot: root,
     });
@@ -35,6 +41,7 @@ export const webBridgeBenchmark: Benchmark = {
       }
     } finally {
       await server.close();
+      await app.close();
     }
     times.sort((a, b) => a - b);
     const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -2,7 +2,7 @@
 // input with its schema, run the handler, answer with an envelope. Nothing thrown crosses the boundary.
 import { contract, isMethodName, type Envelope } from '../shared/api';
 import { pointerOf } from '../shared/config/problems';
-import type { Deps, Handlers } from './handlers';
+import { UserError, type Deps, type Handlers } from './handlers';
 import type { Log } from './log';
 
 export type Dispatch = (method: unknown, input: unknown) => Promise<Envelope>;
@@ -31,6 +31,8 @@ export function createDispatch(handlers: Handlers, deps: Deps, log: Log): Dispat
       const value = spec.output.parse(await handler(parsed.data, deps));
       return { ok: true, value };
     } catch (error) {
+      if (error instanceof UserError)
+        return { ok: false, error: { code: 'invalid_input', message: error.message } };
       log.warn('api.failed', { method, error: error instanceof Error ? error.name : 'unknown' });
       return {
         ok: false,

@@ -1,5 +1,6 @@
-import { useStore } from './store';
+import { showScreen, useStore, type Screen } from './store';
 import { AgentTypeList } from './screens/AgentTypeList';
+import { EnginesScreen } from './screens/EnginesScreen';
 import { AgentWizard } from './wizard/AgentWizard';
 
 export function App() {
@@ -7,6 +8,17 @@ export function App() {
   const loadError = useStore((s) => s.loadError);
   const api = useStore((s) => s.api);
   const wizard = useStore((s) => s.wizard);
+  const screen = useStore((s) => s.screen);
+  const tab = (id: Screen, label: string) => (
+    <button
+      type="button"
+      className="tab"
+      aria-current={screen === id ? 'page' : undefined}
+      onClick={() => showScreen(id)}
+    >
+      {label}
+    </button>
+  );
   return (
     <>
       <header className="app-head">
@@ -16,6 +28,10 @@ export function App() {
             {appInfo.version} · {appInfo.mode === 'web' ? 'web mode' : 'desktop'}
           </span>
         )}
+        <nav aria-label="Screens" className="tabs">
+          {tab('agents', 'Agents')}
+          {tab('engines', 'Engines')}
+        </nav>
       </header>
       <main>
         {!api && (
@@ -28,14 +44,18 @@ export function App() {
             {loadError}
           </p>
         )}
-        <div className="layout">
-          <AgentTypeList />
-          {wizard ? (
-            <AgentWizard />
-          ) : (
-            <p className="muted placeholder">Pick an agent type to configure it.</p>
-          )}
-        </div>
+        {screen === 'engines' ? (
+          <EnginesScreen />
+        ) : (
+          <div className="layout">
+            <AgentTypeList />
+            {wizard ? (
+              <AgentWizard />
+            ) : (
+              <p className="muted placeholder">Pick an agent type to configure it.</p>
+            )}
+          </div>
+        )}
       </main>
     </>
   );

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentTypeSchema, sectionIdSchema } from './agents';
 import { problemSchema } from './config/problems';
+import { idSchema } from './controlApi';
 import { METHOD_NAMES, type MethodName } from './ipc';
 
 export { IPC_CHANNEL, METHOD_NAMES, type MethodName, type RawApi } from './ipc';
@@ -40,6 +41,45 @@ export const validationResultSchema = z.discriminatedUnion('ok', [
 ]);
 export type ValidationResult = z.infer<typeof validationResultSchema>;
 
+/** An engine address: http or https, never with a user name or password in it. */
+export function isEngineUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+export const engineProfileSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  baseUrl: z.string(),
+  tokenSet: z.boolean(),
+  /** The app's own engine, started with the app. */
+  local: z.boolean(),
+});
+export type EngineProfile = z.infer<typeof engineProfileSchema>;
+
+export const saveEngineProfileInputSchema = z.strictObject({
+  id: idSchema,
+  name: z.string().min(1).max(64),
+  baseUrl: z
+    .string()
+    .max(2048)
+    .refine(isEngineUrl, 'must be an http:// or https:// address, with no user name or password in it'),
+  /** Left out: keep the stored token. */
+  token: z.string().min(1).max(512).optional(),
+});
+
+export const localEngineSchema = z.object({
+  url: z.string().nullable(),
+  running: z.boolean(),
+  reason: z.string().nullable(),
+  /** The admin token, answered once after it was made (first start or rotation), then never again. */
+  tokenToShow: z.string().nullable(),
+});
+
 export const contract = {
   getAppInfo: method(noInput, appInfoSchema),
   listAgentTypes: method(noInput, z.array(agentTypeSummarySchema)),
@@ -47,6 +87,12 @@ export const contract = {
     z.strictObject({ agentType: agentTypeSchema, section: sectionIdSchema, body: z.unknown() }),
     validationResultSchema,
   ),
+  listEngineProfiles: method(noInput, z.array(engineProfileSchema)),
+  saveEngineProfile: method(saveEngineProfileInputSchema, engineProfileSchema),
+  deleteEngineProfile: method(z.strictObject({ id: idSchema }), z.object({ deleted: z.boolean() })),
+  checkEngine: method(z.strictObject({ id: idSchema }), z.object({ ok: z.boolean(), message: z.string() })),
+  getLocalEngine: method(noInput, localEngineSchema),
+  rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
 } satisfies Record<MethodName, MethodSpec<z.ZodType, z.ZodType>>;
 
 export type Contract = typeof contract;

@@ -1,6 +1,16 @@
 // The names of the contract's methods and its channel: all the preload needs, without any schema code.
 // shared/api.ts must define exactly these methods (checked by the compiler through `satisfies`).
-export const METHOD_NAMES = ['getAppInfo', 'listAgentTypes', 'validateAgentSection'] as const;
+export const METHOD_NAMES = [
+  'getAppInfo',
+  'listAgentTypes',
+  'validateAgentSection',
+  'listEngineProfiles',
+  'saveEngineProfile',
+  'deleteEngineProfile',
+  'checkEngine',
+  'getLocalEngine',
+  'rotateLocalEngineToken',
+] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
 /** Electron: the one IPC channel every method travels on. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { agentTypeSummarySchema, appInfoSchema } from '../../shared/api';
 import type { Api } from '../api';
+import { loadEngines } from './engines';
 import { useStore } from './index';
 
 export interface AppSliceState {
@@ -15,6 +16,7 @@ export async function loadApp(api: Api): Promise<void> {
   try {
     const [appInfo, agentTypes] = await Promise.all([api.getAppInfo({}), api.listAgentTypes({})]);
     useStore.setState({ appInfo, agentTypes });
+    await loadEngines();
   } catch (error) {
     useStore.setState({ loadError: error instanceof Error ? error.message : 'The app could not load.' });
   }

@@ -1,8 +1,18 @@
 // One zustand store made of slices; actions live beside each slice as plain functions.
 import { create } from 'zustand';
 import type { AppSliceState } from './app';
+import type { EnginesSliceState } from './engines';
 import type { WizardSliceState } from './wizard';
 
-export type StoreState = AppSliceState & WizardSliceState;
+export type Screen = 'agents' | 'engines';
+export type StoreState = AppSliceState & WizardSliceState & EnginesSliceState & { screen: Screen };
 
-export const useStore = create<StoreState>()(() => ({ agentTypes: [], wizard: undefined }));
+export const useStore = create<StoreState>()(() => ({
+  screen: 'agents',
+  agentTypes: [],
+  wizard: undefined,
+  profiles: [],
+  engineChecks: {},
+}));
+
+export const showScreen = (screen: Screen) => useStore.setState({ screen });

@@ -2,9 +2,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createDispatch } from '../../main/dispatch';
-import { handlers } from '../../main/handlers';
 import { silentLog } from '../../main/log';
+import type { AppServices } from '../../main/services';
 import { startWebServer, type WebServer } from '../../main/web/server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,12 +31,8 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export function startWebMode(): Promise<WebServer> {
-  return startWebServer({
-    dispatch: createDispatch(handlers, { mode: 'web', appVersion: '0.0.0-test' }, silentLog),
-    log: silentLog,
-    staticRoot: RENDERER,
-  });
+export function startWebMode(services: AppServices): Promise<WebServer> {
+  return startWebServer({ dispatch: services.dispatch, log: silentLog, staticRoot: RENDERER });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

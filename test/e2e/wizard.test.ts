@@ -2,18 +2,23 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../main/web/server';
+import type { AppServices } from '../../main/services';
+import { startTestApp } from '../helpers/app';
 import { launchBrowser, screenshot, startWebMode } from './browser';
 
 let browser: Browser;
+let app: AppServices;
 let server: WebServer;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startWebMode()]);
+  [browser, app] = await Promise.all([launchBrowser(), startTestApp()]);
+  server = await startWebMode(app);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await app?.close();
 });
 beforeEach(async () => {
   page = await browser.newPage();

@@ -4,24 +4,29 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatch } from '../../main/dispatch';
-import { handlers } from '../../main/handlers';
 import { silentLog } from '../../main/log';
+import type { AppServices } from '../../main/services';
+import { startTestApp } from '../helpers/app';
 import { MAX_BODY_BYTES, startWebServer, type WebServer } from '../../main/web/server';
 
 let server: WebServer;
+let app: AppServices;
 const root = mkdtempSync(join(tmpdir(), 'cdc-web-'));
 
 beforeAll(async () => {
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>app</title>');
   writeFileSync(join(root, 'app.js'), 'console.log(1)');
+  app = await startTestApp();
   server = await startWebServer({
-    dispatch: createDispatch(handlers, { mode: 'web', appVersion: '9.9.9' }, silentLog),
+    dispatch: app.dispatch,
     log: silentLog,
     staticRoot: root,
   });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await app.close();
+});
 
 interface Answer {
   status: number;
@@ -69,7 +74,10 @@ describe('web bridge', () => {
   it('answers a contract call with the envelope', async () => {
     const answer = await api('getAppInfo', {});
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toMatchObject({ ok: true, value: { mode: 'web', version: '9.9.9' } });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      ok: true,
+      value: { mode: 'web', version: '0.0.0-test' },
+    });
   });
 
   it('accepts the bare token as well as Bearer', async () => {

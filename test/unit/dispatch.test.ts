@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatch } from '../../main/dispatch';
-import { handlers, type Handlers } from '../../main/handlers';
+import { handlers, type Deps, type Handlers } from '../../main/handlers';
+import type { AppServices } from '../../main/services';
+import { startTestApp } from '../helpers/app';
 import type { Log, LogFields } from '../../main/log';
 
 function recordingLog() {
@@ -11,7 +13,13 @@ function recordingLog() {
   };
   return { log, lines };
 }
-const deps = { mode: 'web', appVersion: '1.2.3' } as const;
+let app: AppServices;
+let deps: Deps;
+beforeAll(async () => {
+  app = await startTestApp();
+  deps = { ...app.deps, appVersion: '1.2.3' };
+});
+afterAll(() => app.close());
 
 describe('dispatch', () => {
   it('answers a valid call with the parsed output', async () => {

@@ -1,8 +1,7 @@
 // The desktop shell's wiring, checked without Electron: window options, navigation, IPC sender check, CSP.
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, CSP_HEADER } from '../../main/csp';
-import { createDispatch } from '../../main/dispatch';
-import { handlers } from '../../main/handlers';
+import type { Dispatch } from '../../main/dispatch';
 import { registerIpc, type IpcEventLike } from '../../main/ipc';
 import { silentLog } from '../../main/log';
 import { isAllowedNavigation, secureWebPreferences } from '../../main/window';
@@ -31,13 +30,16 @@ describe('window', () => {
   });
 });
 
+// The sender check is under test here, not the handlers: the dispatcher only echoes the method.
+const echoDispatch: Dispatch = async (method) => ({ ok: true, value: method });
+
 describe('IPC', () => {
   function wire() {
     let listener: ((event: IpcEventLike, ...args: unknown[]) => Promise<unknown>) | undefined;
     let channel = '';
     registerIpc(
       { handle: (c, l) => ((channel = c), (listener = l)) },
-      createDispatch(handlers, { mode: 'electron', appVersion: '0' }, silentLog),
+      echoDispatch,
       (url) => isAllowedNavigation(url, home),
       silentLog,
     );

@@ -1,0 +1,46 @@
+// Everything main runs for the renderer, the same in Electron and web mode: profiles, the local
+// engine, and the dispatcher of the contract.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDispatch, type Dispatch } from './dispatch';
+import { KEY_FILE } from './engine/engine';
+import type { AgentRuntime } from './engine/runtime';
+import { keyFileSecretBox, type SecretBox } from './engine/store/secrets';
+import { connectEngine, handlers, type Deps } from './handlers';
+import { startLocalEngine } from './localEngine';
+import type { Log } from './log';
+import { createProfileStore } from './profiles';
+
+export interface AppServicesOptions {
+  mode: Deps['mode'];
+  appVersion: string;
+  dataDir: string;
+  /** The desktop app passes safeStorage's box; otherwise a key file in the data folder. */
+  secrets?: SecretBox;
+  log: Log;
+  /** The local engine's port: 1717 as the spec's examples; 0 picks a free one (tests). */
+  enginePort: number;
+  runtime?: AgentRuntime;
+}
+
+export interface AppServices {
+  dispatch: Dispatch;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export async function startAppServices(o: AppServicesOptions): Promise<AppServices> {
+  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  const secrets = o.secrets ?? keyFileSecretBox(join(o.dataDir, KEY_FILE));
+  const profiles = createProfileStore(o.dataDir, secrets);
+  const localEngine = await startLocalEngine({
+    dataDir: o.dataDir,
+    secrets,
+    profiles,
+    log: o.log,
+    port: o.enginePort,
+    runtime: o.runtime,
+  });
+  const deps: Deps = { mode: o.mode, appVersion: o.appVersion, profiles, localEngine, connectEngine };
+  return { dispatch: createDispatch(handlers, deps, o.log), deps, close: () => localEngine.close() };
+}

@@ -1,0 +1,71 @@
+// The Engines screen in a real browser: the local engine's token shown once, a remote profile checked.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServices } from '../../main/services';
+import type { WebServer } from '../../main/web/server';
+import { startTestApp } from '../helpers/app';
+import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { launchBrowser, screenshot, startWebMode } from './browser';
+
+let browser: Browser;
+let app: AppServices;
+let server: WebServer;
+let remote: RunningEngine;
+let page: Page;
+
+beforeAll(async () => {
+  [browser, app, remote] = await Promise.all([launchBrowser(), startTestApp(), startTestEngine()]);
+  server = await startWebMode(app);
+  page = await browser.newPage();
+  page.setDefaultTimeout(5000);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await app?.close();
+  await remote?.stop();
+});
+
+describe('Engines screen', () => {
+  it('shows the local engine token once, and it works', async () => {
+    await page.goto(server.openUrl);
+    await page.getByRole('button', { name: 'Engines' }).click();
+    const once = page.getByRole('status').filter({ hasText: 'admin token of the local engine' });
+    await once.waitFor();
+    const token = (await once.locator('code.token').textContent()) ?? '';
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const url = app.deps.localEngine.status().url;
+    expect((await fetch(`${url}/pipelines`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
+    await screenshot(page, 'engines-token-once');
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await once.count()).toBe(0);
+    await page.reload();
+    await page.getByRole('button', { name: 'Engines' }).click();
+    await page.getByRole('heading', { name: 'Local engine' }).waitFor();
+    expect(await page.getByText('admin token of the local engine').count()).toBe(0);
+  });
+
+  it('adds a remote engine profile and checks it through the client', async () => {
+    await page.getByLabel('Profile id').fill('staging');
+    await page.getByLabel('Name').fill('Staging');
+    await page.getByLabel('Engine address').fill('http://admin:secret@127.0.0.1:1');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('/baseUrl');
+
+    await page.getByLabel('Engine address').fill(remote.url);
+    await page.getByLabel('Token', { exact: true }).fill(remote.token);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Saved Staging.').waitFor();
+    await page.getByRole('button', { name: 'Check Staging' }).click();
+    await page.getByText(`Connected to ${remote.url}: 0 pipeline(s).`).waitFor();
+    await page.getByRole('button', { name: 'Check Local engine' }).click();
+    await page
+      .getByRole('row', { name: /Local engine/ })
+      .getByText(/^Connected to/)
+      .waitFor();
+    await screenshot(page, 'engines-profiles');
+  });
+});
