@@ -3,10 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
 import { bundleBenchmark } from './bundle.bench';
 import { configBenchmark } from './config.bench';
+import { engineBenchmark } from './engine.bench';
 import type { Benchmark, Figure } from './harness';
 import { webBridgeBenchmark } from './webBridge.bench';
 
-const benchmarks: Benchmark[] = [configBenchmark, webBridgeBenchmark, bundleBenchmark];
+const benchmarks: Benchmark[] = [configBenchmark, webBridgeBenchmark, engineBenchmark, bundleBenchmark];
 const only = process.argv[2];
 
 const machine = {
