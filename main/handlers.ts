@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import { agentTypes, AGENT_TYPES } from '../shared/agents';
 import type { contract, MethodName, MethodOutput } from '../shared/api';
 import { parseSection, redactSection } from '../shared/config/parse';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { createEngineClient, EngineError, type EngineClient } from './client/engineClient';
+import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from './engine/diagnostics';
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
 
@@ -14,6 +17,9 @@ export interface Deps {
   localEngine: LocalEngineHandle;
   /** Seam: how the app reaches an engine; tests may point it elsewhere. */
   connectEngine: (baseUrl: string, token: string) => EngineClient;
+  logFiles: () => string[];
+  /** Seam: the clock. */
+  now: () => Date;
 }
 
 export const connectEngine = (baseUrl: string, token: string) =>
@@ -24,6 +30,12 @@ export type Handlers = {
   [M in MethodName]: (input: Parsed<M>, deps: Deps) => Promise<MethodOutput<M>> | MethodOutput<M>;
 };
 
+function pickVersions(versions: NodeJS.ProcessVersions): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(versions).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
 /** A refusal the user can act on; the dispatcher answers it as invalid input, with this message. */
 export class UserError extends Error {}
 
@@ -32,9 +44,7 @@ export const handlers: Handlers = {
     name: 'CDC Admin',
     version: deps.appVersion,
     mode: deps.mode,
-    versions: Object.fromEntries(
-      Object.entries(process.versions).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    ),
+    versions: pickVersions(process.versions),
   }),
 
   listAgentTypes: () =>
@@ -90,4 +100,35 @@ export const handlers: Handlers = {
   }),
 
   rotateLocalEngineToken: async (_input, deps) => ({ token: await deps.localEngine.rotateToken() }),
+
+  createDiagnostics: async (_input, deps) => {
+    const engineDeps = deps.localEngine.engineDeps();
+    if (!engineDeps) throw new UserError('The local engine is not running, so there is nothing to bundle.');
+    const profiles = deps.profiles
+      .list()
+      .map(({ id, name, baseUrl, tokenSet }) => ({ id, name, baseUrl, tokenSet }));
+    const tokens = (await Promise.all(profiles.map((p) => deps.profiles.token(p.id)))).filter(
+      (t): t is string => t !== undefined,
+    );
+    const logs = deps.logFiles().map((file) => ({ name: basename(file), text: readFileSync(file, 'utf8') }));
+    const versions = { app: deps.appVersion, mode: deps.mode, ...pickVersions(process.versions) };
+    const bytes = await buildDiagnosticsBundle(engineDeps, {
+      source: 'app',
+      versions,
+      profiles,
+      logs,
+      secrets: tokens,
+    });
+    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
+    return { fileName: `cdc-admin-diagnostics-${stamp}.zip`, base64: Buffer.from(bytes).toString('base64') };
+  },
+
+  openDiagnostics: ({ base64 }) => {
+    try {
+      return readDiagnosticsBundle(Buffer.from(base64, 'base64'));
+    } catch (error) {
+      if (error instanceof BundleError) throw new UserError(error.message);
+      throw error;
+    }
+  },
 };

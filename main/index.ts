@@ -1,26 +1,58 @@
-// Electron lifecycle: one secure window, the contract served over IPC.
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
+// Electron lifecycle: one secure window on the app:// bundle, the contract served over IPC.
+// Each rule here is listed against Electron's security checklist in docs/security.md.
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+} from 'electron';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { CSP_HEADER } from './csp';
+import { APP_SCHEME, RENDERER_URL, serveAppRequest } from './appProtocol';
+import { createFileLog } from './fileLog';
 import { registerIpc } from './ipc';
-import { consoleLog } from './log';
+import { aboutText, menuTemplate } from './menu';
 import { secretBoxForDesktop } from './secretBoxForDesktop';
 import { startAppServices } from './services';
-import { isAllowedNavigation, RENDERER_ENTRY, secureWebPreferences } from './window';
+import { isAllowedNavigation, isExternalLinkAllowed, secureWebPreferences } from './window';
+import { loadWindowState, saveWindowState } from './windowState';
 
-const log = consoleLog();
-const rendererFile = join(__dirname, '..', 'renderer', RENDERER_ENTRY);
-const rendererUrl = pathToFileURL(rendererFile).href;
+const rendererRoot = join(__dirname, '..', 'renderer');
 
-app.enableSandbox();
+// Must precede `ready`: the scheme is standard and secure, so the bundle gets a real origin and CSP.
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
-void app.whenReady().then(async () => {
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP_HEADER] } });
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  void app.whenReady().then(start);
+}
+
+async function start(): Promise<void> {
+  const logDir = app.getPath('logs');
+  mkdirSync(logDir, { recursive: true, mode: 0o700 });
+  const log = createFileLog(logDir, {
+    echo: app.isPackaged ? undefined : (line) => process.stderr.write(line + '\n'),
   });
+  log.info('app.start', { version: app.getVersion(), electron: process.versions.electron });
+
+  protocol.handle(APP_SCHEME, async (request) => {
+    const answer = await serveAppRequest(request.url, rendererRoot);
+    const body = typeof answer.body === 'string' ? answer.body : new Blob([answer.body]);
+    return new Response(body, { status: answer.status, headers: answer.headers });
+  });
+  // No web content needs a permission (camera, notifications, …): refuse every request and check.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
 
   const dataDir = app.getPath('userData');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -32,24 +64,62 @@ void app.whenReady().then(async () => {
     secrets,
     log,
     enginePort: 1717,
+    logFiles: () => log.files(),
   });
   app.on('will-quit', () => void services.close());
-  registerIpc(ipcMain, services.dispatch, (url) => isAllowedNavigation(url, rendererUrl), log);
+  registerIpc(ipcMain, services.dispatch, isAllowedNavigation, log);
 
+  const stateFile = join(dataDir, 'window-state.json');
+  const state = loadWindowState(
+    stateFile,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
   const window = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    ...state,
+    minWidth: 800,
+    minHeight: 500,
     title: 'CDC Admin',
+    show: false,
     webPreferences: secureWebPreferences(join(__dirname, 'preload.cjs')),
   });
+  if (state.maximized) window.maximize();
+  window.once('ready-to-show', () => window.show());
+  window.on('close', () =>
+    saveWindowState(stateFile, { ...window.getNormalBounds(), maximized: window.isMaximized() }),
+  );
+
   window.webContents.on('will-navigate', (event, url) => {
-    if (!isAllowedNavigation(url, rendererUrl)) event.preventDefault();
+    if (!isAllowedNavigation(url)) event.preventDefault();
   });
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
   window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    if (isExternalLinkAllowed(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  void window.loadFile(rendererFile);
-});
+
+  app.on('second-instance', () => {
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  const showAbout = () =>
+    void dialog.showMessageBox(window, {
+      type: 'info',
+      title: 'About CDC Admin',
+      message: 'CDC Admin',
+      detail: aboutText(app.getVersion(), process.versions),
+    });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate(
+        { showAbout, openLogsFolder: () => void shell.openPath(logDir) },
+        process.platform,
+        'CDC Admin',
+      ),
+    ),
+  );
+
+  await window.loadURL(RENDERER_URL);
+}
 
 app.on('window-all-closed', () => app.quit());

@@ -2,6 +2,7 @@
 // client, its token kept in the "local" profile and shown to the user once.
 import { createEngineClient } from './client/engineClient';
 import { openEngine, type LocalEngine } from './engine/engine';
+import type { EngineDeps } from './engine/operations';
 import type { AgentRuntime } from './engine/runtime';
 import { startEngineServer, type EngineServer } from './engine/server';
 import type { SecretBox } from './engine/store/secrets';
@@ -13,6 +14,8 @@ export interface LocalEngineHandle {
   /** The token to show the user, once: the first call after it was made answers it, later calls null. */
   takeTokenToShow(): string | null;
   rotateToken(): Promise<string>;
+  /** The running engine's internals, for diagnostics bundles; undefined when it did not start. */
+  engineDeps(): EngineDeps | undefined;
   close(): Promise<void>;
 }
 
@@ -23,6 +26,7 @@ export interface LocalEngineOptions {
   log: Log;
   port: number;
   runtime?: AgentRuntime;
+  appVersion: string;
 }
 
 export async function startLocalEngine(o: LocalEngineOptions): Promise<LocalEngineHandle> {
@@ -31,7 +35,13 @@ export async function startLocalEngine(o: LocalEngineOptions): Promise<LocalEngi
   let reason: string | null = null;
   let tokenToShow: string | null = null;
   try {
-    engine = openEngine({ dataDir: o.dataDir, log: o.log, secrets: o.secrets, runtime: o.runtime });
+    engine = openEngine({
+      dataDir: o.dataDir,
+      log: o.log,
+      secrets: o.secrets,
+      runtime: o.runtime,
+      appVersion: o.appVersion,
+    });
     server = await startEngineServer(engine.deps, { port: o.port });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -72,6 +82,7 @@ export async function startLocalEngine(o: LocalEngineOptions): Promise<LocalEngi
       await o.profiles.save({ id: LOCAL_PROFILE_ID, name: 'Local engine', baseUrl: server.url, token });
       return token;
     },
+    engineDeps: () => engine?.deps,
     close: async () => {
       await server?.close();
       engine?.close();

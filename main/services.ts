@@ -21,6 +21,8 @@ export interface AppServicesOptions {
   /** The local engine's port: 1717 as the spec's examples; 0 picks a free one (tests). */
   enginePort: number;
   runtime?: AgentRuntime;
+  /** The app's log files, newest first, for diagnostics bundles. */
+  logFiles?: () => string[];
 }
 
 export interface AppServices {
@@ -34,6 +36,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
   const secrets = o.secrets ?? keyFileSecretBox(join(o.dataDir, KEY_FILE));
   const profiles = createProfileStore(o.dataDir, secrets);
   const localEngine = await startLocalEngine({
+    appVersion: o.appVersion,
     dataDir: o.dataDir,
     secrets,
     profiles,
@@ -41,6 +44,14 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     port: o.enginePort,
     runtime: o.runtime,
   });
-  const deps: Deps = { mode: o.mode, appVersion: o.appVersion, profiles, localEngine, connectEngine };
+  const deps: Deps = {
+    mode: o.mode,
+    appVersion: o.appVersion,
+    profiles,
+    localEngine,
+    connectEngine,
+    logFiles: o.logFiles ?? (() => []),
+    now: () => new Date(),
+  };
   return { dispatch: createDispatch(handlers, deps, o.log), deps, close: () => localEngine.close() };
 }

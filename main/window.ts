@@ -1,5 +1,5 @@
-// Window and navigation rules of the desktop shell, kept free of the electron import so tests can check them.
-export const RENDERER_ENTRY = 'index.html';
+// Window rules of the desktop shell, kept free of the electron import so tests can check them.
+import { isAppUrl } from './appProtocol';
 
 export function secureWebPreferences(preloadPath: string) {
   return {
@@ -14,15 +14,17 @@ export function secureWebPreferences(preloadPath: string) {
     experimentalFeatures: false,
     webviewTag: false,
     spellcheck: false,
+    devTools: true,
   } as const;
 }
 
-/** The renderer is loaded from disk; any other navigation (a link, a drag-and-dropped URL) is refused. */
-export function isAllowedNavigation(target: string, rendererUrl: string): boolean {
+/** The window shows the app's own bundle only; any other navigation (a link, a dropped URL) is refused. */
+export const isAllowedNavigation = (target: string): boolean => isAppUrl(target);
+
+/** Links out of the app open in the user's browser, and only https ones: never file:, smb: or custom schemes. */
+export function isExternalLinkAllowed(target: string): boolean {
   try {
-    const url = new URL(target);
-    const home = new URL(rendererUrl);
-    return url.protocol === home.protocol && url.pathname === home.pathname;
+    return new URL(target).protocol === 'https:';
   } catch {
     return false;
   }

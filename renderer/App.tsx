@@ -1,5 +1,6 @@
 import { showScreen, useStore, type Screen } from './store';
 import { AgentTypeList } from './screens/AgentTypeList';
+import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { EnginesScreen } from './screens/EnginesScreen';
 import { AgentWizard } from './wizard/AgentWizard';
 
@@ -31,6 +32,7 @@ export function App() {
         <nav aria-label="Screens" className="tabs">
           {tab('agents', 'Agents')}
           {tab('engines', 'Engines')}
+          {tab('diagnostics', 'Diagnostics')}
         </nav>
       </header>
       <main>
@@ -44,9 +46,9 @@ export function App() {
             {loadError}
           </p>
         )}
-        {screen === 'engines' ? (
-          <EnginesScreen />
-        ) : (
+        {screen === 'engines' && <EnginesScreen />}
+        {screen === 'diagnostics' && <DiagnosticsScreen />}
+        {screen === 'agents' && (
           <div className="layout">
             <AgentTypeList />
             {wizard ? (

@@ -1,9 +1,12 @@
 // The one contract between the renderer and main: every method with its input and output schema.
 // Main implements it (main/handlers.ts), the preload exposes it, web mode carries it over HTTP.
 import { z } from 'zod';
-import { agentTypeSchema, sectionIdSchema } from './agents';
+import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agents';
+
+export { agentTypeSummarySchema } from './agents';
 import { problemSchema } from './config/problems';
 import { idSchema } from './controlApi';
+import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { METHOD_NAMES, type MethodName } from './ipc';
 
 export { IPC_CHANNEL, METHOD_NAMES, type MethodName, type RawApi } from './ipc';
@@ -25,13 +28,6 @@ export const appInfoSchema = z.object({
   /** Where main runs: inside Electron, or in plain Node serving a browser. */
   mode: z.enum(['electron', 'web']),
   versions: z.record(z.string(), z.string()),
-});
-
-export const agentTypeSummarySchema = z.object({
-  type: agentTypeSchema,
-  title: z.string(),
-  database: z.string(),
-  description: z.string(),
 });
 
 export const validationResultSchema = z.discriminatedUnion('ok', [
@@ -93,6 +89,13 @@ export const contract = {
   checkEngine: method(z.strictObject({ id: idSchema }), z.object({ ok: z.boolean(), message: z.string() })),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
+  /** The bundle as base64, for the renderer to save where the user chooses. */
+  createDiagnostics: method(noInput, z.object({ fileName: z.string(), base64: z.string() })),
+  /** Reads a bundle the user picked, offline: no engine needed. */
+  openDiagnostics: method(
+    z.strictObject({ base64: z.string().max(Math.ceil((MAX_BUNDLE_BYTES * 4) / 3) + 4) }),
+    diagnosticsViewSchema,
+  ),
 } satisfies Record<MethodName, MethodSpec<z.ZodType, z.ZodType>>;
 
 export type Contract = typeof contract;

@@ -1,8 +1,7 @@
 // Every control API operation, declared once: method, path, body and answer schemas. The engine binds
 // its handlers to these, the client builds its typed functions from them, the OpenAPI document too.
 import { z } from 'zod';
-import { agentTypeSchema } from './agents';
-import { agentTypeSummarySchema } from './api';
+import { agentTypeSchema, agentTypeSummarySchema } from './agents';
 import {
   agentSchema,
   backlogAnswerSchema,
@@ -25,6 +24,8 @@ export interface RouteSpec {
   body?: z.ZodType;
   status: 200 | 201 | 204;
   response?: z.ZodType;
+  /** A file answered as bytes of this type instead of JSON. */
+  binary?: 'application/zip';
 }
 
 const route = <R extends RouteSpec>(r: R) => r;
@@ -183,6 +184,14 @@ export const routes = {
     status: 200,
     response: agentSchema,
   }),
+  createDiagnostics: route({
+    method: 'POST',
+    path: '/diagnostics',
+    summary:
+      'A diagnostics bundle (zip): versions, redacted configuration, last check results, backlog history and recent events.',
+    status: 200,
+    binary: 'application/zip',
+  }),
   rotateToken: route({
     method: 'POST',
     path: '/admin/token/rotate',
@@ -204,9 +213,11 @@ export type OperationId = keyof Routes;
 export type RouteBody<O extends OperationId> = Routes[O] extends { body: z.ZodType }
   ? z.input<Routes[O]['body']>
   : undefined;
-export type RouteAnswer<O extends OperationId> = Routes[O] extends { response: z.ZodType }
-  ? z.output<Routes[O]['response']>
-  : undefined;
+export type RouteAnswer<O extends OperationId> = Routes[O] extends { binary: string }
+  ? Uint8Array
+  : Routes[O] extends { response: z.ZodType }
+    ? z.output<Routes[O]['response']>
+    : undefined;
 
 /** Path parameters named in a route's path template. */
 export type RouteParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`

@@ -10,6 +10,8 @@ export const METHOD_NAMES = [
   'checkEngine',
   'getLocalEngine',
   'rotateLocalEngineToken',
+  'createDiagnostics',
+  'openDiagnostics',
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 

@@ -91,6 +91,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         0,
       );
     }
+    if (response.ok && 'binary' in route) return new Uint8Array(await response.arrayBuffer());
     const text = await response.text();
     if (!response.ok) {
       const parsed = problemDetailsSchema.safeParse(safeJson(text));

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../dataDir';
 import { consoleLog } from '../log';
+import { appVersion } from '../version';
 import { openEngine } from './engine';
 import { startEngineServer } from './server';
 
@@ -21,7 +22,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const dataDir = values.data ?? defaultDataDir();
 const log = consoleLog();
-const engine = openEngine({ dataDir, log });
+const engine = openEngine({ dataDir, log, appVersion: appVersion() });
 
 const showToken = (token: string, why: string) =>
   process.stdout.write(

@@ -17,6 +17,7 @@ export interface EngineOptions {
   secrets?: SecretBox;
   runtime?: AgentRuntime;
   now?: () => Date;
+  appVersion?: string;
 }
 
 export interface LocalEngine {
@@ -45,6 +46,11 @@ export function openEngine(options: EngineOptions): LocalEngine {
     log: options.log,
     now: options.now ?? (() => new Date()),
     newId: () => randomBytes(5).toString('hex'),
+    versions: {
+      engine: options.appVersion ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
   };
   return { deps, firstStartToken, close: () => db.close() };
 }

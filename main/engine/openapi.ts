@@ -43,14 +43,16 @@ export function openApiDocument(): Json {
     const success =
       r.status === 204
         ? { description: 'Done.' }
-        : {
-            description: 'OK',
-            content: {
-              'application/json': {
-                schema: 'response' in r && r.response ? schemaOf(r.response, 'output') : {},
+        : 'binary' in r
+          ? { description: 'OK', content: { [r.binary]: { schema: { type: 'string', format: 'binary' } } } }
+          : {
+              description: 'OK',
+              content: {
+                'application/json': {
+                  schema: 'response' in r && r.response ? schemaOf(r.response, 'output') : {},
+                },
               },
-            },
-          };
+            };
     paths[r.path] = {
       ...paths[r.path],
       [r.method.toLowerCase()]: {

@@ -20,6 +20,7 @@ import { type AgentRuntime, endpointOf, reachabilityCheck, type ResolvedAgent } 
 import type { AgentRow, Repo } from './store/repo';
 import { toAgent } from './store/repo';
 import type { SecretBox } from './store/secrets';
+import { buildDiagnosticsBundle } from './diagnostics';
 import { openApiDocument } from './openapi';
 import type { TokenKeeper } from './tokens';
 
@@ -33,6 +34,8 @@ export interface EngineDeps {
   now: () => Date;
   /** Seam: new ids for pipelines and agents created without one. */
   newId: () => string;
+  /** What diagnostics report as versions: the engine's and its runtime's. */
+  versions: Record<string, string>;
 }
 
 export interface OperationRequest {
@@ -328,8 +331,8 @@ export const operations: Record<OperationId, Operation> = {
       checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipeline_id))));
     }
     const at = deps.now().toISOString();
-    const summary = Object.fromEntries(checks.map((c) => [c.id, c.status]));
-    deps.repo.addEvent(row.pipeline_id, row.id, 'checked', summary, at);
+    // The whole results are kept (they hold no secrets): diagnostics bundles show the last ones.
+    deps.repo.addEvent(row.pipeline_id, row.id, 'checked', { checks }, at);
     return ok({ agentId: row.id, checkedAt: at, checks });
   },
 
@@ -382,6 +385,11 @@ export const operations: Record<OperationId, Operation> = {
     if (agent) await deps.runtime.stop(agent);
     return transition(deps, row, 'configured', 'stopped');
   },
+
+  createDiagnostics: async (_req, deps) => ({
+    status: 200,
+    body: await buildDiagnosticsBundle(deps, { source: 'engine', versions: deps.versions }),
+  }),
 
   rotateToken: (_req, deps) => {
     const token = deps.tokens.rotate();

@@ -2,7 +2,7 @@
 // request handling stays visible). Loopback by default; every route needs the admin token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { routes, type OperationId } from '../../shared/controlApiRoutes';
+import { routes, type OperationId, type RouteSpec } from '../../shared/controlApiRoutes';
 import { HttpError, readJsonBody } from '../http/body';
 import { operations, type EngineDeps } from './operations';
 import { problem, ProblemError } from './problem';
@@ -87,6 +87,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
     const reply = await operations[route.operationId]({ params, body }, deps);
     if (reply.body === undefined) {
       res.writeHead(reply.status).end();
+    } else if (reply.body instanceof Uint8Array) {
+      const spec: RouteSpec = routes[route.operationId];
+      const type = spec.binary ?? 'application/octet-stream';
+      res.writeHead(reply.status, {
+        'Content-Type': type,
+        'Content-Length': reply.body.length,
+        'Cache-Control': 'no-store',
+      });
+      res.end(reply.body);
     } else {
       send(res, reply.status, 'application/json', reply.body);
     }

@@ -5,7 +5,7 @@ import type { ApiErrorData, Envelope } from '../../shared/api';
 import { CSP_HEADER } from '../csp';
 import type { Dispatch } from '../dispatch';
 import type { Log } from '../log';
-import { readStatic } from './static';
+import { readStatic } from '../http/static';
 import { HttpError, readJsonBody } from '../http/body';
 import { newToken, tokenMatches } from '../http/token';
 

@@ -1,11 +1,15 @@
 // One zustand store made of slices; actions live beside each slice as plain functions.
 import { create } from 'zustand';
 import type { AppSliceState } from './app';
+import type { DiagnosticsSliceState } from './diagnostics';
 import type { EnginesSliceState } from './engines';
 import type { WizardSliceState } from './wizard';
 
-export type Screen = 'agents' | 'engines';
-export type StoreState = AppSliceState & WizardSliceState & EnginesSliceState & { screen: Screen };
+export type Screen = 'agents' | 'engines' | 'diagnostics';
+export type StoreState = AppSliceState &
+  WizardSliceState &
+  EnginesSliceState &
+  DiagnosticsSliceState & { screen: Screen };
 
 export const useStore = create<StoreState>()(() => ({
   screen: 'agents',
@@ -13,6 +17,7 @@ export const useStore = create<StoreState>()(() => ({
   wizard: undefined,
   profiles: [],
   engineChecks: {},
+  diagnostics: { busy: false },
 }));
 
 export const showScreen = (screen: Screen) => useStore.setState({ screen });

@@ -36,3 +36,11 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
 
 export const SECTION_IDS = ['hostCredentials', 'configuration'] as const satisfies readonly SectionId[];
 export const sectionIdSchema = z.enum(SECTION_IDS);
+
+/** What a list of agent types shows of each. */
+export const agentTypeSummarySchema = z.object({
+  type: agentTypeSchema,
+  title: z.string(),
+  database: z.string(),
+  description: z.string(),
+});

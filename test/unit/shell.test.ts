@@ -7,7 +7,7 @@ import { silentLog } from '../../main/log';
 import { isAllowedNavigation, secureWebPreferences } from '../../main/window';
 import { IPC_CHANNEL } from '../../shared/ipc';
 
-const home = 'file:///opt/cdc-admin/resources/app.asar/dist/renderer/index.html';
+const home = 'app://bundle/index.html';
 
 describe('window', () => {
   it('isolates the renderer', () => {
@@ -22,11 +22,11 @@ describe('window', () => {
   });
 
   it('allows only the renderer page itself', () => {
-    expect(isAllowedNavigation(home, home)).toBe(true);
-    expect(isAllowedNavigation(home + '#x', home)).toBe(true);
-    expect(isAllowedNavigation('https://evil.example/', home)).toBe(false);
-    expect(isAllowedNavigation('file:///etc/passwd', home)).toBe(false);
-    expect(isAllowedNavigation('not a url', home)).toBe(false);
+    expect(isAllowedNavigation(home)).toBe(true);
+    expect(isAllowedNavigation(home + '#x')).toBe(true);
+    expect(isAllowedNavigation('https://evil.example/')).toBe(false);
+    expect(isAllowedNavigation('file:///etc/passwd')).toBe(false);
+    expect(isAllowedNavigation('not a url')).toBe(false);
   });
 });
 
@@ -40,7 +40,7 @@ describe('IPC', () => {
     registerIpc(
       { handle: (c, l) => ((channel = c), (listener = l)) },
       echoDispatch,
-      (url) => isAllowedNavigation(url, home),
+      isAllowedNavigation,
       silentLog,
     );
     if (!listener) throw new Error('no handler registered');
@@ -81,5 +81,39 @@ describe('Content-Security-Policy', () => {
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
     expect(CSP_HEADER).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
     expect(CONTENT_SECURITY_POLICY).not.toContain('frame-ancestors');
+  });
+});
+
+describe('IPC input validation', () => {
+  it('refuses a malformed call and logs it without the payload or its secrets', async () => {
+    const { startTestApp } = await import('../helpers/app');
+    const app = await startTestApp();
+    const lines: string[] = [];
+    const log = {
+      info: () => undefined,
+      warn: (e: string, f?: object) => lines.push(`${e} ${JSON.stringify(f)}`),
+    };
+    let listener: ((event: IpcEventLike, ...args: unknown[]) => Promise<unknown>) | undefined;
+    const { createDispatch } = await import('../../main/dispatch');
+    const { handlers } = await import('../../main/handlers');
+    registerIpc(
+      { handle: (_c, l) => (listener = l) },
+      createDispatch(handlers, app.deps, log),
+      isAllowedNavigation,
+      silentLog,
+    );
+    const answer = await listener?.({ senderFrame: { url: home, parent: null } }, 'saveEngineProfile', {
+      id: 'BAD ID',
+      name: 'x',
+      baseUrl: 'http://127.0.0.1:1',
+      token: 'ipc-secret-token-123',
+      extra: true,
+    });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(JSON.stringify(answer)).not.toContain('ipc-secret-token-123');
+    expect(lines).toEqual([
+      expect.stringMatching(/^api\.invalid_input \{"method":"saveEngineProfile","paths":"\/id \/"\}$/),
+    ]);
+    await app.close();
   });
 });

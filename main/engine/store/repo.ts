@@ -99,6 +99,28 @@ export function createRepo(db: Db) {
     >(
       'SELECT at, rows_to_read, minutes_left, versions_behind FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at >= ? ORDER BY at',
     ),
+    recentEvents: db.prepare<
+      [number],
+      { id: number; pipeline_id: string; agent_id: string | null; at: string; kind: string; data: string }
+    >('SELECT * FROM (SELECT * FROM events ORDER BY id DESC LIMIT ?) ORDER BY id'),
+    lastChecks: db.prepare<[], { pipeline_id: string; agent_id: string; at: string; data: string }>(
+      "SELECT e.pipeline_id, e.agent_id, e.at, e.data FROM events e WHERE e.kind = 'checked' AND e.id = " +
+        "(SELECT MAX(id) FROM events x WHERE x.kind = 'checked' AND x.pipeline_id = e.pipeline_id AND x.agent_id = e.agent_id) ORDER BY e.pipeline_id, e.agent_id",
+    ),
+    allBacklog: db.prepare<
+      [string],
+      {
+        pipeline_id: string;
+        agent_id: string;
+        at: string;
+        rows_to_read: number | null;
+        minutes_left: number | null;
+        versions_behind: number | null;
+      }
+    >('SELECT * FROM backlog WHERE at >= ? ORDER BY pipeline_id, agent_id, at'),
+    allSealed: db.prepare<[], { pipeline_id: string; id: string; secrets_sealed: string }>(
+      'SELECT pipeline_id, id, secrets_sealed FROM agents WHERE secrets_sealed IS NOT NULL',
+    ),
     meta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -168,6 +190,24 @@ export function createRepo(db: Db) {
         versionsBehind: r.versions_behind,
       })),
 
+    recentEvents: (limit: number) =>
+      q.recentEvents.all(limit).map((r) => ({
+        id: r.id,
+        pipelineId: r.pipeline_id,
+        agentId: r.agent_id,
+        at: r.at,
+        kind: r.kind,
+        data: JSON.parse(r.data) as unknown,
+      })),
+    lastChecks: () =>
+      q.lastChecks.all().map((r) => ({
+        pipelineId: r.pipeline_id,
+        agentId: r.agent_id,
+        at: r.at,
+        data: JSON.parse(r.data) as unknown,
+      })),
+    backlogSinceForAll: (since: string) => q.allBacklog.all(since),
+    sealedSecrets: () => q.allSealed.all(),
     meta: (key: string) => q.meta.get(key)?.value,
     setMeta: (key: string, value: string) => q.setMeta.run(key, value),
   };

@@ -1,0 +1,161 @@
+// Builds and reads diagnostics bundles (zip). Sources are already redacted; as a second net, every
+// secret the engine and the app hold is decrypted in memory and scrubbed from every file.
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import type { z } from 'zod';
+import {
+  DIAGNOSTICS_FILES,
+  DIAGNOSTICS_FORMAT,
+  diagnosticsBacklogSchema,
+  diagnosticsChecksSchema,
+  diagnosticsConfigurationSchema,
+  diagnosticsEventsSchema,
+  diagnosticsManifestSchema,
+  diagnosticsProfilesSchema,
+  LOGS_FOLDER,
+  MAX_BUNDLE_BYTES,
+  type DiagnosticsView,
+} from '../../shared/diagnostics';
+import type { EngineDeps } from './operations';
+
+const RECENT_EVENTS = 1000;
+const BACKLOG_WINDOW_MS = 24 * 60 * 60 * 1000;
+const LOG_TAIL_BYTES = 1024 * 1024;
+export const REDACTED = '[redacted]';
+
+export interface BundleExtras {
+  source: 'app' | 'engine';
+  versions: Record<string, string>;
+  /** The app's engine profiles, tokens left out. */
+  profiles?: { id: string; name: string; baseUrl: string; tokenSet: boolean }[];
+  logs?: { name: string; text: string }[];
+  /** More secrets to scrub (the app's profile tokens). */
+  secrets?: string[];
+}
+
+/** Every agent secret the engine holds, decrypted for the scrub only. */
+async function engineSecrets(deps: EngineDeps): Promise<string[]> {
+  const found: string[] = [];
+  for (const row of deps.repo.sealedSecrets()) {
+    try {
+      const secrets = JSON.parse(
+        await deps.secrets.open(row.secrets_sealed, `agent:${row.pipeline_id}/${row.id}:hostCredentials`),
+      ) as Record<string, unknown>;
+      for (const value of Object.values(secrets)) if (typeof value === 'string') found.push(value);
+    } catch {
+      // A secret that no longer opens cannot be scrubbed by value; it is not in any source either.
+    }
+  }
+  return found;
+}
+
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  // Longest first, so a secret that contains another is replaced whole.
+  return [...secrets]
+    .filter((s) => s.length >= 3)
+    .sort((a, b) => b.length - a.length)
+    .reduce((out, s) => out.split(s).join(REDACTED), text);
+}
+
+export function tail(text: string, bytes = LOG_TAIL_BYTES): string {
+  return text.length <= bytes ? text : text.slice(text.length - bytes);
+}
+
+export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExtras): Promise<Uint8Array> {
+  const now = deps.now();
+  const pipelines = deps.repo
+    .pipelines()
+    .map((p) => ({ ...p, agents: deps.repo.agents(p.id), entities: deps.repo.entities(p.id) }));
+  const checks = deps.repo.lastChecks().map((c) => ({
+    pipelineId: c.pipelineId,
+    agentId: c.agentId,
+    checkedAt: c.at,
+    checks: (c.data as { checks?: unknown }).checks ?? [],
+  }));
+  const backlogRows = deps.repo.backlogSinceForAll(new Date(now.getTime() - BACKLOG_WINDOW_MS).toISOString());
+  const backlog: z.infer<typeof diagnosticsBacklogSchema> = [];
+  for (const r of backlogRows) {
+    let series = backlog.find((b) => b.pipelineId === r.pipeline_id && b.agentId === r.agent_id);
+    if (!series) backlog.push((series = { pipelineId: r.pipeline_id, agentId: r.agent_id, points: [] }));
+    series.points.push({
+      at: r.at,
+      rowsToRead: r.rows_to_read,
+      minutesLeft: r.minutes_left,
+      versionsBehind: r.versions_behind,
+    });
+  }
+  const files: Record<string, string> = {
+    [DIAGNOSTICS_FILES.manifest]: json({
+      format: DIAGNOSTICS_FORMAT,
+      version: 1,
+      createdAt: now.toISOString(),
+      source: extras.source,
+      versions: extras.versions,
+    }),
+    [DIAGNOSTICS_FILES.configuration]: json({ pipelines }),
+    [DIAGNOSTICS_FILES.checks]: json(checks),
+    [DIAGNOSTICS_FILES.events]: json(deps.repo.recentEvents(RECENT_EVENTS)),
+    [DIAGNOSTICS_FILES.backlog]: json(backlog),
+  };
+  if (extras.profiles) files[DIAGNOSTICS_FILES.profiles] = json(extras.profiles);
+  for (const log of extras.logs ?? []) files[LOGS_FOLDER + log.name] = tail(log.text);
+
+  const secrets = [...(await engineSecrets(deps)), ...(extras.secrets ?? [])];
+  const entries = Object.fromEntries(
+    Object.entries(files).map(([name, text]) => [name, strToU8(scrubSecrets(text, secrets))]),
+  );
+  return zipSync(entries, { level: 6, mtime: now });
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+
+export class BundleError extends Error {}
+
+/** Opens a bundle for reading offline; refuses anything that is not one, naming what is wrong. */
+export function readDiagnosticsBundle(bytes: Uint8Array): DiagnosticsView {
+  if (bytes.length > MAX_BUNDLE_BYTES)
+    throw new BundleError(
+      `The file is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MB: not a diagnostics bundle.`,
+    );
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes);
+  } catch {
+    throw new BundleError('The file is not a zip archive: not a diagnostics bundle.');
+  }
+  const total = Object.values(entries).reduce((n, e) => n + e.length, 0);
+  if (total > 8 * MAX_BUNDLE_BYTES)
+    throw new BundleError('The archive unpacks to more than a bundle ever holds.');
+  const read = <S extends z.ZodType>(name: string, schema: S, optional = false): z.output<S> | null => {
+    const entry = entries[name];
+    if (!entry) {
+      if (optional) return null;
+      throw new BundleError(`The bundle has no ${name}.`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(strFromU8(entry));
+    } catch {
+      throw new BundleError(`${name} in the bundle is not JSON.`);
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success)
+      throw new BundleError(
+        `${name} in the bundle is not in the expected shape (${result.error.issues[0]?.message ?? 'invalid'}).`,
+      );
+    return result.data;
+  };
+  const manifest = read(DIAGNOSTICS_FILES.manifest, diagnosticsManifestSchema);
+  if (!manifest) throw new BundleError('The bundle has no manifest.');
+  return {
+    manifest,
+    configuration: read(DIAGNOSTICS_FILES.configuration, diagnosticsConfigurationSchema) ?? { pipelines: [] },
+    checks: read(DIAGNOSTICS_FILES.checks, diagnosticsChecksSchema) ?? [],
+    events: read(DIAGNOSTICS_FILES.events, diagnosticsEventsSchema) ?? [],
+    backlog: read(DIAGNOSTICS_FILES.backlog, diagnosticsBacklogSchema) ?? [],
+    profiles: read(DIAGNOSTICS_FILES.profiles, diagnosticsProfilesSchema, true),
+    logs: Object.entries(entries)
+      .filter(([name]) => name.startsWith(LOGS_FOLDER))
+      .map(([name, data]) => ({ name: name.slice(LOGS_FOLDER.length), text: strFromU8(data) })),
+    files: Object.entries(entries).map(([name, data]) => ({ name, size: data.length })),
+  };
+}

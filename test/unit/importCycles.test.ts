@@ -1,0 +1,57 @@
+// Import cycles among modules that run code at load time break in some load orders only (a schema
+// read before it is defined). Type-only imports are erased, so they do not count.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(
+    /^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm,
+  )) {
+    const spec = m[1] ?? '';
+    const base = resolve(dirname(file), spec);
+    const target = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => {
+      try {
+        return statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    });
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+describe('module graph', () => {
+  it('has no runtime import cycles in shared/ and main/', () => {
+    const files = [...sources(join(root, 'shared')), ...sources(join(root, 'main'))];
+    const graph = new Map(files.map((f) => [f, runtimeImports(f)]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'visiting') {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(root, f)).join(' → '));
+        return;
+      }
+      state.set(file, 'visiting');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
