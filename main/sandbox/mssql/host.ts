@@ -1,0 +1,154 @@
+// The sandbox's SQL side behind the TDS server: logins, databases and sessions. Statements run through
+// a small T-SQL subset (statements.ts); errors carry SQL Server's own numbers, states and classes.
+import type { Login7 } from './tds/login7';
+import type { RpcCall, RpcParam } from './tds/requests';
+import type { CallResult, HostSession, LoginOutcome, StatementResult, TdsHost } from './tds/server';
+import type { ServerMessage } from './tds/tokens';
+import { runBatch, type Parameters, type SessionContext } from './statements';
+
+export interface SandboxLogin {
+  name: string;
+  password: string;
+  defaultDatabase?: string;
+}
+
+export interface SandboxHostOptions {
+  logins: SandboxLogin[];
+  databases: string[];
+}
+
+const loginFailed = (user: string): ServerMessage => ({
+  number: 18456,
+  state: 1,
+  class: 14,
+  message: `Login failed for user '${user}'.`,
+});
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export class SandboxHost implements TdsHost {
+  constructor(private readonly options: SandboxHostOptions) {}
+
+  login(l: Login7): LoginOutcome {
+    if (l.usesSspi)
+      return {
+        ok: false,
+        error: {
+          number: 18452,
+          state: 1,
+          class: 14,
+          message:
+            'Login failed. The login is from an untrusted domain and cannot be used with Integrated authentication.',
+        },
+      };
+    const login = this.options.logins.find((x) => sameName(x.name, l.userName));
+    // SQL Server tells the client nothing more than this, whatever the cause (state 1 on the wire).
+    if (!login || login.password !== l.password) return { ok: false, error: loginFailed(l.userName) };
+    const wanted = l.database || login.defaultDatabase || 'master';
+    const database = this.options.databases.find((d) => sameName(d, wanted));
+    if (!database) {
+      return {
+        ok: false,
+        error: {
+          number: 4060,
+          state: 1,
+          class: 11,
+          message: `Cannot open database "${wanted}" requested by the login. The login failed.`,
+        },
+      };
+    }
+    return { ok: true, session: new SandboxSession(this, login.name, database) };
+  }
+
+  hasDatabase(name: string): string | undefined {
+    return this.options.databases.find((d) => sameName(d, name));
+  }
+}
+
+interface Prepared {
+  sql: string;
+  declared: string;
+}
+
+class SandboxSession implements HostSession, SessionContext {
+  private prepared = new Map<number, Prepared>();
+  private nextHandle = 1;
+  private readonly loginDatabase: string;
+
+  constructor(
+    private readonly host: SandboxHost,
+    readonly login: string,
+    public database: string,
+  ) {
+    this.loginDatabase = database;
+  }
+
+  /** The session is the statements' context: a USE earlier in a batch is seen by the rest of it. */
+  useDatabase(name: string): string | undefined {
+    const found = this.host.hasDatabase(name);
+    if (found) this.database = found;
+    return found;
+  }
+
+  batch(sql: string, signal: AbortSignal): Promise<StatementResult[]> {
+    return runBatch(sql, new Map(), this, signal);
+  }
+
+  async rpc(call: RpcCall, signal: AbortSignal): Promise<CallResult> {
+    const name = call.procName.toLowerCase().replace(/^(?:\[?sys\]?\.)?\[?|\]$/g, '');
+    const named = (p: RpcParam[]): Parameters =>
+      new Map(p.map((x) => [x.name.toLowerCase(), { type: x.type, value: x.value }]));
+    const [first, second, third, ...rest] = call.params;
+    switch (name) {
+      case 'sp_executesql':
+        return {
+          statements: await runBatch(String(first?.value ?? ''), named(call.params.slice(2)), this, signal),
+        };
+      case 'sp_prepare':
+      case 'sp_prepexec': {
+        // @handle OUTPUT, @params, @stmt [, values…]
+        const handle = this.nextHandle++;
+        this.prepared.set(handle, { declared: String(second?.value ?? ''), sql: String(third?.value ?? '') });
+        const outputs = first ? [{ name: first.name, type: { name: 'int' as const }, value: handle }] : [];
+        const statements =
+          name === 'sp_prepexec' ? await runBatch(String(third?.value ?? ''), named(rest), this, signal) : [];
+        return { statements, outputs };
+      }
+      case 'sp_execute': {
+        const prepared = this.prepared.get(Number(first?.value));
+        if (!prepared)
+          return failure({
+            number: 8179,
+            state: 4,
+            class: 16,
+            message: `Could not find prepared statement with handle ${String(first?.value)}.`,
+          });
+        return {
+          statements: await runBatch(prepared.sql, named(call.params.slice(1)), this, signal),
+        };
+      }
+      case 'sp_unprepare':
+        this.prepared.delete(Number(first?.value));
+        return { statements: [] };
+      default:
+        return failure({
+          number: 2812,
+          state: 62,
+          class: 16,
+          message: `Could not find stored procedure '${call.procName}'.`,
+        });
+    }
+  }
+
+  reset(): void {
+    this.prepared.clear();
+    this.database = this.loginDatabase;
+  }
+
+  close(): void {
+    this.prepared.clear();
+  }
+}
+
+function failure(m: ServerMessage): CallResult {
+  return { statements: [{ messages: [{ kind: 'error', ...m }], failed: true }], returnStatus: -6 };
+}

@@ -1,0 +1,53 @@
+// The simulated SQL Server: a TDS 7.4 server on 127.0.0.1 backed by the sandbox host.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeSandboxCertificates } from './certificate';
+import { SandboxHost, type SandboxLogin } from './host';
+import { startTdsServer, type TdsServer } from './tds/server';
+
+export interface SandboxSqlServerOptions {
+  port?: number;
+  /** Offer TLS with a certificate from the sandbox's own CA. */
+  tls?: boolean;
+  forceEncryption?: boolean;
+  logins?: SandboxLogin[];
+  databases?: string[];
+}
+
+export interface SandboxSqlServer {
+  host: '127.0.0.1';
+  port: number;
+  /** Path of the sandbox CA's certificate (PEM), when TLS is on: what certificatePath names. */
+  caFile: string | undefined;
+  logins: SandboxLogin[];
+  server: TdsServer;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_LOGINS: SandboxLogin[] = [
+  { name: 'sa', password: 'Sandbox-Passw0rd', defaultDatabase: 'master' },
+];
+export const DEFAULT_DATABASES = ['master', 'Sales'];
+
+export async function startSandboxSqlServer(
+  options: SandboxSqlServerOptions = {},
+): Promise<SandboxSqlServer> {
+  const logins = options.logins ?? DEFAULT_LOGINS;
+  const host = new SandboxHost({ logins, databases: options.databases ?? DEFAULT_DATABASES });
+  let caFile: string | undefined;
+  let tls: { cert: string; key: string } | undefined;
+  if (options.tls) {
+    const certs = await makeSandboxCertificates();
+    caFile = join(mkdtempSync(join(tmpdir(), 'cdc-sandbox-ca-')), 'sandbox-ca.pem');
+    writeFileSync(caFile, certs.caCert, { mode: 0o644 });
+    tls = { cert: certs.cert, key: certs.key };
+  }
+  const server = await startTdsServer({
+    host,
+    port: options.port,
+    tls,
+    forceEncryption: options.forceEncryption,
+  });
+  return { host: '127.0.0.1', port: server.port, caFile, logins, server, close: () => server.close() };
+}

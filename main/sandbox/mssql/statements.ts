@@ -1,0 +1,316 @@
+// The T-SQL the sandbox runs today: SET, USE, WAITFOR DELAY, RAISERROR, THROW, PRINT and SELECT of
+// parameters, literals and session functions. Anything else is refused by name, never half-run.
+import type { StatementResult } from './tds/server';
+import type { Column, ServerMessage } from './tds/tokens';
+import type { SqlType, SqlValue } from './tds/types';
+
+export type Parameters = Map<string, { type: SqlType; value: SqlValue }>;
+
+export interface SessionContext {
+  login: string;
+  database: string;
+  useDatabase(name: string): string | undefined;
+}
+
+export const VERSION_TEXT =
+  'Microsoft SQL Server 2022 (RTM) - 16.0.1000.6 (X64) (CDC Admin sandbox: a stand-in that speaks TDS 7.4)';
+
+const STATEMENT_START =
+  /^(set|select|use|waitfor|raiserror|throw|print|declare|insert|update|delete|create|alter|drop|begin|commit|rollback|exec|execute|merge|truncate|with|if|grant|revoke)\b/i;
+
+/** Splits a batch at semicolons and at line starts that open a new statement, outside quotes. */
+export function splitStatements(sql: string): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i] ?? '';
+    if (quote) {
+      current += ch;
+      if (ch === quote) {
+        if (sql[i + 1] === quote) current += sql[++i];
+        else quote = null;
+      }
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === '[') {
+      quote = ch === '[' ? ']' : ch;
+      current += ch;
+      continue;
+    }
+    if (ch === '-' && sql[i + 1] === '-') {
+      while (i < sql.length && sql[i] !== '\n') i++;
+      current += '\n';
+      continue;
+    }
+    if (ch === ';') {
+      pieces.push(current);
+      current = '';
+      continue;
+    }
+    if (ch === '\n' && STATEMENT_START.test(sql.slice(i + 1).trimStart()) && current.trim() !== '') {
+      pieces.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  pieces.push(current);
+  return pieces.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** Splits at top-level commas (outside quotes and parentheses). */
+function splitList(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? '';
+    if (quote) {
+      current += ch;
+      if (ch === quote) {
+        if (text[i + 1] === quote) current += text[++i];
+        else quote = null;
+      }
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === '[') quote = ch === '[' ? ']' : ch;
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      out.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  out.push(current.trim());
+  return out;
+}
+
+const err = (m: ServerMessage): StatementResult => ({ messages: [{ kind: 'error', ...m }], failed: true });
+const unsupported = (statement: string) =>
+  err({
+    number: 50000,
+    state: 1,
+    class: 16,
+    message: `The sandbox does not support this statement yet: ${statement.slice(0, 80)}`,
+  });
+
+class StatementError extends Error {
+  constructor(readonly serverMessage: ServerMessage) {
+    super(serverMessage.message);
+  }
+}
+
+function unquote(literal: string): string {
+  return literal.slice(1, -1).replaceAll("''", "'");
+}
+function bareName(text: string): string {
+  return text.trim().replace(/^\[(.*)\]$/, '$1');
+}
+
+interface Evaluated {
+  type: SqlType;
+  value: SqlValue;
+}
+
+function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evaluated {
+  const e = expr.trim();
+  const param = /^@\w+$/.exec(e);
+  if (param) {
+    const found = params.get(e.toLowerCase());
+    if (!found)
+      throw new StatementError({
+        number: 137,
+        state: 2,
+        class: 15,
+        message: `Must declare the scalar variable "${e}".`,
+      });
+    return found;
+  }
+  if (/^null$/i.test(e)) return { type: { name: 'int' }, value: null };
+  if (/^-?\d+$/.test(e)) {
+    const n = BigInt(e);
+    if (n >= -2147483648n && n <= 2147483647n) return { type: { name: 'int' }, value: Number(n) };
+    return {
+      type: { name: 'numeric', precision: Math.max(e.replace('-', '').length, 1), scale: 0 },
+      value: e,
+    };
+  }
+  if (/^-?\d*\.\d+$|^-?\d+\.\d*$/.test(e)) {
+    const [whole = '', fraction = ''] = e.replace('-', '').split('.');
+    const scale = fraction.length;
+    return {
+      type: {
+        name: 'numeric',
+        precision: Math.max(whole.replace(/^0+/, '').length + scale, scale, 1),
+        scale,
+      },
+      value: e,
+    };
+  }
+  if (/^-?\d+(?:\.\d+)?e[+-]?\d+$/i.test(e)) return { type: { name: 'float' }, value: Number(e) };
+  if (/^N'(?:[^']|'')*'$/s.test(e)) {
+    const text = unquote(e.slice(1));
+    return { type: { name: 'nvarchar', length: Math.max(text.length, 1) }, value: text };
+  }
+  if (/^'(?:[^']|'')*'$/s.test(e)) {
+    const text = unquote(e);
+    return { type: { name: 'varchar', length: Math.max(text.length, 1) }, value: text };
+  }
+  const fn = e.toLowerCase().replace(/\s+/g, '');
+  const sysname = (value: string): Evaluated => ({ type: { name: 'nvarchar', length: 128 }, value });
+  if (fn === '@@version') return { type: { name: 'nvarchar', length: 300 }, value: VERSION_TEXT };
+  if (fn === '@@servername') return sysname('SANDBOX');
+  if (fn === 'db_name()') return sysname(ctx.database);
+  if (fn === 'suser_sname()' || fn === 'system_user' || fn === 'suser_name()') return sysname(ctx.login);
+  throw new StatementError({
+    number: 50000,
+    state: 1,
+    class: 16,
+    message: `The sandbox does not support this expression yet: ${e.slice(0, 80)}`,
+  });
+}
+
+function selectWithoutFrom(items: string, params: Parameters, ctx: SessionContext): StatementResult {
+  const columns: Column[] = [];
+  const row: SqlValue[] = [];
+  for (const item of splitList(items)) {
+    let expr = item;
+    let name = '';
+    const assigned = /^(\[[^\]]+\]|\w+)\s*=\s*(.+)$/s.exec(item);
+    const aliased = /^(.+?)\s+(?:as\s+)?(\[[^\]]+\]|\w+|'[^']*')$/is.exec(item);
+    if (assigned && !item.trim().startsWith('@')) {
+      name = bareName(assigned[1] ?? '');
+      expr = assigned[2] ?? '';
+    } else if (aliased && !/^(N?'.*'|@@\w+)$/is.test(item.trim())) {
+      expr = aliased[1] ?? '';
+      const alias = aliased[2] ?? '';
+      name = alias.startsWith("'") ? unquote(alias) : bareName(alias);
+    }
+    const v = evaluate(expr, params, ctx);
+    columns.push({ name, type: v.type, nullable: true });
+    row.push(v.value);
+  }
+  return { resultSet: { columns, rows: [row] }, rowCount: 1 };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+async function runOne(
+  statement: string,
+  params: Parameters,
+  ctx: SessionContext,
+  signal: AbortSignal,
+): Promise<StatementResult> {
+  const s = statement.trim();
+  const keyword = (/^\w+/.exec(s)?.[0] ?? '').toLowerCase();
+  switch (keyword) {
+    case 'set':
+      return {};
+    case 'use': {
+      const wanted = bareName(s.slice(3));
+      const from = ctx.database;
+      const found = ctx.useDatabase(wanted);
+      if (!found)
+        return err({
+          number: 911,
+          state: 1,
+          class: 16,
+          message: `Database '${wanted}' does not exist. Make sure that the name is entered correctly.`,
+        });
+      return {
+        databaseChange: { from, to: found },
+        messages: [
+          {
+            kind: 'info',
+            number: 5701,
+            state: 1,
+            class: 0,
+            message: `Changed database context to '${found}'.`,
+          },
+        ],
+      };
+    }
+    case 'waitfor': {
+      const m = /^waitfor\s+delay\s+'(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?'$/i.exec(s);
+      if (!m) return unsupported(s);
+      const ms =
+        ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 +
+        Number((m[4] ?? '0').padEnd(3, '0'));
+      await sleep(ms, signal);
+      return {};
+    }
+    case 'raiserror': {
+      const m = /^raiserror\s*\(\s*(N?'(?:[^']|'')*')\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$/is.exec(s);
+      if (!m) return unsupported(s);
+      const severity = Number(m[2]);
+      const message = unquote((m[1] ?? "''").replace(/^N/, ''));
+      const msg = { number: 50000, state: Number(m[3]), class: severity, message };
+      return severity > 10 ? err(msg) : { messages: [{ kind: 'info', ...msg }] };
+    }
+    case 'throw': {
+      const m = /^throw\s+(\d+)\s*,\s*(N?'(?:[^']|'')*')\s*,\s*(\d+)$/is.exec(s);
+      if (!m) return unsupported(s);
+      return err({
+        number: Number(m[1]),
+        state: Number(m[3]),
+        class: 16,
+        message: unquote((m[2] ?? "''").replace(/^N/, '')),
+      });
+    }
+    case 'print': {
+      const text = s.slice(5).trim();
+      const value = evaluate(text, params, ctx).value;
+      return {
+        messages: [
+          { kind: 'info', number: 0, state: 1, class: 0, message: value === null ? '' : String(value) },
+        ],
+      };
+    }
+    case 'select': {
+      const body = s.slice(6).trim();
+      if (/\bfrom\b/i.test(body.replace(/N?'(?:[^']|'')*'/g, "''"))) return unsupported(s);
+      return selectWithoutFrom(body, params, ctx);
+    }
+    default:
+      return unsupported(s);
+  }
+}
+
+/** Runs statements in order; an error of class 16 or above ends the batch, as SQL Server does by default. */
+export async function runBatch(
+  sql: string,
+  params: Parameters,
+  ctx: SessionContext,
+  signal: AbortSignal,
+): Promise<StatementResult[]> {
+  const results: StatementResult[] = [];
+  for (const statement of splitStatements(sql)) {
+    if (signal.aborted) break;
+    let result: StatementResult;
+    try {
+      result = await runOne(statement, params, ctx, signal);
+    } catch (error) {
+      if (!(error instanceof StatementError)) throw error;
+      result = err(error.serverMessage);
+    }
+    results.push(result);
+    if (result.failed) break;
+  }
+  return results;
+}

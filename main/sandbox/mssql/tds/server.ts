@@ -1,0 +1,299 @@
+// The TDS server: one state machine per connection (MS-TDS 3.3.5). SQL work goes to a host, which
+// answers in statements; this file turns them into tokens and packets.
+import { createServer, type Server, type Socket } from 'node:net';
+import { createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import { parseLogin7, type Login7 } from './login7';
+import { DEFAULT_PACKET_SIZE, encodeMessage, MessageReader, PACKET, type Message } from './packet';
+import { buildPreloginResponse, ENCRYPT, negotiateEncryption, parsePrelogin } from './prelogin';
+import { parseRpc, parseSqlBatch, type RpcCall } from './requests';
+import { startServerTls } from './tlsTransport';
+import { DONE_STATUS, ENV, TOKEN, TokenWriter, type Column, type ServerMessage } from './tokens';
+import type { SqlType, SqlValue } from './types';
+
+export interface StatementResult {
+  resultSet?: { columns: Column[]; rows: SqlValue[][] };
+  /** Rows affected or returned; absent for statements that count nothing (SET, DDL). */
+  rowCount?: number;
+  messages?: ({ kind: 'info' | 'error' } & ServerMessage)[];
+  databaseChange?: { from: string; to: string };
+  /** The statement failed: DONE carries the error bit. */
+  failed?: boolean;
+}
+
+export interface CallResult {
+  statements: StatementResult[];
+  returnStatus?: number;
+  outputs?: { name: string; type: SqlType; value: SqlValue }[];
+}
+
+export interface HostSession {
+  readonly database: string;
+  batch(sql: string, signal: AbortSignal): Promise<StatementResult[]>;
+  rpc(call: RpcCall, signal: AbortSignal): Promise<CallResult>;
+  /** sp_reset_connection: the session as it was right after login. */
+  reset(): void;
+  close(): void;
+}
+
+export type LoginOutcome = { ok: true; session: HostSession } | { ok: false; error: ServerMessage };
+
+export interface TdsHost {
+  login(login: Login7): LoginOutcome;
+}
+
+export interface TdsServerOptions {
+  host: TdsHost;
+  port?: number;
+  /** PEM certificate and key: with them the server offers encryption, as SQL Server does. */
+  tls?: { cert: string; key: string };
+  forceEncryption?: boolean;
+}
+
+export interface TdsServer {
+  port: number;
+  close(): Promise<void>;
+  /** Connections open now (tests use it to see a connection drop). */
+  connections(): number;
+}
+
+export async function startTdsServer(options: TdsServerOptions): Promise<TdsServer> {
+  const context = options.tls ? createSecureContext({ ...options.tls, maxVersion: 'TLSv1.2' }) : undefined;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    new Connection(socket, options, context);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => sockets.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Phase = 'prelogin' | 'login' | 'ready' | 'closed';
+
+class Connection {
+  private phase: Phase = 'prelogin';
+  private reader = new MessageReader();
+  private out: Socket | TLSSocket;
+  private packetSize = DEFAULT_PACKET_SIZE;
+  private session: HostSession | undefined;
+  private queue: Message[] = [];
+  private running: AbortController | undefined;
+  private attention = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: TdsServerOptions,
+    private readonly context: SecureContext | undefined,
+  ) {
+    this.out = socket;
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.close());
+  }
+
+  private receive(chunk: Buffer): void {
+    let messages: Message[];
+    try {
+      messages = this.reader.push(chunk);
+    } catch {
+      this.close();
+      return;
+    }
+    for (const m of messages) {
+      if (m.type === PACKET.ATTENTION) {
+        this.onAttention();
+        continue;
+      }
+      if (this.phase === 'prelogin' && m.type === PACKET.PRELOGIN) {
+        this.onPrelogin(m);
+        continue;
+      }
+      this.queue.push(m);
+    }
+    void this.drain();
+  }
+
+  private send(type: number, data: Buffer): void {
+    if (this.phase !== 'closed') this.out.write(encodeMessage(type, data, this.packetSize));
+  }
+
+  private onPrelogin(m: Message): void {
+    const client = parsePrelogin(m.data);
+    const decided = negotiateEncryption(
+      client.encryption,
+      this.context !== undefined,
+      this.options.forceEncryption ?? false,
+    );
+    this.send(PACKET.TABULAR_RESULT, buildPreloginResponse(decided));
+    this.phase = 'login';
+    if (this.context && (decided === ENCRYPT.ON || decided === ENCRYPT.REQ)) {
+      const tls = startServerTls(this.socket, this.context, Buffer.alloc(0));
+      tls.on('data', (chunk: Buffer) => this.receive(chunk));
+      tls.on('error', () => this.close());
+      this.out = tls;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    const m = this.queue.shift();
+    if (!m) return;
+    this.running = new AbortController();
+    try {
+      await this.handle(m, this.running.signal);
+    } catch {
+      this.close();
+    } finally {
+      this.running = undefined;
+      this.attention = false;
+    }
+    void this.drain();
+  }
+
+  private async handle(m: Message, signal: AbortSignal): Promise<void> {
+    if (this.phase === 'login') {
+      if (m.type !== PACKET.LOGIN7) return this.close();
+      return this.onLogin(parseLogin7(m.data));
+    }
+    if (this.phase !== 'ready' || !this.session) return this.close();
+    if (m.resetConnection) this.session.reset();
+    const w = new TokenWriter();
+    if (m.type === PACKET.SQL_BATCH) {
+      const results = await this.session.batch(parseSqlBatch(m.data), signal);
+      if (this.attention) return this.endInterrupted();
+      this.writeStatements(w, results, TOKEN.DONE, true);
+    } else if (m.type === PACKET.RPC) {
+      const calls = parseRpc(m.data);
+      for (const call of calls) {
+        const result = await this.session.rpc(call, signal);
+        if (this.attention) return this.endInterrupted();
+        this.writeStatements(w, result.statements, TOKEN.DONEINPROC, false);
+        w.returnStatus(result.returnStatus ?? 0);
+        result.outputs?.forEach((o, i) => w.returnValue(i, o.name, o.type, o.value));
+        const failed = result.statements.some((s) => s.failed);
+        w.done(
+          TOKEN.DONEPROC,
+          (failed ? DONE_STATUS.ERROR : 0) | (call === calls.at(-1) ? 0 : DONE_STATUS.MORE),
+          0,
+          0xe0,
+        );
+      }
+    } else if (m.type === PACKET.TRANSACTION_MANAGER) {
+      w.message('error', {
+        number: 40000,
+        state: 1,
+        class: 16,
+        message: 'Transaction manager requests are not supported by the sandbox; use BEGIN TRANSACTION.',
+      });
+      w.done(TOKEN.DONE, DONE_STATUS.ERROR);
+    } else {
+      return this.close();
+    }
+    this.send(PACKET.TABULAR_RESULT, w.take());
+  }
+
+  private writeStatements(
+    w: TokenWriter,
+    results: StatementResult[],
+    doneToken: number,
+    finalIsLast: boolean,
+  ): void {
+    if (results.length === 0) {
+      if (finalIsLast) w.done(doneToken, 0);
+      return;
+    }
+    results.forEach((r, i) => {
+      for (const msg of r.messages ?? []) w.message(msg.kind, msg);
+      if (r.databaseChange) w.envChange(ENV.DATABASE, r.databaseChange.to, r.databaseChange.from);
+      if (r.resultSet) {
+        w.colMetadata(r.resultSet.columns);
+        for (const row of r.resultSet.rows) w.row(r.resultSet.columns, row);
+      }
+      const last = i === results.length - 1;
+      const status =
+        (last && finalIsLast ? 0 : DONE_STATUS.MORE) |
+        (r.rowCount !== undefined ? DONE_STATUS.COUNT : 0) |
+        (r.failed ? DONE_STATUS.ERROR : 0);
+      w.done(doneToken, status, r.rowCount ?? 0);
+    });
+  }
+
+  private onLogin(login: Login7): void {
+    const w = new TokenWriter();
+    const outcome = this.options.host.login(login);
+    if (!outcome.ok) {
+      w.message('error', outcome.error).done(TOKEN.DONE, DONE_STATUS.ERROR);
+      this.send(PACKET.TABULAR_RESULT, w.take());
+      return;
+    }
+    this.session = outcome.session;
+    // The client's packet size is granted within SQL Server's limits (512 to 32767).
+    const size = Math.min(Math.max(login.packetSize || DEFAULT_PACKET_SIZE, 512), 32767);
+    w.envChange(ENV.DATABASE, outcome.session.database, 'master')
+      .message('info', {
+        number: 5701,
+        state: 2,
+        class: 0,
+        message: `Changed database context to '${outcome.session.database}'.`,
+      })
+      .collation()
+      .envChange(ENV.LANGUAGE, 'us_english', '')
+      .message('info', {
+        number: 5703,
+        state: 1,
+        class: 0,
+        message: 'Changed language setting to us_english.',
+      })
+      .loginAck()
+      .envChange(ENV.PACKET_SIZE, String(size), String(DEFAULT_PACKET_SIZE))
+      .done(TOKEN.DONE, DONE_STATUS.FINAL);
+    this.send(PACKET.TABULAR_RESULT, w.take());
+    this.packetSize = size;
+    this.phase = 'ready';
+  }
+
+  /** ATTENTION (MS-TDS 2.2.1.7): stop the running request; the answer is a DONE with the ATTN bit. */
+  private onAttention(): void {
+    if (this.running) {
+      this.attention = true;
+      this.running.abort();
+      return;
+    }
+    this.queue = [];
+    this.sendAttentionDone();
+  }
+
+  /**
+   * An interrupted request's response ends first; the acknowledgment follows as a message of its own
+   * (MS-TDS 2.2.1.7), which is what a client waits for after it sent ATTENTION.
+   */
+  private endInterrupted(): void {
+    this.send(PACKET.TABULAR_RESULT, new TokenWriter().done(TOKEN.DONE, DONE_STATUS.FINAL).take());
+    this.sendAttentionDone();
+  }
+
+  private sendAttentionDone(): void {
+    this.send(PACKET.TABULAR_RESULT, new TokenWriter().done(TOKEN.DONE, DONE_STATUS.ATTN).take());
+  }
+
+  private close(): void {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    this.running?.abort();
+    this.session?.close();
+    this.out.destroy();
+    this.socket.destroy();
+  }
+}

@@ -1,0 +1,597 @@
+// SQL Server data types on the wire (MS-TDS 2.2.5.4 TYPE_INFO, 2.2.5.5 values). The sandbox keeps
+// values in exact, canonical forms: numbers, bigint, decimal digits as text, temporal values as text
+// in T-SQL's own format (so datetime2(7) keeps its 100 ns), GUIDs as upper-case text, bytes as Buffer.
+export type SqlType =
+  | {
+      name:
+        | 'bit'
+        | 'tinyint'
+        | 'smallint'
+        | 'int'
+        | 'bigint'
+        | 'float'
+        | 'real'
+        | 'date'
+        | 'datetime'
+        | 'uniqueidentifier';
+    }
+  | { name: 'decimal' | 'numeric'; precision: number; scale: number }
+  | { name: 'char' | 'varchar' | 'nchar' | 'nvarchar' | 'binary' | 'varbinary'; length: number | 'max' }
+  | { name: 'time' | 'datetime2' | 'datetimeoffset'; scale: number };
+
+export type SqlValue = null | boolean | number | bigint | string | Buffer;
+
+export const TYPE = {
+  GUID: 0x24,
+  INTN: 0x26,
+  DATEN: 0x28,
+  TIMEN: 0x29,
+  DATETIME2N: 0x2a,
+  DATETIMEOFFSETN: 0x2b,
+  BITN: 0x68,
+  DECIMALN: 0x6a,
+  NUMERICN: 0x6c,
+  FLTN: 0x6d,
+  DATETIMN: 0x6f,
+  BIGVARBIN: 0xa5,
+  BIGVARCHR: 0xa7,
+  BIGBINARY: 0xad,
+  BIGCHAR: 0xaf,
+  NVARCHAR: 0xe7,
+  NCHAR: 0xef,
+  // Fixed-length types a client may send in RPC parameters.
+  INT1: 0x30,
+  BIT: 0x32,
+  INT2: 0x34,
+  INT4: 0x38,
+  DATETIM4: 0x3a,
+  FLT4: 0x3b,
+  DATETIME: 0x3d,
+  FLT8: 0x3e,
+  INT8: 0x7f,
+} as const;
+
+/** SQL_Latin1_General_CP1_CI_AS: LCID 0x0409, case-insensitive flags, sort id 52 (code page 1252). */
+export const DEFAULT_COLLATION = Buffer.from([0x09, 0x04, 0xd0, 0x00, 0x34]);
+const PLP_NULL = 0xffffffffffffffffn;
+const PLP_UNKNOWN = 0xfffffffffffffffen;
+
+export function typeName(t: SqlType): string {
+  if ('precision' in t) return `${t.name}(${t.precision},${t.scale})`;
+  if ('length' in t) return `${t.name}(${t.length})`;
+  if ('scale' in t) return `${t.name}(${t.scale})`;
+  return t.name;
+}
+
+// ---------- TYPE_INFO ----------
+
+const intLength = { tinyint: 1, smallint: 2, int: 4, bigint: 8 } as const;
+
+export function decimalBytes(precision: number): number {
+  return precision <= 9 ? 4 : precision <= 19 ? 8 : precision <= 28 ? 12 : 16;
+}
+export function timeBytes(scale: number): number {
+  return scale <= 2 ? 3 : scale <= 4 ? 4 : 5;
+}
+
+export function writeTypeInfo(t: SqlType): Buffer {
+  switch (t.name) {
+    case 'bit':
+      return Buffer.from([TYPE.BITN, 1]);
+    case 'tinyint':
+    case 'smallint':
+    case 'int':
+    case 'bigint':
+      return Buffer.from([TYPE.INTN, intLength[t.name]]);
+    case 'float':
+      return Buffer.from([TYPE.FLTN, 8]);
+    case 'real':
+      return Buffer.from([TYPE.FLTN, 4]);
+    case 'decimal':
+    case 'numeric':
+      return Buffer.from([
+        t.name === 'decimal' ? TYPE.DECIMALN : TYPE.NUMERICN,
+        1 + decimalBytes(t.precision),
+        t.precision,
+        t.scale,
+      ]);
+    case 'date':
+      return Buffer.from([TYPE.DATEN]);
+    case 'datetime':
+      return Buffer.from([TYPE.DATETIMN, 8]);
+    case 'time':
+      return Buffer.from([TYPE.TIMEN, t.scale]);
+    case 'datetime2':
+      return Buffer.from([TYPE.DATETIME2N, t.scale]);
+    case 'datetimeoffset':
+      return Buffer.from([TYPE.DATETIMEOFFSETN, t.scale]);
+    case 'uniqueidentifier':
+      return Buffer.from([TYPE.GUID, 16]);
+    case 'char':
+    case 'varchar':
+    case 'nchar':
+    case 'nvarchar': {
+      const unicode = t.name === 'nchar' || t.name === 'nvarchar';
+      const id = { char: TYPE.BIGCHAR, varchar: TYPE.BIGVARCHR, nchar: TYPE.NCHAR, nvarchar: TYPE.NVARCHAR }[
+        t.name
+      ];
+      const head = Buffer.alloc(3);
+      head[0] = id;
+      head.writeUInt16LE(t.length === 'max' ? 0xffff : t.length * (unicode ? 2 : 1), 1);
+      return Buffer.concat([head, DEFAULT_COLLATION]);
+    }
+    case 'binary':
+    case 'varbinary': {
+      const head = Buffer.alloc(3);
+      head[0] = t.name === 'binary' ? TYPE.BIGBINARY : TYPE.BIGVARBIN;
+      head.writeUInt16LE(t.length === 'max' ? 0xffff : t.length, 1);
+      return head;
+    }
+  }
+}
+
+export class Cursor {
+  constructor(
+    readonly buf: Buffer,
+    public offset = 0,
+  ) {}
+  need(n: number): void {
+    if (this.offset + n > this.buf.length) throw new Error('The request is cut short.');
+  }
+  u8(): number {
+    this.need(1);
+    return this.buf[this.offset++] ?? 0;
+  }
+  u16(): number {
+    this.need(2);
+    const v = this.buf.readUInt16LE(this.offset);
+    this.offset += 2;
+    return v;
+  }
+  u32(): number {
+    this.need(4);
+    const v = this.buf.readUInt32LE(this.offset);
+    this.offset += 4;
+    return v;
+  }
+  u64(): bigint {
+    this.need(8);
+    const v = this.buf.readBigUInt64LE(this.offset);
+    this.offset += 8;
+    return v;
+  }
+  bytes(n: number): Buffer {
+    this.need(n);
+    const v = this.buf.subarray(this.offset, this.offset + n);
+    this.offset += n;
+    return v;
+  }
+  /** B_VARCHAR: a byte count of UCS-2 characters, then the characters. */
+  bVarchar(): string {
+    return this.bytes(this.u8() * 2).toString('utf16le');
+  }
+  /** US_VARCHAR: a USHORT count of UCS-2 characters. */
+  usVarchar(): string {
+    return this.bytes(this.u16() * 2).toString('utf16le');
+  }
+}
+
+/** Reads a TYPE_INFO as a client sends it in an RPC parameter. */
+export function readTypeInfo(c: Cursor): SqlType {
+  const id = c.u8();
+  switch (id) {
+    case TYPE.BIT:
+    case TYPE.BITN:
+      if (id === TYPE.BITN) c.u8();
+      return { name: 'bit' };
+    case TYPE.INT1:
+      return { name: 'tinyint' };
+    case TYPE.INT2:
+      return { name: 'smallint' };
+    case TYPE.INT4:
+      return { name: 'int' };
+    case TYPE.INT8:
+      return { name: 'bigint' };
+    case TYPE.INTN: {
+      const len = c.u8();
+      return { name: len === 1 ? 'tinyint' : len === 2 ? 'smallint' : len === 4 ? 'int' : 'bigint' };
+    }
+    case TYPE.FLT4:
+      return { name: 'real' };
+    case TYPE.FLT8:
+      return { name: 'float' };
+    case TYPE.FLTN:
+      return { name: c.u8() === 4 ? 'real' : 'float' };
+    case TYPE.DECIMALN:
+    case TYPE.NUMERICN: {
+      c.u8();
+      const precision = c.u8();
+      const scale = c.u8();
+      return { name: id === TYPE.DECIMALN ? 'decimal' : 'numeric', precision, scale };
+    }
+    case TYPE.DATEN:
+      return { name: 'date' };
+    case TYPE.DATETIME:
+      return { name: 'datetime' };
+    case TYPE.DATETIMN:
+      c.u8();
+      return { name: 'datetime' };
+    case TYPE.TIMEN:
+      return { name: 'time', scale: c.u8() };
+    case TYPE.DATETIME2N:
+      return { name: 'datetime2', scale: c.u8() };
+    case TYPE.DATETIMEOFFSETN:
+      return { name: 'datetimeoffset', scale: c.u8() };
+    case TYPE.GUID:
+      c.u8();
+      return { name: 'uniqueidentifier' };
+    case TYPE.BIGCHAR:
+    case TYPE.BIGVARCHR:
+    case TYPE.NCHAR:
+    case TYPE.NVARCHAR: {
+      const max = c.u16();
+      c.bytes(5);
+      const unicode = id === TYPE.NCHAR || id === TYPE.NVARCHAR;
+      const name = (
+        {
+          [TYPE.BIGCHAR]: 'char',
+          [TYPE.BIGVARCHR]: 'varchar',
+          [TYPE.NCHAR]: 'nchar',
+          [TYPE.NVARCHAR]: 'nvarchar',
+        } as const
+      )[id];
+      return { name, length: max === 0xffff ? 'max' : unicode ? max / 2 : max };
+    }
+    case TYPE.BIGBINARY:
+    case TYPE.BIGVARBIN: {
+      const max = c.u16();
+      return { name: id === TYPE.BIGBINARY ? 'binary' : 'varbinary', length: max === 0xffff ? 'max' : max };
+    }
+    default:
+      throw new UnsupportedTypeError(id);
+  }
+}
+
+export class UnsupportedTypeError extends Error {
+  constructor(readonly typeId: number) {
+    super(`The data type 0x${typeId.toString(16)} is not supported by the sandbox.`);
+  }
+}
+
+// ---------- temporal values ----------
+
+const MS_PER_DAY = 86_400_000;
+const EPOCH_0001 = (() => {
+  const d = new Date(0);
+  d.setUTCFullYear(1, 0, 1);
+  d.setUTCHours(0, 0, 0, 0);
+  return d.getTime();
+})();
+const EPOCH_1900 = Date.UTC(1900, 0, 1);
+
+function daysFrom(epoch: number, ymd: string): number {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(y ?? 1, (m ?? 1) - 1, d ?? 1);
+  date.setUTCHours(0, 0, 0, 0);
+  return Math.round((date.getTime() - epoch) / MS_PER_DAY);
+}
+function ymdFrom(epoch: number, days: number): string {
+  const d = new Date(epoch + days * MS_PER_DAY);
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** 'HH:MM:SS[.fffffff]' → units of 10^-scale seconds since midnight (rounded to the scale). */
+function timeUnits(hms: string, scale: number): bigint {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/.exec(hms);
+  if (!m) throw new ValueError(`'${hms}' is not a time.`);
+  const seconds = BigInt(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0));
+  const fraction = (m[4] ?? '').padEnd(9, '0');
+  const nanos = BigInt(fraction);
+  const unit = 10n ** BigInt(9 - scale);
+  return seconds * 10n ** BigInt(scale) + (nanos + unit / 2n) / unit;
+}
+function timeText(units: bigint, scale: number): string {
+  const per = 10n ** BigInt(scale);
+  const seconds = Number(units / per);
+  const frac = units % per;
+  const hms = `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
+  return scale === 0 ? hms : `${hms}.${frac.toString().padStart(scale, '0')}`;
+}
+
+function writeUnits(units: bigint, bytes: number): Buffer {
+  const out = Buffer.alloc(bytes);
+  let v = units;
+  for (let i = 0; i < bytes; i++) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+function readUnits(b: Buffer): bigint {
+  let v = 0n;
+  for (let i = b.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i] ?? 0);
+  return v;
+}
+function date3(days: number): Buffer {
+  const out = Buffer.alloc(3);
+  out.writeUIntLE(days, 0, 3);
+  return out;
+}
+
+export class ValueError extends Error {}
+
+const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?$/;
+const OFFSET_RE = /^(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*([+-])(\d{2}):(\d{2})$/;
+
+/** Shifts a local date-time by minutes, in exact units of the scale. */
+function shift(days: number, units: bigint, scale: number, minutes: number): [number, bigint] {
+  const perDay = 86_400n * 10n ** BigInt(scale);
+  let u = units + BigInt(minutes) * 60n * 10n ** BigInt(scale);
+  let d = days;
+  while (u < 0n) {
+    u += perDay;
+    d -= 1;
+  }
+  while (u >= perDay) {
+    u -= perDay;
+    d += 1;
+  }
+  return [d, u];
+}
+
+// ---------- values ----------
+
+function decimalToUnscaled(text: string, scale: number): bigint {
+  const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new ValueError(`'${text}' is not a number.`);
+  const fraction = (m[3] ?? '').padEnd(scale, '0');
+  const kept = BigInt((m[2] || '0') + fraction.slice(0, scale));
+  const roundUp = scale < fraction.length && Number(fraction[scale]) >= 5 ? 1n : 0n;
+  const magnitude = kept + roundUp;
+  return m[1] === '-' ? -magnitude : magnitude;
+}
+export function unscaledToDecimal(v: bigint, scale: number): string {
+  const negative = v < 0n;
+  const digits = (negative ? -v : v).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return negative ? `-${text}` : text;
+}
+
+function guidBytes(text: string): Buffer {
+  const hex = text.replace(/[{}-]/g, '');
+  if (!/^[0-9a-fA-F]{32}$/.test(hex)) throw new ValueError(`'${text}' is not a uniqueidentifier.`);
+  const b = Buffer.from(hex, 'hex');
+  return Buffer.concat([
+    Buffer.from(b.subarray(0, 4)).reverse(),
+    Buffer.from(b.subarray(4, 6)).reverse(),
+    Buffer.from(b.subarray(6, 8)).reverse(),
+    b.subarray(8),
+  ]);
+}
+function guidText(b: Buffer): string {
+  const h = Buffer.concat([
+    Buffer.from(b.subarray(0, 4)).reverse(),
+    Buffer.from(b.subarray(4, 6)).reverse(),
+    Buffer.from(b.subarray(6, 8)).reverse(),
+    b.subarray(8),
+  ])
+    .toString('hex')
+    .toUpperCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function plp(data: Buffer | null): Buffer {
+  if (data === null) {
+    const out = Buffer.alloc(8);
+    out.writeBigUInt64LE(PLP_NULL);
+    return out;
+  }
+  const head = Buffer.alloc(12);
+  head.writeBigUInt64LE(BigInt(data.length));
+  head.writeUInt32LE(data.length, 8);
+  return data.length === 0
+    ? Buffer.concat([head.subarray(0, 8), Buffer.alloc(4)])
+    : Buffer.concat([head, data, Buffer.alloc(4)]);
+}
+
+function lengthPrefixed(data: Buffer | null): Buffer {
+  if (data === null) return Buffer.from([0]);
+  return Buffer.concat([Buffer.from([data.length]), data]);
+}
+
+function stringBytes(t: { name: string }, value: SqlValue): Buffer {
+  const text = typeof value === 'string' ? value : String(value);
+  return t.name === 'nchar' || t.name === 'nvarchar'
+    ? Buffer.from(text, 'utf16le')
+    : Buffer.from(text, 'latin1');
+}
+
+/** A value as it follows its TYPE_INFO in a ROW or RETURNVALUE token. */
+export function writeValue(t: SqlType, value: SqlValue): Buffer {
+  switch (t.name) {
+    case 'bit':
+      return lengthPrefixed(
+        value === null ? null : Buffer.from([value === true || value === 1 || value === 1n ? 1 : 0]),
+      );
+    case 'tinyint':
+    case 'smallint':
+    case 'int':
+    case 'bigint': {
+      if (value === null) return lengthPrefixed(null);
+      const b = Buffer.alloc(intLength[t.name]);
+      const n = BigInt(typeof value === 'boolean' ? Number(value) : (value as number | bigint | string));
+      if (t.name === 'tinyint') b.writeUInt8(Number(n));
+      else if (t.name === 'smallint') b.writeInt16LE(Number(n));
+      else if (t.name === 'int') b.writeInt32LE(Number(n));
+      else b.writeBigInt64LE(n);
+      return lengthPrefixed(b);
+    }
+    case 'float':
+    case 'real': {
+      if (value === null) return lengthPrefixed(null);
+      const b = Buffer.alloc(t.name === 'float' ? 8 : 4);
+      if (t.name === 'float') b.writeDoubleLE(Number(value));
+      else b.writeFloatLE(Number(value));
+      return lengthPrefixed(b);
+    }
+    case 'decimal':
+    case 'numeric': {
+      if (value === null) return lengthPrefixed(null);
+      const unscaled = decimalToUnscaled(String(value), t.scale);
+      const size = decimalBytes(t.precision);
+      const b = Buffer.alloc(1 + size);
+      b[0] = unscaled < 0n ? 0 : 1;
+      writeUnits(unscaled < 0n ? -unscaled : unscaled, size).copy(b, 1);
+      return lengthPrefixed(b);
+    }
+    case 'date': {
+      if (value === null) return lengthPrefixed(null);
+      return lengthPrefixed(date3(daysFrom(EPOCH_0001, String(value).slice(0, 10))));
+    }
+    case 'time': {
+      if (value === null) return lengthPrefixed(null);
+      return lengthPrefixed(writeUnits(timeUnits(String(value), t.scale), timeBytes(t.scale)));
+    }
+    case 'datetime2': {
+      if (value === null) return lengthPrefixed(null);
+      const m = DATETIME_RE.exec(String(value));
+      if (!m) throw new ValueError(`'${String(value)}' is not a datetime2.`);
+      const [days, units] = shift(
+        daysFrom(EPOCH_0001, m[1] ?? ''),
+        timeUnits(m[2] ?? '00:00', t.scale),
+        t.scale,
+        0,
+      );
+      return lengthPrefixed(Buffer.concat([writeUnits(units, timeBytes(t.scale)), date3(days)]));
+    }
+    case 'datetimeoffset': {
+      if (value === null) return lengthPrefixed(null);
+      const m = OFFSET_RE.exec(String(value));
+      if (!m) throw new ValueError(`'${String(value)}' is not a datetimeoffset.`);
+      const offset = (m[3] === '-' ? -1 : 1) * (Number(m[4]) * 60 + Number(m[5]));
+      const [days, units] = shift(
+        daysFrom(EPOCH_0001, m[1] ?? ''),
+        timeUnits(m[2] ?? '', t.scale),
+        t.scale,
+        -offset,
+      );
+      const o = Buffer.alloc(2);
+      o.writeInt16LE(offset);
+      return lengthPrefixed(Buffer.concat([writeUnits(units, timeBytes(t.scale)), date3(days), o]));
+    }
+    case 'datetime': {
+      if (value === null) return lengthPrefixed(null);
+      const m = DATETIME_RE.exec(String(value));
+      if (!m) throw new ValueError(`'${String(value)}' is not a datetime.`);
+      let days = daysFrom(EPOCH_1900, m[1] ?? '');
+      // datetime counts 1/300 s; 3.33 ms steps, rounded as SQL Server rounds (.xx0, .xx3, .xx7).
+      let ticks = Number((timeUnits(m[2] ?? '00:00', 7) * 300n + 5_000_000n) / 10_000_000n);
+      if (ticks >= 300 * 86_400) {
+        ticks -= 300 * 86_400;
+        days += 1;
+      }
+      const b = Buffer.alloc(8);
+      b.writeInt32LE(days);
+      b.writeUInt32LE(ticks, 4);
+      return lengthPrefixed(b);
+    }
+    case 'uniqueidentifier':
+      return lengthPrefixed(value === null ? null : guidBytes(String(value)));
+    case 'char':
+    case 'varchar':
+    case 'nchar':
+    case 'nvarchar':
+    case 'binary':
+    case 'varbinary': {
+      const data = value === null ? null : Buffer.isBuffer(value) ? value : stringBytes(t, value);
+      if (t.length === 'max') return plp(data);
+      if (data === null) return Buffer.from([0xff, 0xff]);
+      const head = Buffer.alloc(2);
+      head.writeUInt16LE(data.length);
+      return Buffer.concat([head, data]);
+    }
+  }
+}
+
+function readPlp(c: Cursor): Buffer | null {
+  const total = c.u64();
+  if (total === PLP_NULL) return null;
+  const parts: Buffer[] = [];
+  for (;;) {
+    const size = c.u32();
+    if (size === 0) break;
+    parts.push(c.bytes(size));
+  }
+  const data = Buffer.concat(parts);
+  if (total !== PLP_UNKNOWN && BigInt(data.length) !== total)
+    throw new Error('A PLP value is shorter than announced.');
+  return data;
+}
+
+/** Reads a parameter value that follows its TYPE_INFO. */
+export function readValue(t: SqlType, c: Cursor): SqlValue {
+  if ('length' in t) {
+    let data: Buffer | null;
+    if (t.length === 'max') data = readPlp(c);
+    else {
+      const size = c.u16();
+      data = size === 0xffff ? null : c.bytes(size);
+    }
+    if (data === null) return null;
+    if (t.name === 'binary' || t.name === 'varbinary') return Buffer.from(data);
+    return t.name === 'nchar' || t.name === 'nvarchar' ? data.toString('utf16le') : data.toString('latin1');
+  }
+  const size = c.u8();
+  if (size === 0) return null;
+  const b = c.bytes(size);
+  switch (t.name) {
+    case 'bit':
+      return b[0] !== 0;
+    case 'tinyint':
+    case 'smallint':
+    case 'int':
+    case 'bigint':
+      return size === 1
+        ? b.readUInt8()
+        : size === 2
+          ? b.readInt16LE()
+          : size === 4
+            ? b.readInt32LE()
+            : b.readBigInt64LE();
+    case 'float':
+    case 'real':
+      return size === 4 ? b.readFloatLE() : b.readDoubleLE();
+    case 'decimal':
+    case 'numeric': {
+      const magnitude = readUnits(b.subarray(1));
+      return unscaledToDecimal(b[0] === 1 ? magnitude : -magnitude, t.scale);
+    }
+    case 'date':
+      return ymdFrom(EPOCH_0001, b.readUIntLE(0, 3));
+    case 'time':
+      return timeText(readUnits(b), t.scale);
+    case 'datetime2': {
+      const tb = timeBytes(t.scale);
+      return `${ymdFrom(EPOCH_0001, b.readUIntLE(tb, 3))} ${timeText(readUnits(b.subarray(0, tb)), t.scale)}`;
+    }
+    case 'datetimeoffset': {
+      const tb = timeBytes(t.scale);
+      const offset = b.readInt16LE(tb + 3);
+      const [days, units] = shift(b.readUIntLE(tb, 3), readUnits(b.subarray(0, tb)), t.scale, offset);
+      const sign = offset < 0 ? '-' : '+';
+      const abs = Math.abs(offset);
+      return `${ymdFrom(EPOCH_0001, days)} ${timeText(units, t.scale)} ${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+    }
+    case 'datetime': {
+      const days = b.readInt32LE(0);
+      const ticks = b.readUInt32LE(4);
+      // 1/300 s ticks shown in milliseconds, rounded: tick 2 is .007, as SQL Server shows it.
+      const ms = BigInt(Math.round((ticks * 10) / 3));
+      return `${ymdFrom(EPOCH_1900, days)} ${timeText(ms, 3)}`;
+    }
+    case 'uniqueidentifier':
+      return guidText(b);
+  }
+}
