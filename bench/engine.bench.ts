@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { openEngine } from '../main/engine/engine';
 import { startEngineServer } from '../main/engine/server';
 import { silentLog } from '../main/log';
-import { percentile, type Benchmark, type Figure } from './harness';
-
-const CALLS = 2000;
+import { measureLatency, type Benchmark } from './harness';
 
 export const engineBenchmark: Benchmark = {
   name: 'control API',
@@ -32,28 +30,12 @@ export const engineBenchmark: Benchmark = {
       headers,
       body: '{"id":"a","type":"change-tracking","role":"source"}',
     });
-    const measure = async (name: string, request: () => Promise<Response>): Promise<Figure[]> => {
-      const times: number[] = [];
-      for (let i = 0; i < CALLS + 200; i++) {
-        const start = performance.now();
-        const res = await request();
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`${name} answered ${res.status}`);
-        if (i >= 200) times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
-      const round = (n: number) => Math.round(n * 1000) / 1000;
-      return [
-        { name: `engine.${name}.p50`, value: round(percentile(times, 50)), unit: 'ms' },
-        { name: `engine.${name}.p99`, value: round(percentile(times, 99)), unit: 'ms' },
-      ];
-    };
     try {
       return [
-        ...(await measure('putCredentials', () =>
+        ...(await measureLatency('engine.putCredentials', () =>
           fetch(`${agent}/config/credentials`, { method: 'PUT', headers, body }),
         )),
-        ...(await measure('getAgent', () => fetch(agent, { headers }))),
+        ...(await measureLatency('engine.getAgent', () => fetch(agent, { headers }))),
       ];
     } finally {
       await server.close();

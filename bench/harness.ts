@@ -31,3 +31,29 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
+
+/**
+ * Latency of one HTTP request, repeated: `warmup` unmeasured calls, then `calls` measured ones in a row.
+ * Answers the p50 and p99 in milliseconds; any status other than 200 stops the benchmark.
+ */
+export async function measureLatency(
+  name: string,
+  request: () => Promise<Response>,
+  calls = 2000,
+  warmup = 200,
+): Promise<Figure[]> {
+  const times: number[] = [];
+  for (let i = 0; i < warmup + calls; i++) {
+    const start = performance.now();
+    const res = await request();
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${name} answered ${res.status}`);
+    if (i >= warmup) times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return [
+    { name: `${name}.p50`, value: round(percentile(times, 50)), unit: 'ms' },
+    { name: `${name}.p99`, value: round(percentile(times, 99)), unit: 'ms' },
+  ];
+}

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { silentLog } from '../main/log';
 import { startAppServices } from '../main/services';
 import { startWebServer } from '../main/web/server';
-import { percentile, type Benchmark } from './harness';
-
-const CALLS = 2000;
+import { measureLatency, type Benchmark } from './harness';
 
 export const webBridgeBenchmark: Benchmark = {
   name: 'web bridge',
@@ -31,23 +29,13 @@ export const webBridgeBenchmark: Benchmark = {
       body: { connectionName: 'c', host: 'h', databaseName: 'd', username: 'u', password: 'p' },
     });
     const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` };
-    const times: number[] = [];
     try {
-      for (let i = 0; i < CALLS + 200; i++) {
-        const start = performance.now();
-        const res = await fetch(`${server.url}/api/validateAgentSection`, { method: 'POST', headers, body });
-        await res.arrayBuffer();
-        if (i >= 200) times.push(performance.now() - start);
-      }
+      return await measureLatency('web.validateAgentSection', () =>
+        fetch(`${server.url}/api/validateAgentSection`, { method: 'POST', headers, body }),
+      );
     } finally {
       await server.close();
       await app.close();
     }
-    times.sort((a, b) => a - b);
-    const round = (n: number) => Math.round(n * 1000) / 1000;
-    return [
-      { name: 'web.validateAgentSection.p50', value: round(percentile(times, 50)), unit: 'ms' },
-      { name: 'web.validateAgentSection.p99', value: round(percentile(times, 99)), unit: 'ms' },
-    ];
   },
 };

@@ -39,3 +39,27 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
 }
+
+export interface WebApp {
+  browser: Browser;
+  app: AppServices;
+  server: WebServer;
+  close(): Promise<void>;
+}
+
+/** The whole of web mode for a browser test: app services, the web server, and Debian's chromium. */
+export async function startWebApp(): Promise<WebApp> {
+  const { startTestApp } = await import('../helpers/app');
+  const [browser, app] = await Promise.all([launchBrowser(), startTestApp()]);
+  const server = await startWebMode(app);
+  return {
+    browser,
+    app,
+    server,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await app.close();
+    },
+  };
+}

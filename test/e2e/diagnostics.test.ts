@@ -2,29 +2,22 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppServices } from '../../main/services';
 import type { WebServer } from '../../main/web/server';
-import { startTestApp } from '../helpers/app';
-import { launchBrowser, screenshot, startWebMode } from './browser';
+import { screenshot, startWebApp, type WebApp } from './browser';
 
-let browser: Browser;
-let app: AppServices;
+let web: WebApp;
 let server: WebServer;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, app] = await Promise.all([launchBrowser(), startTestApp()]);
-  server = await startWebMode(app);
-  page = await browser.newPage({ acceptDownloads: true });
+  web = await startWebApp();
+  server = web.server;
+  page = await web.browser.newPage({ acceptDownloads: true });
   page.setDefaultTimeout(5000);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await app?.close();
-});
+afterAll(() => web?.close());
 
 describe('Diagnostics screen', () => {
   it('saves a bundle, opens it again and shows what it holds', async () => {

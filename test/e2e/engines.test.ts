@@ -1,28 +1,25 @@
 // The Engines screen in a real browser: the local engine's token shown once, a remote profile checked.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServices } from '../../main/services';
 import type { WebServer } from '../../main/web/server';
-import { startTestApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
-import { launchBrowser, screenshot, startWebMode } from './browser';
+import { screenshot, startWebApp, type WebApp } from './browser';
 
-let browser: Browser;
+let web: WebApp;
 let app: AppServices;
 let server: WebServer;
 let remote: RunningEngine;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, app, remote] = await Promise.all([launchBrowser(), startTestApp(), startTestEngine()]);
-  server = await startWebMode(app);
-  page = await browser.newPage();
+  [web, remote] = await Promise.all([startWebApp(), startTestEngine()]);
+  ({ app, server } = web);
+  page = await web.browser.newPage();
   page.setDefaultTimeout(5000);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await app?.close();
+  await web?.close();
   await remote?.stop();
 });
 

@@ -2,24 +2,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../main/web/server';
-import type { AppServices } from '../../main/services';
-import { startTestApp } from '../helpers/app';
-import { launchBrowser, screenshot, startWebMode } from './browser';
+import { screenshot, startWebApp, type WebApp } from './browser';
 
+let web: WebApp;
 let browser: Browser;
-let app: AppServices;
 let server: WebServer;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, app] = await Promise.all([launchBrowser(), startTestApp()]);
-  server = await startWebMode(app);
+  web = await startWebApp();
+  ({ browser, server } = web);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await app?.close();
-});
+afterAll(() => web?.close());
 beforeEach(async () => {
   page = await browser.newPage();
   page.setDefaultTimeout(5000);
