@@ -4,10 +4,17 @@ import { cpus, platform, totalmem } from 'node:os';
 import { bundleBenchmark } from './bundle.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
+import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
 import type { Benchmark, Figure } from './harness';
 import { webBridgeBenchmark } from './webBridge.bench';
 
-const benchmarks: Benchmark[] = [configBenchmark, webBridgeBenchmark, engineBenchmark, bundleBenchmark];
+const benchmarks: Benchmark[] = [
+  configBenchmark,
+  webBridgeBenchmark,
+  engineBenchmark,
+  sandboxMssqlBenchmark,
+  bundleBenchmark,
+];
 const only = process.argv[2];
 
 const machine = {

@@ -249,7 +249,7 @@ describe('errors and cancel', () => {
         .request()
         .query('SELECT * FROM sys.tables')
         .catch((e: unknown) => e)) as sql.RequestError;
-      expect(error.message).toBe('The sandbox does not support this statement yet: SELECT * FROM sys.tables');
+      expect(error.message).toBe('The sandbox does not support the catalog view sys.tables yet.');
     });
   });
 });

@@ -5,6 +5,7 @@ import type { RpcCall, RpcParam } from './tds/requests';
 import type { CallResult, HostSession, LoginOutcome, StatementResult, TdsHost } from './tds/server';
 import type { ServerMessage } from './tds/tokens';
 import { runBatch, type Parameters, type SessionContext } from './statements';
+import { SandboxDatabase } from './tsql/database';
 
 export interface SandboxLogin {
   name: string;
@@ -26,7 +27,22 @@ const loginFailed = (user: string): ServerMessage => ({
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export class SandboxHost implements TdsHost {
+  /** One SQLite-backed database per name, shared by every session, as a server's databases are. */
+  private readonly databases = new Map<string, SandboxDatabase>();
+
   constructor(private readonly options: SandboxHostOptions) {}
+
+  database(name: string): SandboxDatabase {
+    const key = name.toLowerCase();
+    let db = this.databases.get(key);
+    if (!db) this.databases.set(key, (db = new SandboxDatabase(name)));
+    return db;
+  }
+
+  close(): void {
+    for (const db of this.databases.values()) db.close();
+    this.databases.clear();
+  }
 
   login(l: Login7): LoginOutcome {
     if (l.usesSspi)
@@ -80,6 +96,10 @@ class SandboxSession implements HostSession, SessionContext {
     public database: string,
   ) {
     this.loginDatabase = database;
+  }
+
+  tables(): SandboxDatabase {
+    return this.host.database(this.database);
   }
 
   /** The session is the statements' context: a USE earlier in a batch is seen by the rest of it. */

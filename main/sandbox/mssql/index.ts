@@ -22,6 +22,8 @@ export interface SandboxSqlServer {
   caFile: string | undefined;
   logins: SandboxLogin[];
   server: TdsServer;
+  /** The databases behind the server, for seeding data without a round trip (tests, benchmarks). */
+  sql: SandboxHost;
   close(): Promise<void>;
 }
 
@@ -49,5 +51,16 @@ export async function startSandboxSqlServer(
     tls,
     forceEncryption: options.forceEncryption,
   });
-  return { host: '127.0.0.1', port: server.port, caFile, logins, server, close: () => server.close() };
+  return {
+    host: '127.0.0.1',
+    port: server.port,
+    caFile,
+    logins,
+    server,
+    sql: host,
+    close: async () => {
+      await server.close();
+      host.close();
+    },
+  };
 }

@@ -1,93 +1,25 @@
-// The T-SQL the sandbox runs today: SET, USE, WAITFOR DELAY, RAISERROR, THROW, PRINT and SELECT of
-// parameters, literals and session functions. Anything else is refused by name, never half-run.
+// The T-SQL the sandbox runs: SET, USE, WAITFOR DELAY, RAISERROR, THROW, PRINT, SELECT of parameters,
+// literals and session functions, and table statements (tsql/dml.ts). Anything else is refused by
+// name, never half-run.
 import type { StatementResult } from './tds/server';
 import type { Column, ServerMessage } from './tds/tokens';
 import type { SqlType, SqlValue } from './tds/types';
+import { SqlError, type SandboxDatabase } from './tsql/database';
+import { runTableStatement, type Parameters } from './tsql/dml';
+import { isWord, LexError, solid, splitCommas, splitStatements, textOf, type Token } from './tsql/lexer';
 
-export type Parameters = Map<string, { type: SqlType; value: SqlValue }>;
+export type { Parameters };
 
 export interface SessionContext {
   login: string;
   database: string;
   useDatabase(name: string): string | undefined;
+  /** The current database's tables. */
+  tables(): SandboxDatabase;
 }
 
 export const VERSION_TEXT =
   'Microsoft SQL Server 2022 (RTM) - 16.0.1000.6 (X64) (CDC Admin sandbox: a stand-in that speaks TDS 7.4)';
-
-const STATEMENT_START =
-  /^(set|select|use|waitfor|raiserror|throw|print|declare|insert|update|delete|create|alter|drop|begin|commit|rollback|exec|execute|merge|truncate|with|if|grant|revoke)\b/i;
-
-/** Splits a batch at semicolons and at line starts that open a new statement, outside quotes. */
-export function splitStatements(sql: string): string[] {
-  const pieces: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (let i = 0; i < sql.length; i++) {
-    const ch = sql[i] ?? '';
-    if (quote) {
-      current += ch;
-      if (ch === quote) {
-        if (sql[i + 1] === quote) current += sql[++i];
-        else quote = null;
-      }
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === '[') {
-      quote = ch === '[' ? ']' : ch;
-      current += ch;
-      continue;
-    }
-    if (ch === '-' && sql[i + 1] === '-') {
-      while (i < sql.length && sql[i] !== '\n') i++;
-      current += '\n';
-      continue;
-    }
-    if (ch === ';') {
-      pieces.push(current);
-      current = '';
-      continue;
-    }
-    if (ch === '\n' && STATEMENT_START.test(sql.slice(i + 1).trimStart()) && current.trim() !== '') {
-      pieces.push(current);
-      current = '';
-      continue;
-    }
-    current += ch;
-  }
-  pieces.push(current);
-  return pieces.map((p) => p.trim()).filter((p) => p !== '');
-}
-
-/** Splits at top-level commas (outside quotes and parentheses). */
-function splitList(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let current = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] ?? '';
-    if (quote) {
-      current += ch;
-      if (ch === quote) {
-        if (text[i + 1] === quote) current += text[++i];
-        else quote = null;
-      }
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === '[') quote = ch === '[' ? ']' : ch;
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(current.trim());
-      current = '';
-      continue;
-    }
-    current += ch;
-  }
-  out.push(current.trim());
-  return out;
-}
 
 const err = (m: ServerMessage): StatementResult => ({ messages: [{ kind: 'error', ...m }], failed: true });
 const unsupported = (statement: string) =>
@@ -97,12 +29,6 @@ const unsupported = (statement: string) =>
     class: 16,
     message: `The sandbox does not support this statement yet: ${statement.slice(0, 80)}`,
   });
-
-class StatementError extends Error {
-  constructor(readonly serverMessage: ServerMessage) {
-    super(serverMessage.message);
-  }
-}
 
 function unquote(literal: string): string {
   return literal.slice(1, -1).replaceAll("''", "'");
@@ -122,7 +48,7 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   if (param) {
     const found = params.get(e.toLowerCase());
     if (!found)
-      throw new StatementError({
+      throw new SqlError({
         number: 137,
         state: 2,
         class: 15,
@@ -166,7 +92,7 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   if (fn === '@@servername') return sysname('SANDBOX');
   if (fn === 'db_name()') return sysname(ctx.database);
   if (fn === 'suser_sname()' || fn === 'system_user' || fn === 'suser_name()') return sysname(ctx.login);
-  throw new StatementError({
+  throw new SqlError({
     number: 50000,
     state: 1,
     class: 16,
@@ -174,10 +100,10 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   });
 }
 
-function selectWithoutFrom(items: string, params: Parameters, ctx: SessionContext): StatementResult {
+function selectWithoutFrom(itemTokens: Token[], params: Parameters, ctx: SessionContext): StatementResult {
   const columns: Column[] = [];
   const row: SqlValue[] = [];
-  for (const item of splitList(items)) {
+  for (const item of splitCommas(itemTokens).map(textOf)) {
     let expr = item;
     let name = '';
     const assigned = /^(\[[^\]]+\]|\w+)\s*=\s*(.+)$/s.exec(item);
@@ -212,12 +138,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function runOne(
-  statement: string,
+  tokens: Token[],
   params: Parameters,
   ctx: SessionContext,
   signal: AbortSignal,
 ): Promise<StatementResult> {
-  const s = statement.trim();
+  const s = textOf(tokens).trim();
   const keyword = (/^\w+/.exec(s)?.[0] ?? '').toLowerCase();
   switch (keyword) {
     case 'set':
@@ -283,12 +209,13 @@ async function runOne(
       };
     }
     case 'select': {
-      const body = s.slice(6).trim();
-      if (/\bfrom\b/i.test(body.replace(/N?'(?:[^']|'')*'/g, "''"))) return unsupported(s);
-      return selectWithoutFrom(body, params, ctx);
+      // With only parameters, literals and session functions, the answer keeps each parameter's exact type.
+      const reachesTables = solid(tokens).some((t) => isWord(t, 'from', 'into', 'union', 'where'));
+      if (!reachesTables) return selectWithoutFrom(tokens.slice(1), params, ctx);
+      return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
     }
     default:
-      return unsupported(s);
+      return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
   }
 }
 
@@ -300,13 +227,20 @@ export async function runBatch(
   signal: AbortSignal,
 ): Promise<StatementResult[]> {
   const results: StatementResult[] = [];
-  for (const statement of splitStatements(sql)) {
+  let statements: Token[][];
+  try {
+    statements = splitStatements(sql);
+  } catch (error) {
+    if (error instanceof LexError) return [err({ number: 105, state: 1, class: 15, message: error.message })];
+    throw error;
+  }
+  for (const statement of statements) {
     if (signal.aborted) break;
     let result: StatementResult;
     try {
       result = await runOne(statement, params, ctx, signal);
     } catch (error) {
-      if (!(error instanceof StatementError)) throw error;
+      if (!(error instanceof SqlError)) throw error;
       result = err(error.serverMessage);
     }
     results.push(result);

@@ -175,7 +175,21 @@ class Connection {
       if (this.attention) return this.endInterrupted();
       this.writeStatements(w, results, TOKEN.DONE, true);
     } else if (m.type === PACKET.RPC) {
-      const calls = parseRpc(m.data);
+      let calls: RpcCall[];
+      try {
+        calls = parseRpc(m.data);
+      } catch {
+        // SQL Server answers a malformed RPC stream with 8016 and keeps the connection.
+        w.message('error', {
+          number: 8016,
+          state: 1,
+          class: 16,
+          message:
+            'The incoming tabular data stream (TDS) remote procedure call (RPC) protocol stream is incorrect.',
+        });
+        this.send(PACKET.TABULAR_RESULT, w.done(TOKEN.DONE, DONE_STATUS.ERROR).take());
+        return;
+      }
       for (const call of calls) {
         const result = await this.session.rpc(call, signal);
         if (this.attention) return this.endInterrupted();

@@ -1,0 +1,267 @@
+// One sandbox database: SQLite in memory, each T-SQL schema an attached in-memory database (so
+// `dbo.Orders` is native SQL there), and a catalog of schemas, tables, columns and keys that the
+// catalog views will read.
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { ServerMessage } from '../tds/tokens';
+import type { SqlType } from '../tds/types';
+import { declaredType, typeText } from './typeNames';
+
+export class SqlError extends Error {
+  constructor(readonly serverMessage: ServerMessage) {
+    super(serverMessage.message);
+  }
+}
+
+export interface ColumnDef {
+  name: string;
+  type: SqlType;
+  nullable: boolean;
+  identity?: { seed: bigint; increment: bigint };
+  defaultSql?: string;
+}
+
+export interface KeyDef {
+  name: string;
+  kind: 'PK' | 'UQ';
+  clustered: boolean;
+  columns: string[];
+}
+
+export interface TableInfo {
+  objectId: number;
+  schema: string;
+  name: string;
+  columns: (ColumnDef & { columnId: number })[];
+  keys: KeyDef[];
+}
+
+const CATALOG = `
+  CREATE TABLE __schemas (schema_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+  CREATE TABLE __objects (object_id INTEGER PRIMARY KEY, schema_name TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+    create_date TEXT NOT NULL, UNIQUE (schema_name, name) ON CONFLICT ABORT);
+  CREATE TABLE __columns (object_id INTEGER NOT NULL, column_id INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+    is_nullable INTEGER NOT NULL, is_identity INTEGER NOT NULL, seed INTEGER, increment INTEGER, last_value INTEGER,
+    PRIMARY KEY (object_id, column_id));
+  CREATE TABLE __keys (object_id INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, clustered INTEGER NOT NULL,
+    key_ordinal INTEGER NOT NULL, column_name TEXT NOT NULL);
+`;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '0000');
+
+export class SandboxDatabase {
+  readonly db: Database.Database;
+  private nextObjectId = 245_575_913;
+
+  constructor(readonly name: string) {
+    this.db = new Database(':memory:');
+    this.db.defaultSafeIntegers(true);
+    this.db.exec(CATALOG);
+    this.registerFunctions();
+    this.createSchema('dbo');
+  }
+
+  private registerFunctions(): void {
+    const f = (name: string, fn: (...args: unknown[]) => unknown) =>
+      this.db.function(name, { varargs: true, deterministic: false }, fn);
+    f('GETDATE', () => now().slice(0, 23));
+    f('GETUTCDATE', () => now().slice(0, 23));
+    f('SYSDATETIME', () => now());
+    f('SYSUTCDATETIME', () => now());
+    f('NEWID', () => randomUUID().toUpperCase());
+    f('ISNULL', (a, b) => (a === null ? b : a));
+    f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
+  }
+
+  schemaName(name: string | undefined): string {
+    const wanted = name ?? 'dbo';
+    const row = this.db
+      .prepare<[string], { name: string }>('SELECT name FROM __schemas WHERE name = ?')
+      .get(wanted);
+    if (!row) {
+      throw new SqlError({
+        number: 2760,
+        state: 1,
+        class: 16,
+        message: `The specified schema name "${wanted}" either does not exist or you do not have permission to use it.`,
+      });
+    }
+    return row.name;
+  }
+
+  createSchema(name: string): void {
+    if (this.db.prepare('SELECT 1 FROM __schemas WHERE name = ?').get(name)) {
+      throw new SqlError({
+        number: 2714,
+        state: 6,
+        class: 16,
+        message: `There is already an object named '${name}' in the database.`,
+      });
+    }
+    this.db.exec(`ATTACH ':memory:' AS ${quote(name)}`);
+    this.db.prepare('INSERT INTO __schemas (name) VALUES (?)').run(name);
+  }
+
+  table(schema: string | undefined, name: string): TableInfo | undefined {
+    const s = schema ?? 'dbo';
+    const object = this.db
+      .prepare<[string, string], { object_id: bigint; schema_name: string; name: string }>(
+        "SELECT object_id, schema_name, name FROM __objects WHERE schema_name = ? COLLATE NOCASE AND name = ? COLLATE NOCASE AND type = 'U'",
+      )
+      .get(s, name);
+    if (!object) return undefined;
+    const objectId = Number(object.object_id);
+    const columns = this.db
+      .prepare<
+        [number],
+        {
+          column_id: bigint;
+          name: string;
+          type: string;
+          is_nullable: bigint;
+          is_identity: bigint;
+          seed: bigint | null;
+          increment: bigint | null;
+        }
+      >('SELECT * FROM __columns WHERE object_id = ? ORDER BY column_id')
+      .all(objectId);
+    const keyRows = this.db
+      .prepare<[number], { name: string; kind: 'PK' | 'UQ'; clustered: bigint; column_name: string }>(
+        'SELECT * FROM __keys WHERE object_id = ? ORDER BY name, key_ordinal',
+      )
+      .all(objectId);
+    const keys: KeyDef[] = [];
+    for (const k of keyRows) {
+      let key = keys.find((x) => x.name === k.name);
+      if (!key) keys.push((key = { name: k.name, kind: k.kind, clustered: k.clustered === 1n, columns: [] }));
+      key.columns.push(k.column_name);
+    }
+    return {
+      objectId,
+      schema: object.schema_name,
+      name: object.name,
+      keys,
+      columns: columns.map((c) => ({
+        columnId: Number(c.column_id),
+        name: c.name,
+        type: JSON.parse(c.type) as SqlType,
+        nullable: c.is_nullable === 1n,
+        ...(c.is_identity === 1n && { identity: { seed: c.seed ?? 1n, increment: c.increment ?? 1n } }),
+      })),
+    };
+  }
+
+  createTable(schemaName: string | undefined, name: string, columns: ColumnDef[], keys: KeyDef[]): void {
+    const schema = this.schemaName(schemaName);
+    if (
+      this.db
+        .prepare('SELECT 1 FROM __objects WHERE schema_name = ? AND name = ? COLLATE NOCASE')
+        .get(schema, name)
+    ) {
+      throw new SqlError({
+        number: 2714,
+        state: 6,
+        class: 16,
+        message: `There is already an object named '${name}' in the database.`,
+      });
+    }
+    const pk = keys.find((k) => k.kind === 'PK');
+    for (const c of pk?.columns ?? []) {
+      const col = columns.find((x) => x.name.toLowerCase() === c.toLowerCase());
+      if (!col)
+        throw new SqlError({
+          number: 1911,
+          state: 1,
+          class: 16,
+          message: `Column name '${c}' does not exist in the target table or view.`,
+        });
+      col.nullable = false;
+    }
+    const defs = columns.map(
+      (c) =>
+        `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${c.defaultSql ? ` DEFAULT (${c.defaultSql})` : ''}`,
+    );
+    for (const k of keys)
+      defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
+    const objectId = this.nextObjectId;
+    this.nextObjectId += 16_000_057;
+    this.db.transaction(() => {
+      this.db.exec(`CREATE TABLE ${quote(schema)}.${quote(name)} (${defs.join(', ')})`);
+      this.db
+        .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?)")
+        .run(objectId, schema, name, now().slice(0, 23));
+      columns.forEach((c, i) =>
+        this.db
+          .prepare('INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)')
+          .run(
+            objectId,
+            i + 1,
+            c.name,
+            JSON.stringify(c.type),
+            c.nullable ? 1 : 0,
+            c.identity ? 1 : 0,
+            c.identity?.seed ?? null,
+            c.identity?.increment ?? null,
+          ),
+      );
+      for (const k of keys)
+        k.columns.forEach((col, i) =>
+          this.db
+            .prepare('INSERT INTO __keys VALUES (?, ?, ?, ?, ?, ?)')
+            .run(objectId, k.name, k.kind, k.clustered ? 1 : 0, i + 1, col),
+        );
+    })();
+  }
+
+  dropTable(schemaName: string | undefined, name: string, ifExists: boolean): void {
+    const table = this.table(schemaName, name);
+    if (!table) {
+      if (ifExists) return;
+      throw new SqlError({
+        number: 3701,
+        state: 5,
+        class: 11,
+        message: `Cannot drop the table '${schemaName ? `${schemaName}.` : ''}${name}', because it does not exist or you do not have permission.`,
+      });
+    }
+    this.db.transaction(() => {
+      this.db.exec(`DROP TABLE ${quote(table.schema)}.${quote(table.name)}`);
+      for (const t of ['__objects', '__columns', '__keys'])
+        this.db.prepare(`DELETE FROM ${t} WHERE object_id = ?`).run(table.objectId);
+    })();
+  }
+
+  /** The next identity values of a table's identity column, reserved at once. */
+  nextIdentities(table: TableInfo, count: number): bigint[] {
+    const column = table.columns.find((c) => c.identity);
+    if (!column?.identity) return [];
+    const row = this.db
+      .prepare<[number, number], { last_value: bigint | null }>(
+        'SELECT last_value FROM __columns WHERE object_id = ? AND column_id = ?',
+      )
+      .get(table.objectId, column.columnId);
+    const { seed, increment } = column.identity;
+    const values = Array.from(
+      { length: count },
+      (_, i) =>
+        (row?.last_value === null || row?.last_value === undefined ? seed : row.last_value + increment) +
+        BigInt(i) * increment,
+    );
+    if (values.length > 0)
+      this.db
+        .prepare('UPDATE __columns SET last_value = ? WHERE object_id = ? AND column_id = ?')
+        .run(values.at(-1), table.objectId, column.columnId);
+    return values;
+  }
+
+  describe(t: SqlType): string {
+    return typeText(t);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+export { quote };

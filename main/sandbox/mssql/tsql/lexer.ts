@@ -1,0 +1,188 @@
+// A T-SQL lexer: enough to split batches, find names and literals, and translate to SQLite safely.
+// Quotes follow T-SQL: 'it''s', N'…', [a]]b], "a""b"; comments -- and /* */ (nested, as T-SQL nests them).
+export type TokenKind =
+  | 'word'
+  | 'quoted'
+  | 'string'
+  | 'nstring'
+  | 'number'
+  | 'variable'
+  | 'sysvar'
+  | 'temp'
+  | 'op'
+  | 'space'
+  | 'comment';
+
+export interface Token {
+  kind: TokenKind;
+  text: string;
+  /** For quoted names and strings: the value without quotes and escapes. */
+  value: string;
+}
+
+export class LexError extends Error {}
+
+export function lex(sql: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const push = (kind: TokenKind, start: number, value?: string) => {
+    const text = sql.slice(start, i);
+    tokens.push({ kind, text, value: value ?? text });
+  };
+  const readQuoted = (close: string): string => {
+    let value = '';
+    i++;
+    for (;;) {
+      if (i >= sql.length)
+        throw new LexError(`Unclosed quotation mark after the character string '${value.slice(0, 40)}'.`);
+      const ch = sql[i] ?? '';
+      if (ch === close) {
+        if (sql[i + 1] === close) {
+          value += close;
+          i += 2;
+          continue;
+        }
+        i++;
+        return value;
+      }
+      value += ch;
+      i++;
+    }
+  };
+  while (i < sql.length) {
+    const start = i;
+    const ch = sql[i] ?? '';
+    const next = sql[i + 1] ?? '';
+    if (/\s/.test(ch)) {
+      while (i < sql.length && /\s/.test(sql[i] ?? '')) i++;
+      push('space', start);
+    } else if (ch === '-' && next === '-') {
+      while (i < sql.length && sql[i] !== '\n') i++;
+      push('comment', start);
+    } else if (ch === '/' && next === '*') {
+      let depth = 0;
+      do {
+        if (sql.startsWith('/*', i)) {
+          depth++;
+          i += 2;
+        } else if (sql.startsWith('*/', i)) {
+          depth--;
+          i += 2;
+        } else if (i >= sql.length) {
+          throw new LexError("Missing end comment mark '*/'.");
+        } else i++;
+      } while (depth > 0);
+      push('comment', start);
+    } else if ((ch === 'N' || ch === 'n') && next === "'") {
+      i++;
+      const value = readQuoted("'");
+      push('nstring', start, value);
+    } else if (ch === "'") {
+      const value = readQuoted("'");
+      push('string', start, value);
+    } else if (ch === '[') {
+      const value = readQuoted(']');
+      push('quoted', start, value);
+    } else if (ch === '"') {
+      const value = readQuoted('"');
+      push('quoted', start, value);
+    } else if (ch === '@' && next === '@') {
+      i += 2;
+      while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
+      push('sysvar', start);
+    } else if (ch === '@') {
+      i++;
+      while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
+      push('variable', start);
+    } else if (ch === '#') {
+      i++;
+      while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
+      push('temp', start);
+    } else if (/\d/.test(ch) || (ch === '.' && /\d/.test(next))) {
+      while (i < sql.length && /[\d.]/.test(sql[i] ?? '')) i++;
+      if (/[eE]/.test(sql[i] ?? '') && /[\d+-]/.test(sql[i + 1] ?? '')) {
+        i += 2;
+        while (i < sql.length && /\d/.test(sql[i] ?? '')) i++;
+      }
+      push('number', start);
+    } else if (/[A-Za-z_\u0080-\uffff]/.test(ch)) {
+      while (i < sql.length && /[\w$#@\u0080-\uffff]/.test(sql[i] ?? '')) i++;
+      push('word', start);
+    } else {
+      const two = sql.slice(i, i + 2);
+      i += ['<>', '<=', '>=', '!=', '!<', '!>', '::'].includes(two) ? 2 : 1;
+      push('op', start);
+    }
+  }
+  return tokens;
+}
+
+const STATEMENT_START = new Set(
+  'set select use waitfor raiserror throw print declare insert update delete create alter drop begin commit rollback exec execute merge truncate with if grant revoke deny save'.split(
+    ' ',
+  ),
+);
+
+/** Splits a batch into statements: at semicolons, and where a line starts with a statement keyword. */
+export function splitStatements(sql: string): Token[][] {
+  const statements: Token[][] = [];
+  let current: Token[] = [];
+  let depth = 0;
+  const meaningful = () => current.some((t) => t.kind !== 'space' && t.kind !== 'comment');
+  for (const t of lex(sql)) {
+    if (t.kind === 'op' && t.text === '(') depth++;
+    if (t.kind === 'op' && t.text === ')') depth--;
+    if (t.kind === 'op' && t.text === ';' && depth === 0) {
+      if (meaningful()) statements.push(current);
+      current = [];
+      continue;
+    }
+    const lineStart =
+      current.length > 0 && current.at(-1)?.kind === 'space' && current.at(-1)?.text.includes('\n');
+    if (
+      depth === 0 &&
+      t.kind === 'word' &&
+      lineStart &&
+      STATEMENT_START.has(t.text.toLowerCase()) &&
+      meaningful()
+    ) {
+      statements.push(current);
+      current = [];
+    }
+    current.push(t);
+  }
+  if (meaningful()) statements.push(current);
+  return statements.map(trim);
+}
+
+/** Tokens without leading and trailing space or comments. */
+export function trim(tokens: Token[]): Token[] {
+  let a = 0;
+  let b = tokens.length;
+  while (a < b && (tokens[a]?.kind === 'space' || tokens[a]?.kind === 'comment')) a++;
+  while (b > a && (tokens[b - 1]?.kind === 'space' || tokens[b - 1]?.kind === 'comment')) b--;
+  return tokens.slice(a, b);
+}
+
+/** Splits at top-level commas. */
+export function splitCommas(tokens: Token[]): Token[][] {
+  const parts: Token[][] = [[]];
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.kind === 'op' && t.text === '(') depth++;
+    if (t.kind === 'op' && t.text === ')') depth--;
+    if (t.kind === 'op' && t.text === ',' && depth === 0) {
+      parts.push([]);
+      continue;
+    }
+    parts.at(-1)?.push(t);
+  }
+  return parts.map(trim);
+}
+
+export const isWord = (t: Token | undefined, ...words: string[]) =>
+  t?.kind === 'word' && words.includes(t.text.toLowerCase());
+export const isOp = (t: Token | undefined, op: string) => t?.kind === 'op' && t.text === op;
+export const solid = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'space' && t.kind !== 'comment');
+export const textOf = (tokens: Token[]) => tokens.map((t) => t.text).join('');
+export const nameOf = (t: Token | undefined) => (t?.kind === 'quoted' ? t.value : (t?.text ?? ''));

@@ -1,0 +1,190 @@
+// Tables in the simulated SQL Server, through the real `mssql` package: T-SQL DDL and DML, column
+// types as SQL Server describes them, identity, and errors with SQL Server's numbers.
+import sql from 'mssql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+
+let sandbox: SandboxSqlServer;
+let pool: sql.ConnectionPool;
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({
+    logins: [{ name: 'dba', password: 'Dba-Pa55' }],
+    databases: ['Sales'],
+  });
+  pool = await new sql.ConnectionPool({
+    server: '127.0.0.1',
+    port: sandbox.port,
+    user: 'dba',
+    password: 'Dba-Pa55',
+    database: 'Sales',
+    options: { encrypt: false },
+    pool: { max: 2, min: 0 },
+  }).connect();
+  await pool.request().batch(`
+    CREATE SCHEMA [sales];
+    CREATE TABLE [sales].[Orders] (
+      [OrderId] INT IDENTITY(100, 10) NOT NULL,
+      [Customer] NVARCHAR(60) NOT NULL,
+      [Amount] DECIMAL(38, 10) NULL,
+      [PlacedAt] DATETIME2(7) NOT NULL,
+      [Paid] BIT NOT NULL DEFAULT 0,
+      [Ref] UNIQUEIDENTIFIER NULL,
+      CONSTRAINT [PK_Orders] PRIMARY KEY CLUSTERED ([OrderId])
+    );
+    CREATE TABLE dbo.Notes (Id INT PRIMARY KEY, Body VARCHAR(MAX), Blob VARBINARY(MAX));
+  `);
+});
+afterAll(async () => {
+  await pool?.close();
+  await sandbox?.close();
+});
+
+const error = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as sql.RequestError,
+  );
+
+describe('tables', () => {
+  it('inserts with parameters, fills the identity from its seed and step, and reads back exact values', async () => {
+    const insert = (customer: string, amount: string | null, placed: Date) =>
+      pool
+        .request()
+        .input('c', sql.NVarChar(60), customer)
+        .input('a', sql.Decimal(38, 10), amount)
+        .input('t', sql.DateTime2(7), placed)
+        .query('INSERT INTO sales.Orders (Customer, Amount, PlacedAt) VALUES (@c, @a, @t)');
+    const first = await insert('Müller GmbH', '1234.5000000001', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)));
+    expect(first.rowsAffected).toEqual([1]);
+    await insert('Ødegaard AS', null, new Date(Date.UTC(2026, 0, 3)));
+    const rows = (
+      await pool
+        .request()
+        .query('SELECT OrderId, Customer, Amount, PlacedAt, Paid FROM [sales].[Orders] ORDER BY OrderId')
+    ).recordset;
+    expect(rows.map((r) => r.OrderId)).toEqual([100, 110]);
+    expect(rows[0]).toMatchObject({ Customer: 'Müller GmbH', Paid: false });
+    expect(rows[0].PlacedAt.toISOString()).toBe('2026-01-02T03:04:05.006Z');
+    expect(rows[1].Amount).toBeNull();
+  });
+
+  it('describes each column with its declared T-SQL type', async () => {
+    const answer = await pool.request().query('SELECT TOP 1 * FROM sales.Orders');
+    const c = answer.recordset.columns;
+    expect(c.OrderId?.type).toBe(sql.Int);
+    expect(c.Customer?.type).toBe(sql.NVarChar);
+    expect(c.Amount).toMatchObject({ precision: 38, scale: 10 });
+    expect(c.Amount?.type).toBe(sql.Decimal);
+    expect(c.PlacedAt).toMatchObject({ scale: 7 });
+    expect(c.PlacedAt?.type).toBe(sql.DateTime2);
+    expect(c.Paid?.type).toBe(sql.Bit);
+    expect(c.Ref?.type).toBe(sql.UniqueIdentifier);
+  });
+
+  it('compares and sorts decimals as numbers, and answers them at their scale', async () => {
+    await pool
+      .request()
+      .query(
+        "INSERT INTO sales.Orders (Customer, Amount, PlacedAt) VALUES (N'Nine', 9, '2026-01-05'), (N'Ten', 10.25, '2026-01-06')",
+      );
+    const answer = await pool
+      .request()
+      .query('SELECT Customer, Amount FROM sales.Orders WHERE Amount > 9 ORDER BY Amount DESC');
+    expect(answer.recordset.map((r) => [r.Customer, r.Amount])).toEqual([
+      ['Müller GmbH', 1234.5000000001],
+      ['Ten', 10.25],
+    ]);
+    await pool.request().query("DELETE FROM sales.Orders WHERE Customer IN (N'Nine', N'Ten')");
+  });
+
+  it('answers a malformed RPC stream with error 8016 and keeps the connection', async () => {
+    // tedious turns a decimal parameter into a double: 20 integer digits overflow its 64-bit write.
+    const e = await error(
+      pool.request().input('a', sql.Decimal(38, 10), '12345678901234567890.5').query('SELECT @a AS a'),
+    );
+    expect(e?.number).toBe(8016);
+    expect((await pool.request().query('SELECT 1 AS one')).recordset[0].one).toBe(1);
+  });
+
+  it('counts rows that UPDATE and DELETE touch, and TOP limits a SELECT', async () => {
+    const updated = await pool
+      .request()
+      .input('cust', sql.NVarChar(60), 'Ødegaard AS')
+      .query('UPDATE sales.Orders SET Paid = 1 WHERE Customer = @cust');
+    expect(updated.rowsAffected).toEqual([1]);
+    await pool.request().query("INSERT INTO dbo.Notes (Id, Body) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    expect(
+      (await pool.request().query('SELECT TOP (2) Id FROM Notes ORDER BY Id DESC')).recordset.map(
+        (r) => r.Id,
+      ),
+    ).toEqual([3, 2]);
+    const deleted = await pool.request().query('DELETE FROM dbo.Notes WHERE Id > 1');
+    expect(deleted.rowsAffected).toEqual([2]);
+  });
+
+  it('inserts from a SELECT, giving each row the next identity', async () => {
+    await pool
+      .request()
+      .query("INSERT INTO sales.Orders (Customer, PlacedAt) SELECT Body, '2026-02-01' FROM dbo.Notes");
+    const ids = (
+      await pool.request().query('SELECT OrderId FROM sales.Orders ORDER BY OrderId')
+    ).recordset.map((r) => r.OrderId);
+    // 120 and 130 went to the rows the decimal test deleted: identity values are never reused.
+    expect(ids).toEqual([100, 110, 140]);
+  });
+
+  it('round-trips (max) text and binary through a table', async () => {
+    const body = 'x'.repeat(50_000);
+    const blob = Buffer.alloc(40_000, 9);
+    await pool
+      .request()
+      .input('b', sql.VarChar(sql.MAX), body)
+      .input('y', sql.VarBinary(sql.MAX), blob)
+      .query('INSERT INTO dbo.Notes (Id, Body, Blob) VALUES (9, @b, @y)');
+    const row = (await pool.request().query('SELECT Body, Blob FROM dbo.Notes WHERE Id = 9')).recordset[0];
+    expect(row.Body).toBe(body);
+    expect(Buffer.compare(row.Blob, blob)).toBe(0);
+  });
+});
+
+describe('errors with SQL Server numbers', () => {
+  it.each([
+    ['SELECT * FROM dbo.Nope', 208, "Invalid object name 'dbo.Nope'."],
+    ['SELECT Nope FROM dbo.Notes', 207, "Invalid column name 'Nope'."],
+    [
+      "INSERT INTO sales.Orders (OrderId, Customer, PlacedAt) VALUES (1, N'x', '2026-01-01')",
+      544,
+      "Cannot insert explicit value for identity column in table 'Orders' when IDENTITY_INSERT is set to OFF.",
+    ],
+    ["INSERT INTO dbo.Notes (Id, Body) VALUES (1, 'dup')", 2627, undefined],
+    ["INSERT INTO sales.Orders (Customer) VALUES (N'no date')", 515, undefined],
+    ['CREATE TABLE dbo.Notes (Id INT)', 2714, "There is already an object named 'Notes' in the database."],
+    [
+      'CREATE TABLE dbo.T (Id MONEYBAGS)',
+      2715,
+      'Column, parameter, or variable #1: Cannot find data type MONEYBAGS.',
+    ],
+    [
+      'CREATE TABLE nowhere.T (Id INT)',
+      2760,
+      'The specified schema name "nowhere" either does not exist or you do not have permission to use it.',
+    ],
+    ["SELECT 'unclosed", 105, undefined],
+  ] as const)('%s → %i', async (statement, number, message) => {
+    const e = await error(pool.request().query(statement));
+    expect(e?.number).toBe(number);
+    if (message) expect(e?.message).toBe(message);
+  });
+
+  it('names the column in a NOT NULL violation and the table in a key violation', async () => {
+    const nulls = await error(
+      pool.request().query("INSERT INTO sales.Orders (Customer) VALUES (N'no date')"),
+    );
+    expect(nulls?.message).toBe(
+      "Cannot insert the value NULL into column 'PlacedAt', table 'Sales.sales.Orders'; column does not allow nulls. INSERT fails.",
+    );
+    const dup = await error(pool.request().query("INSERT INTO dbo.Notes (Id, Body) VALUES (1, 'dup')"));
+    expect(dup?.message).toContain("Cannot insert duplicate key in object 'dbo.Notes'.");
+  });
+});
