@@ -13,7 +13,7 @@ export const sandboxMssqlBenchmark: Benchmark = {
       logins: [{ name: 'bench', password: 'Bench-Pa55' }],
       databases: ['Sales'],
     });
-    const db = sandbox.sql.database('Sales');
+    const db = sandbox.sql.database('Sales').open();
     db.createTable(
       'dbo',
       'Big',
@@ -25,7 +25,7 @@ export const sandboxMssqlBenchmark: Benchmark = {
       ],
       [{ name: 'PK_Big', kind: 'PK', clustered: true, columns: ['Id'] }],
     );
-    const insert = db.db.prepare('INSERT INTO dbo."Big" VALUES (?, ?, ?, ?)');
+    const insert = db.db.prepare('INSERT INTO "dbo.Big" VALUES (?, ?, ?, ?)');
     db.db.transaction(() => {
       for (let i = 0; i < ROWS; i++)
         insert.run(
@@ -35,6 +35,7 @@ export const sandboxMssqlBenchmark: Benchmark = {
           `2026-01-01 00:00:${String(i % 60).padStart(2, '0')}.0000000`,
         );
     })();
+    db.close();
     const pool = await new sql.ConnectionPool({
       server: '127.0.0.1',
       port: sandbox.port,

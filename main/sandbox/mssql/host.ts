@@ -5,7 +5,10 @@ import type { RpcCall, RpcParam } from './tds/requests';
 import type { CallResult, HostSession, LoginOutcome, StatementResult, TdsHost } from './tds/server';
 import type { ServerMessage } from './tds/tokens';
 import { runBatch, type Parameters, type SessionContext } from './statements';
-import { SandboxDatabase } from './tsql/database';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxDatabaseFile, type SandboxDatabase } from './tsql/database';
 
 export interface SandboxLogin {
   name: string;
@@ -27,21 +30,22 @@ const loginFailed = (user: string): ServerMessage => ({
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export class SandboxHost implements TdsHost {
-  /** One SQLite-backed database per name, shared by every session, as a server's databases are. */
-  private readonly databases = new Map<string, SandboxDatabase>();
+  /** One database file per name, in a folder of this server's own, shared by every session. */
+  private readonly databases = new Map<string, SandboxDatabaseFile>();
+  private readonly dir = mkdtempSync(join(tmpdir(), 'cdc-sandbox-mssql-'));
 
   constructor(private readonly options: SandboxHostOptions) {}
 
-  database(name: string): SandboxDatabase {
+  database(name: string): SandboxDatabaseFile {
     const key = name.toLowerCase();
-    let db = this.databases.get(key);
-    if (!db) this.databases.set(key, (db = new SandboxDatabase(name)));
-    return db;
+    let file = this.databases.get(key);
+    if (!file) this.databases.set(key, (file = new SandboxDatabaseFile(name, this.dir)));
+    return file;
   }
 
   close(): void {
-    for (const db of this.databases.values()) db.close();
     this.databases.clear();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   login(l: Login7): LoginOutcome {
@@ -87,6 +91,7 @@ interface Prepared {
 
 class SandboxSession implements HostSession, SessionContext {
   private prepared = new Map<number, Prepared>();
+  private connections = new Map<string, SandboxDatabase>();
   private nextHandle = 1;
   private readonly loginDatabase: string;
 
@@ -98,8 +103,12 @@ class SandboxSession implements HostSession, SessionContext {
     this.loginDatabase = database;
   }
 
+  /** This session's own connection to the current database. */
   tables(): SandboxDatabase {
-    return this.host.database(this.database);
+    const key = this.database.toLowerCase();
+    let connection = this.connections.get(key);
+    if (!connection) this.connections.set(key, (connection = this.host.database(this.database).open()));
+    return connection;
   }
 
   /** The session is the statements' context: a USE earlier in a batch is seen by the rest of it. */
@@ -166,6 +175,8 @@ class SandboxSession implements HostSession, SessionContext {
 
   close(): void {
     this.prepared.clear();
+    for (const c of this.connections.values()) c.close();
+    this.connections.clear();
   }
 }
 

@@ -60,6 +60,8 @@ export async function startSandboxSqlServer(
     sql: host,
     close: async () => {
       await server.close();
+      // Sessions close their connections as their sockets close; then the files go.
+      await new Promise((resolve) => setImmediate(resolve));
       host.close();
     },
   };

@@ -1,7 +1,9 @@
-// One sandbox database: SQLite in memory, each T-SQL schema an attached in-memory database (so
-// `dbo.Orders` is native SQL there), and a catalog of schemas, tables, columns and keys that the
-// catalog views will read.
+// One sandbox database: a SQLite file in WAL mode, one connection per session (so each session's
+// transaction is its own, and a reader's snapshot is SQL Server's SNAPSHOT isolation). The table
+// `dbo.Orders` is the SQLite table "dbo.Orders"; a catalog of schemas, tables, columns and keys sits
+// beside the tables for the catalog views to read.
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ServerMessage } from '../tds/tokens';
 import type { SqlType } from '../tds/types';
@@ -48,18 +50,45 @@ const CATALOG = `
 `;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** The SQLite name of a T-SQL table. */
+export const tableSql = (schema: string, name: string) => quote(`${schema}.${name}`);
+const FIRST_OBJECT_ID = 245_575_913;
+
+/** The database's file, made once per sandbox database; every session opens its own connection to it. */
+export class SandboxDatabaseFile {
+  readonly path: string;
+
+  constructor(
+    readonly name: string,
+    dir: string,
+  ) {
+    this.path = join(dir, `${name.toLowerCase()}.sqlite`);
+    const db = new Database(this.path);
+    db.pragma('journal_mode = WAL');
+    db.exec(CATALOG);
+    db.prepare("INSERT INTO __schemas (name) VALUES ('dbo')").run();
+    db.close();
+  }
+
+  open(): SandboxDatabase {
+    return new SandboxDatabase(this.name, this.path);
+  }
+}
 const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '0000');
 
 export class SandboxDatabase {
   readonly db: Database.Database;
-  private nextObjectId = 245_575_913;
 
-  constructor(readonly name: string) {
-    this.db = new Database(':memory:');
+  constructor(
+    readonly name: string,
+    path: string,
+  ) {
+    this.db = new Database(path);
     this.db.defaultSafeIntegers(true);
-    this.db.exec(CATALOG);
+    // The server is single-threaded: a write that would wait for another session's lock cannot wait,
+    // so it fails at once with SQL Server's lock-timeout error (1222) rather than stall every session.
+    this.db.pragma('busy_timeout = 0');
     this.registerFunctions();
-    this.createSchema('dbo');
   }
 
   private registerFunctions(): void {
@@ -99,7 +128,6 @@ export class SandboxDatabase {
         message: `There is already an object named '${name}' in the database.`,
       });
     }
-    this.db.exec(`ATTACH ':memory:' AS ${quote(name)}`);
     this.db.prepare('INSERT INTO __schemas (name) VALUES (?)').run(name);
   }
 
@@ -184,10 +212,13 @@ export class SandboxDatabase {
     );
     for (const k of keys)
       defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
-    const objectId = this.nextObjectId;
-    this.nextObjectId += 16_000_057;
     this.db.transaction(() => {
-      this.db.exec(`CREATE TABLE ${quote(schema)}.${quote(name)} (${defs.join(', ')})`);
+      // Object ids as SQL Server hands them out: large, spaced, never reused.
+      const last = this.db
+        .prepare<[], { id: bigint | null }>('SELECT max(object_id) AS id FROM __objects')
+        .get()?.id;
+      const objectId = last === null || last === undefined ? FIRST_OBJECT_ID : Number(last) + 16_000_057;
+      this.db.exec(`CREATE TABLE ${tableSql(schema, name)} (${defs.join(', ')})`);
       this.db
         .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?)")
         .run(objectId, schema, name, now().slice(0, 23));
@@ -226,7 +257,7 @@ export class SandboxDatabase {
       });
     }
     this.db.transaction(() => {
-      this.db.exec(`DROP TABLE ${quote(table.schema)}.${quote(table.name)}`);
+      this.db.exec(`DROP TABLE ${tableSql(table.schema, table.name)}`);
       for (const t of ['__objects', '__columns', '__keys'])
         this.db.prepare(`DELETE FROM ${t} WHERE object_id = ?`).run(table.objectId);
     })();

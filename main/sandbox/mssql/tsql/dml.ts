@@ -3,7 +3,7 @@
 import type { StatementResult } from '../tds/server';
 import type { Column } from '../tds/tokens';
 import type { SqlType, SqlValue } from '../tds/types';
-import { quote, SqlError, type ColumnDef, type KeyDef, type SandboxDatabase } from './database';
+import { quote, SqlError, tableSql, type ColumnDef, type KeyDef, type SandboxDatabase } from './database';
 import { isOp, isWord, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
 
@@ -44,29 +44,112 @@ const syntax = (t: Token | undefined) =>
     message: `Incorrect syntax near '${t?.text ?? 'end of statement'}'.`,
   });
 
-/** T-SQL tokens to SQLite text: names quoted the SQLite way, N'' strings plain, variables bound, TOP → LIMIT. */
-function translate(tokens: Token[], params: Parameters): string {
+const TABLE_REF_AFTER = new Set(['from', 'join', 'into', 'update', 'table']);
+/** Words that can follow a table reference without being its alias. */
+const NOT_ALIAS = new Set(
+  'where join inner left right full cross outer on group order having union except intersect set values output with option select default when then as'.split(
+    ' ',
+  ),
+);
+const CLAUSE_END = new Set(
+  'where group order having union except intersect on set values option select output'.split(' '),
+);
+
+/** Reads a dotted name (a.b.c) at tokens[i]; answers its parts and the index after it. */
+function dotted(tokens: Token[], i: number): { parts: string[]; next: number } {
+  const parts: string[] = [];
+  let j = i;
+  while (tokens[j]?.kind === 'word' || tokens[j]?.kind === 'quoted') {
+    parts.push(nameOf(tokens[j]));
+    j++;
+    if (!isOp(tokens[j], '.')) break;
+    j++;
+  }
+  return { parts, next: j };
+}
+
+const nextSolid = (tokens: Token[], i: number) => {
+  let j = i;
+  while (tokens[j]?.kind === 'space' || tokens[j]?.kind === 'comment') j++;
+  return j;
+};
+
+/**
+ * T-SQL tokens to SQLite text: table references resolved to the sandbox's tables (with the bare
+ * table name as alias when none is given, so `Orders.Id` still works), names quoted the SQLite way,
+ * N'' strings plain, variables bound, TOP moved to a LIMIT.
+ */
+function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): string {
   const out: string[] = [];
   let limit: string | undefined;
+  let expectTable = false;
+  let inFromList = false;
+  let depth = 0;
+  const ctes = new Set<string>();
+  const first = solid(tokens);
+  if (isWord(first[0], 'with')) {
+    for (let k = 1; k < first.length; k++)
+      if (isWord(first[k + 1], 'as') && isOp(first[k + 2], '(')) ctes.add(nameOf(first[k]).toLowerCase());
+  }
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
-    const next = tokens[i + 1];
-    if (
-      (t.kind === 'word' || t.kind === 'quoted') &&
-      isOp(next, '.') &&
-      /^(sys|information_schema)$/i.test(nameOf(t))
-    ) {
-      const view = `${nameOf(t)}.${nameOf(tokens[i + 2])}`;
-      throw new SqlError({
-        number: 50000,
-        state: 1,
-        class: 16,
-        message: `The sandbox does not support the catalog view ${view} yet.`,
-      });
+    if (isOp(t, '(')) depth++;
+    if (isOp(t, ')')) depth--;
+    if (t.kind === 'word' && TABLE_REF_AFTER.has(t.text.toLowerCase())) {
+      expectTable = true;
+      inFromList = t.text.toLowerCase() === 'from';
+      out.push(t.text);
+      continue;
+    }
+    if (t.kind === 'word' && CLAUSE_END.has(t.text.toLowerCase())) inFromList = false;
+    if (isOp(t, ',') && inFromList && depth === 0) expectTable = true;
+    if (expectTable && (t.kind === 'word' || t.kind === 'quoted') && !isWord(t, 'select')) {
+      expectTable = false;
+      const { parts, next } = dotted(tokens, i);
+      const name = parts.at(-1) ?? '';
+      const schema = parts.length >= 2 ? (parts.at(-2) ?? 'dbo') : undefined;
+      if (schema && /^(sys|information_schema)$/i.test(schema)) {
+        throw new SqlError({
+          number: 50000,
+          state: 1,
+          class: 16,
+          message: `The sandbox does not support the catalog view ${schema}.${name} yet.`,
+        });
+      }
+      if (!schema && ctes.has(name.toLowerCase())) {
+        out.push(quote(name));
+      } else {
+        const table = db.table(schema, name);
+        // An unknown table is written as given, so SQLite's "no such table" names it as the statement did.
+        out.push(table ? tableSql(table.schema, table.name) : quote(schema ? `${schema}.${name}` : name));
+        const after = tokens[nextSolid(tokens, next)];
+        const aliased =
+          after !== undefined &&
+          (after.kind === 'quoted' ||
+            (after.kind === 'word' && !NOT_ALIAS.has(after.text.toLowerCase())) ||
+            isWord(after, 'as'));
+        const target = isWord(solid(tokens)[0], 'insert');
+        if (table && !aliased && !target) out.push(` AS ${quote(table.name)}`);
+      }
+      i = next - 1;
+      continue;
+    }
+    if (t.kind === 'temp') {
+      expectTable = false;
+      out.push(quote(t.text));
+      continue;
+    }
+    if (t.kind === 'word' || t.kind === 'quoted') {
+      // A three-part column reference (schema.table.column) is table.column against the alias.
+      const { parts, next } = dotted(tokens, i);
+      if (parts.length >= 3) {
+        out.push(parts.slice(-2).map(quote).join('.'));
+        i = next - 1;
+        continue;
+      }
     }
     if (t.kind === 'quoted') out.push(quote(t.value));
     else if (t.kind === 'nstring') out.push(`'${t.value.replaceAll("'", "''")}'`);
-    else if (t.kind === 'temp') out.push(`temp.${quote(t.text)}`);
     else if (t.kind === 'variable') {
       if (!params.has(t.text.toLowerCase()))
         throw new SqlError({
@@ -86,17 +169,17 @@ function translate(tokens: Token[], params: Parameters): string {
     } else if (isWord(t, 'top') && limit === undefined) {
       // TOP n | TOP (n) | TOP (@p): moved to a LIMIT at the end.
       const rest = solid(tokens.slice(i + 1));
-      const first = rest[0];
+      const head = rest[0];
       let taken: Token[];
-      if (isOp(first, '(')) {
+      if (isOp(head, '(')) {
         const close = rest.findIndex((x) => isOp(x, ')'));
         taken = rest.slice(1, close);
         i = tokens.indexOf(rest[close] as Token);
       } else {
-        taken = first ? [first] : [];
-        i = tokens.indexOf(first as Token);
+        taken = head ? [head] : [];
+        i = tokens.indexOf(head as Token);
       }
-      limit = translate(taken, params);
+      limit = translate(taken, params, db);
     } else if (
       isWord(t, 'with') &&
       isOp(solid(tokens.slice(i + 1))[0], '(') &&
@@ -104,6 +187,7 @@ function translate(tokens: Token[], params: Parameters): string {
     ) {
       // Table hints change locking, which the sandbox does not model: dropped.
       const close = tokens.findIndex((x, k) => k > i && isOp(x, ')'));
+      depth--;
       i = close;
     } else out.push(t.text);
   }
@@ -115,6 +199,13 @@ function mapError(error: unknown, context: { table?: string; db: SandboxDatabase
   if (error instanceof SqlError) return error;
   const message = error instanceof Error ? error.message : String(error);
   let m: RegExpExecArray | null;
+  if (/database is locked|SQLITE_BUSY/.test(message))
+    return new SqlError({
+      number: 1222,
+      state: 51,
+      class: 16,
+      message: 'Lock request time out period exceeded.',
+    });
   // SQL Server names the object as the statement wrote it, schema and all.
   if ((m = /no such table: (.+)$/.exec(message)))
     return new SqlError({ number: 208, state: 1, class: 16, message: `Invalid object name '${m[1]}'.` });
@@ -321,7 +412,7 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     });
   }
   const rest = tokens.slice(tokens.indexOf(s[k] as Token));
-  const targetSql = `${quote(table.schema)}.${quote(table.name)}`;
+  const targetSql = tableSql(table.schema, table.name);
   const columnList = [...columns, ...(identity ? [identity.name] : [])].map(quote).join(', ');
   if (isWord(s[k], 'values')) {
     const open = rest.findIndex((t) => isOp(t, '('));
@@ -329,7 +420,7 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     const ids = identity ? db.nextIdentities(table, tuples.length) : [];
     const rows = tuples.map((tuple, n) => {
       if (!isOp(tuple[0], '(') || !isOp(tuple.at(-1), ')')) throw syntax(tuple[0]);
-      const inner = translate(tuple.slice(1, -1), params);
+      const inner = translate(tuple.slice(1, -1), params, db);
       return `(${inner}${identity ? `, ${String(ids[n])}` : ''})`;
     });
     return run(
@@ -340,7 +431,7 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     );
   }
   // INSERT … SELECT: the identity values follow the rows the SELECT gives.
-  const selected = run(db, translate(rest, params), params);
+  const selected = run(db, translate(rest, params, db), params);
   const rows = selected.resultSet?.rows ?? [];
   const ids = identity ? db.nextIdentities(table, rows.length) : [];
   const placeholders = [...columns, ...(identity ? ['id'] : [])].map(() => '?').join(', ');
@@ -388,11 +479,11 @@ export function runTableStatement(
         class: 16,
         message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
       });
-    run(db, `DELETE FROM ${quote(table.schema)}.${quote(table.name)}`, params);
+    run(db, `DELETE FROM ${tableSql(table.schema, table.name)}`, params);
     return {};
   }
   if (isWord(s[0], 'insert')) return insert(db, tokens, params);
-  if (isWord(s[0], 'update', 'delete')) return run(db, translate(tokens, params), params);
-  if (isWord(s[0], 'select', 'with')) return run(db, translate(tokens, params), params);
+  if (isWord(s[0], 'update', 'delete', 'select', 'with'))
+    return run(db, translate(tokens, params, db), params);
   return undefined;
 }
