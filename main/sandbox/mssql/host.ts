@@ -8,7 +8,9 @@ import { runBatch, type Parameters, type SessionContext } from './statements';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxDatabaseFile, type SandboxDatabase } from './tsql/database';
+import type { TransactionRequest } from './tds/requests';
+import { SessionTransaction } from './transactions';
+import { SandboxDatabaseFile, SqlError, type SandboxDatabase } from './tsql/database';
 
 export interface SandboxLogin {
   name: string;
@@ -91,6 +93,7 @@ interface Prepared {
 
 class SandboxSession implements HostSession, SessionContext {
   private prepared = new Map<number, Prepared>();
+  readonly transaction = new SessionTransaction(() => this.connection());
   private connections = new Map<string, SandboxDatabase>();
   private nextHandle = 1;
   private readonly loginDatabase: string;
@@ -104,11 +107,51 @@ class SandboxSession implements HostSession, SessionContext {
   }
 
   /** This session's own connection to the current database. */
-  tables(): SandboxDatabase {
+  private connection(): SandboxDatabase {
     const key = this.database.toLowerCase();
     let connection = this.connections.get(key);
     if (!connection) this.connections.set(key, (connection = this.host.database(this.database).open()));
     return connection;
+  }
+
+  /** The connection for statements that touch data: a snapshot transaction checks the database first. */
+  tables(): SandboxDatabase {
+    const connection = this.connection();
+    this.transaction.checkAccess(connection);
+    return connection;
+  }
+
+  transactionManager(request: TransactionRequest): StatementResult[] {
+    try {
+      switch (request.kind) {
+        case 'begin':
+          return [this.transaction.begin(request.isolation)];
+        case 'commit':
+        case 'rollback': {
+          const ended = request.kind === 'commit' ? this.transaction.commit() : this.transaction.rollback();
+          return request.beginNew ? [ended, this.transaction.begin(request.isolation)] : [ended];
+        }
+        default:
+          return [
+            {
+              messages: [
+                {
+                  kind: 'error',
+                  number: 50000,
+                  state: 1,
+                  class: 16,
+                  message: 'The sandbox does not support this transaction manager request yet.',
+                },
+              ],
+              failed: true,
+            },
+          ];
+      }
+    } catch (error) {
+      if (error instanceof SqlError)
+        return [{ messages: [{ kind: 'error', ...error.serverMessage }], failed: true }];
+      throw error;
+    }
   }
 
   /** The session is the statements' context: a USE earlier in a batch is seen by the rest of it. */
@@ -169,11 +212,13 @@ class SandboxSession implements HostSession, SessionContext {
   }
 
   reset(): void {
+    this.transaction.abandon();
     this.prepared.clear();
     this.database = this.loginDatabase;
   }
 
   close(): void {
+    this.transaction.abandon();
     this.prepared.clear();
     for (const c of this.connections.values()) c.close();
     this.connections.clear();

@@ -4,6 +4,7 @@
 import type { StatementResult } from './tds/server';
 import type { Column, ServerMessage } from './tds/tokens';
 import type { SqlType, SqlValue } from './tds/types';
+import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
 import { SqlError, type SandboxDatabase } from './tsql/database';
 import { runTableStatement, type Parameters } from './tsql/dml';
 import { isWord, LexError, solid, splitCommas, splitStatements, textOf, type Token } from './tsql/lexer';
@@ -16,6 +17,7 @@ export interface SessionContext {
   useDatabase(name: string): string | undefined;
   /** The current database's tables. */
   tables(): SandboxDatabase;
+  readonly transaction: SessionTransaction;
 }
 
 export const VERSION_TEXT =
@@ -89,6 +91,7 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   const fn = e.toLowerCase().replace(/\s+/g, '');
   const sysname = (value: string): Evaluated => ({ type: { name: 'nvarchar', length: 128 }, value });
   if (fn === '@@version') return { type: { name: 'nvarchar', length: 300 }, value: VERSION_TEXT };
+  if (fn === '@@trancount') return { type: { name: 'int' }, value: ctx.transaction.count };
   if (fn === '@@servername') return sysname('SANDBOX');
   if (fn === 'db_name()') return sysname(ctx.database);
   if (fn === 'suser_sname()' || fn === 'system_user' || fn === 'suser_name()') return sysname(ctx.login);
@@ -146,8 +149,37 @@ async function runOne(
   const s = textOf(tokens).trim();
   const keyword = (/^\w+/.exec(s)?.[0] ?? '').toLowerCase();
   switch (keyword) {
-    case 'set':
+    case 'set': {
+      const level =
+        /^set\s+transaction\s+isolation\s+level\s+(read\s+uncommitted|read\s+committed|repeatable\s+read|serializable|snapshot)$/i.exec(
+          s,
+        );
+      if (level)
+        ctx.transaction.isolation =
+          ISOLATION_NAMES[(level[1] ?? '').toLowerCase().replace(/\s+/g, ' ')] ?? ctx.transaction.isolation;
       return {};
+    }
+    case 'begin': {
+      if (!/^begin\s+tran(saction)?(\s+\w+)?$/i.test(s)) return unsupported(s);
+      return ctx.transaction.begin();
+    }
+    case 'commit':
+      if (!/^commit(\s+(tran(saction)?|work)(\s+\w+)?)?$/i.test(s)) return unsupported(s);
+      return ctx.transaction.commit();
+    case 'rollback':
+      if (!/^rollback(\s+(tran(saction)?|work)(\s+\w+)?)?$/i.test(s)) return unsupported(s);
+      return ctx.transaction.rollback();
+    case 'alter': {
+      const option =
+        /^alter\s+database\s+(\[[^\]]+\]|\w+)\s+set\s+allow_snapshot_isolation\s+(on|off)$/i.exec(s);
+      if (!option) return unsupported(s);
+      const target = bareName(option[1] ?? '');
+      if (target.toLowerCase() !== ctx.database.toLowerCase() && target.toLowerCase() !== 'current') {
+        return unsupported(s);
+      }
+      ctx.tables().setOption('allow_snapshot_isolation', (option[2] ?? 'off').toLowerCase());
+      return {};
+    }
     case 'use': {
       const wanted = bareName(s.slice(3));
       const from = ctx.database;

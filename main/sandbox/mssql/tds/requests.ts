@@ -64,3 +64,38 @@ export function parseRpc(data: Buffer): RpcCall[] {
   }
   return calls;
 }
+
+/** Transaction manager requests (MS-TDS 2.2.6.9): how drivers begin, commit and roll back. */
+export type TransactionRequest =
+  | { kind: 'begin'; isolation: number; name: string }
+  | { kind: 'commit' | 'rollback'; name: string; beginNew: boolean; isolation: number }
+  | { kind: 'save'; name: string }
+  | { kind: 'unsupported'; code: number };
+
+export const ISOLATION = {
+  UNCHANGED: 0,
+  READ_UNCOMMITTED: 1,
+  READ_COMMITTED: 2,
+  REPEATABLE_READ: 3,
+  SERIALIZABLE: 4,
+  SNAPSHOT: 5,
+} as const;
+
+export function parseTransactionManager(data: Buffer): TransactionRequest {
+  const c = new Cursor(data);
+  skipAllHeaders(c);
+  const type = c.u16();
+  if (type === 5) {
+    const isolation = c.u8();
+    return { kind: 'begin', isolation, name: c.offset < data.length ? c.bVarchar() : '' };
+  }
+  if (type === 7 || type === 8) {
+    const name = c.offset < data.length ? c.bVarchar() : '';
+    const flags = c.offset < data.length ? c.u8() : 0;
+    const beginNew = (flags & 0x01) !== 0;
+    const isolation = beginNew && c.offset < data.length ? c.u8() : 0;
+    return { kind: type === 7 ? 'commit' : 'rollback', name, beginNew, isolation };
+  }
+  if (type === 9) return { kind: 'save', name: c.bVarchar() };
+  return { kind: 'unsupported', code: type };
+}

@@ -6,7 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { parseLogin7, type Login7 } from './login7';
 import { DEFAULT_PACKET_SIZE, encodeMessage, MessageReader, PACKET, type Message } from './packet';
 import { buildPreloginResponse, ENCRYPT, negotiateEncryption, parsePrelogin } from './prelogin';
-import { parseRpc, parseSqlBatch, type RpcCall } from './requests';
+import {
+  parseRpc,
+  parseSqlBatch,
+  parseTransactionManager,
+  type RpcCall,
+  type TransactionRequest,
+} from './requests';
 import { startServerTls } from './tlsTransport';
 import { DONE_STATUS, ENV, TOKEN, TokenWriter, type Column, type ServerMessage } from './tokens';
 import type { SqlType, SqlValue } from './types';
@@ -17,6 +23,8 @@ export interface StatementResult {
   rowCount?: number;
   messages?: ({ kind: 'info' | 'error' } & ServerMessage)[];
   databaseChange?: { from: string; to: string };
+  /** A transaction began or ended: answered with ENVCHANGE 8, 9 or 10 and the descriptor. */
+  transaction?: { kind: 'begin' | 'commit' | 'rollback'; descriptor: Buffer };
   /** The statement failed: DONE carries the error bit. */
   failed?: boolean;
 }
@@ -31,6 +39,8 @@ export interface HostSession {
   readonly database: string;
   batch(sql: string, signal: AbortSignal): Promise<StatementResult[]>;
   rpc(call: RpcCall, signal: AbortSignal): Promise<CallResult>;
+  /** Transaction manager requests (BEGIN/COMMIT/ROLLBACK sent as TDS requests, not as T-SQL). */
+  transactionManager(request: TransactionRequest): StatementResult[];
   /** sp_reset_connection: the session as it was right after login. */
   reset(): void;
   close(): void;
@@ -205,13 +215,12 @@ class Connection {
         );
       }
     } else if (m.type === PACKET.TRANSACTION_MANAGER) {
-      w.message('error', {
-        number: 40000,
-        state: 1,
-        class: 16,
-        message: 'Transaction manager requests are not supported by the sandbox; use BEGIN TRANSACTION.',
-      });
-      w.done(TOKEN.DONE, DONE_STATUS.ERROR);
+      this.writeStatements(
+        w,
+        this.session.transactionManager(parseTransactionManager(m.data)),
+        TOKEN.DONE,
+        true,
+      );
     } else {
       return this.close();
     }
@@ -231,6 +240,12 @@ class Connection {
     results.forEach((r, i) => {
       for (const msg of r.messages ?? []) w.message(msg.kind, msg);
       if (r.databaseChange) w.envChange(ENV.DATABASE, r.databaseChange.to, r.databaseChange.from);
+      if (r.transaction?.kind === 'begin')
+        w.envChangeBytes(ENV.BEGIN_TRAN, r.transaction.descriptor, Buffer.alloc(0));
+      if (r.transaction?.kind === 'commit')
+        w.envChangeBytes(ENV.COMMIT_TRAN, Buffer.alloc(0), r.transaction.descriptor);
+      if (r.transaction?.kind === 'rollback')
+        w.envChangeBytes(ENV.ROLLBACK_TRAN, Buffer.alloc(0), r.transaction.descriptor);
       if (r.resultSet) {
         w.colMetadata(r.resultSet.columns);
         for (const row of r.resultSet.rows) w.row(r.resultSet.columns, row);

@@ -47,6 +47,7 @@ const CATALOG = `
     PRIMARY KEY (object_id, column_id));
   CREATE TABLE __keys (object_id INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, clustered INTEGER NOT NULL,
     key_ordinal INTEGER NOT NULL, column_name TEXT NOT NULL);
+  CREATE TABLE __options (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -101,6 +102,23 @@ export class SandboxDatabase {
     f('NEWID', () => randomUUID().toUpperCase());
     f('ISNULL', (a, b) => (a === null ? b : a));
     f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
+  }
+
+  /** ALTER DATABASE … SET ALLOW_SNAPSHOT_ISOLATION: off by default, as in SQL Server. */
+  allowsSnapshot(): boolean {
+    return (
+      this.db
+        .prepare<[], { value: string }>("SELECT value FROM __options WHERE name = 'allow_snapshot_isolation'")
+        .get()?.value === 'on'
+    );
+  }
+
+  setOption(name: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO __options (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      )
+      .run(name, value);
   }
 
   schemaName(name: string | undefined): string {

@@ -199,6 +199,15 @@ function mapError(error: unknown, context: { table?: string; db: SandboxDatabase
   if (error instanceof SqlError) return error;
   const message = error instanceof Error ? error.message : String(error);
   let m: RegExpExecArray | null;
+  if ((error as { code?: string }).code === 'SQLITE_BUSY_SNAPSHOT') {
+    // A snapshot transaction writing rows another transaction changed after its snapshot began.
+    return new SqlError({
+      number: 3960,
+      state: 2,
+      class: 16,
+      message: `Snapshot isolation transaction aborted due to update conflict. You cannot use snapshot isolation to access table '${context.table ?? '?'}' directly or indirectly in database '${context.db.name}' to update, delete, or insert the row that has been modified or deleted by another transaction. Retry the transaction or change the isolation level for the update/delete statement.`,
+    });
+  }
   if (/database is locked|SQLITE_BUSY/.test(message))
     return new SqlError({
       number: 1222,

@@ -1,0 +1,88 @@
+// A session's transaction, as SQL Server keeps it: @@TRANCOUNT nesting (only the outermost COMMIT
+// commits), an 8-byte descriptor the client echoes in ALL_HEADERS, and an isolation level. The
+// SQLite connection's own transaction carries the work; in WAL mode its reads see one snapshot.
+import { randomBytes } from 'node:crypto';
+import type { StatementResult } from './tds/server';
+import { ISOLATION } from './tds/requests';
+import { SqlError, type SandboxDatabase } from './tsql/database';
+
+export const ISOLATION_NAMES: Record<string, number> = {
+  'read uncommitted': ISOLATION.READ_UNCOMMITTED,
+  'read committed': ISOLATION.READ_COMMITTED,
+  'repeatable read': ISOLATION.REPEATABLE_READ,
+  serializable: ISOLATION.SERIALIZABLE,
+  snapshot: ISOLATION.SNAPSHOT,
+};
+
+export class SessionTransaction {
+  count = 0;
+  isolation: number = ISOLATION.READ_COMMITTED;
+  private descriptor = Buffer.alloc(8);
+  private connection: SandboxDatabase | undefined;
+
+  constructor(private readonly connect: () => SandboxDatabase) {}
+
+  begin(isolation: number = ISOLATION.UNCHANGED): StatementResult {
+    if (isolation !== ISOLATION.UNCHANGED) this.isolation = isolation;
+    this.count++;
+    if (this.count > 1) return {};
+    this.connection = this.connect();
+    this.connection.db.exec('BEGIN');
+    this.descriptor = randomBytes(8);
+    return { transaction: { kind: 'begin', descriptor: this.descriptor } };
+  }
+
+  commit(): StatementResult {
+    if (this.count === 0) {
+      throw new SqlError({
+        number: 3902,
+        state: 1,
+        class: 16,
+        message: 'The COMMIT TRANSACTION request has no corresponding BEGIN TRANSACTION.',
+      });
+    }
+    this.count--;
+    if (this.count > 0) return {};
+    this.end('COMMIT');
+    return { transaction: { kind: 'commit', descriptor: this.descriptor } };
+  }
+
+  rollback(): StatementResult {
+    if (this.count === 0) {
+      throw new SqlError({
+        number: 3903,
+        state: 1,
+        class: 16,
+        message: 'The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.',
+      });
+    }
+    this.count = 0;
+    this.end('ROLLBACK');
+    return { transaction: { kind: 'rollback', descriptor: this.descriptor } };
+  }
+
+  /** Before data is touched: a snapshot transaction needs the database to allow snapshot isolation. */
+  checkAccess(db: SandboxDatabase): void {
+    if (this.count > 0 && this.isolation === ISOLATION.SNAPSHOT && !db.allowsSnapshot()) {
+      throw new SqlError({
+        number: 3952,
+        state: 1,
+        class: 16,
+        message: `Snapshot isolation transaction failed accessing database '${db.name}' because snapshot isolation is not allowed in this database. Use ALTER DATABASE to allow snapshot isolation.`,
+      });
+    }
+  }
+
+  /** On disconnect or connection reset: whatever is open is rolled back. */
+  abandon(): void {
+    if (this.count > 0) this.end('ROLLBACK');
+    this.count = 0;
+    this.isolation = ISOLATION.READ_COMMITTED;
+  }
+
+  private end(how: 'COMMIT' | 'ROLLBACK'): void {
+    const db = this.connection?.db;
+    this.connection = undefined;
+    if (db?.inTransaction) db.exec(how);
+  }
+}
