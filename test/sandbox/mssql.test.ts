@@ -247,9 +247,11 @@ describe('errors and cancel', () => {
     await withPool(config(), async (pool) => {
       const error = (await pool
         .request()
-        .query('SELECT * FROM sys.tables')
+        .query('SELECT * FROM sys.change_tracking_tables')
         .catch((e: unknown) => e)) as sql.RequestError;
-      expect(error.message).toBe('The sandbox does not support the catalog view sys.tables yet.');
+      expect(error.message).toBe(
+        'The sandbox does not support the catalog view sys.change_tracking_tables yet.',
+      );
     });
   });
 });

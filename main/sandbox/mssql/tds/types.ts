@@ -401,8 +401,11 @@ function lengthPrefixed(data: Buffer | null): Buffer {
   return Buffer.concat([Buffer.from([data.length]), data]);
 }
 
-function stringBytes(t: { name: string }, value: SqlValue): Buffer {
-  const text = typeof value === 'string' ? value : String(value);
+function stringBytes(t: SqlType, value: SqlValue): Buffer {
+  let text = typeof value === 'string' ? value : String(value);
+  // char(n) and nchar(n) are fixed-length: SQL Server pads them with spaces.
+  if ((t.name === 'char' || t.name === 'nchar') && typeof t.length === 'number')
+    text = text.padEnd(t.length, ' ');
   return t.name === 'nchar' || t.name === 'nvarchar'
     ? Buffer.from(text, 'utf16le')
     : Buffer.from(text, 'latin1');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ServerMessage } from '../tds/tokens';
 import type { SqlType } from '../tds/types';
+import { BUILT_IN_TYPES, CATALOG_DDL, typeFacts } from './catalogViews';
 import { declaredType, typeText } from './typeNames';
 
 export class SqlError extends Error {
@@ -38,18 +39,6 @@ export interface TableInfo {
   keys: KeyDef[];
 }
 
-const CATALOG = `
-  CREATE TABLE __schemas (schema_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
-  CREATE TABLE __objects (object_id INTEGER PRIMARY KEY, schema_name TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
-    create_date TEXT NOT NULL, UNIQUE (schema_name, name) ON CONFLICT ABORT);
-  CREATE TABLE __columns (object_id INTEGER NOT NULL, column_id INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
-    is_nullable INTEGER NOT NULL, is_identity INTEGER NOT NULL, seed INTEGER, increment INTEGER, last_value INTEGER,
-    PRIMARY KEY (object_id, column_id));
-  CREATE TABLE __keys (object_id INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, clustered INTEGER NOT NULL,
-    key_ordinal INTEGER NOT NULL, column_name TEXT NOT NULL);
-  CREATE TABLE __options (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-`;
-
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** The SQLite name of a T-SQL table. */
 export const tableSql = (schema: string, name: string) => quote(`${schema}.${name}`);
@@ -66,8 +55,14 @@ export class SandboxDatabaseFile {
     this.path = join(dir, `${name.toLowerCase()}.sqlite`);
     const db = new Database(this.path);
     db.pragma('journal_mode = WAL');
-    db.exec(CATALOG);
-    db.prepare("INSERT INTO __schemas (name) VALUES ('dbo')").run();
+    db.exec(CATALOG_DDL);
+    // SQL Server's fixed schema ids: dbo is 1; user schemas start at 5.
+    db.prepare("INSERT INTO __schemas (schema_id, name) VALUES (1, 'dbo')").run();
+    const type = db.prepare('INSERT INTO __types VALUES (?, ?, ?, 4, ?, ?, ?, ?, 1, 0)');
+    for (const t of BUILT_IN_TYPES) {
+      const f = typeFacts(t);
+      type.run(f.typeName, f.systemTypeId, f.systemTypeId, f.maxLength, f.precision, f.scale, f.collation);
+    }
     db.close();
   }
 
@@ -102,6 +97,16 @@ export class SandboxDatabase {
     f('NEWID', () => randomUUID().toUpperCase());
     f('ISNULL', (a, b) => (a === null ? b : a));
     f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
+    f('DB_NAME', () => this.name);
+  }
+
+  /** The SQLite name of a catalog view such as sys.tables, matched without regard to case. */
+  catalogView(schema: string, name: string): string | undefined {
+    return this.db
+      .prepare<[string], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'view' AND name = ? COLLATE NOCASE",
+      )
+      .get(`${schema}.${name}`)?.name;
   }
 
   /** ALTER DATABASE … SET ALLOW_SNAPSHOT_ISOLATION: off by default, as in SQL Server. */
@@ -146,7 +151,11 @@ export class SandboxDatabase {
         message: `There is already an object named '${name}' in the database.`,
       });
     }
-    this.db.prepare('INSERT INTO __schemas (name) VALUES (?)').run(name);
+    const last =
+      this.db.prepare<[], { id: bigint }>('SELECT max(schema_id) AS id FROM __schemas').get()?.id ?? 4n;
+    this.db
+      .prepare('INSERT INTO __schemas (schema_id, name) VALUES (?, ?)')
+      .run((last < 4n ? 4n : last) + 1n, name);
   }
 
   table(schema: string | undefined, name: string): TableInfo | undefined {
@@ -240,26 +249,37 @@ export class SandboxDatabase {
       this.db
         .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?)")
         .run(objectId, schema, name, now().slice(0, 23));
-      columns.forEach((c, i) =>
-        this.db
-          .prepare('INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)')
-          .run(
-            objectId,
-            i + 1,
-            c.name,
-            JSON.stringify(c.type),
-            c.nullable ? 1 : 0,
-            c.identity ? 1 : 0,
-            c.identity?.seed ?? null,
-            c.identity?.increment ?? null,
-          ),
+      const column = this.db.prepare(
+        'INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
       );
-      for (const k of keys)
-        k.columns.forEach((col, i) =>
-          this.db
-            .prepare('INSERT INTO __keys VALUES (?, ?, ?, ?, ?, ?)')
-            .run(objectId, k.name, k.kind, k.clustered ? 1 : 0, i + 1, col),
+      columns.forEach((c, i) => {
+        const f = typeFacts(c.type);
+        column.run(
+          objectId,
+          i + 1,
+          c.name,
+          JSON.stringify(c.type),
+          f.typeName,
+          f.systemTypeId,
+          f.maxLength,
+          f.precision,
+          f.scale,
+          f.collation,
+          c.nullable ? 1 : 0,
+          c.identity ? 1 : 0,
+          c.identity?.seed ?? null,
+          c.identity?.increment ?? null,
         );
+      });
+      // Index ids as SQL Server numbers them: 1 for the clustered index, 2 and on for the others.
+      const key = this.db.prepare('INSERT INTO __keys VALUES (?, ?, ?, ?, ?, ?, ?)');
+      let nextIndexId = 2;
+      for (const k of keys) {
+        const indexId = k.clustered ? 1 : nextIndexId++;
+        k.columns.forEach((col, i) =>
+          key.run(objectId, k.name, k.kind, k.clustered ? 1 : 0, indexId, i + 1, col),
+        );
+      }
     })();
   }
 

@@ -109,12 +109,24 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       const name = parts.at(-1) ?? '';
       const schema = parts.length >= 2 ? (parts.at(-2) ?? 'dbo') : undefined;
       if (schema && /^(sys|information_schema)$/i.test(schema)) {
-        throw new SqlError({
-          number: 50000,
-          state: 1,
-          class: 16,
-          message: `The sandbox does not support the catalog view ${schema}.${name} yet.`,
-        });
+        const view = db.catalogView(schema, name);
+        // A view SQL Server has and the sandbox lacks must not look like a misspelling: say so instead of 208.
+        if (!view) {
+          throw new SqlError({
+            number: 50000,
+            state: 1,
+            class: 16,
+            message: `The sandbox does not support the catalog view ${schema}.${name} yet.`,
+          });
+        }
+        out.push(quote(view));
+        const after = tokens[nextSolid(tokens, next)];
+        const aliased =
+          after !== undefined &&
+          (after.kind === 'quoted' || (after.kind === 'word' && !NOT_ALIAS.has(after.text.toLowerCase())));
+        if (!aliased) out.push(` AS ${quote(name)}`);
+        i = next - 1;
+        continue;
       }
       if (!schema && ctes.has(name.toLowerCase())) {
         out.push(quote(name));
@@ -262,11 +274,13 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
     }
     const declared = statement.columns();
     const rows = (statement.raw(true).all(used) as unknown[][]).map((r) => r.map((v) => v as SqlValue));
-    const columns: Column[] = declared.map((c, i) => ({
-      name: c.name,
-      type: typeFromDeclared(c.type) ?? inferType(rows.map((r) => r[i] ?? null)),
-      nullable: true,
-    }));
+    // Catalog views compute their flags; SQL Server types every is_* catalog column as bit.
+    const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql);
+    const columns: Column[] = declared.map((c, i) => {
+      let type = typeFromDeclared(c.type) ?? inferType(rows.map((r) => r[i] ?? null));
+      if (readsCatalog && type.name === 'int' && /^is_/i.test(c.name)) type = { name: 'bit' };
+      return { name: c.name, type, nullable: true };
+    });
     return {
       resultSet: { columns, rows: rows.map((r) => r.map((v, i) => fromSqlite(columns[i]?.type, v))) },
       rowCount: rows.length,
