@@ -247,10 +247,10 @@ describe('errors and cancel', () => {
     await withPool(config(), async (pool) => {
       const error = (await pool
         .request()
-        .query('SELECT * FROM sys.change_tracking_tables')
+        .query('SELECT * FROM sys.database_principals')
         .catch((e: unknown) => e)) as sql.RequestError;
       expect(error.message).toBe(
-        'The sandbox does not support the catalog view sys.change_tracking_tables yet.',
+        'The sandbox does not support the catalog view sys.database_principals yet.',
       );
     });
   });

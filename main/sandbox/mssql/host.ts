@@ -21,6 +21,8 @@ export interface SandboxLogin {
 export interface SandboxHostOptions {
   logins: SandboxLogin[];
   databases: string[];
+  /** Seam: the sandbox clock (change-tracking retention), moved on by tests. */
+  now?: () => Date;
 }
 
 const loginFailed = (user: string): ServerMessage => ({
@@ -41,7 +43,7 @@ export class SandboxHost implements TdsHost {
   database(name: string): SandboxDatabaseFile {
     const key = name.toLowerCase();
     let file = this.databases.get(key);
-    if (!file) this.databases.set(key, (file = new SandboxDatabaseFile(name, this.dir)));
+    if (!file) this.databases.set(key, (file = new SandboxDatabaseFile(name, this.dir, this.options.now)));
     return file;
   }
 

@@ -13,6 +13,8 @@ export interface SandboxSqlServerOptions {
   forceEncryption?: boolean;
   logins?: SandboxLogin[];
   databases?: string[];
+  /** Seam: the sandbox clock, which tests move on to expire change-tracking retention. */
+  now?: () => Date;
 }
 
 export interface SandboxSqlServer {
@@ -36,7 +38,11 @@ export async function startSandboxSqlServer(
   options: SandboxSqlServerOptions = {},
 ): Promise<SandboxSqlServer> {
   const logins = options.logins ?? DEFAULT_LOGINS;
-  const host = new SandboxHost({ logins, databases: options.databases ?? DEFAULT_DATABASES });
+  const host = new SandboxHost({
+    logins,
+    databases: options.databases ?? DEFAULT_DATABASES,
+    now: options.now,
+  });
   let caFile: string | undefined;
   let tls: { cert: string; key: string } | undefined;
   if (options.tls) {

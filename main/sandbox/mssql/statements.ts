@@ -6,6 +6,7 @@ import type { Column, ServerMessage } from './tds/tokens';
 import type { SqlType, SqlValue } from './tds/types';
 import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
 import { SqlError, type SandboxDatabase } from './tsql/database';
+import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
 import { runTableStatement, type Parameters } from './tsql/dml';
 import { isWord, LexError, solid, splitCommas, splitStatements, textOf, type Token } from './tsql/lexer';
 
@@ -43,6 +44,9 @@ interface Evaluated {
   type: SqlType;
   value: SqlValue;
 }
+
+/** An expression the exact-type evaluator does not know: the statement goes to the SQL engine instead. */
+class NotEvaluable extends Error {}
 
 function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evaluated {
   const e = expr.trim();
@@ -95,12 +99,7 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   if (fn === '@@servername') return sysname('SANDBOX');
   if (fn === 'db_name()') return sysname(ctx.database);
   if (fn === 'suser_sname()' || fn === 'system_user' || fn === 'suser_name()') return sysname(ctx.login);
-  throw new SqlError({
-    number: 50000,
-    state: 1,
-    class: 16,
-    message: `The sandbox does not support this expression yet: ${e.slice(0, 80)}`,
-  });
+  throw new NotEvaluable();
 }
 
 function selectWithoutFrom(itemTokens: Token[], params: Parameters, ctx: SessionContext): StatementResult {
@@ -170,6 +169,30 @@ async function runOne(
       if (!/^rollback(\s+(tran(saction)?|work)(\s+\w+)?)?$/i.test(s)) return unsupported(s);
       return ctx.transaction.rollback();
     case 'alter': {
+      const tracking =
+        /^alter\s+database\s+(\[[^\]]+\]|\w+)\s+set\s+change_tracking\s*(=\s*(on|off))?\s*(?:\((.*)\))?$/is.exec(
+          s,
+        );
+      if (tracking) {
+        const target = bareName(tracking[1] ?? '');
+        if (target.toLowerCase() !== ctx.database.toLowerCase() && target.toLowerCase() !== 'current')
+          return unsupported(s);
+        const options: { period?: number; units?: string; autoCleanup?: boolean } = {};
+        for (const part of (tracking[4] ?? '').split(',')) {
+          const retention = /^\s*change_retention\s*=\s*(\d+)\s*(days|hours|minutes)\s*$/i.exec(part);
+          const cleanup = /^\s*auto_cleanup\s*=\s*(on|off)\s*$/i.exec(part);
+          if (retention) {
+            options.period = Number(retention[1]);
+            options.units = (retention[2] ?? 'days').toUpperCase();
+          } else if (cleanup) options.autoCleanup = (cleanup[1] ?? '').toLowerCase() === 'on';
+          else if (part.trim() !== '') return unsupported(s);
+        }
+        const enable = tracking[3] === undefined ? undefined : tracking[3].toLowerCase() === 'on';
+        alterChangeTracking(ctx.tables(), enable, options);
+        return {};
+      }
+      if (/^alter\s+table\b/i.test(s))
+        return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
       const option =
         /^alter\s+database\s+(\[[^\]]+\]|\w+)\s+set\s+allow_snapshot_isolation\s+(on|off)$/i.exec(s);
       if (!option) return unsupported(s);
@@ -243,7 +266,13 @@ async function runOne(
     case 'select': {
       // With only parameters, literals and session functions, the answer keeps each parameter's exact type.
       const reachesTables = solid(tokens).some((t) => isWord(t, 'from', 'into', 'union', 'where'));
-      if (!reachesTables) return selectWithoutFrom(tokens.slice(1), params, ctx);
+      if (!reachesTables) {
+        try {
+          return selectWithoutFrom(tokens.slice(1), params, ctx);
+        } catch (error) {
+          if (!(error instanceof NotEvaluable)) throw error;
+        }
+      }
       return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
     }
     default:

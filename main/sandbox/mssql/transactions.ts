@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StatementResult } from './tds/server';
 import { ISOLATION } from './tds/requests';
+import { finishVersion } from './tsql/changeTracking';
 import { SqlError, type SandboxDatabase } from './tsql/database';
 
 export const ISOLATION_NAMES: Record<string, number> = {
@@ -43,6 +44,8 @@ export class SessionTransaction {
     }
     this.count--;
     if (this.count > 0) return {};
+    // Tracked changes take the version this transaction commits with.
+    if (this.connection?.db.inTransaction) finishVersion(this.connection);
     this.end('COMMIT');
     return { transaction: { kind: 'commit', descriptor: this.descriptor } };
   }

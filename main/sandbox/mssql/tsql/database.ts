@@ -5,16 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ServerMessage } from '../tds/tokens';
 import type { SqlType } from '../tds/types';
 import { BUILT_IN_TYPES, CATALOG_DDL, typeFacts } from './catalogViews';
-import { declaredType, typeText } from './typeNames';
+import { CT_DDL } from './changeTracking';
+import { quote, SqlError, tableSql } from './basics';
 
-export class SqlError extends Error {
-  constructor(readonly serverMessage: ServerMessage) {
-    super(serverMessage.message);
-  }
-}
+export { quote, SqlError, tableSql };
+import { declaredType, typeText } from './typeNames';
 
 export interface ColumnDef {
   name: string;
@@ -39,9 +36,6 @@ export interface TableInfo {
   keys: KeyDef[];
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-/** The SQLite name of a T-SQL table. */
-export const tableSql = (schema: string, name: string) => quote(`${schema}.${name}`);
 const FIRST_OBJECT_ID = 245_575_913;
 
 /** The database's file, made once per sandbox database; every session opens its own connection to it. */
@@ -51,11 +45,14 @@ export class SandboxDatabaseFile {
   constructor(
     readonly name: string,
     dir: string,
+    /** Seam: the sandbox clock, which tests move on to expire change-tracking retention. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.path = join(dir, `${name.toLowerCase()}.sqlite`);
     const db = new Database(this.path);
     db.pragma('journal_mode = WAL');
     db.exec(CATALOG_DDL);
+    db.exec(CT_DDL);
     // SQL Server's fixed schema ids: dbo is 1; user schemas start at 5.
     db.prepare("INSERT INTO __schemas (schema_id, name) VALUES (1, 'dbo')").run();
     const type = db.prepare('INSERT INTO __types VALUES (?, ?, ?, 4, ?, ?, ?, ?, 1, 0)');
@@ -67,7 +64,7 @@ export class SandboxDatabaseFile {
   }
 
   open(): SandboxDatabase {
-    return new SandboxDatabase(this.name, this.path);
+    return new SandboxDatabase(this.name, this.path, this.now);
   }
 }
 const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '0000');
@@ -78,6 +75,7 @@ export class SandboxDatabase {
   constructor(
     readonly name: string,
     path: string,
+    readonly now: () => Date = () => new Date(),
   ) {
     this.db = new Database(path);
     this.db.defaultSafeIntegers(true);
@@ -98,6 +96,22 @@ export class SandboxDatabase {
     f('ISNULL', (a, b) => (a === null ? b : a));
     f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
     f('DB_NAME', () => this.name);
+    f('CT_NOW', () => this.now().toISOString());
+    // SYS_CHANGE_COLUMNS is opaque to clients; here it is the column-id bit mask, 8 bytes little-endian.
+    f('CT_MASK', (mask) => {
+      if (mask === null || mask === undefined) return null;
+      const out = Buffer.alloc(8);
+      out.writeBigUInt64LE(BigInt(mask as bigint));
+      return out;
+    });
+    this.db.aggregate('CT_OR', {
+      start: 0n,
+      step: (acc: bigint, v: unknown) => acc | (v === null ? 0n : BigInt(v as bigint)),
+    });
+    f('CT_IN_MASK', (columnId, mask) => {
+      if (mask === null || columnId === null || !Buffer.isBuffer(mask)) return 0n;
+      return (mask.readBigUInt64LE(0) >> BigInt(columnId as bigint)) & 1n;
+    });
   }
 
   /** The SQLite name of a catalog view such as sys.tables, matched without regard to case. */
@@ -332,5 +346,3 @@ export class SandboxDatabase {
     this.db.close();
   }
 }
-
-export { quote };

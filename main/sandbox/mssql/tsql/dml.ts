@@ -4,8 +4,21 @@ import type { StatementResult } from '../tds/server';
 import type { Column } from '../tds/tokens';
 import type { SqlType, SqlValue } from '../tds/types';
 import { quote, SqlError, tableSql, type ColumnDef, type KeyDef, type SandboxDatabase } from './database';
-import { isOp, isWord, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
+import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
+import {
+  changesSql,
+  claimedVersion,
+  cleanup,
+  CT_COLUMN_TYPES,
+  disableTable,
+  enableTable,
+  finishVersion,
+  isTracked,
+  setContext,
+  truncated,
+  versionSql,
+} from './changeTracking';
 
 export type Parameters = Map<string, { type: SqlType; value: SqlValue }>;
 
@@ -55,6 +68,98 @@ const CLAUSE_END = new Set(
   'where group order having union except intersect on set values option select output'.split(' '),
 );
 
+/** The index of the ')' that closes the '(' at tokens[open]. */
+function closing(tokens: Token[], open: number): number {
+  let depth = 0;
+  for (let k = open; k < tokens.length; k++) {
+    if (isOp(tokens[k], '(')) depth++;
+    if (isOp(tokens[k], ')') && --depth === 0) return k;
+  }
+  throw syntax(tokens[open]);
+}
+
+/** A literal or parameter value at translation time (OBJECT_ID, context), for names and blobs. */
+function constant(tokens: Token[], params: Parameters): SqlValue {
+  const t = solid(tokens)[0];
+  if (!t || isWord(t, 'null')) return null;
+  if (t.kind === 'variable') {
+    const p = params.get(t.text.toLowerCase());
+    if (!p)
+      throw new SqlError({
+        number: 137,
+        state: 2,
+        class: 15,
+        message: `Must declare the scalar variable "${t.text}".`,
+      });
+    return p.value;
+  }
+  if (t.kind === 'string' || t.kind === 'nstring') return t.value;
+  if (t.kind === 'number' && /^0x[0-9a-f]*$/i.test(textOf(solid(tokens))))
+    return Buffer.from(textOf(solid(tokens)).slice(2), 'hex');
+  if (t.kind === 'number') return t.text;
+  throw syntax(t);
+}
+
+/** OBJECT_ID('[schema.]name'): the table's id, or NULL as SQL Server answers for an unknown name. */
+function objectId(db: SandboxDatabase, name: SqlValue): string {
+  if (typeof name !== 'string') return 'NULL';
+  const parts = lex(name)
+    .filter((x) => x.kind === 'word' || x.kind === 'quoted')
+    .map(nameOf);
+  const table = db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+  return table ? String(table.objectId) : 'NULL';
+}
+
+/** CHANGETABLE(CHANGES t, v) or CHANGETABLE(VERSION t, (cols), (values)) at tokens[i]. */
+function changeTable(
+  tokens: Token[],
+  i: number,
+  params: Parameters,
+  db: SandboxDatabase,
+): { sql: string; next: number } {
+  const open = i + 1 + tokens.slice(i + 1).findIndex((x) => x.kind !== 'space');
+  if (!isOp(tokens[open], '(')) throw syntax(tokens[open]);
+  const close = closing(tokens, open);
+  const inner = solid(tokens.slice(open + 1, close));
+  const kind = inner[0];
+  const { parts, next } = dotted(inner, 1);
+  const table = db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+  if (!table)
+    throw new SqlError({
+      number: 208,
+      state: 1,
+      class: 16,
+      message: `Invalid object name '${parts.join('.')}'.`,
+    });
+  if (!isTracked(db, table.objectId)) {
+    throw new SqlError({
+      number: 22105,
+      state: 1,
+      class: 16,
+      message: `Change tracking is not enabled on table '${table.name}'.`,
+    });
+  }
+  const rest = inner.slice(next + 1);
+  if (isWord(kind, 'changes')) {
+    // "An expression will cause a syntax error": a variable, a number or NULL.
+    const single = rest.filter((x) => !isOp(x, '(') && !isOp(x, ')'));
+    if (
+      single.length !== 1 ||
+      !(single[0]?.kind === 'variable' || single[0]?.kind === 'number' || isWord(single[0], 'null'))
+    )
+      throw syntax(single[1] ?? single[0]);
+    return { sql: changesSql(table, translate(single, params, db)), next: close + 1 };
+  }
+  if (isWord(kind, 'version')) {
+    const groups = splitCommas(rest).map((g) => g.filter((x) => !isOp(x, '(') && !isOp(x, ')')));
+    const half = groups.length / 2;
+    const columns = groups.slice(0, half).map((g) => nameOf(g[0]));
+    const values = groups.slice(half).map((g) => translate(g, params, db));
+    return { sql: versionSql(table, columns, values), next: close + 1 };
+  }
+  throw syntax(kind);
+}
+
 /** Reads a dotted name (a.b.c) at tokens[i]; answers its parts and the index after it. */
 function dotted(tokens: Token[], i: number): { parts: string[]; next: number } {
   const parts: string[] = [];
@@ -103,6 +208,13 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
     }
     if (t.kind === 'word' && CLAUSE_END.has(t.text.toLowerCase())) inFromList = false;
     if (isOp(t, ',') && inFromList && depth === 0) expectTable = true;
+    if (expectTable && isWord(t, 'changetable')) {
+      expectTable = false;
+      const { sql, next } = changeTable(tokens, i, params, db);
+      out.push(sql);
+      i = next - 1;
+      continue;
+    }
     if (expectTable && (t.kind === 'word' || t.kind === 'quoted') && !isWord(t, 'select')) {
       expectTable = false;
       const { parts, next } = dotted(tokens, i);
@@ -150,6 +262,32 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       expectTable = false;
       out.push(quote(t.text));
       continue;
+    }
+    const call = t.kind === 'word' ? tokens[nextSolid(tokens, i + 1)] : undefined;
+    if (t.kind === 'word' && isOp(call, '(')) {
+      const open = tokens.indexOf(call as Token);
+      const name = t.text.toLowerCase();
+      const args = () => splitCommas(tokens.slice(open + 1, closing(tokens, open)));
+      let sql: string | undefined;
+      if (name === 'change_tracking_current_version')
+        sql = '(SELECT CASE WHEN enabled = 1 THEN current_version END FROM __ct_db)';
+      else if (name === 'change_tracking_min_valid_version') {
+        sql = `(SELECT max(begin_version, cleanup_version) FROM __ct_tables WHERE object_id = (${translate(args()[0] ?? [], params, db)}))`;
+      } else if (name === 'object_id') sql = objectId(db, constant(args()[0] ?? [], params));
+      else if (name === 'columnproperty') {
+        const [obj = [], column = [], property = []] = args();
+        if (String(constant(property, params)).toLowerCase() !== 'columnid') throw syntax(property[0]);
+        sql = `(SELECT column_id FROM __columns WHERE object_id = (${translate(obj, params, db)}) AND name = ${translate(column, params, db)} COLLATE NOCASE)`;
+      } else if (name === 'change_tracking_is_column_in_mask') {
+        sql = `CT_IN_MASK(${args()
+          .map((a) => translate(a, params, db))
+          .join(', ')})`;
+      }
+      if (sql !== undefined) {
+        out.push(sql);
+        i = closing(tokens, open);
+        continue;
+      }
     }
     if (t.kind === 'word' || t.kind === 'quoted') {
       // A three-part column reference (schema.table.column) is table.column against the alias.
@@ -276,9 +414,12 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
     const rows = (statement.raw(true).all(used) as unknown[][]).map((r) => r.map((v) => v as SqlValue));
     // Catalog views compute their flags; SQL Server types every is_* catalog column as bit.
     const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql);
+    const readsChanges = sql.includes('"__ct.');
     const columns: Column[] = declared.map((c, i) => {
       let type = typeFromDeclared(c.type) ?? inferType(rows.map((r) => r[i] ?? null));
       if (readsCatalog && type.name === 'int' && /^is_/i.test(c.name)) type = { name: 'bit' };
+      const ctType = readsChanges ? CT_COLUMN_TYPES[c.name.toLowerCase()] : undefined;
+      if (ctType) type = parseTypeName(ctType);
       return { name: c.name, type, nullable: true };
     });
     return {
@@ -474,6 +615,19 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
   return { rowCount: rows.length };
 }
 
+/**
+ * A write outside an explicit transaction is a transaction of its own: its tracked changes get one
+ * version, made current as it commits. Inside an explicit transaction, the COMMIT does that.
+ */
+function write<T>(db: SandboxDatabase, work: () => T): T {
+  if (db.db.inTransaction) return work();
+  return db.db.transaction(() => {
+    const result = work();
+    finishVersion(db);
+    return result;
+  })();
+}
+
 /** Runs a table statement; undefined when the statement is not one of these. */
 export function runTableStatement(
   db: SandboxDatabase,
@@ -481,6 +635,50 @@ export function runTableStatement(
   params: Parameters,
 ): StatementResult | undefined {
   const s = solid(tokens);
+  // WITH CHANGE_TRACKING_CONTEXT (context) <statement>: the context is recorded with each change it makes.
+  if (isWord(s[0], 'with') && isWord(s[1], 'change_tracking_context') && isOp(s[2], '(')) {
+    const open = tokens.indexOf(s[2] as Token);
+    const close = closing(tokens, open);
+    const context = constant(tokens.slice(open + 1, close), params);
+    if (context === null)
+      throw new SqlError({
+        number: 50000,
+        state: 1,
+        class: 16,
+        message: 'The CHANGE_TRACKING_CONTEXT value cannot be NULL.',
+      });
+    const blob = Buffer.isBuffer(context) ? context : Buffer.from(String(context), 'utf16le');
+    return write(db, () => {
+      setContext(db, blob.subarray(0, 128));
+      try {
+        return runTableStatement(db, tokens.slice(close + 1), params) ?? unsupportedHere(tokens);
+      } finally {
+        setContext(db, null);
+      }
+    });
+  }
+  if (isWord(s[0], 'alter') && isWord(s[1], 'table')) {
+    const { schema, name, next } = readName(s, 2);
+    const table = db.table(schema, name);
+    if (!table)
+      throw new SqlError({
+        number: 4902,
+        state: 1,
+        class: 16,
+        message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
+      });
+    if (isWord(s[next], 'enable') && isWord(s[next + 1], 'change_tracking')) {
+      const track = solid(s.slice(next + 2));
+      const columns = track.findIndex((x) => isWord(x, 'track_columns_updated'));
+      enableTable(db, table, columns >= 0 && isWord(track[columns + 2], 'on'));
+      return {};
+    }
+    if (isWord(s[next], 'disable') && isWord(s[next + 1], 'change_tracking')) {
+      disableTable(db, table);
+      return {};
+    }
+    return undefined;
+  }
   if (isWord(s[0], 'create') && isWord(s[1], 'schema')) {
     db.createSchema(nameOf(s[2]));
     return {};
@@ -489,6 +687,8 @@ export function runTableStatement(
   if (isWord(s[0], 'drop') && isWord(s[1], 'table')) {
     const ifExists = isWord(s[2], 'if') && isWord(s[3], 'exists');
     const { schema, name } = readName(s, ifExists ? 4 : 2);
+    const table = db.table(schema, name);
+    if (table && isTracked(db, table.objectId)) disableTable(db, table);
     db.dropTable(schema, name, ifExists);
     return {};
   }
@@ -502,11 +702,34 @@ export function runTableStatement(
         class: 16,
         message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
       });
-    run(db, `DELETE FROM ${tableSql(table.schema, table.name)}`, params);
+    write(db, () => {
+      const claimed = claimedVersion(db);
+      run(db, `DELETE FROM ${tableSql(table.schema, table.name)}`, params);
+      truncated(db, table.objectId, claimed);
+    });
     return {};
   }
-  if (isWord(s[0], 'insert')) return insert(db, tokens, params);
-  if (isWord(s[0], 'update', 'delete', 'select', 'with'))
+  if (isWord(s[0], 'insert')) return write(db, () => insert(db, tokens, params));
+  if (isWord(s[0], 'update', 'delete'))
+    return write(db, () => run(db, translate(tokens, params, db), params));
+  if (isWord(s[0], 'select', 'with')) {
+    // Reading change tracking outside a transaction: expired changes are cleaned up first.
+    if (
+      !db.db.inTransaction &&
+      s.some((x) => isWord(x, 'changetable', 'change_tracking_min_valid_version'))
+    ) {
+      db.db.transaction(() => cleanup(db, db.now()))();
+    }
     return run(db, translate(tokens, params, db), params);
+  }
   return undefined;
+}
+
+function unsupportedHere(tokens: Token[]): never {
+  throw new SqlError({
+    number: 50000,
+    state: 1,
+    class: 16,
+    message: `The sandbox does not support this statement yet: ${textOf(solid(tokens)).slice(0, 80)}`,
+  });
 }
