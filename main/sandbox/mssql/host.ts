@@ -10,17 +10,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TransactionRequest } from './tds/requests';
 import { SessionTransaction } from './transactions';
-import { SandboxDatabaseFile, SqlError, type SandboxDatabase } from './tsql/database';
+import {
+  ALL_RIGHTS,
+  SandboxDatabaseFile,
+  SqlError,
+  type Rights,
+  type SandboxDatabase,
+} from './tsql/database';
 
 export interface SandboxLogin {
   name: string;
   password: string;
   defaultDatabase?: string;
+  /** Grants the login lacks (all are granted unless set to false). */
+  permissions?: Partial<Pick<Rights, 'viewCatalog' | 'viewChangeTracking' | 'createSchema' | 'write'>>;
 }
 
 export interface SandboxHostOptions {
   logins: SandboxLogin[];
   databases: string[];
+  /** Databases created with a case-sensitive collation (Latin1_General_CS_AS). */
+  caseSensitiveDatabases?: string[];
   /** Seam: the sandbox clock (change-tracking retention), moved on by tests. */
   now?: () => Date;
 }
@@ -80,7 +90,11 @@ export class SandboxHost implements TdsHost {
         },
       };
     }
-    return { ok: true, session: new SandboxSession(this, login.name, database) };
+    return { ok: true, session: new SandboxSession(this, login, database) };
+  }
+
+  caseSensitive(database: string): boolean {
+    return (this.options.caseSensitiveDatabases ?? []).some((d) => sameName(d, database));
   }
 
   hasDatabase(name: string): string | undefined {
@@ -100,11 +114,14 @@ class SandboxSession implements HostSession, SessionContext {
   private nextHandle = 1;
   private readonly loginDatabase: string;
 
+  readonly login: string;
+
   constructor(
     private readonly host: SandboxHost,
-    readonly login: string,
+    private readonly account: SandboxLogin,
     public database: string,
   ) {
+    this.login = account.name;
     this.loginDatabase = database;
   }
 
@@ -112,7 +129,15 @@ class SandboxSession implements HostSession, SessionContext {
   private connection(): SandboxDatabase {
     const key = this.database.toLowerCase();
     let connection = this.connections.get(key);
-    if (!connection) this.connections.set(key, (connection = this.host.database(this.database).open()));
+    if (!connection) {
+      connection = this.host.database(this.database).open();
+      connection.rights = {
+        ...ALL_RIGHTS,
+        ...this.account.permissions,
+        caseSensitive: this.host.caseSensitive(this.database),
+      };
+      this.connections.set(key, connection);
+    }
     return connection;
   }
 

@@ -13,6 +13,8 @@ export interface SandboxSqlServerOptions {
   forceEncryption?: boolean;
   logins?: SandboxLogin[];
   databases?: string[];
+  /** Databases with a case-sensitive collation. */
+  caseSensitiveDatabases?: string[];
   /** Seam: the sandbox clock, which tests move on to expire change-tracking retention. */
   now?: () => Date;
 }
@@ -41,6 +43,7 @@ export async function startSandboxSqlServer(
   const host = new SandboxHost({
     logins,
     databases: options.databases ?? DEFAULT_DATABASES,
+    caseSensitiveDatabases: options.caseSensitiveDatabases,
     now: options.now,
   });
   let caFile: string | undefined;

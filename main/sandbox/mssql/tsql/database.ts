@@ -69,8 +69,29 @@ export class SandboxDatabaseFile {
 }
 const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '0000');
 
+/** What the session's login may do here; the sandbox's stand-in for grants and collation. */
+export interface Rights {
+  /** Reading catalog views (sys.*, INFORMATION_SCHEMA.*); without it they are "invalid objects" (208). */
+  viewCatalog: boolean;
+  viewChangeTracking: boolean;
+  createSchema: boolean;
+  /** INSERT, UPDATE, DELETE and TRUNCATE on tables. */
+  write: boolean;
+  /** A case-sensitive database collation: catalog view names must be written in lower case. */
+  caseSensitive: boolean;
+}
+
+export const ALL_RIGHTS: Rights = {
+  viewCatalog: true,
+  viewChangeTracking: true,
+  createSchema: true,
+  write: true,
+  caseSensitive: false,
+};
+
 export class SandboxDatabase {
   readonly db: Database.Database;
+  rights: Rights = ALL_RIGHTS;
 
   constructor(
     readonly name: string,

@@ -3,7 +3,15 @@
 import type { StatementResult } from '../tds/server';
 import type { Column } from '../tds/tokens';
 import type { SqlType, SqlValue } from '../tds/types';
-import { quote, SqlError, tableSql, type ColumnDef, type KeyDef, type SandboxDatabase } from './database';
+import {
+  quote,
+  SqlError,
+  tableSql,
+  type ColumnDef,
+  type KeyDef,
+  type SandboxDatabase,
+  type TableInfo,
+} from './database';
 import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
 import {
@@ -139,6 +147,7 @@ function changeTable(
       message: `Change tracking is not enabled on table '${table.name}'.`,
     });
   }
+  if (!db.rights.viewChangeTracking) throw denied('VIEW CHANGE TRACKING', db, table);
   const rest = inner.slice(next + 1);
   if (isWord(kind, 'changes')) {
     // "An expression will cause a syntax error": a variable, a number or NULL.
@@ -158,6 +167,51 @@ function changeTable(
     return { sql: versionSql(table, columns, values), next: close + 1 };
   }
   throw syntax(kind);
+}
+
+/** Error 229, as SQL Server words a denied object permission. */
+function denied(permission: string, db: SandboxDatabase, table: TableInfo): SqlError {
+  return new SqlError({
+    number: 229,
+    state: 5,
+    class: 14,
+    message: `The ${permission} permission was denied on the object '${table.name}', database '${db.name}', schema '${table.schema}'.`,
+  });
+}
+
+/** HAS_PERMS_BY_NAME(securable, class, permission): 1, 0, or NULL for a securable that does not exist. */
+function hasPermsByName(
+  db: SandboxDatabase,
+  securable: SqlValue,
+  securableClass: SqlValue,
+  permission: SqlValue,
+): string {
+  const kind = String(securableClass ?? '').toUpperCase();
+  const perm = String(permission ?? '').toUpperCase();
+  const yes = (b: boolean) => (b ? '1' : '0');
+  if (kind === 'DATABASE') {
+    if (perm === 'CREATE SCHEMA') return yes(db.rights.createSchema);
+    if (perm === 'VIEW DEFINITION' || perm === 'VIEW DATABASE STATE') return yes(db.rights.viewCatalog);
+    return yes(true);
+  }
+  if (kind === 'OBJECT') {
+    const parts = lex(String(securable ?? ''))
+      .filter((x) => x.kind === 'word' || x.kind === 'quoted')
+      .map(nameOf);
+    if (!db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '')) return 'NULL';
+    if (perm === 'VIEW CHANGE TRACKING') return yes(db.rights.viewChangeTracking);
+    if (perm === 'INSERT' || perm === 'UPDATE' || perm === 'DELETE') return yes(db.rights.write);
+    return yes(true);
+  }
+  return 'NULL';
+}
+
+/** The table a write names (INSERT INTO t, UPDATE t, DELETE [FROM] t, TRUNCATE TABLE t). */
+function writeTarget(s: Token[], db: SandboxDatabase): TableInfo | undefined {
+  let i = 1;
+  if (isWord(s[i], 'into', 'from', 'table')) i++;
+  const { parts } = dotted(s, i);
+  return db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
 }
 
 /** Reads a dotted name (a.b.c) at tokens[i]; answers its parts and the index after it. */
@@ -222,6 +276,15 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       const schema = parts.length >= 2 ? (parts.at(-2) ?? 'dbo') : undefined;
       if (schema && /^(sys|information_schema)$/i.test(schema)) {
         const view = db.catalogView(schema, name);
+        // Without catalog access, or in upper case under a case-sensitive collation, SQL Server sees no such object.
+        if (view && (!db.rights.viewCatalog || (db.rights.caseSensitive && view !== `${schema}.${name}`))) {
+          throw new SqlError({
+            number: 208,
+            state: 1,
+            class: 16,
+            message: `Invalid object name '${schema}.${name}'.`,
+          });
+        }
         // A view SQL Server has and the sandbox lacks must not look like a misspelling: say so instead of 208.
         if (!view) {
           throw new SqlError({
@@ -272,7 +335,18 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       if (name === 'change_tracking_current_version')
         sql = '(SELECT CASE WHEN enabled = 1 THEN current_version END FROM __ct_db)';
       else if (name === 'change_tracking_min_valid_version') {
-        sql = `(SELECT max(begin_version, cleanup_version) FROM __ct_tables WHERE object_id = (${translate(args()[0] ?? [], params, db)}))`;
+        // Without VIEW CHANGE TRACKING the answer is NULL, not an error (CHANGE_TRACKING_MIN_VALID_VERSION).
+        sql = db.rights.viewChangeTracking
+          ? `(SELECT max(begin_version, cleanup_version) FROM __ct_tables WHERE object_id = (${translate(args()[0] ?? [], params, db)}))`
+          : 'NULL';
+      } else if (name === 'has_perms_by_name') {
+        const [securable = [], securableClass = [], permission = []] = args();
+        sql = hasPermsByName(
+          db,
+          constant(securable, params),
+          constant(securableClass, params),
+          constant(permission, params),
+        );
       } else if (name === 'object_id') sql = objectId(db, constant(args()[0] ?? [], params));
       else if (name === 'columnproperty') {
         const [obj = [], column = [], property = []] = args();
@@ -679,7 +753,20 @@ export function runTableStatement(
     }
     return undefined;
   }
+  if (isWord(s[0], 'insert', 'update', 'delete', 'truncate') && !db.rights.write) {
+    const target = writeTarget(s, db);
+    const verb = isWord(s[0], 'truncate') ? 'ALTER' : (s[0]?.text.toUpperCase() ?? 'INSERT');
+    if (target) throw denied(verb, db, target);
+  }
   if (isWord(s[0], 'create') && isWord(s[1], 'schema')) {
+    if (!db.rights.createSchema) {
+      throw new SqlError({
+        number: 262,
+        state: 1,
+        class: 14,
+        message: `CREATE SCHEMA permission denied in database '${db.name}'.`,
+      });
+    }
     db.createSchema(nameOf(s[2]));
     return {};
   }
