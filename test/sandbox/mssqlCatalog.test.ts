@@ -192,3 +192,24 @@ describe('catalog views', () => {
     expect((await rows('SELECT COUNT(*) AS n FROM SYS.SCHEMAS'))[0]?.n).toBe(2);
   });
 });
+
+describe('sys.databases', () => {
+  it('lists the server’s databases with their snapshot isolation state', async () => {
+    const before = await rows(
+      "SELECT name, snapshot_isolation_state, snapshot_isolation_state_desc, is_read_committed_snapshot_on FROM sys.databases WHERE name = 'Sales'",
+    );
+    expect(before).toEqual([
+      {
+        name: 'Sales',
+        snapshot_isolation_state: 0,
+        snapshot_isolation_state_desc: 'OFF',
+        is_read_committed_snapshot_on: false,
+      },
+    ]);
+    await pool.request().query('ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON');
+    const after = await rows(
+      'SELECT snapshot_isolation_state_desc FROM sys.databases WHERE name = DB_NAME()',
+    );
+    expect(after).toEqual([{ snapshot_isolation_state_desc: 'ON' }]);
+  });
+});

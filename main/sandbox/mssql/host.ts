@@ -16,6 +16,7 @@ import {
   SqlError,
   type Rights,
   type SandboxDatabase,
+  type ServerDatabase,
 } from './tsql/database';
 
 export interface SandboxLogin {
@@ -93,6 +94,23 @@ export class SandboxHost implements TdsHost {
     return { ok: true, session: new SandboxSession(this, login, database) };
   }
 
+  /** sys.databases: every database of this server, with settings read from its own file. */
+  serverDatabases(): ServerDatabase[] {
+    return this.options.databases.map((name, i) => {
+      const connection = this.database(name).open();
+      try {
+        return {
+          name,
+          databaseId: i + 1,
+          snapshotAllowed: connection.allowsSnapshot(),
+          caseSensitive: this.caseSensitive(name),
+        };
+      } finally {
+        connection.close();
+      }
+    });
+  }
+
   caseSensitive(database: string): boolean {
     return (this.options.caseSensitiveDatabases ?? []).some((d) => sameName(d, database));
   }
@@ -136,6 +154,7 @@ class SandboxSession implements HostSession, SessionContext {
         ...this.account.permissions,
         caseSensitive: this.host.caseSensitive(this.database),
       };
+      connection.serverDatabases = () => this.host.serverDatabases();
       this.connections.set(key, connection);
     }
     return connection;

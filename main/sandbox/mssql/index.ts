@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSandboxCertificates } from './certificate';
 import { SandboxHost, type SandboxLogin } from './host';
+import { seed, SEED_LOGINS } from './seed';
 import { startTdsServer, type TdsServer } from './tds/server';
 
 export interface SandboxSqlServerOptions {
@@ -17,6 +18,8 @@ export interface SandboxSqlServerOptions {
   caseSensitiveDatabases?: string[];
   /** Seam: the sandbox clock, which tests move on to expire change-tracking retention. */
   now?: () => Date;
+  /** Load the sample Sales database (sandbox mode); it brings its own logins. */
+  seed?: boolean;
 }
 
 export interface SandboxSqlServer {
@@ -39,7 +42,7 @@ export const DEFAULT_DATABASES = ['master', 'Sales'];
 export async function startSandboxSqlServer(
   options: SandboxSqlServerOptions = {},
 ): Promise<SandboxSqlServer> {
-  const logins = options.logins ?? DEFAULT_LOGINS;
+  const logins = options.logins ?? (options.seed ? SEED_LOGINS : DEFAULT_LOGINS);
   const host = new SandboxHost({
     logins,
     databases: options.databases ?? DEFAULT_DATABASES,
@@ -54,6 +57,7 @@ export async function startSandboxSqlServer(
     writeFileSync(caFile, certs.caCert, { mode: 0o644 });
     tls = { cert: certs.cert, key: certs.key };
   }
+  if (options.seed) await seed(host);
   const server = await startTdsServer({
     host,
     port: options.port,

@@ -89,9 +89,19 @@ export const ALL_RIGHTS: Rights = {
   caseSensitive: false,
 };
 
+/** A row of sys.databases, which the server answers from all its databases. */
+export interface ServerDatabase {
+  name: string;
+  databaseId: number;
+  snapshotAllowed: boolean;
+  caseSensitive: boolean;
+}
+
 export class SandboxDatabase {
   readonly db: Database.Database;
   rights: Rights = ALL_RIGHTS;
+  /** Set by the session: the server's databases, for sys.databases. */
+  serverDatabases: () => ServerDatabase[] = () => [];
 
   constructor(
     readonly name: string,

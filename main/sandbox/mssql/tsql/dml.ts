@@ -169,6 +169,20 @@ function changeTable(
   throw syntax(kind);
 }
 
+/** sys.databases as a subquery of the server's databases ("sys.databases (Transact-SQL)"). */
+function serverDatabasesSql(db: SandboxDatabase): string {
+  const text = (v: string) => `'${v.replaceAll("'", "''")}'`;
+  const rows = db
+    .serverDatabases()
+    .map(
+      (d) =>
+        `SELECT ${text(d.name)} AS name, ${d.databaseId} AS database_id, ${d.snapshotAllowed ? 1 : 0} AS snapshot_isolation_state, ` +
+        `${text(d.snapshotAllowed ? 'ON' : 'OFF')} AS snapshot_isolation_state_desc, 0 AS is_read_committed_snapshot_on, ` +
+        `${text(d.caseSensitive ? 'Latin1_General_CS_AS' : 'SQL_Latin1_General_CP1_CI_AS')} AS collation_name, 0 AS state, 'ONLINE' AS state_desc`,
+    );
+  return `(/* catalog */ ${rows.join(' UNION ALL ')})`;
+}
+
 /** Error 229, as SQL Server words a denied object permission. */
 function denied(permission: string, db: SandboxDatabase, table: TableInfo): SqlError {
   return new SqlError({
@@ -274,6 +288,17 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       const { parts, next } = dotted(tokens, i);
       const name = parts.at(-1) ?? '';
       const schema = parts.length >= 2 ? (parts.at(-2) ?? 'dbo') : undefined;
+      // sys.databases is server-wide: the server answers it from all its databases.
+      const serverView = schema && /^sys$/i.test(schema) && /^databases$/i.test(name);
+      if (
+        serverView &&
+        db.rights.viewCatalog &&
+        !(db.rights.caseSensitive && `${schema}.${name}` !== 'sys.databases')
+      ) {
+        out.push(`${serverDatabasesSql(db)} AS ${quote(name)}`);
+        i = next - 1;
+        continue;
+      }
       if (schema && /^(sys|information_schema)$/i.test(schema)) {
         const view = db.catalogView(schema, name);
         // Without catalog access, or in upper case under a case-sensitive collation, SQL Server sees no such object.
@@ -487,7 +512,7 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
     const declared = statement.columns();
     const rows = (statement.raw(true).all(used) as unknown[][]).map((r) => r.map((v) => v as SqlValue));
     // Catalog views compute their flags; SQL Server types every is_* catalog column as bit.
-    const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql);
+    const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql) || sql.includes('/* catalog */');
     const readsChanges = sql.includes('"__ct.');
     const columns: Column[] = declared.map((c, i) => {
       let type = typeFromDeclared(c.type) ?? inferType(rows.map((r) => r[i] ?? null));
