@@ -188,3 +188,65 @@ describe('errors with SQL Server numbers', () => {
     expect(dup?.message).toContain("Cannot insert duplicate key in object 'dbo.Notes'.");
   });
 });
+
+describe('local temporary tables (#name)', () => {
+  async function session(): Promise<sql.ConnectionPool> {
+    return new sql.ConnectionPool({
+      server: '127.0.0.1',
+      port: sandbox.port,
+      user: 'dba',
+      password: 'Dba-Pa55',
+      database: 'Sales',
+      options: { encrypt: false },
+      pool: { max: 1, min: 0 },
+    }).connect();
+  }
+
+  it('belong to their session: two sessions use the same name without colliding, and keep column types', async () => {
+    const [a, b] = await Promise.all([session(), session()]);
+    try {
+      await a.request().batch('CREATE TABLE #cdc_keys (Id INT NOT NULL PRIMARY KEY, Ver BIGINT NOT NULL)');
+      await b.request().batch('CREATE TABLE #cdc_keys (Id INT NOT NULL PRIMARY KEY, Ver BIGINT NOT NULL)');
+      await a.request().query('INSERT INTO #cdc_keys (Id, Ver) VALUES (1, 10), (2, 11)');
+      await b.request().query('INSERT INTO #cdc_keys (Id, Ver) VALUES (7, 70)');
+      const fromA = await a.request().query('SELECT k.Id, k.Ver FROM #cdc_keys k ORDER BY k.Id');
+      expect(fromA.recordset).toEqual([
+        { Id: 1, Ver: '10' },
+        { Id: 2, Ver: '11' },
+      ]);
+      expect(fromA.recordset.columns.Ver?.type).toBe(sql.BigInt);
+      expect((await b.request().query('SELECT Id FROM #cdc_keys')).recordset).toEqual([{ Id: 7 }]);
+      // Temporary tables live in tempdb, not in this database's catalog.
+      expect(
+        (await a.request().query("SELECT COUNT(*) AS n FROM sys.tables WHERE name = '#cdc_keys'"))
+          .recordset[0].n,
+      ).toBe(0);
+      await a.request().query('DROP TABLE #cdc_keys');
+      const gone = (await a
+        .request()
+        .query('SELECT * FROM #cdc_keys')
+        .catch((e: unknown) => e)) as sql.RequestError;
+      expect(gone.number).toBe(208);
+      expect((await b.request().query('SELECT COUNT(*) AS n FROM #cdc_keys')).recordset[0].n).toBe(1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('join to real tables, as a reader joins a batch of changed keys to the rows', async () => {
+    const p = await session();
+    try {
+      await p
+        .request()
+        .batch('CREATE TABLE #ids (Id INT NOT NULL PRIMARY KEY); INSERT INTO #ids VALUES (100), (110);');
+      const rows = await p
+        .request()
+        .query(
+          'SELECT o.OrderId, o.Customer FROM #ids i JOIN sales.Orders o ON o.OrderId = i.Id ORDER BY o.OrderId',
+        );
+      expect(rows.recordset.map((r) => r.OrderId)).toEqual([100, 110]);
+    } finally {
+      await p.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { CT_DDL } from './changeTracking';
 import { quote, SqlError, tableSql } from './basics';
 
 export { quote, SqlError, tableSql };
-import { declaredType, typeText } from './typeNames';
+import { declaredType, typeFromDeclared, typeText } from './typeNames';
 
 export interface ColumnDef {
   name: string;
@@ -30,6 +30,8 @@ export interface KeyDef {
 
 export interface TableInfo {
   objectId: number;
+  /** The table's name in SQLite: "schema.name", or "#name" for a session's temporary table. */
+  sqlName: string;
   schema: string;
   name: string;
   columns: (ColumnDef & { columnId: number })[];
@@ -204,6 +206,7 @@ export class SandboxDatabase {
   }
 
   table(schema: string | undefined, name: string): TableInfo | undefined {
+    if (name.startsWith('#')) return this.tempTable(name);
     const s = schema ?? 'dbo';
     const object = this.db
       .prepare<[string, string], { object_id: bigint; schema_name: string; name: string }>(
@@ -239,6 +242,7 @@ export class SandboxDatabase {
     }
     return {
       objectId,
+      sqlName: tableSql(object.schema_name, object.name),
       schema: object.schema_name,
       name: object.name,
       keys,
@@ -328,7 +332,62 @@ export class SandboxDatabase {
     })();
   }
 
+  /**
+   * A local temporary table (#name): the session's own, as SQLite's TEMP tables are the connection's.
+   * Like SQL Server's, it lives in tempdb, not in this database's catalog views.
+   */
+  createTempTable(name: string, columns: ColumnDef[], keys: KeyDef[]): void {
+    if (this.tempTable(name)) {
+      throw new SqlError({
+        number: 2714,
+        state: 6,
+        class: 16,
+        message: `There is already an object named '${name}' in the database.`,
+      });
+    }
+    const defs = columns.map(
+      (c) =>
+        `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${c.defaultSql ? ` DEFAULT (${c.defaultSql})` : ''}`,
+    );
+    for (const k of keys)
+      defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
+    this.db.exec(`CREATE TEMP TABLE ${quote(name)} (${defs.join(', ')})`);
+  }
+
+  private tempTable(name: string): TableInfo | undefined {
+    const columns = this.db
+      .prepare<[string], { cid: bigint; name: string; type: string; notnull: bigint }>(
+        'SELECT cid, name, type, "notnull" FROM pragma_table_info(?, \'temp\')',
+      )
+      .all(name);
+    if (columns.length === 0) return undefined;
+    return {
+      objectId: -1,
+      sqlName: quote(name),
+      schema: 'dbo',
+      name,
+      keys: [],
+      columns: columns.map((c) => ({
+        columnId: Number(c.cid) + 1,
+        name: c.name,
+        type: typeFromDeclared(c.type) ?? { name: 'nvarchar', length: 'max' },
+        nullable: c.notnull === 0n,
+      })),
+    };
+  }
+
   dropTable(schemaName: string | undefined, name: string, ifExists: boolean): void {
+    if (name.startsWith('#')) {
+      if (this.tempTable(name)) this.db.exec(`DROP TABLE temp.${quote(name)}`);
+      else if (!ifExists)
+        throw new SqlError({
+          number: 3701,
+          state: 5,
+          class: 11,
+          message: `Cannot drop the table '${name}', because it does not exist or you do not have permission.`,
+        });
+      return;
+    }
     const table = this.table(schemaName, name);
     if (!table) {
       if (ifExists) return;

@@ -6,7 +6,6 @@ import type { SqlType, SqlValue } from '../tds/types';
 import {
   quote,
   SqlError,
-  tableSql,
   type ColumnDef,
   type KeyDef,
   type SandboxDatabase,
@@ -333,7 +332,7 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       } else {
         const table = db.table(schema, name);
         // An unknown table is written as given, so SQLite's "no such table" names it as the statement did.
-        out.push(table ? tableSql(table.schema, table.name) : quote(schema ? `${schema}.${name}` : name));
+        out.push(table ? table.sqlName : quote(schema ? `${schema}.${name}` : name));
         const after = tokens[nextSolid(tokens, next)];
         const aliased =
           after !== undefined &&
@@ -639,7 +638,8 @@ function createTable(db: SandboxDatabase, tokens: Token[]): StatementResult {
       message: `Cannot add multiple PRIMARY KEY constraints to table '${name}'.`,
     });
   }
-  db.createTable(schema, name, columns, keys);
+  if (name.startsWith('#')) db.createTempTable(name, columns, keys);
+  else db.createTable(schema, name, columns, keys);
   return {};
 }
 
@@ -675,7 +675,7 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     });
   }
   const rest = tokens.slice(tokens.indexOf(s[k] as Token));
-  const targetSql = tableSql(table.schema, table.name);
+  const targetSql = table.sqlName;
   const columnList = [...columns, ...(identity ? [identity.name] : [])].map(quote).join(', ');
   if (isWord(s[k], 'values')) {
     const open = rest.findIndex((t) => isOp(t, '('));
@@ -816,7 +816,7 @@ export function runTableStatement(
       });
     write(db, () => {
       const claimed = claimedVersion(db);
-      run(db, `DELETE FROM ${tableSql(table.schema, table.name)}`, params);
+      run(db, `DELETE FROM ${table.sqlName}`, params);
       truncated(db, table.objectId, claimed);
     });
     return {};
