@@ -2,24 +2,17 @@
 import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA, sandboxPool } from '../helpers/sandbox';
 
 let sandbox: SandboxSqlServer;
 let pool: sql.ConnectionPool;
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({
-    logins: [{ name: 'dba', password: 'Dba-Pa55' }],
+    logins: [DBA],
     databases: ['Sales'],
   });
-  pool = await new sql.ConnectionPool({
-    server: '127.0.0.1',
-    port: sandbox.port,
-    user: 'dba',
-    password: 'Dba-Pa55',
-    database: 'Sales',
-    options: { encrypt: false },
-    pool: { max: 1, min: 0 },
-  }).connect();
+  pool = await sandboxPool(sandbox, { max: 1 });
   await pool.request().batch(`
     CREATE SCHEMA sales;
     CREATE TABLE sales.Orders (OrderId INT NOT NULL PRIMARY KEY, Customer NVARCHAR(60) NOT NULL, Amount DECIMAL(12, 2) NULL, PlacedAt DATETIME2(3) NOT NULL);

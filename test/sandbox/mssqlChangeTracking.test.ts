@@ -2,6 +2,7 @@
 import sql from 'mssql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA, sandboxPool } from '../helpers/sandbox';
 
 let sandbox: SandboxSqlServer;
 let pool: sql.ConnectionPool;
@@ -9,19 +10,11 @@ let clock = Date.UTC(2026, 10, 1);
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({
-    logins: [{ name: 'dba', password: 'Dba-Pa55' }],
+    logins: [DBA],
     databases: ['Sales'],
     now: () => new Date(clock),
   });
-  pool = await new sql.ConnectionPool({
-    server: '127.0.0.1',
-    port: sandbox.port,
-    user: 'dba',
-    password: 'Dba-Pa55',
-    database: 'Sales',
-    options: { encrypt: false },
-    pool: { max: 1, min: 0 },
-  }).connect();
+  pool = await sandboxPool(sandbox, { max: 1 });
   await pool.request().batch(`
     ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
     CREATE TABLE dbo.Orders (Id INT NOT NULL PRIMARY KEY, Customer NVARCHAR(40) NOT NULL, Amount DECIMAL(10, 2) NULL);
@@ -259,7 +252,7 @@ describe('errors', () => {
 
   it('needs change tracking on the database before a table (4996)', async () => {
     const other = await startSandboxSqlServer({
-      logins: [{ name: 'dba', password: 'Dba-Pa55' }],
+      logins: [DBA],
       databases: ['Plain'],
     });
     const p = await new sql.ConnectionPool({

@@ -3,24 +3,17 @@
 import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA, sandboxPool } from '../helpers/sandbox';
 
 let sandbox: SandboxSqlServer;
 let pool: sql.ConnectionPool;
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({
-    logins: [{ name: 'dba', password: 'Dba-Pa55' }],
+    logins: [DBA],
     databases: ['Sales'],
   });
-  pool = await new sql.ConnectionPool({
-    server: '127.0.0.1',
-    port: sandbox.port,
-    user: 'dba',
-    password: 'Dba-Pa55',
-    database: 'Sales',
-    options: { encrypt: false },
-    pool: { max: 2, min: 0 },
-  }).connect();
+  pool = await sandboxPool(sandbox, { max: 2 });
   await pool.request().batch(`
     CREATE SCHEMA [sales];
     CREATE TABLE [sales].[Orders] (
@@ -191,15 +184,7 @@ describe('errors with SQL Server numbers', () => {
 
 describe('local temporary tables (#name)', () => {
   async function session(): Promise<sql.ConnectionPool> {
-    return new sql.ConnectionPool({
-      server: '127.0.0.1',
-      port: sandbox.port,
-      user: 'dba',
-      password: 'Dba-Pa55',
-      database: 'Sales',
-      options: { encrypt: false },
-      pool: { max: 1, min: 0 },
-    }).connect();
+    return sandboxPool(sandbox, { max: 1 });
   }
 
   it('belong to their session: two sessions use the same name without colliding, and keep column types', async () => {

@@ -3,20 +3,13 @@
 import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA, sandboxPool } from '../helpers/sandbox';
 
 let sandbox: SandboxSqlServer;
 const open: sql.ConnectionPool[] = [];
 
 async function pool(database = 'Sales', max = 1): Promise<sql.ConnectionPool> {
-  const p = await new sql.ConnectionPool({
-    server: '127.0.0.1',
-    port: sandbox.port,
-    user: 'dba',
-    password: 'Dba-Pa55',
-    database,
-    options: { encrypt: false },
-    pool: { max, min: 0 },
-  }).connect();
+  const p = await sandboxPool(sandbox, { database, max });
   open.push(p);
   return p;
 }
@@ -31,7 +24,7 @@ const error = (p: Promise<unknown>) =>
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({
-    logins: [{ name: 'dba', password: 'Dba-Pa55' }],
+    logins: [DBA],
     databases: ['Sales', 'Snap'],
   });
   const p = await pool();

@@ -5,6 +5,7 @@ import type { StatementResult } from './tds/server';
 import type { Column, ServerMessage } from './tds/tokens';
 import type { SqlType, SqlValue } from './tds/types';
 import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
+import { undeclared } from './tsql/basics';
 import { SqlError, type SandboxDatabase } from './tsql/database';
 import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
 import { runTableStatement, type Parameters } from './tsql/dml';
@@ -53,13 +54,7 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   const param = /^@\w+$/.exec(e);
   if (param) {
     const found = params.get(e.toLowerCase());
-    if (!found)
-      throw new SqlError({
-        number: 137,
-        state: 2,
-        class: 15,
-        message: `Must declare the scalar variable "${e}".`,
-      });
+    if (!found) throw undeclared(e);
     return found;
   }
   if (/^null$/i.test(e)) return { type: { name: 'int' }, value: null };

@@ -10,3 +10,12 @@ export class SqlError extends Error {
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** The SQLite name of a T-SQL table. */
 export const tableSql = (schema: string, name: string) => quote(`${schema}.${name}`);
+
+/** Error 137: a variable the batch never declared or passed. */
+export const undeclared = (variable: string) =>
+  new SqlError({
+    number: 137,
+    state: 2,
+    class: 15,
+    message: `Must declare the scalar variable "${variable}".`,
+  });

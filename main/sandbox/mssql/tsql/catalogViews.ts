@@ -1,7 +1,7 @@
 // SQL Server's catalog views over the sandbox's catalog ("Catalog Views (Transact-SQL)", "System
 // Information Schema Views"). The catalog's columns are declared with T-SQL types, so each view column
 // reaches the client typed as SQL Server types it (sysname, int, bit, …).
-import type { SqlType } from '../tds/types';
+import { decimalBytes, timeBytes, type SqlType } from '../tds/types';
 
 const T = (type: string) => `"tsql ${type}"`;
 const SYSNAME = T('text nvarchar(128)');
@@ -97,7 +97,6 @@ export function typeFacts(t: SqlType): {
       collation: null,
     };
   };
-  const timeBytes = (s: number) => (s <= 2 ? 3 : s <= 4 ? 4 : 5);
   switch (t.name) {
     case 'bit':
       return { typeName: 'bit', systemTypeId: 104, maxLength: 1, precision: 1, scale: 0, collation: null };
@@ -129,7 +128,7 @@ export function typeFacts(t: SqlType): {
       return { typeName: 'real', systemTypeId: 59, maxLength: 4, precision: 24, scale: 0, collation: null };
     case 'decimal':
     case 'numeric': {
-      const bytes = t.precision <= 9 ? 5 : t.precision <= 19 ? 9 : t.precision <= 28 ? 13 : 17;
+      const bytes = 1 + decimalBytes(t.precision);
       return {
         typeName: t.name,
         systemTypeId: t.name === 'decimal' ? 106 : 108,

@@ -12,6 +12,7 @@ import {
   type TableInfo,
 } from './database';
 import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
+import { undeclared } from './basics';
 import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
 import {
   changesSql,
@@ -91,13 +92,7 @@ function constant(tokens: Token[], params: Parameters): SqlValue {
   if (!t || isWord(t, 'null')) return null;
   if (t.kind === 'variable') {
     const p = params.get(t.text.toLowerCase());
-    if (!p)
-      throw new SqlError({
-        number: 137,
-        state: 2,
-        class: 15,
-        message: `Must declare the scalar variable "${t.text}".`,
-      });
+    if (!p) throw undeclared(t.text);
     return p.value;
   }
   if (t.kind === 'string' || t.kind === 'nstring') return t.value;
@@ -399,13 +394,7 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
     if (t.kind === 'quoted') out.push(quote(t.value));
     else if (t.kind === 'nstring') out.push(`'${t.value.replaceAll("'", "''")}'`);
     else if (t.kind === 'variable') {
-      if (!params.has(t.text.toLowerCase()))
-        throw new SqlError({
-          number: 137,
-          state: 2,
-          class: 15,
-          message: `Must declare the scalar variable "${t.text}".`,
-        });
+      if (!params.has(t.text.toLowerCase())) throw undeclared(t.text);
       out.push(`@${paramName(t.text)}`);
     } else if (t.kind === 'sysvar') {
       throw new SqlError({
