@@ -71,6 +71,23 @@ describe('connecting', () => {
     expect(String((error as Error).message)).toMatch(/certificate|self.signed|unable to (get|verify)/i);
   });
 
+  it('speaks TDS 8.0 strict encryption (TLS before PRELOGIN) when the driver asks for it', async () => {
+    const ca = readFileSync(sandbox.caFile ?? '', 'utf8');
+    // mssql's types know only booleans here; tedious takes 'strict'.
+    const strict = config({ encrypt: true, ca });
+    strict.options = { ...strict.options, encrypt: 'strict' as unknown as boolean };
+    const row = await withPool(
+      strict,
+      async (pool) => (await pool.request().query('SELECT DB_NAME() AS db')).recordset[0],
+    );
+    expect(row).toEqual({ db: 'Sales' });
+    const other = await makeSandboxCertificates();
+    const wrong = config({ encrypt: true, ca: other.caCert });
+    wrong.options = { ...wrong.options, encrypt: 'strict' as unknown as boolean };
+    const error = await withPool(wrong, async () => 'connected').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(sql.ConnectionError);
+  });
+
   it('refuses a wrong password with error 18456, and says no more', async () => {
     const error = (await withPool(config({ password: 'wrong' }), async () => 'connected').catch(
       (e: unknown) => e,

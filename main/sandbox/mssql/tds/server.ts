@@ -68,12 +68,14 @@ export interface TdsServer {
 }
 
 export async function startTdsServer(options: TdsServerOptions): Promise<TdsServer> {
+  // TLS inside PRELOGIN (TDS 7.x) goes to 1.2 at most, as SQL Server's does; strict TDS 8.0 allows 1.3.
   const context = options.tls ? createSecureContext({ ...options.tls, maxVersion: 'TLSv1.2' }) : undefined;
+  const strictContext = options.tls ? createSecureContext({ ...options.tls }) : undefined;
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    new Connection(socket, options, context);
+    new Connection(socket, options, context, strictContext);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -102,13 +104,28 @@ class Connection {
   private running: AbortController | undefined;
   private attention = false;
 
+  private strict = false;
+
   constructor(
     private readonly socket: Socket,
     private readonly options: TdsServerOptions,
     private readonly context: SecureContext | undefined,
+    strictContext: SecureContext | undefined,
   ) {
     this.out = socket;
-    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    // TDS 8.0 (strict encryption) opens with a TLS handshake record (0x16) instead of PRELOGIN (0x12).
+    socket.once('data', (first: Buffer) => {
+      if (strictContext && first[0] === 0x16) {
+        this.strict = true;
+        const tls = startServerTls(socket, strictContext, first, true);
+        tls.on('data', (chunk: Buffer) => this.receive(chunk));
+        tls.on('error', () => this.close());
+        this.out = tls;
+        return;
+      }
+      socket.on('data', (chunk: Buffer) => this.receive(chunk));
+      this.receive(first);
+    });
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
   }
@@ -148,7 +165,7 @@ class Connection {
     );
     this.send(PACKET.TABULAR_RESULT, buildPreloginResponse(decided));
     this.phase = 'login';
-    if (this.context && (decided === ENCRYPT.ON || decided === ENCRYPT.REQ)) {
+    if (!this.strict && this.context && (decided === ENCRYPT.ON || decided === ENCRYPT.REQ)) {
       const tls = startServerTls(this.socket, this.context, Buffer.alloc(0));
       tls.on('data', (chunk: Buffer) => this.receive(chunk));
       tls.on('error', () => this.close());

@@ -7,9 +7,17 @@ import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Socket } from 'node:net';
 import { encodeMessage, HEADER_LENGTH, PACKET } from './packet';
 
-/** Upgrades a socket to TLS. `leftover` is anything already read after the PRELOGIN request. */
-export function startServerTls(socket: Socket, context: SecureContext, leftover: Buffer): TLSSocket {
-  let wrapped = true;
+/**
+ * Upgrades a socket to TLS. `leftover` is what was already read from it. With `strict` (TDS 8.0), TLS
+ * comes first and is never wrapped in PRELOGIN packets; the client names the protocol by ALPN.
+ */
+export function startServerTls(
+  socket: Socket,
+  context: SecureContext,
+  leftover: Buffer,
+  strict = false,
+): TLSSocket {
+  let wrapped = !strict;
   let pending: Buffer = leftover;
   // A client reads exactly one PRELOGIN message per handshake flight it sends, so the server's
   // flight (written by OpenSSL in several pieces while it handles one input) goes out as one message.
@@ -56,7 +64,11 @@ export function startServerTls(socket: Socket, context: SecureContext, leftover:
   socket.removeAllListeners('data');
   socket.on('data', feed);
   socket.on('end', () => carrier.push(null));
-  const tls = new TLSSocket(carrier as unknown as Socket, { isServer: true, secureContext: context });
+  const tls = new TLSSocket(carrier as unknown as Socket, {
+    isServer: true,
+    secureContext: context,
+    ...(strict && { ALPNProtocols: ['tds/8.0'] }),
+  });
   if (pending.length > 0) feed(Buffer.alloc(0));
   return tls;
 }
