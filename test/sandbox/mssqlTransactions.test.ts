@@ -69,6 +69,33 @@ describe('the driver’s transactions', () => {
     expect(await count(p)).toBe(1);
   });
 
+  it('rolls back to a savepoint and keeps the transaction and the work before it', async () => {
+    const p = await pool();
+    const answer = await p.request().query(`
+      BEGIN TRAN outer_work;
+      INSERT INTO dbo.Ledger VALUES (10, N'kept');
+      SAVE TRANSACTION before_second;
+      INSERT INTO dbo.Ledger VALUES (11, N'undone');
+      ROLLBACK TRANSACTION before_second;
+      SELECT @@TRANCOUNT AS open_count;
+      COMMIT;
+      SELECT Id FROM dbo.Ledger WHERE Id IN (10, 11)`);
+    const sets = answer.recordsets as sql.IRecordSet<Record<string, unknown>>[];
+    expect(sets[0]?.[0]).toEqual({ open_count: 1 });
+    expect(sets[1]).toEqual([{ Id: 10 }]);
+  });
+
+  it('refuses SAVE TRANSACTION outside a transaction (628) and an unknown savepoint (6401)', async () => {
+    const p = await pool();
+    expect((await error(p.request().query('SAVE TRAN nowhere')))?.number).toBe(628);
+    const e = await error(p.request().query('BEGIN TRAN; ROLLBACK TRAN no_such_point'));
+    expect(e).toMatchObject({
+      number: 6401,
+      message: 'Cannot roll back no_such_point. No transaction or savepoint of that name was found.',
+    });
+    await p.request().query('ROLLBACK');
+  });
+
   it('refuses COMMIT and ROLLBACK without a transaction (3902, 3903)', async () => {
     const p = await pool();
     expect((await error(p.request().query('COMMIT')))?.number).toBe(3902);

@@ -177,6 +177,8 @@ class SandboxSession implements HostSession, SessionContext {
           const ended = request.kind === 'commit' ? this.transaction.commit() : this.transaction.rollback();
           return request.beginNew ? [ended, this.transaction.begin(request.isolation)] : [ended];
         }
+        case 'save':
+          return [this.transaction.save(request.name)];
         default:
           return [
             {

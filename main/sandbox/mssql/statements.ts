@@ -154,15 +154,23 @@ async function runOne(
       return {};
     }
     case 'begin': {
-      if (!/^begin\s+tran(saction)?(\s+\w+)?$/i.test(s)) return unsupported(s);
-      return ctx.transaction.begin();
+      const begin = /^begin\s+tran(?:saction)?(?:\s+(\[[^\]]+\]|\w+))?$/i.exec(s);
+      if (!begin) return unsupported(s);
+      return ctx.transaction.begin(undefined, bareName(begin[1] ?? ''));
+    }
+    case 'save': {
+      const save = /^save\s+tran(?:saction)?\s+(\[[^\]]+\]|\w+)$/i.exec(s);
+      if (!save) return unsupported(s);
+      return ctx.transaction.save(bareName(save[1] ?? ''));
     }
     case 'commit':
       if (!/^commit(\s+(tran(saction)?|work)(\s+\w+)?)?$/i.test(s)) return unsupported(s);
       return ctx.transaction.commit();
-    case 'rollback':
-      if (!/^rollback(\s+(tran(saction)?|work)(\s+\w+)?)?$/i.test(s)) return unsupported(s);
-      return ctx.transaction.rollback();
+    case 'rollback': {
+      const rollback = /^rollback(?:\s+(?:tran(?:saction)?|work)(?:\s+(\[[^\]]+\]|\w+))?)?$/i.exec(s);
+      if (!rollback) return unsupported(s);
+      return ctx.transaction.rollback(bareName(rollback[1] ?? ''));
+    }
     case 'alter': {
       const tracking =
         /^alter\s+database\s+(\[[^\]]+\]|\w+)\s+set\s+change_tracking\s*(=\s*(on|off))?\s*(?:\((.*)\))?$/is.exec(

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { StatementResult } from './tds/server';
 import { ISOLATION } from './tds/requests';
 import { finishVersion } from './tsql/changeTracking';
-import { SqlError, type SandboxDatabase } from './tsql/database';
+import { quote, SqlError, type SandboxDatabase } from './tsql/database';
 
 export const ISOLATION_NAMES: Record<string, number> = {
   'read uncommitted': ISOLATION.READ_UNCOMMITTED,
@@ -20,13 +20,17 @@ export class SessionTransaction {
   isolation: number = ISOLATION.READ_COMMITTED;
   private descriptor = Buffer.alloc(8);
   private connection: SandboxDatabase | undefined;
+  private name = '';
+  private savepoints: string[] = [];
 
   constructor(private readonly connect: () => SandboxDatabase) {}
 
-  begin(isolation: number = ISOLATION.UNCHANGED): StatementResult {
+  begin(isolation: number = ISOLATION.UNCHANGED, name = ''): StatementResult {
     if (isolation !== ISOLATION.UNCHANGED) this.isolation = isolation;
     this.count++;
     if (this.count > 1) return {};
+    this.name = name;
+    this.savepoints = [];
     this.connection = this.connect();
     this.connection.db.exec('BEGIN');
     this.descriptor = randomBytes(8);
@@ -50,7 +54,37 @@ export class SessionTransaction {
     return { transaction: { kind: 'commit', descriptor: this.descriptor } };
   }
 
-  rollback(): StatementResult {
+  /** SAVE TRANSACTION name: a point to roll back to without ending the transaction. */
+  save(name: string): StatementResult {
+    if (this.count === 0 || !this.connection) {
+      throw new SqlError({
+        number: 628,
+        state: 0,
+        class: 16,
+        message: 'Cannot issue SAVE TRANSACTION when there is no active transaction.',
+      });
+    }
+    this.connection.db.exec(`SAVEPOINT ${quote(name)}`);
+    this.savepoints.push(name);
+    return {};
+  }
+
+  rollback(name = ''): StatementResult {
+    // ROLLBACK TRANSACTION savepoint: back to it; the transaction and @@TRANCOUNT stay as they are.
+    if (name && this.count > 0 && name.toLowerCase() !== this.name.toLowerCase()) {
+      const at = this.savepoints.map((x) => x.toLowerCase()).lastIndexOf(name.toLowerCase());
+      if (at === -1 || !this.connection) {
+        throw new SqlError({
+          number: 6401,
+          state: 1,
+          class: 16,
+          message: `Cannot roll back ${name}. No transaction or savepoint of that name was found.`,
+        });
+      }
+      this.connection.db.exec(`ROLLBACK TO ${quote(this.savepoints[at] ?? name)}`);
+      this.savepoints = this.savepoints.slice(0, at + 1);
+      return {};
+    }
     if (this.count === 0) {
       throw new SqlError({
         number: 3903,
