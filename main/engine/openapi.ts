@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AGENT_TYPES, agentTypes } from '../../shared/agents';
 import { sectionJsonSchema } from '../../shared/config/jsonSchema';
-import { problemDetailsSchema } from '../../shared/controlApi';
+import { DEFAULT_ENGINE_URL, problemDetailsSchema } from '../../shared/controlApi';
 import { routes } from '../../shared/controlApiRoutes';
 
 type Json = Record<string, unknown>;
@@ -90,7 +90,7 @@ export function openApiDocument(): Json {
       description:
         'Configures the source agents of a sync engine (source-agents.md, decisions.md). Errors are RFC 9457 problem details.',
     },
-    servers: [{ url: 'http://127.0.0.1:1717' }],
+    servers: [{ url: DEFAULT_ENGINE_URL }],
     security: [{ bearer: [] }],
     paths,
     components: {

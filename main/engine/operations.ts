@@ -15,7 +15,7 @@ import {
 } from '../../shared/controlApi';
 import type { OperationId } from '../../shared/controlApiRoutes';
 import type { Log } from '../log';
-import { problem, ProblemError } from './problem';
+import { problem } from './problem';
 import { type AgentRuntime, endpointOf, reachabilityCheck, type ResolvedAgent } from './runtime';
 import type { AgentRow, Repo } from './store/repo';
 import { toAgent } from './store/repo';
@@ -409,5 +409,3 @@ function entityWarnings(entities: readonly Entity[]): string[] {
         'fail or reach the wrong row. A logical key is the safer choice.',
     );
 }
-
-export { ProblemError };

@@ -56,13 +56,6 @@ export const DEFAULT_COLLATION = Buffer.from([0x09, 0x04, 0xd0, 0x00, 0x34]);
 const PLP_NULL = 0xffffffffffffffffn;
 const PLP_UNKNOWN = 0xfffffffffffffffen;
 
-export function typeName(t: SqlType): string {
-  if ('precision' in t) return `${t.name}(${t.precision},${t.scale})`;
-  if ('length' in t) return `${t.name}(${t.length})`;
-  if ('scale' in t) return `${t.name}(${t.scale})`;
-  return t.name;
-}
-
 // ---------- TYPE_INFO ----------
 
 const intLength = { tinyint: 1, smallint: 2, int: 4, bigint: 8 } as const;

@@ -26,7 +26,7 @@ export const CATALOG_DDL = `
     schema_id ${INT} NOT NULL, max_length ${SMALLINT} NOT NULL, precision ${TINYINT} NOT NULL, scale ${TINYINT} NOT NULL,
     collation_name ${SYSNAME}, is_nullable ${BIT} NOT NULL, is_user_defined ${BIT} NOT NULL);
 
-  CREATE VIEW "sys.schemas" AS SELECT name, schema_id, CAST(schema_id AS INTEGER) * 0 + 1 AS principal_id FROM __schemas;
+  CREATE VIEW "sys.schemas" AS SELECT name, schema_id, 1 AS principal_id FROM __schemas;
   CREATE VIEW "sys.objects" AS
     SELECT o.name, o.object_id, s.schema_id, o.type, CASE o.type WHEN 'U' THEN 'USER_TABLE' ELSE o.type END AS type_desc,
       o.create_date, o.create_date AS modify_date, 0 AS is_ms_shipped, 0 AS parent_object_id

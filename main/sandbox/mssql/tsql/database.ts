@@ -11,7 +11,7 @@ import { CT_DDL } from './changeTracking';
 import { quote, SqlError, tableSql } from './basics';
 
 export { quote, SqlError, tableSql };
-import { declaredType, typeFromDeclared, typeText } from './typeNames';
+import { declaredType, typeFromDeclared } from './typeNames';
 
 export interface ColumnDef {
   name: string;
@@ -426,10 +426,6 @@ export class SandboxDatabase {
         .prepare('UPDATE __columns SET last_value = ? WHERE object_id = ? AND column_id = ?')
         .run(values.at(-1), table.objectId, column.columnId);
     return values;
-  }
-
-  describe(t: SqlType): string {
-    return typeText(t);
   }
 
   close(): void {

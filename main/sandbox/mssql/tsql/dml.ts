@@ -41,21 +41,24 @@ function bindings(params: Parameters): Record<string, unknown> {
 
 /** Reads `[schema.]name` (or `db.schema.name`, `#temp`) starting at tokens[i]. */
 function readName(tokens: Token[], i: number): { schema?: string; name: string; next: number } {
-  const parts: string[] = [];
-  let j = i;
-  for (;;) {
-    const t = tokens[j];
-    if (!t || !(t.kind === 'word' || t.kind === 'quoted' || t.kind === 'temp')) break;
-    parts.push(nameOf(t));
-    j++;
-    if (!isOp(tokens[j], '.')) break;
-    j++;
-  }
+  const { parts, next } = dotted(tokens, i);
   if (parts.length === 0) throw syntax(tokens[i]);
-  const name = parts.at(-1) ?? '';
-  const schema = parts.length >= 2 ? parts.at(-2) : undefined;
-  return { schema, name, next: j };
+  return { schema: parts.length >= 2 ? parts.at(-2) : undefined, name: parts.at(-1) ?? '', next };
 }
+
+/** The table a dotted name (as `dotted` reads it) names: the last part, and the one before as schema. */
+function tableNamed(db: SandboxDatabase, parts: string[]): TableInfo | undefined {
+  return db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+}
+
+/** 4701 (TRUNCATE) and 4902 (ALTER TABLE) share SQL Server's wording. */
+const cannotFind = (number: number, name: string) =>
+  new SqlError({
+    number,
+    state: 1,
+    class: 16,
+    message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
+  });
 
 const syntax = (t: Token | undefined) =>
   new SqlError({
@@ -108,7 +111,7 @@ function objectId(db: SandboxDatabase, name: SqlValue): string {
   const parts = lex(name)
     .filter((x) => x.kind === 'word' || x.kind === 'quoted')
     .map(nameOf);
-  const table = db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+  const table = tableNamed(db, parts);
   return table ? String(table.objectId) : 'NULL';
 }
 
@@ -125,7 +128,7 @@ function changeTable(
   const inner = solid(tokens.slice(open + 1, close));
   const kind = inner[0];
   const { parts, next } = dotted(inner, 1);
-  const table = db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+  const table = tableNamed(db, parts);
   if (!table)
     throw new SqlError({
       number: 208,
@@ -206,7 +209,7 @@ function hasPermsByName(
     const parts = lex(String(securable ?? ''))
       .filter((x) => x.kind === 'word' || x.kind === 'quoted')
       .map(nameOf);
-    if (!db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '')) return 'NULL';
+    if (!tableNamed(db, parts)) return 'NULL';
     if (perm === 'VIEW CHANGE TRACKING') return yes(db.rights.viewChangeTracking);
     if (perm === 'INSERT' || perm === 'UPDATE' || perm === 'DELETE') return yes(db.rights.write);
     return yes(true);
@@ -219,14 +222,14 @@ function writeTarget(s: Token[], db: SandboxDatabase): TableInfo | undefined {
   let i = 1;
   if (isWord(s[i], 'into', 'from', 'table')) i++;
   const { parts } = dotted(s, i);
-  return db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+  return tableNamed(db, parts);
 }
 
-/** Reads a dotted name (a.b.c) at tokens[i]; answers its parts and the index after it. */
+/** Reads a dotted name (a.b.c, or #temp) at tokens[i]; answers its parts and the index after it. */
 function dotted(tokens: Token[], i: number): { parts: string[]; next: number } {
   const parts: string[] = [];
   let j = i;
-  while (tokens[j]?.kind === 'word' || tokens[j]?.kind === 'quoted') {
+  while (tokens[j]?.kind === 'word' || tokens[j]?.kind === 'quoted' || tokens[j]?.kind === 'temp') {
     parts.push(nameOf(tokens[j]));
     j++;
     if (!isOp(tokens[j], '.')) break;
@@ -748,13 +751,7 @@ export function runTableStatement(
   if (isWord(s[0], 'alter') && isWord(s[1], 'table')) {
     const { schema, name, next } = readName(s, 2);
     const table = db.table(schema, name);
-    if (!table)
-      throw new SqlError({
-        number: 4902,
-        state: 1,
-        class: 16,
-        message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
-      });
+    if (!table) throw cannotFind(4902, name);
     if (isWord(s[next], 'enable') && isWord(s[next + 1], 'change_tracking')) {
       const track = solid(s.slice(next + 2));
       const columns = track.findIndex((x) => isWord(x, 'track_columns_updated'));
@@ -796,13 +793,7 @@ export function runTableStatement(
   if (isWord(s[0], 'truncate') && isWord(s[1], 'table')) {
     const { schema, name } = readName(s, 2);
     const table = db.table(schema, name);
-    if (!table)
-      throw new SqlError({
-        number: 4701,
-        state: 1,
-        class: 16,
-        message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
-      });
+    if (!table) throw cannotFind(4701, name);
     write(db, () => {
       const claimed = claimedVersion(db);
       run(db, `DELETE FROM ${table.sqlName}`, params);
