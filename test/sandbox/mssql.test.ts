@@ -264,11 +264,9 @@ describe('errors and cancel', () => {
     await withPool(config(), async (pool) => {
       const error = (await pool
         .request()
-        .query('SELECT * FROM sys.database_principals')
+        .query('SELECT * FROM sys.server_principals')
         .catch((e: unknown) => e)) as sql.RequestError;
-      expect(error.message).toBe(
-        'The sandbox does not support the catalog view sys.database_principals yet.',
-      );
+      expect(error.message).toBe('The sandbox does not support the catalog view sys.server_principals yet.');
     });
   });
 });

@@ -128,3 +128,71 @@ describe('permissions', () => {
     });
   });
 });
+
+describe('fn_my_permissions', () => {
+  const objectPermissions = async (p: sql.ConnectionPool) =>
+    (
+      await p
+        .request()
+        .query(
+          "SELECT permission_name FROM fn_my_permissions('dbo.Orders', 'OBJECT') WHERE subentity_name = '' ORDER BY permission_name",
+        )
+    ).recordset.map((r: { permission_name: string }) => r.permission_name);
+
+  it('lists what each login may do on a table, column by column too', async () => {
+    expect(await objectPermissions(admin)).toEqual([
+      'DELETE',
+      'INSERT',
+      'REFERENCES',
+      'SELECT',
+      'UPDATE',
+      'VIEW CHANGE TRACKING',
+      'VIEW DEFINITION',
+    ]);
+    expect(await objectPermissions(limited)).toEqual(['REFERENCES', 'SELECT']);
+    const columns = await admin
+      .request()
+      .query(
+        "SELECT DISTINCT entity_name, subentity_name FROM sys.fn_my_permissions('dbo.Orders', 'OBJECT') p WHERE subentity_name <> '' ORDER BY subentity_name",
+      );
+    expect(columns.recordset).toEqual([
+      { entity_name: 'dbo.Orders', subentity_name: 'Id' },
+      { entity_name: 'dbo.Orders', subentity_name: 'Note' },
+    ]);
+  });
+
+  it('lists database permissions, and nothing for a table that does not exist', async () => {
+    const database = async (p: sql.ConnectionPool) =>
+      (
+        await p.request().query("SELECT permission_name FROM fn_my_permissions(NULL, 'DATABASE')")
+      ).recordset.map((r: { permission_name: string }) => r.permission_name);
+    expect(await database(admin)).toContain('CREATE SCHEMA');
+    expect(await database(limited)).not.toContain('CREATE SCHEMA');
+    expect(await database(limited)).toContain('CONNECT');
+    const missing = await admin.request().query("SELECT * FROM fn_my_permissions('dbo.Nope', 'OBJECT')");
+    expect(missing.recordset).toEqual([]);
+  });
+});
+
+describe('sys.database_principals', () => {
+  it('lists dbo, the logins as SQL users and the fixed roles; a login without catalog access gets 208', async () => {
+    const rows = (
+      await admin
+        .request()
+        .query(
+          "SELECT name, principal_id, type, type_desc, is_fixed_role FROM sys.database_principals WHERE type = 'S' OR name = 'db_owner' ORDER BY principal_id",
+        )
+    ).recordset;
+    expect(rows).toEqual([
+      { name: 'dbo', principal_id: 1, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'guest', principal_id: 2, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'INFORMATION_SCHEMA', principal_id: 3, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'sys', principal_id: 4, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'dba', principal_id: 5, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'reader', principal_id: 6, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'db_owner', principal_id: 16384, type: 'R', type_desc: 'DATABASE_ROLE', is_fixed_role: true },
+    ]);
+    const e = await error(limited.request().query('SELECT name FROM sys.database_principals'));
+    expect(e).toMatchObject({ number: 208, message: "Invalid object name 'sys.database_principals'." });
+  });
+});

@@ -235,3 +235,47 @@ describe('local temporary tables (#name)', () => {
     }
   });
 });
+
+describe('SELECT … INTO', () => {
+  it('creates a table with the selected columns and their types, holding the rows', async () => {
+    await pool.request().batch(`
+      CREATE TABLE dbo.Prices (Sku VARCHAR(12) NOT NULL PRIMARY KEY, Price DECIMAL(9, 2) NOT NULL, Seen DATE NULL);
+      INSERT INTO dbo.Prices VALUES ('A-1', 9.99, '2026-01-02'), ('B-2', 120.50, NULL), ('C-3', 7.00, '2026-03-04');`);
+    const made = await pool
+      .request()
+      .query('SELECT Sku, Price AS Amount, Seen INTO dbo.PricesCopy FROM dbo.Prices WHERE Price < 100');
+    expect(made.rowsAffected).toEqual([2]);
+    const copy = await pool.request().query('SELECT Sku, Amount, Seen FROM dbo.PricesCopy ORDER BY Sku');
+    expect(copy.recordset.map((r) => [r.Sku, r.Amount])).toEqual([
+      ['A-1', 9.99],
+      ['C-3', 7],
+    ]);
+    expect(copy.recordset.columns.Amount?.type).toBe(sql.Decimal);
+    expect(copy.recordset.columns.Seen?.type).toBe(sql.Date);
+    const described = await pool
+      .request()
+      .query(
+        "SELECT c.name, c.is_nullable FROM sys.columns c WHERE c.object_id = OBJECT_ID('dbo.PricesCopy') ORDER BY c.column_id",
+      );
+    expect(described.recordset).toEqual([
+      { name: 'Sku', is_nullable: true },
+      { name: 'Amount', is_nullable: true },
+      { name: 'Seen', is_nullable: true },
+    ]);
+  });
+
+  it('into a #temp table of the session; a name already taken gives 2714', async () => {
+    const p = await sandboxPool(sandbox, { max: 1 });
+    try {
+      await p.request().query('SELECT Sku INTO #skus FROM dbo.Prices');
+      expect((await p.request().query('SELECT COUNT(*) AS n FROM #skus')).recordset[0].n).toBe(3);
+      const taken = await error(p.request().query('SELECT Sku INTO dbo.Prices FROM dbo.Prices'));
+      expect(taken).toMatchObject({
+        number: 2714,
+        message: "There is already an object named 'Prices' in the database.",
+      });
+    } finally {
+      await p.close();
+    }
+  });
+});

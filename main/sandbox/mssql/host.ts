@@ -111,6 +111,10 @@ export class SandboxHost implements TdsHost {
     });
   }
 
+  loginNames(): string[] {
+    return this.options.logins.map((l) => l.name);
+  }
+
   caseSensitive(database: string): boolean {
     return (this.options.caseSensitiveDatabases ?? []).some((d) => sameName(d, database));
   }
@@ -155,6 +159,7 @@ class SandboxSession implements HostSession, SessionContext {
         caseSensitive: this.host.caseSensitive(this.database),
       };
       connection.serverDatabases = () => this.host.serverDatabases();
+      connection.serverLogins = () => this.host.loginNames();
       this.connections.set(key, connection);
     }
     return connection;

@@ -104,6 +104,8 @@ export class SandboxDatabase {
   rights: Rights = ALL_RIGHTS;
   /** Set by the session: the server's databases, for sys.databases. */
   serverDatabases: () => ServerDatabase[] = () => [];
+  /** Set by the session: the server's logins, each a user of every database (sys.database_principals). */
+  serverLogins: () => string[] = () => [];
 
   constructor(
     readonly name: string,

@@ -13,6 +13,7 @@ import {
 } from './database';
 import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { undeclared } from './basics';
+import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
 import {
   changesSql,
@@ -285,19 +286,35 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       const { parts, next } = dotted(tokens, i);
       const name = parts.at(-1) ?? '';
       const schema = parts.length >= 2 ? (parts.at(-2) ?? 'dbo') : undefined;
-      // sys.databases is server-wide: the server answers it from all its databases.
-      const serverView = schema && /^sys$/i.test(schema) && /^databases$/i.test(name);
-      if (
-        serverView &&
-        db.rights.viewCatalog &&
-        !(db.rights.caseSensitive && `${schema}.${name}` !== 'sys.databases')
-      ) {
-        out.push(`${serverDatabasesSql(db)} AS ${quote(name)}`);
-        i = next - 1;
+      if (/^fn_my_permissions$/i.test(name) && isOp(tokens[nextSolid(tokens, next)], '(')) {
+        const open = nextSolid(tokens, next);
+        const [securable = [], securableClass = []] = splitCommas(
+          tokens.slice(open + 1, closing(tokens, open)),
+        );
+        const target = constant(securable, params);
+        const parts = lex(String(target ?? ''))
+          .filter((x) => x.kind === 'word' || x.kind === 'quoted')
+          .map(nameOf);
+        const rows = myPermissions(
+          db.rights,
+          String(constant(securableClass, params) ?? ''),
+          db.name,
+          target === null ? undefined : tableNamed(db, parts),
+        );
+        out.push(myPermissionsSql(rows));
+        i = closing(tokens, open);
+        const after = tokens[nextSolid(tokens, i + 1)];
+        if (!(
+          after?.kind === 'quoted' ||
+          (after?.kind === 'word' && !NOT_ALIAS.has(after.text.toLowerCase()))
+        ))
+          out.push(` AS ${quote(name)}`);
         continue;
       }
       if (schema && /^(sys|information_schema)$/i.test(schema)) {
-        const view = db.catalogView(schema, name);
+        // sys.databases and sys.database_principals are answered from the server's databases and logins.
+        const serverView = /^sys$/i.test(schema) && /^(databases|database_principals)$/i.test(name);
+        const view = serverView ? `sys.${name.toLowerCase()}` : db.catalogView(schema, name);
         // Without catalog access, or in upper case under a case-sensitive collation, SQL Server sees no such object.
         if (view && (!db.rights.viewCatalog || (db.rights.caseSensitive && view !== `${schema}.${name}`))) {
           throw new SqlError({
@@ -316,7 +333,11 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
             message: `The sandbox does not support the catalog view ${schema}.${name} yet.`,
           });
         }
-        out.push(quote(view));
+        if (serverView)
+          out.push(
+            view === 'sys.databases' ? serverDatabasesSql(db) : databasePrincipalsSql(db.serverLogins()),
+          );
+        else out.push(quote(view));
         const after = tokens[nextSolid(tokens, next)];
         const aliased =
           after !== undefined &&
@@ -687,10 +708,21 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
   }
   // INSERT … SELECT: the identity values follow the rows the SELECT gives.
   const selected = run(db, translate(rest, params, db), params);
-  const rows = selected.resultSet?.rows ?? [];
+  return insertRows(db, table, columns, selected.resultSet?.rows ?? []);
+}
+
+/** Rows a SELECT gave, into a table: identities drawn as the rows arrive, all or nothing. */
+function insertRows(
+  db: SandboxDatabase,
+  table: TableInfo,
+  columns: string[],
+  rows: SqlValue[][],
+): StatementResult {
+  const identity = table.columns.find((c) => c.identity);
   const ids = identity ? db.nextIdentities(table, rows.length) : [];
+  const columnList = [...columns, ...(identity ? [identity.name] : [])].map(quote).join(', ');
   const placeholders = [...columns, ...(identity ? ['id'] : [])].map(() => '?').join(', ');
-  const insertRow = db.db.prepare(`INSERT INTO ${targetSql} (${columnList}) VALUES (${placeholders})`);
+  const insertRow = db.db.prepare(`INSERT INTO ${table.sqlName} (${columnList}) VALUES (${placeholders})`);
   try {
     db.db.transaction(() =>
       rows.forEach((r, n) =>
@@ -704,6 +736,54 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     throw mapError(error, { db, table: `${table.schema}.${table.name}` });
   }
   return { rowCount: rows.length };
+}
+
+/** The INTO of `SELECT … INTO t FROM …`, at the top level before FROM; -1 when there is none. */
+function selectIntoAt(s: Token[]): number {
+  let depth = 0;
+  for (let k = 0; k < s.length; k++) {
+    if (isOp(s[k], '(')) depth++;
+    if (isOp(s[k], ')')) depth--;
+    if (depth === 0 && isWord(s[k], 'from')) return -1;
+    if (depth === 0 && isWord(s[k], 'into')) return k;
+  }
+  return -1;
+}
+
+/**
+ * SELECT … INTO new_table: a new table (or #temp table) with the SELECT's columns and types, all
+ * nullable and without keys, holding its rows ("SELECT - INTO Clause"). 2714 when the name is taken.
+ */
+function selectInto(db: SandboxDatabase, tokens: Token[], params: Parameters, at: number): StatementResult {
+  const s = solid(tokens);
+  const target = readName(s, at + 1);
+  const from = tokens.indexOf(s[at] as Token);
+  const after = s[target.next] ? tokens.indexOf(s[target.next] as Token) : tokens.length;
+  const selected = run(db, translate([...tokens.slice(0, from), ...tokens.slice(after)], params, db), params);
+  const columns: ColumnDef[] = (selected.resultSet?.columns ?? []).map((c) => ({
+    name: c.name,
+    type: c.type,
+    nullable: true,
+  }));
+  const unnamed = columns.find((c) => !c.name || /[()]/.test(c.name));
+  if (unnamed)
+    throw new SqlError({
+      number: 1038,
+      state: 5,
+      class: 15,
+      message:
+        'An object or column name is missing or empty. For SELECT INTO statements, verify each column has a name. For other statements, look for empty alias names. Aliases defined as "" or [] are not allowed. Change the alias to a valid name.',
+    });
+  if (target.name.startsWith('#')) db.createTempTable(target.name, columns, []);
+  else db.createTable(target.schema, target.name, columns, []);
+  const table = db.table(target.schema, target.name);
+  if (!table) throw cannotFind(208, target.name);
+  return insertRows(
+    db,
+    table,
+    columns.map((c) => c.name),
+    selected.resultSet?.rows ?? [],
+  );
 }
 
 /**
@@ -804,6 +884,8 @@ export function runTableStatement(
   if (isWord(s[0], 'insert')) return write(db, () => insert(db, tokens, params));
   if (isWord(s[0], 'update', 'delete'))
     return write(db, () => run(db, translate(tokens, params, db), params));
+  if (isWord(s[0], 'select') && selectIntoAt(s) >= 0)
+    return write(db, () => selectInto(db, tokens, params, selectIntoAt(s)));
   if (isWord(s[0], 'select', 'with')) {
     // Reading change tracking outside a transaction: expired changes are cleaned up first.
     if (
