@@ -111,6 +111,16 @@ export const backlogAnswerSchema = z.object({
   history: z.array(backlogPointSchema),
 });
 
+export const fixAnswerSchema = z.object({
+  agentId: idSchema,
+  checkId: z.string(),
+  /** The statement applied; null when the check already passed (nothing to fix). */
+  applied: z.string().nullable(),
+  checkedAt: timestamp,
+  /** The checks after the fix. */
+  checks: z.array(checkResultSchema),
+});
+
 export const tokenAnswerSchema = z.object({ token: z.string(), note: z.string() });
 
 /** RFC 9457 problem details, with one entry per invalid field. */

@@ -9,6 +9,7 @@ import {
   createPipelineBodySchema,
   entitiesBodySchema,
   entitySchema,
+  fixAnswerSchema,
   pipelineSchema,
   testAnswerSchema,
   tokenAnswerSchema,
@@ -155,6 +156,14 @@ export const routes = {
     summary: 'Run the connection and permission checks.',
     status: 200,
     response: testAnswerSchema,
+  }),
+  applyFix: route({
+    method: 'POST',
+    path: `${A}/fixes/{checkId}`,
+    summary:
+      'Apply the fix a failed check offers (for example the ALTER DATABASE that sets the change retention), then check again.',
+    status: 200,
+    response: fixAnswerSchema,
   }),
   getBacklog: route({
     method: 'GET',

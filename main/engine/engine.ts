@@ -4,7 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Log } from '../log';
 import type { EngineDeps } from './operations';
-import { noRuntime, type AgentRuntime } from './runtime';
+import { agentsRuntime } from '../agents/runtime';
+import type { AgentRuntime } from './runtime';
 import { openDb } from './store/db';
 import { createRepo } from './store/repo';
 import { keyFileSecretBox, type SecretBox } from './store/secrets';
@@ -30,9 +31,6 @@ export interface LocalEngine {
 export const STORE_FILE = 'engine.sqlite';
 export const KEY_FILE = 'secrets.key';
 
-const NO_RUNNER =
-  'This engine has no reader for this agent type yet: checks stop at reachability, and agents cannot start.';
-
 export function openEngine(options: EngineOptions): LocalEngine {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const db = openDb(join(options.dataDir, STORE_FILE));
@@ -42,7 +40,7 @@ export function openEngine(options: EngineOptions): LocalEngine {
     repo,
     tokens,
     secrets: options.secrets ?? keyFileSecretBox(join(options.dataDir, KEY_FILE)),
-    runtime: options.runtime ?? noRuntime(NO_RUNNER),
+    runtime: options.runtime ?? agentsRuntime(),
     log: options.log,
     now: options.now ?? (() => new Date()),
     newId: () => randomBytes(5).toString('hex'),

@@ -327,13 +327,41 @@ export const operations: Record<OperationId, Operation> = {
     const agent = await resolve(deps, row);
     if (agent) {
       const { host, port } = endpointOf(agent);
-      checks.push(await reachabilityCheck(host, port));
-      checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipeline_id))));
+      const reachable = await reachabilityCheck(host, port);
+      checks.push(reachable);
+      // Past an unreachable port every database check would fail for the same reason: one result says it.
+      if (reachable.status === 'passed')
+        checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipeline_id))));
     }
     const at = deps.now().toISOString();
     // The whole results are kept (they hold no secrets): diagnostics bundles show the last ones.
     deps.repo.addEvent(row.pipeline_id, row.id, 'checked', { checks }, at);
     return ok({ agentId: row.id, checkedAt: at, checks });
+  },
+
+  applyFix: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    const agent = await resolve(deps, row);
+    if (!agent)
+      throw problem.conflict(
+        `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
+      );
+    const checkId = params.checkId ?? '';
+    const { applied, checks } = await deps.runtime.applyFix(
+      agent,
+      deps.repo.entities(row.pipeline_id),
+      checkId,
+    );
+    const at = deps.now().toISOString();
+    deps.repo.addEvent(
+      row.pipeline_id,
+      row.id,
+      applied ? 'fix-applied' : 'fix-not-needed',
+      { checkId, applied, checks },
+      at,
+    );
+    deps.log.info('engine.fix', { agent: row.id, checkId, applied: applied !== null });
+    return ok({ agentId: row.id, checkId, applied, checkedAt: at, checks });
   },
 
   getBacklog: async ({ params }, deps) => {
@@ -345,7 +373,9 @@ export const operations: Record<OperationId, Operation> = {
       new Date(now.getTime() - BACKLOG_WINDOW_MS).toISOString(),
     );
     const agent = await resolve(deps, row);
-    const figure = agent ? await deps.runtime.backlog(agent) : { unavailable: 'Configure both steps first.' };
+    const figure = agent
+      ? await deps.runtime.backlog(agent, deps.repo.entities(row.pipeline_id))
+      : { unavailable: 'Configure both steps first.' };
     if ('unavailable' in figure)
       return ok({ agentId: row.id, current: null, unavailableReason: figure.unavailable, history });
     return ok({

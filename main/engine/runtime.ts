@@ -25,7 +25,19 @@ export interface AgentRuntime {
   /** Checks that need the database itself, after the engine's own checks. */
   check(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CheckResult[]>;
   /** The current backlog, or a reason why there is none. */
-  backlog(agent: ResolvedAgent): Promise<BacklogFigure | { unavailable: string }>;
+  backlog(
+    agent: ResolvedAgent,
+    entities: readonly Entity[],
+  ): Promise<BacklogFigure | { unavailable: string }>;
+  /**
+   * Applies the fix a failed check offers (its `fix` statement), when this runtime may; answers the
+   * statement applied (null when there was nothing to fix) and the checks afterwards.
+   */
+  applyFix(
+    agent: ResolvedAgent,
+    entities: readonly Entity[],
+    checkId: string,
+  ): Promise<{ applied: string | null; checks: CheckResult[] }>;
   /** Throws a ProblemError when the agent cannot run here. */
   start(agent: ResolvedAgent): Promise<void>;
   pause(agent: ResolvedAgent): Promise<void>;
@@ -85,6 +97,9 @@ export function reachabilityCheck(host: string, port: number, timeoutMs = 3000):
 export const noRuntime = (why: string): AgentRuntime => ({
   check: async () => [],
   backlog: async () => ({ unavailable: why }),
+  applyFix: async () => {
+    throw problem.unavailable(why);
+  },
   start: async () => {
     throw problem.unavailable(why);
   },

@@ -339,6 +339,7 @@ describe('states', () => {
   const accepting: AgentRuntime = {
     check: async () => [],
     backlog: async () => ({ rowsToRead: 120000, minutesLeft: 1, versionsBehind: null }),
+    applyFix: async () => ({ applied: null, checks: [] }),
     start: async () => undefined,
     pause: async () => undefined,
     stop: async () => undefined,

@@ -18,7 +18,7 @@ export const CT_DDL = `
   CREATE TABLE __ct_tables (object_id "tsql int int" PRIMARY KEY, is_track_columns_updated_on "tsql int bit" NOT NULL,
     begin_version "tsql int bigint" NOT NULL, cleanup_version "tsql int bigint" NOT NULL);
   CREATE VIEW "sys.change_tracking_databases" AS
-    SELECT 5 AS database_id, auto_cleanup AS is_auto_cleanup_on, retention_period,
+    SELECT DB_ID() AS database_id, auto_cleanup AS is_auto_cleanup_on, retention_period,
       CASE retention_units WHEN 'MINUTES' THEN 1 WHEN 'HOURS' THEN 2 ELSE 3 END AS retention_period_units,
       retention_units AS retention_period_units_desc, max_cleanup_version
     FROM __ct_db WHERE enabled = 1;

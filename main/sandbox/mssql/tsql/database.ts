@@ -131,6 +131,11 @@ export class SandboxDatabase {
     f('ISNULL', (a, b) => (a === null ? b : a));
     f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
     f('DB_NAME', () => this.name);
+    f('DB_ID', (name) => {
+      const wanted = String(name ?? this.name).toLowerCase();
+      const found = this.serverDatabases().find((d) => d.name.toLowerCase() === wanted);
+      return found ? BigInt(found.databaseId) : null;
+    });
     f('CT_NOW', () => this.now().toISOString());
     // SYS_CHANGE_COLUMNS is opaque to clients; here it is the column-id bit mask, 8 bytes little-endian.
     f('CT_MASK', (mask) => {

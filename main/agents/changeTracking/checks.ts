@@ -1,0 +1,320 @@
+// The change-tracking agent's checks: one result each, with a remedy and, where SQL fixes it, the
+// statement. They use a fixed number of queries whatever the number of tables: the schemas catalogue
+// (and, when that fails, once more in lower case to tell the cause), the SYNC schema, one batch over
+// the catalogue and one permission query.
+import type sql from 'mssql';
+import type {
+  ChangeTrackingConfiguration,
+  ChangeTrackingHostCredentials,
+} from '../../../shared/agents/changeTracking';
+import type { CheckResult, Entity } from '../../../shared/controlApi';
+import { tableKey, tableRefOf, type TableRef } from '../source';
+import { bracket, qualified, sameName, SYNC_SCHEMA } from './names';
+
+export const SCHEMAS_ERROR = "Driver SQL exception: Invalid object name 'SYS.SCHEMAS'.";
+export const MISSING_KEYS_ERROR = 'IllegalArgumentException: Missing primary keys for entities...';
+
+interface CatalogTable {
+  schema_name: string;
+  table_name: string;
+  tracked: number;
+  has_pk: number;
+}
+interface Permissions {
+  name: string;
+  can_select: number | null;
+  can_insert: number | null;
+  can_update: number | null;
+  can_delete: number | null;
+  can_view_ct: number | null;
+}
+
+const passed = (id: string, message: string): CheckResult => ({
+  id,
+  status: 'passed',
+  message,
+  remedy: null,
+});
+const failed = (id: string, message: string, remedy: string, fix?: string): CheckResult => ({
+  id,
+  status: 'failed',
+  message,
+  remedy,
+  ...(fix !== undefined && { fix }),
+});
+const list = (names: string[]) => names.join(', ');
+const sqlError = (e: unknown) => e as { number?: number; message?: string };
+
+/** Runs every check on an open pool (the connection check is the caller's: it opened the pool). */
+export async function runChecks(
+  pool: sql.ConnectionPool,
+  credentials: ChangeTrackingHostCredentials,
+  configuration: ChangeTrackingConfiguration,
+  entities: readonly Entity[],
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  const catalog = await checkSchemasCatalog(pool, credentials);
+  results.push(catalog.result);
+  if (catalog.schemas) results.push(await ensureSyncSchema(pool, catalog.schemas));
+  const tables = entities.map(tableRefOf);
+  results.push(...(await checkPermissions(pool, credentials, tables)));
+  if (!catalog.readable) {
+    const why =
+      'Cannot be checked: the login cannot read the catalogue views (see the schemas catalogue check).';
+    const remedy = 'Grant the login VIEW DEFINITION on the database, then test again.';
+    for (const id of [
+      'change-tracking-database',
+      'change-retention',
+      'snapshot-isolation',
+      'change-tracking-tables',
+      'primary-keys',
+    ])
+      results.push(failed(id, why, remedy));
+    return results;
+  }
+  results.push(...(await checkCatalog(pool, credentials, configuration, tables)));
+  return results;
+}
+
+/**
+ * Engines read `SYS.SCHEMAS` in upper case to find the SYNC schema. When that fails, a second read in
+ * lower case tells a missing permission (fails too) from a case-sensitive collation (works).
+ */
+async function checkSchemasCatalog(
+  pool: sql.ConnectionPool,
+  c: ChangeTrackingHostCredentials,
+): Promise<{ result: CheckResult; schemas?: string[]; readable: boolean }> {
+  const id = 'schemas-catalog';
+  try {
+    const r = await pool.request().query<{ name: string }>('SELECT name FROM SYS.SCHEMAS');
+    return {
+      result: passed(id, 'The login reads the schemas catalogue (SYS.SCHEMAS).'),
+      schemas: r.recordset.map((x) => x.name),
+      readable: true,
+    };
+  } catch (error) {
+    if (sqlError(error).number !== 208) throw error;
+  }
+  try {
+    const r = await pool.request().query<{ name: string }>('SELECT name FROM sys.schemas');
+    return {
+      result: {
+        id,
+        status: 'warning',
+        message: `${SCHEMAS_ERROR} The database "${c.databaseName}" has a case-sensitive collation: catalogue names only match in lower case. Engines that read SYS.SCHEMAS in upper case stop here; this app's local runner reads sys.schemas and works.`,
+        remedy:
+          'Use a sync engine version that reads catalogue views in lower case, or a database with a case-insensitive collation.',
+      },
+      schemas: r.recordset.map((x) => x.name),
+      readable: true,
+    };
+  } catch (error) {
+    if (sqlError(error).number !== 208) throw error;
+    return {
+      result: failed(
+        id,
+        `${SCHEMAS_ERROR} The login "${c.username}" cannot read the catalogue views of "${c.databaseName}", so the agent cannot find or create the SYNC schema.`,
+        `Correct the user's permissions, then retry: GRANT VIEW DEFINITION TO ${bracket(c.username)} in database ${bracket(c.databaseName)}.`,
+        `GRANT VIEW DEFINITION TO ${bracket(c.username)};`,
+      ),
+      readable: false,
+    };
+  }
+}
+
+/** The spec: the agent creates the SYNC schema when it is absent. */
+async function ensureSyncSchema(pool: sql.ConnectionPool, schemas: string[]): Promise<CheckResult> {
+  const id = 'sync-schema';
+  if (schemas.some((s) => sameName(s, SYNC_SCHEMA))) return passed(id, `The ${SYNC_SCHEMA} schema exists.`);
+  try {
+    await pool.request().batch(`CREATE SCHEMA ${bracket(SYNC_SCHEMA)}`);
+    return passed(id, `The ${SYNC_SCHEMA} schema was absent and has been created.`);
+  } catch (error) {
+    return failed(
+      id,
+      `The ${SYNC_SCHEMA} schema is absent and the login cannot create it: ${sqlError(error).message ?? 'error'}`,
+      `Create it as a DBA (CREATE SCHEMA ${bracket(SYNC_SCHEMA)}), or grant the login CREATE SCHEMA.`,
+      `CREATE SCHEMA ${bracket(SYNC_SCHEMA)};`,
+    );
+  }
+}
+
+/** Read, write and VIEW CHANGE TRACKING on every entity's table, in one query. */
+async function checkPermissions(
+  pool: sql.ConnectionPool,
+  c: ChangeTrackingHostCredentials,
+  tables: TableRef[],
+): Promise<CheckResult[]> {
+  if (tables.length === 0) {
+    const none = (id: string): CheckResult => ({
+      id,
+      status: 'warning',
+      message: 'No entities yet: there are no tables to check.',
+      remedy: 'PUT …/entities with the tables to replicate, then test again.',
+    });
+    return [none('table-permissions'), none('view-change-tracking')];
+  }
+  const request = pool.request();
+  const rows = tables.map((t, i) => {
+    request.input(`t${i}`, qualified(t));
+    const has = (perm: string) => `HAS_PERMS_BY_NAME(@t${i}, 'OBJECT', '${perm}')`;
+    return `SELECT @t${i} AS name, ${has('SELECT')} AS can_select, ${has('INSERT')} AS can_insert, ${has('UPDATE')} AS can_update, ${has('DELETE')} AS can_delete, ${has('VIEW CHANGE TRACKING')} AS can_view_ct`;
+  });
+  const found = (await request.query<Permissions>(rows.join(' UNION ALL '))).recordset;
+  const named = (i: number) => tableKey(tables[i] as TableRef);
+  const missing = found.flatMap((r, i) => (r.can_select === null ? [named(i)] : []));
+  const noRead = found.flatMap((r, i) => (r.can_select === 0 ? [named(i)] : []));
+  const noWrite = found.flatMap((r, i) =>
+    r.can_insert === 0 || r.can_update === 0 || r.can_delete === 0 ? [named(i)] : [],
+  );
+  const noViewCt = found.flatMap((r, i) => (r.can_view_ct === 0 ? [named(i)] : []));
+  const user = bracket(c.username);
+  const results: CheckResult[] = [];
+  if (missing.length > 0)
+    results.push(
+      failed(
+        'entity-tables',
+        `These tables do not exist in "${c.databaseName}", or the login cannot see them: ${list(missing)}.`,
+        'Check the entities’ source schema and table names.',
+      ),
+    );
+  else results.push(passed('entity-tables', `All ${tables.length} entity tables exist.`));
+  results.push(
+    noRead.length + noWrite.length === 0
+      ? passed(
+          'table-permissions',
+          `The login reads and writes all ${tables.length - missing.length} entity tables.`,
+        )
+      : failed(
+          'table-permissions',
+          [
+            noRead.length > 0 ? `No SELECT on ${list(noRead)}.` : '',
+            noWrite.length > 0 ? `No INSERT, UPDATE or DELETE on ${list(noWrite)}.` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+          'The agent needs to read and write the tables: grant the login SELECT, INSERT, UPDATE and DELETE on them.',
+          [...new Set([...noRead, ...noWrite])]
+            .map((n) => `GRANT SELECT, INSERT, UPDATE, DELETE ON ${qualifiedKey(tables, n)} TO ${user};`)
+            .join('\n'),
+        ),
+  );
+  results.push(
+    noViewCt.length === 0
+      ? passed('view-change-tracking', 'VIEW CHANGE TRACKING is granted on every entity table.')
+      : failed(
+          'view-change-tracking',
+          `VIEW CHANGE TRACKING is not granted on ${list(noViewCt)}: the agent cannot read their changes.`,
+          'Grant VIEW CHANGE TRACKING on each table (or on its schema) to the login.',
+          noViewCt
+            .map((n) => `GRANT VIEW CHANGE TRACKING ON ${qualifiedKey(tables, n)} TO ${user};`)
+            .join('\n'),
+        ),
+  );
+  return results;
+}
+
+const qualifiedKey = (tables: TableRef[], key: string) =>
+  qualified(tables.find((t) => tableKey(t) === key) ?? { schema: 'dbo', table: key });
+
+/** The database's Change Tracking, retention and snapshot isolation; each table's tracking and key. */
+async function checkCatalog(
+  pool: sql.ConnectionPool,
+  c: ChangeTrackingHostCredentials,
+  conf: ChangeTrackingConfiguration,
+  tables: TableRef[],
+): Promise<CheckResult[]> {
+  const answer = await pool.request().query(`
+    SELECT d.snapshot_isolation_state FROM sys.databases d WHERE d.database_id = DB_ID();
+    SELECT ctd.retention_period, ctd.retention_period_units_desc, ctd.is_auto_cleanup_on
+      FROM sys.change_tracking_databases ctd WHERE ctd.database_id = DB_ID();
+    SELECT s.name AS schema_name, t.name AS table_name,
+        CASE WHEN ctt.object_id IS NULL THEN 0 ELSE 1 END AS tracked,
+        CASE WHEN pk.parent_object_id IS NULL THEN 0 ELSE 1 END AS has_pk
+      FROM sys.tables t
+      JOIN sys.schemas s ON s.schema_id = t.schema_id
+      LEFT JOIN sys.change_tracking_tables ctt ON ctt.object_id = t.object_id
+      LEFT JOIN sys.key_constraints pk ON pk.parent_object_id = t.object_id AND pk.type = 'PK';`);
+  const sets = answer.recordsets as unknown as [
+    { snapshot_isolation_state: number }[],
+    { retention_period: number; retention_period_units_desc: string; is_auto_cleanup_on: boolean }[],
+    CatalogTable[],
+  ];
+  const [databases, tracking, catalogTables] = sets;
+  const db = bracket(c.databaseName);
+  const days = conf.sourceChangeRetentionDays;
+  const results: CheckResult[] = [];
+  const ct = tracking[0];
+  results.push(
+    ct
+      ? passed('change-tracking-database', `Change Tracking is on for "${c.databaseName}".`)
+      : failed(
+          'change-tracking-database',
+          `Change Tracking is off for the database "${c.databaseName}".`,
+          'Turn it on (ALTER DATABASE needs ALTER permission on the database).',
+          `ALTER DATABASE ${db} SET CHANGE_TRACKING = ON (CHANGE_RETENTION = ${days} DAYS, AUTO_CLEANUP = ON);`,
+        ),
+  );
+  if (!ct)
+    results.push(
+      failed(
+        'change-retention',
+        'No retention: Change Tracking is off for the database.',
+        'Turn Change Tracking on first.',
+      ),
+    );
+  else if (ct.retention_period_units_desc.toUpperCase() === 'DAYS' && ct.retention_period === days)
+    results.push(
+      passed('change-retention', `Changes are kept ${days} days, as sourceChangeRetentionDays says.`),
+    );
+  else
+    results.push(
+      failed(
+        'change-retention',
+        `Changes are kept ${ct.retention_period} ${ct.retention_period_units_desc.toLowerCase()}; sourceChangeRetentionDays is ${days}.`,
+        'Set the database retention to match (this app can apply it: POST …/fixes/change-retention). A retention shorter than the longest pause loses changes and forces a new snapshot.',
+        `ALTER DATABASE ${db} SET CHANGE_TRACKING (CHANGE_RETENTION = ${days} DAYS);`,
+      ),
+    );
+  results.push(
+    databases[0]?.snapshot_isolation_state === 1
+      ? passed('snapshot-isolation', `Snapshot isolation is allowed in "${c.databaseName}".`)
+      : failed(
+          'snapshot-isolation',
+          `Snapshot isolation is not allowed in "${c.databaseName}": the agent cannot read a consistent set of changes.`,
+          'Allow it; it does not change the isolation level of other sessions.',
+          `ALTER DATABASE ${db} SET ALLOW_SNAPSHOT_ISOLATION ON;`,
+        ),
+  );
+  if (tables.length === 0) return results;
+  const lookup = (t: TableRef) =>
+    catalogTables.find((x) => sameName(x.schema_name, t.schema) && sameName(x.table_name, t.table));
+  const present = tables.filter((t) => lookup(t));
+  const untracked = present.filter((t) => !lookup(t)?.tracked);
+  const keyless = present.filter((t) => !lookup(t)?.has_pk);
+  results.push(
+    untracked.length === 0
+      ? passed('change-tracking-tables', `Change Tracking is on for all ${present.length} entity tables.`)
+      : failed(
+          'change-tracking-tables',
+          `Change Tracking is off for ${list(untracked.map(tableKey))}.`,
+          'Enable it on each table (the table needs a primary key).',
+          untracked
+            .filter((t) => lookup(t)?.has_pk)
+            .map(
+              (t) => `ALTER TABLE ${qualified(t)} ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);`,
+            )
+            .join('\n'),
+        ),
+  );
+  results.push(
+    keyless.length === 0
+      ? passed('primary-keys', `All ${present.length} entity tables have a primary key.`)
+      : failed(
+          'primary-keys',
+          `${MISSING_KEYS_ERROR} ${list(keyless.map(tableKey))}`,
+          'Define primary keys, or use an agent type that supports logical keys. A clustered index or unique constraint does not stand in for a primary key.',
+        ),
+  );
+  return results;
+}

@@ -1,0 +1,82 @@
+// Table shapes from SQL Server's catalogue: columns with their types as SQL Server writes them, and
+// the primary key in key order. One query for any number of tables.
+import type sql from 'mssql';
+import type { Row, RowValue, TableRef, TableShape } from '../source';
+import { qualified, sameName } from './names';
+
+interface ColumnRow {
+  schema_name: string;
+  table_name: string;
+  column_name: string;
+  type_name: string;
+  max_length: number;
+  precision: number;
+  scale: number;
+  is_nullable: boolean | number;
+  key_ordinal: number | null;
+}
+
+const SIZED = new Set(['char', 'varchar', 'binary', 'varbinary']);
+const UNICODE = new Set(['nchar', 'nvarchar']);
+const SCALED = new Set(['datetime2', 'time', 'datetimeoffset']);
+
+/** `decimal(12,2)`, `nvarchar(100)`, `varchar(max)`, `datetime2(7)`, `int`. */
+export function typeText(c: Pick<ColumnRow, 'type_name' | 'max_length' | 'precision' | 'scale'>): string {
+  const t = c.type_name.toLowerCase();
+  if (t === 'decimal' || t === 'numeric') return `${t}(${c.precision},${c.scale})`;
+  if (SIZED.has(t)) return `${t}(${c.max_length === -1 ? 'max' : c.max_length})`;
+  if (UNICODE.has(t)) return `${t}(${c.max_length === -1 ? 'max' : c.max_length / 2})`;
+  if (SCALED.has(t)) return `${t}(${c.scale})`;
+  return t;
+}
+
+export async function describeTables(
+  pool: sql.ConnectionPool,
+  tables: readonly TableRef[],
+): Promise<TableShape[]> {
+  if (tables.length === 0) return [];
+  const request = pool.request();
+  const ids = tables.map((t, i) => {
+    request.input(`t${i}`, qualified(t));
+    return `OBJECT_ID(@t${i})`;
+  });
+  const rows = (
+    await request.query<ColumnRow>(`
+      SELECT s.name AS schema_name, t.name AS table_name, c.name AS column_name, ty.name AS type_name,
+          c.max_length, c.precision, c.scale, c.is_nullable, ic.key_ordinal
+        FROM sys.columns c
+        JOIN sys.tables t ON t.object_id = c.object_id
+        JOIN sys.schemas s ON s.schema_id = t.schema_id
+        JOIN sys.types ty ON ty.user_type_id = c.user_type_id
+        LEFT JOIN sys.indexes i ON i.object_id = t.object_id AND i.is_primary_key = 1
+        LEFT JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id AND ic.column_id = c.column_id
+        WHERE t.object_id IN (${ids.join(', ')})
+        ORDER BY s.name, t.name, c.column_id`)
+  ).recordset;
+  return tables.flatMap((ref) => {
+    const mine = rows.filter((r) => sameName(r.schema_name, ref.schema) && sameName(r.table_name, ref.table));
+    if (mine.length === 0) return [];
+    const key = mine
+      .filter((r) => r.key_ordinal !== null && r.key_ordinal > 0)
+      .sort((a, b) => Number(a.key_ordinal) - Number(b.key_ordinal))
+      .map((r) => r.column_name);
+    return [
+      {
+        ref,
+        columns: mine.map((r) => ({
+          name: r.column_name,
+          sourceType: typeText(r),
+          nullable: Boolean(r.is_nullable),
+        })),
+        key,
+      },
+    ];
+  });
+}
+
+/** A driver row as the agents hand rows on: the driver's values, nothing else. */
+export function toRow(record: Record<string, unknown>, columns: readonly string[]): Row {
+  const row: Row = {};
+  for (const c of columns) row[c] = (record[c] ?? null) as RowValue;
+  return row;
+}

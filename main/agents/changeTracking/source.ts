@@ -1,0 +1,446 @@
+// The change-tracking agent as a source: snapshots in snapshot isolation with the version they start
+// from, then CHANGETABLE(CHANGES …) since each table's checkpoint, all tables in one snapshot
+// transaction under one upper bound, joined to the current rows, in version order. Checkpoints live in
+// the SYNC schema. Changes lost to retention are never skipped: the table is named for a new snapshot.
+import sql from 'mssql';
+import type {
+  ChangeTrackingConfiguration,
+  ChangeTrackingHostCredentials,
+} from '../../../shared/agents/changeTracking';
+import type { CheckResult, Entity } from '../../../shared/controlApi';
+import {
+  tableKey,
+  type Change,
+  type ChangeBatch,
+  type Checkpoint,
+  type Row,
+  type SourceAgent,
+  type SourceBacklog,
+  type TableRef,
+  type TableShape,
+} from '../source';
+import { runChecks } from './checks';
+import { openPool } from './connection';
+import { bracket, qualified, SYNC_SCHEMA } from './names';
+import { describeTables, toRow } from './shape';
+
+export interface ChangeTrackingSourceOptions {
+  credentials: ChangeTrackingHostCredentials;
+  configuration: ChangeTrackingConfiguration;
+  pipelineId: string;
+  agentId: string;
+  /** Sees each statement the agent sends (diagnostics, tests); never parameter values. */
+  trace?: (statement: string) => void;
+}
+
+export const CHECKPOINT_TABLE = 'CT_CHECKPOINT';
+const OPS = { I: 'insert', U: 'update', D: 'delete' } as const;
+
+/**
+ * The context a pipeline writes with when it writes to a table it also reads (recursion protection):
+ * SYS_CHANGE_CONTEXT carries it, and the pipeline's reader skips those changes.
+ */
+export const changeTrackingContext = (pipelineId: string): Buffer => Buffer.from(`cdc:${pipelineId}`, 'utf8');
+
+export async function openChangeTrackingSource(
+  o: ChangeTrackingSourceOptions,
+): Promise<ChangeTrackingSource> {
+  return new ChangeTrackingSource(o, await openPool(o.credentials));
+}
+
+interface KeyCount {
+  version: bigint;
+  count: number;
+}
+
+export class ChangeTrackingSource implements SourceAgent {
+  private readonly shapes = new Map<string, TableShape>();
+
+  constructor(
+    private readonly o: ChangeTrackingSourceOptions,
+    readonly pool: sql.ConnectionPool,
+  ) {}
+
+  /** Who this reader is in the checkpoint table: the prefix keeps two engines with equal ids apart. */
+  get agentKey(): string {
+    return `${this.o.configuration.temporaryTablePrefix ?? ''}|${this.o.pipelineId}/${this.o.agentId}`;
+  }
+
+  /** The temporary table of changed keys for the i-th table of a read, named with the prefix. */
+  keysTable(i: number): string {
+    return `#${this.o.configuration.temporaryTablePrefix ?? ''}ct_keys_${i}`;
+  }
+
+  async check(entities: readonly Entity[]): Promise<CheckResult[]> {
+    return runChecks(this.pool, this.o.credentials, this.o.configuration, entities);
+  }
+
+  async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
+    const shapes = await describeTables(this.pool, tables);
+    for (const s of shapes) this.shapes.set(tableKey(s.ref).toLowerCase(), s);
+    return shapes;
+  }
+
+  private async shapeOf(table: TableRef): Promise<TableShape> {
+    const known = this.shapes.get(tableKey(table).toLowerCase());
+    if (known) return known;
+    const [shape] = await this.describe([table]);
+    if (!shape) throw new Error(`The table ${tableKey(table)} does not exist, or the login cannot see it.`);
+    if (shape.key.length === 0)
+      throw new Error(`IllegalArgumentException: Missing primary keys for entities... ${tableKey(table)}`);
+    return shape;
+  }
+
+  private request(tx: sql.Transaction): sql.Request {
+    return new sql.Request(tx);
+  }
+
+  private async query<T>(request: sql.Request, statement: string): Promise<sql.IResult<T>> {
+    this.o.trace?.(statement);
+    return request.query<T>(statement);
+  }
+
+  private async inSnapshot<T>(work: (tx: sql.Transaction) => Promise<T>): Promise<T> {
+    const tx = new sql.Transaction(this.pool);
+    await tx.begin(sql.ISOLATION_LEVEL.SNAPSHOT);
+    try {
+      const result = await work(tx);
+      await tx.commit();
+      return result;
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async snapshot(
+    table: TableRef,
+    onRows: (rows: Row[]) => Promise<void>,
+    options: { pageSize?: number } = {},
+  ): Promise<{ position: string; rows: number }> {
+    const shape = await this.shapeOf(table);
+    const pageSize = options.pageSize ?? 5000;
+    const columns = shape.columns.map((c) => c.name);
+    return this.inSnapshot(async (tx) => {
+      // The version and the rows come from one snapshot: changes after it are exactly those after the version.
+      const head = this.request(tx);
+      head.input('t', qualified(table));
+      const { recordset } = await this.query<{ v: string | null; m: string | null }>(
+        head,
+        'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v, CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t)) AS m',
+      );
+      const version = recordset[0]?.v ?? null;
+      if (version === null)
+        throw new Error('Change Tracking is off for the database: there is no version to start from.');
+      if ((recordset[0]?.m ?? null) === null)
+        throw new Error(
+          `Change Tracking is off for ${tableKey(table)}, or the login lacks VIEW CHANGE TRACKING on it.`,
+        );
+      const rows = await this.stream(
+        tx,
+        `SELECT ${columns.map(bracket).join(', ')} FROM ${qualified(table)} ORDER BY ${shape.key.map(bracket).join(', ')}`,
+        columns,
+        pageSize,
+        onRows,
+      );
+      return { position: String(version), rows };
+    });
+  }
+
+  /** Streams a query's rows in pages, the driver paused while a page is handed on. */
+  private stream(
+    tx: sql.Transaction,
+    statement: string,
+    columns: string[],
+    pageSize: number,
+    onRows: (rows: Row[]) => Promise<void>,
+  ): Promise<number> {
+    this.o.trace?.(statement);
+    const request = this.request(tx);
+    request.stream = true;
+    return new Promise((resolve, reject) => {
+      let page: Row[] = [];
+      let total = 0;
+      let failure: unknown;
+      let pending = Promise.resolve();
+      const flush = () => {
+        const rows = page;
+        page = [];
+        if (rows.length === 0) return;
+        request.pause();
+        pending = pending
+          .then(() => onRows(rows))
+          .then(
+            () => {
+              request.resume();
+            },
+            (error: unknown) => {
+              failure ??= error;
+              request.cancel();
+            },
+          );
+      };
+      request.on('row', (record: Record<string, unknown>) => {
+        page.push(toRow(record, columns));
+        total++;
+        if (page.length >= pageSize) flush();
+      });
+      request.on('error', (error: unknown) => {
+        failure ??= error;
+      });
+      request.on('done', () => {
+        flush();
+        void pending.then(() => (failure ? reject(failure) : resolve(total)));
+      });
+      request.query(statement);
+    });
+  }
+
+  async readChanges(
+    tables: readonly TableRef[],
+    checkpoint: Checkpoint,
+    options: { maxRows?: number } = {},
+  ): Promise<ChangeBatch> {
+    const maxRows = options.maxRows ?? 10_000;
+    const shapes = await Promise.all(tables.map((t) => this.shapeOf(t)));
+    return this.inSnapshot(async (tx) => {
+      const head = this.request(tx);
+      const mins = tables.map((t, i) => {
+        head.input(`t${i}`, qualified(t));
+        return `CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t${i})) AS m${i}`;
+      });
+      const { recordset } = await this.query<Record<string, string | null>>(
+        head,
+        `SELECT CHANGE_TRACKING_CURRENT_VERSION() AS current_version, ${mins.join(', ')}`,
+      );
+      const first = recordset[0] ?? {};
+      const current = first.current_version ?? null;
+      if (current === null) throw new Error('Change Tracking is off for the database.');
+      const resnapshot: ChangeBatch['resnapshot'] = [];
+      const readable: number[] = [];
+      tables.forEach((t, i) => {
+        const key = tableKey(t);
+        const from = checkpoint[key];
+        const min = first[`m${i}`] ?? null;
+        if (from === undefined)
+          resnapshot.push({
+            table: key,
+            reason: `${key} has no checkpoint yet: it needs its first snapshot.`,
+          });
+        else if (min === null)
+          resnapshot.push({
+            table: key,
+            reason: `CHANGE_TRACKING_MIN_VALID_VERSION is NULL for ${key}: Change Tracking was turned off (or the login lost VIEW CHANGE TRACKING), so its changes cannot be read; it needs a new snapshot.`,
+          });
+        else if (BigInt(from) < BigInt(min))
+          resnapshot.push({
+            table: key,
+            reason: `Changes to ${key} after version ${from} were removed by retention cleanup (its minimum valid version is now ${min}): it needs a new snapshot.`,
+          });
+        else readable.push(i);
+      });
+      // Keys of the changes up to the current version, per table, into the agent's temporary tables.
+      const counts: KeyCount[] = [];
+      for (const i of readable)
+        counts.push(...(await this.loadKeys(tx, i, shapes[i] as TableShape, checkpoint, current)));
+      const bound = upperBound(counts, BigInt(current), maxRows);
+      const changes: Change[] = [];
+      for (const i of readable) changes.push(...(await this.readKeys(tx, i, shapes[i] as TableShape, bound)));
+      changes.sort((a, b) =>
+        BigInt(a.position) < BigInt(b.position) ? -1 : BigInt(a.position) > BigInt(b.position) ? 1 : 0,
+      );
+      const next: Checkpoint = { ...checkpoint };
+      for (const i of readable) {
+        const key = tableKey(tables[i] as TableRef);
+        const from = BigInt(checkpoint[key] ?? '0');
+        next[key] = String(from > bound ? from : bound);
+      }
+      return { changes, checkpoint: next, resnapshot };
+    });
+  }
+
+  private async loadKeys(
+    tx: sql.Transaction,
+    i: number,
+    shape: TableShape,
+    checkpoint: Checkpoint,
+    current: string,
+  ): Promise<KeyCount[]> {
+    const temp = this.keysTable(i);
+    const keyColumns = shape.key.map((k) => shape.columns.find((c) => c.name === k));
+    const definitions = keyColumns.map((c) => `${bracket(c?.name ?? '')} ${c?.sourceType ?? 'int'} NOT NULL`);
+    const request = this.request(tx);
+    request.input('from', sql.BigInt, checkpoint[tableKey(shape.ref)]);
+    request.input('upto', sql.BigInt, current);
+    const skipOwn = this.o.configuration.enableRecursionProtection;
+    if (skipOwn) request.input('ctx', sql.VarBinary(128), changeTrackingContext(this.o.pipelineId));
+    const keys = shape.key.map((k) => `ct.${bracket(k)}`).join(', ');
+    const { recordset } = await this.query<{ version: string; n: number }>(
+      request,
+      `DROP TABLE IF EXISTS ${temp};
+      CREATE TABLE ${temp} (${definitions.join(', ')}, __op NCHAR(1) NOT NULL, __ver BIGINT NOT NULL, __cols VARBINARY(MAX) NULL);
+      INSERT INTO ${temp} SELECT ${keys}, ct.SYS_CHANGE_OPERATION, ct.SYS_CHANGE_VERSION, ct.SYS_CHANGE_COLUMNS
+        FROM CHANGETABLE(CHANGES ${qualified(shape.ref)}, @from) AS ct
+        WHERE ct.SYS_CHANGE_VERSION <= @upto${skipOwn ? ' AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT <> @ctx)' : ''};
+      SELECT __ver AS version, COUNT(*) AS n FROM ${temp} GROUP BY __ver;`,
+    );
+    return recordset.map((r) => ({ version: BigInt(r.version), count: Number(r.n) }));
+  }
+
+  private async readKeys(
+    tx: sql.Transaction,
+    i: number,
+    shape: TableShape,
+    bound: bigint,
+  ): Promise<Change[]> {
+    const temp = this.keysTable(i);
+    const request = this.request(tx);
+    request.input('bound', sql.BigInt, String(bound));
+    request.input('t', qualified(shape.ref));
+    const columns = shape.columns.map((c) => c.name);
+    const masks = columns.map((c, n) => {
+      request.input(`c${n}`, c);
+      return `CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID(@t), @c${n}, 'ColumnId'), k.__cols) AS [__m${n}]`;
+    });
+    const join = shape.key.map((k) => `t.${bracket(k)} = k.${bracket(k)}`).join(' AND ');
+    const { recordset } = await this.query<Record<string, unknown>>(
+      request,
+      `SELECT k.__op, k.__ver, CASE WHEN k.__cols IS NULL THEN 0 ELSE 1 END AS __has_cols, CASE WHEN t.${bracket(shape.key[0] ?? '')} IS NULL THEN 0 ELSE 1 END AS __exists,
+          ${shape.key.map((k, n) => `k.${bracket(k)} AS [__k${n}]`).join(', ')},
+          ${columns.map((c) => `t.${bracket(c)}`).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
+        FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
+        WHERE k.__ver <= @bound ORDER BY k.__ver;
+      DROP TABLE ${temp};`,
+    );
+    return recordset.map((r): Change => {
+      const key: Row = {};
+      shape.key.forEach((k, n) => (key[k] = r[`__k${n}`] as Row[string]));
+      const exists = Number(r.__exists) === 1;
+      const op = OPS[String(r.__op).trim() as keyof typeof OPS] ?? 'update';
+      const changedColumns =
+        op === 'update' && Number(r.__has_cols) === 1
+          ? columns.filter((_, n) => Number(r[`__m${n}`]) === 1)
+          : null;
+      return {
+        table: tableKey(shape.ref),
+        // A row changed and then deleted after the bound cannot be here: a missing row is a delete.
+        op: exists ? op : 'delete',
+        key,
+        row: exists && op !== 'delete' ? toRow(r, columns) : null,
+        changedColumns,
+        position: String(r.__ver),
+      };
+    });
+  }
+
+  async loadCheckpoint(): Promise<Checkpoint> {
+    if (!(await this.checkpointTableExists())) return {};
+    const request = this.pool.request();
+    request.input('agent', this.agentKey);
+    const { recordset } = await this.query<{ table_name: string; version: string }>(
+      request,
+      `SELECT table_name, version FROM ${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)} WHERE agent_key = @agent`,
+    );
+    return Object.fromEntries(recordset.map((r) => [r.table_name, String(r.version)]));
+  }
+
+  private async checkpointTableExists(): Promise<boolean> {
+    const request = this.pool.request();
+    request.input('name', `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`);
+    const { recordset } = await this.query<{ id: number | null }>(request, 'SELECT OBJECT_ID(@name) AS id');
+    return (recordset[0]?.id ?? null) !== null;
+  }
+
+  async saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    const table = `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`;
+    if (!(await this.checkpointTableExists())) {
+      await this.query(
+        this.pool.request(),
+        `CREATE TABLE ${table} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL, version BIGINT NOT NULL,
+          saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`,
+      ).catch((error: unknown) => {
+        // Another engine created it a moment ago.
+        if ((error as { number?: number }).number !== 2714) throw error;
+      });
+    }
+    const tx = new sql.Transaction(this.pool);
+    await tx.begin();
+    try {
+      for (const [name, version] of Object.entries(checkpoint)) {
+        const request = new sql.Request(tx);
+        request.input('agent', this.agentKey);
+        request.input('name', name);
+        request.input('version', sql.BigInt, version);
+        const updated = await this.query(
+          request,
+          `UPDATE ${table} SET version = @version, saved_at = SYSUTCDATETIME() WHERE agent_key = @agent AND table_name = @name`,
+        );
+        if (updated.rowsAffected[0] === 0)
+          await this.query(
+            request,
+            `INSERT INTO ${table} (agent_key, table_name, version, saved_at) VALUES (@agent, @name, @version, SYSUTCDATETIME())`,
+          );
+      }
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
+    const request = this.pool.request();
+    const known = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
+    const counts = known.map((t, i) => {
+      request.input(`c${i}`, sql.BigInt, checkpoint[tableKey(t)]);
+      return `SELECT ${i} AS i, COUNT(*) AS n FROM CHANGETABLE(CHANGES ${qualified(t)}, @c${i}) AS ct`;
+    });
+    const head = await this.query<{ v: string | null }>(
+      this.pool.request(),
+      'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v',
+    );
+    const current = head.recordset[0]?.v ?? null;
+    const rows = counts.length
+      ? (await this.query<{ i: number; n: number }>(request, counts.join(' UNION ALL '))).recordset
+      : [];
+    const perTable = tables.map((t) => {
+      const i = known.indexOf(t);
+      const found = i >= 0 ? rows.find((r) => Number(r.i) === i) : undefined;
+      return { table: tableKey(t), rowsToRead: found ? Number(found.n) : null };
+    });
+    const versions = known.map((t) => BigInt(checkpoint[tableKey(t)] ?? '0'));
+    const oldest = versions.length ? versions.reduce((a, b) => (a < b ? a : b)) : null;
+    return {
+      rowsToRead: perTable.every((p) => p.rowsToRead !== null)
+        ? perTable.reduce((s, p) => s + (p.rowsToRead ?? 0), 0)
+        : null,
+      versionsBehind: current !== null && oldest !== null ? Number(BigInt(current) - oldest) : null,
+      perTable,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/**
+ * One upper bound for every table: the current version when the batch fits, otherwise the highest
+ * version whose changes (over all tables) fit in maxRows — at least one whole version.
+ */
+export function upperBound(counts: readonly KeyCount[], current: bigint, maxRows: number): bigint {
+  const perVersion = new Map<bigint, number>();
+  for (const c of counts) perVersion.set(c.version, (perVersion.get(c.version) ?? 0) + c.count);
+  const versions = [...perVersion.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let total = 0;
+  for (const c of perVersion.values()) total += c;
+  if (total <= maxRows) return current;
+  let cumulative = 0;
+  let bound = versions[0] ?? current;
+  for (const v of versions) {
+    cumulative += perVersion.get(v) ?? 0;
+    if (cumulative > maxRows) break;
+    bound = v;
+  }
+  return bound;
+}

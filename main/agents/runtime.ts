@@ -1,0 +1,35 @@
+// The engine's runtime for every agent type: the change-tracking agent's checks, backlog and fixes;
+// the journal agent's once it lands. Starting pipelines is the runner's (not here yet).
+import { noRuntime, type AgentRuntime } from '../engine/runtime';
+import { problem } from '../engine/problem';
+import {
+  applyChangeTrackingFix,
+  changeTrackingBacklog,
+  checkChangeTracking,
+  FIXABLE_CHECKS,
+} from './changeTracking/runtime';
+
+const NO_RUNNER = 'This engine has no replication runner yet: agents can be checked but not started.';
+const NO_JOURNAL_READER = 'This engine has no journal reader yet: checks stop at reachability.';
+
+export function agentsRuntime(): AgentRuntime {
+  const none = noRuntime(NO_RUNNER);
+  const journal = noRuntime(NO_JOURNAL_READER);
+  return {
+    ...none,
+    check: (agent, entities) =>
+      agent.type === 'change-tracking'
+        ? checkChangeTracking(agent, entities)
+        : journal.check(agent, entities),
+    backlog: (agent, entities) =>
+      agent.type === 'change-tracking'
+        ? changeTrackingBacklog(agent, entities)
+        : journal.backlog(agent, entities),
+    applyFix: async (agent, entities, checkId) => {
+      if (agent.type !== 'change-tracking') return journal.applyFix(agent, entities, checkId);
+      if (!(FIXABLE_CHECKS as readonly string[]).includes(checkId))
+        throw problem.notFound(`No fix for "${checkId}": this engine applies ${FIXABLE_CHECKS.join(', ')}.`);
+      return applyChangeTrackingFix(agent, entities, checkId);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// A change-tracking harness for the source-agent contract: a database on the sandbox SQL Server (or a
+// real one, from MSSQL_URL), tables made ready for the agent, and agents opened with fixed identities.
+import sql from 'mssql';
+import type {
+  ChangeTrackingConfiguration,
+  ChangeTrackingHostCredentials,
+} from '../../shared/agents/changeTracking';
+import type { Row, TableRef } from '../../main/agents/source';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import { qualified } from '../../main/agents/changeTracking/names';
+import type { SourceHarness } from '../contract/sourceAgent';
+
+export const ctConfiguration = (
+  over: Partial<ChangeTrackingConfiguration> = {},
+): ChangeTrackingConfiguration => ({
+  enableRecursionProtection: false,
+  sourceChangeRetentionDays: 5,
+  ...over,
+});
+
+/** Builds the harness over credentials whose login may create tables and turn Change Tracking on. */
+export async function changeTrackingHarness(
+  credentials: ChangeTrackingHostCredentials,
+  options: { tablePrefix?: string; pipelineId?: string } = {},
+): Promise<SourceHarness> {
+  const admin = await new sql.ConnectionPool({
+    server: credentials.host,
+    port: credentials.port,
+    user: credentials.username,
+    password: credentials.password,
+    database: credentials.databaseName,
+    options: { encrypt: credentials.enableTls, trustServerCertificate: !credentials.certificatePath },
+    pool: { max: 2, min: 0 },
+  }).connect();
+  // The database as the agent needs it: Change Tracking on (retention as configured), snapshots allowed.
+  const db = `[${credentials.databaseName.replaceAll(']', ']]')}]`;
+  const state = await admin
+    .request()
+    .query(
+      'SELECT (SELECT COUNT(*) FROM sys.change_tracking_databases WHERE database_id = DB_ID()) AS tracked, (SELECT snapshot_isolation_state FROM sys.databases WHERE database_id = DB_ID()) AS snapshot',
+    );
+  if (!state.recordset[0].tracked)
+    await admin
+      .request()
+      .batch(`ALTER DATABASE ${db} SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS, AUTO_CLEANUP = ON)`);
+  if (state.recordset[0].snapshot !== 1)
+    await admin.request().batch(`ALTER DATABASE ${db} SET ALLOW_SNAPSHOT_ISOLATION ON`);
+  const prefix = options.tablePrefix ?? '';
+  const made: TableRef[] = [];
+  return {
+    async createTable(name) {
+      const table = { schema: 'dbo', table: `${prefix}${name}` };
+      await admin.request().batch(`DROP TABLE IF EXISTS ${qualified(table)};
+        CREATE TABLE ${qualified(table)} (id INT NOT NULL PRIMARY KEY, name NVARCHAR(50) NOT NULL, amount DECIMAL(12, 2) NOT NULL);
+        ALTER TABLE ${qualified(table)} ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);`);
+      made.push(table);
+      return table;
+    },
+    async insert(table, rows) {
+      for (const r of rows) {
+        await admin
+          .request()
+          .input('id', sql.Int, r.id)
+          .input('name', sql.NVarChar(50), r.name)
+          .input('amount', sql.Decimal(12, 2), Number(r.amount))
+          .query(`INSERT INTO ${qualified(table)} (id, name, amount) VALUES (@id, @name, @amount)`);
+      }
+    },
+    async update(table, id, name) {
+      await admin
+        .request()
+        .input('id', sql.Int, id)
+        .input('name', sql.NVarChar(50), name)
+        .query(`UPDATE ${qualified(table)} SET name = @name WHERE id = @id`);
+    },
+    async remove(table, id) {
+      await admin
+        .request()
+        .input('id', sql.Int, id)
+        .query(`DELETE FROM ${qualified(table)} WHERE id = @id`);
+    },
+    open: () =>
+      openChangeTrackingSource({
+        credentials,
+        configuration: ctConfiguration(),
+        pipelineId: options.pipelineId ?? 'contract',
+        agentId: 'source',
+      }),
+    entity: (table) => ({
+      source: table,
+      target: { table: table.table },
+      rowIdentification: { kind: 'primaryKey' },
+    }),
+    normalize: (row: Row) => ({
+      id: Number(row.id),
+      name: String(row.name),
+      amount: Number(row.amount).toFixed(2),
+    }),
+    async close() {
+      for (const t of made)
+        await admin
+          .request()
+          .batch(`DROP TABLE IF EXISTS ${qualified(t)}`)
+          .catch(() => undefined);
+      await admin.close();
+    },
+  };
+}
