@@ -84,17 +84,18 @@ export function explainConnectionError(
   const e = error as { code?: string; message?: string; originalError?: { code?: string; message?: string } };
   const text = `${e.message ?? ''} ${e.originalError?.message ?? ''}`;
   const where = `${c.host}:${c.port}`;
-  if (/Login failed/i.test(text))
-    return new AgentConnectionError(
-      `SQL Server refused the login "${c.username}" (error 18456).`,
-      'Check the login name and password, that SQL Server authentication is enabled, and that the login is not disabled; the server log gives the exact reason.',
-      'login',
-    );
+  // Checked first: SQL Server ends this message with "The login failed." too.
   if (/Cannot open database/i.test(text))
     return new AgentConnectionError(
       `The database "${c.databaseName}" does not exist on ${where}, or the login "${c.username}" has no user in it (error 4060).`,
       'Check databaseName, and create a user for the login in that database.',
       'database',
+    );
+  if (/Login failed/i.test(text))
+    return new AgentConnectionError(
+      `SQL Server refused the login "${c.username}" (error 18456).`,
+      'Check the login name and password, that SQL Server authentication is enabled, and that the login is not disabled; the server log gives the exact reason.',
+      'login',
     );
   if (TLS_TRUST.test(text))
     return new AgentConnectionError(
