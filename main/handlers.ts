@@ -16,14 +16,38 @@ export interface Deps {
   profiles: ProfileStore;
   localEngine: LocalEngineHandle;
   /** Seam: how the app reaches an engine; tests may point it elsewhere. */
-  connectEngine: (baseUrl: string, token: string) => EngineClient;
+  connectEngine: (baseUrl: string, token: string, timeoutMs?: number) => EngineClient;
   logFiles: () => string[];
   /** Seam: the clock. */
   now: () => Date;
 }
 
-export const connectEngine = (baseUrl: string, token: string) =>
-  createEngineClient({ baseUrl, token, timeoutMs: 5000 });
+export const connectEngine = (baseUrl: string, token: string, timeoutMs = 5000) =>
+  createEngineClient({ baseUrl, token, timeoutMs });
+
+/** Checks reach the source database, whose login can take its own 15 s to time out. */
+const CHECK_TIMEOUT_MS = 60_000;
+
+/** Runs a call on a profile's engine; the engine's refusal reaches the user as a UserError in its words. */
+async function onEngine<T>(
+  deps: Deps,
+  profileId: string,
+  call: (client: EngineClient) => Promise<T>,
+): Promise<T> {
+  const profile = deps.profiles.get(profileId);
+  if (!profile) throw new UserError(`There is no engine profile "${profileId}".`);
+  const token = await deps.profiles.token(profileId);
+  if (!token)
+    throw new UserError('No token is stored for this engine: edit the profile and paste its token.');
+  try {
+    return await call(deps.connectEngine(profile.baseUrl, token, CHECK_TIMEOUT_MS));
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    if (error.status === 401)
+      throw new UserError('The engine refused the token: paste the current one into the profile.');
+    throw new UserError(error.message);
+  }
+}
 
 type Parsed<M extends MethodName> = z.output<(typeof contract)[M]['input']>;
 export type Handlers = {
@@ -93,6 +117,18 @@ export const handlers: Handlers = {
       return { ok: false, message: error.message };
     }
   },
+
+  listEngineAgents: async ({ profileId }, deps) =>
+    onEngine(deps, profileId, async (client) => {
+      const pipelines = await client.listPipelines({});
+      return { pipelines: await Promise.all(pipelines.map((p) => client.getPipeline({ pipelineId: p.id }))) };
+    }),
+
+  testEngineAgent: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.testAgent({ pipelineId, agentId })),
+
+  applyEngineFix: ({ profileId, pipelineId, agentId, checkId }, deps) =>
+    onEngine(deps, profileId, (client) => client.applyFix({ pipelineId, agentId, checkId })),
 
   getLocalEngine: (_input, deps) => ({
     ...deps.localEngine.status(),

@@ -1,5 +1,6 @@
 import { showScreen, useStore, type Screen } from './store';
 import { AgentTypeList } from './screens/AgentTypeList';
+import { ChecksScreen } from './screens/ChecksScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { EnginesScreen } from './screens/EnginesScreen';
 import { AgentWizard } from './wizard/AgentWizard';
@@ -32,6 +33,7 @@ export function App() {
         <nav aria-label="Screens" className="tabs">
           {tab('agents', 'Agents')}
           {tab('engines', 'Engines')}
+          {tab('checks', 'Checks')}
           {tab('diagnostics', 'Diagnostics')}
         </nav>
       </header>
@@ -47,6 +49,7 @@ export function App() {
           </p>
         )}
         {screen === 'engines' && <EnginesScreen />}
+        {screen === 'checks' && <ChecksScreen />}
         {screen === 'diagnostics' && <DiagnosticsScreen />}
         {screen === 'agents' && (
           <div className="layout">

@@ -5,7 +5,7 @@ import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agen
 
 export { agentTypeSummarySchema } from './agents';
 import { problemSchema } from './config/problems';
-import { idSchema } from './controlApi';
+import { agentSchema, fixAnswerSchema, idSchema, pipelineSchema, testAnswerSchema } from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { METHOD_NAMES, type MethodName } from './ipc';
 
@@ -76,6 +76,12 @@ export const localEngineSchema = z.object({
   tokenToShow: z.string().nullable(),
 });
 
+/** The pipelines of an engine with their agents, for the checker to pick from. */
+export const engineAgentsSchema = z.object({
+  pipelines: z.array(pipelineSchema.extend({ agents: z.array(agentSchema) })),
+});
+const agentAddress = z.strictObject({ profileId: idSchema, pipelineId: idSchema, agentId: idSchema });
+
 export const contract = {
   getAppInfo: method(noInput, appInfoSchema),
   listAgentTypes: method(noInput, z.array(agentTypeSummarySchema)),
@@ -87,6 +93,14 @@ export const contract = {
   saveEngineProfile: method(saveEngineProfileInputSchema, engineProfileSchema),
   deleteEngineProfile: method(z.strictObject({ id: idSchema }), z.object({ deleted: z.boolean() })),
   checkEngine: method(z.strictObject({ id: idSchema }), z.object({ ok: z.boolean(), message: z.string() })),
+  listEngineAgents: method(z.strictObject({ profileId: idSchema }), engineAgentsSchema),
+  /** POST …/test on the profile's engine: the agent's connection and permission checks. */
+  testEngineAgent: method(agentAddress, testAnswerSchema),
+  /** POST …/fixes/{checkId}: the engine applies the fix that check offers, then checks again. */
+  applyEngineFix: method(
+    agentAddress.extend({ checkId: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/) }),
+    fixAnswerSchema,
+  ),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
   /** The bundle as base64, for the renderer to save where the user chooses. */

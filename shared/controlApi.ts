@@ -111,6 +111,14 @@ export const backlogAnswerSchema = z.object({
   history: z.array(backlogPointSchema),
 });
 
+/** Checks whose fix the local engine applies on request (POST …/fixes/{checkId}): database settings, never grants. */
+export const FIXABLE_CHECK_IDS = [
+  'change-retention',
+  'snapshot-isolation',
+  'change-tracking-database',
+  'change-tracking-tables',
+] as const;
+
 export const fixAnswerSchema = z.object({
   agentId: idSchema,
   checkId: z.string(),

@@ -2,12 +2,8 @@
 // the journal agent's once it lands. Starting pipelines is the runner's (not here yet).
 import { noRuntime, type AgentRuntime } from '../engine/runtime';
 import { problem } from '../engine/problem';
-import {
-  applyChangeTrackingFix,
-  changeTrackingBacklog,
-  checkChangeTracking,
-  FIXABLE_CHECKS,
-} from './changeTracking/runtime';
+import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
+import { applyChangeTrackingFix, changeTrackingBacklog, checkChangeTracking } from './changeTracking/runtime';
 
 const NO_RUNNER = 'This engine has no replication runner yet: agents can be checked but not started.';
 const NO_JOURNAL_READER = 'This engine has no journal reader yet: checks stop at reachability.';
@@ -27,8 +23,10 @@ export function agentsRuntime(): AgentRuntime {
         : journal.backlog(agent, entities),
     applyFix: async (agent, entities, checkId) => {
       if (agent.type !== 'change-tracking') return journal.applyFix(agent, entities, checkId);
-      if (!(FIXABLE_CHECKS as readonly string[]).includes(checkId))
-        throw problem.notFound(`No fix for "${checkId}": this engine applies ${FIXABLE_CHECKS.join(', ')}.`);
+      if (!(FIXABLE_CHECK_IDS as readonly string[]).includes(checkId))
+        throw problem.notFound(
+          `No fix for "${checkId}": this engine applies ${FIXABLE_CHECK_IDS.join(', ')}.`,
+        );
       return applyChangeTrackingFix(agent, entities, checkId);
     },
   };

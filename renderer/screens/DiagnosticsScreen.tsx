@@ -1,4 +1,5 @@
 // Diagnostics: make a bundle for a support ticket, or open one and read it offline.
+import { CheckList } from '../ui/CheckList';
 import { useStore } from '../store';
 import { openDiagnostics, saveDiagnostics } from '../store/diagnostics';
 import type { DiagnosticsView } from '../../shared/diagnostics';
@@ -94,14 +95,7 @@ function BundleView({ view, name }: { view: DiagnosticsView; name: string }) {
             </strong>{' '}
             <span className="muted">at {c.checkedAt}</span>
           </p>
-          <ul className="checks">
-            {c.checks.map((check) => (
-              <li key={check.id} className={`check-${check.status}`}>
-                <span className="status">{check.status}</span> {check.message}
-                {check.remedy && <span className="muted"> Remedy: {check.remedy}</span>}
-              </li>
-            ))}
-          </ul>
+          <CheckList checks={c.checks} />
         </div>
       ))}
       <h4>Recent events ({view.events.length})</h4>

@@ -272,7 +272,7 @@ async function checkCatalog(
       failed(
         'change-retention',
         `Changes are kept ${ct.retention_period} ${ct.retention_period_units_desc.toLowerCase()}; sourceChangeRetentionDays is ${days}.`,
-        'Set the database retention to match (this app can apply it: POST …/fixes/change-retention). A retention shorter than the longest pause loses changes and forces a new snapshot.',
+        'Set the database retention to match; the engine applies the statement below when you ask it to. A retention shorter than the longest pause loses changes and forces a new snapshot.',
         `ALTER DATABASE ${db} SET CHANGE_TRACKING (CHANGE_RETENTION = ${days} DAYS);`,
       ),
     );

@@ -12,14 +12,6 @@ import { tableRefOf } from '../source';
 import { AgentConnectionError } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 
-/** The checks whose fix this engine applies on request: database settings, never grants. */
-export const FIXABLE_CHECKS = [
-  'change-retention',
-  'snapshot-isolation',
-  'change-tracking-database',
-  'change-tracking-tables',
-] as const;
-
 function settingsOf(agent: ResolvedAgent): {
   credentials: ChangeTrackingHostCredentials;
   configuration: ChangeTrackingConfiguration;

@@ -1,0 +1,100 @@
+// The checker: an agent's connection and permission checks as its engine runs them, with remedies
+// and the statements that fix them.
+import { useEffect } from 'react';
+import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
+import { useStore } from '../store';
+import { loadEngines } from '../store/engines';
+import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks } from '../store/checks';
+import { CheckList } from '../ui/CheckList';
+
+export function ChecksScreen() {
+  const profiles = useStore((s) => s.profiles);
+  const { profileId, agents, selected, results, busy, notice, error } = useStore((s) => s.checker);
+  useEffect(() => {
+    void loadEngines();
+  }, []);
+  const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
+  const failed = results?.checks.filter((c) => c.status === 'failed').length ?? 0;
+  return (
+    <section aria-labelledby="checks-title">
+      <h2 id="checks-title">Checks</h2>
+      <p className="muted">
+        Runs an agent&apos;s connection and permission checks on its engine, against the source database.
+      </p>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="checker-engine">Engine</label>
+          <select
+            id="checker-engine"
+            value={profileId ?? ''}
+            onChange={(e) => void pickCheckerEngine(e.target.value)}
+          >
+            <option value="" disabled>
+              Pick an engine…
+            </option>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="checker-agent">Agent</label>
+          <select
+            id="checker-agent"
+            value={selected ?? ''}
+            disabled={sources.length === 0}
+            onChange={(e) => pickCheckerAgent(e.target.value)}
+          >
+            <option value="" disabled>
+              {busy === 'loading'
+                ? 'Loading…'
+                : sources.length
+                  ? 'Pick an agent…'
+                  : 'No agents on this engine'}
+            </option>
+            {sources.map(({ pipeline, agent }) => (
+              <option key={`${pipeline.id}/${agent.id}`} value={`${pipeline.id}/${agent.id}`}>
+                {pipeline.name} / {agent.name} ({agent.type}, {agent.state})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="actions">
+          <button
+            type="button"
+            className="primary"
+            disabled={!selected || busy !== undefined}
+            onClick={() => void runChecks()}
+          >
+            {busy === 'checking' ? 'Checking…' : 'Run checks'}
+          </button>
+        </div>
+      </div>
+      {error && (
+        <p role="alert" className="problem">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p role="status" className="ok">
+          {notice}
+        </p>
+      )}
+      {results && (
+        <div aria-label="Check results">
+          <p>
+            <strong>{failed === 0 ? 'No check failed.' : `${failed} check(s) failed.`}</strong>{' '}
+            <span className="muted">Checked at {results.checkedAt}.</span>
+          </p>
+          <CheckList
+            checks={results.checks}
+            fixable={FIXABLE_CHECK_IDS}
+            onApply={(id) => void applyFix(id)}
+          />
+        </div>
+      )}
+    </section>
+  );
+}

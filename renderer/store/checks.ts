@@ -1,0 +1,74 @@
+// The checker: pick an engine and one of its agents, run its checks, apply a fix the user agrees to.
+import type { z } from 'zod';
+import type { engineAgentsSchema } from '../../shared/api';
+import type { CheckResult } from '../../shared/controlApi';
+import { useStore } from './index';
+
+export interface ChecksSliceState {
+  checker: {
+    profileId?: string;
+    agents?: z.infer<typeof engineAgentsSchema>['pipelines'];
+    /** `pipelineId/agentId` */
+    selected?: string;
+    results?: { checkedAt: string; checks: CheckResult[] };
+    busy?: 'loading' | 'checking' | 'fixing';
+    notice?: string;
+    error?: string;
+  };
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
+const patch = (p: Partial<ChecksSliceState['checker']>) =>
+  useStore.setState((s) => ({ checker: { ...s.checker, ...p } }));
+
+export async function pickCheckerEngine(profileId: string): Promise<void> {
+  const { api } = useStore.getState();
+  if (!api) return;
+  useStore.setState({ checker: { profileId, busy: 'loading' } });
+  try {
+    const { pipelines } = await api.listEngineAgents({ profileId });
+    patch({ agents: pipelines, busy: undefined });
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}
+
+export function pickCheckerAgent(selected: string): void {
+  patch({ selected, results: undefined, notice: undefined, error: undefined });
+}
+
+function address() {
+  const { profileId, selected } = useStore.getState().checker;
+  const [pipelineId, agentId] = (selected ?? '').split('/');
+  return profileId && pipelineId && agentId ? { profileId, pipelineId, agentId } : undefined;
+}
+
+export async function runChecks(): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ busy: 'checking', error: undefined, notice: undefined });
+  try {
+    const answer = await api.testEngineAgent(at);
+    patch({ results: { checkedAt: answer.checkedAt, checks: answer.checks }, busy: undefined });
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}
+
+export async function applyFix(checkId: string): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ busy: 'fixing', error: undefined, notice: undefined });
+  try {
+    const answer = await api.applyEngineFix({ ...at, checkId });
+    patch({
+      results: { checkedAt: answer.checkedAt, checks: answer.checks },
+      notice: answer.applied ? `Applied: ${answer.applied}` : `Nothing to fix for ${checkId}: it passes.`,
+      busy: undefined,
+    });
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}

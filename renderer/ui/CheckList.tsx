@@ -1,0 +1,73 @@
+// Check results as a DBA reads them: status, what was found, what to do, and the statement that
+// fixes it (copyable; applied only when the user says so, and only where the engine offers it).
+import { useState } from 'react';
+import type { CheckResult } from '../../shared/controlApi';
+
+export function CheckList({
+  checks,
+  fixable = [],
+  onApply,
+}: {
+  checks: readonly CheckResult[];
+  fixable?: readonly string[];
+  onApply?: (checkId: string) => void;
+}) {
+  return (
+    <ul className="checks">
+      {checks.map((check) => (
+        <li key={check.id} className={`check-${check.status}`} aria-label={`Check ${check.id}`}>
+          <span className="status">{check.status}</span> {check.message}
+          {check.remedy && <span className="muted"> Remedy: {check.remedy}</span>}
+          {check.fix && (
+            <Fix
+              check={check}
+              onApply={
+                onApply && check.status !== 'passed' && fixable.includes(check.id) ? onApply : undefined
+              }
+            />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Fix({ check, onApply }: { check: CheckResult; onApply?: (checkId: string) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="fix">
+      <pre aria-label={`Fix for ${check.id}`}>{check.fix}</pre>
+      <div className="row-actions">
+        <button
+          type="button"
+          onClick={() => void navigator.clipboard.writeText(check.fix ?? '').catch(() => undefined)}
+        >
+          Copy
+        </button>
+        {onApply && !confirming && (
+          <button type="button" onClick={() => setConfirming(true)}>
+            Apply…
+          </button>
+        )}
+        {onApply && confirming && (
+          <span role="group" aria-label={`Confirm fix for ${check.id}`}>
+            Run this statement on the source database?{' '}
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                setConfirming(false);
+                onApply(check.id);
+              }}
+            >
+              Yes, apply it
+            </button>{' '}
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+// The checker in a real browser: a change-tracking agent on a remote engine, checked against the
+// sandbox SQL Server; the spec's error shown; the retention fix applied after the user confirms.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { DBA, sandboxPool } from '../helpers/sandbox';
+import { screenshot, startWebApp, type WebApp } from './browser';
+
+let web: WebApp;
+let remote: RunningEngine;
+let sandbox: SandboxSqlServer;
+let page: Page;
+
+beforeAll(async () => {
+  [web, remote, sandbox] = await Promise.all([
+    startWebApp(),
+    startTestEngine(),
+    startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] }),
+  ]);
+  const pool = await sandboxPool(sandbox);
+  await pool.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
+    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
+    CREATE TABLE dbo.Orders (Id INT PRIMARY KEY, Note NVARCHAR(20));
+    ALTER TABLE dbo.Orders ENABLE CHANGE_TRACKING;
+    CREATE TABLE dbo.AuditLog (Message NVARCHAR(100));`);
+  await pool.close();
+  const ids = { pipelineId: 'orders', agentId: 'sales-db' };
+  await remote.client.createPipeline({}, { id: 'orders', name: 'Orders to reporting' });
+  await remote.client.createAgent(
+    { pipelineId: 'orders' },
+    { id: 'sales-db', type: 'change-tracking', role: 'source' },
+  );
+  await remote.client.putCredentials(ids, {
+    hostCredentials: {
+      connectionName: 'Sales',
+      host: '127.0.0.1',
+      port: sandbox.port,
+      databaseName: 'Sales',
+      username: DBA.name,
+      password: DBA.password,
+    },
+  });
+  await remote.client.putSpecific(ids, { configuration: { sourceChangeRetentionDays: 5 } });
+  await remote.client.putEntities(
+    { pipelineId: 'orders' },
+    {
+      entities: [
+        { source: { schema: 'dbo', table: 'Orders' }, target: { table: 'orders' } },
+        { source: { schema: 'dbo', table: 'AuditLog' }, target: { table: 'audit_log' } },
+      ],
+    },
+  );
+  await web.app.deps.profiles.save({
+    id: 'remote',
+    name: 'Remote',
+    baseUrl: remote.url,
+    token: remote.token,
+  });
+  page = await web.browser.newPage();
+  page.setDefaultTimeout(10_000);
+});
+afterAll(async () => {
+  await web?.close();
+  await remote?.stop();
+  await sandbox?.close();
+});
+
+describe('Checks screen', () => {
+  it("runs an agent's checks, shows the spec's error, and applies the retention fix once confirmed", async () => {
+    await page.goto(web.server.openUrl);
+    await page.getByRole('button', { name: 'Checks' }).click();
+    await page.getByLabel('Engine').selectOption('remote');
+    await page.getByLabel('Agent').selectOption('orders/sales-db');
+    await page.getByRole('button', { name: 'Run checks' }).click();
+    const results = page.getByLabel('Check results');
+    await results
+      .getByText('IllegalArgumentException: Missing primary keys for entities... dbo.AuditLog')
+      .waitFor();
+    const retention = page.getByLabel('Check change-retention');
+    expect(await retention.locator('.status').textContent()).toBe('failed');
+    expect(await page.getByLabel('Fix for change-retention').textContent()).toBe(
+      'ALTER DATABASE [Sales] SET CHANGE_TRACKING (CHANGE_RETENTION = 5 DAYS);',
+    );
+    // No Apply for a fix the engine does not apply itself (grants, keys): those are the DBA's.
+    expect(await page.getByLabel('Check primary-keys').getByRole('button', { name: 'Apply…' }).count()).toBe(
+      0,
+    );
+    await screenshot(page, 'checks-failed');
+
+    await retention.getByRole('button', { name: 'Apply…' }).click();
+    await retention.getByRole('button', { name: 'Yes, apply it' }).click();
+    await page
+      .getByRole('status')
+      .getByText('Applied: ALTER DATABASE [Sales] SET CHANGE_TRACKING (CHANGE_RETENTION = 5 DAYS);')
+      .waitFor();
+    await expect.poll(() => retention.locator('.status').textContent()).toBe('passed');
+    await screenshot(page, 'checks-fixed');
+  });
+});
