@@ -102,6 +102,8 @@ export const backlogPointSchema = z.object({
   minutesLeft: z.number().nullable(),
   /** Change tracking: CHANGE_TRACKING_CURRENT_VERSION() minus the checkpoint. */
   versionsBehind: z.number().nullable(),
+  /** Changed rows pending per source table (`schema.table`), when the agent counts them. */
+  perTable: z.array(z.object({ table: z.string(), rowsToRead: z.number().nullable() })).optional(),
 });
 export const backlogAnswerSchema = z.object({
   agentId: idSchema,

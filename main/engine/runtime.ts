@@ -19,6 +19,7 @@ export interface BacklogFigure {
   rowsToRead: number | null;
   minutesLeft: number | null;
   versionsBehind: number | null;
+  perTable?: { table: string; rowsToRead: number | null }[];
 }
 
 export interface AgentRuntime {

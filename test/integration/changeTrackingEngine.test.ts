@@ -108,6 +108,10 @@ describe('POST …/test on a change-tracking agent', () => {
       { entities: [{ source: { schema: 'dbo', table: 'Orders' }, target: { table: 'Orders' } }] },
     );
     const after = await e.client.getBacklog(ids);
-    expect(after.current).toMatchObject({ rowsToRead: 2, versionsBehind: 2 });
+    expect(after.current).toMatchObject({
+      rowsToRead: 2,
+      versionsBehind: 2,
+      perTable: [{ table: 'dbo.Orders', rowsToRead: 2 }],
+    });
   });
 });

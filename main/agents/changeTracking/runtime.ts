@@ -69,7 +69,12 @@ export async function changeTrackingBacklog(
       if (Object.keys(checkpoint).length === 0)
         return { unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.' };
       const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);
-      return { rowsToRead: backlog.rowsToRead, minutesLeft: null, versionsBehind: backlog.versionsBehind };
+      return {
+        rowsToRead: backlog.rowsToRead,
+        minutesLeft: null,
+        versionsBehind: backlog.versionsBehind,
+        perTable: backlog.perTable,
+      };
     });
   } catch (error) {
     if (error instanceof AgentConnectionError) return { unavailable: `${error.message} ${error.remedy}` };
