@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
 import { bundleBenchmark } from './bundle.bench';
+import { changeTrackingBenchmark } from './changeTracking.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
 import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
@@ -13,6 +14,7 @@ const benchmarks: Benchmark[] = [
   webBridgeBenchmark,
   engineBenchmark,
   sandboxMssqlBenchmark,
+  changeTrackingBenchmark,
   bundleBenchmark,
 ];
 const only = process.argv[2];
