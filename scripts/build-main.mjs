@@ -15,7 +15,7 @@ await build({
   ...common,
   entryPoints: ['main/index.ts'],
   outfile: 'dist/main/index.cjs',
-  external: ['electron', 'better-sqlite3', 'odbc'],
+  external: ['electron', 'better-sqlite3', 'odbc', 'pg-native'],
 });
 await build({
   ...common,

@@ -63,6 +63,8 @@ export interface SourceBacklog {
 export interface SourceAgent {
   check(entities: readonly Entity[]): Promise<CheckResult[]>;
   describe(tables: readonly TableRef[]): Promise<TableShape[]>;
+  /** How many rows the table holds now (for a snapshot's progress). */
+  countRows(table: TableRef): Promise<number>;
   /** Reads a table whole and consistently, page by page; answers the position its changes start from. */
   snapshot(
     table: TableRef,

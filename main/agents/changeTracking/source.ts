@@ -113,6 +113,14 @@ export class ChangeTrackingSource implements SourceAgent {
     }
   }
 
+  async countRows(table: TableRef): Promise<number> {
+    const { recordset } = await this.query<{ n: number }>(
+      this.pool.request(),
+      `SELECT COUNT(*) AS n FROM ${qualified(table)}`,
+    );
+    return Number(recordset[0]?.n ?? 0);
+  }
+
   async snapshot(
     table: TableRef,
     onRows: (rows: Row[]) => Promise<void>,
@@ -353,16 +361,31 @@ export class ChangeTrackingSource implements SourceAgent {
 
   async saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
     const table = `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`;
-    if (!(await this.checkpointTableExists())) {
-      await this.query(
-        this.pool.request(),
-        `CREATE TABLE ${table} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL, version BIGINT NOT NULL,
-          saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`,
-      ).catch((error: unknown) => {
-        // Another engine created it a moment ago.
-        if ((error as { number?: number }).number !== 2714) throw error;
+    if (!(await this.checkpointTableExists())) await this.saveCheckpointTable(table);
+    await this.writeCheckpoint(table, checkpoint);
+  }
+
+  /** Creates the checkpoint table, and the SYNC schema first when absent (source-agents.md). */
+  private async saveCheckpointTable(table: string): Promise<void> {
+    const create = `CREATE TABLE ${table} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL,
+      version BIGINT NOT NULL, saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`;
+    // 2714: another engine created it a moment ago; 2760: the schema is missing.
+    const number = (e: unknown) => (e as { number?: number }).number;
+    try {
+      await this.query(this.pool.request(), create);
+    } catch (error) {
+      if (number(error) === 2714) return;
+      if (number(error) !== 2760) throw error;
+      await this.query(this.pool.request(), `CREATE SCHEMA ${bracket(SYNC_SCHEMA)}`).catch((e: unknown) => {
+        if (number(e) !== 2714) throw e;
+      });
+      await this.query(this.pool.request(), create).catch((e: unknown) => {
+        if (number(e) !== 2714) throw e;
       });
     }
+  }
+
+  private async writeCheckpoint(table: string, checkpoint: Checkpoint): Promise<void> {
     const tx = new sql.Transaction(this.pool);
     await tx.begin();
     try {

@@ -1,0 +1,294 @@
+// A pipeline at work: the source's tables described and created at the target, each table snapshotted
+// (with progress) and its checkpoint committed with its rows, then the change stream, batch by batch,
+// each batch committed with its checkpoint at the target; the source's own checkpoint follows after.
+// Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
+import {
+  tableKey,
+  type Change,
+  type Checkpoint,
+  type SourceAgent,
+  type TableRef,
+  type TableShape,
+} from '../agents/source';
+import type { Target, TargetTable } from './targets/target';
+
+export interface RunnerEntity {
+  source: TableRef;
+  target: { schema?: string; table: string };
+  /** A column selection (the key columns are always kept); all columns when left out. */
+  columns?: string[];
+}
+
+export type RunnerState =
+  'starting' | 'snapshot' | 'streaming' | 'retrying' | 'paused' | 'stopped' | 'failed';
+
+export type RunnerEvent =
+  | { kind: 'started' }
+  | {
+      kind: 'snapshot-progress';
+      table: string;
+      rowsDone: number;
+      rowsTotal: number | null;
+      rowsPerSecond: number;
+    }
+  | { kind: 'snapshot-done'; table: string; rows: number; position: string }
+  | { kind: 'resnapshot'; table: string; reason: string }
+  | {
+      kind: 'batch-applied';
+      changes: number;
+      inserts: number;
+      updates: number;
+      deletes: number;
+      position: string;
+    }
+  | { kind: 'retrying'; attempt: number; delayMs: number; reason: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'paused' }
+  | { kind: 'resumed' }
+  | { kind: 'stopped' };
+
+export interface RunnerOptions {
+  openSource: () => Promise<SourceAgent>;
+  openTarget: () => Promise<Target>;
+  entities: readonly RunnerEntity[];
+  onEvent?: (event: RunnerEvent) => void;
+  /** Wait between reads when the source is idle. */
+  idleMs?: number;
+  maxRows?: number;
+  pageSize?: number;
+  retry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number };
+}
+
+/** Failures that no retry heals: the reason is kept and the pipeline stops. */
+export class PermanentFailure extends Error {}
+
+const TRANSIENT =
+  /ECONNRESET|ECONNREFUSED|ECONNCLOSED|ESOCKET|ETIMEOUT|ETIMEDOUT|EPIPE|Connection (lost|is closed)|socket hang up|terminat|SQLITE_BUSY|deadlock|lock request time out|snapshot isolation transaction aborted|Connection terminated/i;
+const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613, 49918, 49919, 49920]);
+
+export function isTransient(error: unknown): boolean {
+  if (error instanceof PermanentFailure) return false;
+  const e = error as {
+    number?: number;
+    code?: string;
+    message?: string;
+    originalError?: { message?: string };
+  };
+  if (e.number !== undefined && TRANSIENT_NUMBERS.has(e.number)) return true;
+  // PostgreSQL: connection exceptions (08xxx), admin shutdown (57P01), serialization (40001, 40P01).
+  if (typeof e.code === 'string' && /^(08|57P0|40001|40P01)/.test(e.code)) return true;
+  return TRANSIENT.test(`${e.code ?? ''} ${e.message ?? ''} ${e.originalError?.message ?? ''}`);
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export class PipelineRunner {
+  state: RunnerState = 'starting';
+  failure: string | null = null;
+  private source?: SourceAgent;
+  private target?: Target;
+  private tables: TargetTable[] = [];
+  private wake?: () => void;
+  private wantPause = false;
+  private wantStop = false;
+  private loop?: Promise<void>;
+
+  constructor(private readonly o: RunnerOptions) {}
+
+  private emit(event: RunnerEvent): void {
+    this.o.onEvent?.(event);
+  }
+
+  /** Runs until stopped or failed; resolves then. */
+  start(): Promise<void> {
+    this.loop ??= this.run(false);
+    return this.loop;
+  }
+
+  /** Runs until the source has nothing more to give (tests, one-shot copies), then stops. */
+  runUntilCaughtUp(): Promise<void> {
+    this.loop ??= this.run(true);
+    return this.loop;
+  }
+
+  pause(): void {
+    this.wantPause = true;
+    this.wake?.();
+  }
+
+  resume(): void {
+    if (!this.wantPause) return;
+    this.wantPause = false;
+    this.emit({ kind: 'resumed' });
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.wantStop = true;
+    this.wake?.();
+    await this.loop?.catch(() => undefined);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async run(untilCaughtUp: boolean): Promise<void> {
+    const retry = this.o.retry ?? { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
+    let attempt = 0;
+    this.emit({ kind: 'started' });
+    try {
+      while (!this.wantStop) {
+        if (this.wantPause) {
+          if (this.state !== 'paused') this.emit({ kind: 'paused' });
+          this.state = 'paused';
+          await this.sleep(60_000);
+          continue;
+        }
+        try {
+          await this.connect();
+          const idle = await this.step();
+          attempt = 0;
+          if (idle && untilCaughtUp) break;
+          if (idle) await this.sleep(this.o.idleMs ?? 1000);
+        } catch (error) {
+          if (!isTransient(error) || ++attempt > retry.maxAttempts) throw error;
+          const delayMs = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
+          this.state = 'retrying';
+          this.emit({ kind: 'retrying', attempt, delayMs, reason: reasonOf(error) });
+          await this.disconnect();
+          await this.sleep(delayMs);
+        }
+      }
+      this.state = 'stopped';
+      this.emit({ kind: 'stopped' });
+    } catch (error) {
+      this.state = 'failed';
+      this.failure = reasonOf(error);
+      this.emit({ kind: 'failed', reason: this.failure });
+    } finally {
+      await this.disconnect();
+    }
+  }
+
+  private async connect(): Promise<void> {
+    if (this.source && this.target) return;
+    this.source ??= await this.o.openSource();
+    this.target ??= await this.o.openTarget();
+    const refs = this.o.entities.map((e) => e.source);
+    const shapes = await this.source.describe(refs);
+    this.tables = this.o.entities.map((e) => targetTableOf(e, shapes));
+    await this.target.prepare(this.tables);
+  }
+
+  private async disconnect(): Promise<void> {
+    const { source, target } = this;
+    this.source = undefined;
+    this.target = undefined;
+    await source?.close().catch(() => undefined);
+    await target?.close().catch(() => undefined);
+  }
+
+  /** One read: snapshots where needed, then one batch of changes. Answers whether the source was idle. */
+  private async step(): Promise<boolean> {
+    const source = this.source as SourceAgent;
+    const target = this.target as Target;
+    const refs = this.o.entities.map((e) => e.source);
+    const saved = await target.loadCheckpoint();
+    const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
+    const snapshotted = new Set<string>();
+    for (const lost of batch.resnapshot) {
+      const table = this.tables.find((t) => t.source === lost.table);
+      const ref = refs.find((r) => tableKey(r) === lost.table);
+      if (!table || !ref) continue;
+      if (saved[lost.table] !== undefined)
+        this.emit({ kind: 'resnapshot', table: lost.table, reason: lost.reason });
+      this.state = 'snapshot';
+      await this.snapshot(source, target, ref, table);
+      snapshotted.add(lost.table);
+    }
+    this.state = 'streaming';
+    // Tables snapshotted just now committed their own position; the batch does not carry theirs.
+    const checkpoint: Checkpoint = Object.fromEntries(
+      Object.entries(batch.checkpoint).filter(([t]) => !snapshotted.has(t)),
+    );
+    const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
+    if (batch.changes.length > 0 || moved) await target.apply(batch.changes, checkpoint);
+    if (batch.changes.length > 0) {
+      const count = (op: Change['op']) => batch.changes.filter((c) => c.op === op).length;
+      this.emit({
+        kind: 'batch-applied',
+        changes: batch.changes.length,
+        inserts: count('insert'),
+        updates: count('update'),
+        deletes: count('delete'),
+        position: batch.changes.at(-1)?.position ?? '',
+      });
+    }
+    // The source's checkpoint (for its backlog and for other tools) follows the target's commit.
+    if (batch.changes.length > 0 || moved || snapshotted.size > 0)
+      await source.saveCheckpoint(await target.loadCheckpoint());
+    return batch.changes.length === 0 && snapshotted.size === 0;
+  }
+
+  private async snapshot(
+    source: SourceAgent,
+    target: Target,
+    ref: TableRef,
+    table: TargetTable,
+  ): Promise<void> {
+    const rowsTotal = await source.countRows(ref).catch(() => null);
+    const writer = await target.beginSnapshot(table);
+    const started = performance.now();
+    let rowsDone = 0;
+    try {
+      const { position, rows } = await source.snapshot(
+        ref,
+        async (page) => {
+          await writer.write(page);
+          rowsDone += page.length;
+          const seconds = (performance.now() - started) / 1000;
+          this.emit({
+            kind: 'snapshot-progress',
+            table: table.source,
+            rowsDone,
+            rowsTotal,
+            rowsPerSecond: seconds > 0 ? Math.round(rowsDone / seconds) : 0,
+          });
+        },
+        { pageSize: this.o.pageSize },
+      );
+      await writer.commit(position);
+      this.emit({ kind: 'snapshot-done', table: table.source, rows, position });
+    } catch (error) {
+      await writer.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/** The target table of an entity: its name, the selected columns (key columns always), the key. */
+export function targetTableOf(e: RunnerEntity, shapes: readonly TableShape[]): TargetTable {
+  const key = tableKey(e.source);
+  const shape = shapes.find((s) => tableKey(s.ref).toLowerCase() === key.toLowerCase());
+  if (!shape)
+    throw new PermanentFailure(`The source table ${key} does not exist, or the login cannot see it.`);
+  if (shape.key.length === 0)
+    throw new PermanentFailure(`IllegalArgumentException: Missing primary keys for entities... ${key}`);
+  const wanted = e.columns?.map((c) => c.toLowerCase());
+  const columns = shape.columns.filter(
+    (c) => !wanted || wanted.includes(c.name.toLowerCase()) || shape.key.includes(c.name),
+  );
+  const unknown = (e.columns ?? []).filter(
+    (c) => !shape.columns.some((x) => x.name.toLowerCase() === c.toLowerCase()),
+  );
+  if (unknown.length > 0) throw new PermanentFailure(`${key} has no column ${unknown.join(', ')}.`);
+  return { source: key, schema: e.target.schema, name: e.target.table, columns, key: shape.key };
+}

@@ -1,0 +1,225 @@
+// PostgreSQL as a target, through `pg`: tables created from the source's columns (docs/runner.md has
+// the type mapping), snapshots and batches written as multi-row statements inside one transaction
+// together with the checkpoint.
+import pg from 'pg';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../agents/source';
+import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
+import { affinityOf, portable } from './values';
+
+export interface PostgresTargetOptions {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password?: string;
+  /** The schema the tables go in; created when absent. */
+  schema: string;
+  maxConnections?: number;
+}
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** PostgreSQL binds at most 65535 parameters per statement. */
+const MAX_PARAMS = 60_000;
+
+const size = (c: ColumnShape) => /\(([^)]*)\)/.exec(c.sourceType)?.[1];
+
+export function postgresType(c: ColumnShape): string {
+  const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+  const n = size(c);
+  switch (affinityOf(c)) {
+    case 'boolean':
+      return 'boolean';
+    case 'integer':
+      return base === 'bigint' ? 'bigint' : base === 'int' ? 'integer' : 'smallint';
+    case 'decimal':
+      return n ? `numeric(${n})` : 'numeric';
+    case 'float':
+      return base === 'real' ? 'real' : 'double precision';
+    case 'binary':
+      return 'bytea';
+    case 'datetime':
+      return `timestamp(${Math.min(6, Number(base === 'datetime2' ? (n ?? 7) : 3))})`;
+    case 'date':
+      return 'date';
+    case 'time':
+      return `time(${Math.min(6, Number(n ?? 7))})`;
+    case 'datetimeoffset':
+      return 'timestamptz';
+    case 'uuid':
+      return 'uuid';
+    default:
+      return n && n !== 'max' ? `varchar(${n})` : 'text';
+  }
+}
+
+/** PostgreSQL keeps microseconds and rounds a seventh digit: the value is cut to six digits first. */
+function bindable(c: ColumnShape, v: RowValue): unknown {
+  const p = portable(c, v);
+  if (typeof p === 'string' && (affinityOf(c) === 'datetime' || affinityOf(c) === 'time'))
+    return p.replace(/(\.\d{6})\d+$/, '$1');
+  if (typeof p === 'bigint') return String(p);
+  if (p instanceof Uint8Array) return Buffer.from(p);
+  return p;
+}
+
+export class PostgresTarget implements Target {
+  readonly description: string;
+  private readonly pool: pg.Pool;
+  private tables = new Map<string, TargetTable>();
+
+  constructor(
+    private readonly o: PostgresTargetOptions,
+    private readonly pipelineId: string,
+  ) {
+    this.pool = new pg.Pool({
+      host: o.host,
+      port: o.port,
+      database: o.database,
+      user: o.user,
+      password: o.password,
+      max: o.maxConnections ?? 4,
+    });
+    // An idle client's lost connection must not crash the process; the next query reports it.
+    this.pool.on('error', () => undefined);
+    this.description = `PostgreSQL ${o.host}:${o.port}/${o.database} schema ${o.schema}`;
+  }
+
+  private name(table: string) {
+    return `${q(this.o.schema)}.${q(table)}`;
+  }
+
+  async prepare(tables: readonly TargetTable[]): Promise<void> {
+    await this.pool.query(`CREATE SCHEMA IF NOT EXISTS ${q(this.o.schema)}`);
+    await this.pool
+      .query(`CREATE TABLE IF NOT EXISTS ${this.name(CHECKPOINT_TABLE)} (pipeline_id text NOT NULL,
+      source_table text NOT NULL, position text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (pipeline_id, source_table))`);
+    for (const t of tables) {
+      this.tables.set(t.source, t);
+      const columns = t.columns.map((c) => `${q(c.name)} ${postgresType(c)}${c.nullable ? '' : ' NOT NULL'}`);
+      await this.pool.query(
+        `CREATE TABLE IF NOT EXISTS ${this.name(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
+      );
+    }
+  }
+
+  async loadCheckpoint(): Promise<Checkpoint> {
+    const { rows } = await this.pool.query<{ source_table: string; position: string }>(
+      `SELECT source_table, position FROM ${this.name(CHECKPOINT_TABLE)} WHERE pipeline_id = $1`,
+      [this.pipelineId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.source_table, r.position]));
+  }
+
+  private async saveCheckpoint(client: pg.PoolClient, checkpoint: Checkpoint): Promise<void> {
+    const entries = Object.entries(checkpoint);
+    if (entries.length === 0) return;
+    const values = entries.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3}, now())`);
+    await client.query(
+      `INSERT INTO ${this.name(CHECKPOINT_TABLE)} (pipeline_id, source_table, position, updated_at) VALUES ${values.join(', ')}
+       ON CONFLICT (pipeline_id, source_table) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`,
+      [this.pipelineId, ...entries.flat()],
+    );
+  }
+
+  private async upsertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
+    const cols = t.columns.map((c) => q(c.name));
+    const rest = t.columns.filter((c) => !t.key.includes(c.name));
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / t.columns.length));
+    for (let from = 0; from < rows.length; from += perStatement) {
+      const chunk = rows.slice(from, from + perStatement);
+      const params: unknown[] = [];
+      const tuples = chunk.map((r) => {
+        const marks = t.columns.map((c) => {
+          params.push(bindable(c, r[c.name] ?? null));
+          return `$${params.length}`;
+        });
+        return `(${marks.join(', ')})`;
+      });
+      await client.query(
+        `INSERT INTO ${this.name(t.name)} (${cols.join(', ')}) VALUES ${tuples.join(', ')}
+         ON CONFLICT (${t.key.map(q).join(', ')}) DO ${rest.length ? `UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}` : 'NOTHING'}`,
+        params,
+      );
+    }
+  }
+
+  private async deleteKeys(client: pg.PoolClient, t: TargetTable, keys: readonly Row[]): Promise<void> {
+    const keyColumns = t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / keyColumns.length));
+    for (let from = 0; from < keys.length; from += perStatement) {
+      const params: unknown[] = [];
+      const tuples = keys.slice(from, from + perStatement).map((k) => {
+        const marks = keyColumns.map((c) => {
+          params.push(bindable(c, k[c.name] ?? null));
+          return `$${params.length}::${postgresType(c)}`;
+        });
+        return `(${marks.join(', ')})`;
+      });
+      await client.query(
+        `DELETE FROM ${this.name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples.join(', ')})`,
+        params,
+      );
+    }
+  }
+
+  private async inTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await work(client);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async beginSnapshot(t: TargetTable): Promise<SnapshotWriter> {
+    const client = await this.pool.connect();
+    await client.query('BEGIN');
+    await client.query(`DELETE FROM ${this.name(t.name)}`);
+    let open = true;
+    const end = async (sql: string) => {
+      if (!open) return;
+      open = false;
+      try {
+        await client.query(sql);
+      } finally {
+        client.release();
+      }
+    };
+    return {
+      write: (rows) => this.upsertRows(client, t, rows),
+      commit: async (position) => {
+        await this.saveCheckpoint(client, { [t.source]: position });
+        await end('COMMIT');
+      },
+      rollback: () => end('ROLLBACK'),
+    };
+  }
+
+  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+    const keyText = (c: Change) =>
+      JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const net = netChanges(changes, keyText);
+    await this.inTransaction(async (client) => {
+      for (const t of this.tables.values()) {
+        const mine = net.filter((c) => c.table === t.source);
+        const removed = mine.filter((c) => c.op === 'delete' || !c.row).map((c) => c.key);
+        const upserted = mine.filter((c) => c.op !== 'delete' && c.row).map((c) => c.row as Row);
+        if (removed.length) await this.deleteKeys(client, t, removed);
+        if (upserted.length) await this.upsertRows(client, t, upserted);
+      }
+      const unknown = net.find((c) => !this.tables.has(c.table));
+      if (unknown) throw new Error(`No target table for ${unknown.table}: prepare() was not given it.`);
+      await this.saveCheckpoint(client, checkpoint);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

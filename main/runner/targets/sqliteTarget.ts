@@ -1,0 +1,150 @@
+// The embedded target: one SQLite file, no set-up. Tables are created from the source's columns
+// (docs/runner.md has the type mapping), changes go in as prepared statements in one transaction with
+// the checkpoint, so a batch is all there or not at all.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../agents/source';
+import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
+import { affinityOf, portable } from './values';
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+const SQLITE_TYPES = {
+  integer: 'INTEGER',
+  boolean: 'INTEGER',
+  decimal: 'TEXT',
+  float: 'REAL',
+  text: 'TEXT',
+  binary: 'BLOB',
+  datetime: 'TEXT',
+  date: 'TEXT',
+  time: 'TEXT',
+  datetimeoffset: 'TEXT',
+  uuid: 'TEXT',
+} as const;
+
+export const sqliteType = (c: ColumnShape): string => SQLITE_TYPES[affinityOf(c)];
+
+function bindable(c: ColumnShape, v: RowValue): unknown {
+  const p = portable(c, v);
+  if (typeof p === 'boolean') return p ? 1 : 0;
+  if (p instanceof Uint8Array) return Buffer.from(p);
+  return p;
+}
+
+export class SqliteTarget implements Target {
+  readonly description: string;
+  private readonly db: Database.Database;
+  private tables = new Map<string, TargetTable>();
+
+  constructor(
+    path: string,
+    private readonly pipelineId: string,
+  ) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.description = `SQLite file ${path}`;
+  }
+
+  async prepare(tables: readonly TargetTable[]): Promise<void> {
+    this.db
+      .exec(`CREATE TABLE IF NOT EXISTS ${q(CHECKPOINT_TABLE)} (pipeline_id TEXT NOT NULL, source_table TEXT NOT NULL,
+      position TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (pipeline_id, source_table))`);
+    for (const t of tables) {
+      this.tables.set(t.source, t);
+      const columns = t.columns.map((c) => `${q(c.name)} ${sqliteType(c)}${c.nullable ? '' : ' NOT NULL'}`);
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS ${q(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
+      );
+    }
+  }
+
+  async loadCheckpoint(): Promise<Checkpoint> {
+    const rows = this.db
+      .prepare(`SELECT source_table, position FROM ${q(CHECKPOINT_TABLE)} WHERE pipeline_id = ?`)
+      .all(this.pipelineId) as { source_table: string; position: string }[];
+    return Object.fromEntries(rows.map((r) => [r.source_table, r.position]));
+  }
+
+  private saveCheckpoint(checkpoint: Checkpoint): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO ${q(CHECKPOINT_TABLE)} (pipeline_id, source_table, position, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (pipeline_id, source_table) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`,
+    );
+    const at = new Date().toISOString();
+    for (const [table, position] of Object.entries(checkpoint))
+      upsert.run(this.pipelineId, table, position, at);
+  }
+
+  private upsert(t: TargetTable): Database.Statement {
+    const cols = t.columns.map((c) => q(c.name));
+    const rest = t.columns.filter((c) => !t.key.includes(c.name));
+    return this.db.prepare(
+      `INSERT INTO ${q(t.name)} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+       ON CONFLICT (${t.key.map(q).join(', ')}) DO ${rest.length ? `UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}` : 'NOTHING'}`,
+    );
+  }
+
+  private values(t: TargetTable, row: Row): unknown[] {
+    return t.columns.map((c) => bindable(c, row[c.name] ?? null));
+  }
+
+  async beginSnapshot(t: TargetTable): Promise<SnapshotWriter> {
+    this.db.exec('BEGIN IMMEDIATE');
+    this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
+    const insert = this.upsert(t);
+    return {
+      write: async (rows) => {
+        for (const r of rows) insert.run(...this.values(t, r));
+      },
+      commit: async (position) => {
+        this.saveCheckpoint({ [t.source]: position });
+        this.db.exec('COMMIT');
+      },
+      rollback: async () => {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      },
+    };
+  }
+
+  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+    const statements = new Map<string, { upsert: Database.Statement; remove: Database.Statement }>();
+    const forTable = (t: TargetTable) => {
+      let s = statements.get(t.source);
+      if (!s) {
+        s = {
+          upsert: this.upsert(t),
+          remove: this.db.prepare(
+            `DELETE FROM ${q(t.name)} WHERE ${t.key.map((k) => `${q(k)} = ?`).join(' AND ')}`,
+          ),
+        };
+        statements.set(t.source, s);
+      }
+      return s;
+    };
+    const keyText = (c: Change) =>
+      JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    this.db.transaction(() => {
+      for (const c of netChanges(changes, keyText)) {
+        const t = this.tables.get(c.table);
+        if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
+        const s = forTable(t);
+        if (c.op === 'delete' || !c.row) {
+          s.remove.run(
+            ...t.key.map((k) =>
+              bindable(t.columns.find((x) => x.name === k) as ColumnShape, c.key[k] ?? null),
+            ),
+          );
+        } else s.upsert.run(...this.values(t, c.row));
+      }
+      this.saveCheckpoint(checkpoint);
+    })();
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

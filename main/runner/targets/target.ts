@@ -1,0 +1,46 @@
+// What the runner asks of a target: tables created from the source's shapes, a snapshot written and
+// its checkpoint recorded in one transaction, and each batch of changes applied together with the new
+// checkpoint in one transaction. A crash at any point leaves either all of a batch or none of it.
+import type { Change, Checkpoint, ColumnShape, Row } from '../../agents/source';
+
+export interface TargetTable {
+  /** The source table's key (`schema.table`), as changes and checkpoints name it. */
+  source: string;
+  schema?: string;
+  name: string;
+  columns: ColumnShape[];
+  key: string[];
+}
+
+export interface SnapshotWriter {
+  write(rows: Row[]): Promise<void>;
+  /** Commits the rows with the table's checkpoint. */
+  commit(position: string): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+export interface Target {
+  readonly description: string;
+  /** Creates what is missing: the tables, and the runner's checkpoint table. */
+  prepare(tables: readonly TargetTable[]): Promise<void>;
+  loadCheckpoint(): Promise<Checkpoint>;
+  /** Starts replacing a table's rows (the old rows go in the same transaction). */
+  beginSnapshot(table: TargetTable): Promise<SnapshotWriter>;
+  /** Applies the changes in order and stores the checkpoint, in one transaction. */
+  apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The last change per key wins: a batch collapses to one upsert or delete per row, in order. */
+export function netChanges(changes: readonly Change[], keyOf: (c: Change) => string): Change[] {
+  const last = new Map<string, Change>();
+  for (const c of changes) {
+    const k = `${c.table}\u0000${keyOf(c)}`;
+    last.delete(k);
+    last.set(k, c);
+  }
+  return [...last.values()];
+}
+
+/** The runner's checkpoint table in every target. */
+export const CHECKPOINT_TABLE = '_cdc_checkpoint';

@@ -1,0 +1,75 @@
+// Source values as targets store them, by the source column's type. The mapping is documented in
+// docs/runner.md; tedious gives datetime2 and time their digits past the millisecond separately.
+import type { ColumnShape, RowValue } from '../../agents/source';
+
+const baseType = (c: ColumnShape) => c.sourceType.toLowerCase().replace(/\(.*$/, '');
+const scaleOf = (c: ColumnShape) => Number(/\((\d+)\)/.exec(c.sourceType)?.[1] ?? '7');
+
+/** tedious marks datetime2/time values with the 100-ns digits a Date cannot hold. */
+type TediousDate = Date & { nanosecondsDelta?: number };
+
+/** `2026-03-01 12:00:00.1234567`, as many fraction digits as the column's scale. */
+export function dateTimeText(d: TediousDate, scale: number, part: 'datetime' | 'date' | 'time'): string {
+  const iso = d.toISOString(); // tedious reads datetime2 as UTC (useUTC), so this is the stored value
+  const date = iso.slice(0, 10);
+  const ticks = Math.round((d.getUTCMilliseconds() / 1000 + (d.nanosecondsDelta ?? 0)) * 1e7);
+  const fraction = scale > 0 ? `.${String(ticks).padStart(7, '0').slice(0, scale)}` : '';
+  const time = `${iso.slice(11, 19)}${fraction}`;
+  return part === 'date' ? date : part === 'time' ? time : `${date} ${time}`;
+}
+
+export type Affinity =
+  | 'integer'
+  | 'decimal'
+  | 'float'
+  | 'text'
+  | 'binary'
+  | 'boolean'
+  | 'datetime'
+  | 'date'
+  | 'time'
+  | 'datetimeoffset'
+  | 'uuid';
+
+const AFFINITY: Record<string, Affinity> = {
+  bit: 'boolean',
+  tinyint: 'integer',
+  smallint: 'integer',
+  int: 'integer',
+  bigint: 'integer',
+  decimal: 'decimal',
+  numeric: 'decimal',
+  money: 'decimal',
+  smallmoney: 'decimal',
+  float: 'float',
+  real: 'float',
+  date: 'date',
+  time: 'time',
+  datetime: 'datetime',
+  datetime2: 'datetime',
+  smalldatetime: 'datetime',
+  datetimeoffset: 'datetimeoffset',
+  uniqueidentifier: 'uuid',
+  binary: 'binary',
+  varbinary: 'binary',
+  image: 'binary',
+};
+
+export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';
+
+/** A value in its portable form: numbers and text as given, decimals as text, times as text. */
+export function portable(c: ColumnShape, v: RowValue): RowValue {
+  if (v === null) return null;
+  const a = affinityOf(c);
+  if (v instanceof Date) {
+    if (a === 'date') return dateTimeText(v, 0, 'date');
+    if (a === 'time') return dateTimeText(v, scaleOf(c), 'time');
+    if (a === 'datetimeoffset') return v.toISOString();
+    return dateTimeText(v, baseType(c) === 'datetime2' ? scaleOf(c) : 3, 'datetime');
+  }
+  if (a === 'decimal') return String(v);
+  if (a === 'uuid') return String(v).toLowerCase();
+  if (a === 'boolean') return v === true || v === 1 || v === '1';
+  if (a === 'integer' && typeof v === 'string') return BigInt(v);
+  return v;
+}

@@ -1,0 +1,107 @@
+// Row-for-row comparison of a source table and its replica: every column of every row in one
+// canonical text form per type, sorted, and a SHA-256 over all of it (the checksum).
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type sql from 'mssql';
+import pg from 'pg';
+import type { ColumnShape, TableShape } from '../../main/agents/source';
+import { affinityOf } from '../../main/runner/targets/values';
+import { qualified } from '../../main/agents/changeTracking/names';
+
+const scaleOf = (c: ColumnShape) => Number(/,\s*(\d+)\)/.exec(c.sourceType)?.[1] ?? '0');
+
+/** One value as text, at the precision the target keeps (`fractionDigits` of times). */
+function canonical(c: ColumnShape, v: unknown, fractionDigits: number): string {
+  if (v === null || v === undefined) return '∅';
+  switch (affinityOf(c)) {
+    case 'decimal':
+      return Number(v).toFixed(scaleOf(c));
+    case 'boolean':
+      return v === true || v === 1 || v === '1' || v === 't' ? '1' : '0';
+    case 'integer':
+      return String(BigInt(v as string | number | bigint));
+    case 'float':
+      return Number(v).toPrecision(7);
+    case 'binary':
+      return Buffer.from(v as Uint8Array).toString('hex');
+    case 'uuid':
+      return String(v).toLowerCase();
+    case 'datetime':
+    case 'time': {
+      const text = String(v).replace('T', ' ');
+      const [whole = '', fraction = ''] = text.split('.');
+      return `${whole}.${fraction.padEnd(7, '0').slice(0, fractionDigits)}`;
+    }
+    default:
+      return String(v);
+  }
+}
+
+export interface Replica {
+  rows: string[];
+  checksum: string;
+}
+
+function replica(shape: TableShape, rows: Record<string, unknown>[], fractionDigits: number): Replica {
+  const lines = rows
+    .map((r) => shape.columns.map((c) => canonical(c, r[c.name], fractionDigits)).join('|'))
+    .sort();
+  return { rows: lines, checksum: createHash('sha256').update(lines.join('\n')).digest('hex') };
+}
+
+export async function sourceReplica(pool: sql.ConnectionPool, shape: TableShape, fractionDigits = 7) {
+  const { recordset } = await pool
+    .request()
+    .query(`SELECT ${shape.columns.map((c) => `[${c.name}]`).join(', ')} FROM ${qualified(shape.ref)}`);
+  return replica(
+    shape,
+    recordset.map((r: Record<string, unknown>) =>
+      Object.fromEntries(shape.columns.map((c) => [c.name, driverText(c, r[c.name] ?? null)])),
+    ),
+    fractionDigits,
+  );
+}
+
+/**
+ * The driver's value as text, computed here rather than by the runner's own conversion: a Date in
+ * UTC with the 100-ns digits tedious keeps beside it.
+ */
+function driverText(c: ColumnShape, v: unknown): unknown {
+  if (!(v instanceof Date)) return v;
+  const iso = v.toISOString();
+  const extra = Math.round(((v as Date & { nanosecondsDelta?: number }).nanosecondsDelta ?? 0) * 1e7);
+  const full = `${iso.slice(0, 10)} ${iso.slice(11, 23)}${String(extra).padStart(4, '0')}`;
+  if (affinityOf(c) === 'date') return full.slice(0, 10);
+  if (affinityOf(c) === 'time') return full.slice(11);
+  return full;
+}
+
+export function sqliteReplica(path: string, table: string, shape: TableShape): Replica {
+  const db = new Database(path, { readonly: true });
+  try {
+    return replica(shape, db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[], 7);
+  } finally {
+    db.close();
+  }
+}
+
+export async function postgresReplica(client: pg.Client, schema: string, table: string, shape: TableShape) {
+  const columns = shape.columns.map((c) =>
+    affinityOf(c) === 'binary' ? `"${c.name}"` : `"${c.name}"::text AS "${c.name}"`,
+  );
+  const { rows } = await client.query(`SELECT ${columns.join(', ')} FROM "${schema}"."${table}"`);
+  return replica(shape, rows as Record<string, unknown>[], 6);
+}
+
+export const POSTGRES = {
+  host: '127.0.0.1',
+  port: 5432,
+  database: 'test',
+  user: process.env.PGUSER ?? 'postgres',
+};
+
+export async function postgresClient(): Promise<pg.Client> {
+  const client = new pg.Client(POSTGRES);
+  await client.connect();
+  return client;
+}
