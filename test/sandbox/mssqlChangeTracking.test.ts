@@ -279,3 +279,17 @@ describe('errors', () => {
     }
   });
 });
+
+describe('key columns named like the sandbox internals', () => {
+  it('tracks a table whose primary key has columns named Seq and Operation', async () => {
+    await q(`CREATE TABLE dbo.Steps (Seq INT NOT NULL, Operation NVARCHAR(10) NOT NULL, Note NVARCHAR(10),
+      CONSTRAINT PK_Steps PRIMARY KEY (Seq, Operation))`);
+    await q('ALTER TABLE dbo.Steps ENABLE CHANGE_TRACKING');
+    const from = await version();
+    await q("INSERT INTO dbo.Steps VALUES (1, N'run', N'a')");
+    const rows = await q(
+      `SELECT ct.Seq, ct.Operation, ct.SYS_CHANGE_OPERATION AS op FROM CHANGETABLE(CHANGES dbo.Steps, ${from}) AS ct`,
+    );
+    expect(rows).toEqual([{ Seq: 1, Operation: 'run', op: 'I' }]);
+  });
+});

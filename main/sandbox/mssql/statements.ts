@@ -304,8 +304,17 @@ export async function runBatch(
     try {
       result = await runOne(statement, params, ctx, signal);
     } catch (error) {
-      if (!(error instanceof SqlError)) throw error;
-      result = err(error.serverMessage);
+      // A fault of the sandbox itself reaches the client as an error, never as a dropped connection.
+      result = err(
+        error instanceof SqlError
+          ? error.serverMessage
+          : {
+              number: 50000,
+              state: 1,
+              class: 16,
+              message: `The sandbox failed on this statement: ${error instanceof Error ? error.message : String(error)}`,
+            },
+      );
     }
     results.push(result);
     if (result.failed) break;

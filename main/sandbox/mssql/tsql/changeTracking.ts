@@ -156,19 +156,19 @@ export function enableTable(db: SandboxDatabase, table: TableInfo, trackColumns:
           )
           .join(' | ')
       : 'NULL';
-  // One row per change, in order (seq): CHANGETABLE works out each key's net change for any version.
+  // One row per change, in order (__seq): CHANGETABLE works out each key's net change for any version.
   const record = (row: 'NEW' | 'OLD', op: 'I' | 'U' | 'D', columns = 'NULL') =>
-    `INSERT INTO ${side} (${pk.map((c) => quote(c.name)).join(', ')}, sys_version, operation, columns, context, changed_at)
+    `INSERT INTO ${side} (${pk.map((c) => quote(c.name)).join(', ')}, __version, __op, __mask, __context, __at)
       VALUES (${ref(row)}, (SELECT txn_version FROM __ct_db), '${op}', ${columns}, (SELECT context FROM __ct_db), CT_NOW());`;
   const keyChanged = pk.map((c) => `OLD.${quote(c.name)} IS NOT NEW.${quote(c.name)}`).join(' OR ');
   db.db.transaction(() => {
     db.db
-      .exec(`CREATE TABLE ${side} (seq INTEGER PRIMARY KEY, ${pkDefs.join(', ')}, sys_version "tsql int bigint" NOT NULL,
-      operation "tsql text nchar(1)" NOT NULL, columns INTEGER, context "tsql blob varbinary(128)", changed_at TEXT NOT NULL)`);
+      .exec(`CREATE TABLE ${side} (__seq INTEGER PRIMARY KEY, ${pkDefs.join(', ')}, __version "tsql int bigint" NOT NULL,
+      __op "tsql text nchar(1)" NOT NULL, __mask INTEGER, __context "tsql blob varbinary(128)", __at TEXT NOT NULL)`);
     db.db.exec(
-      `CREATE INDEX ${quote(`__ct.${table.objectId}.key`)} ON ${side} (${pk.map((c) => quote(c.name)).join(', ')}, seq)`,
+      `CREATE INDEX ${quote(`__ct.${table.objectId}.key`)} ON ${side} (${pk.map((c) => quote(c.name)).join(', ')}, __seq)`,
     );
-    db.db.exec(`CREATE INDEX ${quote(`__ct.${table.objectId}.version`)} ON ${side} (sys_version)`);
+    db.db.exec(`CREATE INDEX ${quote(`__ct.${table.objectId}.version`)} ON ${side} (__version)`);
     db.db.exec(
       `CREATE TRIGGER ${quote(`__ct.${table.objectId}.i`)} AFTER INSERT ON ${target} BEGIN ${claim} ${record('NEW', 'I')} END`,
     );
@@ -258,12 +258,10 @@ export function cleanup(db: SandboxDatabase, now: Date): void {
   for (const { object_id } of tables) {
     const side = sideTable(Number(object_id));
     const expired = db.db
-      .prepare<[string], { v: bigint | null }>(
-        `SELECT max(sys_version) AS v FROM ${side} WHERE changed_at < ?`,
-      )
+      .prepare<[string], { v: bigint | null }>(`SELECT max(__version) AS v FROM ${side} WHERE __at < ?`)
       .get(cutoff)?.v;
     if (expired === null || expired === undefined) continue;
-    db.db.prepare(`DELETE FROM ${side} WHERE sys_version <= ?`).run(expired);
+    db.db.prepare(`DELETE FROM ${side} WHERE __version <= ?`).run(expired);
     db.db
       .prepare('UPDATE __ct_tables SET cleanup_version = max(cleanup_version, ?) WHERE object_id = ?')
       .run(expired, object_id);
@@ -283,17 +281,17 @@ export function changesSql(table: TableInfo, lastSync: string): string {
   const side = sideTable(table.objectId);
   const v = `(${lastSync})`;
   const same = (a: string, b: string) => pk.map((c) => `${a}.${c} = ${b}.${c}`).join(' AND ');
-  const op = `(CASE WHEN (SELECT operation FROM ${side} x WHERE x.seq = g.last_seq) = 'D' THEN 'D'
-    WHEN (SELECT operation FROM ${side} x WHERE x.seq = g.first_seq) = 'I' THEN 'I' ELSE 'U' END)`;
-  return `(SELECT g.max_version AS SYS_CHANGE_VERSION,
-      (SELECT max(a.sys_version) FROM ${side} a WHERE ${same('a', 'g')} AND a.operation = 'I') AS SYS_CHANGE_CREATION_VERSION,
+  const op = `(CASE WHEN (SELECT __op FROM ${side} x WHERE x.__seq = g.__last_seq) = 'D' THEN 'D'
+    WHEN (SELECT __op FROM ${side} x WHERE x.__seq = g.__first_seq) = 'I' THEN 'I' ELSE 'U' END)`;
+  return `(SELECT g.__max_version AS SYS_CHANGE_VERSION,
+      (SELECT max(a.__version) FROM ${side} a WHERE ${same('a', 'g')} AND a.__op = 'I') AS SYS_CHANGE_CREATION_VERSION,
       ${op} AS SYS_CHANGE_OPERATION,
-      CASE WHEN ${op} = 'U' AND g.unmasked = 0 THEN CT_MASK(g.mask) END AS SYS_CHANGE_COLUMNS,
-      (SELECT context FROM ${side} x WHERE x.seq = g.last_seq) AS SYS_CHANGE_CONTEXT,
+      CASE WHEN ${op} = 'U' AND g.__unmasked = 0 THEN CT_MASK(g.__mask_all) END AS SYS_CHANGE_COLUMNS,
+      (SELECT __context FROM ${side} x WHERE x.__seq = g.__last_seq) AS SYS_CHANGE_CONTEXT,
       ${pk.map((c) => `g.${c}`).join(', ')}
-    FROM (SELECT ${pk.join(', ')}, max(sys_version) AS max_version, min(seq) AS first_seq, max(seq) AS last_seq,
-            sum(CASE WHEN columns IS NULL THEN 1 ELSE 0 END) AS unmasked, CT_OR(columns) AS mask
-          FROM ${side} WHERE ${v} IS NULL OR sys_version > ${v} GROUP BY ${pk.join(', ')}) g)`;
+    FROM (SELECT ${pk.join(', ')}, max(__version) AS __max_version, min(__seq) AS __first_seq, max(__seq) AS __last_seq,
+            sum(CASE WHEN __mask IS NULL THEN 1 ELSE 0 END) AS __unmasked, CT_OR(__mask) AS __mask_all
+          FROM ${side} WHERE ${v} IS NULL OR __version > ${v} GROUP BY ${pk.join(', ')}) g)`;
 }
 
 /** CHANGETABLE(VERSION t, (pk cols), (values)): the row's last change, or NULLs when none is kept. */
@@ -304,9 +302,9 @@ export function versionSql(table: TableInfo, columns: string[], values: string[]
     values[columns.findIndex((x) => x.toLowerCase() === c.name.toLowerCase())] ?? 'NULL';
   const given = pk.map((c) => `${valueOf(c)} AS ${quote(c.name)}`).join(', ');
   const same = pk.map((c) => `s.${quote(c.name)} = k.${quote(c.name)}`).join(' AND ');
-  const last = `(SELECT max(seq) FROM ${side} s WHERE ${same})`;
-  return `(SELECT (SELECT sys_version FROM ${side} WHERE seq = ${last}) AS SYS_CHANGE_VERSION,
-      (SELECT context FROM ${side} WHERE seq = ${last}) AS SYS_CHANGE_CONTEXT, ${pk.map((c) => `k.${quote(c.name)}`).join(', ')}
+  const last = `(SELECT max(__seq) FROM ${side} s WHERE ${same})`;
+  return `(SELECT (SELECT __version FROM ${side} WHERE __seq = ${last}) AS SYS_CHANGE_VERSION,
+      (SELECT __context FROM ${side} WHERE __seq = ${last}) AS SYS_CHANGE_CONTEXT, ${pk.map((c) => `k.${quote(c.name)}`).join(', ')}
     FROM (SELECT ${given}) k)`;
 }
 
