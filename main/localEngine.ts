@@ -50,7 +50,7 @@ export async function startLocalEngine(o: LocalEngineOptions): Promise<LocalEngi
         ? `Port ${o.port} is in use, perhaps by another engine: add a profile for it, or free the port and restart.`
         : `The local engine did not start (${error instanceof Error ? error.name : 'error'}); see the log.`;
     o.log.warn('local_engine.not_started', { code: code ?? 'unknown' });
-    engine?.close();
+    await engine?.close();
     engine = undefined;
   }
 
@@ -85,7 +85,7 @@ export async function startLocalEngine(o: LocalEngineOptions): Promise<LocalEngi
     engineDeps: () => engine?.deps,
     close: async () => {
       await server?.close();
-      engine?.close();
+      await engine?.close();
     },
   };
 }

@@ -131,6 +131,15 @@ export const fixAnswerSchema = z.object({
   checks: z.array(checkResultSchema),
 });
 
+/** An event of a pipeline: started, snapshot progress, batch applied, retrying, failed, re-snapshot… */
+export const pipelineEventSchema = z.object({
+  id: z.number().int(),
+  agentId: z.string().nullable(),
+  at: timestamp,
+  kind: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
 export const tokenAnswerSchema = z.object({ token: z.string(), note: z.string() });
 
 /** RFC 9457 problem details, with one entry per invalid field. */

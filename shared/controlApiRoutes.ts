@@ -10,6 +10,7 @@ import {
   entitiesBodySchema,
   entitySchema,
   fixAnswerSchema,
+  pipelineEventSchema,
   pipelineSchema,
   testAnswerSchema,
   tokenAnswerSchema,
@@ -149,6 +150,14 @@ export const routes = {
     body: entitiesBodySchema,
     status: 200,
     response: entitiesAnswerSchema,
+  }),
+  listEvents: route({
+    method: 'GET',
+    path: '/pipelines/{pipelineId}/events',
+    summary:
+      "The pipeline's last 500 events, oldest first (started, snapshot progress, batches, retries, failures).",
+    status: 200,
+    response: z.array(pipelineEventSchema),
   }),
   testAgent: route({
     method: 'POST',

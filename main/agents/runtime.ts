@@ -1,18 +1,17 @@
 // The engine's runtime for every agent type: the change-tracking agent's checks, backlog and fixes;
-// the journal agent's once it lands. Starting pipelines is the runner's (not here yet).
+// the journal agent's once it lands. Starting, pausing and stopping pipelines is the runner's.
 import { noRuntime, type AgentRuntime } from '../engine/runtime';
+import { runnerRuntime } from '../runner/runtime';
 import { problem } from '../engine/problem';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { applyChangeTrackingFix, changeTrackingBacklog, checkChangeTracking } from './changeTracking/runtime';
 
-const NO_RUNNER = 'This engine has no replication runner yet: agents can be checked but not started.';
 const NO_JOURNAL_READER = 'This engine has no journal reader yet: checks stop at reachability.';
 
 export function agentsRuntime(): AgentRuntime {
-  const none = noRuntime(NO_RUNNER);
   const journal = noRuntime(NO_JOURNAL_READER);
   return {
-    ...none,
+    ...runnerRuntime(),
     check: (agent, entities) =>
       agent.type === 'change-tracking'
         ? checkChangeTracking(agent, entities)

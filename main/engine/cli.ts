@@ -32,7 +32,7 @@ const showToken = (token: string, why: string) =>
 
 if (values['rotate-token']) {
   showToken(engine.deps.tokens.rotate(), 'New admin token (the previous one no longer works):');
-  engine.close();
+  await engine.close();
   process.exit(0);
 }
 
@@ -48,9 +48,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(
     signal,
     () =>
-      void server.close().then(() => {
-        engine.close();
-        process.exit(0);
-      }),
+      void server
+        .close()
+        .then(() => engine.close())
+        .then(() => process.exit(0)),
   );
 }

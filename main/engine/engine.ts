@@ -25,7 +25,8 @@ export interface LocalEngine {
   deps: EngineDeps;
   /** Set only when this start created the admin token: show it once. */
   firstStartToken: string | undefined;
-  close(): void;
+  /** Stops running pipelines, then closes the store. */
+  close(): Promise<void>;
 }
 
 export const STORE_FILE = 'engine.sqlite';
@@ -43,6 +44,7 @@ export function openEngine(options: EngineOptions): LocalEngine {
     runtime: options.runtime ?? agentsRuntime(),
     log: options.log,
     now: options.now ?? (() => new Date()),
+    dataDir: options.dataDir,
     newId: () => randomBytes(5).toString('hex'),
     versions: {
       engine: options.appVersion ?? 'unknown',
@@ -50,5 +52,12 @@ export function openEngine(options: EngineOptions): LocalEngine {
       platform: `${process.platform}-${process.arch}`,
     },
   };
-  return { deps, firstStartToken, close: () => db.close() };
+  return {
+    deps,
+    firstStartToken,
+    close: async () => {
+      await deps.runtime.close?.();
+      db.close();
+    },
+  };
 }

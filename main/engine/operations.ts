@@ -34,6 +34,8 @@ export interface EngineDeps {
   now: () => Date;
   /** Seam: new ids for pipelines and agents created without one. */
   newId: () => string;
+  /** The engine's data folder (the default SQLite replicas live in it). */
+  dataDir: string;
   /** What diagnostics report as versions: the engine's and its runtime's. */
   versions: Record<string, string>;
 }
@@ -141,6 +143,32 @@ async function resolve(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent |
   };
 }
 
+/** Hands a source agent to the runtime with its pipeline: entities, target, and where its events go. */
+export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: ResolvedAgent): Promise<void> {
+  const targetRow = deps.repo.agentRows(row.pipeline_id).find((a) => a.role === 'target');
+  const target = targetRow ? await resolve(deps, targetRow) : undefined;
+  if (targetRow && !target)
+    throw problem.conflict(
+      `The target agent "${targetRow.id}" is not configured: PUT both of its config objects first.`,
+    );
+  await deps.runtime.start(agent, {
+    entities: deps.repo.entities(row.pipeline_id),
+    target,
+    dataDir: deps.dataDir,
+    report: (kind, data) => deps.repo.addEvent(row.pipeline_id, row.id, kind, data, deps.now().toISOString()),
+    failed: (reason) => {
+      const at = deps.now().toISOString();
+      const current = deps.repo.agentRow(row.pipeline_id, row.id);
+      if (!current) return;
+      deps.repo.transaction(() => {
+        deps.repo.setState(current, 'failed', reason, at);
+        deps.repo.addEvent(row.pipeline_id, row.id, 'failed', { reason }, at);
+      });
+      deps.log.warn('engine.agent_failed', { pipeline: row.pipeline_id, agent: row.id });
+    },
+  });
+}
+
 function transition(deps: EngineDeps, row: AgentRow, state: AgentState, event: string): Reply {
   const at = deps.now().toISOString();
   deps.repo.transaction(() => {
@@ -208,6 +236,20 @@ export const operations: Record<OperationId, Operation> = {
     const pipeline = pipelineOr404(deps, params.pipelineId);
     const input = parsedOr422(parseWith(createAgentBodySchema, body));
     const id = input.id ?? deps.newId();
+    const roles = agentTypes[input.type].roles;
+    if (!roles.includes(input.role))
+      throw problem.invalid([
+        {
+          pointer: '/role',
+          received: input.role,
+          rule: `${roles.join(' or ')} for a ${input.type} agent`,
+          message: `role must be ${roles.join(' or ')} for a ${input.type} agent; got "${input.role}".`,
+        },
+      ]);
+    if (input.role === 'target' && deps.repo.agents(pipeline.id).some((a) => a.role === 'target'))
+      throw problem.conflict(
+        `Pipeline "${pipeline.id}" has a target agent already; a pipeline writes to one target.`,
+      );
     if (deps.repo.agentRow(pipeline.id, id))
       throw problem.conflict(`Pipeline "${pipeline.id}" has an agent "${id}" already.`);
     const at = deps.now().toISOString();
@@ -389,14 +431,21 @@ export const operations: Record<OperationId, Operation> = {
   startAgent: async ({ params }, deps) => {
     const row = agentOr404(deps, params);
     if (row.state === 'running') return ok(toAgent(row));
+    if (row.role === 'target')
+      throw problem.conflict(
+        `Agent "${row.id}" is a target: start the pipeline's source agent, which writes to it.`,
+      );
     const agent = await resolve(deps, row);
     if (!agent)
       throw problem.conflict(
         `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
       );
-    await deps.runtime.start(agent);
+    await startRuntime(deps, row, agent);
     return transition(deps, row, 'running', row.state === 'paused' ? 'resumed' : 'started');
   },
+
+  listEvents: ({ params }, deps) =>
+    ok(deps.repo.pipelineEvents(pipelineOr404(deps, params.pipelineId).id, 500)),
 
   pauseAgent: async ({ params }, deps) => {
     const row = agentOr404(deps, params);

@@ -15,6 +15,17 @@ export interface ResolvedAgent {
   configuration: Record<string, unknown>;
 }
 
+export interface StartContext {
+  entities: readonly Entity[];
+  /** The pipeline's target agent; none means the default SQLite file in the data folder. */
+  target: ResolvedAgent | undefined;
+  dataDir: string;
+  /** Keeps an event of the running pipeline in the store. */
+  report(kind: string, data: object): void;
+  /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */
+  failed(reason: string): void;
+}
+
 export interface BacklogFigure {
   rowsToRead: number | null;
   minutesLeft: number | null;
@@ -39,10 +50,12 @@ export interface AgentRuntime {
     entities: readonly Entity[],
     checkId: string,
   ): Promise<{ applied: string | null; checks: CheckResult[] }>;
-  /** Throws a ProblemError when the agent cannot run here. */
-  start(agent: ResolvedAgent): Promise<void>;
+  /** Starts (or resumes) the agent's pipeline; throws a ProblemError when it cannot run here. */
+  start(agent: ResolvedAgent, context: StartContext): Promise<void>;
   pause(agent: ResolvedAgent): Promise<void>;
   stop(agent: ResolvedAgent): Promise<void>;
+  /** Stops whatever runs, before the engine closes. */
+  close?(): Promise<void>;
 }
 
 /** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */

@@ -2,8 +2,14 @@ import { z } from 'zod';
 import type { Section, SectionId } from '../config/section';
 import { changeTrackingConfiguration, changeTrackingHostCredentials } from './changeTracking';
 import { journalConfiguration, journalHostCredentials } from './journal';
+import {
+  postgresqlConfiguration,
+  postgresqlHostCredentials,
+  sqliteConfiguration,
+  sqliteHostCredentials,
+} from './targets';
 
-export const AGENT_TYPES = ['change-tracking', 'journal'] as const;
+export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql'] as const;
 export const agentTypeSchema = z.enum(AGENT_TYPES);
 export type AgentType = z.infer<typeof agentTypeSchema>;
 
@@ -12,6 +18,8 @@ export interface AgentTypeDefinition {
   title: string;
   database: string;
   description: string;
+  /** What an agent of this type can be in a pipeline. */
+  roles: readonly ('source' | 'target')[];
   sections: Record<SectionId, Section>;
 }
 
@@ -22,6 +30,7 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     database: 'SQL Server',
     description:
       'Reads changes from SQL Server through its Change Tracking feature. Every sourced table needs a primary key.',
+    roles: ['source'],
     sections: { hostCredentials: changeTrackingHostCredentials, configuration: changeTrackingConfiguration },
   },
   journal: {
@@ -30,7 +39,26 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     database: 'IBM i',
     description:
       'Reads changes from IBM i tables through their journals (DSPJRN). Every sourced table must be journaled with IMAGES(*BOTH).',
+    roles: ['source'],
     sections: { hostCredentials: journalHostCredentials, configuration: journalConfiguration },
+  },
+  sqlite: {
+    type: 'sqlite',
+    title: 'SQLite file',
+    database: 'SQLite',
+    description:
+      "A target of the local runner: a SQLite file, no set-up. A pipeline without a target agent writes to one in the app's data folder.",
+    roles: ['target'],
+    sections: { hostCredentials: sqliteHostCredentials, configuration: sqliteConfiguration },
+  },
+  postgresql: {
+    type: 'postgresql',
+    title: 'PostgreSQL',
+    database: 'PostgreSQL',
+    description:
+      'A target of the local runner: tables created from the source columns in a PostgreSQL schema.',
+    roles: ['target'],
+    sections: { hostCredentials: postgresqlHostCredentials, configuration: postgresqlConfiguration },
   },
 };
 

@@ -42,7 +42,7 @@ export async function startTestEngine(
     logLines,
     stop: async () => {
       await server.close();
-      engine.close();
+      await engine.close();
     },
   };
 }

@@ -365,12 +365,29 @@ describe('states', () => {
 
   it('answers 501 when this engine cannot run the agent, and leaves the state alone', async () => {
     const e = await engine();
+    const jr = await withAgent(e, 'journal');
+    await raw(e, 'PUT', `${jr}/config/credentials`, jrCredentials);
+    await raw(e, 'PUT', `${jr}/config/specific`, { configuration: {} });
+    const answer = await raw(e, 'POST', `${jr}/start`);
+    expect(answer).toMatchObject({ status: 501, json: { title: 'Not available' } });
+    expect((await e.client.getAgent({ pipelineId: 'p1', agentId: 'src' })).state).toBe('configured');
+  });
+
+  it('answers 409 for a pipeline without entities, and refuses a target role the type cannot take', async () => {
+    const e = await engine();
     const ct = await withAgent(e, 'change-tracking');
     await raw(e, 'PUT', `${ct}/config/credentials`, ctCredentials);
     await raw(e, 'PUT', `${ct}/config/specific`, ctSpecific);
     const answer = await raw(e, 'POST', `${ct}/start`);
-    expect(answer).toMatchObject({ status: 501, json: { title: 'Not available' } });
-    expect((await e.client.getAgent({ pipelineId: 'p1', agentId: 'src' })).state).toBe('configured');
+    expect(answer).toMatchObject({ status: 409 });
+    expect(JSON.stringify(answer.json)).toContain('has no entities');
+    const wrongRole = await raw(e, 'POST', '/pipelines/p1/agents', {
+      id: 'dst',
+      type: 'journal',
+      role: 'target',
+    });
+    expect(wrongRole).toMatchObject({ status: 422 });
+    expect(JSON.stringify(wrongRole.json)).toContain('role must be source for a journal agent');
   });
 
   it('a runtime refusal is passed on as the runtime phrased it', async () => {

@@ -29,6 +29,8 @@ describe('dispatch', () => {
     expect(answer.ok && (answer.value as { type: string }[]).map((t) => t.type)).toEqual([
       'change-tracking',
       'journal',
+      'sqlite',
+      'postgresql',
     ]);
     const info = await dispatch('getAppInfo', {});
     expect(info).toMatchObject({ ok: true, value: { version: '1.2.3', mode: 'web' } });

@@ -99,6 +99,12 @@ export function createRepo(db: Db) {
     >(
       'SELECT at, rows_to_read, minutes_left, versions_behind FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at >= ? ORDER BY at',
     ),
+    pipelineEvents: db.prepare<
+      [string, number],
+      { id: number; agent_id: string | null; at: string; kind: string; data: string }
+    >(
+      'SELECT * FROM (SELECT id, agent_id, at, kind, data FROM events WHERE pipeline_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+    ),
     recentEvents: db.prepare<
       [number],
       { id: number; pipeline_id: string; agent_id: string | null; at: string; kind: string; data: string }
@@ -143,6 +149,7 @@ export function createRepo(db: Db) {
 
     agentRow: (pipelineId: string, id: string) => q.agent.get(pipelineId, id),
     agents: (pipelineId: string) => q.agents.all(pipelineId).map(toAgent),
+    agentRows: (pipelineId: string) => q.agents.all(pipelineId),
     journalAgentRows: () => q.journalAgents.all(),
     createAgent: (
       a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
@@ -190,6 +197,14 @@ export function createRepo(db: Db) {
         versionsBehind: r.versions_behind,
       })),
 
+    pipelineEvents: (pipelineId: string, limit: number) =>
+      q.pipelineEvents.all(pipelineId, limit).map((r) => ({
+        id: r.id,
+        agentId: r.agent_id,
+        at: r.at,
+        kind: r.kind,
+        data: JSON.parse(r.data) as Record<string, unknown>,
+      })),
     recentEvents: (limit: number) =>
       q.recentEvents.all(limit).map((r) => ({
         id: r.id,

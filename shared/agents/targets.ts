@@ -1,0 +1,73 @@
+// Target agents of the local replication runner: where a pipeline's rows go. They are configured with
+// the same two steps as the source agents (hostCredentials, then configuration).
+import { z } from 'zod';
+import { integer, optionalIdentifier, optionalText, text } from '../config/fields';
+import { section } from '../config/section';
+import { connectionName, host, maxConnectionsCount, password } from './common';
+
+const batchRows = integer({
+  label: 'Rows per batch',
+  help: 'The most changed rows applied in one target transaction (a whole source transaction is never split).',
+  min: 1,
+  max: 100_000,
+  default: 10_000,
+});
+
+export const sqliteHostCredentials = section({
+  id: 'hostCredentials',
+  title: 'SQLite file',
+  description: 'Where the replica is written.',
+  schema: z.strictObject({
+    connectionName,
+    path: optionalText({
+      label: 'File path',
+      help: "The replica's SQLite file. Left out: <data folder>/replicas/<pipeline id>.sqlite.",
+      max: 4096,
+    }),
+  }),
+});
+
+export const sqliteConfiguration = section({
+  id: 'configuration',
+  title: 'Target settings',
+  description: 'How changes are written.',
+  schema: z.strictObject({ batchRows }),
+});
+
+export const postgresqlHostCredentials = section({
+  id: 'hostCredentials',
+  title: 'PostgreSQL connection',
+  description: 'How the runner reaches the PostgreSQL database.',
+  schema: z.strictObject({
+    connectionName,
+    host,
+    port: integer({
+      label: 'Port',
+      help: 'TCP port of the PostgreSQL server.',
+      min: 1,
+      max: 65535,
+      default: 5432,
+    }),
+    databaseName: text({ label: 'Database', help: 'Database name.', max: 63 }),
+    username: text({ label: 'User', help: 'A role that may create tables in the schema.', max: 63 }),
+    password,
+    maxConnectionsCount,
+  }),
+});
+
+export const postgresqlConfiguration = section({
+  id: 'configuration',
+  title: 'Target settings',
+  description: 'Where and how changes are written.',
+  schema: z.strictObject({
+    schema: optionalIdentifier({
+      label: 'Schema',
+      help: 'The schema the tables are created in (created when absent). Left out: public.',
+      max: 63,
+    }),
+    batchRows,
+  }),
+});
+
+export type SqliteHostCredentials = z.output<typeof sqliteHostCredentials.schema>;
+export type PostgresqlHostCredentials = z.output<typeof postgresqlHostCredentials.schema>;

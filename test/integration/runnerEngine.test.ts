@@ -1,0 +1,160 @@
+// The runner inside the local engine, through the control API: start a change-tracking source agent
+// and its pipeline replicates into the default SQLite file, or into the PostgreSQL target agent;
+// pause, resume and stop; events kept; a failure that cannot heal stops the agent with its reason.
+import { join } from 'node:path';
+import type sql from 'mssql';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { describeTables } from '../../main/agents/changeTracking/shape';
+import type { TableShape } from '../../main/agents/source';
+import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { sandboxPool } from '../helpers/sandbox';
+import { POSTGRES, postgresClient, postgresReplica, sourceReplica, sqliteReplica } from '../helpers/replica';
+
+let sandbox: SandboxSqlServer;
+let admin: sql.ConnectionPool;
+let e: RunningEngine;
+let shapes: TableShape[];
+const tables = ['Customers', 'Orders'];
+
+async function configureSource(pipelineId: string, entities: string[] = tables) {
+  await e.client.createPipeline({}, { id: pipelineId, name: pipelineId });
+  await e.client.createAgent({ pipelineId }, { id: 'sales', type: 'change-tracking', role: 'source' });
+  const ids = { pipelineId, agentId: 'sales' };
+  await e.client.putCredentials(ids, {
+    hostCredentials: {
+      connectionName: 'sales',
+      host: '127.0.0.1',
+      port: sandbox.port,
+      databaseName: 'Sales',
+      username: 'cdc_agent',
+      password: 'Agent-Passw0rd',
+    },
+  });
+  await e.client.putSpecific(ids, { configuration: {} });
+  await e.client.putEntities(
+    { pipelineId },
+    {
+      entities: entities.map((t) => ({
+        source: { schema: 'dbo', table: t },
+        target: { table: t.toLowerCase() },
+      })),
+    },
+  );
+  return ids;
+}
+
+async function until<T>(what: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const kinds = async (pipelineId: string) => (await e.client.listEvents({ pipelineId })).map((x) => x.kind);
+const count = async (pipelineId: string, kind: string) =>
+  (await kinds(pipelineId)).filter((k) => k === kind).length;
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({ seed: true });
+  admin = await sandboxPool(sandbox, { user: 'sa', password: 'Sandbox-Passw0rd', max: 2 });
+  shapes = await describeTables(
+    admin,
+    tables.map((table) => ({ schema: 'dbo', table })),
+  );
+  e = await startTestEngine();
+});
+afterAll(async () => {
+  await e?.stop();
+  await admin?.close();
+  await sandbox?.close();
+});
+
+describe('a pipeline without a target agent: the SQLite file in the data folder', () => {
+  it('replicates, pauses, resumes and stops through the control API', async () => {
+    const ids = await configureSource('to-file');
+    expect((await e.client.startAgent(ids)).state).toBe('running');
+    await until(async () => ((await count('to-file', 'snapshot-done')) === 2 ? true : undefined));
+    const path = join(e.dataDir, 'replicas', 'to-file.sqlite');
+    const same = async () =>
+      shapes.every((s, i) => {
+        const target = sqliteReplica(path, tables[i]?.toLowerCase() ?? '', s);
+        return target.checksum === expected[i]?.checksum;
+      });
+    let expected = await Promise.all(shapes.map((s) => sourceReplica(admin, s)));
+    expect(await same()).toBe(true);
+    expect(await kinds('to-file')).toContain('snapshot-progress');
+
+    await admin.request().batch("UPDATE dbo.Customers SET Country = 'DE' WHERE CustomerId = 2");
+    await until(async () => ((await count('to-file', 'batch-applied')) >= 1 ? true : undefined));
+    expected = await Promise.all(shapes.map((s) => sourceReplica(admin, s)));
+    expect(await same()).toBe(true);
+
+    expect((await e.client.pauseAgent(ids)).state).toBe('paused');
+    await until(async () => ((await kinds('to-file')).includes('paused') ? true : undefined));
+    await admin.request().batch("UPDATE dbo.Orders SET Status = N'Cancelled' WHERE OrderId = 1000");
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await count('to-file', 'batch-applied')).toBe(1);
+    expect((await e.client.startAgent(ids)).state).toBe('running');
+    await until(async () => ((await count('to-file', 'batch-applied')) >= 2 ? true : undefined));
+    expected = await Promise.all(shapes.map((s) => sourceReplica(admin, s)));
+    expect(await same()).toBe(true);
+    expect((await e.client.stopAgent(ids)).state).toBe('configured');
+  });
+});
+
+describe('a PostgreSQL target agent', () => {
+  const schema = `cdc_engine_${process.pid}`;
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = await postgresClient();
+  });
+  afterAll(async () => {
+    await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client?.end();
+  });
+
+  it('receives the pipeline, equal to the source', async () => {
+    const ids = await configureSource('to-pg');
+    await e.client.createAgent({ pipelineId: 'to-pg' }, { id: 'pg', type: 'postgresql', role: 'target' });
+    await e.client.putCredentials(
+      { pipelineId: 'to-pg', agentId: 'pg' },
+      {
+        hostCredentials: {
+          connectionName: 'local pg',
+          host: POSTGRES.host,
+          port: POSTGRES.port,
+          databaseName: POSTGRES.database,
+          username: POSTGRES.user,
+          password: 'unused-with-trust',
+        },
+      },
+    );
+    await e.client.putSpecific({ pipelineId: 'to-pg', agentId: 'pg' }, { configuration: { schema } });
+    await e.client.startAgent(ids);
+    await until(async () => ((await count('to-pg', 'snapshot-done')) === 2 ? true : undefined));
+    for (const [i, s] of shapes.entries()) {
+      const target = await postgresReplica(client, schema, tables[i]?.toLowerCase() ?? '', s);
+      expect(target.checksum).toBe((await sourceReplica(admin, s, 6)).checksum);
+    }
+    await e.client.stopAgent(ids);
+  });
+});
+
+describe('a failure that cannot heal', () => {
+  it('stops the agent as failed, with the reason kept', async () => {
+    const ids = await configureSource('broken', ['NoSuchTable']);
+    await e.client.startAgent(ids);
+    const agent = await until(async () => {
+      const a = await e.client.getAgent(ids);
+      return a.state === 'failed' ? a : undefined;
+    });
+    expect(agent.failureReason).toBe(
+      'The source table dbo.NoSuchTable does not exist, or the login cannot see it.',
+    );
+    expect(await kinds('broken')).toContain('failed');
+  });
+});
