@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Log } from '../log';
-import type { EngineDeps } from './operations';
+import { resumeRunning, type EngineDeps } from './operations';
 import { agentsRuntime } from '../agents/runtime';
 import type { AgentRuntime } from './runtime';
 import { openDb } from './store/db';
@@ -52,6 +52,7 @@ export function openEngine(options: EngineOptions): LocalEngine {
       platform: `${process.platform}-${process.arch}`,
     },
   };
+  void resumeRunning(deps);
   return {
     deps,
     firstStartToken,

@@ -143,6 +143,24 @@ async function resolve(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent |
   };
 }
 
+/**
+ * After a restart, the pipelines that were running run again, from their checkpoints; one that cannot
+ * start is marked failed with the reason.
+ */
+export async function resumeRunning(deps: EngineDeps): Promise<void> {
+  for (const row of deps.repo.runningAgentRows()) {
+    try {
+      const agent = await resolve(deps, row);
+      if (!agent) throw new Error('its configuration is incomplete');
+      await startRuntime(deps, row, agent);
+      deps.repo.addEvent(row.pipeline_id, row.id, 'resumed-after-restart', {}, deps.now().toISOString());
+    } catch (error) {
+      const reason = `It did not resume after the engine restarted: ${error instanceof Error ? error.message : String(error)}`;
+      deps.repo.setState(row, 'failed', reason, deps.now().toISOString());
+    }
+  }
+}
+
 /** Hands a source agent to the runtime with its pipeline: entities, target, and where its events go. */
 export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: ResolvedAgent): Promise<void> {
   const targetRow = deps.repo.agentRows(row.pipeline_id).find((a) => a.role === 'target');

@@ -104,6 +104,25 @@ describe('a pipeline without a target agent: the SQLite file in the data folder'
     expect(await same()).toBe(true);
     expect((await e.client.stopAgent(ids)).state).toBe('configured');
   });
+
+  it('runs again from its checkpoint after the engine restarts', async () => {
+    const ids = await configureSource('restart', ['Customers']);
+    await e.client.startAgent(ids);
+    await until(async () => ((await count('restart', 'snapshot-done')) === 1 ? true : undefined));
+    // The engine stops with the pipeline running, and starts again on the same data folder.
+    const { dataDir, token } = e;
+    await e.stop();
+    await admin.request().batch("UPDATE dbo.Customers SET Name = N'Grace B. Hopper' WHERE CustomerId = 2");
+    e = await startTestEngine({ dataDir, token });
+    await until(async () => ((await count('restart', 'batch-applied')) >= 1 ? true : undefined));
+    expect(await kinds('restart')).toContain('resumed-after-restart');
+    expect(await count('restart', 'snapshot-done')).toBe(1);
+    const path = join(e.dataDir, 'replicas', 'restart.sqlite');
+    expect(sqliteReplica(path, 'customers', shapes[0] as TableShape).checksum).toBe(
+      (await sourceReplica(admin, shapes[0] as TableShape)).checksum,
+    );
+    await e.client.stopAgent(ids);
+  });
 });
 
 describe('a PostgreSQL target agent', () => {

@@ -72,6 +72,9 @@ export function createRepo(db: Db) {
     journalAgents: db.prepare<[], AgentRow>(
       "SELECT * FROM agents WHERE type = 'journal' AND host_credentials IS NOT NULL ORDER BY pipeline_id, id",
     ),
+    runningAgents: db.prepare<[], AgentRow>(
+      "SELECT * FROM agents WHERE state = 'running' AND role = 'source' ORDER BY pipeline_id, id",
+    ),
     insertAgent: db.prepare(
       'INSERT INTO agents (pipeline_id, id, name, type, role, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -151,6 +154,7 @@ export function createRepo(db: Db) {
     agents: (pipelineId: string) => q.agents.all(pipelineId).map(toAgent),
     agentRows: (pipelineId: string) => q.agents.all(pipelineId),
     journalAgentRows: () => q.journalAgents.all(),
+    runningAgentRows: () => q.runningAgents.all(),
     createAgent: (
       a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
       at: string,
