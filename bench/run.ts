@@ -5,6 +5,7 @@ import { bundleBenchmark } from './bundle.bench';
 import { changeTrackingBenchmark } from './changeTracking.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
+import { runnerBenchmark } from './runner.bench';
 import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
 import type { Benchmark, Figure } from './harness';
 import { webBridgeBenchmark } from './webBridge.bench';
@@ -15,6 +16,7 @@ const benchmarks: Benchmark[] = [
   engineBenchmark,
   sandboxMssqlBenchmark,
   changeTrackingBenchmark,
+  runnerBenchmark,
   bundleBenchmark,
 ];
 const only = process.argv[2];

@@ -1,0 +1,130 @@
+// End to end: changes per second from the simulated SQL Server through the runner into SQLite and into
+// PostgreSQL, next to the raw insert rate of the same rows into the same target in the same run.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
+import { PipelineRunner } from '../main/runner/pipelineRunner';
+import { SqliteTarget } from '../main/runner/targets/sqliteTarget';
+import { PostgresTarget } from '../main/runner/targets/postgresTarget';
+import type { Target } from '../main/runner/targets/target';
+import type { Benchmark, Figure } from './harness';
+
+const CHANGES = 10_000;
+const LOGIN = { name: 'bench', password: 'Bench-Pa55' };
+const PG = { host: '127.0.0.1', port: 5432, database: 'test', user: process.env.PGUSER ?? 'postgres' };
+const rows = Array.from({ length: CHANGES }, (_, i) => [
+  i,
+  `customer ${i}`,
+  ((i % 10_000) / 100).toFixed(2),
+  '2026-01-01 10:00:00.123',
+]);
+
+export const runnerBenchmark: Benchmark = {
+  name: 'runner',
+  run: async () => {
+    const sandbox = await startSandboxSqlServer({ logins: [LOGIN], databases: ['Sales'] });
+    const dir = mkdtempSync(join(tmpdir(), 'cdc-bench-runner-'));
+    const schema = `cdc_bench_${process.pid}`;
+    const figures: Figure[] = [];
+    try {
+      const open = () =>
+        openChangeTrackingSource({
+          credentials: {
+            connectionName: 'bench',
+            host: '127.0.0.1',
+            port: sandbox.port,
+            databaseName: 'Sales',
+            username: LOGIN.name,
+            password: LOGIN.password,
+            maxConnectionsCount: 2,
+            enableTls: false,
+          },
+          configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
+          pipelineId: 'bench',
+          agentId: 'src',
+        });
+      const setup = await open();
+      await setup.pool.request()
+        .batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
+        ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
+        CREATE TABLE dbo.Big (Id INT PRIMARY KEY, Name NVARCHAR(50) NOT NULL, Amount DECIMAL(12, 2) NOT NULL, At DATETIME2(3) NOT NULL);
+        ALTER TABLE dbo.Big ENABLE CHANGE_TRACKING;`);
+      const entities = [{ source: { schema: 'dbo', table: 'Big' }, target: { table: 'big' } }];
+      const runner = (target: () => Promise<Target>) =>
+        new PipelineRunner({ openSource: open, openTarget: target, entities, maxRows: CHANGES });
+      const sqlitePath = join(dir, 'replica.sqlite');
+      const sqlite = () => Promise.resolve(new SqliteTarget(sqlitePath, 'bench'));
+      const postgres = () => Promise.resolve(new PostgresTarget({ ...PG, schema }, 'bench'));
+      // Both targets snapshot the empty table first, so what follows is the change stream alone.
+      await runner(sqlite).runUntilCaughtUp();
+      await runner(postgres).runUntilCaughtUp();
+      for (let from = 0; from < CHANGES; from += 1000) {
+        const values = rows
+          .slice(from, from + 1000)
+          .map(([id, name, amount, at]) => `(${id}, N'${name}', ${amount}, '${at}')`);
+        await setup.pool.request().batch(`INSERT INTO dbo.Big VALUES ${values.join(', ')}`);
+      }
+      await setup.close();
+
+      const timed = async (work: () => Promise<void>) => {
+        const start = performance.now();
+        await work();
+        return Math.round(CHANGES / ((performance.now() - start) / 1000));
+      };
+      const toSqlite = await timed(() => runner(sqlite).runUntilCaughtUp());
+      const rawSqlite = await timed(async () => {
+        const db = new Database(join(dir, 'raw.sqlite'));
+        db.pragma('journal_mode = WAL');
+        db.exec(
+          'CREATE TABLE big (Id INTEGER PRIMARY KEY, Name TEXT NOT NULL, Amount TEXT NOT NULL, At TEXT NOT NULL)',
+        );
+        const insert = db.prepare('INSERT INTO big VALUES (?, ?, ?, ?)');
+        db.transaction(() => rows.forEach((r) => insert.run(...r)))();
+        db.close();
+      });
+      figures.push(
+        { name: 'runner.ct→sqlite', value: toSqlite, unit: 'changes/s' },
+        { name: 'raw.sqlite.insert', value: rawSqlite, unit: 'rows/s' },
+        {
+          name: 'runner.ct→sqlite.ratio',
+          value: Math.round((toSqlite / rawSqlite) * 1000) / 1000,
+          unit: 'of raw',
+        },
+      );
+
+      const toPostgres = await timed(() => runner(postgres).runUntilCaughtUp());
+      const client = new pg.Client(PG);
+      await client.connect();
+      const rawPostgres = await timed(async () => {
+        await client.query(
+          `CREATE TABLE "${schema}".raw (Id integer PRIMARY KEY, Name varchar(50), Amount numeric(12,2), At timestamp(3))`,
+        );
+        await client.query('BEGIN');
+        for (let from = 0; from < CHANGES; from += 1000) {
+          const chunk = rows.slice(from, from + 1000);
+          const marks = chunk.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`);
+          await client.query(`INSERT INTO "${schema}".raw VALUES ${marks.join(', ')}`, chunk.flat());
+        }
+        await client.query('COMMIT');
+      });
+      await client.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await client.end();
+      figures.push(
+        { name: 'runner.ct→postgres', value: toPostgres, unit: 'changes/s' },
+        { name: 'raw.postgres.insert', value: rawPostgres, unit: 'rows/s' },
+        {
+          name: 'runner.ct→postgres.ratio',
+          value: Math.round((toPostgres / rawPostgres) * 1000) / 1000,
+          unit: 'of raw',
+        },
+      );
+      return figures;
+    } finally {
+      await sandbox.close();
+    }
+  },
+};
