@@ -130,6 +130,17 @@ export const handlers: Handlers = {
   applyEngineFix: ({ profileId, pipelineId, agentId, checkId }, deps) =>
     onEngine(deps, profileId, (client) => client.applyFix({ pipelineId, agentId, checkId })),
 
+  controlEngineAgent: ({ profileId, pipelineId, agentId, action }, deps) =>
+    onEngine(deps, profileId, (client) => {
+      const ids = { pipelineId, agentId };
+      if (action === 'start') return client.startAgent(ids);
+      if (action === 'pause') return client.pauseAgent(ids);
+      return client.stopAgent(ids);
+    }),
+
+  listPipelineEvents: ({ profileId, pipelineId }, deps) =>
+    onEngine(deps, profileId, (client) => client.listEvents({ pipelineId })),
+
   getLocalEngine: (_input, deps) => ({
     ...deps.localEngine.status(),
     tokenToShow: deps.localEngine.takeTokenToShow(),

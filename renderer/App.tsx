@@ -33,7 +33,7 @@ export function App() {
         <nav aria-label="Screens" className="tabs">
           {tab('agents', 'Agents')}
           {tab('engines', 'Engines')}
-          {tab('checks', 'Checks')}
+          {tab('checks', 'Pipelines')}
           {tab('diagnostics', 'Diagnostics')}
         </nav>
       </header>

@@ -5,7 +5,14 @@ import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agen
 
 export { agentTypeSummarySchema } from './agents';
 import { problemSchema } from './config/problems';
-import { agentSchema, fixAnswerSchema, idSchema, pipelineSchema, testAnswerSchema } from './controlApi';
+import {
+  agentSchema,
+  fixAnswerSchema,
+  idSchema,
+  pipelineEventSchema,
+  pipelineSchema,
+  testAnswerSchema,
+} from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { METHOD_NAMES, type MethodName } from './ipc';
 
@@ -100,6 +107,15 @@ export const contract = {
   applyEngineFix: method(
     agentAddress.extend({ checkId: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/) }),
     fixAnswerSchema,
+  ),
+  /** POST …/start, …/pause or …/stop on the profile's engine: the agent as it is afterwards. */
+  controlEngineAgent: method(
+    agentAddress.extend({ action: z.enum(['start', 'pause', 'stop']) }),
+    agentSchema,
+  ),
+  listPipelineEvents: method(
+    z.strictObject({ profileId: idSchema, pipelineId: idSchema }),
+    z.array(pipelineEventSchema),
   ),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),

@@ -11,6 +11,8 @@ export const METHOD_NAMES = [
   'listEngineAgents',
   'testEngineAgent',
   'applyEngineFix',
+  'controlEngineAgent',
+  'listPipelineEvents',
   'getLocalEngine',
   'rotateLocalEngineToken',
   'createDiagnostics',

@@ -92,6 +92,7 @@ export class PipelineRunner {
   private wantPause = false;
   private wantStop = false;
   private loop?: Promise<void>;
+  private pausedWaiters: (() => void)[] = [];
 
   constructor(private readonly o: RunnerOptions) {}
 
@@ -111,9 +112,12 @@ export class PipelineRunner {
     return this.loop;
   }
 
-  pause(): void {
+  /** Resolves once the current batch is done and the runner waits (or has stopped). */
+  pause(): Promise<void> {
     this.wantPause = true;
     this.wake?.();
+    if (this.state === 'paused' || !this.loop) return Promise.resolve();
+    return new Promise((resolve) => this.pausedWaiters.push(resolve));
   }
 
   resume(): void {
@@ -149,6 +153,7 @@ export class PipelineRunner {
         if (this.wantPause) {
           if (this.state !== 'paused') this.emit({ kind: 'paused' });
           this.state = 'paused';
+          for (const resolve of this.pausedWaiters.splice(0)) resolve();
           await this.sleep(60_000);
           continue;
         }
@@ -175,6 +180,7 @@ export class PipelineRunner {
       this.emit({ kind: 'failed', reason: this.failure });
     } finally {
       await this.disconnect();
+      for (const resolve of this.pausedWaiters.splice(0)) resolve();
     }
   }
 

@@ -54,6 +54,15 @@ function throttled(report: StartContext['report']): (e: RunnerEvent) => void {
   const last = new Map<string, number>();
   return (e) => {
     const { kind, ...data } = e;
+    // The engine records its own state changes (started, paused, resumed, stopped, failed).
+    if (
+      kind === 'started' ||
+      kind === 'paused' ||
+      kind === 'resumed' ||
+      kind === 'stopped' ||
+      kind === 'failed'
+    )
+      return;
     if (kind === 'snapshot-progress') {
       const now = Date.now();
       const done = e.rowsTotal !== null && e.rowsDone >= e.rowsTotal;
@@ -106,7 +115,7 @@ export function runnerRuntime(): Pick<AgentRuntime, 'start' | 'pause' | 'stop' |
       });
     },
     pause: async (agent) => {
-      runners.get(keyOf(agent))?.pause();
+      await runners.get(keyOf(agent))?.pause();
     },
     stop: async (agent) => {
       const runner = runners.get(keyOf(agent));

@@ -6,6 +6,7 @@ import { useStore } from '../store';
 import { loadEngines } from '../store/engines';
 import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks } from '../store/checks';
 import { CheckList } from '../ui/CheckList';
+import { RunPanel } from './RunPanel';
 
 export function ChecksScreen() {
   const profiles = useStore((s) => s.profiles);
@@ -17,9 +18,10 @@ export function ChecksScreen() {
   const failed = results?.checks.filter((c) => c.status === 'failed').length ?? 0;
   return (
     <section aria-labelledby="checks-title">
-      <h2 id="checks-title">Checks</h2>
+      <h2 id="checks-title">Pipelines</h2>
       <p className="muted">
-        Runs an agent&apos;s connection and permission checks on its engine, against the source database.
+        Checks an agent&apos;s connection and permissions on its engine, against the source database, and runs
+        its pipeline.
       </p>
       <div className="form-grid">
         <div className="field">
@@ -82,6 +84,7 @@ export function ChecksScreen() {
           {notice}
         </p>
       )}
+      <RunPanel />
       {results && (
         <div aria-label="Check results">
           <p>

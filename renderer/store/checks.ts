@@ -1,7 +1,8 @@
 // The checker: pick an engine and one of its agents, run its checks, apply a fix the user agrees to.
 import type { z } from 'zod';
 import type { engineAgentsSchema } from '../../shared/api';
-import type { CheckResult } from '../../shared/controlApi';
+import type { z as zod } from 'zod';
+import type { CheckResult, pipelineEventSchema } from '../../shared/controlApi';
 import { useStore } from './index';
 
 export interface ChecksSliceState {
@@ -11,7 +12,9 @@ export interface ChecksSliceState {
     /** `pipelineId/agentId` */
     selected?: string;
     results?: { checkedAt: string; checks: CheckResult[] };
-    busy?: 'loading' | 'checking' | 'fixing';
+    busy?: 'loading' | 'checking' | 'fixing' | 'acting';
+    /** The selected pipeline's recent events, newest last. */
+    events?: zod.infer<typeof pipelineEventSchema>[];
     notice?: string;
     error?: string;
   };
@@ -70,5 +73,44 @@ export async function applyFix(checkId: string): Promise<void> {
     });
   } catch (error) {
     patch({ error: message(error), busy: undefined });
+  }
+}
+
+/** Starts, pauses or stops the selected agent's pipeline, then reloads its state and events. */
+export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ busy: 'acting', error: undefined, notice: undefined });
+  try {
+    const agent = await api.controlEngineAgent({ ...at, action });
+    const { agents } = useStore.getState().checker;
+    patch({
+      agents: agents?.map((p) =>
+        p.id === agent.pipelineId
+          ? { ...p, agents: p.agents.map((a) => (a.id === agent.id ? agent : a)) }
+          : p,
+      ),
+      busy: undefined,
+    });
+    await refreshRun();
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}
+
+/** Reloads the agents' states and the selected pipeline's events (the screen calls it every 2 s). */
+export async function refreshRun(): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  try {
+    const [{ pipelines }, events] = await Promise.all([
+      api.listEngineAgents({ profileId: at.profileId }),
+      api.listPipelineEvents({ profileId: at.profileId, pipelineId: at.pipelineId }),
+    ]);
+    patch({ agents: pipelines, events });
+  } catch (error) {
+    patch({ error: message(error) });
   }
 }
