@@ -169,10 +169,23 @@ export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: Resol
     throw problem.conflict(
       `The target agent "${targetRow.id}" is not configured: PUT both of its config objects first.`,
     );
+  const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    String(a.host).toLowerCase() === String(b.host).toLowerCase() &&
+    Number(a.port ?? 1433) === Number(b.port ?? 1433) &&
+    String(a.databaseName).toLowerCase() === String(b.databaseName).toLowerCase();
+  const peerPipelines = deps.repo
+    .sqlServerTargetRows()
+    .filter(
+      (t) =>
+        t.pipeline_id !== row.pipeline_id &&
+        same(JSON.parse(t.host_credentials ?? '{}') as Record<string, unknown>, agent.hostCredentials),
+    )
+    .map((t) => t.pipeline_id);
   await deps.runtime.start(agent, {
     entities: deps.repo.entities(row.pipeline_id),
     target,
     dataDir: deps.dataDir,
+    peerPipelines,
     report: (kind, data) => deps.repo.addEvent(row.pipeline_id, row.id, kind, data, deps.now().toISOString()),
     failed: (reason) => {
       const at = deps.now().toISOString();

@@ -20,6 +20,8 @@ export interface StartContext {
   /** The pipeline's target agent; none means the default SQLite file in the data folder. */
   target: ResolvedAgent | undefined;
   dataDir: string;
+  /** Pipelines of this engine that write into the source's database (the other half of a two-way setup). */
+  peerPipelines: string[];
   /** Keeps an event of the running pipeline in the store. */
   report(kind: string, data: object): void;
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */

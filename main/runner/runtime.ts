@@ -12,7 +12,9 @@ import {
   sqliteConfiguration,
   sqliteHostCredentials,
 } from '../../shared/agents/targets';
+import { openPool } from '../agents/changeTracking/connection';
 import { openChangeTrackingSource } from '../agents/changeTracking/source';
+import { MssqlTarget } from './targets/mssqlTarget';
 import { problem } from '../engine/problem';
 import type { AgentRuntime, ResolvedAgent, StartContext } from '../engine/runtime';
 import { PipelineRunner, type RunnerEvent } from './pipelineRunner';
@@ -45,6 +47,16 @@ function targetOf(ctx: StartContext, pipelineId: string): { open: () => Promise<
       maxConnections: c.maxConnectionsCount,
     };
     return { open: async () => new PostgresTarget(options, pipelineId), batchRows: configuration.batchRows };
+  }
+  if (t.type === 'change-tracking') {
+    const c = changeTrackingHostCredentials.schema.parse(t.hostCredentials);
+    const configuration = changeTrackingConfiguration.schema.parse(t.configuration);
+    const where = `${c.host}:${c.port}/${c.databaseName}`;
+    return {
+      open: async () =>
+        new MssqlTarget(await openPool(c), pipelineId, configuration.enableRecursionProtection, where),
+      batchRows: 10_000,
+    };
   }
   throw problem.unavailable(`A ${t.type} agent cannot be a target of this engine's runner yet.`);
 }
@@ -102,6 +114,7 @@ export function runnerRuntime(): Pick<AgentRuntime, 'start' | 'pause' | 'stop' |
             configuration,
             pipelineId: agent.pipelineId,
             agentId: agent.id,
+            alsoSkip: ctx.peerPipelines,
           }),
         openTarget: target.open,
         entities: ctx.entities.map((e) => ({ source: e.source, target: e.target, columns: e.columns })),

@@ -30,7 +30,8 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     database: 'SQL Server',
     description:
       'Reads changes from SQL Server through its Change Tracking feature. Every sourced table needs a primary key.',
-    roles: ['source'],
+    // As a target, the runner writes through its connection (the two-way case of recursion protection).
+    roles: ['source', 'target'],
     sections: { hostCredentials: changeTrackingHostCredentials, configuration: changeTrackingConfiguration },
   },
   journal: {

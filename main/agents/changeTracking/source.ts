@@ -29,6 +29,11 @@ export interface ChangeTrackingSourceOptions {
   configuration: ChangeTrackingConfiguration;
   pipelineId: string;
   agentId: string;
+  /**
+   * With recursion protection: the other pipelines of this engine that write into this database (the
+   * other direction of a two-way setup). Their writes, like this pipeline's own, are not read back.
+   */
+  alsoSkip?: readonly string[];
   /** Sees each statement the agent sends (diagnostics, tests); never parameter values. */
   trace?: (statement: string) => void;
 }
@@ -280,8 +285,13 @@ export class ChangeTrackingSource implements SourceAgent {
     const request = this.request(tx);
     request.input('from', sql.BigInt, checkpoint[tableKey(shape.ref)]);
     request.input('upto', sql.BigInt, current);
-    const skipOwn = this.o.configuration.enableRecursionProtection;
-    if (skipOwn) request.input('ctx', sql.VarBinary(128), changeTrackingContext(this.o.pipelineId));
+    const skipped = this.o.configuration.enableRecursionProtection
+      ? [this.o.pipelineId, ...(this.o.alsoSkip ?? [])]
+      : [];
+    skipped.forEach((id, n) => request.input(`ctx${n}`, sql.VarBinary(128), changeTrackingContext(id)));
+    const skip = skipped.length
+      ? ` AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT NOT IN (${skipped.map((_, n) => `@ctx${n}`).join(', ')}))`
+      : '';
     const keys = shape.key.map((k) => `ct.${bracket(k)}`).join(', ');
     const { recordset } = await this.query<{ version: string; n: number }>(
       request,
@@ -289,7 +299,7 @@ export class ChangeTrackingSource implements SourceAgent {
       CREATE TABLE ${temp} (${definitions.join(', ')}, __op NCHAR(1) NOT NULL, __ver BIGINT NOT NULL, __cols VARBINARY(MAX) NULL);
       INSERT INTO ${temp} SELECT ${keys}, ct.SYS_CHANGE_OPERATION, ct.SYS_CHANGE_VERSION, ct.SYS_CHANGE_COLUMNS
         FROM CHANGETABLE(CHANGES ${qualified(shape.ref)}, @from) AS ct
-        WHERE ct.SYS_CHANGE_VERSION <= @upto${skipOwn ? ' AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT <> @ctx)' : ''};
+        WHERE ct.SYS_CHANGE_VERSION <= @upto${skip};
       SELECT __ver AS version, COUNT(*) AS n FROM ${temp} GROUP BY __ver;`,
     );
     return recordset.map((r) => ({ version: BigInt(r.version), count: Number(r.n) }));
@@ -385,30 +395,28 @@ export class ChangeTrackingSource implements SourceAgent {
     }
   }
 
+  /**
+   * One batch, one round trip: the rows of this agent are replaced inside one transaction, so its
+   * locks are never held while the network waits.
+   */
   private async writeCheckpoint(table: string, checkpoint: Checkpoint): Promise<void> {
-    const tx = new sql.Transaction(this.pool);
-    await tx.begin();
-    try {
-      for (const [name, version] of Object.entries(checkpoint)) {
-        const request = new sql.Request(tx);
-        request.input('agent', this.agentKey);
-        request.input('name', name);
-        request.input('version', sql.BigInt, version);
-        const updated = await this.query(
-          request,
-          `UPDATE ${table} SET version = @version, saved_at = SYSUTCDATETIME() WHERE agent_key = @agent AND table_name = @name`,
-        );
-        if (updated.rowsAffected[0] === 0)
-          await this.query(
-            request,
-            `INSERT INTO ${table} (agent_key, table_name, version, saved_at) VALUES (@agent, @name, @version, SYSUTCDATETIME())`,
-          );
-      }
-      await tx.commit();
-    } catch (error) {
-      await tx.rollback().catch(() => undefined);
-      throw error;
-    }
+    const entries = Object.entries(checkpoint);
+    if (entries.length === 0) return;
+    const request = this.pool.request();
+    request.input('agent', this.agentKey);
+    const values = entries.map(([name, version], i) => {
+      request.input(`n${i}`, name);
+      request.input(`v${i}`, sql.BigInt, version);
+      return `(@agent, @n${i}, @v${i}, SYSUTCDATETIME())`;
+    });
+    await this.query(
+      request,
+      `SET XACT_ABORT ON;
+      BEGIN TRANSACTION;
+      DELETE FROM ${table} WHERE agent_key = @agent AND table_name IN (${entries.map((_, i) => `@n${i}`).join(', ')});
+      INSERT INTO ${table} (agent_key, table_name, version, saved_at) VALUES ${values.join(', ')};
+      COMMIT TRANSACTION;`,
+    );
   }
 
   async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {

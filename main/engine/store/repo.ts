@@ -72,6 +72,9 @@ export function createRepo(db: Db) {
     journalAgents: db.prepare<[], AgentRow>(
       "SELECT * FROM agents WHERE type = 'journal' AND host_credentials IS NOT NULL ORDER BY pipeline_id, id",
     ),
+    sqlServerTargets: db.prepare<[], AgentRow>(
+      "SELECT * FROM agents WHERE type = 'change-tracking' AND role = 'target' AND host_credentials IS NOT NULL",
+    ),
     runningAgents: db.prepare<[], AgentRow>(
       "SELECT * FROM agents WHERE state = 'running' AND role = 'source' ORDER BY pipeline_id, id",
     ),
@@ -155,6 +158,7 @@ export function createRepo(db: Db) {
     agentRows: (pipelineId: string) => q.agents.all(pipelineId),
     journalAgentRows: () => q.journalAgents.all(),
     runningAgentRows: () => q.runningAgents.all(),
+    sqlServerTargetRows: () => q.sqlServerTargets.all(),
     createAgent: (
       a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
       at: string,

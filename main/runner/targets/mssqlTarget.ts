@@ -1,0 +1,190 @@
+// SQL Server as a target, through the change-tracking agent's connection. With recursion protection,
+// every write carries WITH CHANGE_TRACKING_CONTEXT (this pipeline's context), so the readers of a
+// two-way setup do not read the pipeline's own writes back. Rows are upserted as UPDATE, then INSERT
+// when no row was there, in one transaction with the checkpoint.
+import sql from 'mssql';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../agents/source';
+import { bracket, SYNC_SCHEMA } from '../../agents/changeTracking/names';
+import { changeTrackingContext } from '../../agents/changeTracking/source';
+import { netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
+import { portable } from './values';
+
+export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
+const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
+const errorNumber = (e: unknown) => (e as { number?: number }).number;
+
+/** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
+function bindable(c: ColumnShape, v: RowValue): unknown {
+  const p = portable(c, v);
+  if (typeof p === 'bigint') return String(p);
+  if (p instanceof Uint8Array) return Buffer.from(p);
+  return p;
+}
+
+export class MssqlTarget implements Target {
+  readonly description: string;
+  private tables = new Map<string, TargetTable>();
+
+  constructor(
+    private readonly pool: sql.ConnectionPool,
+    private readonly pipelineId: string,
+    /** Recursion protection: write with this pipeline's change-tracking context. */
+    private readonly withContext: boolean,
+    where: string,
+  ) {
+    this.description = `SQL Server ${where}`;
+  }
+
+  private name(t: TargetTable) {
+    return `${bracket(t.schema ?? 'dbo')}.${bracket(t.name)}`;
+  }
+
+  /** `WITH CHANGE_TRACKING_CONTEXT (@ctx) ` when protecting, bound on the request. */
+  private prefix(request: sql.Request): string {
+    if (!this.withContext) return '';
+    request.input('ctx', sql.VarBinary(128), changeTrackingContext(this.pipelineId));
+    return 'WITH CHANGE_TRACKING_CONTEXT (@ctx) ';
+  }
+
+  private async exists(name: string): Promise<boolean> {
+    const { recordset } = await this.pool
+      .request()
+      .input('n', name)
+      .query<{ id: number | null }>('SELECT OBJECT_ID(@n) AS id');
+    return (recordset[0]?.id ?? null) !== null;
+  }
+
+  async prepare(tables: readonly TargetTable[]): Promise<void> {
+    if (!(await this.exists(checkpointTable))) {
+      await this.pool
+        .request()
+        .batch(`CREATE SCHEMA ${bracket(SYNC_SCHEMA)}`)
+        .catch((e: unknown) => {
+          if (errorNumber(e) !== 2714) throw e;
+        });
+      await this.pool
+        .request()
+        .batch(
+          `CREATE TABLE ${checkpointTable} (pipeline_id NVARCHAR(200) NOT NULL, source_table NVARCHAR(300) NOT NULL,
+            position NVARCHAR(100) NOT NULL, updated_at DATETIME2(3) NOT NULL, CONSTRAINT PK_RUNNER_CHECKPOINT PRIMARY KEY (pipeline_id, source_table))`,
+        )
+        .catch((e: unknown) => {
+          if (errorNumber(e) !== 2714) throw e;
+        });
+    }
+    for (const t of tables) {
+      this.tables.set(t.source, t);
+      if (await this.exists(this.name(t))) continue;
+      const columns = t.columns.map(
+        (c) => `${bracket(c.name)} ${c.sourceType}${c.nullable ? ' NULL' : ' NOT NULL'}`,
+      );
+      await this.pool
+        .request()
+        .batch(
+          `CREATE TABLE ${this.name(t)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(bracket).join(', ')}))`,
+        );
+    }
+  }
+
+  async loadCheckpoint(): Promise<Checkpoint> {
+    const { recordset } = await this.pool
+      .request()
+      .input('p', this.pipelineId)
+      .query<{ source_table: string; position: string }>(
+        `SELECT source_table, position FROM ${checkpointTable} WHERE pipeline_id = @p`,
+      );
+    return Object.fromEntries(recordset.map((r) => [r.source_table, r.position]));
+  }
+
+  private async saveCheckpoint(tx: sql.Transaction, checkpoint: Checkpoint): Promise<void> {
+    for (const [table, position] of Object.entries(checkpoint)) {
+      const request = new sql.Request(tx).input('p', this.pipelineId).input('t', table).input('v', position);
+      const updated = await request.query(
+        `UPDATE ${checkpointTable} SET position = @v, updated_at = SYSUTCDATETIME() WHERE pipeline_id = @p AND source_table = @t`,
+      );
+      if (updated.rowsAffected[0] === 0)
+        await request.query(
+          `INSERT INTO ${checkpointTable} (pipeline_id, source_table, position, updated_at) VALUES (@p, @t, @v, SYSUTCDATETIME())`,
+        );
+    }
+  }
+
+  private async upsert(tx: sql.Transaction, t: TargetTable, row: Row): Promise<void> {
+    const request = new sql.Request(tx);
+    t.columns.forEach((c, i) => request.input(`c${i}`, bindable(c, row[c.name] ?? null)));
+    const param = (name: string) => `@c${t.columns.findIndex((c) => c.name === name)}`;
+    const rest = t.columns.filter((c) => !t.key.includes(c.name));
+    const where = t.key.map((k) => `${bracket(k)} = ${param(k)}`).join(' AND ');
+    const prefix = this.prefix(request);
+    if (rest.length > 0) {
+      const set = rest.map((c) => `${bracket(c.name)} = ${param(c.name)}`).join(', ');
+      const updated = await request.query(`${prefix}UPDATE ${this.name(t)} SET ${set} WHERE ${where}`);
+      if ((updated.rowsAffected[0] ?? 0) > 0) return;
+    } else {
+      const found = await request.query(`SELECT 1 AS x FROM ${this.name(t)} WHERE ${where}`);
+      if (found.recordset.length > 0) return;
+    }
+    await request.query(
+      `${prefix}INSERT INTO ${this.name(t)} (${t.columns.map((c) => bracket(c.name)).join(', ')}) VALUES (${t.columns.map((_, i) => `@c${i}`).join(', ')})`,
+    );
+  }
+
+  private async remove(tx: sql.Transaction, t: TargetTable, key: Row): Promise<void> {
+    const request = new sql.Request(tx);
+    const where = t.key.map((k, i) => {
+      request.input(`k${i}`, bindable(t.columns.find((c) => c.name === k) as ColumnShape, key[k] ?? null));
+      return `${bracket(k)} = @k${i}`;
+    });
+    await request.query(`${this.prefix(request)}DELETE FROM ${this.name(t)} WHERE ${where.join(' AND ')}`);
+  }
+
+  private async begin(): Promise<sql.Transaction> {
+    const tx = new sql.Transaction(this.pool);
+    await tx.begin();
+    return tx;
+  }
+
+  async beginSnapshot(t: TargetTable): Promise<SnapshotWriter> {
+    const tx = await this.begin();
+    const clear = new sql.Request(tx);
+    await clear.query(`${this.prefix(clear)}DELETE FROM ${this.name(t)}`);
+    let open = true;
+    return {
+      write: async (rows) => {
+        for (const r of rows) await this.upsert(tx, t, r);
+      },
+      commit: async (position) => {
+        await this.saveCheckpoint(tx, { [t.source]: position });
+        open = false;
+        await tx.commit();
+      },
+      rollback: async () => {
+        if (open) await tx.rollback().catch(() => undefined);
+        open = false;
+      },
+    };
+  }
+
+  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+    const keyText = (c: Change) =>
+      JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const tx = await this.begin();
+    try {
+      for (const c of netChanges(changes, keyText)) {
+        const t = this.tables.get(c.table);
+        if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
+        if (c.op === 'delete' || !c.row) await this.remove(tx, t, c.key);
+        else await this.upsert(tx, t, c.row);
+      }
+      await this.saveCheckpoint(tx, checkpoint);
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
