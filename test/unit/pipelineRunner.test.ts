@@ -1,0 +1,121 @@
+// The runner's fault handling with stand-in sources and targets: a lost connection is retried with
+// backoff and the pipeline goes on; a failure that cannot heal stops it with the reason; retries end.
+import { describe, expect, it } from 'vitest';
+import type { Checkpoint, SourceAgent } from '../../main/agents/source';
+import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import type { Target } from '../../main/runner/targets/target';
+
+const shape = {
+  ref: { schema: 'dbo', table: 'T' },
+  columns: [{ name: 'Id', sourceType: 'int', nullable: false }],
+  key: ['Id'],
+};
+
+function source(readChanges: SourceAgent['readChanges']): SourceAgent {
+  return {
+    check: async () => [],
+    describe: async () => [shape],
+    countRows: async () => 0,
+    snapshot: async () => ({ position: '1', rows: 0 }),
+    readChanges,
+    loadCheckpoint: async () => ({}),
+    saveCheckpoint: async () => undefined,
+    backlog: async () => ({ rowsToRead: 0, versionsBehind: 0, perTable: [] }),
+    close: async () => undefined,
+  };
+}
+
+function memoryTarget(): Target & { applied: number } {
+  let checkpoint: Checkpoint = { 'dbo.T': '1' };
+  return {
+    description: 'memory',
+    applied: 0,
+    prepare: async () => undefined,
+    loadCheckpoint: async () => checkpoint,
+    beginSnapshot: async () => ({
+      write: async () => undefined,
+      commit: async () => undefined,
+      rollback: async () => undefined,
+    }),
+    async apply(changes, next) {
+      this.applied += changes.length;
+      checkpoint = { ...checkpoint, ...next };
+    },
+    close: async () => undefined,
+  };
+}
+
+const change = {
+  table: 'dbo.T',
+  op: 'insert' as const,
+  key: { Id: 1 },
+  row: { Id: 1 },
+  changedColumns: null,
+  position: '2',
+};
+const retry = { firstDelayMs: 1, maxDelayMs: 4, maxAttempts: 3 };
+const entities = [{ source: shape.ref, target: { table: 'T' } }];
+
+describe('PipelineRunner faults', () => {
+  it('retries a lost connection with growing delays, then goes on', async () => {
+    let calls = 0;
+    const target = memoryTarget();
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: async () =>
+        source(async () => {
+          calls++;
+          if (calls <= 2) throw Object.assign(new Error('read ECONNRESET'), { code: 'ESOCKET' });
+          return calls === 3
+            ? { changes: [change], checkpoint: { 'dbo.T': '2' }, resnapshot: [] }
+            : { changes: [], checkpoint: { 'dbo.T': '2' }, resnapshot: [] };
+        }),
+      openTarget: async () => target,
+      entities,
+      onEvent: (e) => events.push(e),
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.state).toBe('stopped');
+    expect(target.applied).toBe(1);
+    expect(events.filter((e) => e.kind === 'retrying')).toEqual([
+      { kind: 'retrying', attempt: 1, delayMs: 1, reason: 'read ECONNRESET' },
+      { kind: 'retrying', attempt: 2, delayMs: 2, reason: 'read ECONNRESET' },
+    ]);
+  });
+
+  it('stops at once on a failure no retry heals, with its reason', async () => {
+    const runner = new PipelineRunner({
+      openSource: async () =>
+        source(async () => {
+          throw Object.assign(new Error("The SELECT permission was denied on the object 'T'."), {
+            number: 229,
+          });
+        }),
+      openTarget: async () => memoryTarget(),
+      entities,
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.state).toBe('failed');
+    expect(runner.failure).toBe("The SELECT permission was denied on the object 'T'.");
+  });
+
+  it('gives up after the last retry and keeps the reason', async () => {
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: async () =>
+        source(async () => {
+          throw Object.assign(new Error('Lock request time out period exceeded.'), { number: 1222 });
+        }),
+      openTarget: async () => memoryTarget(),
+      entities,
+      onEvent: (e) => events.push(e),
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.state).toBe('failed');
+    expect(events.filter((e) => e.kind === 'retrying')).toHaveLength(3);
+    expect(events.at(-1)).toEqual({ kind: 'failed', reason: 'Lock request time out period exceeded.' });
+  });
+});
