@@ -50,6 +50,8 @@ export interface ChangeBatch {
   checkpoint: Checkpoint;
   /** Tables whose changes since their checkpoint are lost (retention): they must be snapshotted again. */
   resnapshot: { table: string; reason: string }[];
+  /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
+  newestCommitTime?: Date | null;
 }
 
 export interface SourceBacklog {

@@ -40,6 +40,8 @@ export type RunnerEvent =
       updates: number;
       deletes: number;
       position: string;
+      /** From the newest change's commit at the source to its commit at the target; null when unknown. */
+      lagMs: number | null;
     }
   | { kind: 'retrying'; attempt: number; delayMs: number; reason: string }
   | { kind: 'failed'; reason: string }
@@ -236,6 +238,7 @@ export class PipelineRunner {
         updates: count('update'),
         deletes: count('delete'),
         position: batch.changes.at(-1)?.position ?? '',
+        lagMs: batch.newestCommitTime ? Math.max(0, Date.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit.

@@ -12,7 +12,9 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
     case 'snapshot-done':
       return `Snapshot of ${String(data.table)} done: ${n('rows')} rows`;
     case 'batch-applied':
-      return `Applied ${n('changes')} changes (${n('inserts')} inserts, ${n('updates')} updates, ${n('deletes')} deletes)`;
+      return `Applied ${n('changes')} changes (${n('inserts')} inserts, ${n('updates')} updates, ${n('deletes')} deletes)${
+        typeof data.lagMs === 'number' ? `, lag ${(data.lagMs / 1000).toFixed(1)} s` : ''
+      }`;
     case 'resnapshot':
     case 'retrying':
     case 'failed':

@@ -113,7 +113,7 @@ describe('Pipelines screen: checks', () => {
     await pool.request().batch("UPDATE dbo.Orders SET Note = N'changed' WHERE Id = 1");
     await page
       .getByLabel('Pipeline events')
-      .getByText('Applied 1 changes (0 inserts, 1 updates, 0 deletes)')
+      .getByText(/Applied 1 changes \(0 inserts, 1 updates, 0 deletes\), lag \d+\.\d s$/)
       .waitFor();
     await screenshot(page, 'pipeline-running');
     await page.getByRole('button', { name: 'Pause' }).click();

@@ -113,6 +113,10 @@ describe('simulated SQL Server → SQLite', () => {
     expect(applied).toHaveLength(1);
     // The key update of an order line is a delete and an insert, as Change Tracking records it.
     expect(applied[0]).toMatchObject({ changes: 8, inserts: 4, updates: 2, deletes: 2 });
+    // Lag: from the source commit (sys.dm_tran_commit_table) to the target commit, a moment ago.
+    const lag = applied[0]?.kind === 'batch-applied' ? applied[0].lagMs : undefined;
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(60_000);
     const now = replicas();
     expect(now.map((r) => r.checksum)).toEqual((await sourceReplicas(7)).map((r) => r.checksum));
     expect(now.map((r) => r.rows)).toEqual((await sourceReplicas(7)).map((r) => r.rows));

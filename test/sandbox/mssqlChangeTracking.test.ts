@@ -293,3 +293,15 @@ describe('key columns named like the sandbox internals', () => {
     expect(rows).toEqual([{ Seq: 1, Operation: 'run', op: 'I' }]);
   });
 });
+
+describe('sys.dm_tran_commit_table', () => {
+  it('answers each change-tracking version with the time its transaction committed', async () => {
+    await q("INSERT INTO dbo.Orders VALUES (900, N'Commit time', 1)");
+    const v = await version();
+    const [row] = await q(
+      `SELECT commit_ts, commit_time FROM sys.dm_tran_commit_table WHERE commit_ts = ${v}`,
+    );
+    expect(row?.commit_ts).toBe(String(v));
+    expect((row?.commit_time as Date).getTime()).toBe(clock);
+  });
+});

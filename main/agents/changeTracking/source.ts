@@ -216,6 +216,35 @@ export class ChangeTrackingSource implements SourceAgent {
   ): Promise<ChangeBatch> {
     const maxRows = options.maxRows ?? 10_000;
     const shapes = await Promise.all(tables.map((t) => this.shapeOf(t)));
+    const batch = await this.readInSnapshot(tables, shapes, checkpoint, maxRows);
+    const newest = batch.changes.at(-1)?.position;
+    return { ...batch, newestCommitTime: newest === undefined ? null : await this.commitTime(newest) };
+  }
+
+  /**
+   * When a version committed (sys.dm_tran_commit_table), for the runner's lag; null when the login may
+   * not read it (VIEW SERVER STATE) or the version is gone.
+   */
+  private async commitTime(version: string): Promise<Date | null> {
+    try {
+      const request = this.pool.request();
+      request.input('v', sql.BigInt, version);
+      const { recordset } = await this.query<{ t: Date | null }>(
+        request,
+        'SELECT commit_time AS t FROM sys.dm_tran_commit_table WHERE commit_ts = @v',
+      );
+      return recordset[0]?.t ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  private readInSnapshot(
+    tables: readonly TableRef[],
+    shapes: TableShape[],
+    checkpoint: Checkpoint,
+    maxRows: number,
+  ): Promise<ChangeBatch> {
     return this.inSnapshot(async (tx) => {
       const head = this.request(tx);
       const mins = tables.map((t, i) => {

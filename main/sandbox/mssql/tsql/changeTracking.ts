@@ -26,6 +26,9 @@ export const CT_DDL = `
     SELECT object_id, is_track_columns_updated_on, max(begin_version, cleanup_version) AS min_valid_version, begin_version,
       cleanup_version
     FROM __ct_tables;
+  CREATE TABLE __ct_commits (commit_ts "tsql int bigint" PRIMARY KEY, commit_time "tsql text datetime" NOT NULL);
+  CREATE VIEW "sys.dm_tran_commit_table" AS
+    SELECT commit_ts, commit_ts AS xdes_id, commit_ts AS commit_lbn, commit_ts AS commit_csn, commit_time FROM __ct_commits;
 `;
 
 const UNIT_MS: Record<string, number> = { MINUTES: 60_000, HOURS: 3_600_000, DAYS: 86_400_000 };
@@ -216,6 +219,11 @@ export function finishVersion(db: SandboxDatabase): void {
     .prepare<[], { v: bigint | null; c: Buffer | null }>('SELECT txn_version AS v, context AS c FROM __ct_db')
     .get();
   if (pending?.v === null && pending.c === null) return;
+  // sys.dm_tran_commit_table: each change-tracking version with the time its transaction committed.
+  if (pending?.v !== null && pending?.v !== undefined)
+    db.db
+      .prepare('INSERT OR REPLACE INTO __ct_commits VALUES (?, ?)')
+      .run(pending.v, db.now().toISOString().replace('T', ' ').slice(0, 23));
   db.db
     .prepare(
       'UPDATE __ct_db SET current_version = txn_version, txn_version = NULL, context = NULL WHERE txn_version IS NOT NULL OR context IS NOT NULL',
