@@ -141,6 +141,9 @@ export const handlers: Handlers = {
   listPipelineEvents: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, (client) => client.listEvents({ pipelineId })),
 
+  getEngineBacklog: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
+
   getLocalEngine: (_input, deps) => ({
     ...deps.localEngine.status(),
     tokenToShow: deps.localEngine.takeTokenToShow(),

@@ -7,6 +7,7 @@ export { agentTypeSummarySchema } from './agents';
 import { problemSchema } from './config/problems';
 import {
   agentSchema,
+  backlogAnswerSchema,
   fixAnswerSchema,
   idSchema,
   pipelineEventSchema,
@@ -117,6 +118,8 @@ export const contract = {
     z.strictObject({ profileId: idSchema, pipelineId: idSchema }),
     z.array(pipelineEventSchema),
   ),
+  /** GET …/backlog on the profile's engine: now, and the last hour. */
+  getEngineBacklog: method(agentAddress, backlogAnswerSchema),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
   /** The bundle as base64, for the renderer to save where the user chooses. */

@@ -13,6 +13,7 @@ export const METHOD_NAMES = [
   'applyEngineFix',
   'controlEngineAgent',
   'listPipelineEvents',
+  'getEngineBacklog',
   'getLocalEngine',
   'rotateLocalEngineToken',
   'createDiagnostics',

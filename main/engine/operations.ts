@@ -187,6 +187,7 @@ export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: Resol
     dataDir: deps.dataDir,
     peerPipelines,
     report: (kind, data) => deps.repo.addEvent(row.pipeline_id, row.id, kind, data, deps.now().toISOString()),
+    backlog: (point) => deps.repo.addBacklog(row.pipeline_id, row.id, deps.now().toISOString(), point),
     failed: (reason) => {
       const at = deps.now().toISOString();
       const current = deps.repo.agentRow(row.pipeline_id, row.id);

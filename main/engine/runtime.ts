@@ -24,6 +24,8 @@ export interface StartContext {
   peerPipelines: string[];
   /** Keeps an event of the running pipeline in the store. */
   report(kind: string, data: object): void;
+  /** Keeps a backlog point (the history of GET …/backlog). */
+  backlog(point: BacklogFigure): void;
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */
   failed(reason: string): void;
 }

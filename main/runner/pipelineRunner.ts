@@ -7,6 +7,7 @@ import {
   type Change,
   type Checkpoint,
   type SourceAgent,
+  type SourceBacklog,
   type TableRef,
   type TableShape,
 } from '../agents/source';
@@ -54,6 +55,9 @@ export interface RunnerOptions {
   openTarget: () => Promise<Target>;
   entities: readonly RunnerEntity[];
   onEvent?: (event: RunnerEvent) => void;
+  /** A backlog point now and then (at most every `backlogEveryMs`, 10 s by default). */
+  onBacklog?: (backlog: SourceBacklog) => void;
+  backlogEveryMs?: number;
   /** Wait between reads when the source is idle. */
   idleMs?: number;
   maxRows?: number;
@@ -244,7 +248,20 @@ export class PipelineRunner {
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit.
     if (batch.changes.length > 0 || moved || snapshotted.size > 0)
       await source.saveCheckpoint(await target.loadCheckpoint());
+    await this.recordBacklog(source, refs, () => target.loadCheckpoint());
     return batch.changes.length === 0 && snapshotted.size === 0;
+  }
+
+  private lastBacklog = 0;
+
+  private async recordBacklog(
+    source: SourceAgent,
+    refs: TableRef[],
+    checkpoint: () => Promise<Checkpoint>,
+  ): Promise<void> {
+    if (!this.o.onBacklog || Date.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;
+    this.lastBacklog = Date.now();
+    this.o.onBacklog(await source.backlog(refs, await checkpoint()));
   }
 
   private async snapshot(

@@ -119,6 +119,8 @@ export function runnerRuntime(): Pick<AgentRuntime, 'start' | 'pause' | 'stop' |
         openTarget: target.open,
         entities: ctx.entities.map((e) => ({ source: e.source, target: e.target, columns: e.columns })),
         onEvent: throttled(ctx.report),
+        onBacklog: (b) =>
+          ctx.backlog({ rowsToRead: b.rowsToRead, minutesLeft: null, versionsBehind: b.versionsBehind }),
         maxRows: target.batchRows,
       });
       runners.set(keyOf(agent), runner);

@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { useStore } from '../store';
 import { controlAgent, refreshRun } from '../store/checks';
+import { BacklogGauge } from './BacklogGauge';
 
 const describe = (kind: string, data: Record<string, unknown>): string => {
   const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number).toLocaleString('en') : '?');
@@ -25,7 +26,7 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
 };
 
 export function RunPanel() {
-  const { agents, selected, events, busy } = useStore((s) => s.checker);
+  const { agents, selected, events, busy, backlog } = useStore((s) => s.checker);
   const [pipelineId, agentId] = (selected ?? '').split('/');
   const agent = agents?.find((p) => p.id === pipelineId)?.agents.find((a) => a.id === agentId);
   useEffect(() => {
@@ -67,6 +68,7 @@ export function RunPanel() {
           Stop
         </button>
       </div>
+      <BacklogGauge backlog={backlog} />
       <h4>Recent events</h4>
       <ol className="events" aria-label="Pipeline events">
         {(events ?? [])

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { engineAgentsSchema } from '../../shared/api';
 import type { z as zod } from 'zod';
-import type { CheckResult, pipelineEventSchema } from '../../shared/controlApi';
+import type { backlogAnswerSchema, CheckResult, pipelineEventSchema } from '../../shared/controlApi';
 import { useStore } from './index';
 
 export interface ChecksSliceState {
@@ -15,6 +15,7 @@ export interface ChecksSliceState {
     busy?: 'loading' | 'checking' | 'fixing' | 'acting';
     /** The selected pipeline's recent events, newest last. */
     events?: zod.infer<typeof pipelineEventSchema>[];
+    backlog?: zod.infer<typeof backlogAnswerSchema>;
     notice?: string;
     error?: string;
   };
@@ -105,11 +106,12 @@ export async function refreshRun(): Promise<void> {
   const at = address();
   if (!api || !at) return;
   try {
-    const [{ pipelines }, events] = await Promise.all([
+    const [{ pipelines }, events, backlog] = await Promise.all([
       api.listEngineAgents({ profileId: at.profileId }),
       api.listPipelineEvents({ profileId: at.profileId, pipelineId: at.pipelineId }),
+      api.getEngineBacklog(at),
     ]);
-    patch({ agents: pipelines, events });
+    patch({ agents: pipelines, events, backlog });
   } catch (error) {
     patch({ error: message(error) });
   }

@@ -115,6 +115,7 @@ describe('Pipelines screen: checks', () => {
       .getByLabel('Pipeline events')
       .getByText(/Applied 1 changes \(0 inserts, 1 updates, 0 deletes\), lag \d+\.\d s$/)
       .waitFor();
+    await page.getByLabel('Backlog').getByText('0 rows waiting').waitFor();
     await screenshot(page, 'pipeline-running');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');

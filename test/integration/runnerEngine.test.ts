@@ -101,6 +101,10 @@ describe('a pipeline without a target agent: the SQLite file in the data folder'
     await until(async () => ((await count('to-file', 'batch-applied')) >= 2 ? true : undefined));
     expected = await Promise.all(shapes.map((s) => sourceReplica(admin, s)));
     expect(await same()).toBe(true);
+    // The running pipeline kept backlog points: the history of GET …/backlog.
+    const backlog = await e.client.getBacklog(ids);
+    expect(backlog.history.length).toBeGreaterThan(0);
+    expect(backlog.current).toMatchObject({ rowsToRead: 0, versionsBehind: 0 });
     expect((await e.client.stopAgent(ids)).state).toBe('configured');
   });
 

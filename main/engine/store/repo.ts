@@ -75,6 +75,10 @@ export function createRepo(db: Db) {
     sqlServerTargets: db.prepare<[], AgentRow>(
       "SELECT * FROM agents WHERE type = 'change-tracking' AND role = 'target' AND host_credentials IS NOT NULL",
     ),
+    insertBacklog: db.prepare(
+      'INSERT INTO backlog (pipeline_id, agent_id, at, rows_to_read, minutes_left, versions_behind) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    pruneBacklog: db.prepare('DELETE FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at < ?'),
     runningAgents: db.prepare<[], AgentRow>(
       "SELECT * FROM agents WHERE state = 'running' AND role = 'source' ORDER BY pipeline_id, id",
     ),
@@ -197,6 +201,16 @@ export function createRepo(db: Db) {
 
     addEvent: (pipelineId: string, agentId: string | null, kind: string, data: object, at: string) =>
       q.insertEvent.run(pipelineId, agentId, at, kind, JSON.stringify(data)),
+    /** A backlog point of a running agent; points older than a day go. */
+    addBacklog: (
+      pipelineId: string,
+      agentId: string,
+      at: string,
+      point: { rowsToRead: number | null; minutesLeft: number | null; versionsBehind: number | null },
+    ) => {
+      q.insertBacklog.run(pipelineId, agentId, at, point.rowsToRead, point.minutesLeft, point.versionsBehind);
+      q.pruneBacklog.run(pipelineId, agentId, new Date(Date.parse(at) - 86_400_000).toISOString());
+    },
     backlogSince: (pipelineId: string, agentId: string, since: string) =>
       q.backlog.all(pipelineId, agentId, since).map((r) => ({
         at: r.at,
