@@ -14,6 +14,7 @@ import type { TableShape } from '../../main/agents/source';
 import { PipelineRunner, type RunnerEntity, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
 import { PostgresTarget } from '../../main/runner/targets/postgresTarget';
+import { MssqlTarget } from '../../main/runner/targets/mssqlTarget';
 import type { Target } from '../../main/runner/targets/target';
 import { ctConfiguration } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';
@@ -72,7 +73,7 @@ const CHANGES = `
 `;
 
 beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ seed: true });
+  sandbox = await startSandboxSqlServer({ seed: true, databases: ['master', 'Sales', 'Replica'] });
   admin = await sandboxPool(sandbox, { user: 'sa', password: 'Sandbox-Passw0rd', max: 2 });
   shapes = await describeTables(
     admin,
@@ -163,5 +164,39 @@ describe('simulated SQL Server → PostgreSQL', () => {
     await runner('to-postgres', target).runUntilCaughtUp();
     const [mine, theirs] = [await replicas(), await sourceReplicas(6)];
     expect(mine.map((r) => r.checksum)).toEqual(theirs.map((r) => r.checksum));
+  });
+});
+
+describe('simulated SQL Server → simulated SQL Server (another database)', () => {
+  it('creates the tables with the source types, and the copy equals the source', async () => {
+    const replica = await sandboxPool(sandbox, {
+      user: 'sa',
+      password: 'Sandbox-Passw0rd',
+      database: 'Replica',
+      max: 2,
+    });
+    const target = async () =>
+      new MssqlTarget(
+        await sandboxPool(sandbox, { user: 'sa', password: 'Sandbox-Passw0rd', database: 'Replica', max: 2 }),
+        'to-mssql',
+        false,
+        'Replica',
+      );
+    const events: RunnerEvent[] = [];
+    await runner('to-mssql', target, events).runUntilCaughtUp();
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    await admin
+      .request()
+      .batch(
+        'UPDATE dbo.Orders SET Total = 1.23 WHERE OrderId = 1000; DELETE FROM dbo.Customers WHERE CustomerId = 2;',
+      );
+    await runner('to-mssql', target).runUntilCaughtUp();
+    for (const [i, shape] of shapes.entries()) {
+      const copy = { ...shape, ref: { schema: 'dbo', table: entities[i]?.target.table ?? '' } };
+      expect((await sourceReplica(replica, copy)).rows).toEqual((await sourceReplica(admin, shape)).rows);
+    }
+    const [copied] = await describeTables(replica, [{ schema: 'dbo', table: 'orders' }]);
+    expect(copied?.columns.map((c) => c.sourceType)).toEqual(shapes[1]?.columns.map((c) => c.sourceType));
+    await replica.close();
   });
 });

@@ -43,7 +43,9 @@ export class SqliteTarget implements Target {
     private readonly pipelineId: string,
   ) {
     mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
+    // A file another writer holds answers SQLITE_BUSY at once (retried with backoff by the runner)
+    // rather than blocking the engine's event loop while it waits.
+    this.db = new Database(path, { timeout: 50 });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.description = `SQLite file ${path}`;
