@@ -1,0 +1,119 @@
+// IBM i record-image encodings, checked byte for byte against examples worked out by hand from IBM's
+// documented formats (the DATFMT keyword's table gives June 21, 1990 in every format and as packed and
+// zoned fields), not against any decoder of this project.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { decodeEbcdic, encodeEbcdic } from '../../main/ibmi/ebcdic';
+import { decodePacked, decodeZoned, encodePacked, encodeZoned, packedLength } from '../../main/ibmi/decimal';
+import { formatDate, formatTime, parseDate, parseTime, type DateFormat } from '../../main/ibmi/dateTime';
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
+const bytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/ /g, ''), 'hex'));
+
+describe('EBCDIC', () => {
+  it('CCSID 37 (US English): letters, digits, punctuation', () => {
+    expect(hex(encodeEbcdic('Hello, IBM i!', 37))).toBe('C8859393966B40C9C2D440895A');
+    expect(decodeEbcdic(bytes('C8 85 93 93 96 6B 40 C9 C2 D4 40 89 5A'), 37)).toBe('Hello, IBM i!');
+    expect(hex(encodeEbcdic('0129 $#@', 37))).toBe('F0F1F2F9405B7B7C');
+  });
+
+  it('the same text differs between CCSIDs: brackets in 37 and 500, umlauts in 273', () => {
+    expect(hex(encodeEbcdic('[]', 37))).toBe('BABB');
+    expect(hex(encodeEbcdic('[]', 500))).toBe('4A5A');
+    expect(hex(encodeEbcdic('ÄÖÜäöüß§', 273))).toBe('4AE05AC06AD0A17C');
+    expect(decodeEbcdic(bytes('4A E0 5A'), 273)).toBe('ÄÖÜ');
+  });
+
+  it('the euro sign is in CCSID 1140 and becomes SUB (0x3F) in 37', () => {
+    expect(hex(encodeEbcdic('€', 1140))).toBe('9F');
+    expect(hex(encodeEbcdic('€', 37))).toBe('3F');
+  });
+
+  it('refuses a CCSID it has no table for, naming the ones it has', () => {
+    expect(() => encodeEbcdic('x', 1208)).toThrow('CCSID 1208 is not one of 37, 273, 500, 875, 1026, 1140.');
+  });
+});
+
+describe('packed decimal (DDS type P)', () => {
+  it('writes digits as nibbles and the sign last: F positive (as IBM i writes it), D negative', () => {
+    expect(hex(encodePacked('123.45', 5, 2))).toBe('12345F');
+    expect(hex(encodePacked('-123.45', 5, 2))).toBe('12345D');
+    expect(hex(encodePacked('7', 4, 0))).toBe('00007F');
+    // IBM's example: June 21, 1996 as *MDY in a packed 7,0 field is '0062196F'X.
+    expect(hex(encodePacked('62196', 7, 0))).toBe('0062196F');
+    expect(packedLength(7)).toBe(4);
+  });
+
+  it('reads any positive (A C E F) or negative (B D) sign, exactly', () => {
+    expect(decodePacked(bytes('12 34 5F'), 2)).toBe('123.45');
+    expect(decodePacked(bytes('12 34 5C'), 2)).toBe('123.45');
+    expect(decodePacked(bytes('12 34 5D'), 2)).toBe('-123.45');
+    expect(decodePacked(bytes('12 34 5B'), 2)).toBe('-123.45');
+    expect(decodePacked(bytes('00 00 0D'), 2)).toBe('0.00');
+    expect(decodePacked(bytes('99 99 99 99 99 99 99 99 99 99 99 99 99 99 99 9F'), 10)).toBe(
+      '999999999999999999999.9999999999',
+    );
+  });
+
+  it('refuses what does not fit, and bad nibbles', () => {
+    expect(() => encodePacked('1234.5', 5, 2)).toThrow('does not fit in 5,2');
+    expect(() => encodePacked('1.234', 5, 2)).toThrow('more than 2 decimal places');
+    expect(() => decodePacked(bytes('1A 3F'), 0)).toThrow('bad digit nibble');
+    expect(() => decodePacked(bytes('12 31'), 0)).toThrow('bad sign nibble');
+  });
+});
+
+describe('zoned decimal (DDS type S)', () => {
+  it('writes one EBCDIC digit per byte, the sign in the zone of the last', () => {
+    // IBM's example: *MDY June 21, 1996 in a zoned 6,0 field reads 062196.
+    expect(hex(encodeZoned('62196', 6, 0))).toBe('F0F6F2F1F9F6');
+    expect(hex(encodeZoned('-1.5', 3, 1))).toBe('F0F1D5');
+    expect(decodeZoned(bytes('F0 F1 D5'), 1)).toBe('-1.5');
+    expect(decodeZoned(bytes('F1 F2 C3'), 0)).toBe('123');
+  });
+});
+
+describe('dates and times in a field format', () => {
+  // IBM's DATFMT table: June 21, 1990 in each format with the default separators.
+  const june21: [DateFormat, string][] = [
+    ['mdy', '06/21/90'],
+    ['dmy', '21/06/90'],
+    ['ymd', '90/06/21'],
+    ['julian', '90/172'],
+    ['iso', '1990-06-21'],
+    ['usa', '06/21/1990'],
+    ['eur', '21.06.1990'],
+    ['jis', '1990-06-21'],
+  ];
+  it.each(june21)('%s: %s, and back', (format, text) => {
+    expect(formatDate('1990-06-21', format)).toBe(text);
+    expect(parseDate(text, format)).toBe('1990-06-21');
+  });
+
+  it('two-digit years hold 1940 to 2039, and a separator can be chosen', () => {
+    expect(formatDate('2039-12-31', 'julian')).toBe('39/365');
+    expect(parseDate('40/001', 'julian')).toBe('1940-01-01');
+    expect(() => formatDate('2040-01-01', 'mdy')).toThrow('1940 to 2039');
+    expect(formatDate('2026-03-01', 'dmy', '-')).toBe('01-03-26');
+    expect(() => parseDate('02/30/26', 'mdy')).toThrow('not a valid mdy date');
+  });
+
+  it('times: *ISO and *EUR hh.mm.ss, *JIS and *HMS hh:mm:ss, *USA hh:mm AM/PM', () => {
+    expect(formatTime('13:05:09', 'iso')).toBe('13.05.09');
+    expect(formatTime('13:05:09', 'eur')).toBe('13.05.09');
+    expect(formatTime('13:05:09', 'jis')).toBe('13:05:09');
+    expect(formatTime('13:05:09', 'hms')).toBe('13:05:09');
+    expect(formatTime('13:05:09', 'usa')).toBe('01:05 PM');
+    expect(formatTime('00:30:00', 'usa')).toBe('12:30 AM');
+    expect(parseTime('01:05 PM', 'usa')).toBe('13:05:00');
+    expect(parseTime('13.05.09', 'iso')).toBe('13:05:09');
+  });
+});
+
+describe('the EBCDIC tables', () => {
+  it('are what scripts/gen-ebcdic.py makes from the Unicode mappings', () => {
+    const run = spawnSync('python3', ['scripts/gen-ebcdic.py', '--check']);
+    if (run.error) throw new Error('python3 is needed to check the generated EBCDIC tables.');
+    expect(run.status, 'main/ibmi/ebcdicTables.ts is stale: run python3 scripts/gen-ebcdic.py').toBe(0);
+  });
+});
