@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeEbcdic, encodeEbcdic } from '../../main/ibmi/ebcdic';
 import { decodePacked, decodeZoned, encodePacked, encodeZoned, packedLength } from '../../main/ibmi/decimal';
 import { formatDate, formatTime, parseDate, parseTime, type DateFormat } from '../../main/ibmi/dateTime';
+import { decodeRecord, encodeRecord, recordLength, type FieldDef } from '../../main/ibmi/recordImage';
+import { clString, ibmiName } from '../../main/ibmi/connection';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
 const bytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/ /g, ''), 'hex'));
@@ -115,5 +117,71 @@ describe('the EBCDIC tables', () => {
     const run = spawnSync('python3', ['scripts/gen-ebcdic.py', '--check']);
     if (run.error) throw new Error('python3 is needed to check the generated EBCDIC tables.');
     expect(run.status, 'main/ibmi/ebcdicTables.ts is stale: run python3 scripts/gen-ebcdic.py').toBe(0);
+  });
+});
+
+describe('a record image in its buffer layout', () => {
+  const fields: FieldDef[] = [
+    { name: 'CUSNO', type: { kind: 'packed', precision: 5, scale: 0 } },
+    { name: 'NAME', type: { kind: 'char', length: 6, ccsid: 37 } },
+    { name: 'BAL', type: { kind: 'zoned', precision: 5, scale: 2 } },
+    { name: 'QTY', type: { kind: 'binary', bytes: 4 } },
+    { name: 'OPENED', type: { kind: 'date', format: 'mdy', separator: '/', ccsid: 37 } },
+    { name: 'NOTE', type: { kind: 'varchar', length: 4, ccsid: 37 } },
+    { name: 'AT', type: { kind: 'time', format: 'hms', separator: ':', ccsid: 37 } },
+    { name: 'CLOSED', type: { kind: 'date', format: 'julian', separator: '/', ccsid: 37 }, nullable: true },
+  ];
+  const values = {
+    CUSNO: '42',
+    NAME: 'Ada',
+    BAL: '-12.34',
+    QTY: 1000n,
+    OPENED: '1990-06-21',
+    NOTE: 'hi',
+    AT: '13:05:09',
+    CLOSED: null,
+  };
+  // Worked out by hand: packed 00042F; 'Ada   ' in CCSID 37; zoned F0F1F2F3D4; 1000 big-endian;
+  // '06/21/90' ('/' is 0x61); VARCHAR length 2, 'hi', two unused bytes; '13:05:09' (':' is 0x7A); a null
+  // *JUL date holds its default '40/001'.
+  const expected =
+    '00042F' +
+    'C18481404040' +
+    'F0F1F2F3D4' +
+    '000003E8' +
+    'F0F661F2F161F9F0' +
+    '000288890000' +
+    'F1F37AF0F57AF0F9' +
+    'F4F061F0F0F1';
+
+  it('is written field after field, with the null-value indicators', () => {
+    const { image, nullIndicators } = encodeRecord(fields, values);
+    expect(hex(image)).toBe(expected);
+    expect(image.length).toBe(recordLength(fields));
+    expect(nullIndicators).toBe('00000001');
+  });
+
+  it('is read back to the same values, the null field null whatever its bytes', () => {
+    expect(decodeRecord(fields, bytes(expected), '00000001')).toEqual({
+      ...values,
+      NAME: 'Ada   ',
+      CUSNO: '42',
+    });
+  });
+
+  it('refuses a null in a field that does not allow it', () => {
+    expect(() => encodeRecord(fields, { ...values, NAME: null })).toThrow(
+      'Field NAME does not allow the null value.',
+    );
+  });
+});
+
+describe('names and strings on their way to a CL command', () => {
+  it('accepts IBM i names, upper-cased, and refuses anything that could change the command', () => {
+    expect(ibmiName('sync', 'Library')).toBe('SYNC');
+    expect(ibmiName('$JRN#1', 'Journal')).toBe('$JRN#1');
+    for (const bad of ['SYNC) DLTLIB(QGPL', "A'B", 'TOOLONGNAME1', '1ABC', 'A B', ''])
+      expect(() => ibmiName(bad, 'Library')).toThrow('is not an IBM i name');
+    expect(clString("O'Brien")).toBe("'O''Brien'");
   });
 });
