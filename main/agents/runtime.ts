@@ -2,6 +2,7 @@
 // the journal agent's once it lands. Starting, pausing and stopping pipelines is the runner's.
 import { noRuntime, type AgentRuntime } from '../engine/runtime';
 import { runnerRuntime } from '../runner/runtime';
+import { checkTarget } from '../runner/targetChecks';
 import { problem } from '../engine/problem';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { applyChangeTrackingFix, changeTrackingBacklog, checkChangeTracking } from './changeTracking/runtime';
@@ -13,9 +14,11 @@ export function agentsRuntime(): AgentRuntime {
   return {
     ...runnerRuntime(),
     check: (agent, entities) =>
-      agent.type === 'change-tracking'
-        ? checkChangeTracking(agent, entities)
-        : journal.check(agent, entities),
+      agent.role === 'target'
+        ? checkTarget(agent)
+        : agent.type === 'change-tracking'
+          ? checkChangeTracking(agent, entities)
+          : journal.check(agent, entities),
     backlog: (agent, entities) =>
       agent.type === 'change-tracking'
         ? changeTrackingBacklog(agent, entities)

@@ -400,11 +400,12 @@ export const operations: Record<OperationId, Operation> = {
     ];
     const agent = await resolve(deps, row);
     if (agent) {
-      const { host, port } = endpointOf(agent);
-      const reachable = await reachabilityCheck(host, port);
-      checks.push(reachable);
+      // A SQLite file has no server to reach; every other agent has one.
+      const endpoint = agent.type === 'sqlite' ? undefined : endpointOf(agent);
+      const reachable = endpoint ? await reachabilityCheck(endpoint.host, endpoint.port) : undefined;
+      if (reachable) checks.push(reachable);
       // Past an unreachable port every database check would fail for the same reason: one result says it.
-      if (reachable.status === 'passed')
+      if (!reachable || reachable.status === 'passed')
         checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipeline_id))));
     }
     const at = deps.now().toISOString();

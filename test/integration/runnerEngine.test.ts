@@ -1,6 +1,7 @@
 // The runner inside the local engine, through the control API: start a change-tracking source agent
 // and its pipeline replicates into the default SQLite file, or into the PostgreSQL target agent;
 // pause, resume and stop; events kept; a failure that cannot heal stops the agent with its reason.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type sql from 'mssql';
 import type pg from 'pg';
@@ -156,6 +157,14 @@ describe('a PostgreSQL target agent', () => {
       },
     );
     await e.client.putSpecific({ pipelineId: 'to-pg', agentId: 'pg' }, { configuration: { schema } });
+    const checked = await e.client.testAgent({ pipelineId: 'to-pg', agentId: 'pg' });
+    expect(checked.checks.map((c) => [c.id, c.status])).toEqual([
+      ['credentials-set', 'passed'],
+      ['configuration-set', 'passed'],
+      ['host-reachable', 'passed'],
+      ['connection', 'passed'],
+      ['target-writable', 'passed'],
+    ]);
     await e.client.startAgent(ids);
     await until(async () => ((await count('to-pg', 'snapshot-done')) === 2 ? true : undefined));
     for (const [i, s] of shapes.entries()) {
@@ -163,6 +172,27 @@ describe('a PostgreSQL target agent', () => {
       expect(target.checksum).toBe((await sourceReplica(admin, s, 6)).checksum);
     }
     await e.client.stopAgent(ids);
+  });
+});
+
+describe('a SQLite target agent', () => {
+  it('is checked for a writable folder, with no server to reach', async () => {
+    // A file where the folder should be: nothing can be created below it.
+    const blocker = join(e.dataDir, 'blocker');
+    writeFileSync(blocker, '');
+    await e.client.createPipeline({}, { id: 'file-check', name: 'file check' });
+    await e.client.createAgent({ pipelineId: 'file-check' }, { id: 'file', type: 'sqlite', role: 'target' });
+    const ids = { pipelineId: 'file-check', agentId: 'file' };
+    await e.client.putCredentials(ids, {
+      hostCredentials: { connectionName: 'f', path: join(blocker, 'replicas', 'replica.sqlite') },
+    });
+    await e.client.putSpecific(ids, { configuration: {} });
+    const { checks } = await e.client.testAgent(ids);
+    expect(checks.map((c) => c.id)).toEqual(['credentials-set', 'configuration-set', 'target-writable']);
+    expect(checks[2]).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(`cannot write in ${join(blocker, 'replicas')} (ENOTDIR)`),
+    });
   });
 });
 
