@@ -68,6 +68,7 @@ export function RunPanel() {
           Stop
         </button>
       </div>
+      <SnapshotProgress events={events ?? []} />
       <BacklogGauge backlog={backlog} />
       <h4>Recent events</h4>
       <ol className="events" aria-label="Pipeline events">
@@ -81,5 +82,40 @@ export function RunPanel() {
           ))}
       </ol>
     </section>
+  );
+}
+
+type RunEvent = NonNullable<ReturnType<typeof useStore.getState>['checker']['events']>[number];
+
+/** Per table, the latest snapshot figure: a bar while it runs, the row count once done. */
+function SnapshotProgress({ events }: { events: readonly RunEvent[] }) {
+  const latest = new Map<string, RunEvent>();
+  for (const e of events)
+    if ((e.kind === 'snapshot-progress' || e.kind === 'snapshot-done') && typeof e.data.table === 'string')
+      latest.set(e.data.table, e);
+  if (latest.size === 0) return null;
+  return (
+    <table className="snapshots" aria-label="Snapshots">
+      <tbody>
+        {[...latest.entries()].map(([table, e]) => {
+          const done = e.kind === 'snapshot-done';
+          const rows = Number(done ? e.data.rows : e.data.rowsDone) || 0;
+          const total = done ? rows : Number(e.data.rowsTotal) || 0;
+          return (
+            <tr key={table}>
+              <th scope="row">{table}</th>
+              <td>
+                <progress value={rows} max={Math.max(total, 1)} aria-label={`Snapshot of ${table}`} />
+              </td>
+              <td>
+                {done
+                  ? `${rows.toLocaleString('en')} rows`
+                  : `${rows.toLocaleString('en')} of ${total.toLocaleString('en')} rows, ${Number(e.data.rowsPerSecond).toLocaleString('en')} rows/s`}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

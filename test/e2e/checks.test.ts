@@ -116,6 +116,8 @@ describe('Pipelines screen: checks', () => {
       .getByText(/Applied 1 changes \(0 inserts, 1 updates, 0 deletes\), lag \d+\.\d s$/)
       .waitFor();
     await page.getByLabel('Backlog').getByText('0 rows waiting').waitFor();
+    expect(await page.getByLabel('Snapshot of dbo.Orders').getAttribute('value')).toBe('2');
+    await page.getByLabel('Snapshots').getByText('2 rows').waitFor();
     await screenshot(page, 'pipeline-running');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');
