@@ -9,6 +9,7 @@ import { createEngineClient, EngineError, type EngineClient } from './client/eng
 import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from './engine/diagnostics';
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
+import { SEED_DATABASE } from './sandbox/mssql/seed';
 
 export interface Deps {
   mode: 'electron' | 'web';
@@ -18,6 +19,8 @@ export interface Deps {
   /** Seam: how the app reaches an engine; tests may point it elsewhere. */
   connectEngine: (baseUrl: string, token: string, timeoutMs?: number) => EngineClient;
   logFiles: () => string[];
+  /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
+  sandbox: { start(): Promise<{ port: number }> };
   /** Seam: the clock. */
   now: () => Date;
 }
@@ -143,6 +146,45 @@ export const handlers: Handlers = {
 
   getEngineBacklog: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
+
+  startSandbox: async (_input, deps) => {
+    const { port } = await deps.sandbox.start();
+    const ids = { pipelineId: 'sandbox', agentId: 'sales' };
+    return onEngine(deps, LOCAL_PROFILE_ID, async (client) => {
+      if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
+        await client.createPipeline({}, { id: ids.pipelineId, name: 'Sandbox: Sales to SQLite' });
+        await client.createAgent(
+          { pipelineId: ids.pipelineId },
+          { id: ids.agentId, type: 'change-tracking', role: 'source' },
+        );
+      }
+      const agent = await client.getAgent(ids);
+      // A running pipeline keeps its settings; otherwise it points at this sandbox's port.
+      if (agent.state !== 'running' && agent.state !== 'paused') {
+        await client.putCredentials(ids, {
+          hostCredentials: {
+            connectionName: 'Sandbox Sales',
+            host: '127.0.0.1',
+            port,
+            databaseName: SEED_DATABASE,
+            username: 'cdc_agent',
+            password: 'Agent-Passw0rd',
+          },
+        });
+        await client.putSpecific(ids, { configuration: {} });
+        await client.putEntities(
+          { pipelineId: ids.pipelineId },
+          {
+            entities: ['Customers', 'Orders', 'OrderLines'].map((table) => ({
+              source: { schema: 'dbo', table },
+              target: { table: table.toLowerCase() },
+            })),
+          },
+        );
+      }
+      return { ...ids, port };
+    });
+  },
 
   getLocalEngine: (_input, deps) => ({
     ...deps.localEngine.status(),

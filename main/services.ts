@@ -10,6 +10,7 @@ import { connectEngine, handlers, type Deps } from './handlers';
 import { startLocalEngine } from './localEngine';
 import type { Log } from './log';
 import { createProfileStore } from './profiles';
+import { startSandboxSqlServer, type SandboxSqlServer } from './sandbox/mssql';
 
 export interface AppServicesOptions {
   mode: Deps['mode'];
@@ -44,6 +45,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     port: o.enginePort,
     runtime: o.runtime,
   });
+  let sandbox: Promise<SandboxSqlServer> | undefined;
   const deps: Deps = {
     mode: o.mode,
     appVersion: o.appVersion,
@@ -51,7 +53,23 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     localEngine,
     connectEngine,
     logFiles: o.logFiles ?? (() => []),
+    sandbox: {
+      start: async () => {
+        sandbox ??= startSandboxSqlServer({ seed: true }).catch((error: unknown) => {
+          sandbox = undefined;
+          throw error;
+        });
+        return { port: (await sandbox).port };
+      },
+    },
     now: () => new Date(),
   };
-  return { dispatch: createDispatch(handlers, deps, o.log), deps, close: () => localEngine.close() };
+  return {
+    dispatch: createDispatch(handlers, deps, o.log),
+    deps,
+    close: async () => {
+      await localEngine.close();
+      await sandbox?.then((s) => s.close()).catch(() => undefined);
+    },
+  };
 }

@@ -120,6 +120,14 @@ export const contract = {
   ),
   /** GET …/backlog on the profile's engine: now, and the last hour. */
   getEngineBacklog: method(agentAddress, backlogAnswerSchema),
+  /**
+   * Sandbox mode: starts the simulated SQL Server with the sample Sales database (once) and sets up a
+   * pipeline on the local engine that reads it into a SQLite file.
+   */
+  startSandbox: method(
+    noInput,
+    z.object({ pipelineId: idSchema, agentId: idSchema, port: z.number().int() }),
+  ),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
   /** The bundle as base64, for the renderer to save where the user chooses. */

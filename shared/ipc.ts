@@ -14,6 +14,7 @@ export const METHOD_NAMES = [
   'controlEngineAgent',
   'listPipelineEvents',
   'getEngineBacklog',
+  'startSandbox',
   'getLocalEngine',
   'rotateLocalEngineToken',
   'createDiagnostics',

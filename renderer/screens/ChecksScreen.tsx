@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { useStore } from '../store';
 import { loadEngines } from '../store/engines';
-import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks } from '../store/checks';
+import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks, trySandbox } from '../store/checks';
 import { CheckList } from '../ui/CheckList';
 import { RunPanel } from './RunPanel';
 
@@ -64,6 +64,9 @@ export function ChecksScreen() {
           </select>
         </div>
         <div className="actions">
+          <button type="button" disabled={busy !== undefined} onClick={() => void trySandbox()}>
+            Try the sandbox
+          </button>
           <button
             type="button"
             className="primary"

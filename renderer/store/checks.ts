@@ -116,3 +116,20 @@ export async function refreshRun(): Promise<void> {
     patch({ error: message(error) });
   }
 }
+
+/** Sandbox mode: the simulated SQL Server with sample data, and a pipeline on the local engine. */
+export async function trySandbox(): Promise<void> {
+  const { api } = useStore.getState();
+  if (!api) return;
+  patch({ busy: 'loading', error: undefined, notice: undefined });
+  try {
+    const { pipelineId, agentId, port } = await api.startSandbox({});
+    await pickCheckerEngine('local');
+    pickCheckerAgent(`${pipelineId}/${agentId}`);
+    patch({
+      notice: `The sandbox SQL Server runs on 127.0.0.1:${port} with the sample Sales database; pipeline "${pipelineId}" reads it into a SQLite file. Run the checks, then start it.`,
+    });
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}
