@@ -184,11 +184,9 @@ export class MssqlTarget implements Target {
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
-    const keyText = (c: Change) =>
-      JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const tx = await this.begin();
     try {
-      for (const c of netChanges(changes, keyText)) {
+      for (const c of netChanges(changes)) {
         const t = this.tables.get(c.table);
         if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
         if (c.op === 'delete' || !c.row) await this.remove(tx, t, c.key);

@@ -202,9 +202,7 @@ export class PostgresTarget implements Target {
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
-    const keyText = (c: Change) =>
-      JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-    const net = netChanges(changes, keyText);
+    const net = netChanges(changes);
     await this.inTransaction(async (client) => {
       for (const t of this.tables.values()) {
         const mine = net.filter((c) => c.table === t.source);

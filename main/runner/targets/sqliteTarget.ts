@@ -127,10 +127,8 @@ export class SqliteTarget implements Target {
       }
       return s;
     };
-    const keyText = (c: Change) =>
-      JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     this.db.transaction(() => {
-      for (const c of netChanges(changes, keyText)) {
+      for (const c of netChanges(changes)) {
         const t = this.tables.get(c.table);
         if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
         const s = forTable(t);

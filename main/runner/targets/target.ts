@@ -31,11 +31,15 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/** A change's key as text: its values in key order, bigints written as digits. */
+const keyText = (c: Change) =>
+  JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+
 /** The last change per key wins: a batch collapses to one upsert or delete per row, in order. */
-export function netChanges(changes: readonly Change[], keyOf: (c: Change) => string): Change[] {
+export function netChanges(changes: readonly Change[]): Change[] {
   const last = new Map<string, Change>();
   for (const c of changes) {
-    const k = `${c.table}\u0000${keyOf(c)}`;
+    const k = `${c.table}\u0000${keyText(c)}`;
     last.delete(k);
     last.set(k, c);
   }
