@@ -216,6 +216,8 @@ export class PipelineRunner {
     const saved = await target.loadCheckpoint();
     const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
     const snapshotted = new Set<string>();
+    // What the target holds once this step commits, kept here rather than read back.
+    const committed: Checkpoint = { ...saved };
     for (const lost of batch.resnapshot) {
       const table = this.tables.find((t) => t.source === lost.table);
       const ref = refs.find((r) => tableKey(r) === lost.table);
@@ -223,7 +225,7 @@ export class PipelineRunner {
       if (saved[lost.table] !== undefined)
         this.emit({ kind: 'resnapshot', table: lost.table, reason: lost.reason });
       this.state = 'snapshot';
-      await this.snapshot(source, target, ref, table);
+      committed[lost.table] = await this.snapshot(source, target, ref, table);
       snapshotted.add(lost.table);
     }
     this.state = 'streaming';
@@ -233,6 +235,7 @@ export class PipelineRunner {
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
     if (batch.changes.length > 0 || moved) await target.apply(batch.changes, checkpoint);
+    Object.assign(committed, checkpoint);
     if (batch.changes.length > 0) {
       const count = (op: Change['op']) => batch.changes.filter((c) => c.op === op).length;
       this.emit({
@@ -246,22 +249,17 @@ export class PipelineRunner {
       });
     }
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit.
-    if (batch.changes.length > 0 || moved || snapshotted.size > 0)
-      await source.saveCheckpoint(await target.loadCheckpoint());
-    await this.recordBacklog(source, refs, () => target.loadCheckpoint());
+    if (batch.changes.length > 0 || moved || snapshotted.size > 0) await source.saveCheckpoint(committed);
+    await this.recordBacklog(source, refs, committed);
     return batch.changes.length === 0 && snapshotted.size === 0;
   }
 
   private lastBacklog = 0;
 
-  private async recordBacklog(
-    source: SourceAgent,
-    refs: TableRef[],
-    checkpoint: () => Promise<Checkpoint>,
-  ): Promise<void> {
+  private async recordBacklog(source: SourceAgent, refs: TableRef[], checkpoint: Checkpoint): Promise<void> {
     if (!this.o.onBacklog || Date.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;
     this.lastBacklog = Date.now();
-    this.o.onBacklog(await source.backlog(refs, await checkpoint()));
+    this.o.onBacklog(await source.backlog(refs, checkpoint));
   }
 
   private async snapshot(
@@ -269,7 +267,7 @@ export class PipelineRunner {
     target: Target,
     ref: TableRef,
     table: TargetTable,
-  ): Promise<void> {
+  ): Promise<string> {
     const rowsTotal = await source.countRows(ref).catch(() => null);
     const writer = await target.beginSnapshot(table);
     const started = performance.now();
@@ -293,6 +291,7 @@ export class PipelineRunner {
       );
       await writer.commit(position);
       this.emit({ kind: 'snapshot-done', table: table.source, rows, position });
+      return position;
     } catch (error) {
       await writer.rollback().catch(() => undefined);
       throw error;
