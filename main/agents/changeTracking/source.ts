@@ -23,6 +23,7 @@ import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, qualified, SYNC_SCHEMA } from './names';
 import { describeTables, toRow } from './shape';
+import { createSyncTable } from './syncTable';
 
 export interface ChangeTrackingSourceOptions {
   credentials: ChangeTrackingHostCredentials;
@@ -404,24 +405,12 @@ export class ChangeTrackingSource implements SourceAgent {
     await this.writeCheckpoint(table, checkpoint);
   }
 
-  /** Creates the checkpoint table, and the SYNC schema first when absent (source-agents.md). */
-  private async saveCheckpointTable(table: string): Promise<void> {
-    const create = `CREATE TABLE ${table} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL,
-      version BIGINT NOT NULL, saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`;
-    // 2714: another engine created it a moment ago; 2760: the schema is missing.
-    const number = (e: unknown) => (e as { number?: number }).number;
-    try {
-      await this.query(this.pool.request(), create);
-    } catch (error) {
-      if (number(error) === 2714) return;
-      if (number(error) !== 2760) throw error;
-      await this.query(this.pool.request(), `CREATE SCHEMA ${bracket(SYNC_SCHEMA)}`).catch((e: unknown) => {
-        if (number(e) !== 2714) throw e;
-      });
-      await this.query(this.pool.request(), create).catch((e: unknown) => {
-        if (number(e) !== 2714) throw e;
-      });
-    }
+  private saveCheckpointTable(table: string): Promise<void> {
+    return createSyncTable(
+      (statement) => this.query(this.pool.request(), statement),
+      `CREATE TABLE ${table} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL,
+        version BIGINT NOT NULL, saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`,
+    );
   }
 
   /**

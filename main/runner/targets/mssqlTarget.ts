@@ -6,12 +6,12 @@ import sql from 'mssql';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../agents/source';
 import { bracket, SYNC_SCHEMA } from '../../agents/changeTracking/names';
 import { changeTrackingContext } from '../../agents/changeTracking/source';
+import { createSyncTable } from '../../agents/changeTracking/syncTable';
 import { netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
 import { portable } from './values';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
-const errorNumber = (e: unknown) => (e as { number?: number }).number;
 
 /** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
 function bindable(c: ColumnShape, v: RowValue): unknown {
@@ -55,23 +55,12 @@ export class MssqlTarget implements Target {
   }
 
   async prepare(tables: readonly TargetTable[]): Promise<void> {
-    if (!(await this.exists(checkpointTable))) {
-      await this.pool
-        .request()
-        .batch(`CREATE SCHEMA ${bracket(SYNC_SCHEMA)}`)
-        .catch((e: unknown) => {
-          if (errorNumber(e) !== 2714) throw e;
-        });
-      await this.pool
-        .request()
-        .batch(
-          `CREATE TABLE ${checkpointTable} (pipeline_id NVARCHAR(200) NOT NULL, source_table NVARCHAR(300) NOT NULL,
-            position NVARCHAR(100) NOT NULL, updated_at DATETIME2(3) NOT NULL, CONSTRAINT PK_RUNNER_CHECKPOINT PRIMARY KEY (pipeline_id, source_table))`,
-        )
-        .catch((e: unknown) => {
-          if (errorNumber(e) !== 2714) throw e;
-        });
-    }
+    if (!(await this.exists(checkpointTable)))
+      await createSyncTable(
+        (statement) => this.pool.request().batch(statement),
+        `CREATE TABLE ${checkpointTable} (pipeline_id NVARCHAR(200) NOT NULL, source_table NVARCHAR(300) NOT NULL,
+          position NVARCHAR(100) NOT NULL, updated_at DATETIME2(3) NOT NULL, CONSTRAINT PK_RUNNER_CHECKPOINT PRIMARY KEY (pipeline_id, source_table))`,
+      );
     for (const t of tables) {
       this.tables.set(t.source, t);
       if (await this.exists(this.name(t))) continue;
