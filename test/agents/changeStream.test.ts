@@ -7,7 +7,7 @@ import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox
 import { openChangeTrackingSource, type ChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { streamStep, type ChangeSink, type StreamEvent } from '../../main/agents/changeStream';
 import type { Row } from '../../main/agents/source';
-import { ctConfiguration } from '../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 
 let clock = Date.UTC(2026, 10, 1);
@@ -54,16 +54,7 @@ async function sourceRows(table: string) {
 }
 async function reader() {
   const r = await openChangeTrackingSource({
-    credentials: {
-      connectionName: 't',
-      host: '127.0.0.1',
-      port: sandbox.port,
-      databaseName: 'Sales',
-      username: DBA.name,
-      password: DBA.password,
-      maxConnectionsCount: 2,
-      enableTls: false,
-    },
+    credentials: sandboxCredentials(sandbox),
     configuration: ctConfiguration({ sourceChangeRetentionDays: 2 }),
     pipelineId: 'p1',
     agentId: 'src',

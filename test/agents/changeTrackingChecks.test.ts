@@ -7,7 +7,7 @@ import { applyChangeTrackingFix, checkChangeTracking } from '../../main/agents/c
 import { MISSING_KEYS_ERROR, SCHEMAS_ERROR } from '../../main/agents/changeTracking/checks';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import type { ResolvedAgent } from '../../main/engine/runtime';
-import { ctConfiguration } from '../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 
 const PASSWORD = 'Pa55-word';
@@ -22,16 +22,7 @@ const credentials = (
   database: string,
   username = DBA.name,
   password = username === DBA.name ? DBA.password : PASSWORD,
-) => ({
-  connectionName: 'test',
-  host: '127.0.0.1',
-  port: sandbox.port,
-  databaseName: database,
-  username,
-  password,
-  maxConnectionsCount: 2,
-  enableTls: false,
-});
+) => sandboxCredentials(sandbox, { databaseName: database, username, password });
 const agent = (
   hostCredentials: Record<string, unknown>,
   configuration = ctConfiguration(),

@@ -10,7 +10,7 @@ import {
   type ChangeTrackingSource,
 } from '../../main/agents/changeTracking/source';
 import type { Change, Checkpoint } from '../../main/agents/source';
-import { ctConfiguration } from '../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 
 let clock = Date.UTC(2026, 10, 1);
@@ -24,16 +24,7 @@ async function source(
   options: { pipelineId?: string; prefix?: string; recursion?: boolean; trace?: (s: string) => void } = {},
 ) {
   const s = await openChangeTrackingSource({
-    credentials: {
-      connectionName: 't',
-      host: '127.0.0.1',
-      port: sandbox.port,
-      databaseName: 'Sales',
-      username: DBA.name,
-      password: DBA.password,
-      maxConnectionsCount: 2,
-      enableTls: false,
-    },
+    credentials: sandboxCredentials(sandbox),
     configuration: ctConfiguration({
       enableRecursionProtection: options.recursion ?? false,
       ...(options.prefix !== undefined && { temporaryTablePrefix: options.prefix }),

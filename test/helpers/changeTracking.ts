@@ -9,12 +9,30 @@ import type { Row, TableRef } from '../../main/agents/source';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { qualified } from '../../main/agents/changeTracking/names';
 import type { SourceHarness } from '../contract/sourceAgent';
+import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA } from './sandbox';
 
 export const ctConfiguration = (
   over: Partial<ChangeTrackingConfiguration> = {},
 ): ChangeTrackingConfiguration => ({
   enableRecursionProtection: false,
   sourceChangeRetentionDays: 5,
+  ...over,
+});
+
+/** The sandbox SQL Server as an agent's parsed hostCredentials: the DBA login on Sales unless told otherwise. */
+export const sandboxCredentials = (
+  sandbox: SandboxSqlServer,
+  over: Partial<ChangeTrackingHostCredentials> = {},
+): ChangeTrackingHostCredentials => ({
+  connectionName: 'sandbox',
+  host: '127.0.0.1',
+  port: sandbox.port,
+  databaseName: 'Sales',
+  username: DBA.name,
+  password: DBA.password,
+  maxConnectionsCount: 2,
+  enableTls: false,
   ...over,
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { DBA, sandboxPool } from '../helpers/sandbox';
+import { sandboxCredentials } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
 let sandbox: SandboxSqlServer;
@@ -80,16 +81,7 @@ describe('POST …/test on a change-tracking agent', () => {
     expect(before.unavailableReason).toContain('No checkpoint at the source yet');
     // The agent's own reader snapshots and saves its checkpoint, as the runner will.
     const reader = await openChangeTrackingSource({
-      credentials: {
-        connectionName: 'sandbox',
-        host: '127.0.0.1',
-        port: sandbox.port,
-        databaseName: 'Sales',
-        username: DBA.name,
-        password: DBA.password,
-        maxConnectionsCount: 2,
-        enableTls: false,
-      },
+      credentials: sandboxCredentials(sandbox),
       configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
       ...ids,
     });

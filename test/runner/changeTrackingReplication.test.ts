@@ -16,7 +16,7 @@ import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
 import { PostgresTarget } from '../../main/runner/targets/postgresTarget';
 import { MssqlTarget } from '../../main/runner/targets/mssqlTarget';
 import type { Target } from '../../main/runner/targets/target';
-import { ctConfiguration } from '../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';
 import {
   POSTGRES,
@@ -40,16 +40,7 @@ function runner(pipelineId: string, openTarget: () => Promise<Target>, events: R
   return new PipelineRunner({
     openSource: () =>
       openChangeTrackingSource({
-        credentials: {
-          connectionName: 'sales',
-          host: '127.0.0.1',
-          port: sandbox.port,
-          databaseName: 'Sales',
-          username: AGENT.name,
-          password: AGENT.password,
-          maxConnectionsCount: 2,
-          enableTls: false,
-        },
+        credentials: sandboxCredentials(sandbox, { username: AGENT.name, password: AGENT.password }),
         configuration: ctConfiguration({ sourceChangeRetentionDays: 2 }),
         pipelineId,
         agentId: 'sales',
