@@ -1,32 +1,17 @@
 // The change-tracking agent on the simulated SQL Server: snapshot rows/s, and changed rows/s read
 // through CHANGETABLE joined to the rows (10,000 updated rows in one batch).
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
-import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
+import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
 import type { Benchmark } from './harness';
 
 const ROWS = 20_000;
 const CHANGED = 10_000;
-const LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 
 export const changeTrackingBenchmark: Benchmark = {
   name: 'change-tracking agent',
   run: async () => {
-    const sandbox = await startSandboxSqlServer({ logins: [LOGIN], databases: ['Sales'] });
-    const source = await openChangeTrackingSource({
-      credentials: {
-        connectionName: 'bench',
-        host: '127.0.0.1',
-        port: sandbox.port,
-        databaseName: 'Sales',
-        username: LOGIN.name,
-        password: LOGIN.password,
-        maxConnectionsCount: 2,
-        enableTls: false,
-      },
-      configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
-      pipelineId: 'bench',
-      agentId: 'src',
-    });
+    const sandbox = await startSandboxSqlServer({ logins: [BENCH_LOGIN], databases: ['Sales'] });
+    const source = await openBenchSource(sandbox);
     try {
       const run = (text: string) => source.pool.request().batch(text);
       await run(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
-import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
+import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { SqliteTarget } from '../main/runner/targets/sqliteTarget';
 import { PostgresTarget } from '../main/runner/targets/postgresTarget';
@@ -14,7 +14,6 @@ import type { Target } from '../main/runner/targets/target';
 import type { Benchmark, Figure } from './harness';
 
 const CHANGES = 10_000;
-const LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 const PG = { host: '127.0.0.1', port: 5432, database: 'test', user: process.env.PGUSER ?? 'postgres' };
 const rows = Array.from({ length: CHANGES }, (_, i) => [
   i,
@@ -26,27 +25,12 @@ const rows = Array.from({ length: CHANGES }, (_, i) => [
 export const runnerBenchmark: Benchmark = {
   name: 'runner',
   run: async () => {
-    const sandbox = await startSandboxSqlServer({ logins: [LOGIN], databases: ['Sales'] });
+    const sandbox = await startSandboxSqlServer({ logins: [BENCH_LOGIN], databases: ['Sales'] });
     const dir = mkdtempSync(join(tmpdir(), 'cdc-bench-runner-'));
     const schema = `cdc_bench_${process.pid}`;
     const figures: Figure[] = [];
     try {
-      const open = () =>
-        openChangeTrackingSource({
-          credentials: {
-            connectionName: 'bench',
-            host: '127.0.0.1',
-            port: sandbox.port,
-            databaseName: 'Sales',
-            username: LOGIN.name,
-            password: LOGIN.password,
-            maxConnectionsCount: 2,
-            enableTls: false,
-          },
-          configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
-          pipelineId: 'bench',
-          agentId: 'src',
-        });
+      const open = () => openBenchSource(sandbox);
       const setup = await open();
       await setup.pool.request()
         .batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
