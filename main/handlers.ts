@@ -9,7 +9,7 @@ import { createEngineClient, EngineError, type EngineClient } from './client/eng
 import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from './engine/diagnostics';
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
-import { SEED_DATABASE } from './sandbox/mssql/seed';
+import { SEED_AGENT_LOGIN, SEED_DATABASE } from './sandbox/mssql/seed';
 
 export interface Deps {
   mode: 'electron' | 'web';
@@ -167,8 +167,8 @@ export const handlers: Handlers = {
             host: '127.0.0.1',
             port,
             databaseName: SEED_DATABASE,
-            username: 'cdc_agent',
-            password: 'Agent-Passw0rd',
+            username: SEED_AGENT_LOGIN.name,
+            password: SEED_AGENT_LOGIN.password,
           },
         });
         await client.putSpecific(ids, { configuration: {} });

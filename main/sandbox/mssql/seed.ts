@@ -5,9 +5,16 @@ import type { SandboxHost, SandboxLogin } from './host';
 
 export const SEED_DATABASE = 'Sales';
 
+/** The login with what the change-tracking agent needs: sandbox mode's pipeline uses it. */
+export const SEED_AGENT_LOGIN: SandboxLogin = {
+  name: 'cdc_agent',
+  password: 'Agent-Passw0rd',
+  defaultDatabase: SEED_DATABASE,
+};
+
 export const SEED_LOGINS: SandboxLogin[] = [
   { name: 'sa', password: 'Sandbox-Passw0rd', defaultDatabase: 'master' },
-  { name: 'cdc_agent', password: 'Agent-Passw0rd', defaultDatabase: SEED_DATABASE },
+  SEED_AGENT_LOGIN,
   {
     name: 'cdc_limited',
     password: 'Limited-Passw0rd',
