@@ -11,6 +11,8 @@ export interface IbmiConnection {
   query(sql: string, params?: readonly IbmiValue[]): Promise<IbmiRow[]>;
   /** Runs one CL command: `CALL QSYS2.QCMDEXC(?)` with the command bound as the parameter. */
   command(cl: string): Promise<void>;
+  /** Runs `work` under commitment control: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (c: IbmiConnection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

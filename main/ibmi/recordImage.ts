@@ -16,7 +16,9 @@ export type FieldType =
   | { kind: 'float'; bytes: 4 | 8 }
   | { kind: 'date'; format: DateFormat; separator?: string; ccsid: number }
   | { kind: 'time'; format: TimeFormat; separator?: string; ccsid: number }
-  | { kind: 'timestamp'; ccsid: number };
+  | { kind: 'timestamp'; ccsid: number }
+  /** DDS type H (and SQL BINARY, CHAR FOR BIT DATA): bytes kept as they are. */
+  | { kind: 'hex'; length: number };
 
 export interface FieldDef {
   name: string;
@@ -25,7 +27,7 @@ export interface FieldDef {
 }
 
 /** A field's value: text for char, dates (yyyy-mm-dd), times (hh:mm:ss) and decimals; bigint for binary. */
-export type FieldValue = string | bigint | number | null;
+export type FieldValue = string | bigint | number | Uint8Array | null;
 
 const DATE_LENGTH: Record<DateFormat, number> = {
   iso: 10,
@@ -41,6 +43,7 @@ const DATE_LENGTH: Record<DateFormat, number> = {
 export function fieldLength(t: FieldType): number {
   switch (t.kind) {
     case 'char':
+    case 'hex':
       return t.length;
     case 'varchar':
       return t.length + 2;
@@ -82,11 +85,13 @@ function defaultValue(t: FieldType): FieldValue {
       return '00:00:00';
     case 'timestamp':
       return '0001-01-01-00.00.00.000000';
+    case 'hex':
+      return new Uint8Array(t.length);
   }
 }
 
 function encodeField(t: FieldType, value: FieldValue): Uint8Array {
-  const text = (v: FieldValue) => String(v ?? '');
+  const text = (v: FieldValue) => (v instanceof Uint8Array ? '' : String(v ?? ''));
   switch (t.kind) {
     case 'char': {
       const bytes = encodeEbcdic(text(value).padEnd(t.length, ' ').slice(0, t.length), t.ccsid);
@@ -106,7 +111,9 @@ function encodeField(t: FieldType, value: FieldValue): Uint8Array {
     case 'binary': {
       const out = new Uint8Array(t.bytes);
       const view = new DataView(out.buffer);
-      const v = BigInt(value ?? 0);
+      const v = BigInt(
+        typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? value : 0,
+      );
       if (t.bytes === 2) view.setInt16(0, Number(v));
       else if (t.bytes === 4) view.setInt32(0, Number(v));
       else view.setBigInt64(0, v);
@@ -115,8 +122,9 @@ function encodeField(t: FieldType, value: FieldValue): Uint8Array {
     case 'float': {
       const out = new Uint8Array(t.bytes);
       const view = new DataView(out.buffer);
-      if (t.bytes === 4) view.setFloat32(0, Number(value ?? 0));
-      else view.setFloat64(0, Number(value ?? 0));
+      const n = value instanceof Uint8Array ? 0 : Number(value ?? 0);
+      if (t.bytes === 4) view.setFloat32(0, n);
+      else view.setFloat64(0, n);
       return out;
     }
     case 'date':
@@ -130,6 +138,11 @@ function encodeField(t: FieldType, value: FieldValue): Uint8Array {
       return encodeEbcdic(formatTime(text(value), t.format, t.separator).padEnd(8, ' '), t.ccsid);
     case 'timestamp':
       return encodeEbcdic(text(value).padEnd(26, '0').slice(0, 26), t.ccsid);
+    case 'hex': {
+      const out = new Uint8Array(t.length).fill(0x40);
+      if (value instanceof Uint8Array) out.set(value.subarray(0, t.length));
+      return out;
+    }
   }
 }
 
@@ -163,6 +176,8 @@ function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
       return parseTime(decodeEbcdic(bytes, t.ccsid), t.format);
     case 'timestamp':
       return decodeEbcdic(bytes, t.ccsid);
+    case 'hex':
+      return bytes.slice();
   }
 }
 

@@ -1,0 +1,73 @@
+// Reading a parsed command's parameters: positional values matched to keywords, names checked as
+// IBM i names, qualified names (LIB/OBJ) resolved against the job's current library.
+import { atom, commandError, elements, type ClCommand, type ClValue } from './parse';
+
+export interface CommandShape {
+  positional: readonly string[];
+  keywords: readonly string[];
+  required?: readonly string[];
+}
+
+export class Args {
+  private readonly values = new Map<string, ClValue>();
+
+  constructor(
+    readonly command: ClCommand,
+    shape: CommandShape,
+    readonly currentLibrary: string,
+  ) {
+    if (command.positional.length > shape.positional.length)
+      throw commandError('CPD0003', `Maximum number of positional parameters exceeded.`);
+    command.positional.forEach((v, i) => this.values.set(shape.positional[i] ?? '', v));
+    for (const [k, v] of command.keywords) {
+      if (!shape.keywords.includes(k) && !shape.positional.includes(k))
+        throw commandError('CPD0043', `Keyword ${k} not valid for this command.`);
+      this.values.set(k, v);
+    }
+    for (const r of shape.required ?? [])
+      if (!this.values.has(r)) throw commandError('CPD0072', `Parameter ${r} required.`);
+  }
+
+  has = (k: string) => this.values.has(k);
+  raw = (k: string) => this.values.get(k);
+  list = (k: string) => elements(this.values.get(k));
+
+  text(k: string, fallback: string): string {
+    return atom(this.values.get(k)) ?? fallback;
+  }
+
+  special(k: string, allowed: readonly string[], fallback: string): string {
+    const v = this.text(k, fallback);
+    if (!allowed.includes(v))
+      throw commandError('CPD0084', `Value '${v}' for parameter ${k} not a valid value.`);
+    return v;
+  }
+
+  number(k: string, fallback: number | null): number | null {
+    const v = atom(this.values.get(k));
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v)) return null;
+    return Number(v);
+  }
+
+  /** `LIB/NAME` or `NAME`; *LIBL and *CURLIB mean the job's current library. */
+  qualified(k: string, v: ClValue | undefined = this.values.get(k)): { library: string; name: string } {
+    const text = atom(v);
+    if (text === undefined) throw commandError('CPD0072', `Parameter ${k} required.`);
+    const [lib, name] = text.includes('/') ? text.split('/') : ['*LIBL', text];
+    const library = lib === '*LIBL' || lib === '*CURLIB' ? this.currentLibrary : (lib ?? '');
+    return { library: checkName(library, k), name: name?.startsWith('*') ? name : checkName(name ?? '', k) };
+  }
+
+  name(k: string, fallback?: string): string {
+    const v = atom(this.values.get(k)) ?? fallback;
+    if (v === undefined) throw commandError('CPD0072', `Parameter ${k} required.`);
+    return v.startsWith('*') ? v : checkName(v, k);
+  }
+}
+
+export function checkName(name: string, parameter: string): string {
+  if (!/^[A-Z$#@][A-Z0-9_$#@.]{0,9}$/.test(name))
+    throw commandError('CPD0078', `Value '${name}' for parameter ${parameter} not a valid name.`);
+  return name;
+}

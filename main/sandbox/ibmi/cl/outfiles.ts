@@ -1,0 +1,430 @@
+// DSPJRN and DSPFFD with OUTPUT(*OUTFILE): the command creates the outfile (model QADSPJR5 for
+// *TYPE5, QADSPFFD for field descriptions) when absent and writes one row per entry or field.
+import { fieldLength } from '../../../ibmi/recordImage';
+import { assign, q, type ColumnSpec, type PhysicalFile, type SqlValue } from '../files';
+import { selectEntries, type CodeSelection, type JournalEntry } from '../journals';
+import { cpf } from '../messages';
+import type { Args, CommandShape } from './args';
+import { atom, commandError } from './parse';
+import { useFile, type CommandContext } from './commands';
+
+const char = (name: string, length: number): ColumnSpec => ({
+  name,
+  type: { kind: 'char', length, ccsid: 37 },
+  nullable: false,
+  sqlType: 'CHAR',
+  length,
+  scale: null,
+  defaultValue: '',
+  hasDefault: true,
+  text: '',
+});
+const zoned = (name: string, precision: number): ColumnSpec => ({
+  name,
+  type: { kind: 'zoned', precision, scale: 0 },
+  nullable: false,
+  sqlType: 'NUMERIC',
+  length: precision,
+  scale: 0,
+  defaultValue: 0,
+  hasDefault: true,
+  text: '',
+});
+
+/** The *TYPE5 outfile format (QJORDJE5), JOESD and JONVI sized by ENTDTALEN and NULLINDLEN. */
+function type5Columns(esdLength: number, nviLength: number): ColumnSpec[] {
+  return [
+    zoned('JOENTL', 5),
+    zoned('JOSEQN', 20),
+    char('JOCODE', 1),
+    char('JOENTT', 2),
+    {
+      name: 'JOTSTP',
+      type: { kind: 'timestamp', ccsid: 37 },
+      nullable: false,
+      sqlType: 'TIMESTMP',
+      length: 26,
+      scale: null,
+      defaultValue: null,
+      hasDefault: true,
+      text: '',
+    },
+    char('JOJOB', 10),
+    char('JOUSER', 10),
+    zoned('JONBR', 6),
+    char('JOPGM', 10),
+    char('JOPGMLIB', 10),
+    char('JOPGMDEV', 10),
+    zoned('JOPGMASP', 5),
+    char('JOOBJ', 10),
+    char('JOLIB', 10),
+    char('JOMBR', 10),
+    zoned('JOCTRR', 20),
+    char('JOFLAG', 1),
+    zoned('JOCCID', 20),
+    char('JOUSPF', 10),
+    char('JOSYNM', 8),
+    char('JOJID', 10),
+    char('JORCST', 1),
+    char('JOTGR', 1),
+    char('JOINCDAT', 1),
+    char('JOIGNAPY', 1),
+    char('JOMINESD', 1),
+    char('JOOBJIND', 1),
+    char('JOSYSSEQ', 20),
+    char('JORCV', 10),
+    char('JORCVLIB', 10),
+    char('JORCVDEV', 10),
+    zoned('JORCVASP', 5),
+    zoned('JOARM', 5),
+    char('JOOBJTYP', 7),
+    char('JOFILTYP', 1),
+    char('JOCMTLVL', 1),
+    char('JONVI', nviLength),
+    {
+      name: 'JOESD',
+      type: { kind: 'hex', length: esdLength },
+      nullable: false,
+      sqlType: 'BINARY',
+      length: esdLength,
+      scale: null,
+      defaultValue: null,
+      hasDefault: true,
+      text: '',
+    },
+  ];
+}
+
+/** Creates (or, with *REPLACE and another layout, re-creates) the outfile and writes `rows` to its first member. */
+function writeOutfile(
+  c: CommandContext,
+  a: Args,
+  columns: ColumnSpec[],
+  format: string,
+  rows: Record<string, SqlValue>[],
+) {
+  const { library, name } = a.qualified('OUTFILE');
+  c.system.useLibrary(c.job, library);
+  const mode = atom(a.list('OUTMBR')[1]) ?? '*REPLACE';
+  let file = c.system.file(library, name);
+  const sameLayout =
+    file !== undefined &&
+    file.columns.length === columns.length &&
+    file.columns.every(
+      (col, i) =>
+        col.name === columns[i]?.name && fieldLength(col.type) === fieldLength(columns[i]?.type ?? col.type),
+    );
+  if (file && !sameLayout) {
+    if (mode === '*ADD') throw cpf('CPF3130', name, library);
+    file = useFile(c, library, name, ['*OBJEXIST', '*OBJOPR']);
+    c.system.deleteFile(file);
+    file = undefined;
+  }
+  if (!file) {
+    c.system.useLibrary(c.job, library, ['*EXECUTE', '*ADD', '*READ']);
+    file = c.system.addFile(
+      c.job,
+      {
+        library,
+        name,
+        origin: 'outfile',
+        format,
+        columns,
+        key: null,
+        reuseDeleted: false,
+        maxMembers: 1,
+        text: '',
+      },
+      name,
+    );
+  } else if (!c.system.can(c.job, file.authority, ['*OBJOPR', '*ADD', '*DLT']))
+    throw cpf('CPF9802', '', name, library);
+  const member = file.members[0] ?? c.system.addMember(file, name);
+  if (mode !== '*ADD') {
+    c.system.db.exec(`DELETE FROM ${q(member.table)}`);
+    member.nextRrn = 1;
+    member.deleted = [];
+  }
+  const names = file.columns.map((col) => col.name);
+  const insert = c.system.db.prepare(
+    `INSERT INTO ${q(member.table)} (__RRN, ${names.map(q).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`,
+  );
+  const cols = file.columns;
+  c.system.db.transaction(() => {
+    for (const row of rows)
+      insert.run(member.nextRrn++, ...cols.map((col) => assign(col, row[col.name] ?? col.defaultValue)));
+  })();
+}
+
+export const DSPJRN_SHAPE: CommandShape = {
+  positional: [
+    'JRN',
+    'FILE',
+    'RCVRNG',
+    'FROMENT',
+    'FROMTIME',
+    'TOENT',
+    'TOTIME',
+    'NBRENT',
+    'JRNCDE',
+    'ENTTYP',
+  ],
+  keywords: [
+    'FROMENTLRG',
+    'TOENTLRG',
+    'JOB',
+    'PGM',
+    'USRPRF',
+    'CMTCYCID',
+    'DEPENT',
+    'OUTPUT',
+    'OUTFILFMT',
+    'OUTFILE',
+    'OUTMBR',
+    'ENTDTALEN',
+    'NULLINDLEN',
+    'INCHIDENT',
+    'OBJ',
+    'OBJJID',
+    'OBJFILTER',
+  ],
+  required: ['JRN'],
+};
+
+function sequence(a: Args, short: string, large: string, special: string): number | null {
+  const text = a.text(large, a.text(short, special));
+  if (text === special) return null;
+  if (!/^\d+$/.test(text))
+    throw commandError('CPD0084', `Value '${text}' for parameter ${large} not a valid value.`);
+  return Number(text);
+}
+
+export function displayJournal(c: CommandContext, a: Args): void {
+  const { library, name } = a.qualified('JRN');
+  c.system.useLibrary(c.job, library);
+  const journal = c.system.journal(library, name);
+  if (!c.system.can(c.job, journal.authority, ['*OBJOPR', '*READ', '*EXECUTE']))
+    throw cpf('CPF9802', '', name, library);
+  if (a.text('OUTPUT', '*') !== '*OUTFILE')
+    throw commandError('CPD0084', 'Only OUTPUT(*OUTFILE) is available through QCMDEXC (no display device).');
+  const format = a.special('OUTFILFMT', ['*TYPE1', '*TYPE2', '*TYPE3', '*TYPE4', '*TYPE5'], '*TYPE1');
+  if (format !== '*TYPE5')
+    throw commandError('CPD0084', `The sandbox writes OUTFILFMT(*TYPE5) only; got ${format}.`);
+
+  const range = a.list('RCVRNG').map((v) => atom(v) ?? '');
+  let receivers = journal.receivers.slice(-1);
+  if (range[0] === '*CURCHAIN') receivers = journal.receivers.slice();
+  else if (range.length >= 1 && range[0] !== '*CURRENT') {
+    const at = (v: string, which: string) => {
+      if (v === '*CURRENT') return journal.receivers.length - 1;
+      const { library: rl, name: rn } = a.qualified('RCVRNG', { text: v, quoted: false });
+      const r = c.system.receiver(rl, rn);
+      const i = journal.receivers.indexOf(r);
+      if (i < 0) throw cpf('CPF7053', which === 'start' ? '1' : '2');
+      return i;
+    };
+    const start = at(range[0] ?? '', 'start');
+    const end = at(range[1] ?? '*CURRENT', 'end');
+    if (end < start) throw cpf('CPF7053', '3');
+    receivers = journal.receivers.slice(start, end + 1);
+  }
+  for (const r of receivers)
+    if (!c.system.can(c.job, r.authority, ['*OBJOPR', '*READ', '*EXECUTE']))
+      throw cpf('CPF9802', '', r.name, r.library);
+
+  const fileValues = a.list('FILE');
+  const files =
+    fileValues.length === 0 || atom(fileValues[0]) === '*ALLFILE'
+      ? null
+      : (fileValues.every((v) => !Array.isArray(v)) ? [fileValues] : fileValues).map((v) => {
+          const [fileValue, memberValue] = Array.isArray(v) ? v : [v];
+          const f = a.qualified('FILE', fileValue);
+          useFile(c, f.library, f.name, ['*OBJOPR', '*READ']);
+          const member = atom(memberValue) ?? '*FIRST';
+          return {
+            library: f.library,
+            file: f.name,
+            member: member === '*ALL' ? null : member === '*FIRST' ? null : member,
+          };
+        });
+  const codeValues = a.list('JRNCDE');
+  const codes: CodeSelection[] | null =
+    codeValues.length === 0 || atom(codeValues[0]) === '*ALL'
+      ? null
+      : (codeValues.every((v) => !Array.isArray(v)) &&
+        codeValues.length <= 2 &&
+        atom(codeValues[1])?.startsWith('*')
+          ? [codeValues]
+          : codeValues
+        ).map((v) => {
+          const [code, selection] = (Array.isArray(v) ? v : [v]).map((x) => atom(x) ?? '');
+          return { code: code ?? '', ignoreFileSelection: selection === '*IGNFILSLT' };
+        });
+  const typeValues = a.list('ENTTYP').map((v) => atom(v) ?? '');
+  const types = typeValues.length === 0 || typeValues[0] === '*ALL' ? null : typeValues;
+  if (types && codes === null) throw cpf('CPF7065');
+
+  const from = sequence(a, 'FROMENT', 'FROMENTLRG', '*FIRST');
+  const to = sequence(a, 'TOENT', 'TOENTLRG', '*LAST');
+  if (from !== null && to !== null && to < from && receivers.length === 1) throw cpf('CPF7054');
+  const entries = selectEntries({ receivers, from, to, files, codes, types, max: a.number('NBRENT', null) });
+  if (entries.length === 0) throw cpf('CPF7062', name, library);
+
+  const esdText = a.text('ENTDTALEN', '*OUTFILFMT');
+  const esdLength =
+    esdText === '*CALC'
+      ? Math.max(1, ...entries.map((e) => e.data.length))
+      : /^\d+$/.test(esdText)
+        ? Number(esdText)
+        : 100;
+  const nviText = a.text('NULLINDLEN', '*CALC');
+  const nviLength =
+    nviText === '*CALC' ? Math.max(1, ...entries.map((e) => e.nullIndicators.length)) : Number(nviText) || 1;
+  const rows = entries.map((e) => type5Row(c, e, esdLength, nviLength));
+  writeOutfile(c, a, type5Columns(esdLength, nviLength), 'QJORDJE5', rows);
+}
+
+function type5Row(
+  c: CommandContext,
+  e: JournalEntry,
+  esdLength: number,
+  nviLength: number,
+): Record<string, SqlValue> {
+  return {
+    JOENTL: Math.min(99999, 125 + e.data.length),
+    JOSEQN: e.seq,
+    JOCODE: e.code,
+    JOENTT: e.type,
+    JOTSTP: e.timestamp,
+    JOJOB: e.job,
+    JOUSER: e.jobUser,
+    JONBR: Number(e.jobNumber),
+    JOPGM: e.program,
+    JOPGMLIB: e.programLibrary,
+    JOOBJ: e.object,
+    JOLIB: e.library,
+    JOMBR: e.member,
+    JOCTRR: e.rrn,
+    // JOFLAG 1: the entry carries a before or after image of a record.
+    JOFLAG: e.data.length > 0 ? '1' : '0',
+    JOCCID: e.commitCycle,
+    JOUSPF: e.userProfile,
+    JOSYNM: c.system.systemName,
+    JOINCDAT: e.data.length > esdLength ? '1' : '0',
+    JOMINESD: '0',
+    JORCV: e.receiver.name,
+    JORCVLIB: e.receiver.library,
+    JOOBJTYP: e.objectType,
+    JOFILTYP: e.objectType === '*QDDS' ? '0' : '',
+    JOCMTLVL: e.commitCycle ? '2' : '0',
+    JONVI: e.nullIndicators.padEnd(nviLength, '0').slice(0, nviLength),
+    JOESD: Buffer.from(e.data.subarray(0, esdLength)),
+  };
+}
+
+export const DSPFFD_SHAPE: CommandShape = {
+  positional: ['FILE', 'OUTPUT', 'OUTFILE', 'OUTMBR'],
+  keywords: ['RCDFMT', 'SYSTEM'],
+  required: ['FILE'],
+};
+
+const FIELD_TYPE: Record<string, string> = {
+  char: 'A',
+  varchar: 'A',
+  packed: 'P',
+  zoned: 'S',
+  binary: 'B',
+  float: 'F',
+  date: 'L',
+  time: 'T',
+  timestamp: 'Z',
+  hex: 'H',
+};
+
+const FORMAT_NAME: Record<string, string> = {
+  iso: '*ISO',
+  usa: '*USA',
+  eur: '*EUR',
+  jis: '*JIS',
+  mdy: '*MDY',
+  dmy: '*DMY',
+  ymd: '*YMD',
+  julian: '*JUL',
+  hms: '*HMS',
+};
+
+function ffdColumns(): ColumnSpec[] {
+  return [
+    char('WHFILE', 10),
+    char('WHLIB', 10),
+    char('WHFTYP', 1),
+    zoned('WHCNT', 5),
+    char('WHNAME', 10),
+    char('WHTEXT', 50),
+    zoned('WHFLDN', 5),
+    zoned('WHRLEN', 5),
+    char('WHFLDI', 10),
+    char('WHFLDE', 10),
+    zoned('WHFOBO', 5),
+    zoned('WHIBO', 5),
+    zoned('WHFLDB', 5),
+    zoned('WHFLDD', 2),
+    zoned('WHFLDP', 2),
+    char('WHFTXT', 50),
+    char('WHFLDT', 1),
+    char('WHFIOB', 1),
+    char('WHVARL', 1),
+    zoned('WHALLC', 5),
+    char('WHNULL', 1),
+    char('WHFMT', 4),
+    char('WHSEP', 1),
+    zoned('WHCCSID', 5),
+  ];
+}
+
+export function displayFieldDescriptions(c: CommandContext, a: Args): void {
+  const { library, name } = a.qualified('FILE');
+  const file: PhysicalFile = useFile(c, library, name, ['*OBJOPR']);
+  if (a.text('OUTPUT', '*') !== '*OUTFILE')
+    throw commandError('CPD0084', 'Only OUTPUT(*OUTFILE) is available through QCMDEXC (no display device).');
+  const recordLength = file.columns.reduce((n, col) => n + fieldLength(col.type), 0);
+  let offset = 1;
+  const rows = file.columns.map((col) => {
+    const t = col.type;
+    const length = fieldLength(t);
+    const row: Record<string, SqlValue> = {
+      WHFILE: file.name,
+      WHLIB: file.library,
+      WHFTYP: 'P',
+      WHCNT: 1,
+      WHNAME: file.format,
+      WHTEXT: file.text,
+      WHFLDN: file.columns.length,
+      WHRLEN: recordLength,
+      WHFLDI: col.name,
+      WHFLDE: col.name,
+      WHFOBO: offset,
+      WHIBO: offset,
+      WHFLDB: length,
+      WHFLDD:
+        t.kind === 'packed' || t.kind === 'zoned'
+          ? t.precision
+          : t.kind === 'binary'
+            ? ([0, 0, 4, 0, 9, 0, 0, 0, 18][t.bytes] ?? 0)
+            : 0,
+      WHFLDP: t.kind === 'packed' || t.kind === 'zoned' ? t.scale : 0,
+      WHFTXT: col.text,
+      WHFLDT: FIELD_TYPE[t.kind] ?? 'A',
+      WHFIOB: 'B',
+      WHVARL: t.kind === 'varchar' ? 'Y' : 'N',
+      WHALLC: t.kind === 'varchar' ? t.length : 0,
+      WHNULL: col.nullable ? 'Y' : 'N',
+      WHFMT: t.kind === 'date' || t.kind === 'time' ? (FORMAT_NAME[t.format] ?? '') : '',
+      WHSEP: (t.kind === 'date' || t.kind === 'time') && t.separator ? t.separator : '',
+      WHCCSID: 'ccsid' in t ? t.ccsid : t.kind === 'hex' ? 65535 : 0,
+    };
+    offset += length;
+    return row;
+  });
+  writeOutfile(c, a, ffdColumns(), 'QWHDRFFD', rows);
+}

@@ -1,0 +1,298 @@
+// Physical files and their members: records at relative record numbers (RRN), deleted records that
+// keep their slot until RGZPFM or until a REUSEDLT(*YES) file fills it. Rows live in SQLite, one
+// table per member; every change goes through here so it is journaled the way IBM i journals it.
+import type Database from 'better-sqlite3';
+import type { FieldDef, FieldValue } from '../../ibmi/recordImage';
+import { decodeEbcdic, encodeEbcdic } from '../../ibmi/ebcdic';
+import type { ObjectAuthority } from './authority';
+import { sqlError } from './messages';
+
+export type SqlValue = string | number | bigint | Buffer | null;
+
+export interface ColumnSpec extends FieldDef {
+  /** SYSCOLUMNS DATA_TYPE: CHAR, VARCHAR, DECIMAL, NUMERIC, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DATE, TIME, TIMESTMP, BINARY. */
+  sqlType: string;
+  /** SYSCOLUMNS LENGTH: characters, bytes or digits. */
+  length: number;
+  scale: number | null;
+  defaultValue: SqlValue;
+  hasDefault: boolean;
+  text: string;
+}
+
+export interface Member {
+  name: string;
+  table: string;
+  /** The RRN the next record added at the end gets. */
+  nextRrn: number;
+  /** Deleted record slots, lowest first. */
+  deleted: number[];
+}
+
+export interface JournaledAs {
+  library: string;
+  name: string;
+  images: '*AFTER' | '*BOTH';
+  since: string;
+}
+
+export interface PhysicalFile {
+  library: string;
+  name: string;
+  origin: 'sql' | 'dds' | 'outfile';
+  format: string;
+  columns: ColumnSpec[];
+  key: {
+    columns: string[];
+    unique: boolean;
+    constraint: { name: string; type: 'PRIMARY KEY' | 'UNIQUE' } | null;
+  } | null;
+  reuseDeleted: boolean;
+  maxMembers: number | null;
+  members: Member[];
+  journal: JournaledAs | null;
+  authority: ObjectAuthority;
+  created: string;
+  text: string;
+  /** A source physical file (QDDSSRC) holds DDS text per member, not rows. */
+  source?: Map<string, string>;
+}
+
+export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function sqliteDecl(c: ColumnSpec): string {
+  const t = c.type;
+  switch (t.kind) {
+    case 'char':
+      return `CHAR(${t.length}) COLLATE RTRIM`;
+    case 'varchar':
+      return `VARCHAR(${t.length})`;
+    case 'packed':
+      return `DECIMAL(${t.precision},${t.scale})`;
+    case 'zoned':
+      return `NUMERIC(${t.precision},${t.scale})`;
+    case 'binary':
+      return t.bytes === 2 ? 'SMALLINT' : t.bytes === 4 ? 'INTEGER' : 'BIGINT';
+    case 'float':
+      return t.bytes === 4 ? 'REAL' : 'DOUBLE';
+    case 'date':
+      return 'DATE';
+    case 'time':
+      return 'TIME';
+    case 'timestamp':
+      return 'TIMESTAMP';
+    case 'hex':
+      return `BINARY(${t.length})`;
+  }
+}
+
+let tables = 0;
+export function createMemberTable(db: Database.Database, file: PhysicalFile, member: string): Member {
+  const table = `m${++tables}_${file.library}_${file.name}_${member}`;
+  const columns = file.columns.map((c) => `${q(c.name)} ${sqliteDecl(c)}`);
+  db.exec(`CREATE TABLE ${q(table)} (__RRN INTEGER PRIMARY KEY, ${columns.join(', ')})`);
+  if (file.key)
+    db.exec(
+      `CREATE ${file.key.unique ? 'UNIQUE ' : ''}INDEX ${q(`${table}_key`)} ON ${q(table)} (${file.key.columns.map(q).join(', ')})`,
+    );
+  return { name: member, table, nextRrn: 1, deleted: [] };
+}
+
+const DIGITS = /^[+-]?(\d+)(?:\.(\d*))?$|^[+-]?\.(\d+)$/;
+
+function decimalText(v: SqlValue): string | null {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return null;
+    const text = String(v);
+    return text.includes('e') ? v.toFixed(20) : text;
+  }
+  if (typeof v === 'string') return v.trim();
+  return null;
+}
+
+function toDate(v: string): string | null {
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) ??
+    (/^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v) && [v, v.slice(6), v.slice(0, 2), v.slice(3, 5)]) ??
+    (/^(\d{2})\.(\d{2})\.(\d{4})$/.exec(v) && [v, v.slice(6), v.slice(3, 5), v.slice(0, 2)]);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || y < 1) return null;
+  return `${m[1]}-${m[2]}-${m[3]}`;
+}
+
+/** A value assigned to a column, checked and converted as Db2 for i assigns it (SQL0404, SQL0406, SQL0407, SQL0180). */
+export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
+  if (v === null) {
+    if (!c.nullable) throw sqlError(-407, c.name);
+    return null;
+  }
+  const t = c.type;
+  switch (t.kind) {
+    case 'char':
+    case 'varchar': {
+      const raw = Buffer.isBuffer(v) ? v.toString('latin1') : String(v);
+      // What the column's CCSID can hold: a character it lacks is stored as the substitution character.
+      const text = decodeEbcdic(encodeEbcdic(raw, t.ccsid), t.ccsid);
+      if (text.replace(/ +$/, '').length > t.length) throw sqlError(-404, c.name);
+      return t.kind === 'char' ? text.slice(0, t.length).padEnd(t.length, ' ') : text.slice(0, t.length);
+    }
+    case 'packed':
+    case 'zoned': {
+      const text = decimalText(v);
+      const m = text === null ? null : DIGITS.exec(text);
+      if (!m || text === null) throw sqlError(-302, c.name);
+      const whole = (m[1] ?? '').replace(/^0+/, '');
+      if (whole.length > t.precision - t.scale) throw sqlError(-406, c.name);
+      // Db2 truncates digits beyond the scale on assignment.
+      const [w, f = ''] = text.replace(/^\+/, '').split('.');
+      return Number(
+        `${w === '' || w === '-' ? `${w}0` : w}.${(f + '0'.repeat(t.scale)).slice(0, t.scale) || '0'}`,
+      );
+    }
+    case 'binary': {
+      const text = decimalText(v);
+      if (text === null || !/^[+-]?\d+(\.0*)?$/.test(text)) throw sqlError(-302, c.name);
+      const n = BigInt(text.split('.')[0] ?? '0');
+      const limit = 1n << BigInt(t.bytes * 8 - 1);
+      if (n < -limit || n >= limit) throw sqlError(-406, c.name);
+      return t.bytes === 8 ? n : Number(n);
+    }
+    case 'float': {
+      const n = Number(v);
+      if (!Number.isFinite(n)) throw sqlError(-302, c.name);
+      return t.bytes === 4 ? Math.fround(n) : n;
+    }
+    case 'date': {
+      const d = toDate(String(v).trim().slice(0, 10));
+      if (!d) throw sqlError(-180);
+      return d;
+    }
+    case 'time': {
+      const m = /^(\d{2})[.:](\d{2})(?:[.:](\d{2}))?$/.exec(String(v).trim());
+      if (!m || Number(m[1]) > 24 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59) throw sqlError(-180);
+      return `${m[1]}:${m[2]}:${m[3] ?? '00'}`;
+    }
+    case 'timestamp': {
+      const m = /^(\d{4}-\d{2}-\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:\.(\d{1,12}))?$/.exec(
+        String(v).trim(),
+      );
+      if (!m || !toDate(m[1] ?? '')) throw sqlError(-180);
+      return `${m[1]} ${m[2]}:${m[3]}:${m[4]}.${(m[5] ?? '').padEnd(6, '0').slice(0, 6)}`;
+    }
+    case 'hex': {
+      const bytes = Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'latin1');
+      if (bytes.length > t.length) throw sqlError(-404, c.name);
+      return Buffer.concat([bytes, Buffer.alloc(t.length - bytes.length, 0)]);
+    }
+  }
+}
+
+/** A stored value as the record image holds it (the field's own representation). */
+export function imageValue(c: ColumnSpec, v: SqlValue): FieldValue {
+  if (v === null) return null;
+  const t = c.type;
+  switch (t.kind) {
+    case 'packed':
+    case 'zoned':
+      return Number(v).toFixed(t.scale);
+    case 'binary':
+      return BigInt(typeof v === 'number' ? Math.trunc(v) : (v as bigint));
+    case 'timestamp': {
+      const s = String(v);
+      return `${s.slice(0, 10)}-${s.slice(11, 13)}.${s.slice(14, 16)}.${s.slice(17, 19)}.${s.slice(20, 26)}`;
+    }
+    case 'hex':
+      return new Uint8Array(v as Buffer);
+    default:
+      return typeof v === 'bigint' ? Number(v) : (v as string | number);
+  }
+}
+
+export type Row = Record<string, SqlValue>;
+
+export function readRecord(db: Database.Database, member: Member, rrn: number): Row | undefined {
+  return db
+    .prepare(`SELECT * FROM ${q(member.table)} WHERE __RRN = ?`)
+    .safeIntegers(true)
+    .get(rrn) as Row | undefined;
+}
+
+/** Writes a record at `rrn`: a new one (`add`) or over the one there; a duplicate key is SQL0803. */
+export function writeRecord(
+  db: Database.Database,
+  file: PhysicalFile,
+  member: Member,
+  rrn: number,
+  row: Row,
+  add: boolean,
+): void {
+  const names = file.columns.map((c) => c.name);
+  const values = names.map((n) => row[n] ?? null);
+  try {
+    if (add)
+      db.prepare(
+        `INSERT INTO ${q(member.table)} (__RRN, ${names.map(q).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`,
+      ).run(rrn, ...values);
+    else
+      db.prepare(
+        `UPDATE ${q(member.table)} SET ${names.map((n) => `${q(n)} = ?`).join(', ')} WHERE __RRN = ?`,
+      ).run(...values, rrn);
+  } catch (e) {
+    if (e instanceof Error && /UNIQUE constraint/.test(e.message)) throw sqlError(-803);
+    throw e;
+  }
+}
+
+export function removeRecord(db: Database.Database, member: Member, rrn: number): void {
+  db.prepare(`DELETE FROM ${q(member.table)} WHERE __RRN = ?`).run(rrn);
+}
+
+/** The slot a new record takes: the lowest deleted one in a REUSEDLT(*YES) file, else the end. */
+export function nextSlot(file: PhysicalFile, member: Member): { rrn: number; reused: boolean } {
+  if (file.reuseDeleted && member.deleted.length > 0) return { rrn: member.deleted[0] ?? 0, reused: true };
+  return { rrn: member.nextRrn, reused: false };
+}
+
+export function takeSlot(member: Member, rrn: number): void {
+  const i = member.deleted.indexOf(rrn);
+  if (i >= 0) member.deleted.splice(i, 1);
+  else member.nextRrn = Math.max(member.nextRrn, rrn + 1);
+}
+
+export function freeSlot(member: Member, rrn: number): void {
+  member.deleted.push(rrn);
+  member.deleted.sort((a, b) => a - b);
+}
+
+export function activeCount(db: Database.Database, member: Member): number {
+  const row = db.prepare(`SELECT COUNT(*) AS N FROM ${q(member.table)}`).get() as { N: number };
+  return row.N;
+}
+
+/**
+ * RGZPFM: deleted records removed and the active ones renumbered from 1, in arrival order or, with
+ * KEYFILE(*FILE), in key order. Answers how many records it kept.
+ */
+export function reorganize(
+  db: Database.Database,
+  file: PhysicalFile,
+  member: Member,
+  byKey: boolean,
+): number {
+  const order = byKey && file.key ? file.key.columns.map(q).join(', ') : '__RRN';
+  const rrns = (
+    db.prepare(`SELECT __RRN AS R FROM ${q(member.table)} ORDER BY ${order}`).all() as { R: number }[]
+  ).map((r) => r.R);
+  const offset = 1_000_000_000;
+  const move = db.prepare(`UPDATE ${q(member.table)} SET __RRN = ? WHERE __RRN = ?`);
+  db.transaction(() => {
+    rrns.forEach((r, i) => move.run(offset + i + 1, r));
+    rrns.forEach((_, i) => move.run(i + 1, offset + i + 1));
+  })();
+  member.deleted = [];
+  member.nextRrn = rrns.length + 1;
+  return rrns.length;
+}

@@ -1,0 +1,124 @@
+// Journals and journal receivers ("Journal management"): each entry takes the journal's next
+// sequence number and lands in the attached receiver; CHGJRN attaches a new receiver (and can reset
+// the sequence); a detached receiver can be deleted, and then its entries are gone for good.
+import type { ObjectAuthority } from './authority';
+
+export interface JournalEntry {
+  seq: number;
+  code: string;
+  type: string;
+  /** yyyy-mm-dd hh:mm:ss.ffffff, the system's local time. */
+  timestamp: string;
+  job: string;
+  jobUser: string;
+  jobNumber: string;
+  program: string;
+  programLibrary: string;
+  object: string;
+  library: string;
+  member: string;
+  objectType: string;
+  rrn: number;
+  commitCycle: number;
+  userProfile: string;
+  nullIndicators: string;
+  data: Uint8Array;
+  receiver: Receiver;
+}
+
+export interface Receiver {
+  library: string;
+  name: string;
+  journal: Journal | null;
+  entries: JournalEntry[];
+  attached: string | null;
+  detached: string | null;
+  authority: ObjectAuthority;
+  created: string;
+  text: string;
+}
+
+export interface Journal {
+  library: string;
+  name: string;
+  /** Receivers in the order they were attached; the last is the attached one. */
+  receivers: Receiver[];
+  nextSeq: number;
+  manageReceivers: '*SYSTEM' | '*USER';
+  deleteReceivers: boolean;
+  /** Entries after which a system-managed journal changes receivers on its own (a size threshold). */
+  threshold: number | null;
+  authority: ObjectAuthority;
+  created: string;
+  text: string;
+}
+
+export const attachedReceiver = (j: Journal): Receiver | undefined => j.receivers.at(-1);
+
+export const firstSeq = (r: Receiver) => r.entries[0]?.seq ?? null;
+export const lastSeq = (r: Receiver) => r.entries.at(-1)?.seq ?? null;
+
+/** CHGJRN JRNRCV(*GEN): the next name, the numeric suffix counted up (QSQJRN0001 → QSQJRN0002). */
+export function generatedName(current: string): string {
+  const m = /^(.*?)(\d+)$/.exec(current);
+  if (!m) return `${current.slice(0, 6)}0001`;
+  const digits = m[2] ?? '0';
+  const next = String(Number(digits) + 1).padStart(digits.length, '0');
+  return `${m[1] ?? ''}${next}`.slice(-10);
+}
+
+export type EntryFields = Omit<JournalEntry, 'seq' | 'receiver' | 'timestamp'>;
+
+export function deposit(j: Journal, fields: EntryFields, timestamp: string): JournalEntry {
+  const receiver = attachedReceiver(j);
+  if (!receiver) throw new Error(`Journal ${j.library}/${j.name} has no receiver attached.`);
+  const entry: JournalEntry = { ...fields, seq: j.nextSeq++, timestamp, receiver };
+  receiver.entries.push(entry);
+  return entry;
+}
+
+export interface CodeSelection {
+  code: string;
+  /** *IGNFILSLT: entries of this code are kept whatever the FILE selection. */
+  ignoreFileSelection: boolean;
+}
+
+export interface EntrySelection {
+  receivers: Receiver[];
+  from: number | null;
+  to: number | null;
+  files: { library: string; file: string; member: string | null }[] | null;
+  codes: CodeSelection[] | null;
+  types: string[] | null;
+  max: number | null;
+}
+
+/**
+ * DSPJRN's selection: the receiver range in order, from the first entry at or past FROMENT through
+ * the entry TOENT names, then the code, type and file filters, at most NBRENT entries.
+ */
+export function selectEntries(s: EntrySelection): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  let started = s.from === null;
+  for (const receiver of s.receivers) {
+    for (const e of receiver.entries) {
+      if (!started) {
+        if (e.seq < (s.from ?? 0)) continue;
+        started = true;
+      }
+      if (keep(e, s)) out.push(e);
+      if ((s.max !== null && out.length >= s.max) || (s.to !== null && e.seq === s.to)) return out;
+    }
+  }
+  return out;
+}
+
+function keep(e: JournalEntry, s: EntrySelection): boolean {
+  const code = s.codes?.find((c) => c.code === e.code);
+  if (s.codes && !code) return false;
+  if (s.types && !s.types.includes(e.type)) return false;
+  if (!s.files || code?.ignoreFileSelection) return true;
+  return s.files.some(
+    (f) => f.library === e.library && f.file === e.object && (f.member === null || f.member === e.member),
+  );
+}

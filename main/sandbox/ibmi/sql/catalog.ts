@@ -1,0 +1,567 @@
+// The QSYS2 catalog views and services the sandbox answers, each a fixed column list (names and
+// types as IBM documents them) and the rows a given job may see: objects it holds some authority to.
+import { authorityName, effectiveRights, type ObjectAuthority } from '../authority';
+import { fieldLength } from '../../../ibmi/recordImage';
+import type { SqlValue } from '../files';
+import { attachedReceiver, firstSeq, lastSeq, selectEntries, type Receiver } from '../journals';
+import { sqlError } from '../messages';
+import type { Job, SimulatedIbmi } from '../system';
+import { expirationIntervalValue, principal } from '../users';
+
+export interface Relation {
+  /** `NAME TYPE` pairs; the type is what the answer's decltype shows (DECIMAL(21,0) comes back exact). */
+  columns: string[];
+  rows: SqlValue[][];
+}
+
+type Ctx = { system: SimulatedIbmi; job: Job };
+const sees = (c: Ctx, auth: ObjectAuthority) => effectiveRights(principal(c.job.profile), auth).size > 0;
+const yn = (b: boolean) => (b ? 'Y' : 'N');
+
+function visibleFiles(c: Ctx) {
+  return [...c.system.files.values()].filter(
+    (f) => sees(c, f.authority) && sees(c, c.system.libraries.get(f.library)?.authority ?? f.authority),
+  );
+}
+
+const VIEWS: Record<string, (c: Ctx) => Relation> = {
+  SYSTABLES: (c) => ({
+    columns: [
+      'TABLE_NAME VARCHAR(128)',
+      'TABLE_OWNER VARCHAR(128)',
+      'TABLE_TYPE CHAR(1)',
+      'COLUMN_COUNT INTEGER',
+      'ROW_LENGTH INTEGER',
+      'TABLE_TEXT VARCHAR(50)',
+      'TABLE_SCHEMA VARCHAR(128)',
+      'SYSTEM_TABLE_NAME CHAR(10)',
+      'SYSTEM_TABLE_SCHEMA CHAR(10)',
+      'FILE_TYPE CHAR(1)',
+      'SYSTEM_TABLE CHAR(1)',
+    ],
+    rows: [
+      ...visibleFiles(c).map((f) => [
+        f.name,
+        f.authority.owner,
+        f.origin === 'sql' ? 'T' : 'P',
+        f.columns.length,
+        f.columns.reduce((n, col) => n + fieldLength(col.type), 0),
+        f.text,
+        f.library,
+        f.name.padEnd(10),
+        f.library.padEnd(10),
+        f.columns.some((col) => col.name === 'SRCDTA') && f.columns.length === 3 ? 'S' : 'D',
+        'N',
+      ]),
+      ...[...c.system.aliases.values()].map((a) => [
+        a.name,
+        a.authority.owner,
+        'A',
+        0,
+        0,
+        '',
+        a.library,
+        a.name.padEnd(10),
+        a.library.padEnd(10),
+        'D',
+        'N',
+      ]),
+    ],
+  }),
+  SYSCOLUMNS: (c) => ({
+    columns: [
+      'COLUMN_NAME VARCHAR(128)',
+      'TABLE_NAME VARCHAR(128)',
+      'TABLE_OWNER VARCHAR(128)',
+      'ORDINAL_POSITION INTEGER',
+      'DATA_TYPE VARCHAR(8)',
+      'LENGTH INTEGER',
+      'NUMERIC_SCALE INTEGER',
+      'IS_NULLABLE CHAR(1)',
+      'HAS_DEFAULT CHAR(1)',
+      'COLUMN_TEXT VARCHAR(50)',
+      'SYSTEM_COLUMN_NAME CHAR(10)',
+      'SYSTEM_TABLE_NAME CHAR(10)',
+      'SYSTEM_TABLE_SCHEMA CHAR(10)',
+      'TABLE_SCHEMA VARCHAR(128)',
+      'CCSID INTEGER',
+      'NUMERIC_PRECISION INTEGER',
+      'CHARACTER_MAXIMUM_LENGTH INTEGER',
+      'STORAGE INTEGER',
+    ],
+    rows: visibleFiles(c).flatMap((f) =>
+      f.columns.map((col, i) => {
+        const t = col.type;
+        const numeric =
+          t.kind === 'packed' || t.kind === 'zoned'
+            ? t.precision
+            : t.kind === 'binary'
+              ? ([0, 0, 5, 0, 10, 0, 0, 0, 19][t.bytes] ?? null)
+              : null;
+        return [
+          col.name,
+          f.name,
+          f.authority.owner,
+          i + 1,
+          col.sqlType,
+          col.length,
+          col.scale,
+          yn(col.nullable === true),
+          yn(col.hasDefault),
+          col.text,
+          col.name.padEnd(10),
+          f.name.padEnd(10),
+          f.library.padEnd(10),
+          f.library,
+          'ccsid' in t ? t.ccsid : null,
+          numeric,
+          t.kind === 'char' || t.kind === 'varchar' ? t.length : null,
+          fieldLength(t),
+        ];
+      }),
+    ),
+  }),
+  SYSCST: (c) => ({
+    columns: [
+      'CONSTRAINT_SCHEMA VARCHAR(128)',
+      'CONSTRAINT_NAME VARCHAR(128)',
+      'CONSTRAINT_TYPE VARCHAR(11)',
+      'TABLE_SCHEMA VARCHAR(128)',
+      'TABLE_NAME VARCHAR(128)',
+      'SYSTEM_TABLE_SCHEMA CHAR(10)',
+      'SYSTEM_TABLE_NAME CHAR(10)',
+      'CONSTRAINT_KEYS INTEGER',
+      'ENABLED VARCHAR(3)',
+    ],
+    rows: visibleFiles(c).flatMap((f) =>
+      f.key?.constraint
+        ? [
+            [
+              f.library,
+              f.key.constraint.name,
+              f.key.constraint.type,
+              f.library,
+              f.name,
+              f.library.padEnd(10),
+              f.name.padEnd(10),
+              f.key.columns.length,
+              'YES',
+            ],
+          ]
+        : [],
+    ),
+  }),
+  SYSKEYCST: (c) => ({
+    columns: [
+      'CONSTRAINT_SCHEMA VARCHAR(128)',
+      'CONSTRAINT_NAME VARCHAR(128)',
+      'COLUMN_NAME VARCHAR(128)',
+      'ORDINAL_POSITION INTEGER',
+      'COLUMN_POSITION INTEGER',
+      'TABLE_SCHEMA VARCHAR(128)',
+      'TABLE_NAME VARCHAR(128)',
+      'SYSTEM_TABLE_SCHEMA CHAR(10)',
+      'SYSTEM_TABLE_NAME CHAR(10)',
+      'SYSTEM_COLUMN_NAME CHAR(10)',
+    ],
+    rows: visibleFiles(c).flatMap((f) =>
+      f.key?.constraint
+        ? f.key.columns.map((name, i) => [
+            f.library,
+            f.key?.constraint?.name ?? '',
+            name,
+            i + 1,
+            f.columns.findIndex((col) => col.name === name) + 1,
+            f.library,
+            f.name,
+            f.library.padEnd(10),
+            f.name.padEnd(10),
+            name.padEnd(10),
+          ])
+        : [],
+    ),
+  }),
+  SYSSCHEMAS: (c) => ({
+    columns: [
+      'SCHEMA_NAME VARCHAR(128)',
+      'SCHEMA_OWNER VARCHAR(128)',
+      'SCHEMA_CREATOR VARCHAR(128)',
+      'CREATION_TIMESTAMP TIMESTAMP',
+      'SCHEMA_TEXT VARCHAR(50)',
+      'SYSTEM_SCHEMA_NAME CHAR(10)',
+    ],
+    rows: [...c.system.libraries.values()]
+      .filter((l) => sees(c, l.authority))
+      .map((l) => [l.name, l.authority.owner, l.authority.owner, l.created, l.text, l.name.padEnd(10)]),
+  }),
+  JOURNAL_RECEIVER_INFO: (c) => ({
+    columns: [
+      'JOURNAL_RECEIVER_LIBRARY VARCHAR(10)',
+      'JOURNAL_RECEIVER_NAME VARCHAR(10)',
+      'STATUS VARCHAR(10)',
+      'NUMBER_OF_ENTRIES BIGINT',
+      'ATTACH_TIMESTAMP TIMESTAMP',
+      'DETACH_TIMESTAMP TIMESTAMP',
+      'JOURNAL_LIBRARY VARCHAR(10)',
+      'JOURNAL_NAME VARCHAR(10)',
+      'FIRST_SEQUENCE_NUMBER DECIMAL(21,0)',
+      'LAST_SEQUENCE_NUMBER DECIMAL(21,0)',
+      'PREVIOUS_JOURNAL_RECEIVER_LIBRARY VARCHAR(10)',
+      'PREVIOUS_JOURNAL_RECEIVER VARCHAR(10)',
+      'NEXT_JOURNAL_RECEIVER_LIBRARY VARCHAR(10)',
+      'NEXT_JOURNAL_RECEIVER VARCHAR(10)',
+    ],
+    rows: [...c.system.receivers.values()].filter((r) => sees(c, r.authority)).map((r) => receiverRow(r)),
+  }),
+  JOURNAL_INFO: (c) => ({
+    columns: [
+      'JOURNAL_LIBRARY VARCHAR(10)',
+      'JOURNAL_NAME VARCHAR(10)',
+      'ATTACHED_JOURNAL_RECEIVER_LIBRARY VARCHAR(10)',
+      'ATTACHED_JOURNAL_RECEIVER_NAME VARCHAR(10)',
+      'NUMBER_JOURNAL_RECEIVERS INTEGER',
+      'MANAGE_RECEIVER_OPTION VARCHAR(7)',
+      'DELETE_RECEIVER_OPTION VARCHAR(3)',
+      'JOURNAL_TYPE VARCHAR(7)',
+      'JOURNAL_STATE VARCHAR(8)',
+      'NUMBER_JOURNALED_FILES INTEGER',
+      'TEXT_DESCRIPTION VARCHAR(50)',
+    ],
+    rows: [...c.system.journals.values()]
+      .filter((j) => sees(c, j.authority))
+      .map((j) => [
+        j.library,
+        j.name,
+        attachedReceiver(j)?.library ?? null,
+        attachedReceiver(j)?.name ?? null,
+        j.receivers.length,
+        j.manageReceivers,
+        j.deleteReceivers ? 'YES' : 'NO',
+        '*LOCAL',
+        '*ACTIVE',
+        [...c.system.files.values()].filter(
+          (f) => f.journal?.library === j.library && f.journal.name === j.name,
+        ).length,
+        j.text,
+      ]),
+  }),
+  USER_INFO: (c) => ({
+    columns: [
+      'AUTHORIZATION_NAME VARCHAR(10)',
+      'STATUS VARCHAR(10)',
+      'NO_PASSWORD_INDICATOR VARCHAR(3)',
+      'PASSWORD_EXPIRATION_INTERVAL INTEGER',
+      'USER_CLASS_NAME VARCHAR(10)',
+      'SPECIAL_AUTHORITIES VARCHAR(88)',
+      'GROUP_PROFILE_NAME VARCHAR(10)',
+      'LIMIT_CAPABILITIES VARCHAR(10)',
+      'TEXT_DESCRIPTION VARCHAR(50)',
+    ],
+    // The caller sees its own profile; *ALLOBJ or *SECADM sees them all.
+    rows: [...c.system.users.values()]
+      .filter(
+        (u) =>
+          u.name === c.job.profile.name ||
+          c.job.profile.specialAuthorities.some((s) => s === '*ALLOBJ' || s === '*SECADM'),
+      )
+      .map((u) => [
+        u.name,
+        u.status,
+        u.password === '' ? 'YES' : 'NO',
+        expirationIntervalValue(u),
+        u.userClass,
+        u.specialAuthorities.length
+          ? u.specialAuthorities
+              .map((s) => s.padEnd(10))
+              .join('')
+              .trimEnd()
+          : null,
+        u.groupProfile ?? '*NONE',
+        u.limitCapabilities,
+        u.text ?? '',
+      ]),
+  }),
+  OBJECT_PRIVILEGES: (c) => {
+    const objects: [string, string, string, ObjectAuthority][] = [
+      ...[...c.system.libraries.values()].map((l): [string, string, string, ObjectAuthority] => [
+        'QSYS',
+        l.name,
+        '*LIB',
+        l.authority,
+      ]),
+      ...[...c.system.files.values()].map((f): [string, string, string, ObjectAuthority] => [
+        f.library,
+        f.name,
+        '*FILE',
+        f.authority,
+      ]),
+      ...[...c.system.journals.values()].map((j): [string, string, string, ObjectAuthority] => [
+        j.library,
+        j.name,
+        '*JRN',
+        j.authority,
+      ]),
+      ...[...c.system.receivers.values()].map((r): [string, string, string, ObjectAuthority] => [
+        r.library,
+        r.name,
+        '*JRNRCV',
+        r.authority,
+      ]),
+    ];
+    const flag = (set: ReadonlySet<string>, r: string) => (set.has(r) ? 'YES' : 'NO');
+    return {
+      columns: [
+        'SYSTEM_OBJECT_SCHEMA VARCHAR(10)',
+        'SYSTEM_OBJECT_NAME VARCHAR(10)',
+        'OBJECT_TYPE VARCHAR(7)',
+        'AUTHORIZATION_NAME VARCHAR(10)',
+        'OBJECT_AUTHORITY VARCHAR(12)',
+        'OWNER VARCHAR(10)',
+        'OBJECT_OPERATIONAL VARCHAR(3)',
+        'OBJECT_MANAGEMENT VARCHAR(3)',
+        'OBJECT_EXISTENCE VARCHAR(3)',
+        'OBJECT_ALTER VARCHAR(3)',
+        'OBJECT_REFERENCE VARCHAR(3)',
+        'DATA_READ VARCHAR(3)',
+        'DATA_ADD VARCHAR(3)',
+        'DATA_UPDATE VARCHAR(3)',
+        'DATA_DELETE VARCHAR(3)',
+        'DATA_EXECUTE VARCHAR(3)',
+      ],
+      rows: objects
+        .filter(([, , , auth]) => sees(c, auth))
+        .flatMap(([lib, name, type, auth]) => {
+          const holders: [string, ReadonlySet<string>][] = [
+            [
+              auth.owner,
+              new Set([
+                '*OBJOPR',
+                '*OBJMGT',
+                '*OBJEXIST',
+                '*OBJALTER',
+                '*OBJREF',
+                '*READ',
+                '*ADD',
+                '*UPD',
+                '*DLT',
+                '*EXECUTE',
+              ]),
+            ],
+            ...[...auth.private.entries()].filter(([u]) => u !== auth.owner),
+            ['*PUBLIC', auth.public],
+          ];
+          return holders.map(([who, set]) => [
+            lib,
+            name,
+            type,
+            who,
+            authorityName(set as ReadonlySet<never>),
+            auth.owner,
+            ...[
+              '*OBJOPR',
+              '*OBJMGT',
+              '*OBJEXIST',
+              '*OBJALTER',
+              '*OBJREF',
+              '*READ',
+              '*ADD',
+              '*UPD',
+              '*DLT',
+              '*EXECUTE',
+            ].map((r) => flag(set, r)),
+          ]);
+        }),
+    };
+  },
+};
+
+function receiverRow(r: Receiver): SqlValue[] {
+  const j = r.journal;
+  const i = j ? j.receivers.indexOf(r) : -1;
+  const previous = j && i > 0 ? j.receivers[i - 1] : undefined;
+  const next = j && i >= 0 ? j.receivers[i + 1] : undefined;
+  const status = !j ? 'EMPTY' : attachedReceiver(j) === r ? 'ATTACHED' : 'ONLINE';
+  return [
+    r.library,
+    r.name,
+    status,
+    r.entries.length,
+    r.attached,
+    r.detached,
+    j?.library ?? null,
+    j?.name ?? null,
+    firstSeq(r),
+    lastSeq(r),
+    previous?.library ?? null,
+    previous?.name ?? null,
+    next?.library ?? null,
+    next?.name ?? null,
+  ];
+}
+
+export const isCatalogView = (schema: string, name: string) =>
+  (schema === 'QSYS2' && name in VIEWS) || (schema === 'SYSIBM' && name === 'SYSDUMMY1');
+
+export function catalogView(c: Ctx, schema: string, name: string): Relation {
+  if (schema === 'SYSIBM' && name === 'SYSDUMMY1') return { columns: ['IBMREQD CHAR(1)'], rows: [['Y']] };
+  const view = VIEWS[name];
+  if (!view) throw sqlError(-204, name, schema, 'FILE');
+  return view(c);
+}
+
+const text = (v: SqlValue | undefined) =>
+  v === null || v === undefined ? null : String(v).trim().toUpperCase();
+
+/** TABLE(QSYS2.<name>(args)): OBJECT_STATISTICS and DISPLAY_JOURNAL, arguments by position. */
+export function tableFunction(c: Ctx, name: string, args: SqlValue[]): Relation {
+  if (name === 'OBJECT_STATISTICS') return objectStatistics(c, args);
+  if (name === 'DISPLAY_JOURNAL') return displayJournal(c, args);
+  throw sqlError(-204, name, 'QSYS2', 'FUNCTION');
+}
+
+function objectStatistics(c: Ctx, args: SqlValue[]): Relation {
+  const library = text(args[0]) ?? '';
+  const types = (text(args[1]) ?? '*ALL').split(/[\s,]+/).filter(Boolean);
+  const only = text(args[2]);
+  const libraries = library === '*ALL' || library === '*ALLUSR' ? [...c.system.libraries.keys()] : [library];
+  const rows: SqlValue[][] = [];
+  const want = (t: string) => types.includes('*ALL') || types.includes(t);
+  for (const lib of libraries) {
+    const l = c.system.libraries.get(lib);
+    if (!l || !sees(c, l.authority)) continue;
+    if (want('*FILE'))
+      for (const f of c.system.files.values())
+        if (f.library === lib && sees(c, f.authority) && (!only || only === '*ALL' || only === f.name))
+          rows.push([
+            f.name,
+            '*FILE',
+            f.authority.owner,
+            f.created,
+            f.text,
+            'PF',
+            f.journal ? 'YES' : 'NO',
+            f.journal?.name ?? null,
+            f.journal?.library ?? null,
+            f.journal?.images ?? null,
+            f.journal?.since ?? null,
+            f.origin === 'sql' ? 'TABLE' : null,
+            lib,
+          ]);
+    if (want('*JRN'))
+      for (const j of c.system.journals.values())
+        if (j.library === lib && sees(c, j.authority) && (!only || only === j.name))
+          rows.push([
+            j.name,
+            '*JRN',
+            j.authority.owner,
+            j.created,
+            j.text,
+            '',
+            'NO',
+            null,
+            null,
+            null,
+            null,
+            null,
+            lib,
+          ]);
+    if (want('*JRNRCV'))
+      for (const r of c.system.receivers.values())
+        if (r.library === lib && sees(c, r.authority) && (!only || only === r.name))
+          rows.push([
+            r.name,
+            '*JRNRCV',
+            r.authority.owner,
+            r.created,
+            r.text,
+            '',
+            'NO',
+            null,
+            null,
+            null,
+            null,
+            null,
+            lib,
+          ]);
+  }
+  return {
+    columns: [
+      'OBJNAME VARCHAR(10)',
+      'OBJTYPE VARCHAR(8)',
+      'OBJOWNER VARCHAR(10)',
+      'OBJCREATED TIMESTAMP',
+      'OBJTEXT VARCHAR(50)',
+      'OBJATTRIBUTE VARCHAR(10)',
+      'JOURNALED VARCHAR(3)',
+      'JOURNAL_NAME VARCHAR(10)',
+      'JOURNAL_LIBRARY VARCHAR(10)',
+      'JOURNAL_IMAGES VARCHAR(6)',
+      'JOURNAL_START_TIMESTAMP TIMESTAMP',
+      'SQL_OBJECT_TYPE VARCHAR(9)',
+      'OBJLIB VARCHAR(10)',
+    ],
+    rows,
+  };
+}
+
+function displayJournal(c: Ctx, args: SqlValue[]): Relation {
+  const [lib, name, rcvLib, rcvName, , startSeq, codes, types, objLib, objName] = args.map(text);
+  const journal = c.system.journal(lib ?? '', name ?? '');
+  if (!sees(c, journal.authority)) throw sqlError(-551, name ?? '', lib ?? '', 'JRN');
+  let receivers = journal.receivers.slice(-1);
+  if (rcvName === '*CURCHAIN') receivers = journal.receivers.slice();
+  else if (rcvName && rcvName !== '*CURRENT') {
+    const start = journal.receivers.indexOf(c.system.receiver(rcvLib ?? lib ?? '', rcvName));
+    receivers = journal.receivers.slice(Math.max(0, start));
+  }
+  const entries = selectEntries({
+    receivers,
+    from: startSeq ? Number(startSeq) : null,
+    to: null,
+    files: objLib && objName ? [{ library: objLib, file: objName, member: null }] : null,
+    codes:
+      codes && codes !== '*ALL'
+        ? codes.split(/[\s,]+/).map((code) => ({ code, ignoreFileSelection: false }))
+        : null,
+    types: types && types !== '*ALL' ? types.split(/[\s,]+/) : null,
+    max: null,
+  });
+  return {
+    columns: [
+      'ENTRY_TIMESTAMP TIMESTAMP',
+      'SEQUENCE_NUMBER DECIMAL(21,0)',
+      'JOURNAL_CODE VARCHAR(1)',
+      'JOURNAL_ENTRY_TYPE VARCHAR(2)',
+      'COUNT_OR_RRN DECIMAL(21,0)',
+      'COMMIT_CYCLE DECIMAL(21,0)',
+      'JOURNAL_RECEIVER_LIBRARY VARCHAR(10)',
+      'JOURNAL_RECEIVER_NAME VARCHAR(10)',
+      'JOB_NAME VARCHAR(10)',
+      'JOB_USER VARCHAR(10)',
+      'JOB_NUMBER VARCHAR(6)',
+      'CURRENT_USER VARCHAR(10)',
+      'OBJECT VARCHAR(62)',
+      'OBJECT_TYPE VARCHAR(7)',
+      'NULL_VALUE_INDICATORS VARCHAR(8000)',
+      'ENTRY_DATA BLOB',
+    ],
+    rows: entries.map((e) => [
+      e.timestamp,
+      e.seq,
+      e.code,
+      e.type,
+      e.rrn,
+      e.commitCycle,
+      e.receiver.library,
+      e.receiver.name,
+      e.job,
+      e.jobUser,
+      e.jobNumber,
+      e.userProfile,
+      e.object ? `${e.object.padEnd(10)}${e.library.padEnd(10)}${e.member.padEnd(10)}` : null,
+      e.objectType || null,
+      e.nullIndicators || null,
+      Buffer.from(e.data),
+    ]),
+  };
+}

@@ -1,0 +1,282 @@
+// CREATE SCHEMA, CREATE TABLE (an SQL table: REUSEDLT(*YES), journaled to the schema's QSQJRN when
+// it has one), CREATE ALIAS (a name for a file, or for one member of it), DROP.
+import type { FieldType } from '../../../ibmi/recordImage';
+import { newAuthority } from '../authority';
+import type { ColumnSpec, SqlValue } from '../files';
+import { sqlError } from '../messages';
+import { closing, isOp, isWord, nameOf, splitCommas, type Token } from './lexer';
+import type { QueryContext } from './translate';
+
+const SQL_NAME = /^[A-Z$#@][A-Z0-9_$#@]{0,9}$/;
+
+function shortName(name: string | undefined, what: string): string {
+  if (!name) throw sqlError(-104, '<END-OF-STATEMENT>', what);
+  // The sandbox keeps the SQL name and the system name equal, so names stay within 10 characters.
+  if (!SQL_NAME.test(name)) throw sqlError(-104, name, `a ${what} of at most 10 characters`);
+  return name;
+}
+
+export function readName(
+  ctx: QueryContext,
+  tokens: Token[],
+  at: number,
+): { schema: string; name: string; next: number } {
+  const first = nameOf(tokens[at]);
+  if (isOp(tokens[at + 1], '.'))
+    return {
+      schema: shortName(first, 'schema'),
+      name: shortName(nameOf(tokens[at + 2]), 'name'),
+      next: at + 3,
+    };
+  return { schema: ctx.schema, name: shortName(first, 'name'), next: at + 1 };
+}
+
+function columnType(
+  tokens: Token[],
+  ccsid: number,
+): { type: FieldType; sqlType: string; length: number; scale: number | null; rest: Token[] } {
+  const word = tokens[0]?.value ?? '';
+  let i = 1;
+  let size: number[] = [];
+  if (isWord(tokens[0], 'CHARACTER', 'CHAR') && isWord(tokens[1], 'VARYING')) i = 2;
+  if (isWord(tokens[0], 'DOUBLE') && isWord(tokens[1], 'PRECISION')) i = 2;
+  if (isOp(tokens[i], '(')) {
+    const end = closing(tokens, i);
+    size = splitCommas(tokens.slice(i + 1, end)).map((p) => Number(p[0]?.value));
+    i = end + 1;
+  }
+  let rest = tokens.slice(i);
+  const ccsidAt = rest.findIndex((t) => isWord(t, 'CCSID'));
+  const columnCcsid = ccsidAt >= 0 ? Number(rest[ccsidAt + 1]?.value) : ccsid;
+  const bitData = rest.some((t, k) => isWord(t, 'FOR') && isWord(rest[k + 1], 'BIT'));
+  if (ccsidAt >= 0) rest = [...rest.slice(0, ccsidAt), ...rest.slice(ccsidAt + 2)];
+  const [p = 0, s = 0] = size;
+  const varying = i === 2 && isWord(tokens[1], 'VARYING');
+  switch (word) {
+    case 'CHAR':
+    case 'CHARACTER':
+      if (varying)
+        return {
+          type: { kind: 'varchar', length: p, ccsid: columnCcsid },
+          sqlType: 'VARCHAR',
+          length: p,
+          scale: null,
+          rest,
+        };
+      if (bitData)
+        return { type: { kind: 'hex', length: p || 1 }, sqlType: 'CHAR', length: p || 1, scale: null, rest };
+      return {
+        type: { kind: 'char', length: p || 1, ccsid: columnCcsid },
+        sqlType: 'CHAR',
+        length: p || 1,
+        scale: null,
+        rest,
+      };
+    case 'VARCHAR':
+      return {
+        type: { kind: 'varchar', length: p, ccsid: columnCcsid },
+        sqlType: 'VARCHAR',
+        length: p,
+        scale: null,
+        rest,
+      };
+    case 'BINARY':
+      return { type: { kind: 'hex', length: p || 1 }, sqlType: 'BINARY', length: p || 1, scale: null, rest };
+    case 'DECIMAL':
+    case 'DEC':
+      return {
+        type: { kind: 'packed', precision: p || 5, scale: s },
+        sqlType: 'DECIMAL',
+        length: p || 5,
+        scale: s,
+        rest,
+      };
+    case 'NUMERIC':
+      return {
+        type: { kind: 'zoned', precision: p || 5, scale: s },
+        sqlType: 'NUMERIC',
+        length: p || 5,
+        scale: s,
+        rest,
+      };
+    case 'SMALLINT':
+      return { type: { kind: 'binary', bytes: 2 }, sqlType: 'SMALLINT', length: 2, scale: 0, rest };
+    case 'INT':
+    case 'INTEGER':
+      return { type: { kind: 'binary', bytes: 4 }, sqlType: 'INTEGER', length: 4, scale: 0, rest };
+    case 'BIGINT':
+      return { type: { kind: 'binary', bytes: 8 }, sqlType: 'BIGINT', length: 8, scale: 0, rest };
+    case 'REAL':
+      return { type: { kind: 'float', bytes: 4 }, sqlType: 'REAL', length: 4, scale: null, rest };
+    case 'FLOAT':
+    case 'DOUBLE':
+      return { type: { kind: 'float', bytes: 8 }, sqlType: 'DOUBLE', length: 8, scale: null, rest };
+    case 'DATE':
+      return {
+        type: { kind: 'date', format: 'iso', ccsid: columnCcsid },
+        sqlType: 'DATE',
+        length: 10,
+        scale: null,
+        rest,
+      };
+    case 'TIME':
+      return {
+        type: { kind: 'time', format: 'iso', ccsid: columnCcsid },
+        sqlType: 'TIME',
+        length: 8,
+        scale: null,
+        rest,
+      };
+    case 'TIMESTAMP':
+      return {
+        type: { kind: 'timestamp', ccsid: columnCcsid },
+        sqlType: 'TIMESTMP',
+        length: 26,
+        scale: 6,
+        rest,
+      };
+    default:
+      throw sqlError(-104, word, 'a data type');
+  }
+}
+
+function defaultOf(rest: Token[], type: FieldType): { has: boolean; value: SqlValue } {
+  const at = rest.findIndex((t) => isWord(t, 'DEFAULT'));
+  if (at < 0) return { has: false, value: null };
+  const v = rest[at + 1];
+  if (v && (v.kind === 'string' || v.kind === 'number'))
+    return { has: true, value: v.kind === 'number' ? Number(v.value) : v.value };
+  if (isOp(v, '-') && rest[at + 2]?.kind === 'number')
+    return { has: true, value: -Number(rest[at + 2]?.value) };
+  if (isWord(v, 'NULL')) return { has: true, value: null };
+  // WITH DEFAULT and DEFAULT alone: blanks, zero, or the current date/time.
+  const zero: Partial<Record<FieldType['kind'], SqlValue>> = {
+    char: '',
+    varchar: '',
+    packed: 0,
+    zoned: 0,
+    binary: 0,
+    float: 0,
+    date: '0001-01-01',
+    time: '00:00:00',
+    timestamp: '0001-01-01 00:00:00.000000',
+  };
+  return { has: true, value: zero[type.kind] ?? null };
+}
+
+export function createTable(ctx: QueryContext, tokens: Token[]): void {
+  const { schema, name, next } = readName(ctx, tokens, 2);
+  const lib = ctx.system.libraries.get(schema);
+  if (!lib) throw sqlError(-204, schema, '*LIBL', 'LIB');
+  if (!ctx.system.can(ctx.job, lib.authority, ['*EXECUTE', '*ADD', '*READ']))
+    throw sqlError(-551, schema, 'QSYS', 'LIB');
+  if (ctx.system.objectExists(schema, name)) throw sqlError(-601, name, schema, 'FILE');
+  if (!isOp(tokens[next], '(')) throw sqlError(-104, tokens[next]?.text ?? '<END-OF-STATEMENT>', '(');
+  const end = closing(tokens, next);
+  const columns: ColumnSpec[] = [];
+  let key: {
+    columns: string[];
+    unique: boolean;
+    constraint: { name: string; type: 'PRIMARY KEY' | 'UNIQUE' };
+  } | null = null;
+  for (const part of splitCommas(tokens.slice(next + 1, end))) {
+    let p = part;
+    let constraintName: string | undefined;
+    if (isWord(p[0], 'CONSTRAINT')) {
+      constraintName = shortName(nameOf(p[1]), 'constraint name');
+      p = p.slice(2);
+    }
+    if (isWord(p[0], 'PRIMARY', 'UNIQUE')) {
+      const primary = isWord(p[0], 'PRIMARY');
+      const open = p.findIndex((t) => isOp(t, '('));
+      const names = splitCommas(p.slice(open + 1, closing(p, open))).map((x) => nameOf(x[0]) ?? '');
+      if (!key || primary)
+        key = {
+          columns: names,
+          unique: true,
+          constraint: {
+            name: constraintName ?? `Q_${schema}_${name}_${names[0]}_00001`,
+            type: primary ? 'PRIMARY KEY' : 'UNIQUE',
+          },
+        };
+      continue;
+    }
+    const column = shortName(nameOf(p[0]), 'column name');
+    const { type, sqlType, length, scale, rest } = columnType(p.slice(1), 37);
+    const notNull = rest.some((t, k) => isWord(t, 'NOT') && isWord(rest[k + 1], 'NULL'));
+    const primary = rest.some((t, k) => isWord(t, 'PRIMARY') && isWord(rest[k + 1], 'KEY'));
+    const def = defaultOf(rest, type);
+    columns.push({
+      name: column,
+      type,
+      nullable: !notNull && !primary,
+      sqlType,
+      length,
+      scale,
+      defaultValue: def.value,
+      hasDefault: def.has || !notNull,
+      text: '',
+    });
+    if (primary)
+      key = {
+        columns: [column],
+        unique: true,
+        constraint: { name: `Q_${schema}_${name}_${column}_00001`, type: 'PRIMARY KEY' },
+      };
+  }
+  for (const k of key?.columns ?? []) {
+    const c = columns.find((x) => x.name === k);
+    if (!c) throw sqlError(-205, k, name, schema);
+    c.nullable = false;
+  }
+  const file = ctx.system.addFile(
+    ctx.job,
+    {
+      library: schema,
+      name,
+      origin: 'sql',
+      format: name,
+      columns,
+      key,
+      reuseDeleted: true,
+      maxMembers: 1,
+      text: '',
+    },
+    name,
+  );
+  const qsqjrn = ctx.system.journals.get(`${schema}/QSQJRN`);
+  if (qsqjrn && lib.schema) ctx.system.startJournaling(ctx.job, file, qsqjrn, '*AFTER');
+}
+
+export function createAlias(ctx: QueryContext, tokens: Token[]): void {
+  const alias = readName(ctx, tokens, 2);
+  if (!isWord(tokens[alias.next], 'FOR')) throw sqlError(-104, tokens[alias.next]?.text ?? '', 'FOR');
+  const target = readName(ctx, tokens, alias.next + 1);
+  let member: string | null = null;
+  if (isOp(tokens[target.next], '(')) member = nameOf(tokens[target.next + 1]) ?? null;
+  if (ctx.system.objectExists(alias.schema, alias.name))
+    throw sqlError(-601, alias.name, alias.schema, 'FILE');
+  const file = ctx.system.file(target.schema, target.name);
+  if (!file) throw sqlError(-204, target.name, target.schema, 'FILE');
+  if (member) ctx.system.member(file, member);
+  ctx.system.aliases.set(`${alias.schema}/${alias.name}`, {
+    library: alias.schema,
+    name: alias.name,
+    target: { library: target.schema, file: target.name, member },
+    authority: newAuthority(ctx.job.profile.name),
+  });
+}
+
+export function drop(ctx: QueryContext, tokens: Token[]): void {
+  const what = tokens[1]?.value;
+  const { schema, name } = readName(ctx, tokens, 2);
+  if (what === 'ALIAS') {
+    if (!ctx.system.aliases.delete(`${schema}/${name}`)) throw sqlError(-204, name, schema, 'ALIAS');
+    return;
+  }
+  const file = ctx.system.file(schema, name);
+  if (!file) throw sqlError(-204, name, schema, 'FILE');
+  if (!ctx.system.can(ctx.job, file.authority, ['*OBJEXIST', '*OBJOPR']))
+    throw sqlError(-551, name, schema, 'FILE');
+  ctx.system.deleteFile(file);
+}

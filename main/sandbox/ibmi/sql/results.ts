@@ -1,0 +1,46 @@
+// Query answers as the ODBC path hands them over: DECIMAL and NUMERIC as exact decimal text, BIGINT
+// as bigint, SMALLINT and INTEGER as numbers, binary as bytes, character data as stored (CHAR padded).
+import type { IbmiRow, IbmiValue } from '../../../ibmi/connection';
+import type { SqlValue } from '../files';
+import type Database from 'better-sqlite3';
+
+function decimal(v: number | bigint, scale: number): string {
+  if (typeof v === 'bigint') return scale > 0 ? `${v}.${'0'.repeat(scale)}` : String(v);
+  return v.toFixed(scale);
+}
+
+export function convert(value: unknown, declared: string | null): IbmiValue {
+  if (value === null || value === undefined) return null;
+  const d = (declared ?? '').toUpperCase();
+  const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
+  if (m && (typeof value === 'number' || typeof value === 'bigint')) return decimal(value, Number(m[3]));
+  if (Buffer.isBuffer(value)) return new Uint8Array(value);
+  if (typeof value === 'bigint') {
+    if (d === 'BIGINT') return value;
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value;
+  }
+  if (typeof value === 'number' && d === 'BIGINT') return BigInt(Math.trunc(value));
+  return value as IbmiValue;
+}
+
+export function runQuery(db: Database.Database, sql: string, bound: readonly SqlValue[]): IbmiRow[] {
+  const stmt = db.prepare(sql);
+  stmt.safeIntegers(true);
+  const columns = stmt.columns();
+  const raw = stmt.raw(true).all(...bound) as unknown[][];
+  return raw.map((r) => {
+    const row: IbmiRow = {};
+    // Db2 names a result column that is not a column or an AS name by its position: 00001, 00002 …
+    columns.forEach((c, i) => {
+      const name = /^[A-Za-z_$#@][A-Za-z0-9_$#@]*$/.test(c.name)
+        ? c.name.toUpperCase()
+        : String(i + 1).padStart(5, '0');
+      row[name] = convert(r[i], c.type);
+    });
+    return row;
+  });
+}
+
+export const toSqlValue = (v: IbmiValue): SqlValue => (v instanceof Uint8Array ? Buffer.from(v) : v);
