@@ -5,17 +5,13 @@ import { NAMED, rights, type AuthorityName } from '../authority';
 import { parseDds } from '../dds';
 import { activeCount, reorganize, type PhysicalFile } from '../files';
 import { cpf } from '../messages';
-import type { Job, SimulatedIbmi } from '../system';
 import { Args, type CommandShape } from './args';
 import { commandError, parseCommand, atom } from './parse';
 import { displayFieldDescriptions, displayJournal, DSPFFD_SHAPE, DSPJRN_SHAPE } from './outfiles';
 import { sourceText } from './source';
+import { useFile, type CommandContext } from './context';
 
-export interface CommandContext {
-  system: SimulatedIbmi;
-  job: Job;
-  currentLibrary: string;
-}
+export type { CommandContext };
 
 type Run = (ctx: CommandContext, a: Args) => void;
 const COMMANDS: Record<string, { shape: CommandShape; run: Run }> = {};
@@ -27,20 +23,6 @@ export function runCommand(ctx: CommandContext, text: string): void {
   if (!def) throw commandError('CPD0030', `Command ${parsed.name} in library *LIBL not found.`);
   ctx.system.command(ctx.job, parsed.name);
   def.run(ctx, new Args(parsed, def.shape, ctx.currentLibrary));
-}
-
-/** A file the job reaches with `needed` rights on it (CPF9812 missing, CPF9802 not authorized). */
-export function useFile(
-  ctx: CommandContext,
-  library: string,
-  name: string,
-  needed: readonly Right[],
-): PhysicalFile {
-  ctx.system.useLibrary(ctx.job, library);
-  const file = ctx.system.file(library, name);
-  if (!file) throw cpf('CPF9812', name, library);
-  if (!ctx.system.can(ctx.job, file.authority, needed)) throw cpf('CPF9802', '', name, library);
-  return file;
 }
 
 const text = (a: Args) => a.text('TEXT', '');

@@ -6,7 +6,7 @@ import { selectEntries, type CodeSelection, type JournalEntry } from '../journal
 import { cpf } from '../messages';
 import type { Args, CommandShape } from './args';
 import { atom, commandError } from './parse';
-import { useFile, type CommandContext } from './commands';
+import { useFile, type CommandContext } from './context';
 
 const char = (name: string, length: number): ColumnSpec => ({
   name,

@@ -2,7 +2,7 @@
 import { cpf } from '../messages';
 import { q } from '../files';
 import type { SimulatedIbmi } from '../system';
-import type { CommandContext } from './commands';
+import type { CommandContext } from './context';
 
 export function sourceText(c: CommandContext, library: string, file: string, member: string): string {
   c.system.useLibrary(c.job, library);
