@@ -105,6 +105,9 @@ export function mapOdbcError(e: unknown, secret: string): IbmiError {
 
 const toParam = (v: IbmiValue): unknown => (v instanceof Uint8Array ? Buffer.from(v) : v);
 
+/** A CL command as the driver runs it: QCMDEXC with the command bound as its parameter. */
+const QCMDEXC = 'CALL QSYS2.QCMDEXC(?)';
+
 function toRow(r: Record<string, unknown>): IbmiRow {
   const row: IbmiRow = {};
   for (const [k, v] of Object.entries(r)) {
@@ -118,6 +121,10 @@ function toRow(r: Record<string, unknown>): IbmiRow {
             : String(v);
   }
   return row;
+}
+
+async function run(c: OdbcConnection, sql: string, params: readonly IbmiValue[]): Promise<IbmiRow[]> {
+  return (await c.query(sql, params.map(toParam))).map(toRow);
 }
 
 /** Closes a connection whatever state it is in (a dropped one may throw rather than reject). */
@@ -225,19 +232,19 @@ export class OdbcIbmiConnection implements IbmiConnection {
   }
 
   query(sql: string, params: readonly IbmiValue[] = []): Promise<IbmiRow[]> {
-    return this.with(async (c) => (await c.query(sql, params.map(toParam))).map(toRow));
+    return this.with((c) => run(c, sql, params));
   }
 
   async command(cl: string): Promise<void> {
-    await this.query('CALL QSYS2.QCMDEXC(?)', [cl]);
+    await this.query(QCMDEXC, [cl]);
   }
 
   transaction<T>(work: (c: IbmiConnection) => Promise<T>): Promise<T> {
     return this.with(async (raw) => {
       await raw.beginTransaction();
       const bound: IbmiConnection = {
-        query: async (sql, params = []) => (await raw.query(sql, params.map(toParam))).map(toRow),
-        command: async (cl) => void (await raw.query('CALL QSYS2.QCMDEXC(?)', [cl])),
+        query: (sql, params = []) => run(raw, sql, params),
+        command: async (cl) => void (await run(raw, QCMDEXC, [cl])),
         transaction: () => Promise.reject(new Error('A transaction is already open on this connection.')),
         close: () => Promise.resolve(),
       };

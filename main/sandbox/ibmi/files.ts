@@ -58,6 +58,32 @@ export interface PhysicalFile {
   source?: Map<string, string>;
 }
 
+/** A CHAR(n) NOT NULL WITH DEFAULT field in CCSID 37, as system-made files (outfiles, source files) have. */
+export const charColumn = (name: string, length: number): ColumnSpec => ({
+  name,
+  type: { kind: 'char', length, ccsid: 37 },
+  nullable: false,
+  sqlType: 'CHAR',
+  length,
+  scale: null,
+  defaultValue: '',
+  hasDefault: true,
+  text: '',
+});
+
+/** A zoned NUMERIC(p, s) NOT NULL WITH DEFAULT field. */
+export const zonedColumn = (name: string, precision: number, scale = 0): ColumnSpec => ({
+  name,
+  type: { kind: 'zoned', precision, scale },
+  nullable: false,
+  sqlType: 'NUMERIC',
+  length: precision,
+  scale,
+  defaultValue: 0,
+  hasDefault: true,
+  text: '',
+});
+
 export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function sqliteDecl(c: ColumnSpec): string {
@@ -265,11 +291,6 @@ export function takeSlot(member: Member, rrn: number): void {
 export function freeSlot(member: Member, rrn: number): void {
   member.deleted.push(rrn);
   member.deleted.sort((a, b) => a - b);
-}
-
-export function activeCount(db: Database.Database, member: Member): number {
-  const row = db.prepare(`SELECT COUNT(*) AS N FROM ${q(member.table)}`).get() as { N: number };
-  return row.N;
 }
 
 /**

@@ -5,11 +5,11 @@ import Database from 'better-sqlite3';
 import { encodeRecord } from '../../ibmi/recordImage';
 import { holds, newAuthority, type ObjectAuthority, type Right } from './authority';
 import {
-  activeCount,
   createMemberTable,
   freeSlot,
   imageValue,
   nextSlot,
+  q,
   readRecord,
   removeRecord,
   takeSlot,
@@ -173,7 +173,7 @@ export class SimulatedIbmi {
     this.libraries.set(name, lib);
     if (schema) {
       // CREATE SCHEMA makes the journal QSQJRN with receiver QSQJRN0001; tables created in the schema are journaled to it.
-      this.createReceiver(job, name, 'QSQJRN0001', '');
+      this.createReceiver(job.profile.name, name, 'QSQJRN0001', '');
       this.createJournal(job, name, 'QSQJRN', this.receiver(name, 'QSQJRN0001'), '*SYSTEM', false);
     }
     return lib;
@@ -218,7 +218,7 @@ export class SimulatedIbmi {
   }
 
   deleteFile(file: PhysicalFile): void {
-    for (const m of file.members) this.db.exec(`DROP TABLE "${m.table.replaceAll('"', '""')}"`);
+    for (const m of file.members) this.db.exec(`DROP TABLE ${q(m.table)}`);
     this.files.delete(key(file.library, file.name));
   }
 
@@ -228,8 +228,6 @@ export class SimulatedIbmi {
     if (!m) throw cpf('CPF9815', '', file.name, file.library, '', name ?? '*FIRST');
     return m;
   }
-
-  recordCount = (m: Member) => activeCount(this.db, m);
 
   // ---- record-level changes, journaled ----------------------------------------------------------
 
@@ -417,7 +415,7 @@ export class SimulatedIbmi {
     return j;
   }
 
-  createReceiver(job: Job, library: string, name: string, text: string): Receiver {
+  createReceiver(owner: string, library: string, name: string, text: string): Receiver {
     if (this.objectExists(library, name)) throw cpf('CPF7010', name, library, 'JRNRCV');
     const r: Receiver = {
       library,
@@ -426,7 +424,7 @@ export class SimulatedIbmi {
       entries: [],
       attached: null,
       detached: null,
-      authority: newAuthority(job.profile.name),
+      authority: newAuthority(owner),
       created: this.timestamp(),
       text,
     };
@@ -467,11 +465,10 @@ export class SimulatedIbmi {
     const old = attachedReceiver(j);
     if (!old) throw new Error('No receiver attached.');
     if (resetSequence && [...this.openTransactions()].some((tx) => tx.cycles.has(j))) throw cpf('CPF70D9');
-    const owner = job?.profile ?? QSECOFR;
     const receiver =
       next ??
       this.createReceiver(
-        job ?? { name: 'QSYSARB', user: 'QSYS', number: '000000', profile: owner, transaction: null },
+        job?.profile.name ?? QSECOFR.name,
         old.library,
         this.freeName(old.library, generatedName(old.name)),
         old.text,

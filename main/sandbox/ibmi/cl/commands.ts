@@ -3,7 +3,7 @@
 import type { Right } from '../authority';
 import { NAMED, rights, type AuthorityName } from '../authority';
 import { parseDds } from '../dds';
-import { activeCount, reorganize, type PhysicalFile } from '../files';
+import { charColumn, q, reorganize, zonedColumn } from '../files';
 import { cpf } from '../messages';
 import { Args, type CommandShape } from './args';
 import { commandError, parseCommand, atom } from './parse';
@@ -41,7 +41,7 @@ define(
   (c, a) => {
     const { library, name } = a.qualified('JRNRCV');
     c.system.useLibrary(c.job, library, ['*EXECUTE', '*ADD', '*READ']);
-    c.system.createReceiver(c.job, library, name, text(a));
+    c.system.createReceiver(c.job.profile.name, library, name, text(a));
   },
 );
 
@@ -189,19 +189,7 @@ define(
           ...common,
           origin: 'dds',
           format: name,
-          columns: [
-            {
-              name,
-              type: { kind: 'char', length: recordLength, ccsid: 37 },
-              nullable: false,
-              sqlType: 'CHAR',
-              length: recordLength,
-              scale: null,
-              defaultValue: null,
-              hasDefault: true,
-              text: '',
-            },
-          ],
+          columns: [charColumn(name, recordLength)],
           key: null,
           text: text(a),
         },
@@ -237,17 +225,6 @@ define(
     const { library, name } = a.qualified('FILE');
     c.system.useLibrary(c.job, library, ['*EXECUTE', '*ADD', '*READ']);
     const length = (a.number('RCDLEN', 92) ?? 92) - 12;
-    const num = (n: string, p: number, s: number) => ({
-      name: n,
-      type: { kind: 'zoned' as const, precision: p, scale: s },
-      nullable: false,
-      sqlType: 'NUMERIC',
-      length: p,
-      scale: s,
-      defaultValue: 0,
-      hasDefault: true,
-      text: '',
-    });
     const memberText = a.text('MBR', '*NONE');
     c.system.addFile(
       c.job,
@@ -260,21 +237,7 @@ define(
         maxMembers: null,
         key: null,
         text: text(a),
-        columns: [
-          num('SRCSEQ', 6, 2),
-          num('SRCDAT', 6, 0),
-          {
-            name: 'SRCDTA',
-            type: { kind: 'char', length, ccsid: 37 },
-            nullable: false,
-            sqlType: 'CHAR',
-            length,
-            scale: null,
-            defaultValue: '',
-            hasDefault: true,
-            text: '',
-          },
-        ],
+        columns: [zonedColumn('SRCSEQ', 6, 2), zonedColumn('SRCDAT', 6), charColumn('SRCDTA', length)],
       },
       memberText === '*NONE' ? null : memberText === '*FILE' ? name : memberText,
     );
@@ -308,7 +271,7 @@ define('CLRPFM', { positional: ['FILE', 'MBR'], keywords: [], required: ['FILE']
   const { library, name } = a.qualified('FILE');
   const file = useFile(c, library, name, ['*OBJOPR', '*OBJMGT', '*DLT']);
   const member = c.system.member(file, a.text('MBR', '*FIRST'));
-  c.system.db.exec(`DELETE FROM "${member.table}"`);
+  c.system.db.exec(`DELETE FROM ${q(member.table)}`);
   member.deleted = [];
   member.nextRrn = 1;
   c.system.journalFileEntry(c.job, file, member, 'F', 'CR');
@@ -394,7 +357,3 @@ define('RVKOBJAUT', AUT_SHAPE, (c, a) => grantOrRevoke(c, a, false));
 
 define('DSPJRN', DSPJRN_SHAPE, (c, a) => displayJournal(c, a));
 define('DSPFFD', DSPFFD_SHAPE, (c, a) => displayFieldDescriptions(c, a));
-
-/** For OBJECT_STATISTICS and tests: how many active records a member holds. */
-export const recordsIn = (c: CommandContext, file: PhysicalFile) =>
-  file.members.reduce((n, m) => n + activeCount(c.system.db, m), 0);

@@ -1,35 +1,23 @@
 // DSPJRN and DSPFFD with OUTPUT(*OUTFILE): the command creates the outfile (model QADSPJR5 for
 // *TYPE5, QADSPFFD for field descriptions) when absent and writes one row per entry or field.
 import { fieldLength } from '../../../ibmi/recordImage';
-import { assign, q, type ColumnSpec, type PhysicalFile, type SqlValue } from '../files';
+import {
+  assign,
+  charColumn,
+  q,
+  zonedColumn,
+  type ColumnSpec,
+  type PhysicalFile,
+  type SqlValue,
+} from '../files';
 import { selectEntries, type CodeSelection, type JournalEntry } from '../journals';
 import { cpf } from '../messages';
 import type { Args, CommandShape } from './args';
 import { atom, commandError } from './parse';
 import { useFile, type CommandContext } from './context';
 
-const char = (name: string, length: number): ColumnSpec => ({
-  name,
-  type: { kind: 'char', length, ccsid: 37 },
-  nullable: false,
-  sqlType: 'CHAR',
-  length,
-  scale: null,
-  defaultValue: '',
-  hasDefault: true,
-  text: '',
-});
-const zoned = (name: string, precision: number): ColumnSpec => ({
-  name,
-  type: { kind: 'zoned', precision, scale: 0 },
-  nullable: false,
-  sqlType: 'NUMERIC',
-  length: precision,
-  scale: 0,
-  defaultValue: 0,
-  hasDefault: true,
-  text: '',
-});
+const char = charColumn;
+const zoned = zonedColumn;
 
 /** The *TYPE5 outfile format (QJORDJE5), JOESD and JONVI sized by ENTDTALEN and NULLINDLEN. */
 function type5Columns(esdLength: number, nviLength: number): ColumnSpec[] {

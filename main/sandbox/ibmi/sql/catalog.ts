@@ -1,8 +1,15 @@
 // The QSYS2 catalog views and services the sandbox answers, each a fixed column list (names and
 // types as IBM documents them) and the rows a given job may see: objects it holds some authority to.
-import { authorityName, effectiveRights, type ObjectAuthority } from '../authority';
+import {
+  authorityName,
+  effectiveRights,
+  rights,
+  RIGHTS,
+  type ObjectAuthority,
+  type Right,
+} from '../authority';
 import { fieldLength } from '../../../ibmi/recordImage';
-import type { SqlValue } from '../files';
+import type { PhysicalFile, SqlValue } from '../files';
 import { attachedReceiver, firstSeq, lastSeq, selectEntries, type Receiver } from '../journals';
 import { sqlError } from '../messages';
 import type { Job, SimulatedIbmi } from '../system';
@@ -308,7 +315,7 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
         r.authority,
       ]),
     ];
-    const flag = (set: ReadonlySet<string>, r: string) => (set.has(r) ? 'YES' : 'NO');
+    const flag = (set: ReadonlySet<Right>, r: Right) => (set.has(r) ? 'YES' : 'NO');
     return {
       columns: [
         'SYSTEM_OBJECT_SCHEMA VARCHAR(10)',
@@ -331,22 +338,8 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
       rows: objects
         .filter(([, , , auth]) => sees(c, auth))
         .flatMap(([lib, name, type, auth]) => {
-          const holders: [string, ReadonlySet<string>][] = [
-            [
-              auth.owner,
-              new Set([
-                '*OBJOPR',
-                '*OBJMGT',
-                '*OBJEXIST',
-                '*OBJALTER',
-                '*OBJREF',
-                '*READ',
-                '*ADD',
-                '*UPD',
-                '*DLT',
-                '*EXECUTE',
-              ]),
-            ],
+          const holders: [string, ReadonlySet<Right>][] = [
+            [auth.owner, rights('*ALL')],
             ...[...auth.private.entries()].filter(([u]) => u !== auth.owner),
             ['*PUBLIC', auth.public],
           ];
@@ -355,20 +348,9 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
             name,
             type,
             who,
-            authorityName(set as ReadonlySet<never>),
+            authorityName(set),
             auth.owner,
-            ...[
-              '*OBJOPR',
-              '*OBJMGT',
-              '*OBJEXIST',
-              '*OBJALTER',
-              '*OBJREF',
-              '*READ',
-              '*ADD',
-              '*UPD',
-              '*DLT',
-              '*EXECUTE',
-            ].map((r) => flag(set, r)),
+            ...RIGHTS.map((r) => flag(set, r)),
           ]);
         }),
     };
@@ -426,63 +408,37 @@ function objectStatistics(c: Ctx, args: SqlValue[]): Relation {
   const libraries = library === '*ALL' || library === '*ALLUSR' ? [...c.system.libraries.keys()] : [library];
   const rows: SqlValue[][] = [];
   const want = (t: string) => types.includes('*ALL') || types.includes(t);
+  const named = (n: string) => !only || only === '*ALL' || only === n;
+  /** One row; objects that are not files are never journaled and have no SQL type. */
+  const row = (
+    lib: string,
+    o: { name: string; authority: ObjectAuthority; created: string; text: string },
+    type: string,
+    file?: PhysicalFile,
+  ): SqlValue[] => [
+    o.name,
+    type,
+    o.authority.owner,
+    o.created,
+    o.text,
+    file ? 'PF' : '',
+    file?.journal ? 'YES' : 'NO',
+    file?.journal?.name ?? null,
+    file?.journal?.library ?? null,
+    file?.journal?.images ?? null,
+    file?.journal?.since ?? null,
+    file?.origin === 'sql' ? 'TABLE' : null,
+    lib,
+  ];
   for (const lib of libraries) {
     const l = c.system.libraries.get(lib);
     if (!l || !sees(c, l.authority)) continue;
-    if (want('*FILE'))
-      for (const f of c.system.files.values())
-        if (f.library === lib && sees(c, f.authority) && (!only || only === '*ALL' || only === f.name))
-          rows.push([
-            f.name,
-            '*FILE',
-            f.authority.owner,
-            f.created,
-            f.text,
-            'PF',
-            f.journal ? 'YES' : 'NO',
-            f.journal?.name ?? null,
-            f.journal?.library ?? null,
-            f.journal?.images ?? null,
-            f.journal?.since ?? null,
-            f.origin === 'sql' ? 'TABLE' : null,
-            lib,
-          ]);
-    if (want('*JRN'))
-      for (const j of c.system.journals.values())
-        if (j.library === lib && sees(c, j.authority) && (!only || only === j.name))
-          rows.push([
-            j.name,
-            '*JRN',
-            j.authority.owner,
-            j.created,
-            j.text,
-            '',
-            'NO',
-            null,
-            null,
-            null,
-            null,
-            null,
-            lib,
-          ]);
-    if (want('*JRNRCV'))
-      for (const r of c.system.receivers.values())
-        if (r.library === lib && sees(c, r.authority) && (!only || only === r.name))
-          rows.push([
-            r.name,
-            '*JRNRCV',
-            r.authority.owner,
-            r.created,
-            r.text,
-            '',
-            'NO',
-            null,
-            null,
-            null,
-            null,
-            null,
-            lib,
-          ]);
+    const mine = <T extends { library: string; name: string; authority: ObjectAuthority }>(
+      all: Iterable<T>,
+    ) => [...all].filter((o) => o.library === lib && sees(c, o.authority) && named(o.name));
+    if (want('*FILE')) for (const f of mine(c.system.files.values())) rows.push(row(lib, f, '*FILE', f));
+    if (want('*JRN')) for (const j of mine(c.system.journals.values())) rows.push(row(lib, j, '*JRN'));
+    if (want('*JRNRCV')) for (const r of mine(c.system.receivers.values())) rows.push(row(lib, r, '*JRNRCV'));
   }
   return {
     columns: [

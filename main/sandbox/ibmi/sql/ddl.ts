@@ -52,89 +52,46 @@ function columnType(
   if (ccsidAt >= 0) rest = [...rest.slice(0, ccsidAt), ...rest.slice(ccsidAt + 2)];
   const [p = 0, s = 0] = size;
   const varying = i === 2 && isWord(tokens[1], 'VARYING');
+  const spec = (type: FieldType, sqlType: string, length: number, scale: number | null) => ({
+    type,
+    sqlType,
+    length,
+    scale,
+    rest,
+  });
   switch (word) {
     case 'CHAR':
     case 'CHARACTER':
-      if (varying)
-        return {
-          type: { kind: 'varchar', length: p, ccsid: columnCcsid },
-          sqlType: 'VARCHAR',
-          length: p,
-          scale: null,
-          rest,
-        };
-      if (bitData)
-        return { type: { kind: 'hex', length: p || 1 }, sqlType: 'CHAR', length: p || 1, scale: null, rest };
-      return {
-        type: { kind: 'char', length: p || 1, ccsid: columnCcsid },
-        sqlType: 'CHAR',
-        length: p || 1,
-        scale: null,
-        rest,
-      };
+      if (varying) return spec({ kind: 'varchar', length: p, ccsid: columnCcsid }, 'VARCHAR', p, null);
+      if (bitData) return spec({ kind: 'hex', length: p || 1 }, 'CHAR', p || 1, null);
+      return spec({ kind: 'char', length: p || 1, ccsid: columnCcsid }, 'CHAR', p || 1, null);
     case 'VARCHAR':
-      return {
-        type: { kind: 'varchar', length: p, ccsid: columnCcsid },
-        sqlType: 'VARCHAR',
-        length: p,
-        scale: null,
-        rest,
-      };
+      return spec({ kind: 'varchar', length: p, ccsid: columnCcsid }, 'VARCHAR', p, null);
     case 'BINARY':
-      return { type: { kind: 'hex', length: p || 1 }, sqlType: 'BINARY', length: p || 1, scale: null, rest };
+      return spec({ kind: 'hex', length: p || 1 }, 'BINARY', p || 1, null);
     case 'DECIMAL':
     case 'DEC':
-      return {
-        type: { kind: 'packed', precision: p || 5, scale: s },
-        sqlType: 'DECIMAL',
-        length: p || 5,
-        scale: s,
-        rest,
-      };
+      return spec({ kind: 'packed', precision: p || 5, scale: s }, 'DECIMAL', p || 5, s);
     case 'NUMERIC':
-      return {
-        type: { kind: 'zoned', precision: p || 5, scale: s },
-        sqlType: 'NUMERIC',
-        length: p || 5,
-        scale: s,
-        rest,
-      };
+      return spec({ kind: 'zoned', precision: p || 5, scale: s }, 'NUMERIC', p || 5, s);
     case 'SMALLINT':
-      return { type: { kind: 'binary', bytes: 2 }, sqlType: 'SMALLINT', length: 2, scale: 0, rest };
+      return spec({ kind: 'binary', bytes: 2 }, 'SMALLINT', 2, 0);
     case 'INT':
     case 'INTEGER':
-      return { type: { kind: 'binary', bytes: 4 }, sqlType: 'INTEGER', length: 4, scale: 0, rest };
+      return spec({ kind: 'binary', bytes: 4 }, 'INTEGER', 4, 0);
     case 'BIGINT':
-      return { type: { kind: 'binary', bytes: 8 }, sqlType: 'BIGINT', length: 8, scale: 0, rest };
+      return spec({ kind: 'binary', bytes: 8 }, 'BIGINT', 8, 0);
     case 'REAL':
-      return { type: { kind: 'float', bytes: 4 }, sqlType: 'REAL', length: 4, scale: null, rest };
+      return spec({ kind: 'float', bytes: 4 }, 'REAL', 4, null);
     case 'FLOAT':
     case 'DOUBLE':
-      return { type: { kind: 'float', bytes: 8 }, sqlType: 'DOUBLE', length: 8, scale: null, rest };
+      return spec({ kind: 'float', bytes: 8 }, 'DOUBLE', 8, null);
     case 'DATE':
-      return {
-        type: { kind: 'date', format: 'iso', ccsid: columnCcsid },
-        sqlType: 'DATE',
-        length: 10,
-        scale: null,
-        rest,
-      };
+      return spec({ kind: 'date', format: 'iso', ccsid: columnCcsid }, 'DATE', 10, null);
     case 'TIME':
-      return {
-        type: { kind: 'time', format: 'iso', ccsid: columnCcsid },
-        sqlType: 'TIME',
-        length: 8,
-        scale: null,
-        rest,
-      };
+      return spec({ kind: 'time', format: 'iso', ccsid: columnCcsid }, 'TIME', 8, null);
     case 'TIMESTAMP':
-      return {
-        type: { kind: 'timestamp', ccsid: columnCcsid },
-        sqlType: 'TIMESTMP',
-        length: 26,
-        scale: 6,
-        rest,
-      };
+      return spec({ kind: 'timestamp', ccsid: columnCcsid }, 'TIMESTMP', 26, 6);
     default:
       throw sqlError(-104, word, 'a data type');
   }

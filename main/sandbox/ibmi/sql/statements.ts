@@ -1,7 +1,7 @@
 // One SQL statement of the Db2 for i subset the sandbox speaks, dispatched by its first words.
 import type { IbmiRow } from '../../../ibmi/connection';
 import { IbmiError } from '../../../ibmi/connection';
-import type { SqlValue } from '../files';
+import { q, type SqlValue } from '../files';
 import { sqlError } from '../messages';
 import { runCommand } from '../cl/commands';
 import { createAlias, createTable, drop, readName } from './ddl';
@@ -27,7 +27,7 @@ function query(ctx: QueryContext, tokens: Token[], params: ParamCursor): IbmiRow
   } catch (e) {
     throw mapSqliteError(e);
   } finally {
-    for (const temp of t.temps) ctx.system.db.exec(`DROP TABLE IF EXISTS temp."${temp}"`);
+    for (const temp of t.temps) ctx.system.db.exec(`DROP TABLE IF EXISTS temp.${q(temp)}`);
   }
 }
 
