@@ -6,6 +6,10 @@ import { IBMI_NAME } from '../../shared/config/fields';
 export type IbmiValue = string | number | bigint | Uint8Array | null;
 export type IbmiRow = Record<string, IbmiValue>;
 
+/** A column's value as trimmed text ('' for null): CHAR columns come back padded. */
+export const cellText = (v: IbmiValue | undefined): string =>
+  v === null || v === undefined ? '' : String(v).trim();
+
 export interface IbmiConnection {
   /** Runs one SQL statement with `?` markers bound to `params`; answers its rows (column names upper case). */
   query(sql: string, params?: readonly IbmiValue[]): Promise<IbmiRow[]>;

@@ -43,8 +43,10 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       return a;
     };
     const byId = (a: ContractRow, b: ContractRow) => a.id - b.id;
+    // Agents name key columns as their catalogue does (id, ID …).
+    const idOf = (key: Row) => Number(Object.entries(key).find(([k]) => k.toLowerCase() === 'id')?.[1]);
     const summary = (changes: Change[]) =>
-      changes.map((c) => ({ op: c.op, id: Number(c.key.id), name: c.row ? h.normalize(c.row).name : null }));
+      changes.map((c) => ({ op: c.op, id: idOf(c.key), name: c.row ? h.normalize(c.row).name : null }));
 
     beforeAll(async () => {
       h = await makeHarness();
@@ -139,7 +141,7 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       for (let round = 0; round < 10; round++) {
         const batch = await agent.readChanges([table], checkpoint, { maxRows: 2 });
         expect(batch.changes.length).toBeLessThanOrEqual(2);
-        seen.push(...batch.changes.map((c) => Number(c.key.id)));
+        seen.push(...batch.changes.map((c) => idOf(c.key)));
         checkpoint = batch.checkpoint;
         if (batch.changes.length === 0) break;
       }

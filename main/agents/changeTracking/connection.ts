@@ -4,16 +4,9 @@ import { readFile } from 'node:fs/promises';
 import sql from 'mssql';
 import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
 
-/** A failure the user can act on: what happened and what to do. Never carries the password. */
-export class AgentConnectionError extends Error {
-  constructor(
-    message: string,
-    readonly remedy: string,
-    readonly kind: 'certificate-file' | 'unreachable' | 'login' | 'database' | 'tls' | 'other',
-  ) {
-    super(message);
-  }
-}
+import { AgentConnectionError } from '../connectionError';
+
+export { AgentConnectionError };
 
 /** Reads the CA file named by certificatePath; a missing or unreadable file names the path. */
 export async function readCertificate(path: string): Promise<string> {

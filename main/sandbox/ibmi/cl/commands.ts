@@ -17,6 +17,9 @@ type Run = (ctx: CommandContext, a: Args) => void;
 const COMMANDS: Record<string, { shape: CommandShape; run: Run }> = {};
 const define = (name: string, shape: CommandShape, run: Run) => (COMMANDS[name] = { shape, run });
 
+/** The commands this system has, as *CMD objects in QSYS. */
+export const commandNames = (): string[] => Object.keys(COMMANDS);
+
 export function runCommand(ctx: CommandContext, text: string): void {
   const parsed = parseCommand(text);
   const def = COMMANDS[parsed.name];

@@ -3,12 +3,14 @@
 import {
   authorityName,
   effectiveRights,
+  newAuthority,
   rights,
   RIGHTS,
   type ObjectAuthority,
   type Right,
 } from '../authority';
 import { fieldLength } from '../../../ibmi/recordImage';
+import { commandNames } from '../cl/commands';
 import type { PhysicalFile, SqlValue } from '../files';
 import { attachedReceiver, firstSeq, lastSeq, selectEntries, type Receiver } from '../journals';
 import { sqlError } from '../messages';
@@ -313,6 +315,13 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
         r.name,
         '*JRNRCV',
         r.authority,
+      ]),
+      // Commands are objects in QSYS, public *USE unless GRTOBJAUT/RVKOBJAUT gave private authorities.
+      ...commandNames().map((name): [string, string, string, ObjectAuthority] => [
+        'QSYS',
+        name,
+        '*CMD',
+        c.system.commands.get(name) ?? newAuthority('QSYS', '*USE'),
       ]),
     ];
     const flag = (set: ReadonlySet<Right>, r: Right) => (set.has(r) ? 'YES' : 'NO');

@@ -89,7 +89,7 @@ export function update(ctx: QueryContext, tokens: Token[], params: ParamCursor):
   });
   const ref = alias ?? t.name;
   const select: Token[] = [
-    ...lexed(`SELECT ${ref}.__RRN`),
+    ...lexed(`SELECT ${ref}.__RRN AS RECNBR__`),
     ...sets.flatMap((s) => [comma, open, ...s.expr, close]),
     ...lexed('FROM'),
     ...tokens.slice(1, next),

@@ -34,6 +34,8 @@ export function runQuery(db: Database.Database, sql: string, bound: readonly Sql
     const row: IbmiRow = {};
     // Db2 names a result column that is not a column or an AS name by its position: 00001, 00002 …
     columns.forEach((c, i) => {
+      // The member table's own record number column is the simulation's, never the file's: * leaves it out.
+      if (c.name === '__RRN') return;
       const name = /^[A-Za-z_$#@][A-Za-z0-9_$#@]*$/.test(c.name)
         ? c.name.toUpperCase()
         : String(i + 1).padStart(5, '0');

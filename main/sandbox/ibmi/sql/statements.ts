@@ -68,6 +68,13 @@ function dispatch(ctx: StatementContext, tokens: Token[], params: ParamCursor): 
     const name = nameOf(tokens[2]) ?? '';
     if (!/^[A-Z$#@][A-Z0-9_$#@]{0,9}$/.test(name))
       throw sqlError(-104, name, 'a schema name of at most 10 characters');
+    // CREATE SCHEMA runs CRTLIB, CRTJRNRCV and CRTJRN for the user: it needs *USE to each command.
+    for (const cmd of ['CRTLIB', 'CRTJRNRCV', 'CRTJRN'])
+      try {
+        ctx.system.command(ctx.job, cmd);
+      } catch {
+        throw sqlError(-552, 'CREATE SCHEMA');
+      }
     ctx.system.createLibrary(ctx.job, name, '', true);
     return [];
   }

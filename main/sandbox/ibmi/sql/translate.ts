@@ -200,7 +200,8 @@ export function translate(
     if (isWord(t, 'RRN') && isOp(next, '(')) {
       const end = closing(tokens, i + 1);
       const target = tokens.slice(i + 2, end).filter((x) => !isOp(x, '.'));
-      out.push(`${q(target.at(-1)?.value ?? '')}.__RRN`);
+      // Parenthesised, so an unnamed RRN() is named by position as Db2 names it, not __RRN.
+      out.push(`(${q(target.at(-1)?.value ?? '')}.__RRN)`);
       i = end;
       continue;
     }

@@ -1,0 +1,82 @@
+// One form for every value, whether it comes from a journal entry's record image or from SQL (a
+// snapshot): decimals as exact text with the column's scale, SMALLINT/INTEGER as numbers and BIGINT
+// as bigint, dates `yyyy-mm-dd` and times `hh:mm:ss` whatever the connection's formats, timestamps
+// `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
+import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../../ibmi/dateTime';
+import type { IbmiValue } from '../../ibmi/connection';
+import type { FieldDef, FieldValue } from '../../ibmi/recordImage';
+import type { RowValue } from '../source';
+
+export interface ValueForm {
+  /** The formats the connection negotiated: how SQL hands dates and times over. */
+  dateFormat: DateFormat;
+  timeFormat: TimeFormat;
+  /** The system's offset from UTC in minutes (CURRENT TIMEZONE) when timestamps go to UTC; null leaves them. */
+  utcOffsetMinutes: number | null;
+}
+
+function decimalText(v: string | number | bigint, scale: number): string {
+  if (typeof v === 'number') return v.toFixed(scale);
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(String(v));
+  if (!m) throw new RangeError(`"${String(v)}" is not a decimal number.`);
+  const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
+  const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
+  const zero = /^0*$/.test(whole + fraction);
+  return `${m[1] === '-' && !zero ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:[.,](\d{1,12}))?/;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function timestampText(v: string, utcOffsetMinutes: number | null): string {
+  const m = TIMESTAMP.exec(v.trim());
+  if (!m) throw new RangeError(`"${v}" is not a timestamp.`);
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const micros = (m[7] ?? '').padEnd(6, '0').slice(0, 6);
+  if (utcOffsetMinutes === null || utcOffsetMinutes === 0)
+    return `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}.${micros}`;
+  const utc = new Date(Date.UTC(y, mo - 1, d, h, mi, s) - utcOffsetMinutes * 60_000);
+  return `${utc.toISOString().slice(0, 10)} ${utc.toISOString().slice(11, 19)}.${micros}`;
+}
+
+function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint {
+  if (bytes === 8) return BigInt(typeof v === 'number' ? Math.trunc(v) : v);
+  return Number(v);
+}
+
+/** A value in the agent's one form, from a record image or a SQL answer. */
+export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
+  if (v === null) return null;
+  const t = f.type;
+  if (v instanceof Uint8Array) return t.kind === 'hex' ? v : null;
+  switch (t.kind) {
+    case 'char':
+    case 'varchar':
+      return String(v);
+    case 'packed':
+    case 'zoned':
+      return decimalText(v, t.scale);
+    case 'binary':
+      return integer(v, t.bytes);
+    case 'float':
+      return Number(v);
+    case 'date': {
+      const s = String(v).trim();
+      return /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : parseDate(s, form.dateFormat);
+    }
+    case 'time':
+      return parseTime(String(v), /\s?[AP]M$/i.test(String(v)) ? 'usa' : form.timeFormat);
+    case 'timestamp':
+      return timestampText(String(v), form.utcOffsetMinutes);
+    case 'hex':
+      return typeof v === 'string' ? new TextEncoder().encode(v) : null;
+  }
+}
+
+/** CURRENT TIMEZONE as Db2 answers it (a time duration ±hhmmss) in minutes east of UTC. */
+export function timezoneMinutes(duration: IbmiValue): number {
+  const n = Number(duration ?? 0);
+  const abs = Math.abs(n);
+  const minutes = Math.floor(abs / 10_000) * 60 + Math.floor((abs % 10_000) / 100);
+  return n < 0 ? -minutes : minutes;
+}

@@ -1,0 +1,100 @@
+// A journal-agent harness for the source-agent contract: a schema on the simulated IBM i (or a real
+// one, from IBMI_HOST), tables journaled with IMAGES(*BOTH), and agents opened with fixed identities.
+import type { JournalConfiguration, JournalHostCredentials } from '../../shared/agents/journal';
+import type { Entity } from '../../shared/controlApi';
+import type { IbmiConnection } from '../../main/ibmi/connection';
+import type { Row, TableRef } from '../../main/agents/source';
+import { openJournalSource } from '../../main/agents/journal/source';
+import type { SourceHarness } from '../contract/sourceAgent';
+import type { SandboxIbmi } from '../../main/sandbox/ibmi';
+import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
+
+export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
+  dateFormat: null,
+  timeFormat: null,
+  ...over,
+});
+
+/** The simulated IBM i as an agent's parsed hostCredentials: CDCAGENT unless told otherwise. */
+export const sandboxIbmiCredentials = (
+  sandbox: SandboxIbmi,
+  over: Partial<JournalHostCredentials> = {},
+): JournalHostCredentials => ({
+  connectionName: 'sandbox',
+  host: sandbox.host,
+  databaseName: '*SYSBAS',
+  username: SEED_AGENT.user,
+  password: SEED_AGENT.password,
+  maxConnectionsCount: 2,
+  dateFormat: 'iso',
+  timeFormat: 'iso',
+  blockSize: 32,
+  useConnectionPool: true,
+  syncLibrary: 'SYNC',
+  journalCheckpointTable: 'JOURNALSCP',
+  enableDdsDiscovery: false,
+  useDatabaseTimezone: false,
+  ...over,
+});
+
+export const journalEntity = (table: TableRef, over: Partial<Entity> = {}): Entity => ({
+  source: table,
+  target: { table: table.table.toLowerCase() },
+  rowIdentification: { kind: 'primaryKey' },
+  ...over,
+});
+
+/**
+ * The harness over an admin connection that may create a schema and tables in it. Tables get short
+ * system names (T1, T2 …): IBM i names have at most 10 characters.
+ */
+export function journalHarness(
+  admin: IbmiConnection,
+  credentials: JournalHostCredentials,
+  options: { schema: string; pipelineId?: string },
+): SourceHarness & { prepare(): Promise<void> } {
+  const schema = options.schema;
+  let count = 0;
+  return {
+    async prepare() {
+      const found = await admin.query('SELECT SCHEMA_NAME FROM QSYS2.SYSSCHEMAS WHERE SCHEMA_NAME = ?', [
+        schema,
+      ]);
+      if (found.length === 0) await admin.query(`CREATE SCHEMA ${schema}`);
+    },
+    async createTable() {
+      const table = { schema, table: `T${++count}` };
+      await admin.query(
+        `CREATE TABLE ${schema}.${table.table} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL)`,
+      );
+      await admin.command(`CHGJRNOBJ OBJ((${schema}/${table.table} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+      return table;
+    },
+    async insert(table, rows) {
+      for (const r of rows)
+        await admin.query(`INSERT INTO ${table.schema}.${table.table} (ID, NAME, AMOUNT) VALUES (?, ?, ?)`, [
+          r.id,
+          r.name,
+          r.amount,
+        ]);
+    },
+    async update(table, id, name) {
+      await admin.query(`UPDATE ${table.schema}.${table.table} SET NAME = ? WHERE ID = ?`, [name, id]);
+    },
+    async remove(table, id) {
+      await admin.query(`DELETE FROM ${table.schema}.${table.table} WHERE ID = ?`, [id]);
+    },
+    open: () =>
+      openJournalSource({
+        credentials,
+        configuration: journalConfiguration(),
+        pipelineId: options.pipelineId ?? 'contract',
+        agentId: 'source',
+      }),
+    entity: (table) => journalEntity(table),
+    normalize: (row: Row) => ({ id: Number(row.ID), name: String(row.NAME), amount: String(row.AMOUNT) }),
+    async close() {
+      await admin.close();
+    },
+  };
+}
