@@ -119,6 +119,7 @@ export const FIXABLE_CHECK_IDS = [
   'snapshot-isolation',
   'change-tracking-database',
   'change-tracking-tables',
+  'journaling',
 ] as const;
 
 export const fixAnswerSchema = z.object({

@@ -400,8 +400,7 @@ export const operations: Record<OperationId, Operation> = {
     ];
     const agent = await resolve(deps, row);
     if (agent) {
-      // A SQLite file has no server to reach; every other agent has one.
-      const endpoint = agent.type === 'sqlite' ? undefined : endpointOf(agent);
+      const endpoint = endpointOf(agent);
       const reachable = endpoint ? await reachabilityCheck(endpoint.host, endpoint.port) : undefined;
       if (reachable) checks.push(reachable);
       // Past an unreachable port every database check would fail for the same reason: one result says it.

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import type { AgentType } from '../../shared/agents';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import { problem } from './problem';
+import { sandboxIbmiAt } from '../sandbox/ibmi';
 
 export interface ResolvedAgent {
   pipelineId: string;
@@ -65,8 +66,10 @@ export interface AgentRuntime {
 /** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
 export const IBMI_DATABASE_SERVER_PORT = 8471;
 
-export function endpointOf(agent: ResolvedAgent): { host: string; port: number } {
+/** The server's TCP endpoint; none for a SQLite file or a simulated IBM i, which run in this process. */
+export function endpointOf(agent: ResolvedAgent): { host: string; port: number } | undefined {
   const host = String(agent.hostCredentials.host);
+  if (agent.type === 'sqlite' || (agent.type === 'journal' && sandboxIbmiAt(host))) return undefined;
   const port = agent.type === 'journal' ? IBMI_DATABASE_SERVER_PORT : Number(agent.hostCredentials.port);
   return { host, port };
 }

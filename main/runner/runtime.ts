@@ -14,6 +14,9 @@ import {
 } from '../../shared/agents/targets';
 import { openPool } from '../agents/changeTracking/connection';
 import { openChangeTrackingSource } from '../agents/changeTracking/source';
+import { journalSourceOf } from '../agents/journal/runtime';
+import { minutesLeft } from '../agents/journal/backlog';
+import type { SourceAgent } from '../agents/source';
 import { MssqlTarget } from './targets/mssqlTarget';
 import { problem } from '../engine/problem';
 import type { AgentRuntime, ResolvedAgent, StartContext } from '../engine/runtime';
@@ -61,6 +64,20 @@ function targetOf(ctx: StartContext, pipelineId: string): { open: () => Promise<
   throw problem.unavailable(`A ${t.type} agent cannot be a target of this engine's runner yet.`);
 }
 
+function sourceOf(agent: ResolvedAgent, ctx: StartContext): () => Promise<SourceAgent> {
+  if (agent.type === 'journal') return () => journalSourceOf(agent, ctx.entities);
+  const credentials = changeTrackingHostCredentials.schema.parse(agent.hostCredentials);
+  const configuration = changeTrackingConfiguration.schema.parse(agent.configuration);
+  return () =>
+    openChangeTrackingSource({
+      credentials,
+      configuration,
+      pipelineId: agent.pipelineId,
+      agentId: agent.id,
+      alsoSkip: ctx.peerPipelines,
+    });
+}
+
 /** Snapshot progress is kept once a second per table (and always its last page). */
 function throttled(report: StartContext['report']): (e: RunnerEvent) => void {
   const last = new Map<string, number>();
@@ -95,32 +112,29 @@ export function runnerRuntime(): Pick<AgentRuntime, 'start' | 'pause' | 'stop' |
         running.resume();
         return;
       }
-      if (agent.type !== 'change-tracking')
-        throw problem.unavailable(`This engine has no ${agent.type} reader yet: the agent cannot start.`);
+      if (agent.type !== 'change-tracking' && agent.type !== 'journal')
+        throw problem.unavailable(`A ${agent.type} agent is a target: it cannot start a pipeline.`);
       if (ctx.entities.length === 0)
         throw problem.conflict(`Pipeline "${agent.pipelineId}" has no entities: PUT …/entities first.`);
       const keyless = ctx.entities.filter((e) => e.rowIdentification.kind !== 'primaryKey');
-      if (keyless.length > 0)
+      if (agent.type === 'change-tracking' && keyless.length > 0)
         throw problem.conflict(
           `The change-tracking agent identifies rows by primary key only: ${keyless.map((e) => `${e.source.schema}.${e.source.table}`).join(', ')} ask for another row identification.`,
         );
-      const credentials = changeTrackingHostCredentials.schema.parse(agent.hostCredentials);
-      const configuration = changeTrackingConfiguration.schema.parse(agent.configuration);
+      const openSource = sourceOf(agent, ctx);
       const target = targetOf(ctx, agent.pipelineId);
       const runner = new PipelineRunner({
-        openSource: () =>
-          openChangeTrackingSource({
-            credentials,
-            configuration,
-            pipelineId: agent.pipelineId,
-            agentId: agent.id,
-            alsoSkip: ctx.peerPipelines,
-          }),
+        openSource,
         openTarget: target.open,
         entities: ctx.entities.map((e) => ({ source: e.source, target: e.target, columns: e.columns })),
         onEvent: throttled(ctx.report),
         onBacklog: (b) =>
-          ctx.backlog({ rowsToRead: b.rowsToRead, minutesLeft: null, versionsBehind: b.versionsBehind }),
+          ctx.backlog({
+            rowsToRead: b.rowsToRead,
+            // source-agents.md's MIN_LEFT, for the journal agent only.
+            minutesLeft: agent.type === 'journal' && b.rowsToRead !== null ? minutesLeft(b.rowsToRead) : null,
+            versionsBehind: b.versionsBehind,
+          }),
         maxRows: target.batchRows,
       });
       runners.set(keyOf(agent), runner);

@@ -3,6 +3,7 @@ import type { IbmiConnection, IbmiRow } from '../../main/ibmi/connection';
 import { IbmiError } from '../../main/ibmi/connection';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import type { UserProfile } from '../../main/sandbox/ibmi/users';
 
 export interface JournalRow {
   seq: number;
@@ -58,8 +59,10 @@ export async function failure(work: Promise<unknown>): Promise<IbmiError> {
 }
 
 /** A seeded sandbox and a QSECOFR connection with QGPL as its current library. */
-export async function seededIbmi(): Promise<{ sandbox: SandboxIbmi; admin: IbmiConnection }> {
-  const sandbox = await startSandboxIbmi({ seed: true });
+export async function seededIbmi(
+  users: UserProfile[] = [],
+): Promise<{ sandbox: SandboxIbmi; admin: IbmiConnection }> {
+  const sandbox = await startSandboxIbmi({ seed: true, users });
   const admin = await sandbox.connect({ ...SEED_ADMIN, defaultLibrary: 'QGPL' });
   return { sandbox, admin };
 }

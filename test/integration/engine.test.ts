@@ -364,7 +364,14 @@ describe('states', () => {
   });
 
   it('answers 501 when this engine cannot run the agent, and leaves the state alone', async () => {
-    const e = await engine();
+    const e = await engine({
+      runtime: {
+        ...accepting,
+        start: async () => {
+          throw problem.unavailable('This engine has no journal reader.');
+        },
+      },
+    });
     const jr = await withAgent(e, 'journal');
     await raw(e, 'PUT', `${jr}/config/credentials`, jrCredentials);
     await raw(e, 'PUT', `${jr}/config/specific`, { configuration: {} });

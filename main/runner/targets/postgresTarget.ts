@@ -30,7 +30,7 @@ export function postgresType(c: ColumnShape): string {
     case 'boolean':
       return 'boolean';
     case 'integer':
-      return base === 'bigint' ? 'bigint' : base === 'int' ? 'integer' : 'smallint';
+      return base === 'bigint' ? 'bigint' : base === 'int' || base === 'integer' ? 'integer' : 'smallint';
     case 'decimal':
       return n ? `numeric(${n})` : 'numeric';
     case 'float':
@@ -38,7 +38,7 @@ export function postgresType(c: ColumnShape): string {
     case 'binary':
       return 'bytea';
     case 'datetime':
-      return `timestamp(${Math.min(6, Number(base === 'datetime2' ? (n ?? 7) : 3))})`;
+      return `timestamp(${Math.min(6, Number(base === 'datetime2' ? (n ?? 7) : base === 'timestamp' ? 6 : 3))})`;
     case 'date':
       return 'date';
     case 'time':

@@ -92,7 +92,8 @@ function sqliteDecl(c: ColumnSpec): string {
     case 'char':
       return `CHAR(${t.length}) COLLATE RTRIM`;
     case 'varchar':
-      return `VARCHAR(${t.length})`;
+      // Db2 compares VARCHAR as it compares CHAR: trailing blanks are not significant.
+      return `VARCHAR(${t.length}) COLLATE RTRIM`;
     case 'packed':
       return `DECIMAL(${t.precision},${t.scale})`;
     case 'zoned':

@@ -51,12 +51,14 @@ const CLAUSE_END = new Set([
 const JOIN_WORDS = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'OUTER', 'EXCEPTION']);
 let temps = 0;
 
+/** A catalog column for SQLite; text compares as Db2 compares it, trailing blanks ignored. */
+const declaration = (c: string) =>
+  c.replace(/^(\S+)/, (n) => q(n)) + (/^\S+ (VAR)?CHAR\(/.test(c) ? ' COLLATE RTRIM' : '');
+
 function materialize(ctx: QueryContext, relation: Relation, name: string): string {
   const db = ctx.system.db;
   db.exec(`DROP TABLE IF EXISTS temp.${q(name)}`);
-  db.exec(
-    `CREATE TEMP TABLE ${q(name)} (${relation.columns.map((c) => c.replace(/^(\S+)/, (n) => q(n))).join(', ')})`,
-  );
+  db.exec(`CREATE TEMP TABLE ${q(name)} (${relation.columns.map(declaration).join(', ')})`);
   if (relation.rows.length) {
     const insert = db.prepare(
       `INSERT INTO temp.${q(name)} VALUES (${relation.columns.map(() => '?').join(', ')})`,

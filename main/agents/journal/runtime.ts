@@ -1,0 +1,97 @@
+// The journal agent inside the engine: checks (sign-on first, in plain words), the backlog by the
+// spec's query on the checkpoint table, and the journaling fix a check offers, applied on request.
+import {
+  journalConfiguration,
+  journalHostCredentials,
+  type JournalConfiguration,
+  type JournalHostCredentials,
+} from '../../../shared/agents/journal';
+import type { CheckResult, Entity } from '../../../shared/controlApi';
+import type { BacklogFigure, ResolvedAgent } from '../../engine/runtime';
+import { problem } from '../../engine/problem';
+import { AgentConnectionError } from './connection';
+import { openJournalSource, type JournalSource } from './source';
+import { backlogQuery } from './backlog';
+
+function settingsOf(agent: ResolvedAgent): {
+  credentials: JournalHostCredentials;
+  configuration: JournalConfiguration;
+} {
+  return {
+    credentials: journalHostCredentials.schema.parse(agent.hostCredentials),
+    configuration: journalConfiguration.schema.parse(agent.configuration),
+  };
+}
+
+export const journalSourceOf = (agent: ResolvedAgent, entities: readonly Entity[]) =>
+  openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities });
+
+async function withSource<T>(
+  agent: ResolvedAgent,
+  entities: readonly Entity[],
+  work: (source: JournalSource) => Promise<T>,
+): Promise<T> {
+  const source = await journalSourceOf(agent, entities);
+  try {
+    return await work(source);
+  } finally {
+    await source.close().catch(() => undefined);
+  }
+}
+
+export async function checkJournal(
+  agent: ResolvedAgent,
+  entities: readonly Entity[],
+): Promise<CheckResult[]> {
+  const { credentials } = settingsOf(agent);
+  try {
+    return await withSource(agent, entities, async (source) => [
+      {
+        id: 'connection',
+        status: 'passed',
+        message: `Signed on as ${credentials.username.toUpperCase()} to ${credentials.host}.`,
+        remedy: null,
+      },
+      ...(await source.check(entities)),
+    ]);
+  } catch (error) {
+    if (!(error instanceof AgentConnectionError)) throw error;
+    return [{ id: 'connection', status: 'failed', message: error.message, remedy: error.remedy }];
+  }
+}
+
+export async function journalBacklog(
+  agent: ResolvedAgent,
+  entities: readonly Entity[],
+): Promise<BacklogFigure | { unavailable: string }> {
+  try {
+    return await withSource(agent, entities, async (source) => {
+      const checkpoint = await source.loadCheckpoint();
+      if (Object.keys(checkpoint).length === 0)
+        return { unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.' };
+      return backlogQuery(source.c, source.sync);
+    });
+  } catch (error) {
+    if (error instanceof AgentConnectionError) return { unavailable: `${error.message} ${error.remedy}` };
+    throw error;
+  }
+}
+
+/** Runs the checks, applies the journaling commands the check offers, and answers the checks afterwards. */
+export async function applyJournalFix(
+  agent: ResolvedAgent,
+  entities: readonly Entity[],
+  checkId: string,
+): Promise<{ applied: string | null; checks: CheckResult[] }> {
+  if (checkId !== 'journaling')
+    throw problem.notFound(`No fix for "${checkId}": this engine applies journaling (STRJRNPF, CHGJRNOBJ).`);
+  const before = await checkJournal(agent, entities);
+  const target = before.find((c) => c.id === checkId);
+  if (!target?.fix || target.status === 'passed') return { applied: null, checks: before };
+  // The commands are this engine's own, built from validated names, never text from the request.
+  const fix = target.fix;
+  await withSource(agent, entities, async (source) => {
+    for (const command of fix.split('\n')) await source.c.command(command);
+  });
+  return { applied: fix, checks: await checkJournal(agent, entities) };
+}
