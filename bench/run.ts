@@ -5,6 +5,7 @@ import { bundleBenchmark } from './bundle.bench';
 import { changeTrackingBenchmark } from './changeTracking.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
+import { journalBenchmark } from './journal.bench';
 import { runnerBenchmark } from './runner.bench';
 import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
 import type { Benchmark, Figure } from './harness';
@@ -16,6 +17,7 @@ const benchmarks: Benchmark[] = [
   engineBenchmark,
   sandboxMssqlBenchmark,
   changeTrackingBenchmark,
+  journalBenchmark,
   runnerBenchmark,
   bundleBenchmark,
 ];

@@ -3,8 +3,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
 import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
@@ -12,10 +10,18 @@ import { SqliteTarget } from '../main/runner/targets/sqliteTarget';
 import { PostgresTarget } from '../main/runner/targets/postgresTarget';
 import type { Target } from '../main/runner/targets/target';
 import type { Benchmark, Figure } from './harness';
+import {
+  dropPostgresSchema,
+  PG,
+  ratio,
+  rawPostgresRate,
+  rawSqliteRate,
+  timedRate,
+  type BenchRow,
+} from './rawTargets';
 
 const CHANGES = 10_000;
-const PG = { host: '127.0.0.1', port: 5432, database: 'test', user: process.env.PGUSER ?? 'postgres' };
-const rows = Array.from({ length: CHANGES }, (_, i) => [
+const rows = Array.from({ length: CHANGES }, (_, i): BenchRow => [
   i,
   `customer ${i}`,
   ((i % 10_000) / 100).toFixed(2),
@@ -54,57 +60,21 @@ export const runnerBenchmark: Benchmark = {
       }
       await setup.close();
 
-      const timed = async (work: () => Promise<void>) => {
-        const start = performance.now();
-        await work();
-        return Math.round(CHANGES / ((performance.now() - start) / 1000));
-      };
-      const toSqlite = await timed(() => runner(sqlite).runUntilCaughtUp());
-      const rawSqlite = await timed(async () => {
-        const db = new Database(join(dir, 'raw.sqlite'));
-        db.pragma('journal_mode = WAL');
-        db.exec(
-          'CREATE TABLE big (Id INTEGER PRIMARY KEY, Name TEXT NOT NULL, Amount TEXT NOT NULL, At TEXT NOT NULL)',
-        );
-        const insert = db.prepare('INSERT INTO big VALUES (?, ?, ?, ?)');
-        db.transaction(() => rows.forEach((r) => insert.run(...r)))();
-        db.close();
-      });
+      const toSqlite = await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp());
+      const rawSqlite = await rawSqliteRate(dir, rows);
       figures.push(
         { name: 'runner.ct→sqlite', value: toSqlite, unit: 'changes/s' },
         { name: 'raw.sqlite.insert', value: rawSqlite, unit: 'rows/s' },
-        {
-          name: 'runner.ct→sqlite.ratio',
-          value: Math.round((toSqlite / rawSqlite) * 1000) / 1000,
-          unit: 'of raw',
-        },
+        { name: 'runner.ct→sqlite.ratio', value: ratio(toSqlite, rawSqlite), unit: 'of raw' },
       );
 
-      const toPostgres = await timed(() => runner(postgres).runUntilCaughtUp());
-      const client = new pg.Client(PG);
-      await client.connect();
-      const rawPostgres = await timed(async () => {
-        await client.query(
-          `CREATE TABLE "${schema}".raw (Id integer PRIMARY KEY, Name varchar(50), Amount numeric(12,2), At timestamp(3))`,
-        );
-        await client.query('BEGIN');
-        for (let from = 0; from < CHANGES; from += 1000) {
-          const chunk = rows.slice(from, from + 1000);
-          const marks = chunk.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`);
-          await client.query(`INSERT INTO "${schema}".raw VALUES ${marks.join(', ')}`, chunk.flat());
-        }
-        await client.query('COMMIT');
-      });
-      await client.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await client.end();
+      const toPostgres = await timedRate(CHANGES, () => runner(postgres).runUntilCaughtUp());
+      const rawPostgres = await rawPostgresRate(schema, rows);
+      await dropPostgresSchema(schema);
       figures.push(
         { name: 'runner.ct→postgres', value: toPostgres, unit: 'changes/s' },
         { name: 'raw.postgres.insert', value: rawPostgres, unit: 'rows/s' },
-        {
-          name: 'runner.ct→postgres.ratio',
-          value: Math.round((toPostgres / rawPostgres) * 1000) / 1000,
-          unit: 'of raw',
-        },
+        { name: 'runner.ct→postgres.ratio', value: ratio(toPostgres, rawPostgres), unit: 'of raw' },
       );
       return figures;
     } finally {

@@ -55,6 +55,7 @@ export function journalHarness(
 ): SourceHarness & { prepare(): Promise<void> } {
   const schema = options.schema;
   let count = 0;
+  const made: TableRef[] = [];
   return {
     async prepare() {
       const found = await admin.query('SELECT SCHEMA_NAME FROM QSYS2.SYSSCHEMAS WHERE SCHEMA_NAME = ?', [
@@ -64,6 +65,9 @@ export function journalHarness(
     },
     async createTable() {
       const table = { schema, table: `T${++count}` };
+      made.push(table);
+      // A live run may find a table of an earlier run.
+      await admin.query(`DROP TABLE ${schema}.${table.table}`).catch(() => undefined);
       await admin.query(
         `CREATE TABLE ${schema}.${table.table} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL)`,
       );
@@ -94,6 +98,7 @@ export function journalHarness(
     entity: (table) => journalEntity(table),
     normalize: (row: Row) => ({ id: Number(row.ID), name: String(row.NAME), amount: String(row.AMOUNT) }),
     async close() {
+      for (const t of made) await admin.query(`DROP TABLE ${t.schema}.${t.table}`).catch(() => undefined);
       await admin.close();
     },
   };

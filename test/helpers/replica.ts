@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { ColumnShape, TableShape } from '../../main/agents/source';
 import { affinityOf } from '../../main/runner/targets/values';
 import { qualified } from '../../main/agents/changeTracking/names';
+import type { IbmiConnection } from '../../main/ibmi/connection';
 
 const scaleOf = (c: ColumnShape) => Number(/,\s*(\d+)\)/.exec(c.sourceType)?.[1] ?? '0');
 
@@ -74,6 +75,13 @@ function driverText(c: ColumnShape, v: unknown): unknown {
   if (affinityOf(c) === 'date') return full.slice(0, 10);
   if (affinityOf(c) === 'time') return full.slice(11);
   return full;
+}
+
+/** The IBM i table as its SQL answers it (RRN(T) AS RRN when the shape has one), canonical as a replica. */
+export async function ibmiReplica(c: IbmiConnection, shape: TableShape, fractionDigits = 6) {
+  const columns = shape.columns.map((col) => (col.name === 'RRN' ? 'RRN(T) AS RRN' : `T.${col.name}`));
+  const rows = await c.query(`SELECT ${columns.join(', ')} FROM ${shape.ref.schema}.${shape.ref.table} T`);
+  return replica(shape, rows, fractionDigits);
 }
 
 export function sqliteReplica(path: string, table: string, shape: TableShape): Replica {

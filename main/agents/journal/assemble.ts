@@ -65,14 +65,19 @@ const positionOf = (e: JournalEntryRow): JournalPosition => ({
 });
 
 function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
+  // The decoded record becomes the row in place: one object per entry, not two.
   const decoded = decodeRecord(t.fields, e.data, e.nullIndicators);
-  const row: Row = t.identify === 'rrn' ? { [RRN_COLUMN]: e.rrn } : {};
+  const row: Row = decoded;
   for (const f of t.fields) row[f.name] = formValue(f, decoded[f.name] ?? null, form);
+  if (t.identify === 'rrn') row[RRN_COLUMN] = e.rrn;
   return row;
 }
 
-const keyOf = (t: TableReading, row: Row): Row =>
-  Object.fromEntries((t.identify === 'rrn' ? [RRN_COLUMN] : t.identify).map((k) => [k, row[k] ?? null]));
+function keyOf(t: TableReading, row: Row): Row {
+  const key: Row = {};
+  for (const k of t.identify === 'rrn' ? [RRN_COLUMN] : t.identify) key[k] = row[k] ?? null;
+  return key;
+}
 
 const same = (a: Row[string], b: Row[string]) =>
   a instanceof Uint8Array && b instanceof Uint8Array ? Buffer.from(a).equals(Buffer.from(b)) : a === b;
@@ -81,13 +86,14 @@ const same = (a: Row[string], b: Row[string]) =>
 function toChanges(t: TableReading, entries: JournalEntryRow[], form: ValueForm): Change[] {
   const last = entries[entries.length - 1];
   if (!last) return [];
+  const table = t.key;
   const position = `${last.receiverLibrary}/${last.receiver}/${last.sequence}`;
-  const base = { table: t.key, position };
   const row = rowOf(t, last, form);
   const key = keyOf(t, row);
-  if (last.type === 'DL') return [{ ...base, op: 'delete', key, row: null, changedColumns: null }];
+  if (last.type === 'DL') return [{ table, position, op: 'delete', key, row: null, changedColumns: null }];
   if (last.type === 'PT' || last.type === 'PX')
-    return [{ ...base, op: 'insert', key, row, changedColumns: null }];
+    return [{ table, position, op: 'insert', key, row, changedColumns: null }];
+  const base = { table, position };
   const before = entries.length > 1 && entries[0] ? rowOf(t, entries[0], form) : null;
   if (!before) return [{ ...base, op: 'update', key, row, changedColumns: null }];
   const oldKey = keyOf(t, before);
@@ -124,7 +130,7 @@ export function assemble(
       const head = item[item.length - 1];
       const t = head && byFile.get(`${head.library}/${head.file}`);
       if (!t || !passed.has(t.key)) continue;
-      changes.push(...toChanges(t, item, form));
+      for (const change of toChanges(t, item, form)) changes.push(change);
       newestTimestamp = head.timestamp;
     }
   };

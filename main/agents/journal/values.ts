@@ -29,6 +29,9 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 function timestampText(v: string, utcOffsetMinutes: number | null): string {
+  // The common case, a record image's `yyyy-mm-dd-hh.mm.ss.ffffff` left in local time, without a regex.
+  if (utcOffsetMinutes === null && v.length === 26 && v[10] === '-' && v[13] === '.')
+    return `${v.slice(0, 10)} ${v.slice(11, 13)}:${v.slice(14, 16)}:${v.slice(17, 19)}.${v.slice(20)}`;
   const m = TIMESTAMP.exec(v.trim());
   if (!m) throw new RangeError(`"${v}" is not a timestamp.`);
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];

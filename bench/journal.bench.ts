@@ -1,0 +1,159 @@
+// The journal agent: record images decoded per second on one core (the agent's own work, no I/O),
+// and end to end from the simulated IBM i through DSPJRN and the runner into SQLite and PostgreSQL,
+// next to the raw insert rate of the same rows into the same target in the same run.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assemble, type JournalEntryRow, type TableReading } from '../main/agents/journal/assemble';
+import { openJournalSource } from '../main/agents/journal/source';
+import { encodeRecord, type FieldDef } from '../main/ibmi/recordImage';
+import { PipelineRunner } from '../main/runner/pipelineRunner';
+import { PostgresTarget } from '../main/runner/targets/postgresTarget';
+import { SqliteTarget } from '../main/runner/targets/sqliteTarget';
+import type { Target } from '../main/runner/targets/target';
+import { startSandboxIbmi } from '../main/sandbox/ibmi';
+import { SEED_ADMIN, SEED_AGENT } from '../main/sandbox/ibmi/seed';
+import type { Benchmark } from './harness';
+import {
+  dropPostgresSchema,
+  PG,
+  ratio,
+  rawPostgresRate,
+  rawSqliteRate,
+  timedRate,
+  type BenchRow,
+} from './rawTargets';
+
+const DECODED = 100_000;
+const CHANGES = 10_000;
+
+/** A record like an order line: binary, packed, zoned, EBCDIC text in two CCSIDs, a *MDY date, a timestamp. */
+const FIELDS: FieldDef[] = [
+  { name: 'ORDERNO', type: { kind: 'binary', bytes: 8 } },
+  { name: 'LINE', type: { kind: 'binary', bytes: 4 } },
+  { name: 'ITEM', type: { kind: 'char', length: 20, ccsid: 273 } },
+  { name: 'NOTE', type: { kind: 'varchar', length: 60, ccsid: 37 }, nullable: true },
+  { name: 'QTY', type: { kind: 'zoned', precision: 7, scale: 0 } },
+  { name: 'PRICE', type: { kind: 'packed', precision: 11, scale: 2 } },
+  { name: 'SHIPPED', type: { kind: 'date', format: 'mdy', separator: '/', ccsid: 37 } },
+  { name: 'CHANGED', type: { kind: 'timestamp', ccsid: 37 } },
+];
+
+function decodeRate(): number {
+  const entries: JournalEntryRow[] = Array.from({ length: DECODED }, (_, i) => {
+    const { image, nullIndicators } = encodeRecord(FIELDS, {
+      ORDERNO: BigInt(1_000_000 + i),
+      LINE: BigInt(i % 10),
+      ITEM: `Artikel Größe ${i % 500}`,
+      NOTE: i % 3 ? `note ${i}` : null,
+      QTY: String(i % 1000),
+      PRICE: `${i % 10_000}.${String(i % 100).padStart(2, '0')}`,
+      SHIPPED: '2026-11-22',
+      CHANGED: '2026-11-22-10.00.00.123456',
+    });
+    return {
+      sequence: i + 1,
+      code: 'R',
+      type: 'PT',
+      timestamp: '2026-11-22 10:00:00.123456',
+      library: 'SHOP',
+      file: 'LINES',
+      member: 'LINES',
+      rrn: i + 1,
+      cycle: 0,
+      receiverLibrary: 'SHOP',
+      receiver: 'QSQJRN0001',
+      nullIndicators,
+      data: image,
+    };
+  });
+  const reading: TableReading = {
+    key: 'SHOP.LINES',
+    library: 'SHOP',
+    file: 'LINES',
+    fields: FIELDS,
+    identify: ['ORDERNO', 'LINE'],
+    appliedThrough: null,
+  };
+  const form = { dateFormat: 'iso' as const, timeFormat: 'iso' as const, utcOffsetMinutes: null };
+  const order = (a: { sequence: number }, b: { sequence: number }) => a.sequence - b.sequence;
+  assemble(entries.slice(0, 5000), [reading], DECODED, form, order); // warm-up
+  const start = performance.now();
+  const { changes } = assemble(entries, [reading], DECODED, form, order);
+  if (changes.length !== DECODED) throw new Error(`decoded ${changes.length} of ${DECODED}`);
+  return Math.round(DECODED / ((performance.now() - start) / 1000));
+}
+
+const rows = Array.from({ length: CHANGES }, (_, i): BenchRow => [
+  i,
+  `customer ${i}`,
+  ((i % 10_000) / 100).toFixed(2),
+  '2026-01-01 10:00:00.123000',
+]);
+
+export const journalBenchmark: Benchmark = {
+  name: 'journal agent',
+  run: async () => {
+    const decoded = decodeRate();
+    const sandbox = await startSandboxIbmi({ seed: true });
+    const dir = mkdtempSync(join(tmpdir(), 'cdc-bench-journal-'));
+    const schema = `cdc_bench_jr_${process.pid}`;
+    try {
+      const admin = await sandbox.connect({ ...SEED_ADMIN });
+      await admin.query('CREATE SCHEMA BENCH');
+      await admin.query(
+        'CREATE TABLE BENCH.BIG (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, AT TIMESTAMP NOT NULL)',
+      );
+      await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
+      const open = () =>
+        openJournalSource({
+          credentials: {
+            connectionName: 'bench',
+            host: sandbox.host,
+            databaseName: '*SYSBAS',
+            username: SEED_AGENT.user,
+            password: SEED_AGENT.password,
+            maxConnectionsCount: 2,
+            dateFormat: 'iso',
+            timeFormat: 'iso',
+            blockSize: 32,
+            useConnectionPool: true,
+            syncLibrary: 'SYNC',
+            journalCheckpointTable: 'JOURNALSCP',
+            enableDdsDiscovery: false,
+            useDatabaseTimezone: false,
+          },
+          configuration: { dateFormat: null, timeFormat: null },
+          pipelineId: 'bench',
+          agentId: 'src',
+        });
+      const entities = [{ source: { schema: 'BENCH', table: 'BIG' }, target: { table: 'big' } }];
+      const runner = (target: () => Promise<Target>) =>
+        new PipelineRunner({ openSource: open, openTarget: target, entities, maxRows: CHANGES });
+      const sqlite = () => Promise.resolve(new SqliteTarget(join(dir, 'replica.sqlite'), 'bench'));
+      const postgres = () => Promise.resolve(new PostgresTarget({ ...PG, schema }, 'bench'));
+      // Both targets snapshot the empty table first, so what follows is the change stream alone.
+      await runner(sqlite).runUntilCaughtUp();
+      await runner(postgres).runUntilCaughtUp();
+      await admin.transaction(async (t) => {
+        for (const [id, name, amount, at] of rows)
+          await t.query('INSERT INTO BENCH.BIG VALUES (?, ?, ?, ?)', [id, name, amount, at]);
+      });
+      await admin.close();
+      const toSqlite = await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp());
+      const rawSqlite = await rawSqliteRate(dir, rows);
+      const toPostgres = await timedRate(CHANGES, () => runner(postgres).runUntilCaughtUp());
+      const rawPostgres = await rawPostgresRate(schema, rows);
+      return [
+        { name: 'journal.decode', value: decoded, unit: 'entries/s/core' },
+        { name: 'runner.journal→sqlite', value: toSqlite, unit: 'changes/s' },
+        { name: 'runner.journal→sqlite.ratio', value: ratio(toSqlite, rawSqlite), unit: 'of raw' },
+        { name: 'runner.journal→postgres', value: toPostgres, unit: 'changes/s' },
+        { name: 'runner.journal→postgres.ratio', value: ratio(toPostgres, rawPostgres), unit: 'of raw' },
+      ];
+    } finally {
+      await dropPostgresSchema(schema);
+      await sandbox.close();
+    }
+  },
+};

@@ -1,0 +1,61 @@
+// The raw insert rate of rows into each target, measured in the same run as the runner's figures:
+// the ratio of the runner's changes/s to this is the figure that matters.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+
+export const PG = { host: '127.0.0.1', port: 5432, database: 'test', user: process.env.PGUSER ?? 'postgres' };
+
+/** A row of the benchmark tables: id, name, amount (2 decimals), timestamp. */
+export type BenchRow = [number, string, string, string];
+
+export async function timedRate(count: number, work: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return Math.round(count / ((performance.now() - start) / 1000));
+}
+
+/** One transaction of prepared inserts into a new SQLite file in `dir`. */
+export const rawSqliteRate = (dir: string, rows: readonly BenchRow[]) =>
+  timedRate(rows.length, async () => {
+    const db = new Database(join(dir, `raw-${process.hrtime.bigint()}.sqlite`));
+    db.pragma('journal_mode = WAL');
+    db.exec(
+      'CREATE TABLE big (Id INTEGER PRIMARY KEY, Name TEXT NOT NULL, Amount TEXT NOT NULL, At TEXT NOT NULL)',
+    );
+    const insert = db.prepare('INSERT INTO big VALUES (?, ?, ?, ?)');
+    db.transaction(() => rows.forEach((r) => insert.run(...r)))();
+    db.close();
+  });
+
+/** Multi-row inserts of 1000 in one transaction into a new table of `schema` (which must exist). */
+export async function rawPostgresRate(schema: string, rows: readonly BenchRow[]): Promise<number> {
+  const client = new pg.Client(PG);
+  await client.connect();
+  try {
+    const table = `"${schema}"."raw_${process.hrtime.bigint()}"`;
+    return await timedRate(rows.length, async () => {
+      await client.query(
+        `CREATE TABLE ${table} (Id integer PRIMARY KEY, Name varchar(50), Amount numeric(12,2), At timestamp(6))`,
+      );
+      await client.query('BEGIN');
+      for (let from = 0; from < rows.length; from += 1000) {
+        const chunk = rows.slice(from, from + 1000);
+        const marks = chunk.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`);
+        await client.query(`INSERT INTO ${table} VALUES ${marks.join(', ')}`, chunk.flat());
+      }
+      await client.query('COMMIT');
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropPostgresSchema(schema: string): Promise<void> {
+  const client = new pg.Client(PG);
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+}
+
+export const ratio = (runner: number, raw: number) => Math.round((runner / raw) * 1000) / 1000;
