@@ -100,6 +100,8 @@ export const backlogPointSchema = z.object({
   rowsToRead: z.number().nullable(),
   /** Journal: MIN_LEFT. */
   minutesLeft: z.number().nullable(),
+  /** Journal: rowsToRead at the rate the running pipeline read the journal lately; null until it has one. */
+  measuredMinutesLeft: z.number().nullable().optional(),
   /** Change tracking: CHANGE_TRACKING_CURRENT_VERSION() minus the checkpoint. */
   versionsBehind: z.number().nullable(),
   /** Changed rows pending per source table (`schema.table`), when the agent counts them. */

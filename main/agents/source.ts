@@ -60,6 +60,8 @@ export interface SourceBacklog {
   /** Versions (or sequence numbers) between the checkpoint and the source's current position. */
   versionsBehind: number | null;
   perTable: { table: string; rowsToRead: number | null }[];
+  /** rowsToRead at the rate this agent read lately, in minutes; null until it has read. */
+  measuredMinutesLeft?: number | null;
 }
 
 export interface SourceAgent {

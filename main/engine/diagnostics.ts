@@ -81,6 +81,7 @@ export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExt
       rowsToRead: r.rows_to_read,
       minutesLeft: r.minutes_left,
       versionsBehind: r.versions_behind,
+      measuredMinutesLeft: r.measured_minutes_left,
     });
   }
   const files: Record<string, string> = {

@@ -452,9 +452,11 @@ export const operations: Record<OperationId, Operation> = {
       : { unavailable: 'Configure both steps first.' };
     if ('unavailable' in figure)
       return ok({ agentId: row.id, current: null, unavailableReason: figure.unavailable, history });
+    // The measured estimate comes from the running pipeline's latest point, when there is one.
+    const measured = figure.measuredMinutesLeft ?? history.at(-1)?.measuredMinutesLeft ?? null;
     return ok({
       agentId: row.id,
-      current: { at: now.toISOString(), ...figure },
+      current: { at: now.toISOString(), ...figure, measuredMinutesLeft: measured },
       unavailableReason: null,
       history,
     });

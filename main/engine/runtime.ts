@@ -34,6 +34,8 @@ export interface StartContext {
 export interface BacklogFigure {
   rowsToRead: number | null;
   minutesLeft: number | null;
+  /** rowsToRead at the rate the pipeline has been reading lately, when it runs. */
+  measuredMinutesLeft?: number | null;
   versionsBehind: number | null;
   perTable?: { table: string; rowsToRead: number | null }[];
 }

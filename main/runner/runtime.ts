@@ -134,6 +134,7 @@ export function runnerRuntime(): Pick<AgentRuntime, 'start' | 'pause' | 'stop' |
             // source-agents.md's MIN_LEFT, for the journal agent only.
             minutesLeft: agent.type === 'journal' && b.rowsToRead !== null ? minutesLeft(b.rowsToRead) : null,
             versionsBehind: b.versionsBehind,
+            measuredMinutesLeft: b.measuredMinutesLeft ?? null,
           }),
         maxRows: target.batchRows,
       });

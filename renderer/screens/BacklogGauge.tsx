@@ -30,6 +30,9 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
         </strong>
         {now.versionsBehind !== null && <> · {now.versionsBehind.toLocaleString('en')} versions behind</>}
         {now.minutesLeft !== null && <> · about {now.minutesLeft.toFixed(1)} minutes left</>}
+        {typeof now.measuredMinutesLeft === 'number' && (
+          <> · {now.measuredMinutesLeft.toFixed(1)} at the measured rate</>
+        )}
       </p>
       <Line points={backlog.history.map((p) => p.rowsToRead ?? 0)} />
     </div>

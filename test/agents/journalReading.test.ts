@@ -341,6 +341,12 @@ describe('backlog', () => {
     expect(figure).toMatchObject({ rowsToRead: 12, perTable: [{ table: 'SHOP.CUSTOMER', rowsToRead: 12 }] });
     expect(figure.minutesLeft).toBeCloseTo(minutesLeft(12), 12);
     expect(minutesLeft(12)).toBeCloseTo(0.0001, 12);
-    expect((await s.backlog([CUSTOMER.source], checkpoint)).rowsToRead).toBe(12);
+    const before = await s.backlog([CUSTOMER.source], checkpoint);
+    expect(before).toMatchObject({ rowsToRead: 12, measuredMinutesLeft: null }); // nothing read yet: no rate
+    const batch = await s.readChanges([CUSTOMER.source], checkpoint, { maxRows: 5 });
+    const after = await s.backlog([CUSTOMER.source], batch.checkpoint);
+    expect(after.rowsToRead).toBe(7);
+    // Seven entries at the rate five were just read: a positive estimate, in minutes.
+    expect(after.measuredMinutesLeft).toBeGreaterThan(0);
   });
 });

@@ -9,6 +9,7 @@ import {
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import type { BacklogFigure, ResolvedAgent } from '../../engine/runtime';
 import { tableRefOf } from '../source';
+import { problem } from '../../engine/problem';
 import { AgentConnectionError } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 
@@ -92,6 +93,15 @@ export async function applyChangeTrackingFix(
   const target = before.find((c) => c.id === checkId);
   if (!target?.fix || target.status === 'passed') return { applied: null, checks: before };
   // The statement is this engine's own, built from validated names, never text from the request.
-  await withSource(agent, (source) => source.pool.request().batch(target.fix ?? ''));
+  await withSource(agent, (source) => source.pool.request().batch(target.fix ?? '')).catch(
+    (error: unknown) => {
+      // SQL Server's refusal (no ALTER permission, say) is the user's to see, not an engine failure.
+      const number = (error as { number?: unknown }).number;
+      if (typeof number !== 'number') throw error;
+      throw problem.conflict(
+        `SQL Server refused the fix (error ${number}): ${(error as Error).message} A DBA can run it instead.`,
+      );
+    },
+  );
   return { applied: target.fix, checks: await checkChangeTracking(agent, entities) };
 }

@@ -46,6 +46,8 @@ export interface Assembled {
   restart: JournalPosition | null;
   /** The last entry consumed; null when none was. */
   consumed: JournalPosition | null;
+  /** How many entries were consumed. */
+  consumedCount: number;
   /** Tables that passed their applied position in this read. */
   passed: Set<string>;
   resnapshot: Map<string, string>;
@@ -123,6 +125,7 @@ export function assemble(
   const resnapshot = new Map<string, string>();
   const changes: Change[] = [];
   let consumed: JournalPosition | null = null;
+  let consumedCount = 0;
   let newestTimestamp: string | null = null;
 
   const release = (items: JournalEntryRow[][]) => {
@@ -167,6 +170,7 @@ export function assemble(
       if (e.type === 'CR') resnapshot.set(t.key, 'the member was cleared (CLRPFM) without record entries');
     }
     consumed = at;
+    consumedCount++;
     if (changes.length >= maxRows) break;
   }
   const oldestOpen = pending.values().next().value;
@@ -174,6 +178,7 @@ export function assemble(
     changes: changes.filter((c) => !resnapshot.has(c.table)),
     restart: oldestOpen?.first ?? consumed,
     consumed,
+    consumedCount,
     passed,
     resnapshot,
     newestTimestamp,

@@ -9,6 +9,7 @@ import {
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import type { BacklogFigure, ResolvedAgent } from '../../engine/runtime';
 import { problem } from '../../engine/problem';
+import { IbmiError } from '../../ibmi/connection';
 import { AgentConnectionError } from './connection';
 import { openJournalSource, type JournalSource } from './source';
 import { backlogQuery } from './backlog';
@@ -22,6 +23,8 @@ function settingsOf(agent: ResolvedAgent): {
     configuration: journalConfiguration.schema.parse(agent.configuration),
   };
 }
+
+const credentialsOf = (agent: ResolvedAgent) => settingsOf(agent).credentials.username.toUpperCase();
 
 export const journalSourceOf = (agent: ResolvedAgent, entities: readonly Entity[]) =>
   openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities });
@@ -91,7 +94,13 @@ export async function applyJournalFix(
   // The commands are this engine's own, built from validated names, never text from the request.
   const fix = target.fix;
   await withSource(agent, entities, async (source) => {
-    for (const command of fix.split('\n')) await source.c.command(command);
+    for (const command of fix.split('\n'))
+      await source.c.command(command).catch((error: unknown) => {
+        if (!(error instanceof IbmiError)) throw error;
+        throw problem.conflict(
+          `IBM i refused ${command} for ${credentialsOf(agent)}: ${error.message} A security officer can run it instead.`,
+        );
+      });
   });
   return { applied: fix, checks: await checkJournal(agent, entities) };
 }

@@ -71,6 +71,9 @@ export class JournalSource implements SourceAgent {
   private readonly form: ValueForm;
   private utcOffset = 0;
   private saves = 0;
+  /** Entries consumed, and when the last backlog was taken: the measured reading rate. */
+  private consumed = 0;
+  private lastRate: { at: number; consumed: number } | null = null;
   readonly sync: SyncLibrary;
 
   constructor(
@@ -289,13 +292,27 @@ export class JournalSource implements SourceAgent {
       entries.push(...chunk);
       const assembled = assemble(entries, readings, maxRows, this.form, chainOrder(chain));
       const end = entries.at(-1);
-      if (assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) return assembled;
+      if (assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
+        this.consumed += assembled.consumedCount;
+        return assembled;
+      }
       if (entries.length > MAX_ENTRIES)
         throw new Error(
           `More than ${MAX_ENTRIES} journal entries hold no complete commit cycle of the tables: a transaction this long is not replicated.`,
         );
       from = { library: end.receiverLibrary, receiver: end.receiver, sequence: end.sequence };
     }
+  }
+
+  /** Minutes to read `rows` entries at the rate entries were consumed since the previous backlog. */
+  private measuredMinutes(rows: number | null): number | null {
+    const now = performance.now();
+    const last = this.lastRate;
+    this.lastRate = { at: now, consumed: this.consumed };
+    if (!last || rows === null || now - last.at < 1) return null;
+    const perMinute = ((this.consumed - last.consumed) / (now - last.at)) * 60_000;
+    if (rows === 0) return 0;
+    return perMinute > 0 ? rows / perMinute : null;
   }
 
   /** A local JOTSTP as an instant, by the system's offset. */
@@ -341,10 +358,12 @@ export class JournalSource implements SourceAgent {
       if (p.rowsToRead !== null) byJournal.set(k, Math.max(byJournal.get(k) ?? 0, p.rowsToRead));
     });
     const known = perTable.every((p) => p.rowsToRead !== null);
+    const rowsToRead = known ? [...byJournal.values()].reduce((a, b) => a + b, 0) : null;
     return {
-      rowsToRead: known ? [...byJournal.values()].reduce((a, b) => a + b, 0) : null,
+      rowsToRead,
       versionsBehind: null,
       perTable,
+      measuredMinutesLeft: this.measuredMinutes(rowsToRead),
     };
   }
 

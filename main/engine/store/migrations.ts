@@ -29,4 +29,5 @@ export const migrations: readonly string[] = [
      rows_to_read REAL, minutes_left REAL, versions_behind REAL,
      FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);
    CREATE INDEX backlog_by_agent ON backlog (pipeline_id, agent_id, at);`,
+  `ALTER TABLE backlog ADD COLUMN measured_minutes_left REAL;`,
 ];

@@ -76,7 +76,7 @@ export function createRepo(db: Db) {
       "SELECT * FROM agents WHERE type = 'change-tracking' AND role = 'target' AND host_credentials IS NOT NULL",
     ),
     insertBacklog: db.prepare(
-      'INSERT INTO backlog (pipeline_id, agent_id, at, rows_to_read, minutes_left, versions_behind) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO backlog (pipeline_id, agent_id, at, rows_to_read, minutes_left, versions_behind, measured_minutes_left) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     pruneBacklog: db.prepare('DELETE FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at < ?'),
     runningAgents: db.prepare<[], AgentRow>(
@@ -105,9 +105,15 @@ export function createRepo(db: Db) {
     ),
     backlog: db.prepare<
       [string, string, string],
-      { at: string; rows_to_read: number | null; minutes_left: number | null; versions_behind: number | null }
+      {
+        at: string;
+        rows_to_read: number | null;
+        minutes_left: number | null;
+        versions_behind: number | null;
+        measured_minutes_left: number | null;
+      }
     >(
-      'SELECT at, rows_to_read, minutes_left, versions_behind FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at >= ? ORDER BY at',
+      'SELECT at, rows_to_read, minutes_left, versions_behind, measured_minutes_left FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at >= ? ORDER BY at',
     ),
     pipelineEvents: db.prepare<
       [string, number],
@@ -132,6 +138,7 @@ export function createRepo(db: Db) {
         rows_to_read: number | null;
         minutes_left: number | null;
         versions_behind: number | null;
+        measured_minutes_left: number | null;
       }
     >('SELECT * FROM backlog WHERE at >= ? ORDER BY pipeline_id, agent_id, at'),
     allSealed: db.prepare<[], { pipeline_id: string; id: string; secrets_sealed: string }>(
@@ -206,9 +213,22 @@ export function createRepo(db: Db) {
       pipelineId: string,
       agentId: string,
       at: string,
-      point: { rowsToRead: number | null; minutesLeft: number | null; versionsBehind: number | null },
+      point: {
+        rowsToRead: number | null;
+        minutesLeft: number | null;
+        versionsBehind: number | null;
+        measuredMinutesLeft?: number | null;
+      },
     ) => {
-      q.insertBacklog.run(pipelineId, agentId, at, point.rowsToRead, point.minutesLeft, point.versionsBehind);
+      q.insertBacklog.run(
+        pipelineId,
+        agentId,
+        at,
+        point.rowsToRead,
+        point.minutesLeft,
+        point.versionsBehind,
+        point.measuredMinutesLeft ?? null,
+      );
       q.pruneBacklog.run(pipelineId, agentId, new Date(Date.parse(at) - 86_400_000).toISOString());
     },
     backlogSince: (pipelineId: string, agentId: string, since: string) =>
@@ -217,6 +237,7 @@ export function createRepo(db: Db) {
         rowsToRead: r.rows_to_read,
         minutesLeft: r.minutes_left,
         versionsBehind: r.versions_behind,
+        measuredMinutesLeft: r.measured_minutes_left,
       })),
 
     pipelineEvents: (pipelineId: string, limit: number) =>
