@@ -12,7 +12,7 @@ import { PostgresTarget } from '../main/runner/targets/postgresTarget';
 import { SqliteTarget } from '../main/runner/targets/sqliteTarget';
 import type { Target } from '../main/runner/targets/target';
 import { startSandboxIbmi } from '../main/sandbox/ibmi';
-import { SEED_ADMIN, SEED_AGENT } from '../main/sandbox/ibmi/seed';
+import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
 import type { Benchmark } from './harness';
 import {
   dropPostgresSchema,
@@ -21,7 +21,7 @@ import {
   rawPostgresRate,
   rawSqliteRate,
   timedRate,
-  type BenchRow,
+  benchRows,
 } from './rawTargets';
 
 const DECODED = 100_000;
@@ -84,12 +84,7 @@ function decodeRate(): number {
   return Math.round(DECODED / ((performance.now() - start) / 1000));
 }
 
-const rows = Array.from({ length: CHANGES }, (_, i): BenchRow => [
-  i,
-  `customer ${i}`,
-  ((i % 10_000) / 100).toFixed(2),
-  '2026-01-01 10:00:00.123000',
-]);
+const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123000');
 
 export const journalBenchmark: Benchmark = {
   name: 'journal agent',
@@ -107,22 +102,7 @@ export const journalBenchmark: Benchmark = {
       await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
       const open = () =>
         openJournalSource({
-          credentials: {
-            connectionName: 'bench',
-            host: sandbox.host,
-            databaseName: '*SYSBAS',
-            username: SEED_AGENT.user,
-            password: SEED_AGENT.password,
-            maxConnectionsCount: 2,
-            dateFormat: 'iso',
-            timeFormat: 'iso',
-            blockSize: 32,
-            useConnectionPool: true,
-            syncLibrary: 'SYNC',
-            journalCheckpointTable: 'JOURNALSCP',
-            enableDdsDiscovery: false,
-            useDatabaseTimezone: false,
-          },
+          credentials: seedAgentCredentials(sandbox.host),
           configuration: { dateFormat: null, timeFormat: null },
           pipelineId: 'bench',
           agentId: 'src',

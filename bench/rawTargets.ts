@@ -9,6 +9,15 @@ export const PG = { host: '127.0.0.1', port: 5432, database: 'test', user: proce
 /** A row of the benchmark tables: id, name, amount (2 decimals), timestamp. */
 export type BenchRow = [number, string, string, string];
 
+/** `count` rows: ids from 0, names, amounts with two decimals, one timestamp `at`. */
+export const benchRows = (count: number, at: string): BenchRow[] =>
+  Array.from({ length: count }, (_, i): BenchRow => [
+    i,
+    `customer ${i}`,
+    ((i % 10_000) / 100).toFixed(2),
+    at,
+  ]);
+
 export async function timedRate(count: number, work: () => Promise<void>): Promise<number> {
   const start = performance.now();
   await work();

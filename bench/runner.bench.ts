@@ -17,16 +17,11 @@ import {
   rawPostgresRate,
   rawSqliteRate,
   timedRate,
-  type BenchRow,
+  benchRows,
 } from './rawTargets';
 
 const CHANGES = 10_000;
-const rows = Array.from({ length: CHANGES }, (_, i): BenchRow => [
-  i,
-  `customer ${i}`,
-  ((i % 10_000) / 100).toFixed(2),
-  '2026-01-01 10:00:00.123',
-]);
+const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123');
 
 export const runnerBenchmark: Benchmark = {
   name: 'runner',

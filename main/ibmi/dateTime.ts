@@ -6,6 +6,29 @@ export const TIME_FORMATS = ['iso', 'usa', 'eur', 'jis', 'hms'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 export type TimeFormat = (typeof TIME_FORMATS)[number];
 
+/** DATFMT and TIMFMT keyword values (DDS, DSPFFD's WHFMT) and the formats they name. */
+export const DDS_DATE_FORMATS: Readonly<Record<string, DateFormat>> = {
+  '*ISO': 'iso',
+  '*USA': 'usa',
+  '*EUR': 'eur',
+  '*JIS': 'jis',
+  '*MDY': 'mdy',
+  '*DMY': 'dmy',
+  '*YMD': 'ymd',
+  '*JUL': 'julian',
+};
+export const DDS_TIME_FORMATS: Readonly<Record<string, TimeFormat>> = {
+  '*ISO': 'iso',
+  '*USA': 'usa',
+  '*EUR': 'eur',
+  '*JIS': 'jis',
+  '*HMS': 'hms',
+};
+
+/** The DATFMT or TIMFMT keyword value of a format (`mdy` → `*MDY`). */
+export const ddsFormatName = (format: DateFormat | TimeFormat): string =>
+  Object.entries({ ...DDS_DATE_FORMATS, ...DDS_TIME_FORMATS }).find(([, f]) => f === format)?.[0] ?? '';
+
 const two = (n: number) => String(n).padStart(2, '0');
 
 function parts(iso: string): { y: number; m: number; d: number } {

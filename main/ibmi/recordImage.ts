@@ -63,6 +63,32 @@ export function fieldLength(t: FieldType): number {
   }
 }
 
+/** The field's SQL data type as Db2 for i names it (`DECIMAL(9,2)` for packed 9,2, `NUMERIC` for zoned). */
+export function sqlTypeName(t: FieldType): string {
+  switch (t.kind) {
+    case 'char':
+      return `CHAR(${t.length})`;
+    case 'varchar':
+      return `VARCHAR(${t.length})`;
+    case 'packed':
+      return `DECIMAL(${t.precision},${t.scale})`;
+    case 'zoned':
+      return `NUMERIC(${t.precision},${t.scale})`;
+    case 'binary':
+      return t.bytes === 2 ? 'SMALLINT' : t.bytes === 4 ? 'INTEGER' : 'BIGINT';
+    case 'float':
+      return t.bytes === 4 ? 'REAL' : 'DOUBLE';
+    case 'date':
+      return 'DATE';
+    case 'time':
+      return 'TIME';
+    case 'timestamp':
+      return 'TIMESTAMP';
+    case 'hex':
+      return `BINARY(${t.length})`;
+  }
+}
+
 export const recordLength = (fields: readonly FieldDef[]) =>
   fields.reduce((n, f) => n + fieldLength(f.type), 0);
 

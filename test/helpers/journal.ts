@@ -7,7 +7,7 @@ import type { Row, TableRef } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../contract/sourceAgent';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
+import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';
 
 export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
   dateFormat: null,
@@ -19,23 +19,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
 export const sandboxIbmiCredentials = (
   sandbox: SandboxIbmi,
   over: Partial<JournalHostCredentials> = {},
-): JournalHostCredentials => ({
-  connectionName: 'sandbox',
-  host: sandbox.host,
-  databaseName: '*SYSBAS',
-  username: SEED_AGENT.user,
-  password: SEED_AGENT.password,
-  maxConnectionsCount: 2,
-  dateFormat: 'iso',
-  timeFormat: 'iso',
-  blockSize: 32,
-  useConnectionPool: true,
-  syncLibrary: 'SYNC',
-  journalCheckpointTable: 'JOURNALSCP',
-  enableDdsDiscovery: false,
-  useDatabaseTimezone: false,
-  ...over,
-});
+): JournalHostCredentials => seedAgentCredentials(sandbox.host, over);
 
 export const journalEntity = (table: TableRef, over: Partial<Entity> = {}): Entity => ({
   source: table,

@@ -1,9 +1,9 @@
 // A file's record layout, which a journal entry's specific data follows byte for byte: from the SQL
 // catalogue (QSYS2.SYSCOLUMNS), or from DSPFFD when DDS discovery is on — the only way to learn a
 // DDS date field's own format (*MDY, *JUL …) and separator, which SQL reports as a plain DATE.
-import type { DateFormat, TimeFormat } from '../../ibmi/dateTime';
+import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../ibmi/dateTime';
 import { ibmiName, type IbmiConnection, type IbmiRow, cellText as text } from '../../ibmi/connection';
-import type { FieldDef, FieldType } from '../../ibmi/recordImage';
+import { sqlTypeName, type FieldDef, type FieldType } from '../../ibmi/recordImage';
 import type { ColumnShape, TableRef } from '../source';
 
 export interface FileLayout {
@@ -24,32 +24,6 @@ const systemNames = (ref: TableRef) => ({
 
 const num = (v: IbmiRow[string] | undefined) => Number(v ?? 0);
 const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-
-/** The SQL type a target is created with. */
-function sourceTypeOf(t: FieldType): string {
-  switch (t.kind) {
-    case 'char':
-      return `CHAR(${t.length})`;
-    case 'varchar':
-      return `VARCHAR(${t.length})`;
-    case 'packed':
-      return `DECIMAL(${t.precision},${t.scale})`;
-    case 'zoned':
-      return `NUMERIC(${t.precision},${t.scale})`;
-    case 'binary':
-      return t.bytes === 2 ? 'SMALLINT' : t.bytes === 4 ? 'INTEGER' : 'BIGINT';
-    case 'float':
-      return t.bytes === 4 ? 'REAL' : 'DOUBLE';
-    case 'date':
-      return 'DATE';
-    case 'time':
-      return 'TIME';
-    case 'timestamp':
-      return 'TIMESTAMP';
-    case 'hex':
-      return `BINARY(${t.length})`;
-  }
-}
 
 /** A SYSCOLUMNS row as a field; SQL describes dates and times in *ISO, as SQL tables store them. */
 function catalogField(r: IbmiRow): FieldType {
@@ -93,24 +67,6 @@ function catalogField(r: IbmiRow): FieldType {
   );
 }
 
-const DDS_DATE: Record<string, DateFormat> = {
-  '*ISO': 'iso',
-  '*USA': 'usa',
-  '*EUR': 'eur',
-  '*JIS': 'jis',
-  '*MDY': 'mdy',
-  '*DMY': 'dmy',
-  '*YMD': 'ymd',
-  '*JUL': 'julian',
-};
-const DDS_TIME: Record<string, TimeFormat> = {
-  '*ISO': 'iso',
-  '*USA': 'usa',
-  '*EUR': 'eur',
-  '*JIS': 'jis',
-  '*HMS': 'hms',
-};
-
 /** A DSPFFD (QWHDRFFD) row as a field: the data type letter, buffer length, digits, format and separator. */
 function dspffdField(r: IbmiRow, where: string): FieldType {
   const kind = text(r.WHFLDT);
@@ -134,9 +90,9 @@ function dspffdField(r: IbmiRow, where: string): FieldType {
     case 'F':
       return { kind: 'float', bytes: bytes === 4 ? 4 : 8 };
     case 'L':
-      return { kind: 'date', format: DDS_DATE[format] ?? 'iso', separator, ccsid };
+      return { kind: 'date', format: DDS_DATE_FORMATS[format] ?? 'iso', separator, ccsid };
     case 'T':
-      return { kind: 'time', format: DDS_TIME[format] ?? 'iso', separator, ccsid };
+      return { kind: 'time', format: DDS_TIME_FORMATS[format] ?? 'iso', separator, ccsid };
     case 'Z':
       return { kind: 'timestamp', ccsid };
     case 'H':
@@ -174,7 +130,7 @@ function layoutOf(ref: TableRef, fields: FieldDef[], keys: Map<string, string[]>
     fields,
     columns: fields.map((f) => ({
       name: f.name,
-      sourceType: sourceTypeOf(f.type),
+      sourceType: sqlTypeName(f.type),
       nullable: f.nullable === true,
     })),
     primaryKey: keys.get(`${library}/${file}`) ?? [],

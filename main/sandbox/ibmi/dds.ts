@@ -2,7 +2,7 @@
 // 17 name type (R record, K key), 19–28 name, 30–34 length, 35 data type, 36–37 decimal positions,
 // 45–80 keywords (DATFMT, DATSEP, TIMFMT, CCSID, ALWNULL, VARLEN, TEXT, COLHDG; UNIQUE at file level).
 import type { FieldType } from '../../ibmi/recordImage';
-import type { DateFormat, TimeFormat } from '../../ibmi/dateTime';
+import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../ibmi/dateTime';
 import type { ColumnSpec } from './files';
 import { IbmiError } from '../../ibmi/connection';
 
@@ -13,24 +13,6 @@ export interface DdsFile {
   unique: boolean;
   text: string;
 }
-
-const FORMATS: Record<string, DateFormat> = {
-  '*ISO': 'iso',
-  '*USA': 'usa',
-  '*EUR': 'eur',
-  '*JIS': 'jis',
-  '*MDY': 'mdy',
-  '*DMY': 'dmy',
-  '*YMD': 'ymd',
-  '*JUL': 'julian',
-};
-const TIME_FORMATS: Record<string, TimeFormat> = {
-  '*ISO': 'iso',
-  '*USA': 'usa',
-  '*EUR': 'eur',
-  '*JIS': 'jis',
-  '*HMS': 'hms',
-};
 
 const keyword = (text: string, name: string): string | undefined =>
   new RegExp(`\\b${name}\\(([^)]*)\\)`).exec(text)?.[1]?.trim();
@@ -97,7 +79,7 @@ export function parseDds(source: string, jobCcsid: number): DdsFile {
         sqlType = length <= 7 ? 'REAL' : 'DOUBLE';
         break;
       case 'L': {
-        const format = FORMATS[dateFormat ?? '*ISO'];
+        const format = DDS_DATE_FORMATS[dateFormat ?? '*ISO'];
         if (!format) throw bad(n, `DATFMT(${dateFormat}) not valid.`);
         type = { kind: 'date', format, separator, ccsid };
         sqlType = 'DATE';
@@ -105,7 +87,7 @@ export function parseDds(source: string, jobCcsid: number): DdsFile {
         break;
       }
       case 'T': {
-        const format = TIME_FORMATS[timeFormat ?? '*ISO'];
+        const format = DDS_TIME_FORMATS[timeFormat ?? '*ISO'];
         if (!format) throw bad(n, `TIMFMT(${timeFormat}) not valid.`);
         type = { kind: 'time', format, separator, ccsid };
         sqlType = 'TIME';

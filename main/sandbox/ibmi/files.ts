@@ -2,7 +2,7 @@
 // keep their slot until RGZPFM or until a REUSEDLT(*YES) file fills it. Rows live in SQLite, one
 // table per member; every change goes through here so it is journaled the way IBM i journals it.
 import type Database from 'better-sqlite3';
-import type { FieldDef, FieldValue } from '../../ibmi/recordImage';
+import { sqlTypeName, type FieldDef, type FieldValue } from '../../ibmi/recordImage';
 import { decodeEbcdic, encodeEbcdic } from '../../ibmi/ebcdic';
 import type { ObjectAuthority } from './authority';
 import { sqlError } from './messages';
@@ -86,31 +86,10 @@ export const zonedColumn = (name: string, precision: number, scale = 0): ColumnS
 
 export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** The member table's column: text compares as Db2 compares it, trailing blanks ignored (CHAR and VARCHAR). */
 function sqliteDecl(c: ColumnSpec): string {
   const t = c.type;
-  switch (t.kind) {
-    case 'char':
-      return `CHAR(${t.length}) COLLATE RTRIM`;
-    case 'varchar':
-      // Db2 compares VARCHAR as it compares CHAR: trailing blanks are not significant.
-      return `VARCHAR(${t.length}) COLLATE RTRIM`;
-    case 'packed':
-      return `DECIMAL(${t.precision},${t.scale})`;
-    case 'zoned':
-      return `NUMERIC(${t.precision},${t.scale})`;
-    case 'binary':
-      return t.bytes === 2 ? 'SMALLINT' : t.bytes === 4 ? 'INTEGER' : 'BIGINT';
-    case 'float':
-      return t.bytes === 4 ? 'REAL' : 'DOUBLE';
-    case 'date':
-      return 'DATE';
-    case 'time':
-      return 'TIME';
-    case 'timestamp':
-      return 'TIMESTAMP';
-    case 'hex':
-      return `BINARY(${t.length})`;
-  }
+  return t.kind === 'char' || t.kind === 'varchar' ? `${sqlTypeName(t)} COLLATE RTRIM` : sqlTypeName(t);
 }
 
 let tables = 0;

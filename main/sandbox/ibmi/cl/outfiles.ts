@@ -1,6 +1,7 @@
 // DSPJRN and DSPFFD with OUTPUT(*OUTFILE): the command creates the outfile (model QADSPJR5 for
 // *TYPE5, QADSPFFD for field descriptions) when absent and writes one row per entry or field.
 import { fieldLength } from '../../../ibmi/recordImage';
+import { ddsFormatName } from '../../../ibmi/dateTime';
 import {
   assign,
   charColumn,
@@ -329,18 +330,6 @@ const FIELD_TYPE: Record<string, string> = {
   hex: 'H',
 };
 
-const FORMAT_NAME: Record<string, string> = {
-  iso: '*ISO',
-  usa: '*USA',
-  eur: '*EUR',
-  jis: '*JIS',
-  mdy: '*MDY',
-  dmy: '*DMY',
-  ymd: '*YMD',
-  julian: '*JUL',
-  hms: '*HMS',
-};
-
 function ffdColumns(): ColumnSpec[] {
   return [
     char('WHFILE', 10),
@@ -407,7 +396,7 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
       WHVARL: t.kind === 'varchar' ? 'Y' : 'N',
       WHALLC: t.kind === 'varchar' ? t.length : 0,
       WHNULL: col.nullable ? 'Y' : 'N',
-      WHFMT: t.kind === 'date' || t.kind === 'time' ? (FORMAT_NAME[t.format] ?? '') : '',
+      WHFMT: t.kind === 'date' || t.kind === 'time' ? ddsFormatName(t.format) : '',
       WHSEP: (t.kind === 'date' || t.kind === 'time') && t.separator ? t.separator : '',
       WHCCSID: 'ccsid' in t ? t.ccsid : t.kind === 'hex' ? 65535 : 0,
     };
