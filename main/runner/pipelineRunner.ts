@@ -192,6 +192,7 @@ export class PipelineRunner {
 
   private async connect(): Promise<void> {
     if (this.source && this.target) return;
+    if (!this.source) this.sourceCaughtUp = false;
     this.source ??= await this.o.openSource();
     this.target ??= await this.o.openTarget();
     const refs = this.o.entities.map((e) => e.source);
@@ -248,13 +249,19 @@ export class PipelineRunner {
         lagMs: batch.newestCommitTime ? Math.max(0, Date.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
-    // The source's checkpoint (for its backlog and for other tools) follows the target's commit.
-    if (batch.changes.length > 0 || moved || snapshotted.size > 0) await source.saveCheckpoint(committed);
+    // The source's checkpoint (for its backlog and for other tools) follows the target's commit; after a
+    // (re)connect it is written once anyway, in case a crash came between the two.
+    if (batch.changes.length > 0 || moved || snapshotted.size > 0 || !this.sourceCaughtUp) {
+      await source.saveCheckpoint(committed);
+      this.sourceCaughtUp = true;
+    }
     await this.recordBacklog(source, refs, committed);
     return batch.changes.length === 0 && snapshotted.size === 0;
   }
 
   private lastBacklog = 0;
+  /** Whether the source's checkpoint was written since the source was opened. */
+  private sourceCaughtUp = false;
 
   private async recordBacklog(source: SourceAgent, refs: TableRef[], checkpoint: Checkpoint): Promise<void> {
     if (!this.o.onBacklog || Date.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;

@@ -246,4 +246,24 @@ describe('checks that fail, with their remedies', () => {
     expect(connection?.message).toBe('IBM i refused the password of CDCAGENT (CPF22E2).');
     expect(JSON.stringify(connection)).not.toContain('Wrong-Secret-9');
   });
+
+  it('a host that is no sandbox goes through ODBC: without IBM’s driver the check says what to install', async () => {
+    const agent = {
+      pipelineId: 'p1',
+      id: 'src',
+      type: 'journal' as const,
+      role: 'source' as const,
+      hostCredentials: {
+        ...sandboxIbmiCredentials(sandbox),
+        host: 'ibmi01.example.com',
+        password: 'Odbc-Secret-7',
+      },
+      configuration: {},
+    };
+    const [connection] = await checkJournal(agent, [CUSTOMER]);
+    expect(connection).toMatchObject({ id: 'connection', status: 'failed' });
+    expect(`${connection?.message} ${connection?.remedy}`).toMatch(/ODBC|odbc/);
+    expect(connection?.remedy).toContain('IBM i Access');
+    expect(JSON.stringify(connection)).not.toContain('Odbc-Secret-7');
+  });
 });

@@ -190,3 +190,62 @@ describe.each([
     expect(await replicas(all, allShapes)).toEqual(await sourceReplicas(allShapes, digits));
   });
 });
+
+describe('a crash between the target commit and the source checkpoint', () => {
+  beforeAll(async () => {
+    sandbox = await startSandboxIbmi({ seed: true });
+    admin = await sandbox.connect({ ...SEED_ADMIN });
+  });
+  afterAll(async () => {
+    await admin?.close();
+    await sandbox?.close();
+  });
+
+  it('the restart resumes from the target’s checkpoint: nothing applied twice, and the source catches up', async () => {
+    const list = [entities[0] as Entity];
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-journal-crash-')), 'replica.sqlite');
+    const target = async (): Promise<Target> => new SqliteTarget(path, 'crash');
+    const open = () =>
+      openJournalSource({
+        credentials: sandboxIbmiCredentials(sandbox),
+        configuration: journalConfiguration(),
+        pipelineId: 'crash',
+        agentId: 'src',
+        entities: list,
+      });
+    const make = (openSource: typeof open, events: RunnerEvent[] = []) =>
+      new PipelineRunner({
+        openSource,
+        openTarget: target,
+        entities: list.map((e) => ({ source: e.source, target: e.target })),
+        onEvent: (e) => events.push(e),
+        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+      });
+    await make(open).runUntilCaughtUp();
+    await admin.query("INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (300, 'once')");
+    await admin.query('DELETE FROM SHOP.CUSTOMER WHERE ID = 1');
+
+    // The process dies after the target committed the batch, before the source's checkpoint moved.
+    const dying = make(async () => {
+      const s = await open();
+      s.saveCheckpoint = () => Promise.reject(new Error('killed before the source checkpoint was written'));
+      return s;
+    });
+    await dying.runUntilCaughtUp();
+    expect(dying.failure).toContain('killed');
+    const stale = await open();
+    const staleCheckpoint = await stale.loadCheckpoint();
+    await stale.close();
+
+    const events: RunnerEvent[] = [];
+    await make(open, events).runUntilCaughtUp();
+    expect(events.filter((e) => e.kind === 'batch-applied' || e.kind.startsWith('snapshot'))).toEqual([]);
+    const [shape] = await shapesOf(list);
+    expect(sqliteReplica(path, 'customer', shape as TableShape)).toEqual(
+      await ibmiReplica(admin, shape as TableShape, 7),
+    );
+    const fresh = await open();
+    expect(await fresh.loadCheckpoint()).not.toEqual(staleCheckpoint);
+    await fresh.close();
+  });
+});

@@ -39,7 +39,10 @@ export async function openIbmi(
 
 function explainSignOn(error: unknown, c: JournalHostCredentials): AgentConnectionError {
   const id = error instanceof IbmiError ? error.messageId : '';
-  const text = error instanceof Error ? error.message.replaceAll(c.password, '********') : String(error);
+  const raw = error instanceof Error ? error.message : String(error);
+  // A password of a few characters cannot be told from ordinary text; the driver never echoes one anyway.
+  const redacted = c.password.length >= 4 ? raw.replaceAll(c.password, '********') : raw;
+  const text = id ? redacted.replace(`${id}: `, '') : redacted;
   switch (id) {
     case 'CPF2204':
       return new AgentConnectionError(
@@ -68,12 +71,12 @@ function explainSignOn(error: unknown, c: JournalHostCredentials): AgentConnecti
   }
   if (id.startsWith('CWBCO'))
     return new AgentConnectionError(
-      `${c.host} cannot be reached: ${text}`,
+      `${c.host} cannot be reached (${id}): ${text}`,
       'Check host, that the IBM i host servers run (STRHOSTSVR *ALL), and that no firewall blocks ports 449, 8470–8476.',
       'unreachable',
     );
   return new AgentConnectionError(
-    `The connection to ${c.host} failed: ${text}`,
+    `The connection to ${c.host} failed${id ? ` (${id})` : ''}: ${text}`,
     'Check the host credentials.',
     'other',
   );
