@@ -350,3 +350,35 @@ describe('backlog', () => {
     expect(after.measuredMinutesLeft).toBeGreaterThan(0);
   });
 });
+
+describe('the sync library', () => {
+  it('keeps no outfile after a read, and CHGJRN … DLTRCV(*YES) leaves its journal one receiver', async () => {
+    const s = await openJournalSource({
+      credentials: sandboxIbmiCredentials(sandbox),
+      configuration: journalConfiguration(),
+      pipelineId: 'p1',
+      agentId: 'src',
+      entities: [CUSTOMER],
+      rotateEvery: 2,
+    });
+    opened.push(s);
+    const checkpoint = await startAt(s, CUSTOMER);
+    await admin.query("INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (400, 'x')");
+    const batch = await s.readChanges([CUSTOMER.source], checkpoint);
+    const files = await admin.query(
+      "SELECT OBJNAME FROM TABLE(QSYS2.OBJECT_STATISTICS('SYNC', '*FILE', '*ALL')) X",
+    );
+    expect(files.map((f) => f.OBJNAME)).toEqual(['JOURNALSCP']);
+    const receivers = async () =>
+      (
+        await admin.query(
+          "SELECT JOURNAL_RECEIVER_NAME FROM QSYS2.JOURNAL_RECEIVER_INFO WHERE JOURNAL_LIBRARY = 'SYNC' ORDER BY ATTACH_TIMESTAMP",
+        )
+      ).map((r) => r.JOURNAL_RECEIVER_NAME);
+    await s.saveCheckpoint(checkpoint);
+    expect(await receivers()).toEqual(['QSQJRN0001']);
+    await s.saveCheckpoint(batch.checkpoint);
+    expect(await receivers()).toEqual(['QSQJRN0002']);
+    expect(await s.loadCheckpoint()).toEqual(batch.checkpoint);
+  });
+});

@@ -42,6 +42,8 @@ export interface JournalSourceOptions {
   agentId: string;
   /** The pipeline's entities: row identification and journal overrides per table. */
   entities?: readonly Entity[];
+  /** Checkpoint saves between CHGJRN of the sync library's journal (500). */
+  rotateEvery?: number;
 }
 
 /** The checkpoint's receiver no longer exists: changes after it cannot be read, so none are skipped. */
@@ -337,7 +339,7 @@ export class JournalSource implements SourceAgent {
     await this.sync.save(
       keys.map((k, i) => ({ table: k, journal: journals[i] as JournalName, position: checkpoint[k] ?? '' })),
     );
-    if (++this.saves % ROTATE_EVERY === 0) await this.sync.rotateJournal();
+    if (++this.saves % (this.o.rotateEvery ?? ROTATE_EVERY) === 0) await this.sync.rotateJournal();
   }
 
   async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
