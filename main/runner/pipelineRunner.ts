@@ -235,17 +235,18 @@ export class PipelineRunner {
       Object.entries(batch.checkpoint).filter(([t]) => !snapshotted.has(t)),
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
-    if (batch.changes.length > 0 || moved) await target.apply(batch.changes, checkpoint);
+    const changes = batch.changes.filter((c) => this.touchesTarget(c));
+    if (changes.length > 0 || moved) await target.apply(changes, checkpoint);
     Object.assign(committed, checkpoint);
-    if (batch.changes.length > 0) {
-      const count = (op: Change['op']) => batch.changes.filter((c) => c.op === op).length;
+    if (changes.length > 0) {
+      const count = (op: Change['op']) => changes.filter((c) => c.op === op).length;
       this.emit({
         kind: 'batch-applied',
-        changes: batch.changes.length,
+        changes: changes.length,
         inserts: count('insert'),
         updates: count('update'),
         deletes: count('delete'),
-        position: batch.changes.at(-1)?.position ?? '',
+        position: changes.at(-1)?.position ?? '',
         lagMs: batch.newestCommitTime ? Math.max(0, Date.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
@@ -257,6 +258,16 @@ export class PipelineRunner {
     }
     await this.recordBacklog(source, refs, committed);
     return batch.changes.length === 0 && snapshotted.size === 0;
+  }
+
+  /**
+   * Whether a change alters what the target holds: an update whose before and after images differ only
+   * in columns the entity does not replicate (or in none) is left out — only what changed is applied.
+   */
+  private touchesTarget(c: Change): boolean {
+    if (c.op !== 'update' || c.changedColumns === null) return true;
+    const t = this.tables.find((x) => x.source === c.table);
+    return !t || c.changedColumns.some((name) => t.columns.some((col) => col.name === name));
   }
 
   private lastBacklog = 0;

@@ -119,3 +119,52 @@ describe('PipelineRunner faults', () => {
     expect(events.at(-1)).toEqual({ kind: 'failed', reason: 'Lock request time out period exceeded.' });
   });
 });
+
+describe('PipelineRunner applies only what changed', () => {
+  it('leaves out an update whose before and after images differ only in columns it does not replicate', async () => {
+    const wide = {
+      ...shape,
+      columns: [
+        { name: 'Id', sourceType: 'int', nullable: false },
+        { name: 'Amount', sourceType: 'decimal(9,2)', nullable: false },
+        { name: 'Note', sourceType: 'varchar(20)', nullable: true },
+      ],
+    };
+    const update = (changedColumns: string[], position: string) => ({
+      table: 'dbo.T',
+      op: 'update' as const,
+      key: { Id: 1 },
+      row: { Id: 1, Amount: '1.00', Note: 'x' },
+      changedColumns,
+      position,
+    });
+    const target = memoryTarget();
+    const applied: string[] = [];
+    const inner = target.apply.bind(target);
+    target.apply = async (changes, next) => {
+      applied.push(...changes.map((c) => c.position));
+      await inner(changes, next);
+    };
+    let reads = 0;
+    const runner = new PipelineRunner({
+      openSource: async () => ({
+        ...source(async () =>
+          reads++ === 0
+            ? {
+                changes: [update(['Note'], '2'), update([], '3'), update(['Amount', 'Note'], '4')],
+                checkpoint: { 'dbo.T': '4' },
+                resnapshot: [],
+              }
+            : { changes: [], checkpoint: { 'dbo.T': '4' }, resnapshot: [] },
+        ),
+        describe: async () => [wide],
+      }),
+      openTarget: async () => target,
+      entities: [{ ...entities[0], source: shape.ref, target: { table: 'T' }, columns: ['Amount'] }],
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(applied).toEqual(['4']);
+    expect(await target.loadCheckpoint()).toEqual({ 'dbo.T': '4' });
+  });
+});
