@@ -10,6 +10,7 @@ import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from './en
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
 import { SEED_AGENT_LOGIN, SEED_DATABASE } from './sandbox/mssql/seed';
+import { SEED_AGENT } from './sandbox/ibmi/seed';
 
 export interface Deps {
   mode: 'electron' | 'web';
@@ -20,7 +21,7 @@ export interface Deps {
   connectEngine: (baseUrl: string, token: string, timeoutMs?: number) => EngineClient;
   logFiles: () => string[];
   /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
-  sandbox: { start(): Promise<{ port: number }> };
+  sandbox: { start(): Promise<{ port: number; ibmiHost: string }> };
   /** Seam: the clock. */
   now: () => Date;
 }
@@ -65,6 +66,49 @@ function pickVersions(versions: NodeJS.ProcessVersions): Record<string, string> 
 
 /** A refusal the user can act on; the dispatcher answers it as invalid input, with this message. */
 export class UserError extends Error {}
+
+/** The simulated IBM i's pipeline: the journal agent as CDCAGENT, SQL tables by key, a DDS file by a logical key. */
+async function configureSandboxIbmi(
+  client: EngineClient,
+  ids: { pipelineId: string; agentId: string },
+  host: string,
+): Promise<void> {
+  if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
+    await client.createPipeline({}, { id: ids.pipelineId, name: 'Sandbox: IBM i SHOP and LEGACY to SQLite' });
+    await client.createAgent(
+      { pipelineId: ids.pipelineId },
+      { id: ids.agentId, type: 'journal', role: 'source' },
+    );
+  }
+  const agent = await client.getAgent(ids);
+  if (agent.state === 'running' || agent.state === 'paused') return;
+  // Each start of the app starts a new simulated system, under a new host name.
+  await client.putCredentials(ids, {
+    hostCredentials: {
+      connectionName: 'Sandbox IBM i',
+      host,
+      databaseName: '*SYSBAS',
+      username: SEED_AGENT.user,
+      password: SEED_AGENT.password,
+      enableDdsDiscovery: true,
+    },
+  });
+  await client.putSpecific(ids, { configuration: { dateFormat: null, timeFormat: null } });
+  await client.putEntities(
+    { pipelineId: ids.pipelineId },
+    {
+      entities: [
+        { source: { schema: 'SHOP', table: 'CUSTOMER' }, target: { table: 'customer' } },
+        { source: { schema: 'SHOP', table: 'ORDERS' }, target: { table: 'orders' } },
+        {
+          source: { schema: 'LEGACY', table: 'ITEMS' },
+          target: { table: 'items' },
+          rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] },
+        },
+      ],
+    },
+  );
+}
 
 export const handlers: Handlers = {
   getAppInfo: (_input, deps) => ({
@@ -148,9 +192,11 @@ export const handlers: Handlers = {
     onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
 
   startSandbox: async (_input, deps) => {
-    const { port } = await deps.sandbox.start();
+    const { port, ibmiHost } = await deps.sandbox.start();
     const ids = { pipelineId: 'sandbox', agentId: 'sales' };
+    const ibmi = { pipelineId: 'sandbox-ibmi', agentId: 'as400' };
     return onEngine(deps, LOCAL_PROFILE_ID, async (client) => {
+      await configureSandboxIbmi(client, ibmi, ibmiHost);
       if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
         await client.createPipeline({}, { id: ids.pipelineId, name: 'Sandbox: Sales to SQLite' });
         await client.createAgent(
@@ -182,7 +228,7 @@ export const handlers: Handlers = {
           },
         );
       }
-      return { ...ids, port };
+      return { ...ids, port, ibmi: { ...ibmi, host: ibmiHost } };
     });
   },
 

@@ -11,6 +11,7 @@ import { startLocalEngine } from './localEngine';
 import type { Log } from './log';
 import { createProfileStore } from './profiles';
 import { startSandboxSqlServer, type SandboxSqlServer } from './sandbox/mssql';
+import { startSandboxIbmi, type SandboxIbmi } from './sandbox/ibmi';
 
 export interface AppServicesOptions {
   mode: Deps['mode'];
@@ -46,6 +47,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     runtime: o.runtime,
   });
   let sandbox: Promise<SandboxSqlServer> | undefined;
+  let ibmi: Promise<SandboxIbmi> | undefined;
   const deps: Deps = {
     mode: o.mode,
     appVersion: o.appVersion,
@@ -59,7 +61,11 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
           sandbox = undefined;
           throw error;
         });
-        return { port: (await sandbox).port };
+        ibmi ??= startSandboxIbmi({ seed: true }).catch((error: unknown) => {
+          ibmi = undefined;
+          throw error;
+        });
+        return { port: (await sandbox).port, ibmiHost: (await ibmi).host };
       },
     },
     now: () => new Date(),
@@ -70,6 +76,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     close: async () => {
       await localEngine.close();
       await sandbox?.then((s) => s.close()).catch(() => undefined);
+      await ibmi?.then((s) => s.close()).catch(() => undefined);
     },
   };
 }

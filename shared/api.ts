@@ -121,12 +121,18 @@ export const contract = {
   /** GET …/backlog on the profile's engine: now, and the last hour. */
   getEngineBacklog: method(agentAddress, backlogAnswerSchema),
   /**
-   * Sandbox mode: starts the simulated SQL Server with the sample Sales database (once) and sets up a
-   * pipeline on the local engine that reads it into a SQLite file.
+   * Sandbox mode: starts the simulated SQL Server (sample Sales database) and the simulated IBM i
+   * (sample SHOP and LEGACY libraries) once, and sets up a pipeline for each on the local engine that
+   * reads it into a SQLite file.
    */
   startSandbox: method(
     noInput,
-    z.object({ pipelineId: idSchema, agentId: idSchema, port: z.number().int() }),
+    z.object({
+      pipelineId: idSchema,
+      agentId: idSchema,
+      port: z.number().int(),
+      ibmi: z.object({ pipelineId: idSchema, agentId: idSchema, host: z.string() }),
+    }),
   ),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),

@@ -38,7 +38,15 @@ export async function pickCheckerEngine(profileId: string): Promise<void> {
 }
 
 export function pickCheckerAgent(selected: string): void {
-  patch({ selected, results: undefined, notice: undefined, error: undefined });
+  // Another pipeline's events and backlog must not show under this one until its own arrive.
+  patch({
+    selected,
+    results: undefined,
+    notice: undefined,
+    error: undefined,
+    events: undefined,
+    backlog: undefined,
+  });
 }
 
 function address() {
@@ -111,6 +119,8 @@ export async function refreshRun(): Promise<void> {
       api.listPipelineEvents({ profileId: at.profileId, pipelineId: at.pipelineId }),
       api.getEngineBacklog(at),
     ]);
+    // An answer for an agent no longer selected is dropped, not shown under the new one.
+    if (useStore.getState().checker.selected !== `${at.pipelineId}/${at.agentId}`) return;
     patch({ agents: pipelines, events, backlog });
   } catch (error) {
     patch({ error: message(error) });
@@ -123,11 +133,14 @@ export async function trySandbox(): Promise<void> {
   if (!api) return;
   patch({ busy: 'loading', error: undefined, notice: undefined });
   try {
-    const { pipelineId, agentId, port } = await api.startSandbox({});
+    const { pipelineId, agentId, port, ibmi } = await api.startSandbox({});
     await pickCheckerEngine('local');
     pickCheckerAgent(`${pipelineId}/${agentId}`);
     patch({
-      notice: `The sandbox SQL Server runs on 127.0.0.1:${port} with the sample Sales database; pipeline "${pipelineId}" reads it into a SQLite file. Run the checks, then start it.`,
+      notice:
+        `The sandbox SQL Server runs on 127.0.0.1:${port} with the sample Sales database; pipeline "${pipelineId}" reads it into a SQLite file. ` +
+        `The simulated IBM i runs as ${ibmi.host} with the SHOP and LEGACY libraries; pipeline "${ibmi.pipelineId}" reads them through their journals. ` +
+        'Run the checks, then start them.',
     });
   } catch (error) {
     patch({ error: message(error), busy: undefined });

@@ -1,5 +1,6 @@
-// Sandbox mode in a real browser: one click starts the simulated SQL Server with the sample database
-// and a pipeline on the local engine; the user checks it, starts it, and sees the rows arrive.
+// Sandbox mode in a real browser: one click starts the simulated SQL Server and the simulated IBM i
+// with sample data and a pipeline for each on the local engine; the user checks them, starts them,
+// and sees the rows arrive.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, startWebApp, type WebApp } from './browser';
@@ -26,6 +27,9 @@ describe('Try the sandbox', () => {
       .getByText(/The sandbox SQL Server runs on 127\.0\.0\.1:\d+/)
       .waitFor();
     expect(await page.getByLabel('Agent').inputValue()).toBe('sandbox/sales');
+    expect(await page.getByRole('status').textContent()).toMatch(
+      /The simulated IBM i runs as sandbox-ibmi-\d+ with the SHOP and LEGACY libraries/,
+    );
 
     await page.getByRole('button', { name: 'Run checks' }).click();
     const keys = page.getByLabel('Check primary-keys');
@@ -39,6 +43,24 @@ describe('Try the sandbox', () => {
     await events.getByText('Snapshot of dbo.Customers done: 4 rows').waitFor();
     await events.getByText('Snapshot of dbo.OrderLines done: 3 rows').waitFor();
     await screenshot(page, 'sandbox-running');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('configured');
+  });
+
+  it('sets up a pipeline from the simulated IBM i, whose journal agent checks and runs', async () => {
+    await page.getByLabel('Agent').selectOption('sandbox-ibmi/as400');
+    await page.getByRole('button', { name: 'Run checks' }).click();
+    const journaling = page.getByLabel('Check journaling');
+    await journaling.waitFor();
+    expect(await journaling.locator('.status').textContent()).toBe('passed');
+    expect(await page.getByLabel('Check user-profile').locator('.status').textContent()).toBe('passed');
+    await screenshot(page, 'sandbox-ibmi-checks');
+
+    await page.getByRole('button', { name: 'Start' }).click();
+    const events = page.getByLabel('Pipeline events');
+    await events.getByText('Snapshot of SHOP.CUSTOMER done: 25 rows').waitFor();
+    await events.getByText('Snapshot of LEGACY.ITEMS done: 12 rows').waitFor();
+    await screenshot(page, 'sandbox-ibmi-running');
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('configured');
   });

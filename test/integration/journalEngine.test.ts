@@ -75,6 +75,10 @@ describe('a journal agent in the engine', () => {
 
   it('starts the pipeline, and GET …/backlog runs the spec’s query on the checkpoint table', async () => {
     expect((await e.client.getBacklog(ids)).unavailableReason).toContain('No checkpoint at the source yet');
+    // Checks and the backlog only read: the sync library comes with the first run.
+    expect(await admin.query("SELECT SCHEMA_NAME FROM QSYS2.SYSSCHEMAS WHERE SCHEMA_NAME = 'SYNC'")).toEqual(
+      [],
+    );
     expect((await e.client.startAgent(ids)).state).toBe('running');
     for (let i = 0; i < 100; i++) {
       const events = await e.client.listEvents({ pipelineId: 'p1' });

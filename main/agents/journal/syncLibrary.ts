@@ -5,7 +5,7 @@
 // subtracts that sequence), plus the last entry applied. CHGJRN … DLTRCV(*YES) keeps the library's
 // own journal receivers few.
 import type { JournalHostCredentials } from '../../../shared/agents/journal';
-import { ibmiName, type IbmiConnection } from '../../ibmi/connection';
+import { IbmiError, ibmiName, type IbmiConnection } from '../../ibmi/connection';
 import type { Checkpoint } from '../source';
 import { formatPosition, parsePosition } from './position';
 import type { JournalName } from './reader';
@@ -70,12 +70,16 @@ export class SyncLibrary {
     return this.library;
   }
 
+  /** The saved checkpoint; empty while the library or table does not exist (reading creates nothing). */
   async load(): Promise<Checkpoint> {
-    await this.ready();
-    const rows = await this.c.query(
-      `SELECT TABLEKEY, RCVLIB, RCV, SEQNBR, APPLIED FROM ${this.qualified} WHERE AGENT = ?`,
-      [this.agent],
-    );
+    const rows = await this.c
+      .query(`SELECT TABLEKEY, RCVLIB, RCV, SEQNBR, APPLIED FROM ${this.qualified} WHERE AGENT = ?`, [
+        this.agent,
+      ])
+      .catch((error: unknown) => {
+        if (error instanceof IbmiError && error.messageId === 'SQL0204') return [];
+        throw error;
+      });
     const checkpoint: Checkpoint = {};
     for (const r of rows) {
       const restart = {
