@@ -1,10 +1,14 @@
 // `npm run engine`: the local engine without Electron. Prints the admin token on first start only.
+// `--sandbox-ibmi` also starts the simulated IBM i in this process (it has no network protocol of its
+// own), under a host name journal agents of this engine can use.
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../dataDir';
 import { consoleLog } from '../log';
 import { appVersion } from '../version';
 import { openEngine } from './engine';
 import { startEngineServer } from './server';
+import { startSandboxIbmi } from '../sandbox/ibmi';
+import { SEED_AGENT } from '../sandbox/ibmi/seed';
 
 const { values } = parseArgs({
   options: {
@@ -12,6 +16,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '1717' },
     data: { type: 'string' },
     'rotate-token': { type: 'boolean', default: false },
+    'sandbox-ibmi': { type: 'boolean', default: false },
   },
 });
 
@@ -43,6 +48,13 @@ if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !=
 }
 const server = await startEngineServer(engine.deps, { host: values.host, port });
 process.stdout.write(`Engine listening on ${server.url} (data in ${dataDir}). Press Ctrl+C to stop.\n`);
+const ibmi = values['sandbox-ibmi']
+  ? await startSandboxIbmi({ seed: true, host: 'sandbox-ibmi' })
+  : undefined;
+if (ibmi)
+  process.stdout.write(
+    `Simulated IBM i: host "${ibmi.host}", user ${SEED_AGENT.user} / ${SEED_AGENT.password}, libraries SHOP and LEGACY (docs/ibmi.md).\n`,
+  );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(
@@ -51,6 +63,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       void server
         .close()
         .then(() => engine.close())
+        .then(() => ibmi?.close())
         .then(() => process.exit(0)),
   );
 }

@@ -13,7 +13,8 @@ const { values, positionals } = parseArgs({
 const kind = positionals[0];
 if (kind !== 'mssql') {
   process.stderr.write(
-    'Usage: npm run sandbox -- mssql [--port N] [--tls] [--empty]\n(the simulated IBM i comes with its own issue)\n',
+    'Usage: npm run sandbox -- mssql [--port N] [--tls] [--empty]\n' +
+      '(the simulated IBM i runs inside an engine, having no network protocol: npm run engine -- --sandbox-ibmi)\n',
   );
   process.exit(2);
 }
