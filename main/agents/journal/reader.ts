@@ -45,6 +45,8 @@ export async function receiverChains(
   return chains;
 }
 
+const MAX_DSPJRN_FILES = 300;
+
 export const journalKey = (j: JournalName) => `${j.library}/${j.name}`;
 
 /** Where a position falls in the chain, for ordering positions across receivers; -1 when its receiver is gone. */
@@ -76,7 +78,10 @@ export async function readJournal(
   limit: number,
 ): Promise<JournalEntryRow[]> {
   const outfile = `${syncLibrary}/JRNOUT`;
-  const fileList = files.map((f) => `(${f.library}/${f.file})`).join(' ');
+  // DSPJRN's FILE takes at most 300 files; past that the journal is read whole and the entries of
+  // other files are left out here (assemble() keeps only the tables it reads).
+  const fileList =
+    files.length > MAX_DSPJRN_FILES ? '*ALLFILE' : files.map((f) => `(${f.library}/${f.file})`).join(' ');
   const fromEntry = from.sequence > 0 ? String(from.sequence) : '*FIRST';
   try {
     await c.command(
