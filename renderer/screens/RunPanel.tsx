@@ -71,7 +71,8 @@ export function RunPanel() {
       <SnapshotProgress events={events ?? []} />
       <BacklogGauge backlog={backlog} />
       <h4>Recent events</h4>
-      <ol className="events" aria-label="Pipeline events">
+      {/* The list scrolls: focusable, so a keyboard can scroll it too. */}
+      <ol className="events" aria-label="Pipeline events" tabIndex={0}>
         {(events ?? [])
           .slice(-20)
           .reverse()

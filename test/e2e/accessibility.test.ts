@@ -1,0 +1,93 @@
+// An axe-core scan of every screen in a real browser, in the OS's light and dark schemes: no serious
+// or critical violation (WCAG 2 A and AA rules, colour contrast included).
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebApp, type WebApp } from './browser';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Serious and critical violations on the page as it is now, one line each. */
+async function scan(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  return (violations as Violation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+let web: WebApp;
+beforeAll(async () => {
+  web = await startWebApp();
+});
+afterAll(() => web?.close());
+
+/** Every screen, as a user reaches it: the name it is reported under, and the clicks that get there. */
+const SCREENS: [string, (page: Page) => Promise<void>][] = [
+  ['agent types', async () => undefined],
+  [
+    'change-tracking wizard, a bad port',
+    async (page) => {
+      await page.getByRole('button', { name: /Change tracking/ }).click();
+      await page.getByLabel('Port').fill('70000');
+      await page.locator('#hostCredentials-port-error').waitFor();
+    },
+  ],
+  [
+    'journal wizard, advanced settings open',
+    async (page) => {
+      await page.getByRole('button', { name: /Journal/ }).click();
+      await page.getByText('Advanced').click();
+      await page.getByLabel('Sync library').waitFor();
+    },
+  ],
+  ['engines', async (page) => void (await page.getByRole('button', { name: 'Engines' }).click())],
+  [
+    'pipelines: sandbox checks and a running pipeline',
+    async (page) => {
+      await page.getByRole('button', { name: 'Pipelines' }).click();
+      await page.getByRole('button', { name: 'Try the sandbox' }).click();
+      await page
+        .getByRole('status')
+        .getByText(/The sandbox SQL Server runs on/)
+        .waitFor();
+      await page.getByRole('button', { name: 'Run checks' }).click();
+      await page.getByLabel('Check primary-keys').waitFor();
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page
+        .getByLabel('Pipeline events')
+        .getByText(/Snapshot of dbo\.Customers done/)
+        .waitFor();
+      await page.getByRole('button', { name: 'Stop' }).click();
+    },
+  ],
+  ['diagnostics', async (page) => void (await page.getByRole('button', { name: 'Diagnostics' }).click())],
+];
+
+describe.each(['light', 'dark'] as const)('accessibility in the %s scheme', (scheme) => {
+  it.each(SCREENS)('%s: no serious or critical violation', async (_name, reach) => {
+    // Only to let the test inject axe: the app's own CSP stays as it ships.
+    const page = await web.browser.newPage({ colorScheme: scheme, bypassCSP: true });
+    page.setDefaultTimeout(15_000);
+    try {
+      await page.goto(web.server.openUrl);
+      await reach(page);
+      expect(await scan(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
