@@ -11,6 +11,7 @@ import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
 import { SEED_AGENT_LOGIN, SEED_DATABASE } from './sandbox/mssql/seed';
 import { SEED_AGENT } from './sandbox/ibmi/seed';
+import { testConnection } from './agents/connectionTest';
 
 export interface Deps {
   mode: 'electron' | 'web';
@@ -33,6 +34,13 @@ export const connectEngine = (baseUrl: string, token: string, timeoutMs = 5000) 
 const CHECK_TIMEOUT_MS = 60_000;
 
 /** Runs a call on a profile's engine; the engine's refusal reaches the user as a UserError in its words. */
+/** An engine refused one step of an apply: the steps so far are the answer. */
+class Refused extends Error {
+  constructor(override readonly cause: EngineError) {
+    super(cause.message);
+  }
+}
+
 async function onEngine<T>(
   deps: Deps,
   profileId: string,
@@ -128,6 +136,80 @@ export const handlers: Handlers = {
     const definition = agentTypes[agentType].sections[section];
     const result = parseSection(definition, body);
     return result.ok ? { ok: true, value: redactSection(definition, result.value) } : result;
+  },
+
+  testHostCredentials: ({ agentType, hostCredentials }) => testConnection(agentType, hostCredentials),
+
+  applyAgentConfig: async (input, deps) => {
+    const ids = { pipelineId: input.pipelineId, agentId: input.agentId };
+    const steps: MethodOutput<'applyAgentConfig'>['steps'] = [];
+    return onEngine(deps, input.profileId, async (client) => {
+      /** One request, recorded with the engine's answer; a refusal ends the apply. */
+      const send = async <T>(
+        request: string,
+        status: number,
+        call: () => Promise<T>,
+        said: (r: T) => string,
+      ) => {
+        try {
+          const result = await call();
+          steps.push({ request, status, detail: said(result) });
+          return result;
+        } catch (error) {
+          if (!(error instanceof EngineError) || error.status === 0 || error.status === 401) throw error;
+          steps.push({ request, status: error.status, detail: error.problem?.detail ?? error.message });
+          throw new Refused(error);
+        }
+      };
+      const base = `/pipelines/${ids.pipelineId}`;
+      try {
+        if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId))
+          await send(
+            'POST /pipelines',
+            201,
+            () => client.createPipeline({}, { id: ids.pipelineId, name: ids.pipelineId }),
+            (p) => `pipeline "${p.id}" created`,
+          );
+        const pipeline = await client.getPipeline({ pipelineId: ids.pipelineId });
+        if (!pipeline.agents.some((a) => a.id === ids.agentId))
+          await send(
+            `POST ${base}/agents`,
+            201,
+            () =>
+              client.createAgent(
+                { pipelineId: ids.pipelineId },
+                {
+                  id: ids.agentId,
+                  type: input.agentType,
+                  role: agentTypes[input.agentType].roles[0] ?? 'source',
+                },
+              ),
+            (a) => `${a.type} agent "${a.id}" created as ${a.role}`,
+          );
+        await send(
+          `PUT ${base}/agents/${ids.agentId}/config/credentials`,
+          200,
+          () => client.putCredentials(ids, { hostCredentials: input.hostCredentials }),
+          (answer) => JSON.stringify(answer),
+        );
+        await send(
+          `PUT ${base}/agents/${ids.agentId}/config/specific`,
+          200,
+          () => client.putSpecific(ids, { configuration: input.configuration }),
+          (answer) => JSON.stringify(answer),
+        );
+        return { steps, problems: [], agent: await client.getAgent(ids) };
+      } catch (error) {
+        if (!(error instanceof Refused)) throw error;
+        const problems = (error.cause.problem?.errors ?? []).map((e) => ({
+          pointer: e.pointer,
+          received: '',
+          rule: '',
+          message: e.detail,
+        }));
+        return { steps, problems, agent: null };
+      }
+    });
   },
 
   listEngineProfiles: (_input, deps) => deps.profiles.list(),

@@ -8,6 +8,7 @@ import { problemSchema } from './config/problems';
 import {
   agentSchema,
   backlogAnswerSchema,
+  checkResultSchema,
   fixAnswerSchema,
   idSchema,
   pipelineEventSchema,
@@ -90,12 +91,47 @@ export const engineAgentsSchema = z.object({
 });
 const agentAddress = z.strictObject({ profileId: idSchema, pipelineId: idSchema, agentId: idSchema });
 
+/** One request the app sent an engine for the user, and what the engine answered. */
+export const appliedStepSchema = z.object({
+  request: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+});
+export const applyAnswerSchema = z.object({
+  steps: z.array(appliedStepSchema),
+  /** Field problems the engine named (422), for the form to show beside the fields. */
+  problems: z.array(problemSchema),
+  /** The stored agent, secrets redacted; null when a step was refused. */
+  agent: agentSchema.nullable(),
+});
+const sectionBody = z.record(z.string(), z.unknown());
+
 export const contract = {
   getAppInfo: method(noInput, appInfoSchema),
   listAgentTypes: method(noInput, z.array(agentTypeSummarySchema)),
   validateAgentSection: method(
     z.strictObject({ agentType: agentTypeSchema, section: sectionIdSchema, body: z.unknown() }),
     validationResultSchema,
+  ),
+  /** "Test connection": signs on with the host credentials and off again, from this app; stores nothing. */
+  testHostCredentials: method(
+    z.strictObject({ agentType: agentTypeSchema, hostCredentials: sectionBody }),
+    checkResultSchema,
+  ),
+  /**
+   * "Apply": on the profile's engine, creates the pipeline and the agent when absent, then sends the
+   * spec's two PUTs in order; answers each request with the engine's answer, stopping at a refusal.
+   */
+  applyAgentConfig: method(
+    z.strictObject({
+      profileId: idSchema,
+      pipelineId: idSchema,
+      agentId: idSchema,
+      agentType: agentTypeSchema,
+      hostCredentials: sectionBody,
+      configuration: sectionBody,
+    }),
+    applyAnswerSchema,
   ),
   listEngineProfiles: method(noInput, z.array(engineProfileSchema)),
   saveEngineProfile: method(saveEngineProfileInputSchema, engineProfileSchema),

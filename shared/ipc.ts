@@ -4,6 +4,8 @@ export const METHOD_NAMES = [
   'getAppInfo',
   'listAgentTypes',
   'validateAgentSection',
+  'testHostCredentials',
+  'applyAgentConfig',
   'listEngineProfiles',
   'saveEngineProfile',
   'deleteEngineProfile',

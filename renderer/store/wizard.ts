@@ -1,8 +1,11 @@
-import { agentTypes, type AgentType } from '../../shared/agents';
+import { agentTypes, SECTION_IDS, type AgentType } from '../../shared/agents';
 import type { SectionId } from '../../shared/config/section';
 import type { Problem } from '../../shared/config/problems';
 import { initialValues, toBody, type FormValue, type FormValues } from '../wizard/formValues';
 import { useStore } from './index';
+import type { z } from 'zod';
+import type { applyAnswerSchema } from '../../shared/api';
+import type { CheckResult } from '../../shared/controlApi';
 
 export type WizardStep = SectionId | 'done';
 
@@ -18,6 +21,10 @@ export interface WizardState {
   accepted: Partial<Record<SectionId, Record<string, unknown>>>;
   busy: boolean;
   error?: string;
+  /** The last "Test connection" at step 1. */
+  connection?: CheckResult | 'testing';
+  /** The last "Apply" to an engine: each request with its answer. */
+  applied?: z.infer<typeof applyAnswerSchema> | 'applying';
 }
 
 export interface WizardSliceState {
@@ -57,6 +64,9 @@ export function setField(section: SectionId, key: string, value: FormValue): voi
       ...w.serverProblems,
       [section]: w.serverProblems[section].filter((p) => !p.pointer.startsWith(`/${section}/${key}`)),
     },
+    // A result about other values would mislead.
+    ...(section === 'hostCredentials' && { connection: undefined }),
+    applied: undefined,
   }));
 }
 
@@ -90,5 +100,59 @@ export async function submitStep(): Promise<void> {
     }
   } catch (error) {
     update(() => ({ busy: false, error: error instanceof Error ? error.message : 'The check failed.' }));
+  }
+}
+
+const failure = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
+
+/** Step 1's "Test connection": signs on with the credentials as they stand, from this app. */
+export async function testConnection(): Promise<void> {
+  const { wizard, api } = useStore.getState();
+  if (!wizard || !api || wizard.connection === 'testing') return;
+  const section = agentTypes[wizard.agentType].sections.hostCredentials;
+  update(() => ({ connection: 'testing', error: undefined }));
+  try {
+    const hostCredentials = toBody(section, wizard.values.hostCredentials);
+    const connection = await api.testHostCredentials({ agentType: wizard.agentType, hostCredentials });
+    update(() => ({ connection }));
+  } catch (error) {
+    update(() => ({ connection: undefined, error: failure(error) }));
+  }
+}
+
+/** "Apply": both objects to an engine, the two PUTs in order; the engine's field problems go back to their fields. */
+export async function applyToEngine(target: {
+  profileId: string;
+  pipelineId: string;
+  agentId: string;
+}): Promise<void> {
+  const { wizard, api } = useStore.getState();
+  if (!wizard || !api || wizard.applied === 'applying') return;
+  const { sections } = agentTypes[wizard.agentType];
+  update(() => ({ applied: 'applying', error: undefined }));
+  try {
+    const applied = await api.applyAgentConfig({
+      ...target,
+      agentType: wizard.agentType,
+      hostCredentials: toBody(sections.hostCredentials, wizard.values.hostCredentials),
+      configuration: toBody(sections.configuration, wizard.values.configuration),
+    });
+    const refusedStep = SECTION_IDS.find((id) =>
+      applied.problems.some((p) => p.pointer.startsWith(`/${id}/`)),
+    );
+    update((w) => ({
+      applied,
+      ...(refusedStep && {
+        step: refusedStep,
+        serverProblems: Object.fromEntries(
+          SECTION_IDS.map((id) => [id, applied.problems.filter((p) => p.pointer.startsWith(`/${id}/`))]),
+        ) as WizardState['serverProblems'],
+        touched: Object.fromEntries(
+          SECTION_IDS.map((id) => [id, Object.fromEntries(Object.keys(w.values[id]).map((k) => [k, true]))]),
+        ) as WizardState['touched'],
+      }),
+    }));
+  } catch (error) {
+    update(() => ({ applied: undefined, error: failure(error) }));
   }
 }

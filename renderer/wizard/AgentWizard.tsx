@@ -4,7 +4,8 @@ import { effectiveJournalFormats } from '../../shared/agents/journal';
 import { parseSection } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
-import { closeWizard, goBack, setField, submitStep, type WizardState } from '../store/wizard';
+import { closeWizard, goBack, setField, submitStep, testConnection, type WizardState } from '../store/wizard';
+import { ConnectionResult, EngineApply } from './EngineApply';
 import { SchemaForm } from '../ui/SchemaForm';
 import { problemsByField, toBody } from './formValues';
 
@@ -32,7 +33,10 @@ export function AgentWizard() {
         ))}
       </ol>
       {wizard.step === 'done' ? (
-        <Summary wizard={wizard} />
+        <>
+          <Summary wizard={wizard} />
+          <EngineApply wizard={wizard} />
+        </>
       ) : (
         <Step wizard={wizard} sectionId={wizard.step} />
       )}
@@ -86,10 +90,20 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
             Back
           </button>
         )}
+        {sectionId === 'hostCredentials' && (
+          <button
+            type="button"
+            onClick={() => void testConnection()}
+            disabled={wizard.connection === 'testing'}
+          >
+            Test connection
+          </button>
+        )}
         <button type="submit" className="primary" disabled={wizard.busy}>
           {sectionId === 'hostCredentials' ? 'Next' : 'Check settings'}
         </button>
       </div>
+      {sectionId === 'hostCredentials' && <ConnectionResult connection={wizard.connection} />}
     </form>
   );
 }

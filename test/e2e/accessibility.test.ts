@@ -54,6 +54,23 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
       await page.getByLabel('Sync library').waitFor();
     },
   ],
+  [
+    'journal wizard, accepted, with the apply form',
+    async (page) => {
+      await page.getByRole('button', { name: /Journal/ }).click();
+      for (const [label, text] of [
+        ['Connection name', 'as400'],
+        ['Host', 'ibmi01'],
+        ['Database', '*SYSBAS'],
+        ['User profile', 'CDCAGENT'],
+        ['Password', 'pw'],
+      ])
+        await page.getByLabel(label as string, { exact: true }).fill(text as string);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('button', { name: 'Check settings' }).click();
+      await page.getByRole('form', { name: 'Apply to an engine' }).waitFor();
+    },
+  ],
   ['engines', async (page) => void (await page.getByRole('button', { name: 'Engines' }).click())],
   [
     'pipelines: sandbox checks and a running pipeline',

@@ -3,6 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../main/web/server';
 import { screenshot, startWebApp, type WebApp } from './browser';
+import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
+import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
 
 let web: WebApp;
 let browser: Browser;
@@ -107,6 +109,71 @@ describe('web mode: journal form', () => {
     expect(text).toContain('"syncLibrary": "CDC2"');
     expect(text).toContain('"dateFormat": null');
     await screenshot(page, 'wizard-journal');
+  });
+});
+
+describe('web mode: test the connection, then apply to the local engine', () => {
+  let ibmi: SandboxIbmi;
+  beforeAll(async () => {
+    ibmi = await startSandboxIbmi({ seed: true });
+  });
+  afterAll(() => ibmi?.close());
+
+  async function fillJournal(password: string) {
+    for (const [label, text] of [
+      ['Connection name', 'sandbox'],
+      ['Host', ibmi.host],
+      ['Database', '*SYSBAS'],
+      ['User profile', SEED_AGENT.user],
+      ['Password', password],
+    ])
+      await page.getByLabel(label as string, { exact: true }).fill(text as string);
+  }
+  const requests = async () =>
+    (await page.getByLabel('Requests sent').locator('li').allTextContents()).map((t) =>
+      t.replace(/ → (\d+).*$/, ' → $1'),
+    );
+
+  it('"Test connection" signs on from step 1; "Apply" sends the two PUTs in order and shows each answer', async () => {
+    await page.goto(server.openUrl);
+    await page.getByRole('button', { name: /Journal/ }).click();
+    await fillJournal('Not-The-Password');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const result = page.getByLabel('Connection test');
+    await expect
+      .poll(() => result.textContent())
+      .toContain('IBM i refused the password of CDCAGENT (CPF22E2).');
+    await page.getByLabel('Password', { exact: true }).fill(SEED_AGENT.password);
+    expect(await result.count()).toBe(0); // a result about other values is gone
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => result.textContent()).toBe(`Connected. Signed on as CDCAGENT to ${ibmi.host}.`);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Check settings' }).click();
+
+    await page.getByLabel('Pipeline id').fill('ui-shop');
+    await page.getByLabel('Agent id').fill('ibmi');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(requests)
+      .toEqual([
+        'POST /pipelines → 201',
+        'POST /pipelines/ui-shop/agents → 201',
+        'PUT /pipelines/ui-shop/agents/ibmi/config/credentials → 200',
+        'PUT /pipelines/ui-shop/agents/ibmi/config/specific → 200',
+      ]);
+    const answers = (await page.getByLabel('Requests sent').textContent()) ?? '';
+    expect(answers).toContain('"passwordSet":true');
+    expect(answers).not.toContain(SEED_AGENT.password);
+    await screenshot(page, 'wizard-applied');
+
+    // A second agent on the same IBM i and sync library: the engine refuses, and says why.
+    await page.getByLabel('Pipeline id').fill('ui-other');
+    await page.getByLabel('Agent id').fill('ibmi2');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(requests).toContain('PUT /pipelines/ui-other/agents/ibmi2/config/credentials → 409');
+    expect(await page.getByLabel('Requests sent').textContent()).toContain(
+      'Each journal agent on one source needs its own syncLibrary',
+    );
   });
 });
 

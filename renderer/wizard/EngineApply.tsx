@@ -1,0 +1,68 @@
+// The wizard's last step: the settings to an engine (the two PUTs in order, each answer shown), and
+// step 1's "Test connection" result.
+import { useEffect, useState } from 'react';
+import type { CheckResult } from '../../shared/controlApi';
+import { useStore } from '../store';
+import { loadEngines } from '../store/engines';
+import { applyToEngine, type WizardState } from '../store/wizard';
+
+export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
+  if (!connection) return null;
+  if (connection === 'testing') return <p role="status">Testing the connection…</p>;
+  const c: CheckResult = connection;
+  return (
+    <p role="status" className={c.status === 'passed' ? 'ok' : 'problem'} aria-label="Connection test">
+      <strong>{c.status === 'passed' ? 'Connected.' : 'No connection.'}</strong> {c.message}
+      {c.remedy && <span className="muted"> Remedy: {c.remedy}</span>}
+    </p>
+  );
+}
+
+export function EngineApply({ wizard }: { wizard: WizardState }) {
+  const profiles = useStore((s) => s.profiles);
+  const [profileId, setProfileId] = useState('local');
+  const [pipelineId, setPipelineId] = useState('pipeline-1');
+  const [agentId, setAgentId] = useState(wizard.agentType === 'journal' ? 'ibmi' : 'source');
+  useEffect(() => void loadEngines(), []);
+  const applied = wizard.applied;
+  return (
+    <form
+      className="apply"
+      aria-label="Apply to an engine"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void applyToEngine({ profileId, pipelineId, agentId });
+      }}
+    >
+      <h4>Apply to an engine</h4>
+      <div className="form-grid">
+        <label htmlFor="apply-engine">Engine</label>
+        <select id="apply-engine" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
+          {profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="apply-pipeline">Pipeline id</label>
+        <input id="apply-pipeline" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} />
+        <label htmlFor="apply-agent">Agent id</label>
+        <input id="apply-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} />
+      </div>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={applied === 'applying'}>
+          Apply
+        </button>
+      </div>
+      {applied && applied !== 'applying' && (
+        <ol className="applied" aria-label="Requests sent">
+          {applied.steps.map((s) => (
+            <li key={s.request} className={s.status < 300 ? 'ok' : 'problem'}>
+              <code>{s.request}</code> → <strong>{s.status}</strong> <span className="muted">{s.detail}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </form>
+  );
+}
