@@ -270,6 +270,9 @@ export const handlers: Handlers = {
   listPipelineEvents: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, (client) => client.listEvents({ pipelineId })),
 
+  listEngineTables: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.listAgentTables({ pipelineId, agentId })),
+
   getEngineBacklog: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
 

@@ -13,6 +13,7 @@ import {
   idSchema,
   pipelineEventSchema,
   pipelineSchema,
+  tablesAnswerSchema,
   testAnswerSchema,
 } from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
@@ -156,6 +157,8 @@ export const contract = {
   ),
   /** GET …/backlog on the profile's engine: now, and the last hour. */
   getEngineBacklog: method(agentAddress, backlogAnswerSchema),
+  /** GET …/tables on the profile's engine: each entity's source table as the source sees it. */
+  listEngineTables: method(agentAddress, tablesAnswerSchema),
   /**
    * Sandbox mode: starts the simulated SQL Server (sample Sales database) and the simulated IBM i
    * (sample SHOP and LEGACY libraries) once, and sets up a pipeline for each on the local engine that

@@ -77,6 +77,16 @@ export const entitySchema = z.strictObject({
   journal: z.strictObject({ library: ibmiName, name: ibmiName }).optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
+
+/** An entity's row identification in words: `primary key`, `logical key (A, B)`, `RRN`. */
+export function rowIdentificationText(e: Entity): string {
+  const id = e.rowIdentification;
+  return id.kind === 'primaryKey'
+    ? 'primary key'
+    : id.kind === 'rrn'
+      ? 'RRN'
+      : `logical key (${id.columns.join(', ')})`;
+}
 export const entitiesBodySchema = z.strictObject({ entities: z.array(entitySchema).max(10_000) });
 
 export const checkResultSchema = z.object({
@@ -92,6 +102,31 @@ export const testAnswerSchema = z.object({
   agentId: idSchema,
   checkedAt: timestamp,
   checks: z.array(checkResultSchema),
+});
+
+/** One entity's source table as the source sees it: the table view of the Pipelines screen. */
+export const tableStateSchema = z.object({
+  /** `schema.table` as the entity writes it. */
+  table: z.string(),
+  exists: z.boolean(),
+  /** How the entity identifies rows: `primary key`, `logical key (A, B)` or `RRN`. */
+  rowIdentification: z.string(),
+  /** The table's primary key in the catalogue; empty when it has none. */
+  primaryKey: z.array(z.string()),
+  /** Change tracking: whether the table is tracked; null for other agents. */
+  changeTracking: z.boolean().nullable(),
+  /** Journal: `*BOTH`, `*AFTER`, or null when not journaled (or another agent). */
+  journalImages: z.string().nullable(),
+  /** Journal: `LIBRARY/JOURNAL`, or null. */
+  journal: z.string().nullable(),
+  /** What stops the agent from reading it, if anything. */
+  problem: z.string().nullable(),
+});
+export type TableState = z.infer<typeof tableStateSchema>;
+export const tablesAnswerSchema = z.object({
+  agentId: idSchema,
+  checkedAt: timestamp,
+  tables: z.array(tableStateSchema),
 });
 
 export const backlogPointSchema = z.object({

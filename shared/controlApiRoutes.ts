@@ -12,6 +12,7 @@ import {
   fixAnswerSchema,
   pipelineEventSchema,
   pipelineSchema,
+  tablesAnswerSchema,
   testAnswerSchema,
   tokenAnswerSchema,
 } from './controlApi';
@@ -173,6 +174,14 @@ export const routes = {
       'Apply the fix a failed check offers (for example the ALTER DATABASE that sets the change retention), then check again.',
     status: 200,
     response: fixAnswerSchema,
+  }),
+  listAgentTables: route({
+    method: 'GET',
+    path: `${A}/tables`,
+    summary:
+      "The entities' source tables as the source sees them: existence, primary key, and Change Tracking or journaling (images, journal).",
+    status: 200,
+    response: tablesAnswerSchema,
   }),
   getBacklog: route({
     method: 'GET',

@@ -16,6 +16,7 @@ export const METHOD_NAMES = [
   'controlEngineAgent',
   'listPipelineEvents',
   'getEngineBacklog',
+  'listEngineTables',
   'startSandbox',
   'getLocalEngine',
   'rotateLocalEngineToken',

@@ -5,8 +5,13 @@ import { runnerRuntime } from '../runner/runtime';
 import { checkTarget } from '../runner/targetChecks';
 import { problem } from '../engine/problem';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
-import { applyChangeTrackingFix, changeTrackingBacklog, checkChangeTracking } from './changeTracking/runtime';
-import { applyJournalFix, checkJournal, journalBacklog } from './journal/runtime';
+import {
+  applyChangeTrackingFix,
+  changeTrackingBacklog,
+  changeTrackingTableStates,
+  checkChangeTracking,
+} from './changeTracking/runtime';
+import { applyJournalFix, checkJournal, journalBacklog, journalTableStates } from './journal/runtime';
 
 export function agentsRuntime(): AgentRuntime {
   return {
@@ -17,6 +22,12 @@ export function agentsRuntime(): AgentRuntime {
         : agent.type === 'change-tracking'
           ? checkChangeTracking(agent, entities)
           : checkJournal(agent, entities),
+    tables: (agent, entities) =>
+      agent.type === 'journal'
+        ? journalTableStates(agent, entities)
+        : agent.type === 'change-tracking'
+          ? changeTrackingTableStates(agent, entities)
+          : Promise.reject(problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`)),
     backlog: async (agent, entities) =>
       agent.type === 'change-tracking'
         ? changeTrackingBacklog(agent, entities)

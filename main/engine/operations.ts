@@ -438,6 +438,19 @@ export const operations: Record<OperationId, Operation> = {
     return ok({ agentId: row.id, checkId, applied, checkedAt: at, checks });
   },
 
+  listAgentTables: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    const agent = await resolve(deps, row);
+    if (!agent)
+      throw problem.conflict(
+        `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
+      );
+    if (agent.role !== 'source')
+      throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent reads the tables.`);
+    const tables = await deps.runtime.tables(agent, deps.repo.entities(row.pipeline_id));
+    return ok({ agentId: row.id, checkedAt: deps.now().toISOString(), tables });
+  },
+
   getBacklog: async ({ params }, deps) => {
     const row = agentOr404(deps, params);
     const now = deps.now();

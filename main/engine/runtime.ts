@@ -2,7 +2,7 @@
 // API; a runtime does the database work. Agent readers and the replication runner plug in here.
 import { connect } from 'node:net';
 import type { AgentType } from '../../shared/agents';
-import type { CheckResult, Entity } from '../../shared/controlApi';
+import type { CheckResult, Entity, TableState } from '../../shared/controlApi';
 import { problem } from './problem';
 import { sandboxIbmiAt } from '../sandbox/ibmi';
 
@@ -43,6 +43,8 @@ export interface BacklogFigure {
 export interface AgentRuntime {
   /** Checks that need the database itself, after the engine's own checks. */
   check(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CheckResult[]>;
+  /** The entities' source tables as the source sees them. */
+  tables(agent: ResolvedAgent, entities: readonly Entity[]): Promise<TableState[]>;
   /** The current backlog, or a reason why there is none. */
   backlog(
     agent: ResolvedAgent,
@@ -119,6 +121,9 @@ export function reachabilityCheck(host: string, port: number, timeoutMs = 3000):
 /** The runtime until a reader or the runner is plugged in: nothing to check beyond the engine's checks. */
 export const noRuntime = (why: string): AgentRuntime => ({
   check: async () => [],
+  tables: async () => {
+    throw problem.unavailable(why);
+  },
   backlog: async () => ({ unavailable: why }),
   applyFix: async () => {
     throw problem.unavailable(why);

@@ -7,6 +7,7 @@ import { loadEngines } from '../store/engines';
 import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks, trySandbox } from '../store/checks';
 import { CheckList } from '../ui/CheckList';
 import { RunPanel } from './RunPanel';
+import { TablesView } from './TablesView';
 
 export function ChecksScreen() {
   const profiles = useStore((s) => s.profiles);
@@ -101,6 +102,7 @@ export function ChecksScreen() {
           />
         </div>
       )}
+      {selected && <TablesView />}
     </section>
   );
 }

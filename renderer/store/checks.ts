@@ -2,7 +2,12 @@
 import type { z } from 'zod';
 import type { engineAgentsSchema } from '../../shared/api';
 import type { z as zod } from 'zod';
-import type { backlogAnswerSchema, CheckResult, pipelineEventSchema } from '../../shared/controlApi';
+import type {
+  backlogAnswerSchema,
+  CheckResult,
+  pipelineEventSchema,
+  TableState,
+} from '../../shared/controlApi';
 import { useStore } from './index';
 
 export interface ChecksSliceState {
@@ -16,6 +21,8 @@ export interface ChecksSliceState {
     /** The selected pipeline's recent events, newest last. */
     events?: zod.infer<typeof pipelineEventSchema>[];
     backlog?: zod.infer<typeof backlogAnswerSchema>;
+    /** The selected agent's entity tables, when asked for. */
+    tables?: TableState[] | 'loading';
     notice?: string;
     error?: string;
   };
@@ -46,6 +53,7 @@ export function pickCheckerAgent(selected: string): void {
     error: undefined,
     events: undefined,
     backlog: undefined,
+    tables: undefined,
   });
 }
 
@@ -144,5 +152,19 @@ export async function trySandbox(): Promise<void> {
     });
   } catch (error) {
     patch({ error: message(error), busy: undefined });
+  }
+}
+
+/** Each entity's source table as the source sees it (GET …/tables). */
+export async function loadTables(): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ tables: 'loading', error: undefined });
+  try {
+    const { tables } = await api.listEngineTables(at);
+    if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`) patch({ tables });
+  } catch (error) {
+    patch({ tables: undefined, error: message(error) });
   }
 }

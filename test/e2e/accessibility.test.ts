@@ -83,6 +83,8 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
         .waitFor();
       await page.getByRole('button', { name: 'Run checks' }).click();
       await page.getByLabel('Check primary-keys').waitFor();
+      await page.getByRole('button', { name: 'Show tables' }).click();
+      await page.getByRole('table', { name: 'Entity tables' }).waitFor();
       await page.getByRole('button', { name: 'Start' }).click();
       await page
         .getByLabel('Pipeline events')

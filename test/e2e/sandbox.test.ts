@@ -56,6 +56,18 @@ describe('Try the sandbox', () => {
     expect(await page.getByLabel('Check user-profile').locator('.status').textContent()).toBe('passed');
     await screenshot(page, 'sandbox-ibmi-checks');
 
+    // The table view: each file's key and journal, sortable and filterable.
+    await page.getByRole('button', { name: 'Show tables' }).click();
+    const grid = page.getByRole('table', { name: 'Entity tables' });
+    const firstCells = () => grid.locator('tbody tr td:first-child').allTextContents();
+    await expect.poll(firstCells).toEqual(['LEGACY.ITEMS', 'SHOP.CUSTOMER', 'SHOP.ORDERS']);
+    expect(await grid.locator('tbody tr').first().textContent()).toContain('LEGACY/JRN *BOTH');
+    await grid.getByRole('button', { name: 'Table' }).click();
+    await expect.poll(firstCells).toEqual(['SHOP.ORDERS', 'SHOP.CUSTOMER', 'LEGACY.ITEMS']);
+    await page.getByLabel('Filter tables').fill('qsqjrn');
+    await expect.poll(firstCells).toEqual(['SHOP.ORDERS', 'SHOP.CUSTOMER']);
+    await screenshot(page, 'sandbox-ibmi-tables');
+
     await page.getByRole('button', { name: 'Start' }).click();
     const events = page.getByLabel('Pipeline events');
     await events.getByText('Snapshot of SHOP.CUSTOMER done: 25 rows').waitFor();

@@ -107,3 +107,40 @@ describe('POST …/test on a change-tracking agent', () => {
     });
   });
 });
+
+describe('GET …/tables on a change-tracking agent', () => {
+  it('answers each entity table: primary key columns, Change Tracking, and what stops the agent', async () => {
+    await e.client.putEntities(
+      { pipelineId: 'p1' },
+      {
+        entities: ['Orders', 'AuditLog'].map((table) => ({
+          source: { schema: 'dbo', table },
+          target: { table },
+        })),
+      },
+    );
+    const { tables } = await e.client.listAgentTables(ids);
+    expect(tables).toEqual([
+      {
+        table: 'dbo.Orders',
+        exists: true,
+        rowIdentification: 'primary key',
+        primaryKey: ['Id'],
+        changeTracking: true,
+        journalImages: null,
+        journal: null,
+        problem: null,
+      },
+      {
+        table: 'dbo.AuditLog',
+        exists: true,
+        rowIdentification: 'primary key',
+        primaryKey: [],
+        changeTracking: false,
+        journalImages: null,
+        journal: null,
+        problem: 'No primary key: Change Tracking needs one.',
+      },
+    ]);
+  });
+});

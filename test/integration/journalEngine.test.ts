@@ -96,3 +96,32 @@ describe('a journal agent in the engine', () => {
     );
   });
 });
+
+describe('GET …/tables on a journal agent', () => {
+  it('answers each entity file: primary key, journal and images, and what stops the agent', async () => {
+    await admin.command('ENDJRNPF FILE(SHOP/CUSTOMER)');
+    const { tables } = await e.client.listAgentTables(ids);
+    expect(tables).toEqual([
+      {
+        table: 'SHOP.CUSTOMER',
+        exists: true,
+        rowIdentification: 'primary key',
+        primaryKey: ['ID'],
+        changeTracking: null,
+        journalImages: null,
+        journal: null,
+        problem: 'Not journaled: STRJRNPF with IMAGES(*BOTH).',
+      },
+      {
+        table: 'LEGACY.ITEMS',
+        exists: true,
+        rowIdentification: 'logical key (ITEMNO)',
+        primaryKey: [],
+        changeTracking: null,
+        journalImages: '*BOTH',
+        journal: 'LEGACY/JRN',
+        problem: null,
+      },
+    ]);
+  });
+});

@@ -12,6 +12,7 @@ import { tableRefOf } from '../source';
 import { problem } from '../../engine/problem';
 import { AgentConnectionError } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
+import { changeTrackingTables } from './tables';
 
 function settingsOf(agent: ResolvedAgent): {
   credentials: ChangeTrackingHostCredentials;
@@ -59,6 +60,9 @@ export async function checkChangeTracking(
     return [{ id: 'connection', status: 'failed', message: error.message, remedy: error.remedy }];
   }
 }
+
+export const changeTrackingTableStates = (agent: ResolvedAgent, entities: readonly Entity[]) =>
+  withSource(agent, (source) => changeTrackingTables(source.pool, entities));
 
 export async function changeTrackingBacklog(
   agent: ResolvedAgent,

@@ -13,6 +13,7 @@ import { IbmiError } from '../../ibmi/connection';
 import { AgentConnectionError } from './connection';
 import { openJournalSource, type JournalSource } from './source';
 import { backlogQuery } from './backlog';
+import { journalTables } from './tables';
 
 function settingsOf(agent: ResolvedAgent): {
   credentials: JournalHostCredentials;
@@ -62,6 +63,9 @@ export async function checkJournal(
     return [{ id: 'connection', status: 'failed', message: error.message, remedy: error.remedy }];
   }
 }
+
+export const journalTableStates = (agent: ResolvedAgent, entities: readonly Entity[]) =>
+  withSource(agent, entities, (source) => journalTables(source.c, entities));
 
 export async function journalBacklog(
   agent: ResolvedAgent,
