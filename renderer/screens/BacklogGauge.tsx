@@ -16,6 +16,13 @@ function Line({ points }: { points: number[] }) {
   );
 }
 
+/** Minutes as a person reads them: seconds below a minute, never "0.0 minutes". */
+function duration(minutes: number): string {
+  if (minutes < 1 / 60) return 'under a second';
+  if (minutes < 1) return `${Math.round(minutes * 60)} seconds`;
+  return `${minutes.toFixed(1)} minutes`;
+}
+
 export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
   if (!backlog) return null;
   const now = backlog.current;
@@ -29,9 +36,9 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
           {now.rowsToRead === null ? 'unknown' : now.rowsToRead.toLocaleString('en')} rows waiting
         </strong>
         {now.versionsBehind !== null && <> · {now.versionsBehind.toLocaleString('en')} versions behind</>}
-        {now.minutesLeft !== null && <> · about {now.minutesLeft.toFixed(1)} minutes left</>}
-        {typeof now.measuredMinutesLeft === 'number' && (
-          <> · {now.measuredMinutesLeft.toFixed(1)} at the measured rate</>
+        {now.minutesLeft !== null && now.minutesLeft > 0 && <> · about {duration(now.minutesLeft)} left</>}
+        {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
+          <> · {duration(now.measuredMinutesLeft)} at the measured rate</>
         )}
       </p>
       <Line points={backlog.history.map((p) => p.rowsToRead ?? 0)} />

@@ -4,9 +4,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, startWebApp, type WebApp } from './browser';
+import { sandboxIbmiAt } from '../../main/sandbox/ibmi';
+import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 
 let web: WebApp;
 let page: Page;
+/** The simulated IBM i the app started, as its checks name it. */
+let ibmiHost = '';
 
 beforeAll(async () => {
   web = await startWebApp();
@@ -68,6 +72,8 @@ describe('Try the sandbox', () => {
     await expect.poll(firstCells).toEqual(['SHOP.ORDERS', 'SHOP.CUSTOMER']);
     await screenshot(page, 'sandbox-ibmi-tables');
 
+    const signedOn = (await page.getByLabel('Check connection').textContent()) ?? '';
+    ibmiHost = /to (sandbox-ibmi-\d+)\./.exec(signedOn)?.[1] ?? '';
     await page.getByRole('button', { name: 'Start' }).click();
     const events = page.getByLabel('Pipeline events');
     await events.getByText('Snapshot of SHOP.CUSTOMER done: 25 rows').waitFor();
@@ -75,5 +81,29 @@ describe('Try the sandbox', () => {
     await screenshot(page, 'sandbox-ibmi-running');
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('configured');
+  });
+
+  it('pauses and resumes the IBM i pipeline; the backlog gauge rises while paused and falls as it catches up', async () => {
+    const state = () => page.getByLabel('Pipeline state').textContent();
+    const gauge = () => page.getByLabel('Backlog', { exact: true }).textContent();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(state).toBe('running');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(state).toBe('paused');
+
+    const sandbox = sandboxIbmiAt(ibmiHost);
+    if (!sandbox) throw new Error(`No simulated IBM i at "${ibmiHost}".`);
+    const admin = await sandbox.connect({ ...SEED_ADMIN });
+    for (let id = 500; id < 530; id++)
+      await admin.query('INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (?, ?)', [id, `while paused ${id}`]);
+    await admin.close();
+    await expect.poll(gauge, { timeout: 10_000 }).toMatch(/^30 rows waiting/);
+    await screenshot(page, 'sandbox-ibmi-paused-backlog');
+
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(state).toBe('running');
+    await expect.poll(gauge, { timeout: 15_000 }).toMatch(/^0 rows waiting/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(state).toBe('configured');
   });
 });
