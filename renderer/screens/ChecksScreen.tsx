@@ -8,6 +8,7 @@ import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks, trySandbox } 
 import { CheckList } from '../ui/CheckList';
 import { RunPanel } from './RunPanel';
 import { TablesView } from './TablesView';
+import { BacklogOverview } from './BacklogOverview';
 
 export function ChecksScreen() {
   const profiles = useStore((s) => s.profiles);
@@ -103,6 +104,7 @@ export function ChecksScreen() {
         </div>
       )}
       {selected && <TablesView />}
+      <BacklogOverview />
     </section>
   );
 }

@@ -85,7 +85,11 @@ describe('Try the sandbox', () => {
 
   it('pauses and resumes the IBM i pipeline; the backlog gauge rises while paused and falls as it catches up', async () => {
     const state = () => page.getByLabel('Pipeline state').textContent();
-    const gauge = () => page.getByLabel('Backlog', { exact: true }).textContent();
+    const gauge = () =>
+      page
+        .getByRole('region', { name: 'Run', exact: true })
+        .getByLabel('Backlog', { exact: true })
+        .textContent();
     await page.getByRole('button', { name: 'Start' }).click();
     await expect.poll(state).toBe('running');
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -99,6 +103,12 @@ describe('Try the sandbox', () => {
     await admin.close();
     await expect.poll(gauge, { timeout: 10_000 }).toMatch(/^30 rows waiting/);
     await screenshot(page, 'sandbox-ibmi-paused-backlog');
+
+    // The overview shows every agent of the engine: this one waits, the SQL Server one does not.
+    await expect
+      .poll(() => page.getByLabel('Backlog of sandbox-ibmi/as400').textContent(), { timeout: 10_000 })
+      .toContain('30 rows waiting');
+    expect(await page.getByLabel('Backlog of sandbox/sales').textContent()).toContain('0 rows waiting');
 
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(state).toBe('running');
