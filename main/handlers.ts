@@ -324,7 +324,16 @@ export const handlers: Handlers = {
 
   rotateLocalEngineToken: async (_input, deps) => ({ token: await deps.localEngine.rotateToken() }),
 
-  createDiagnostics: async (_input, deps) => {
+  createDiagnostics: async ({ profileId }, deps) => {
+    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
+    if (profileId && profileId !== LOCAL_PROFILE_ID) {
+      // A remote engine's bundle, as it makes it (secrets removed there); the app adds nothing to it.
+      const bytes = await onEngine(deps, profileId, (client) => client.createDiagnostics({}));
+      return {
+        fileName: `cdc-engine-${profileId}-diagnostics-${stamp}.zip`,
+        base64: Buffer.from(bytes).toString('base64'),
+      };
+    }
     const engineDeps = deps.localEngine.engineDeps();
     if (!engineDeps) throw new UserError('The local engine is not running, so there is nothing to bundle.');
     const profiles = deps.profiles
@@ -342,7 +351,6 @@ export const handlers: Handlers = {
       logs,
       secrets: tokens,
     });
-    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
     return { fileName: `cdc-admin-diagnostics-${stamp}.zip`, base64: Buffer.from(bytes).toString('base64') };
   },
 

@@ -176,7 +176,11 @@ export const contract = {
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
   /** The bundle as base64, for the renderer to save where the user chooses. */
-  createDiagnostics: method(noInput, z.object({ fileName: z.string(), base64: z.string() })),
+  /** Of the local engine (with the app's logs) unless a remote engine's profile is named (its own bundle). */
+  createDiagnostics: method(
+    z.strictObject({ profileId: idSchema.optional() }),
+    z.object({ fileName: z.string(), base64: z.string() }),
+  ),
   /** Reads a bundle the user picked, offline: no engine needed. */
   openDiagnostics: method(
     z.strictObject({ base64: z.string().max(Math.ceil((MAX_BUNDLE_BYTES * 4) / 3) + 4) }),

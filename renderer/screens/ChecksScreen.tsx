@@ -4,7 +4,14 @@ import { useEffect } from 'react';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { useStore } from '../store';
 import { loadEngines } from '../store/engines';
-import { applyFix, pickCheckerAgent, pickCheckerEngine, runChecks, trySandbox } from '../store/checks';
+import {
+  applyFix,
+  pickCheckerAgent,
+  pickCheckerEngine,
+  recheck,
+  runChecks,
+  trySandbox,
+} from '../store/checks';
 import { CheckList } from '../ui/CheckList';
 import { RunPanel } from './RunPanel';
 import { TablesView } from './TablesView';
@@ -100,6 +107,7 @@ export function ChecksScreen() {
             checks={results.checks}
             fixable={FIXABLE_CHECK_IDS}
             onApply={(id) => void applyFix(id)}
+            onRecheck={(id) => void recheck(id)}
           />
         </div>
       )}

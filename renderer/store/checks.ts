@@ -76,6 +76,31 @@ export async function runChecks(): Promise<void> {
   }
 }
 
+/**
+ * Checks one again: the engine runs its checks (they share their few queries, so one costs what all
+ * do) and only this check's result is replaced, so the others stay as the DBA read them.
+ */
+export async function recheck(checkId: string): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  const before = useStore.getState().checker.results;
+  if (!api || !at || !before) return;
+  patch({ busy: 'checking', error: undefined, notice: undefined });
+  try {
+    const answer = await api.testEngineAgent(at);
+    const fresh = answer.checks.find((c) => c.id === checkId);
+    patch({
+      results: { ...before, checks: before.checks.map((c) => (c.id === checkId && fresh ? fresh : c)) },
+      notice: fresh
+        ? `${checkId} checked again at ${answer.checkedAt}: ${fresh.status}.`
+        : `${checkId} no longer applies.`,
+      busy: undefined,
+    });
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}
+
 export async function applyFix(checkId: string): Promise<void> {
   const { api } = useStore.getState();
   const at = address();

@@ -9,12 +9,12 @@ const set = (change: Partial<DiagnosticsSliceState['diagnostics']>) =>
   useStore.setState((s) => ({ diagnostics: { ...s.diagnostics, ...change } }));
 
 /** Builds a bundle in main and hands it to the browser (or Electron) as a download. */
-export async function saveDiagnostics(): Promise<void> {
+export async function saveDiagnostics(profileId = 'local'): Promise<void> {
   const { api } = useStore.getState();
   if (!api) return;
   set({ busy: true, error: undefined, saved: undefined });
   try {
-    const { fileName, base64 } = await api.createDiagnostics({});
+    const { fileName, base64 } = await api.createDiagnostics({ profileId });
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
     const link = document.createElement('a');

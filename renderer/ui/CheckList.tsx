@@ -7,10 +7,13 @@ export function CheckList({
   checks,
   fixable = [],
   onApply,
+  onRecheck,
 }: {
   checks: readonly CheckResult[];
   fixable?: readonly string[];
   onApply?: (checkId: string) => void;
+  /** Checks one again (after the DBA fixed it by hand, say). */
+  onRecheck?: (checkId: string) => void;
 }) {
   return (
     <ul className="checks">
@@ -18,6 +21,19 @@ export function CheckList({
         <li key={check.id} className={`check-${check.status}`} aria-label={`Check ${check.id}`}>
           <span className="status">{check.status}</span> {check.message}
           {check.remedy && <span className="muted"> Remedy: {check.remedy}</span>}
+          {onRecheck && check.status !== 'passed' && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link"
+                onClick={() => onRecheck(check.id)}
+                aria-label={`Check again: ${check.id}`}
+              >
+                Check again
+              </button>
+            </>
+          )}
           {check.fix && (
             <Fix
               check={check}

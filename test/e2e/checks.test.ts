@@ -96,6 +96,22 @@ describe('Pipelines screen: checks', () => {
       .waitFor();
     await expect.poll(() => retention.locator('.status').textContent()).toBe('passed');
     await screenshot(page, 'checks-fixed');
+
+    // The DBA gives the table a primary key by hand, then checks that one again.
+    const pool = await sandboxPool(sandbox);
+    await pool
+      .request()
+      .batch(
+        'DROP TABLE dbo.AuditLog; CREATE TABLE dbo.AuditLog (Id INT PRIMARY KEY, Message NVARCHAR(100));',
+      );
+    await pool.close();
+    const keys = page.getByLabel('Check primary-keys');
+    await keys.getByRole('button', { name: 'Check again: primary-keys' }).click();
+    await expect.poll(() => keys.locator('.status').textContent()).toBe('passed');
+    await page
+      .getByRole('status')
+      .getByText(/^primary-keys checked again at .*: passed\.$/)
+      .waitFor();
   });
 
   it('starts the pipeline, shows its progress, pauses and stops it', async () => {
@@ -115,7 +131,11 @@ describe('Pipelines screen: checks', () => {
       .getByLabel('Pipeline events')
       .getByText(/Applied 1 changes \(0 inserts, 1 updates, 0 deletes\), lag \d+\.\d s$/)
       .waitFor();
-    await page.getByLabel('Backlog').getByText('0 rows waiting').waitFor();
+    await page
+      .getByRole('region', { name: 'Run', exact: true })
+      .getByLabel('Backlog', { exact: true })
+      .getByText('0 rows waiting')
+      .waitFor();
     expect(await page.getByLabel('Snapshot of dbo.Orders').getAttribute('value')).toBe('2');
     await page.getByLabel('Snapshots').getByText('2 rows').waitFor();
     await screenshot(page, 'pipeline-running');

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../main/web/server';
 import { screenshot, startWebApp, type WebApp } from './browser';
+import { startTestEngine } from '../helpers/engine';
 
 let web: WebApp;
 let server: WebServer;
@@ -41,6 +42,37 @@ describe('Diagnostics screen', () => {
     expect(await bundle.getByRole('heading', { name: 'Versions' }).count()).toBe(1);
     expect(await bundle.locator('dt', { hasText: 'app' }).count()).toBe(1);
     await screenshot(page, 'diagnostics-open');
+  });
+
+  it("saves a remote engine's own bundle, chosen like any screen's engine", async () => {
+    const remote = await startTestEngine();
+    const page = await web.browser.newPage({ acceptDownloads: true });
+    page.setDefaultTimeout(5000);
+    try {
+      await web.app.deps.profiles.save({
+        id: 'remote',
+        name: 'Remote',
+        baseUrl: remote.url,
+        token: remote.token,
+      });
+      await page.goto(server.openUrl);
+      await page.getByRole('button', { name: 'Diagnostics', exact: true }).click();
+      await page.getByLabel('Engine', { exact: true }).selectOption('remote');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Save diagnostics bundle' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^cdc-engine-remote-diagnostics-.*\.zip$/);
+      const path = join(mkdtempSync(join(tmpdir(), 'cdc-dl-')), download.suggestedFilename());
+      await download.saveAs(path);
+      await page.getByLabel('Open a bundle…').setInputFiles(path);
+      const bundle = page.getByRole('article', { name: /^Bundle cdc-engine-remote-diagnostics-/ });
+      await bundle.waitFor();
+      expect(await bundle.getByText('made').first().textContent()).toContain('by the engine');
+    } finally {
+      await page.close();
+      await remote.stop();
+    }
   });
 
   it('says plainly when a file is not a bundle', async () => {
