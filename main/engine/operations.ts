@@ -124,6 +124,16 @@ function journalLibraryConflict(
   });
 }
 
+/** The agent with its settings, or 409 when either PUT is still missing. */
+async function configured(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent> {
+  const agent = await resolve(deps, row);
+  if (!agent)
+    throw problem.conflict(
+      `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
+    );
+  return agent;
+}
+
 const secretContext = (row: AgentRow) => `agent:${row.pipeline_id}/${row.id}:hostCredentials`;
 
 async function resolve(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent | undefined> {
@@ -415,11 +425,7 @@ export const operations: Record<OperationId, Operation> = {
 
   applyFix: async ({ params }, deps) => {
     const row = agentOr404(deps, params);
-    const agent = await resolve(deps, row);
-    if (!agent)
-      throw problem.conflict(
-        `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
-      );
+    const agent = await configured(deps, row);
     const checkId = params.checkId ?? '';
     const { applied, checks } = await deps.runtime.applyFix(
       agent,
@@ -440,11 +446,7 @@ export const operations: Record<OperationId, Operation> = {
 
   listAgentTables: async ({ params }, deps) => {
     const row = agentOr404(deps, params);
-    const agent = await resolve(deps, row);
-    if (!agent)
-      throw problem.conflict(
-        `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
-      );
+    const agent = await configured(deps, row);
     if (agent.role !== 'source')
       throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent reads the tables.`);
     const tables = await deps.runtime.tables(agent, deps.repo.entities(row.pipeline_id));
@@ -482,11 +484,7 @@ export const operations: Record<OperationId, Operation> = {
       throw problem.conflict(
         `Agent "${row.id}" is a target: start the pipeline's source agent, which writes to it.`,
       );
-    const agent = await resolve(deps, row);
-    if (!agent)
-      throw problem.conflict(
-        `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
-      );
+    const agent = await configured(deps, row);
     await startRuntime(deps, row, agent);
     return transition(deps, row, 'running', row.state === 'paused' ? 'resumed' : 'started');
   },

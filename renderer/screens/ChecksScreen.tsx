@@ -13,12 +13,12 @@ import {
   trySandbox,
 } from '../store/checks';
 import { CheckList } from '../ui/CheckList';
+import { EngineSelect } from '../ui/EngineSelect';
 import { RunPanel } from './RunPanel';
 import { TablesView } from './TablesView';
 import { BacklogOverview } from './BacklogOverview';
 
 export function ChecksScreen() {
-  const profiles = useStore((s) => s.profiles);
   const { profileId, agents, selected, results, busy, notice, error } = useStore((s) => s.checker);
   useEffect(() => {
     void loadEngines();
@@ -33,23 +33,12 @@ export function ChecksScreen() {
         its pipeline.
       </p>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="checker-engine">Engine</label>
-          <select
-            id="checker-engine"
-            value={profileId ?? ''}
-            onChange={(e) => void pickCheckerEngine(e.target.value)}
-          >
-            <option value="" disabled>
-              Pick an engine…
-            </option>
-            {profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <EngineSelect
+          id="checker-engine"
+          value={profileId ?? ''}
+          onChange={(id) => void pickCheckerEngine(id)}
+          placeholder="Pick an engine…"
+        />
         <div className="field">
           <label htmlFor="checker-agent">Agent</label>
           <select

@@ -1,6 +1,7 @@
 // Diagnostics: make a bundle for a support ticket, or open one and read it offline.
 import { useEffect, useState } from 'react';
 import { CheckList } from '../ui/CheckList';
+import { EngineSelect } from '../ui/EngineSelect';
 import { loadEngines } from '../store/engines';
 import { useStore } from '../store';
 import { openDiagnostics, saveDiagnostics } from '../store/diagnostics';
@@ -8,7 +9,6 @@ import type { DiagnosticsView } from '../../shared/diagnostics';
 
 export function DiagnosticsScreen() {
   const { view, openedName, error, busy, saved } = useStore((s) => s.diagnostics);
-  const profiles = useStore((s) => s.profiles);
   const [profileId, setProfileId] = useState('local');
   useEffect(() => void loadEngines(), []);
   return (
@@ -18,16 +18,7 @@ export function DiagnosticsScreen() {
         A bundle holds versions, the configuration with secrets removed, the last check results, backlog
         history, recent events and the app's logs. Passwords and tokens are never in it.
       </p>
-      <div className="field">
-        <label htmlFor="diagnostics-engine">Engine</label>
-        <select id="diagnostics-engine" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
-          {profiles.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <EngineSelect id="diagnostics-engine" value={profileId} onChange={setProfileId} />
       <div className="actions">
         <button
           type="button"

@@ -2,8 +2,8 @@
 // step 1's "Test connection" result.
 import { useEffect, useState } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
-import { useStore } from '../store';
 import { loadEngines } from '../store/engines';
+import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, type WizardState } from '../store/wizard';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
@@ -19,7 +19,6 @@ export function ConnectionResult({ connection }: { connection: WizardState['conn
 }
 
 export function EngineApply({ wizard }: { wizard: WizardState }) {
-  const profiles = useStore((s) => s.profiles);
   const [profileId, setProfileId] = useState('local');
   const [pipelineId, setPipelineId] = useState('pipeline-1');
   const [agentId, setAgentId] = useState(wizard.agentType === 'journal' ? 'ibmi' : 'source');
@@ -36,18 +35,15 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
     >
       <h4>Apply to an engine</h4>
       <div className="form-grid">
-        <label htmlFor="apply-engine">Engine</label>
-        <select id="apply-engine" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
-          {profiles.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="apply-pipeline">Pipeline id</label>
-        <input id="apply-pipeline" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} />
-        <label htmlFor="apply-agent">Agent id</label>
-        <input id="apply-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} />
+        <EngineSelect id="apply-engine" value={profileId} onChange={setProfileId} />
+        <div className="field">
+          <label htmlFor="apply-pipeline">Pipeline id</label>
+          <input id="apply-pipeline" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="apply-agent">Agent id</label>
+          <input id="apply-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} />
+        </div>
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={applied === 'applying'}>
