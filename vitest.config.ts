@@ -6,5 +6,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Every HTTP answer of the run is searched for the secrets the requests carried.
+    globalSetup: ['test/setup/secretScan.ts'],
+    setupFiles: ['test/setup/secretWatch.ts'],
   },
 });
