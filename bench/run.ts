@@ -6,6 +6,7 @@ import { changeTrackingBenchmark } from './changeTracking.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
 import { journalBenchmark } from './journal.bench';
+import { loadBenchmark } from './load.bench';
 import { runnerBenchmark } from './runner.bench';
 import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
 import type { Benchmark, Figure } from './harness';
@@ -15,6 +16,7 @@ const benchmarks: Benchmark[] = [
   configBenchmark,
   webBridgeBenchmark,
   engineBenchmark,
+  loadBenchmark,
   sandboxMssqlBenchmark,
   changeTrackingBenchmark,
   journalBenchmark,
