@@ -81,6 +81,10 @@ export function isTransient(error: unknown): boolean {
     originalError?: { message?: string };
   };
   if (e.number !== undefined && TRANSIENT_NUMBERS.has(e.number)) return true;
+  // IBM i: communication errors of the host servers (CWBCO…, CWB0…), and a record or object held by
+  // another job (SQL0913).
+  const id = (error as { messageId?: unknown }).messageId;
+  if (typeof id === 'string' && /^(CWBCO|CWB0|SQL0913)/.test(id)) return true;
   // PostgreSQL: connection exceptions (08xxx), admin shutdown (57P01), serialization (40001, 40P01).
   if (typeof e.code === 'string' && /^(08|57P0|40001|40P01)/.test(e.code)) return true;
   return TRANSIENT.test(`${e.code ?? ''} ${e.message ?? ''} ${e.originalError?.message ?? ''}`);

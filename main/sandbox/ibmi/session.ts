@@ -2,7 +2,7 @@
 // the default library as its current schema. Autocommit runs with commitment control *NONE, as the
 // IBM i Access ODBC Driver does by default; transaction() runs the work under *CHG and commits or
 // rolls back at the end.
-import type { IbmiConnection, IbmiRow, IbmiValue } from '../../ibmi/connection';
+import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from '../../ibmi/connection';
 import { runCommand } from './cl/commands';
 import { runStatement } from './sql/statements';
 import { toSqlValue } from './sql/results';
@@ -91,10 +91,18 @@ export class SimulatedIbmiConnection implements IbmiConnection {
 
   /** Runs on a later turn, as a driver call would: callers never see a synchronous answer. */
   private run<T>(work: () => T): Promise<T> {
+    const fault = this.system.takeFault();
+    const delay = fault?.kind === 'stall' ? fault.ms : 0;
+    const later = (then: () => void) => (delay > 0 ? setTimeout(then, delay) : setImmediate(then));
     return new Promise((resolve, reject) =>
-      setImmediate(() => {
+      later(() => {
         try {
           this.open();
+          if (fault?.kind === 'drop') {
+            // As the host server ending the job: its uncommitted work is rolled back.
+            void this.close();
+            throw new IbmiError('CWBCO1047', 'The IBM i server application disconnected the connection.');
+          }
           resolve(work());
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));

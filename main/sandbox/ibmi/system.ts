@@ -138,6 +138,19 @@ export class SimulatedIbmi {
     return `${stamp}${String(Math.min(this.sameStamp, 999)).padStart(3, '0')}`;
   }
 
+  // ---- faults (tests and fault drills arm them) ----------------------------------------------
+
+  private faults: { kind: 'drop' | 'stall'; ms: number }[] = [];
+
+  /** The next `times` statements or commands, on any connection, fail as a dropped connection or stall. */
+  injectFaults(kind: 'drop' | 'stall', times: number, ms = 0): void {
+    for (let i = 0; i < times; i++) this.faults.push({ kind, ms });
+  }
+
+  takeFault(): { kind: 'drop' | 'stall'; ms: number } | undefined {
+    return this.faults.shift();
+  }
+
   // ---- authority ----------------------------------------------------------------------------
 
   can(job: Job, auth: ObjectAuthority, needed: readonly Right[]): boolean {

@@ -1,0 +1,90 @@
+// Fault drills on a journal pipeline: the simulated IBM i drops connections (as a host server ending
+// the job) and stalls, at random statements, while the source keeps changing. The runner retries with
+// backoff, and the target ends equal to the source, row for row.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IbmiConnection } from '../../main/ibmi/connection';
+import { openJournalSource } from '../../main/agents/journal/source';
+import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
+import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
+import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
+import { ibmiReplica, sqliteReplica } from '../helpers/replica';
+
+let sandbox: SandboxIbmi;
+let admin: IbmiConnection;
+beforeEach(async () => {
+  sandbox = await startSandboxIbmi({ seed: true });
+  admin = await sandbox.connect({ ...SEED_ADMIN });
+});
+afterEach(async () => {
+  await admin.close();
+  await sandbox.close();
+});
+
+const customer = journalEntity({ schema: 'SHOP', table: 'CUSTOMER' });
+
+function runner(path: string, events: RunnerEvent[]) {
+  return new PipelineRunner({
+    openSource: () =>
+      openJournalSource({
+        credentials: sandboxIbmiCredentials(sandbox),
+        configuration: journalConfiguration(),
+        pipelineId: 'faults',
+        agentId: 'src',
+        entities: [customer],
+      }),
+    openTarget: async () => new SqliteTarget(path, 'faults'),
+    entities: [{ source: customer.source, target: { table: 'customer' } }],
+    onEvent: (e) => events.push(e),
+    maxRows: 7,
+    pageSize: 5,
+    retry: { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 },
+  });
+}
+
+async function change(from: number, count: number) {
+  for (let id = from; id < from + count; id++) {
+    await admin.query('INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (?, ?)', [id, `n${id}`]);
+    if (id % 3 === 0) await admin.query('UPDATE SHOP.CUSTOMER SET CITY = ? WHERE ID = ?', ['Bern', id - 1]);
+    if (id % 5 === 0) await admin.query('DELETE FROM SHOP.CUSTOMER WHERE ID = ?', [id - 2]);
+  }
+}
+
+describe.each([
+  ['dropped connections', 'drop', 0],
+  ['stalls of 30 ms', 'stall', 30],
+] as const)('%s during snapshot and stream', (_label, kind, ms) => {
+  it('are retried, and the target ends equal to the source', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-journal-faults-')), 'replica.sqlite');
+    const events: RunnerEvent[] = [];
+    // Faults land on whichever statements come next: the admin's own changes are spared by arming
+    // them only around the runner's reads.
+    sandbox.system.injectFaults(kind, 3, ms);
+    const first = runner(path, events);
+    await first.runUntilCaughtUp();
+    expect(first.failure).toBeNull();
+    for (let round = 0; round < 4; round++) {
+      await change(100 + round * 20, 12);
+      sandbox.system.injectFaults(kind, 2, ms);
+      const next = runner(path, events);
+      await next.runUntilCaughtUp();
+      expect(next.failure).toBeNull();
+    }
+    if (kind === 'drop') expect(events.filter((e) => e.kind === 'retrying').length).toBeGreaterThanOrEqual(5);
+    const s = await openJournalSource({
+      credentials: sandboxIbmiCredentials(sandbox),
+      configuration: journalConfiguration(),
+      pipelineId: 'shape',
+      agentId: 'src',
+      entities: [customer],
+    });
+    const [shape] = await s.describe([customer.source]);
+    await s.close();
+    if (!shape) throw new Error('no shape');
+    expect(sqliteReplica(path, 'customer', shape)).toEqual(await ibmiReplica(admin, shape, 7));
+  });
+});
