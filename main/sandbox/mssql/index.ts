@@ -31,6 +31,8 @@ export interface SandboxSqlServer {
   server: TdsServer;
   /** The databases behind the server, for seeding data without a round trip (tests, benchmarks). */
   sql: SandboxHost;
+  /** The next `times` requests, on any connection, are dropped unanswered or answered `ms` late. */
+  injectFaults(kind: 'drop' | 'stall', times: number, ms?: number): void;
   close(): Promise<void>;
 }
 
@@ -58,11 +60,13 @@ export async function startSandboxSqlServer(
     tls = { cert: certs.cert, key: certs.key };
   }
   if (options.seed) await seed(host);
+  const faults: { kind: 'drop' | 'stall'; ms: number }[] = [];
   const server = await startTdsServer({
     host,
     port: options.port,
     tls,
     forceEncryption: options.forceEncryption,
+    fault: () => faults.shift(),
   });
   return {
     host: '127.0.0.1',
@@ -71,6 +75,9 @@ export async function startSandboxSqlServer(
     logins,
     server,
     sql: host,
+    injectFaults: (kind, times, ms = 0) => {
+      for (let i = 0; i < times; i++) faults.push({ kind, ms });
+    },
     close: async () => {
       await server.close();
       // Sessions close their connections as their sockets close; then the files go.

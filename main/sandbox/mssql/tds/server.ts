@@ -58,6 +58,8 @@ export interface TdsServerOptions {
   /** PEM certificate and key: with them the server offers encryption, as SQL Server does. */
   tls?: { cert: string; key: string };
   forceEncryption?: boolean;
+  /** Fault drills: asked before each request once logged in; 'drop' closes the socket unanswered. */
+  fault?: () => { kind: 'drop' | 'stall'; ms: number } | undefined;
 }
 
 export interface TdsServer {
@@ -195,6 +197,10 @@ class Connection {
       return this.onLogin(parseLogin7(m.data));
     }
     if (this.phase !== 'ready' || !this.session) return this.close();
+    const fault = this.options.fault?.();
+    // As a network failure or a server restart: the socket goes, the request unanswered.
+    if (fault?.kind === 'drop') return this.close();
+    if (fault?.kind === 'stall') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     if (m.resetConnection) this.session.reset();
     const w = new TokenWriter();
     if (m.type === PACKET.SQL_BATCH) {

@@ -1,0 +1,79 @@
+// Fault drills on a change-tracking pipeline: the simulated SQL Server drops connections unanswered
+// (as a network failure or a server restart would) and stalls, at the next requests, while the
+// source keeps changing. The runner retries with backoff; the target ends equal to the source.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type sql from 'mssql';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import { describeTables } from '../../main/agents/changeTracking/shape';
+import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import { sandboxPool } from '../helpers/sandbox';
+import { sourceReplica, sqliteReplica } from '../helpers/replica';
+
+let sandbox: SandboxSqlServer;
+let admin: sql.ConnectionPool;
+beforeEach(async () => {
+  sandbox = await startSandboxSqlServer({ seed: true });
+  admin = await sandboxPool(sandbox, { user: 'sa', password: 'Sandbox-Passw0rd', max: 1 });
+});
+afterEach(async () => {
+  await admin.close();
+  await sandbox.close();
+});
+
+const customers = { schema: 'dbo', table: 'Customers' };
+
+function runner(path: string, events: RunnerEvent[]) {
+  return new PipelineRunner({
+    openSource: () =>
+      openChangeTrackingSource({
+        credentials: sandboxCredentials(sandbox, {
+          username: SEED_AGENT_LOGIN.name,
+          password: SEED_AGENT_LOGIN.password,
+        }),
+        configuration: ctConfiguration({ sourceChangeRetentionDays: 2 }),
+        pipelineId: 'faults',
+        agentId: 'src',
+      }),
+    openTarget: async () => new SqliteTarget(path, 'faults'),
+    entities: [{ source: customers, target: { table: 'customers' } }],
+    onEvent: (e) => events.push(e),
+    maxRows: 5,
+    pageSize: 2,
+    retry: { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 },
+  });
+}
+
+describe.each([
+  ['dropped connections', 'drop', 0],
+  ['stalls of 30 ms', 'stall', 30],
+] as const)('%s during snapshot and stream', (_label, kind, ms) => {
+  it('are retried, and the target ends equal to the source', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-ct-faults-')), 'replica.sqlite');
+    const events: RunnerEvent[] = [];
+    sandbox.injectFaults(kind, 3, ms);
+    const first = runner(path, events);
+    await first.runUntilCaughtUp();
+    expect(first.failure).toBeNull();
+    for (let round = 0; round < 3; round++) {
+      await admin.request().batch(`
+        INSERT INTO dbo.Customers (Name, Email, Country, CreatedAt) VALUES (N'Round ${round} a', NULL, 'CH', '2026-11-22 10:00:00');
+        INSERT INTO dbo.Customers (Name, Email, Country, CreatedAt) VALUES (N'Round ${round} b', 'b@example.com', 'DE', '2026-11-22 11:00:00');
+        UPDATE dbo.Customers SET Email = 'changed${round}@example.com' WHERE CustomerId = 1;`);
+      sandbox.injectFaults(kind, 2, ms);
+      const next = runner(path, events);
+      await next.runUntilCaughtUp();
+      expect(next.failure).toBeNull();
+    }
+    if (kind === 'drop') expect(events.filter((e) => e.kind === 'retrying').length).toBeGreaterThanOrEqual(5);
+    const [shape] = await describeTables(admin, [customers]);
+    if (!shape) throw new Error('no shape');
+    expect(sqliteReplica(path, 'customers', shape)).toEqual(await sourceReplica(admin, shape, 7));
+  });
+});
