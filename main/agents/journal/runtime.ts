@@ -80,6 +80,9 @@ export async function journalBacklog(
     });
   } catch (error) {
     if (error instanceof AgentConnectionError) return { unavailable: `${error.message} ${error.remedy}` };
+    // IBM i's refusal (no authority to the checkpoint table, say) is the answer, not an engine failure.
+    if (error instanceof IbmiError)
+      return { unavailable: `IBM i refused the backlog query: ${error.message}` };
     throw error;
   }
 }
