@@ -101,6 +101,17 @@ export async function postgresReplica(client: pg.Client, schema: string, table: 
   return replica(shape, rows as Record<string, unknown>[], 6);
 }
 
+/** Several tables, one after the other: a pg.Client runs one query at a time. */
+export async function postgresReplicas(
+  client: pg.Client,
+  schema: string,
+  tables: readonly (readonly [string, TableShape])[],
+): Promise<Replica[]> {
+  const out: Replica[] = [];
+  for (const [table, shape] of tables) out.push(await postgresReplica(client, schema, table, shape));
+  return out;
+}
+
 export const POSTGRES = {
   host: '127.0.0.1',
   port: 5432,

@@ -21,7 +21,7 @@ import { sandboxPool } from '../helpers/sandbox';
 import {
   POSTGRES,
   postgresClient,
-  postgresReplica,
+  postgresReplicas,
   sourceReplica,
   sqliteReplica,
   type Replica,
@@ -120,7 +120,11 @@ describe('simulated SQL Server → PostgreSQL', () => {
   let client: pg.Client;
   const target = async () => new PostgresTarget({ ...POSTGRES, schema }, 'to-postgres');
   const replicas = () =>
-    Promise.all(shapes.map((s, i) => postgresReplica(client, schema, entities[i]?.target.table ?? '', s)));
+    postgresReplicas(
+      client,
+      schema,
+      shapes.map((s, i) => [entities[i]?.target.table ?? '', s] as const),
+    );
 
   beforeAll(async () => {
     client = await postgresClient();

@@ -23,7 +23,7 @@ import {
   ibmiReplica,
   POSTGRES,
   postgresClient,
-  postgresReplica,
+  postgresReplicas,
   sqliteReplica,
   type Replica,
 } from '../helpers/replica';
@@ -136,8 +136,10 @@ describe.each([
   const replicas = async (list: Entity[], shapes: TableShape[]) =>
     label === 'SQLite'
       ? shapes.map((s, i) => sqliteReplica(path, list[i]?.target.table ?? '', s))
-      : Promise.all(
-          shapes.map((s, i) => postgresReplica(client as pg.Client, schema, list[i]?.target.table ?? '', s)),
+      : postgresReplicas(
+          client as pg.Client,
+          schema,
+          shapes.map((s, i) => [list[i]?.target.table ?? '', s] as const),
         );
 
   // SQLite keeps the seven fraction digits the canonical form pads to; PostgreSQL six.
