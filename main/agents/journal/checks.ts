@@ -7,8 +7,8 @@ import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { IBMI_NAME } from '../../../shared/config/fields';
 import { type IbmiConnection, type IbmiRow, cellText as text } from '../../ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
-import { objectsIn, type ObjectState } from './journals';
-import { catalogLayouts } from './layout';
+import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
+import { catalogLayouts, unknownColumns } from './layout';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
 
@@ -79,7 +79,7 @@ function journalingChecks(entities: readonly Entity[], objects: ObjectState[]): 
   for (const e of entities) {
     const lib = e.source.schema.toUpperCase();
     const file = e.source.table.toUpperCase();
-    const o = objects.find((x) => x.type === '*FILE' && x.library === lib && x.name === file);
+    const o = fileOf(objects, e.source);
     if (!o) {
       problems.push(`${lib}/${file} does not exist, or the user cannot see it.`);
       continue;
@@ -135,9 +135,7 @@ async function rowIdentificationChecks(
   c: IbmiConnection,
   entities: readonly Entity[],
 ): Promise<CheckResult[]> {
-  const badNames = entities.filter(
-    (e) => !IBMI_NAME.test(e.source.schema) || !IBMI_NAME.test(e.source.table),
-  );
+  const badNames = entities.filter((e) => !hasSystemNames(e.source));
   if (badNames.length)
     return [
       {
@@ -159,8 +157,7 @@ async function rowIdentificationChecks(
         `${l.library}/${l.file} has no primary key: choose a logical key (any columns, all allowed) or RRN.`,
       );
     if (id.kind === 'logicalKey') {
-      const names = new Set(l.fields.map((f) => f.name));
-      const unknown = id.columns.filter((col) => !names.has(col.toUpperCase()));
+      const unknown = unknownColumns(l, id.columns);
       if (unknown.length)
         failed.push(
           `The logical key of ${l.library}/${l.file} names unknown columns: ${unknown.join(', ')}.`,

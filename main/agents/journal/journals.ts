@@ -1,6 +1,7 @@
 // Journal library and name per file, detected from the source (engine 2.0.10 on, in the spec's words):
 // QSYS2.OBJECT_STATISTICS says for each file whether, where and with which images it is journaled.
 // One statement for any number of libraries (a UNION ALL of the table function per library).
+import { IBMI_NAME } from '../../../shared/config/fields';
 import { ibmiName, type IbmiConnection, cellText as text } from '../../ibmi/connection';
 import { tableKey, type TableRef } from '../source';
 import type { JournalName } from './reader';
@@ -13,6 +14,16 @@ export interface ObjectState {
   journal: JournalName | null;
   images: string | null;
 }
+
+/** Whether an entity's source is named by IBM i system names (anything else never reaches a statement). */
+export const hasSystemNames = (ref: TableRef): boolean =>
+  IBMI_NAME.test(ref.schema) && IBMI_NAME.test(ref.table);
+
+/** The entity's file among the objects found, by its system names. */
+export const fileOf = (objects: readonly ObjectState[], ref: TableRef): ObjectState | undefined =>
+  objects.find(
+    (o) => o.type === '*FILE' && o.library === ref.schema.toUpperCase() && o.name === ref.table.toUpperCase(),
+  );
 
 /** The files and journals (and, with `withLibraries`, nothing more) in the libraries, one query. */
 export async function objectsIn(c: IbmiConnection, libraries: readonly string[]): Promise<ObjectState[]> {

@@ -103,6 +103,10 @@ function dspffdField(r: IbmiRow, where: string): FieldType {
   );
 }
 
+/** The columns of a logical key the file does not have (names compare upper-cased), as given. */
+export const unknownColumns = (layout: FileLayout, columns: readonly string[]): string[] =>
+  columns.filter((col) => !layout.fields.some((f) => f.name === col.toUpperCase()));
+
 /** Primary keys of the files, from SYSCST and SYSKEYCST: one query for all of them. */
 async function primaryKeys(c: IbmiConnection, refs: readonly TableRef[]): Promise<Map<string, string[]>> {
   const names = refs.map(systemNames);

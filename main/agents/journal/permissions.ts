@@ -3,9 +3,8 @@
 // group's, then *PUBLIC. Objects the agent will create itself (the sync library and its files) are
 // its own, so only the right to create them is asked for.
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { IBMI_NAME } from '../../../shared/config/fields';
 import { type IbmiRow, cellText as text } from '../../ibmi/connection';
-import type { ObjectState } from './journals';
+import { fileOf, hasSystemNames, type ObjectState } from './journals';
 import type { SyncLibrary } from './syncLibrary';
 
 export interface Privileges {
@@ -114,7 +113,7 @@ export function permissionChecks(
     (r) => text(r.OBJECT_TYPE) === '*LIB' && text(r.SYSTEM_OBJECT_NAME) === lib,
   );
   const own = (what: string) => `${lib} does not exist yet; the agent will own ${what}.`;
-  const tables = entities.filter((e) => IBMI_NAME.test(e.source.schema) && IBMI_NAME.test(e.source.table));
+  const tables = entities.filter((e) => hasSystemNames(e.source));
   const sourceNeeds = tables.flatMap((e) => {
     const l = e.source.schema.toUpperCase();
     return [
@@ -124,13 +123,7 @@ export function permissionChecks(
   });
   const journals = new Map<string, Needed>();
   for (const e of tables) {
-    const o = objects.find(
-      (x) =>
-        x.type === '*FILE' &&
-        x.library === e.source.schema.toUpperCase() &&
-        x.name === e.source.table.toUpperCase(),
-    );
-    const j = e.journal ?? o?.journal;
+    const j = e.journal ?? fileOf(objects, e.source)?.journal;
     if (j)
       journals.set(`${j.library}/${j.name}`, { library: j.library, name: j.name, type: '*JRN', rights: USE });
   }

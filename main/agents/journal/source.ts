@@ -19,7 +19,7 @@ import {
 import { assemble, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
-import { catalogLayouts, dspffdLayouts, type FileLayout } from './layout';
+import { catalogLayouts, dspffdLayouts, unknownColumns, type FileLayout } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
 import {
   chainIndex,
@@ -134,14 +134,12 @@ export class JournalSource implements SourceAgent {
     const id = this.entity(layout.ref)?.rowIdentification ?? { kind: 'primaryKey' as const };
     if (id.kind === 'rrn') return 'rrn';
     if (id.kind === 'logicalKey') {
-      const names = new Set(layout.fields.map((f) => f.name));
-      const columns = id.columns.map((c) => c.toUpperCase());
-      const unknown = columns.filter((c) => !names.has(c));
+      const unknown = unknownColumns(layout, id.columns).map((c) => c.toUpperCase());
       if (unknown.length > 0)
         throw new Error(
           `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}.`,
         );
-      return columns;
+      return id.columns.map((c) => c.toUpperCase());
     }
     if (layout.primaryKey.length === 0)
       throw new Error(

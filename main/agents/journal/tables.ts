@@ -1,14 +1,13 @@
 // The journal agent's table view: per entity, whether its file exists, its primary key, whether and
 // where it is journaled and with which images, and what would stop the agent. Three queries in all.
-import { IBMI_NAME } from '../../../shared/config/fields';
 import { rowIdentificationText, type Entity, type TableState } from '../../../shared/controlApi';
 import type { IbmiConnection } from '../../ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
-import { objectsIn } from './journals';
-import { catalogLayouts } from './layout';
+import { fileOf, hasSystemNames, objectsIn } from './journals';
+import { catalogLayouts, unknownColumns } from './layout';
 
 export async function journalTables(c: IbmiConnection, entities: readonly Entity[]): Promise<TableState[]> {
-  const named = entities.filter((e) => IBMI_NAME.test(e.source.schema) && IBMI_NAME.test(e.source.table));
+  const named = entities.filter((e) => hasSystemNames(e.source));
   const objects = await objectsIn(
     c,
     named.map((e) => e.source.schema),
@@ -21,12 +20,7 @@ export async function journalTables(c: IbmiConnection, entities: readonly Entity
       changeTracking: null,
     };
     const layout = layouts.find((l) => tableKey(l.ref) === tableKey(e.source));
-    const file = objects.find(
-      (o) =>
-        o.type === '*FILE' &&
-        o.library === e.source.schema.toUpperCase() &&
-        o.name === e.source.table.toUpperCase(),
-    );
+    const file = fileOf(objects, e.source);
     if (!file || !layout)
       return {
         ...base,
@@ -40,10 +34,7 @@ export async function journalTables(c: IbmiConnection, entities: readonly Entity
       };
     const journal = e.journal ?? file.journal;
     const id = e.rowIdentification;
-    const unknown =
-      id.kind === 'logicalKey'
-        ? id.columns.filter((col) => !layout.fields.some((f) => f.name === col.toUpperCase()))
-        : [];
+    const unknown = id.kind === 'logicalKey' ? unknownColumns(layout, id.columns) : [];
     const problem = !file.journal
       ? 'Not journaled: STRJRNPF with IMAGES(*BOTH).'
       : file.images !== '*BOTH'
