@@ -117,6 +117,11 @@ export function assemble(
   maxRows: number,
   form: ValueForm,
   order: PositionOrder,
+  /**
+   * Changes already decoded, by their last entry: a reader that assembles a growing list of entries
+   * again (a long commit cycle over several DSPJRN chunks) decodes each record image once.
+   */
+  decoded: WeakMap<JournalEntryRow, Change[]> = new WeakMap(),
 ): Assembled {
   const byFile = new Map(tables.map((t) => [`${t.library}/${t.file}`, t]));
   const passed = new Set(tables.filter((t) => t.appliedThrough === null).map((t) => t.key));
@@ -133,7 +138,9 @@ export function assemble(
       const head = item[item.length - 1];
       const t = head && byFile.get(`${head.library}/${head.file}`);
       if (!t || !passed.has(t.key)) continue;
-      for (const change of toChanges(t, item, form)) changes.push(change);
+      let made = decoded.get(head);
+      if (!made) decoded.set(head, (made = toChanges(t, item, form)));
+      for (const change of made) changes.push(change);
       newestTimestamp = head.timestamp;
     }
   };

@@ -8,6 +8,7 @@ import type { CheckResult, Entity } from '../../../shared/controlApi';
 import type { IbmiConnection } from '../../ibmi/connection';
 import {
   tableKey,
+  type Change,
   type ChangeBatch,
   type Checkpoint,
   type Row,
@@ -281,6 +282,7 @@ export class JournalSource implements SourceAgent {
   ) {
     const files = readings.map((r) => ({ library: r.library, file: r.file }));
     const entries: JournalEntryRow[] = [];
+    const decoded = new WeakMap<JournalEntryRow, Change[]>();
     let from = start;
     for (;;) {
       const chunk = await readJournal(this.c, await this.sync.ready(), journal, files, from, CHUNK);
@@ -290,7 +292,7 @@ export class JournalSource implements SourceAgent {
       if (last && first && first.sequence === last.sequence && first.receiver === last.receiver)
         chunk.shift();
       entries.push(...chunk);
-      const assembled = assemble(entries, readings, maxRows, this.form, chainOrder(chain));
+      const assembled = assemble(entries, readings, maxRows, this.form, chainOrder(chain), decoded);
       const end = entries.at(-1);
       if (assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
         this.consumed += assembled.consumedCount;
