@@ -33,7 +33,7 @@ import {
   type ReceiverInfo,
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
-import { formValue, timezoneMinutes, type ValueForm } from './values';
+import { formValue, localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
 
 export interface JournalSourceOptions {
@@ -319,10 +319,7 @@ export class JournalSource implements SourceAgent {
 
   /** A local JOTSTP as an instant, by the system's offset. */
   private instant(local: string): Date {
-    const m = /^(\d{4})-(\d{2})-(\d{2})[- ](\d{2})[.:](\d{2})[.:](\d{2})/.exec(local);
-    if (!m) return new Date();
-    const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-    return new Date(Date.UTC(y, mo - 1, d, h, mi, s) - this.utcOffset * 60_000);
+    return localInstant(local, this.utcOffset) ?? new Date();
   }
 
   async loadCheckpoint(): Promise<Checkpoint> {

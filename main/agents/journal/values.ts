@@ -28,18 +28,35 @@ function decimalText(v: string | number | bigint, scale: number): string {
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:[.,](\d{1,12}))?/;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+type Parts = [number, number, number, number, number, number];
+
+/** A timestamp's fields (year … second) and its fraction as microsecond digits; null for no timestamp. */
+function timestampParts(text: string): { parts: Parts; micros: string } | null {
+  const m = TIMESTAMP.exec(text.trim());
+  if (!m) return null;
+  return { parts: m.slice(1, 7).map(Number) as Parts, micros: (m[7] ?? '').padEnd(6, '0').slice(0, 6) };
+}
+
+const instantOf = ([y, mo, d, h, mi, s]: Parts, utcOffsetMinutes: number) =>
+  new Date(Date.UTC(y, mo - 1, d, h, mi, s) - utcOffsetMinutes * 60_000);
+
+/** The instant a timestamp in the system's local time names, given its UTC offset; null for no timestamp. */
+export function localInstant(text: string, utcOffsetMinutes: number): Date | null {
+  const t = timestampParts(text);
+  return t ? instantOf(t.parts, utcOffsetMinutes) : null;
+}
+
 function timestampText(v: string, utcOffsetMinutes: number | null): string {
   // The common case, a record image's `yyyy-mm-dd-hh.mm.ss.ffffff` left in local time, without a regex.
   if (utcOffsetMinutes === null && v.length === 26 && v[10] === '-' && v[13] === '.')
     return `${v.slice(0, 10)} ${v.slice(11, 13)}:${v.slice(14, 16)}:${v.slice(17, 19)}.${v.slice(20)}`;
-  const m = TIMESTAMP.exec(v.trim());
-  if (!m) throw new RangeError(`"${v}" is not a timestamp.`);
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const micros = (m[7] ?? '').padEnd(6, '0').slice(0, 6);
+  const t = timestampParts(v);
+  if (!t) throw new RangeError(`"${v}" is not a timestamp.`);
+  const [y, mo, d, h, mi, s] = t.parts;
   if (utcOffsetMinutes === null || utcOffsetMinutes === 0)
-    return `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}.${micros}`;
-  const utc = new Date(Date.UTC(y, mo - 1, d, h, mi, s) - utcOffsetMinutes * 60_000);
-  return `${utc.toISOString().slice(0, 10)} ${utc.toISOString().slice(11, 19)}.${micros}`;
+    return `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}.${t.micros}`;
+  const utc = instantOf(t.parts, utcOffsetMinutes).toISOString();
+  return `${utc.slice(0, 10)} ${utc.slice(11, 19)}.${t.micros}`;
 }
 
 function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint {
