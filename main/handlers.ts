@@ -1,6 +1,7 @@
 // Every contract method as a plain function of (input, deps): callable from IPC, HTTP and tests alike.
 import type { z } from 'zod';
 import { agentTypes, AGENT_TYPES } from '../shared/agents';
+import type { entitiesBodySchema } from '../shared/controlApi';
 import type { contract, MethodName, MethodOutput } from '../shared/api';
 import { parseSection, redactSection } from '../shared/config/parse';
 import { readFileSync } from 'node:fs';
@@ -75,47 +76,32 @@ function pickVersions(versions: NodeJS.ProcessVersions): Record<string, string> 
 /** A refusal the user can act on; the dispatcher answers it as invalid input, with this message. */
 export class UserError extends Error {}
 
-/** The simulated IBM i's pipeline: the journal agent as CDCAGENT, SQL tables by key, a DDS file by a logical key. */
-async function configureSandboxIbmi(
+/** A sandbox pipeline with its source agent, created when absent; set up anew unless it runs. */
+async function configureSandboxPipeline(
   client: EngineClient,
   ids: { pipelineId: string; agentId: string },
-  host: string,
+  setup: {
+    name: string;
+    type: 'change-tracking' | 'journal';
+    hostCredentials: Record<string, unknown>;
+    configuration: Record<string, unknown>;
+    entities: z.input<typeof entitiesBodySchema>['entities'];
+  },
 ): Promise<void> {
   if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
-    await client.createPipeline({}, { id: ids.pipelineId, name: 'Sandbox: IBM i SHOP and LEGACY to SQLite' });
+    await client.createPipeline({}, { id: ids.pipelineId, name: setup.name });
     await client.createAgent(
       { pipelineId: ids.pipelineId },
-      { id: ids.agentId, type: 'journal', role: 'source' },
+      { id: ids.agentId, type: setup.type, role: 'source' },
     );
   }
   const agent = await client.getAgent(ids);
+  // A running pipeline keeps its settings; otherwise it points at this start's sandbox (a new port,
+  // a new simulated IBM i host name).
   if (agent.state === 'running' || agent.state === 'paused') return;
-  // Each start of the app starts a new simulated system, under a new host name.
-  await client.putCredentials(ids, {
-    hostCredentials: {
-      connectionName: 'Sandbox IBM i',
-      host,
-      databaseName: '*SYSBAS',
-      username: SEED_AGENT.user,
-      password: SEED_AGENT.password,
-      enableDdsDiscovery: true,
-    },
-  });
-  await client.putSpecific(ids, { configuration: { dateFormat: null, timeFormat: null } });
-  await client.putEntities(
-    { pipelineId: ids.pipelineId },
-    {
-      entities: [
-        { source: { schema: 'SHOP', table: 'CUSTOMER' }, target: { table: 'customer' } },
-        { source: { schema: 'SHOP', table: 'ORDERS' }, target: { table: 'orders' } },
-        {
-          source: { schema: 'LEGACY', table: 'ITEMS' },
-          target: { table: 'items' },
-          rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] },
-        },
-      ],
-    },
-  );
+  await client.putCredentials(ids, { hostCredentials: setup.hostCredentials });
+  await client.putSpecific(ids, { configuration: setup.configuration });
+  await client.putEntities({ pipelineId: ids.pipelineId }, { entities: setup.entities });
 }
 
 export const handlers: Handlers = {
@@ -281,38 +267,46 @@ export const handlers: Handlers = {
     const ids = { pipelineId: 'sandbox', agentId: 'sales' };
     const ibmi = { pipelineId: 'sandbox-ibmi', agentId: 'as400' };
     return onEngine(deps, LOCAL_PROFILE_ID, async (client) => {
-      await configureSandboxIbmi(client, ibmi, ibmiHost);
-      if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
-        await client.createPipeline({}, { id: ids.pipelineId, name: 'Sandbox: Sales to SQLite' });
-        await client.createAgent(
-          { pipelineId: ids.pipelineId },
-          { id: ids.agentId, type: 'change-tracking', role: 'source' },
-        );
-      }
-      const agent = await client.getAgent(ids);
-      // A running pipeline keeps its settings; otherwise it points at this sandbox's port.
-      if (agent.state !== 'running' && agent.state !== 'paused') {
-        await client.putCredentials(ids, {
-          hostCredentials: {
-            connectionName: 'Sandbox Sales',
-            host: '127.0.0.1',
-            port,
-            databaseName: SEED_DATABASE,
-            username: SEED_AGENT_LOGIN.name,
-            password: SEED_AGENT_LOGIN.password,
-          },
-        });
-        await client.putSpecific(ids, { configuration: {} });
-        await client.putEntities(
-          { pipelineId: ids.pipelineId },
+      // The journal agent as CDCAGENT: SQL tables by key, a DDS file by a logical key.
+      await configureSandboxPipeline(client, ibmi, {
+        name: 'Sandbox: IBM i SHOP and LEGACY to SQLite',
+        type: 'journal',
+        hostCredentials: {
+          connectionName: 'Sandbox IBM i',
+          host: ibmiHost,
+          databaseName: '*SYSBAS',
+          username: SEED_AGENT.user,
+          password: SEED_AGENT.password,
+          enableDdsDiscovery: true,
+        },
+        configuration: { dateFormat: null, timeFormat: null },
+        entities: [
+          { source: { schema: 'SHOP', table: 'CUSTOMER' }, target: { table: 'customer' } },
+          { source: { schema: 'SHOP', table: 'ORDERS' }, target: { table: 'orders' } },
           {
-            entities: ['Customers', 'Orders', 'OrderLines'].map((table) => ({
-              source: { schema: 'dbo', table },
-              target: { table: table.toLowerCase() },
-            })),
+            source: { schema: 'LEGACY', table: 'ITEMS' },
+            target: { table: 'items' },
+            rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] },
           },
-        );
-      }
+        ],
+      });
+      await configureSandboxPipeline(client, ids, {
+        name: 'Sandbox: Sales to SQLite',
+        type: 'change-tracking',
+        hostCredentials: {
+          connectionName: 'Sandbox Sales',
+          host: '127.0.0.1',
+          port,
+          databaseName: SEED_DATABASE,
+          username: SEED_AGENT_LOGIN.name,
+          password: SEED_AGENT_LOGIN.password,
+        },
+        configuration: {},
+        entities: ['Customers', 'Orders', 'OrderLines'].map((table) => ({
+          source: { schema: 'dbo', table },
+          target: { table: table.toLowerCase() },
+        })),
+      });
       return { ...ids, port, ibmi: { ...ibmi, host: ibmiHost } };
     });
   },
