@@ -3,6 +3,7 @@
 // journaling with *BOTH (and its fix, run), the detected journal, the sync library, row identification.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckResult, Entity } from '../../shared/controlApi';
+import type { JournalHostCredentials } from '../../shared/agents/journal';
 import type { IbmiConnection } from '../../main/ibmi/connection';
 import { journalChecks } from '../../main/agents/journal/checks';
 import { openJournalSource } from '../../main/agents/journal/source';
@@ -38,6 +39,15 @@ async function checks(entities: Entity[], user = SEED_AGENT, syncLibrary = 'SYNC
     await c.close();
   }
 }
+/** A journal agent as the engine resolves it, on the sandbox unless told otherwise. */
+const agentWith = (over: Partial<JournalHostCredentials>) => ({
+  pipelineId: 'p1',
+  id: 'src',
+  type: 'journal' as const,
+  role: 'source' as const,
+  hostCredentials: { ...sandboxIbmiCredentials(sandbox), ...over },
+  configuration: {},
+});
 const byId = (results: CheckResult[], id: string) => {
   const found = results.find((r) => r.id === id);
   if (!found) throw new Error(`No check ${id} in ${results.map((r) => r.id).join(', ')}`);
@@ -232,15 +242,7 @@ describe('checks that fail, with their remedies', () => {
   });
 
   it('a wrong password fails the connection check in plain words, without the password', async () => {
-    const agent = {
-      pipelineId: 'p1',
-      id: 'src',
-      type: 'journal' as const,
-      role: 'source' as const,
-      hostCredentials: { ...sandboxIbmiCredentials(sandbox), password: 'Wrong-Secret-9' },
-      configuration: {},
-    };
-    const [connection, ...rest] = await checkJournal(agent, [CUSTOMER]);
+    const [connection, ...rest] = await checkJournal(agentWith({ password: 'Wrong-Secret-9' }), [CUSTOMER]);
     expect(rest).toEqual([]);
     expect(connection).toMatchObject({ id: 'connection', status: 'failed' });
     expect(connection?.message).toBe('IBM i refused the password of CDCAGENT (CPF22E2).');
@@ -248,18 +250,7 @@ describe('checks that fail, with their remedies', () => {
   });
 
   it('a host that is no sandbox goes through ODBC: without IBM’s driver the check says what to install', async () => {
-    const agent = {
-      pipelineId: 'p1',
-      id: 'src',
-      type: 'journal' as const,
-      role: 'source' as const,
-      hostCredentials: {
-        ...sandboxIbmiCredentials(sandbox),
-        host: 'ibmi01.example.com',
-        password: 'Odbc-Secret-7',
-      },
-      configuration: {},
-    };
+    const agent = agentWith({ host: 'ibmi01.example.com', password: 'Odbc-Secret-7' });
     const [connection] = await checkJournal(agent, [CUSTOMER]);
     expect(connection).toMatchObject({ id: 'connection', status: 'failed' });
     expect(`${connection?.message} ${connection?.remedy}`).toMatch(/ODBC|odbc/);
