@@ -1,5 +1,6 @@
 // Fault drills on a journal pipeline: the simulated IBM i drops connections (as a host server ending
-// the job) and stalls, at random statements, while the source keeps changing. The runner retries with
+// the job), stalls, and fails fetches half way (SQL0913, or the job ended), in catalog reads, the
+// snapshot and the journal reads, while the source keeps changing. The runner retries with
 // backoff, and the target ends equal to the source, row for row.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ afterEach(async () => {
 });
 
 const customer = journalEntity({ schema: 'SHOP', table: 'CUSTOMER' });
+const SNAPSHOT_READ = /FROM SHOP\.CUSTOMER T WHERE RRN/;
+const JOURNAL_READ = /FROM SYNC\.JRNOUT/;
 
 function runner(path: string, events: RunnerEvent[]) {
   return new PipelineRunner({
@@ -57,24 +60,29 @@ async function change(from: number, count: number) {
 describe.each([
   ['dropped connections', 'drop', 0],
   ['stalls of 30 ms', 'stall', 30],
+  ['SQL0913 half way through a fetch', 'fail-mid-result', 0],
+  ['connections lost half way through a fetch', 'drop-mid-result', 0],
 ] as const)('%s during snapshot and stream', (_label, kind, ms) => {
   it('are retried, and the target ends equal to the source', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'cdc-journal-faults-')), 'replica.sqlite');
     const events: RunnerEvent[] = [];
     // Faults land on whichever statements come next: the admin's own changes are spared by arming
     // them only around the runner's reads.
-    sandbox.system.injectFaults(kind, 3, ms);
+    sandbox.system.injectFaults(kind, 2, ms);
+    // A stall does not fail the snapshot, so it is read once: one stall strikes it.
+    sandbox.system.injectFaults(kind, kind === 'stall' ? 1 : 2, ms, SNAPSHOT_READ);
     const first = runner(path, events);
     await first.runUntilCaughtUp();
     expect(first.failure).toBeNull();
     for (let round = 0; round < 4; round++) {
       await change(100 + round * 20, 12);
-      sandbox.system.injectFaults(kind, 2, ms);
+      sandbox.system.injectFaults(kind, 2, ms, JOURNAL_READ);
       const next = runner(path, events);
       await next.runUntilCaughtUp();
       expect(next.failure).toBeNull();
     }
-    if (kind === 'drop') expect(events.filter((e) => e.kind === 'retrying').length).toBeGreaterThanOrEqual(5);
+    expect(sandbox.system.pendingFaults()).toBe(0);
+    if (kind !== 'stall') expect(events.filter((e) => e.kind === 'retrying').length).toBe(12);
     const s = await openJournalSource({
       credentials: sandboxIbmiCredentials(sandbox),
       configuration: journalConfiguration(),

@@ -39,7 +39,7 @@ export class SimulatedIbmiConnection implements IbmiConnection {
   }
 
   query(sql: string, params: readonly IbmiValue[] = []): Promise<IbmiRow[]> {
-    return this.run(() =>
+    return this.run(sql, () =>
       runStatement(
         {
           system: this.system,
@@ -56,7 +56,7 @@ export class SimulatedIbmiConnection implements IbmiConnection {
   }
 
   command(cl: string): Promise<void> {
-    return this.run(() =>
+    return this.run(cl, () =>
       runCommand({ system: this.system, job: this.job, currentLibrary: this.schema }, cl),
     );
   }
@@ -90,8 +90,8 @@ export class SimulatedIbmiConnection implements IbmiConnection {
   }
 
   /** Runs on a later turn, as a driver call would: callers never see a synchronous answer. */
-  private run<T>(work: () => T): Promise<T> {
-    const fault = this.system.takeFault();
+  private run<T>(text: string, work: () => T): Promise<T> {
+    const fault = this.system.takeFault(text);
     const delay = fault?.kind === 'stall' ? fault.ms : 0;
     const later = (then: () => void) => (delay > 0 ? setTimeout(then, delay) : setImmediate(then));
     return new Promise((resolve, reject) =>
@@ -101,13 +101,34 @@ export class SimulatedIbmiConnection implements IbmiConnection {
           if (fault?.kind === 'drop') {
             // As the host server ending the job: its uncommitted work is rolled back.
             void this.close();
-            throw new IbmiError('CWBCO1047', 'The IBM i server application disconnected the connection.');
+            throw disconnected();
           }
-          resolve(work());
+          const result = work();
+          if (fault?.kind === 'fail-mid-result' || fault?.kind === 'drop-mid-result') {
+            // The statement ran; its rows were being fetched when the fault struck.
+            if (!Array.isArray(result) || result.length < 2) this.system.returnFault(fault);
+            else if (fault.kind === 'drop-mid-result') {
+              void this.close();
+              throw disconnected();
+            } else throw rowInUse(text);
+          }
+          resolve(result);
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));
         }
       }),
     );
   }
+}
+
+const disconnected = () =>
+  new IbmiError('CWBCO1047', 'The IBM i server application disconnected the connection.');
+
+/** SQL0913, as a fetch meets a row another job holds past the file's wait time. */
+function rowInUse(statement: string): IbmiError {
+  const [, library = '*N', file = '*N'] = /\bFROM\s+"?(\w+)"?\s*[./]\s*"?(\w+)"?/i.exec(statement) ?? [];
+  return new IbmiError(
+    'SQL0913',
+    `Row or object ${file.toUpperCase()} type *FILE in ${library.toUpperCase()} in use.`,
+  );
 }

@@ -29,6 +29,13 @@ import {
 import { cpf, sqlError } from './messages';
 import { principal, QPGMR, QSECOFR, type UserProfile } from './users';
 
+export type IbmiFaultKind = 'drop' | 'stall' | 'fail-mid-result' | 'drop-mid-result';
+export interface IbmiFault {
+  kind: IbmiFaultKind;
+  ms: number;
+  matching?: RegExp;
+}
+
 export interface Library {
   name: string;
   authority: ObjectAuthority;
@@ -140,15 +147,32 @@ export class SimulatedIbmi {
 
   // ---- faults (tests and fault drills arm them) ----------------------------------------------
 
-  private faults: { kind: 'drop' | 'stall'; ms: number }[] = [];
+  private faults: IbmiFault[] = [];
 
-  /** The next `times` statements or commands, on any connection, fail as a dropped connection or stall. */
-  injectFaults(kind: 'drop' | 'stall', times: number, ms = 0): void {
-    for (let i = 0; i < times; i++) this.faults.push({ kind, ms });
+  /**
+   * The next `times` statements or commands, on any connection, fail as a dropped connection ('drop')
+   * or answer `ms` late ('stall'). The mid-result kinds strike the next statements that answer two
+   * rows or more, once they ran and while their rows are fetched: SQL0913, a row held by another job
+   * ('fail-mid-result'), or the host server ending the job ('drop-mid-result'). With `matching`, only
+   * statements or commands whose text matches are struck.
+   */
+  injectFaults(kind: IbmiFaultKind, times: number, ms = 0, matching?: RegExp): void {
+    for (let i = 0; i < times; i++) this.faults.push({ kind, ms, matching });
   }
 
-  takeFault(): { kind: 'drop' | 'stall'; ms: number } | undefined {
-    return this.faults.shift();
+  takeFault(text: string): IbmiFault | undefined {
+    const at = this.faults.findIndex((f) => !f.matching || f.matching.test(text));
+    return at === -1 ? undefined : this.faults.splice(at, 1)[0];
+  }
+
+  /** A mid-result fault the statement gave no rows to strike: it waits for the next one. */
+  returnFault(fault: IbmiFault): void {
+    this.faults.unshift(fault);
+  }
+
+  /** Faults armed that have not struck yet. */
+  pendingFaults(): number {
+    return this.faults.length;
   }
 
   // ---- authority ----------------------------------------------------------------------------

@@ -264,6 +264,11 @@ class SandboxSession implements HostSession, SessionContext {
     }
   }
 
+  abortTransaction(): Buffer | undefined {
+    const [ended] = this.transactionManager({ kind: 'rollback', name: '', beginNew: false, isolation: 0 });
+    return ended?.failed ? undefined : ended?.transaction?.descriptor;
+  }
+
   reset(): void {
     this.transaction.abandon();
     this.prepared.clear();

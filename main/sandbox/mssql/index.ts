@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { makeSandboxCertificates } from './certificate';
 import { SandboxHost, type SandboxLogin } from './host';
 import { seed, SEED_LOGINS } from './seed';
+import type { Fault, FaultKind } from './tds/faults';
 import { startTdsServer, type TdsServer } from './tds/server';
 
 export interface SandboxSqlServerOptions {
@@ -31,8 +32,15 @@ export interface SandboxSqlServer {
   server: TdsServer;
   /** The databases behind the server, for seeding data without a round trip (tests, benchmarks). */
   sql: SandboxHost;
-  /** The next `times` requests, on any connection, are dropped unanswered or answered `ms` late. */
-  injectFaults(kind: 'drop' | 'stall', times: number, ms?: number): void;
+  /**
+   * The next `times` requests, on any connection, are dropped unanswered ('drop') or answered `ms` late
+   * ('stall'). The mid-result kinds strike the next requests whose last result set has two rows or
+   * more: after half its rows comes error 1205, the deadlock victim's ('fail-mid-result'), or the
+   * socket drops ('drop-mid-result'). With `matching`, only requests whose text matches are struck.
+   */
+  injectFaults(kind: FaultKind, times: number, ms?: number, matching?: RegExp): void;
+  /** Faults armed that have not struck yet. */
+  pendingFaults(): number;
   close(): Promise<void>;
 }
 
@@ -60,13 +68,17 @@ export async function startSandboxSqlServer(
     tls = { cert: certs.cert, key: certs.key };
   }
   if (options.seed) await seed(host);
-  const faults: { kind: 'drop' | 'stall'; ms: number }[] = [];
+  const faults: Fault[] = [];
   const server = await startTdsServer({
     host,
     port: options.port,
     tls,
     forceEncryption: options.forceEncryption,
-    fault: () => faults.shift(),
+    fault: (text) => {
+      const at = faults.findIndex((f) => !f.matching || f.matching.test(text));
+      return at === -1 ? undefined : faults.splice(at, 1)[0];
+    },
+    unusedFault: (fault) => faults.unshift(fault),
   });
   return {
     host: '127.0.0.1',
@@ -75,8 +87,9 @@ export async function startSandboxSqlServer(
     logins,
     server,
     sql: host,
-    injectFaults: (kind, times, ms = 0) => {
-      for (let i = 0; i < times; i++) faults.push({ kind, ms });
+    pendingFaults: () => faults.length,
+    injectFaults: (kind, times, ms = 0, matching) => {
+      for (let i = 0; i < times; i++) faults.push({ kind, ms, matching });
     },
     close: async () => {
       await server.close();

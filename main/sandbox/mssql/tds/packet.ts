@@ -54,12 +54,16 @@ export class MessageReader {
   }
 }
 
-/** Splits a message into packets of at most `packetSize` bytes, the last one marked EOM. */
+/**
+ * Splits a message into packets of at most `packetSize` bytes, the last one marked EOM — unless the
+ * message is left unfinished (a fault drill's connection dropping mid-answer).
+ */
 export function encodeMessage(
   type: number,
   data: Buffer,
   packetSize = DEFAULT_PACKET_SIZE,
   spid = 0,
+  endOfMessage = true,
 ): Buffer {
   const room = packetSize - HEADER_LENGTH;
   const packets: Buffer[] = [];
@@ -70,7 +74,7 @@ export function encodeMessage(
     offset += part.length;
     const header = Buffer.alloc(HEADER_LENGTH);
     header[0] = type;
-    header[1] = offset >= data.length ? STATUS_EOM : 0;
+    header[1] = endOfMessage && offset >= data.length ? STATUS_EOM : 0;
     header.writeUInt16BE(HEADER_LENGTH + part.length, 2);
     header.writeUInt16BE(spid, 4);
     header[6] = id++ % 256;

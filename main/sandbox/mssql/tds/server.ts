@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { parseLogin7, type Login7 } from './login7';
+import { cutMidResult, DEADLOCK_VICTIM, isMidResult, requestText, type Fault } from './faults';
 import { DEFAULT_PACKET_SIZE, encodeMessage, MessageReader, PACKET, type Message } from './packet';
 import { buildPreloginResponse, ENCRYPT, negotiateEncryption, parsePrelogin } from './prelogin';
 import {
@@ -43,6 +44,8 @@ export interface HostSession {
   transactionManager(request: TransactionRequest): StatementResult[];
   /** sp_reset_connection: the session as it was right after login. */
   reset(): void;
+  /** The server ends the session's transaction (a deadlock victim's): its descriptor, if one was open. */
+  abortTransaction(): Buffer | undefined;
   close(): void;
 }
 
@@ -59,7 +62,9 @@ export interface TdsServerOptions {
   tls?: { cert: string; key: string };
   forceEncryption?: boolean;
   /** Fault drills: asked before each request once logged in; 'drop' closes the socket unanswered. */
-  fault?: () => { kind: 'drop' | 'stall'; ms: number } | undefined;
+  fault?: (requestText: string) => Fault | undefined;
+  /** A mid-result fault the request gave no result set to strike: it waits for the next request. */
+  unusedFault?: (fault: Fault) => void;
 }
 
 export interface TdsServer {
@@ -197,15 +202,18 @@ class Connection {
       return this.onLogin(parseLogin7(m.data));
     }
     if (this.phase !== 'ready' || !this.session) return this.close();
-    const fault = this.options.fault?.();
+    const fault = this.options.fault?.(requestText(m));
     // As a network failure or a server restart: the socket goes, the request unanswered.
     if (fault?.kind === 'drop') return this.close();
     if (fault?.kind === 'stall') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    const midResult = fault && isMidResult(fault) ? fault : undefined;
     if (m.resetConnection) this.session.reset();
     const w = new TokenWriter();
     if (m.type === PACKET.SQL_BATCH) {
       const results = await this.session.batch(parseSqlBatch(m.data), signal);
       if (this.attention) return this.endInterrupted();
+      const cut = midResult && cutMidResult(results);
+      if (midResult && cut) return this.answerMidResult(w, midResult, cut, false);
       this.writeStatements(w, results, TOKEN.DONE, true);
     } else if (m.type === PACKET.RPC) {
       let calls: RpcCall[];
@@ -226,6 +234,8 @@ class Connection {
       for (const call of calls) {
         const result = await this.session.rpc(call, signal);
         if (this.attention) return this.endInterrupted();
+        const cut = midResult && call === calls.at(-1) && cutMidResult(result.statements);
+        if (midResult && cut) return this.answerMidResult(w, midResult, cut, true);
         this.writeStatements(w, result.statements, TOKEN.DONEINPROC, false);
         w.returnStatus(result.returnStatus ?? 0);
         result.outputs?.forEach((o, i) => w.returnValue(i, o.name, o.type, o.value));
@@ -247,6 +257,39 @@ class Connection {
     } else {
       return this.close();
     }
+    if (midResult) this.options.unusedFault?.(midResult);
+    this.send(PACKET.TABULAR_RESULT, w.take());
+  }
+
+  /** A fault in the middle of the request's last result set: half its rows, then the error or the drop. */
+  private answerMidResult(
+    w: TokenWriter,
+    fault: Fault,
+    { before, cut }: NonNullable<ReturnType<typeof cutMidResult>>,
+    inProc: boolean,
+  ): void {
+    this.writeStatements(w, before, inProc ? TOKEN.DONEINPROC : TOKEN.DONE, false);
+    for (const msg of cut.messages ?? []) w.message(msg.kind, msg);
+    const set = cut.resultSet ?? { columns: [], rows: [] };
+    w.colMetadata(set.columns);
+    for (const row of set.rows) w.row(set.columns, row);
+    if (fault.kind === 'drop-mid-result') {
+      // The rows so far leave in packets without end-of-message; the socket goes before the rest.
+      if (this.phase !== 'closed')
+        this.out.write(encodeMessage(PACKET.TABULAR_RESULT, w.take(), this.packetSize, 0, false));
+      return this.close();
+    }
+    w.message('error', DEADLOCK_VICTIM);
+    const rolledBack = this.session?.abortTransaction();
+    if (rolledBack) w.envChangeBytes(ENV.ROLLBACK_TRAN, Buffer.alloc(0), rolledBack);
+    if (inProc)
+      w.done(TOKEN.DONEINPROC, DONE_STATUS.ERROR | DONE_STATUS.MORE).done(
+        TOKEN.DONEPROC,
+        DONE_STATUS.ERROR,
+        0,
+        0xe0,
+      );
+    else w.done(TOKEN.DONE, DONE_STATUS.ERROR);
     this.send(PACKET.TABULAR_RESULT, w.take());
   }
 
