@@ -92,6 +92,21 @@ export function isTransient(error: unknown): boolean {
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+const FROM_TARGET = Symbol('fromTarget');
+/**
+ * Marks what the target threw, so that the reason kept names the database that refused ("connect
+ * ECONNREFUSED" alone does not say whether the source or the target is down). The error itself is
+ * rethrown unchanged: its code still decides whether a retry may heal it.
+ */
+async function atTarget<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error && typeof error === 'object') Object.defineProperty(error, FROM_TARGET, { value: true });
+    throw error;
+  }
+}
+
 export class PipelineRunner {
   state: RunnerState = 'starting';
   failure: string | null = null;
@@ -105,6 +120,13 @@ export class PipelineRunner {
   private pausedWaiters: (() => void)[] = [];
 
   constructor(private readonly o: RunnerOptions) {}
+
+  private targetDescription = 'The target';
+
+  private reason(error: unknown): string {
+    const fromTarget = !!error && typeof error === 'object' && FROM_TARGET in error;
+    return fromTarget ? `${this.targetDescription}: ${reasonOf(error)}` : reasonOf(error);
+  }
 
   private emit(event: RunnerEvent): void {
     this.o.onEvent?.(event);
@@ -177,7 +199,7 @@ export class PipelineRunner {
           if (!isTransient(error) || ++attempt > retry.maxAttempts) throw error;
           const delayMs = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
           this.state = 'retrying';
-          this.emit({ kind: 'retrying', attempt, delayMs, reason: reasonOf(error) });
+          this.emit({ kind: 'retrying', attempt, delayMs, reason: this.reason(error) });
           await this.disconnect();
           await this.sleep(delayMs);
         }
@@ -186,7 +208,7 @@ export class PipelineRunner {
       this.emit({ kind: 'stopped' });
     } catch (error) {
       this.state = 'failed';
-      this.failure = reasonOf(error);
+      this.failure = this.reason(error);
       this.emit({ kind: 'failed', reason: this.failure });
     } finally {
       await this.disconnect();
@@ -198,11 +220,14 @@ export class PipelineRunner {
     if (this.source && this.target) return;
     if (!this.source) this.sourceCaughtUp = false;
     this.source ??= await this.o.openSource();
-    this.target ??= await this.o.openTarget();
+    if (!this.target) {
+      this.target = await atTarget(this.o.openTarget());
+      this.targetDescription = this.target.description;
+    }
     const refs = this.o.entities.map((e) => e.source);
     const shapes = await this.source.describe(refs);
     this.tables = this.o.entities.map((e) => targetTableOf(e, shapes));
-    await this.target.prepare(this.tables);
+    await atTarget(this.target.prepare(this.tables));
   }
 
   private async disconnect(): Promise<void> {
@@ -218,7 +243,7 @@ export class PipelineRunner {
     const source = this.source as SourceAgent;
     const target = this.target as Target;
     const refs = this.o.entities.map((e) => e.source);
-    const saved = await target.loadCheckpoint();
+    const saved = await atTarget(target.loadCheckpoint());
     const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
     const snapshotted = new Set<string>();
     // What the target holds once this step commits, kept here rather than read back.
@@ -240,7 +265,7 @@ export class PipelineRunner {
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
     const changes = batch.changes.filter((c) => this.touchesTarget(c));
-    if (changes.length > 0 || moved) await target.apply(changes, checkpoint);
+    if (changes.length > 0 || moved) await atTarget(target.apply(changes, checkpoint));
     Object.assign(committed, checkpoint);
     if (changes.length > 0) {
       const count = (op: Change['op']) => changes.filter((c) => c.op === op).length;
@@ -291,14 +316,14 @@ export class PipelineRunner {
     table: TargetTable,
   ): Promise<string> {
     const rowsTotal = await source.countRows(ref).catch(() => null);
-    const writer = await target.beginSnapshot(table);
+    const writer = await atTarget(target.beginSnapshot(table));
     const started = performance.now();
     let rowsDone = 0;
     try {
       const { position, rows } = await source.snapshot(
         ref,
         async (page) => {
-          await writer.write(page);
+          await atTarget(writer.write(page));
           rowsDone += page.length;
           const seconds = (performance.now() - started) / 1000;
           this.emit({
@@ -311,7 +336,7 @@ export class PipelineRunner {
         },
         { pageSize: this.o.pageSize },
       );
-      await writer.commit(position);
+      await atTarget(writer.commit(position));
       this.emit({ kind: 'snapshot-done', table: table.source, rows, position });
       return position;
     } catch (error) {
