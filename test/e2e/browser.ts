@@ -1,8 +1,9 @@
 // Debian's chromium driven by playwright-core; never a downloaded browser.
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { silentLog } from '../../main/log';
+import { strFromU8, unzipSync } from 'fflate';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { noteAnswer, secretsIn, watchedLog } from '../setup/secretNotes';
 import type { AppServices } from '../../main/services';
 import { startWebServer, type WebServer } from '../../main/web/server';
 
@@ -18,21 +19,67 @@ export async function launchBrowser(): Promise<Browser> {
   }
   if (!existsSync(`${RENDERER}/index.html`))
     throw new Error('The renderer is not built: run `npm run build` first.');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return watchAnswers(
+    await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    }),
+  );
+}
+
+/** What the page asked the app (web mode's /api/ calls) and was answered goes to the secret scan. */
+async function noteApiAnswer(response: Response): Promise<void> {
+  if (!new URL(response.url()).pathname.startsWith('/api/')) return;
+  const request = response.request();
+  const secrets: string[] = [];
+  const auth = (await request.allHeaders())['authorization'];
+  if (auth) secrets.push(auth.replace(/^bearer\s+/i, ''));
+  try {
+    secretsIn(JSON.parse(request.postData() ?? 'null'), secrets);
+  } catch {
+    // Not JSON: nothing to note.
+  }
+  const type = (await response.allHeaders())['content-type'] ?? '';
+  const body = await response.body().catch(() => Buffer.alloc(0));
+  const text = /zip/.test(type)
+    ? Object.entries(unzipSync(new Uint8Array(body)))
+        .map(([name, bytes]) => `${name}\n${strFromU8(bytes)}`)
+        .join('\n')
+    : body.toString('utf8');
+  noteAnswer(response.url(), secrets, text);
+}
+
+function watchAnswers(browser: Browser): Browser {
+  const watched = new WeakSet<BrowserContext>();
+  const watch = (context: BrowserContext) => {
+    if (watched.has(context)) return;
+    watched.add(context);
+    context.on('response', (response) => void noteApiAnswer(response).catch(() => undefined));
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    watch(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    watch(page.context());
+    return page;
+  };
+  return browser;
 }
 
 export function startWebMode(services: AppServices): Promise<WebServer> {
-  return startWebServer({ dispatch: services.dispatch, log: silentLog, staticRoot: RENDERER });
+  return startWebServer({ dispatch: services.dispatch, log: watchedLog, staticRoot: RENDERER });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -2,17 +2,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLog } from '../../main/log';
 import { startAppServices, type AppServices } from '../../main/services';
+import { watchedLog, watchFolder } from '../setup/secretNotes';
 
 export async function startTestApp(
   dataDir = mkdtempSync(join(tmpdir(), 'cdc-app-')),
 ): Promise<AppServices & { dataDir: string }> {
+  watchFolder(dataDir);
   const services = await startAppServices({
     mode: 'web',
     appVersion: '0.0.0-test',
     dataDir,
-    log: silentLog,
+    log: watchedLog,
     enginePort: 0,
   });
   return { ...services, dataDir };

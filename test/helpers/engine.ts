@@ -7,6 +7,7 @@ import { openEngine, type LocalEngine } from '../../main/engine/engine';
 import type { AgentRuntime } from '../../main/engine/runtime';
 import { startEngineServer, type EngineServer } from '../../main/engine/server';
 import type { Log } from '../../main/log';
+import { watchedLog, watchFolder } from '../setup/secretNotes';
 
 export interface RunningEngine {
   engine: LocalEngine;
@@ -23,10 +24,17 @@ export async function startTestEngine(
   options: { dataDir?: string; token?: string; runtime?: AgentRuntime } = {},
 ): Promise<RunningEngine> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cdc-engine-'));
+  watchFolder(dataDir);
   const logLines: string[] = [];
   const log: Log = {
-    info: (event, fields) => logLines.push(JSON.stringify({ event, ...fields })),
-    warn: (event, fields) => logLines.push(JSON.stringify({ event, ...fields })),
+    info: (event, fields) => {
+      logLines.push(JSON.stringify({ event, ...fields }));
+      watchedLog.info(event, fields);
+    },
+    warn: (event, fields) => {
+      logLines.push(JSON.stringify({ event, ...fields }));
+      watchedLog.warn(event, fields);
+    },
   };
   const engine = openEngine({ dataDir, log, runtime: options.runtime });
   const token = engine.firstStartToken ?? options.token;

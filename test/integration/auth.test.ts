@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES } from '../../shared/api';
 import { fillPath, routes } from '../../shared/controlApiRoutes';
-import { silentLog } from '../../main/log';
+import { watchedLog } from '../setup/secretNotes';
 import { startWebServer, type WebServer } from '../../main/web/server';
 import { startTestApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
@@ -58,7 +58,7 @@ describe('web mode', () => {
     app = await startTestApp();
     server = await startWebServer({
       dispatch: app.dispatch,
-      log: silentLog,
+      log: watchedLog,
       staticRoot: mkdtempSync(join(tmpdir(), 'cdc-auth-')),
     });
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLog } from '../../main/log';
+import { watchedLog } from '../setup/secretNotes';
 import { startAppServices, type AppServices } from '../../main/services';
 import type { Envelope } from '../../shared/api';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
@@ -108,7 +108,7 @@ describe('app: createDiagnostics and openDiagnostics', () => {
       mode: 'web',
       appVersion: '9.8.7',
       dataDir,
-      log: silentLog,
+      log: watchedLog,
       enginePort: 0,
       logFiles: () => [logFile],
     });
@@ -162,7 +162,7 @@ describe('app: createDiagnostics and openDiagnostics', () => {
       mode: 'web',
       appVersion: 't',
       dataDir: mkdtempSync(join(tmpdir(), 'cdc-app-')),
-      log: silentLog,
+      log: watchedLog,
       enginePort: 0,
     });
     open.push(app);

@@ -79,14 +79,14 @@ describe('the local engine', () => {
     const blocker = await remote();
     const port = Number(new URL(blocker.url).port);
     const { startAppServices } = await import('../../main/services');
-    const { silentLog } = await import('../../main/log');
+    const { watchedLog } = await import('../setup/secretNotes');
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const a = await startAppServices({
       mode: 'web',
       appVersion: 't',
       dataDir: mkdtempSync(join(tmpdir(), 'cdc-app-')),
-      log: silentLog,
+      log: watchedLog,
       enginePort: port,
     });
     open.push(a);

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLog } from '../../main/log';
+import { watchedLog } from '../setup/secretNotes';
 import type { AppServices } from '../../main/services';
 import { startTestApp } from '../helpers/app';
 import { MAX_BODY_BYTES, startWebServer, type WebServer } from '../../main/web/server';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   app = await startTestApp();
   server = await startWebServer({
     dispatch: app.dispatch,
-    log: silentLog,
+    log: watchedLog,
     staticRoot: root,
   });
 });

@@ -1,11 +1,64 @@
-// Vitest global setup: a folder for test/setup/secretWatch.ts's notes before the run; after it, every
-// noted answer is searched for every secret any request carried. One found fails the run.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Vitest global setup: a folder for the workers' notes (test/setup/secretNotes.ts) before the run;
+// after it, every answer, log line and printed line, and every file in every data folder the run
+// wrote (engine and app stores, log files), is searched for every secret: those the requests carried
+// and the simulated servers' passwords. One found fails the run.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_LOGINS } from '../../main/sandbox/mssql';
+import { SEED_LOGINS } from '../../main/sandbox/mssql/seed';
+import { SEED_USERS } from '../../main/sandbox/ibmi/seed';
+import type { SecretNote } from './secretNotes';
 
 /** Shorter values ("pw", a wrong "nope") are words, not secrets worth the name. */
 const MIN_SECRET = 8;
+const SANDBOX_PASSWORDS = [...DEFAULT_LOGINS, ...SEED_LOGINS, ...SEED_USERS].map((l) => l.password);
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return [];
+    return stat.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** What one scan found: the leaks (which secret, where, never the secret itself) and what it searched. */
+export interface ScanResult {
+  leaks: string[];
+  summary: string;
+}
+
+/** Searches every said thing and every file of every noted folder for every secret. */
+export function scan(notes: readonly SecretNote[], knownSecrets: readonly string[] = []): ScanResult {
+  const said = notes.flatMap((n) => (n.kind === 'folder' ? [] : [n]));
+  const secrets = [
+    ...new Set([...said.flatMap((n) => n.secrets), ...knownSecrets].filter((s) => s.length >= MIN_SECRET)),
+  ];
+  const leaks = said.flatMap((n) =>
+    secrets
+      .filter((s) => n.text.includes(s))
+      .map((s) => `${n.kind} ${n.where} holds a secret (${s.slice(0, 2)}…)`),
+  );
+  const files = [...new Set(notes.flatMap((n) => (n.kind === 'folder' ? filesUnder(n.where) : [])))];
+  let bytes = 0;
+  for (const file of files) {
+    const content = readFileSync(file);
+    bytes += content.length;
+    for (const s of secrets)
+      if (content.includes(Buffer.from(s, 'utf8')) || content.includes(Buffer.from(s, 'utf16le')))
+        leaks.push(`file ${file} holds a secret (${s.slice(0, 2)}…)`);
+  }
+  const count = (kind: SecretNote['kind']) => said.filter((n) => n.kind === kind).length;
+  return {
+    leaks: [...new Set(leaks)],
+    summary:
+      `${count('answer')} answers, ${count('log')} log lines, ${count('output')} printed lines and ` +
+      `${files.length} files (${Math.round(bytes / 1024)} KiB) searched for ${secrets.length} secrets, ` +
+      `${leaks.length} found`,
+  };
+}
 
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'cdc-secret-watch-'));
@@ -15,20 +68,13 @@ export default function setup(): () => void {
       readFileSync(join(dir, f), 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map((line) => JSON.parse(line) as { url: string; secrets: string[]; answer: string }),
-    );
-    const secrets = new Set(notes.flatMap((n) => n.secrets).filter((s) => s.length >= MIN_SECRET));
-    const leaks = notes.flatMap((n) =>
-      [...secrets]
-        .filter((s) => n.answer.includes(s))
-        .map((s) => `${n.url} answered a secret (${s.slice(0, 2)}…)`),
+        .map((line) => JSON.parse(line) as SecretNote),
     );
     rmSync(dir, { recursive: true, force: true });
-    process.stdout.write(
-      `secret scan: ${notes.length} answers searched for ${secrets.size} secrets, ${leaks.length} found\n`,
-    );
+    const { leaks, summary } = scan(notes, SANDBOX_PASSWORDS);
+    process.stdout.write(`secret scan: ${summary}\n`);
     if (leaks.length > 0) {
-      process.stderr.write(`Secrets in answers:\n${[...new Set(leaks)].join('\n')}\n`);
+      process.stderr.write(`Secrets found:\n${leaks.join('\n')}\n`);
       // A teardown's exception does not fail a vitest run; the exit code does.
       process.exitCode = 1;
     }

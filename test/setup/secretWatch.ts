@@ -1,27 +1,23 @@
 // Runs in every test worker: each HTTP request a test (or the code it drives) makes through fetch is
 // noted with the secrets it carried (the bearer token, any "password" or "token" value in its body)
-// and the answer it got. test/setup/secretScan.ts reads the notes after the whole run and fails it if
-// any answer holds any of those secrets.
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+// and the answer it got — a zip answer (a diagnostics bundle) by the text of its files — and whatever
+// the code prints is noted too. test/setup/secretScan.ts searches the notes after the whole run.
+import { strFromU8, unzipSync } from 'fflate';
+import { noteAnswer, noteOutput, secretsIn } from './secretNotes';
 
-const dir = process.env.CDC_SECRET_WATCH_DIR;
-/** Answers that hand out a token on purpose (first start, rotation): the one place a token may be. */
-const HANDS_OUT_TOKENS = /\/admin\/token\/rotate$|\/api\/(getLocalEngine|rotateLocalEngineToken)$/;
-
-function secretsIn(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) secretsIn(v, found);
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) {
-      if (typeof v === 'string' && /password|token/i.test(k)) found.push(v);
-      else secretsIn(v, found);
-    }
-  return found;
+async function answerText(response: Response): Promise<string> {
+  const type = response.headers.get('content-type') ?? '';
+  if (/zip/.test(type)) {
+    const files = unzipSync(new Uint8Array(await response.clone().arrayBuffer()));
+    return Object.entries(files)
+      .map(([name, bytes]) => `${name}\n${strFromU8(bytes)}`)
+      .join('\n');
+  }
+  return /json|text/.test(type) ? response.clone().text() : '';
 }
 
-if (dir) {
+if (process.env.CDC_SECRET_WATCH_DIR) {
   const original = globalThis.fetch;
-  const file = join(dir, `${process.pid}-${Math.random().toString(36).slice(2)}.jsonl`);
   globalThis.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const secrets: string[] = [];
@@ -35,15 +31,17 @@ if (dir) {
       }
     }
     const response = await original(input, init);
-    const type = response.headers.get('content-type') ?? '';
-    const answer =
-      HANDS_OUT_TOKENS.test(new URL(url).pathname) || !/json|text/.test(type)
-        ? ''
-        : await response
-            .clone()
-            .text()
-            .catch(() => '');
-    appendFileSync(file, JSON.stringify({ url, secrets, answer }) + '\n');
+    noteAnswer(url, secrets, await answerText(response).catch(() => ''));
     return response;
   };
+
+  // What the code prints (a logger's default sink is stderr) is output too.
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const where = stream === process.stdout ? 'stdout' : 'stderr';
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      noteOutput(where, typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString());
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
 }

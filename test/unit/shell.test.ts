@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, CSP_HEADER } from '../../main/csp';
 import type { Dispatch } from '../../main/dispatch';
 import { registerIpc, type IpcEventLike } from '../../main/ipc';
-import { silentLog } from '../../main/log';
+import { watchedLog } from '../setup/secretNotes';
 import { isAllowedNavigation, secureWebPreferences } from '../../main/window';
 import { IPC_CHANNEL } from '../../shared/ipc';
 
@@ -41,7 +41,7 @@ describe('IPC', () => {
       { handle: (c, l) => ((channel = c), (listener = l)) },
       echoDispatch,
       isAllowedNavigation,
-      silentLog,
+      watchedLog,
     );
     if (!listener) throw new Error('no handler registered');
     return { channel, call: listener };
@@ -100,7 +100,7 @@ describe('IPC input validation', () => {
       { handle: (_c, l) => (listener = l) },
       createDispatch(handlers, app.deps, log),
       isAllowedNavigation,
-      silentLog,
+      watchedLog,
     );
     const answer = await listener?.({ senderFrame: { url: home, parent: null } }, 'saveEngineProfile', {
       id: 'BAD ID',

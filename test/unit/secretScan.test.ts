@@ -1,0 +1,71 @@
+// The run-wide secret scan is only worth its "0 found" if it finds a secret wherever one is planted.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SecretNote } from '../setup/secretNotes';
+import { scan } from '../setup/secretScan';
+
+const PASSWORD = 'Planted-Passw0rd';
+const TOKEN = 'tok_0123456789abcdef';
+const carried: SecretNote = {
+  kind: 'answer',
+  where: 'http://127.0.0.1:1/pipelines/p/agents/a',
+  secrets: [PASSWORD, TOKEN],
+  text: '{"hostCredentials":{"password":"set"}}',
+};
+
+describe('the secret scan', () => {
+  it('finds nothing where nothing leaked, and counts what it searched', () => {
+    const { leaks, summary } = scan([
+      carried,
+      { kind: 'log', where: 'log', secrets: [], text: '{"event":"x"}' },
+    ]);
+    expect(leaks).toEqual([]);
+    expect(summary).toBe(
+      '1 answers, 1 log lines, 0 printed lines and 0 files (0 KiB) searched for 2 secrets, 0 found',
+    );
+  });
+
+  it.each([
+    [
+      'an answer',
+      { kind: 'answer', where: 'http://127.0.0.1:1/x', secrets: [], text: `{"error":"${PASSWORD}"}` },
+    ],
+    [
+      'a log line',
+      { kind: 'log', where: 'log', secrets: [], text: `{"event":"connect","detail":"${TOKEN}"}` },
+    ],
+    ['a printed line', { kind: 'output', where: 'stderr', secrets: [], text: `failed for ${PASSWORD}\n` }],
+  ] satisfies [string, SecretNote][])(
+    'finds a secret a request carried in %s, without repeating it',
+    (_where, note) => {
+      const { leaks } = scan([carried, note]);
+      expect(leaks).toHaveLength(1);
+      expect(leaks.join()).not.toContain(PASSWORD);
+      expect(leaks.join()).not.toContain(TOKEN);
+    },
+  );
+
+  it('finds a known password in a file of a watched folder, as UTF-8 or UTF-16 (SQLite text), at any depth', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdc-scan-'));
+    mkdirSync(join(dir, 'logs'));
+    writeFileSync(join(dir, 'logs', 'app.log'), `{"event":"oops","password":"${PASSWORD}"}\n`);
+    writeFileSync(
+      join(dir, 'store.sqlite'),
+      Buffer.concat([Buffer.alloc(64), Buffer.from(PASSWORD, 'utf16le')]),
+    );
+    writeFileSync(join(dir, 'clean.json'), '{"password":"set"}');
+    const { leaks, summary } = scan([{ kind: 'folder', where: dir }], [PASSWORD]);
+    expect(leaks.map((l) => l.replace(dir, '<dir>'))).toEqual([
+      'file <dir>/logs/app.log holds a secret (Pl…)',
+      'file <dir>/store.sqlite holds a secret (Pl…)',
+    ]);
+    expect(summary).toMatch(/3 files .* 1 secrets, 2 found$/);
+  });
+
+  it('leaves out values too short to be secrets', () => {
+    const { leaks } = scan([{ ...carried, secrets: ['pw'], text: 'pw' }]);
+    expect(leaks).toEqual([]);
+  });
+});
