@@ -1,7 +1,6 @@
 // Debian's chromium driven by playwright-core; never a downloaded browser.
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { strFromU8, unzipSync } from 'fflate';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { noteAnswer, secretsIn, watchedLog } from '../setup/secretNotes';
 import type { AppServices } from '../../main/services';
@@ -46,14 +45,8 @@ async function noteApiAnswer(response: Response): Promise<void> {
   } catch {
     // Not JSON: nothing to note.
   }
-  const type = (await response.allHeaders())['content-type'] ?? '';
   const body = await response.body().catch(() => Buffer.alloc(0));
-  const text = /zip/.test(type)
-    ? Object.entries(unzipSync(new Uint8Array(body)))
-        .map(([name, bytes]) => `${name}\n${strFromU8(bytes)}`)
-        .join('\n')
-    : body.toString('utf8');
-  noteAnswer(response.url(), secrets, text);
+  noteAnswer(response.url(), secrets, body);
 }
 
 function watchAnswers(browser: Browser): Browser {

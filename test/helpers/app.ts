@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAppServices, type AppServices } from '../../main/services';
-import { watchedLog, watchFolder } from '../setup/secretNotes';
+import { noteAnswer, secretsIn, watchedLog, watchFolder } from '../setup/secretNotes';
 
 export async function startTestApp(
   dataDir = mkdtempSync(join(tmpdir(), 'cdc-app-')),
@@ -16,5 +16,12 @@ export async function startTestApp(
     log: watchedLog,
     enginePort: 0,
   });
+  const dispatch = services.dispatch;
+  // The app's answers to direct calls (no HTTP in between) go to the secret scan too.
+  services.dispatch = async (method, input) => {
+    const answer = await dispatch(method, input);
+    noteAnswer(String(method), secretsIn(input), JSON.stringify(answer));
+    return answer;
+  };
   return { ...services, dataDir };
 }

@@ -2,6 +2,7 @@
 // log lines, printed output), which secrets the requests carried, and which data folders it wrote.
 // Each worker appends JSON lines to a file of its own in the folder the global setup made.
 import { appendFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { join } from 'node:path';
 import { consoleLog, type Log } from '../../main/log';
 
@@ -30,12 +31,44 @@ export function secretsIn(value: unknown, found: string[] = []): string[] {
 /** Answers that hand out a token on purpose (first start, rotation): the one place a token may be. */
 const HANDS_OUT_TOKENS = /\/admin\/token\/rotate$|\/api\/(getLocalEngine|rotateLocalEngineToken)$/;
 
-export const noteAnswer = (url: string, secrets: string[], text: string) =>
+const ZIP = Buffer.from('PK\x03\x04', 'latin1');
+const unzipped = (bytes: Uint8Array) =>
+  Object.entries(unzipSync(bytes))
+    .map(([name, file]) => `${name}\n${strFromU8(file)}`)
+    .join('\n');
+
+/**
+ * An answer as text to search: a zip (a diagnostics bundle) by its files, and a JSON answer with the
+ * files of any zip it carries as base64 (the app's createDiagnostics) added.
+ */
+export function readable(body: Uint8Array | string): string {
+  const bytes = Buffer.from(body);
+  if (bytes.subarray(0, 4).equals(ZIP)) return unzipped(bytes);
+  const text = bytes.toString('utf8');
+  const inner: string[] = [];
+  try {
+    JSON.parse(text, (key, value: unknown) => {
+      if (key === 'base64' && typeof value === 'string') {
+        const decoded = Buffer.from(value, 'base64');
+        if (decoded.subarray(0, 4).equals(ZIP)) inner.push(unzipped(decoded));
+      }
+      return value;
+    });
+  } catch {
+    // Not JSON: the text as it is.
+  }
+  return [text, ...inner].join('\n');
+}
+
+/** `where` is a URL or an app method; answers that hand out a token on purpose are left out. */
+export const noteAnswer = (where: string, secrets: string[], body: Uint8Array | string) =>
   note({
     kind: 'answer',
-    where: url,
+    where,
     secrets,
-    text: HANDS_OUT_TOKENS.test(new URL(url).pathname) ? '' : text,
+    text: HANDS_OUT_TOKENS.test(where.startsWith('http') ? new URL(where).pathname : `/api/${where}`)
+      ? ''
+      : readable(body),
   });
 export const noteOutput = (where: string, text: string) => note({ kind: 'output', where, secrets: [], text });
 /** A data folder (an engine's, the app's): every file in it is searched after the run. */

@@ -2,17 +2,11 @@
 // noted with the secrets it carried (the bearer token, any "password" or "token" value in its body)
 // and the answer it got — a zip answer (a diagnostics bundle) by the text of its files — and whatever
 // the code prints is noted too. test/setup/secretScan.ts searches the notes after the whole run.
-import { strFromU8, unzipSync } from 'fflate';
 import { noteAnswer, noteOutput, secretsIn } from './secretNotes';
 
-async function answerText(response: Response): Promise<string> {
+async function answerBody(response: Response): Promise<Uint8Array | string> {
   const type = response.headers.get('content-type') ?? '';
-  if (/zip/.test(type)) {
-    const files = unzipSync(new Uint8Array(await response.clone().arrayBuffer()));
-    return Object.entries(files)
-      .map(([name, bytes]) => `${name}\n${strFromU8(bytes)}`)
-      .join('\n');
-  }
+  if (/zip/.test(type)) return new Uint8Array(await response.clone().arrayBuffer());
   return /json|text/.test(type) ? response.clone().text() : '';
 }
 
@@ -31,7 +25,7 @@ if (process.env.CDC_SECRET_WATCH_DIR) {
       }
     }
     const response = await original(input, init);
-    noteAnswer(url, secrets, await answerText(response).catch(() => ''));
+    noteAnswer(url, secrets, await answerBody(response).catch(() => ''));
     return response;
   };
 

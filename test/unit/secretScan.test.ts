@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SecretNote } from '../setup/secretNotes';
+import { strToU8, zipSync } from 'fflate';
+import { readable, type SecretNote } from '../setup/secretNotes';
 import { scan } from '../setup/secretScan';
 
 const PASSWORD = 'Planted-Passw0rd';
@@ -62,6 +63,23 @@ describe('the secret scan', () => {
       'file <dir>/store.sqlite holds a secret (Pl…)',
     ]);
     expect(summary).toMatch(/3 files .* 1 secrets, 2 found$/);
+  });
+
+  it('reads a diagnostics bundle inside an answer: a zip body, or a zip as base64 in a JSON answer', () => {
+    const bundle = zipSync({ 'logs/app.log': strToU8(`{"detail":"${PASSWORD}"}`) });
+    for (const body of [
+      bundle,
+      JSON.stringify({
+        ok: true,
+        value: { fileName: 'd.zip', base64: Buffer.from(bundle).toString('base64') },
+      }),
+    ]) {
+      const text = readable(body);
+      expect(text).toContain('logs/app.log');
+      expect(
+        scan([carried, { kind: 'answer', where: 'createDiagnostics', secrets: [], text }]).leaks,
+      ).toHaveLength(1);
+    }
   });
 
   it('leaves out values too short to be secrets', () => {
