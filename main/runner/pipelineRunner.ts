@@ -2,6 +2,7 @@
 // (with progress) and its checkpoint committed with its rows, then the change stream, batch by batch,
 // each batch committed with its checkpoint at the target; the source's own checkpoint follows after.
 // Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
+import { AgentConnectionError } from '../agents/connectionError';
 import {
   tableKey,
   type Change,
@@ -74,6 +75,9 @@ const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613,
 
 export function isTransient(error: unknown): boolean {
   if (error instanceof PermanentFailure) return false;
+  // A source that cannot be reached (down, restarting, the network gone) may come back; a refused
+  // login, a missing certificate file or driver will not by waiting.
+  if (error instanceof AgentConnectionError && error.kind !== 'other') return error.kind === 'unreachable';
   const e = error as {
     number?: number;
     code?: string;

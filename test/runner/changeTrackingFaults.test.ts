@@ -16,6 +16,7 @@ import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';
+import { until } from '../helpers/until';
 
 let sandbox: SandboxSqlServer;
 let admin: sql.ConnectionPool;
@@ -32,7 +33,9 @@ const customers = { schema: 'dbo', table: 'Customers' };
 const SNAPSHOT_READ = /FROM \[dbo\]\.\[Customers\] ORDER BY/;
 const CHANGE_READ = /CHANGETABLE\s*\(\s*CHANGES/i;
 
-function runner(path: string, events: RunnerEvent[]) {
+const QUICK_RETRIES = { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 };
+
+function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
   return new PipelineRunner({
     openSource: () =>
       openChangeTrackingSource({
@@ -49,7 +52,8 @@ function runner(path: string, events: RunnerEvent[]) {
     onEvent: (e) => events.push(e),
     maxRows: 5,
     pageSize: 2,
-    retry: { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 },
+    retry,
+    idleMs: 20,
   });
 }
 
@@ -85,6 +89,40 @@ describe.each([
       expect(events.map((e) => e.kind).join(' ')).toMatch(/snapshot-progress retrying/);
     const [shape] = await describeTables(admin, [customers]);
     if (!shape) throw new Error('no shape');
+    expect(sqliteReplica(path, 'customers', shape)).toEqual(await sourceReplica(admin, shape, 7));
+  });
+});
+
+describe('a restart of the SQL Server under a running pipeline', () => {
+  it('ends every connection and refuses new ones for a while; the runner retries, then catches up', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-ct-restart-')), 'replica.sqlite');
+    const events: RunnerEvent[] = [];
+    const running = runner(path, events, { firstDelayMs: 20, maxDelayMs: 100, maxAttempts: 40 });
+    const loop = running.start();
+    const [shape] = await describeTables(admin, [customers]);
+    if (!shape) throw new Error('no shape');
+    const applied = () => events.filter((e) => e.kind === 'batch-applied').length;
+    await until('the snapshot', () => events.some((e) => e.kind === 'snapshot-done'));
+    await admin.request().batch("UPDATE dbo.Customers SET Country = 'AT' WHERE CustomerId = 2");
+    await until('the first batch', () => applied() === 1);
+
+    await sandbox.restart(400);
+    // The admin's own connection went with the restart, as every other did.
+    await admin.close();
+    admin = await sandboxPool(sandbox, { user: 'sa', password: 'Sandbox-Passw0rd', max: 1 });
+    await admin.request().batch(`
+      INSERT INTO dbo.Customers (Name, Email, Country, CreatedAt) VALUES (N'After restart', NULL, 'CH', '2026-11-22 12:00:00');
+      DELETE FROM dbo.Customers WHERE CustomerId = 3;`);
+    await until('the target to equal the source', async () => {
+      const source = await sourceReplica(admin, shape, 7);
+      return sqliteReplica(path, 'customers', shape).checksum === source.checksum;
+    });
+    await running.stop();
+    await loop;
+    expect(running.failure).toBeNull();
+    // Sign-ons refused while it was down were retried, not taken for a wrong setting.
+    const reasons = events.flatMap((e) => (e.kind === 'retrying' ? [e.reason] : []));
+    expect(reasons.some((r) => /cannot be reached/.test(r))).toBe(true);
     expect(sqliteReplica(path, 'customers', shape)).toEqual(await sourceReplica(admin, shape, 7));
   });
 });

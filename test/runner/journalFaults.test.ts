@@ -14,6 +14,7 @@ import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { ibmiReplica, sqliteReplica } from '../helpers/replica';
+import { until } from '../helpers/until';
 
 let sandbox: SandboxIbmi;
 let admin: IbmiConnection;
@@ -30,7 +31,9 @@ const customer = journalEntity({ schema: 'SHOP', table: 'CUSTOMER' });
 const SNAPSHOT_READ = /FROM SHOP\.CUSTOMER T WHERE RRN/;
 const JOURNAL_READ = /FROM SYNC\.JRNOUT/;
 
-function runner(path: string, events: RunnerEvent[]) {
+const QUICK_RETRIES = { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 };
+
+function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
   return new PipelineRunner({
     openSource: () =>
       openJournalSource({
@@ -45,7 +48,8 @@ function runner(path: string, events: RunnerEvent[]) {
     onEvent: (e) => events.push(e),
     maxRows: 7,
     pageSize: 5,
-    retry: { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 },
+    retry,
+    idleMs: 20,
   });
 }
 
@@ -93,6 +97,47 @@ describe.each([
     const [shape] = await s.describe([customer.source]);
     await s.close();
     if (!shape) throw new Error('no shape');
+    expect(sqliteReplica(path, 'customer', shape)).toEqual(await ibmiReplica(admin, shape, 7));
+  });
+});
+
+describe('a restart of the IBM i host servers under a running pipeline', () => {
+  it('ends every job and refuses sign-ons for a while; the runner retries, then catches up', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-journal-restart-')), 'replica.sqlite');
+    const events: RunnerEvent[] = [];
+    const running = runner(path, events, { firstDelayMs: 20, maxDelayMs: 100, maxAttempts: 40 });
+    const loop = running.start();
+    const applied = () => events.filter((e) => e.kind === 'batch-applied').length;
+    await until('the snapshot', () => events.some((e) => e.kind === 'snapshot-done'));
+    await change(300, 4);
+    await until('the first batch', () => applied() >= 1);
+
+    await sandbox.restart(400);
+    // The admin's own job ended with the restart, as every other did.
+    await expect(admin.query('VALUES 1')).rejects.toMatchObject({ messageId: 'CWBCO1047' });
+    await admin.close();
+    admin = await sandbox.connect({ ...SEED_ADMIN });
+    await change(320, 6);
+    const s = await openJournalSource({
+      credentials: sandboxIbmiCredentials(sandbox),
+      configuration: journalConfiguration(),
+      pipelineId: 'shape',
+      agentId: 'src',
+      entities: [customer],
+    });
+    const [shape] = await s.describe([customer.source]);
+    await s.close();
+    if (!shape) throw new Error('no shape');
+    await until('the target to equal the source', async () => {
+      const source = await ibmiReplica(admin, shape, 7);
+      return sqliteReplica(path, 'customer', shape).checksum === source.checksum;
+    });
+    await running.stop();
+    await loop;
+    expect(running.failure).toBeNull();
+    // Sign-ons refused while it was down were retried, not taken for a wrong setting.
+    const reasons = events.flatMap((e) => (e.kind === 'retrying' ? [e.reason] : []));
+    expect(reasons.some((r) => /CWBCO1049/.test(r))).toBe(true);
     expect(sqliteReplica(path, 'customer', shape)).toEqual(await ibmiReplica(admin, shape, 7));
   });
 });

@@ -15,6 +15,7 @@ import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { postgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../helpers/privatePostgres';
 import { postgresReplica, sourceReplica } from '../helpers/replica';
 import { sandboxPool } from '../helpers/sandbox';
+import { until } from '../helpers/until';
 
 const customers = { schema: 'dbo', table: 'Customers' };
 const SCHEMA = 'replica';
@@ -76,18 +77,6 @@ async function changeSource(): Promise<void> {
     INSERT INTO dbo.Customers (Name, Email, Country, CreatedAt) VALUES (N'Round ${round} b', 'b${round}@example.com', 'DE', '2026-11-22 11:00:00');
     UPDATE dbo.Customers SET Email = 'changed${round}@example.com' WHERE CustomerId = 1;
     DELETE FROM dbo.Customers WHERE Name = N'Round ${round - 1} a';`);
-}
-
-async function until(
-  what: string,
-  done: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 async function replicas() {

@@ -1,6 +1,7 @@
 // The runner's fault handling with stand-in sources and targets: a lost connection is retried with
 // backoff and the pipeline goes on; a failure that cannot heal stops it with the reason; retries end.
 import { describe, expect, it } from 'vitest';
+import { AgentConnectionError } from '../../main/agents/connectionError';
 import type { Checkpoint, SourceAgent } from '../../main/agents/source';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import type { Target } from '../../main/runner/targets/target';
@@ -99,6 +100,26 @@ describe('PipelineRunner faults', () => {
     await runner.runUntilCaughtUp();
     expect(runner.state).toBe('failed');
     expect(runner.failure).toBe("The SELECT permission was denied on the object 'T'.");
+  });
+
+  it.each([
+    ['unreachable', 'retried', 3],
+    ['login', 'not retried', 0],
+    ['certificate-file', 'not retried', 0],
+  ] as const)('a source that cannot be opened (%s) is %s', async (kind, _label, retries) => {
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: async () => {
+        throw new AgentConnectionError(`${kind} failure`, 'remedy', kind);
+      },
+      openTarget: async () => memoryTarget(),
+      entities,
+      onEvent: (e) => events.push(e),
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.failure).toBe(`${kind} failure`);
+    expect(events.filter((e) => e.kind === 'retrying')).toHaveLength(retries);
   });
 
   it('gives up after the last retry and keeps the reason', async () => {

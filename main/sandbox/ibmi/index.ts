@@ -16,6 +16,12 @@ export interface SandboxIbmi {
   connect(options: SimulatedConnectOptions): Promise<IbmiConnection>;
   /** DDS into a source member, as an editor would put it. */
   putSource(library: string, file: string, member: string, text: string): void;
+  /**
+   * A restart of the host servers: every job ends (CWBCO1047 at its next statement, its uncommitted
+   * work rolled back), sign-ons are refused with CWBCO1049 for `downMs`, then accepted again; the
+   * files and journals are as committed. Resolves once sign-ons work again.
+   */
+  restart(downMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,11 @@ export async function startSandboxIbmi(
     // A refused sign-on rejects, as a driver's connect does.
     connect: (o) => new Promise((resolve) => resolve(new SimulatedIbmiConnection(system, o))),
     putSource: (library, file, member, text) => putSource(system, library, file, member, text),
+    restart: async (downMs = 0) => {
+      system.endAllJobs();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      system.up();
+    },
     close: () => {
       running.delete(host);
       system.close();

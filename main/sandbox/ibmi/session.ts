@@ -25,6 +25,7 @@ export class SimulatedIbmiConnection implements IbmiConnection {
     private readonly system: SimulatedIbmi,
     options: SimulatedConnectOptions,
   ) {
+    if (system.isDown) throw new IbmiError('CWBCO1049', 'The IBM i server application is not started.');
     this.job = system.newJob(signOn(system.users, options.user, options.password));
     this.schema = (options.defaultLibrary ?? this.job.profile.name).toUpperCase();
     system.register(this.job);
@@ -36,6 +37,7 @@ export class SimulatedIbmiConnection implements IbmiConnection {
 
   private open(): void {
     if (this.closed) throw new Error('The connection to the simulated IBM i is closed.');
+    if (this.job.ended) throw disconnected();
   }
 
   query(sql: string, params: readonly IbmiValue[] = []): Promise<IbmiRow[]> {

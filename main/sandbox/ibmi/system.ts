@@ -59,6 +59,8 @@ export interface Job {
   number: string;
   profile: UserProfile;
   transaction: Transaction | null;
+  /** Ended by a restart of the system: its connection answers CWBCO1047 from then on. */
+  ended?: boolean;
 }
 
 type Undo =
@@ -549,6 +551,24 @@ export class SimulatedIbmi {
   private readonly sessions = new Set<Job>();
   register(job: Job): void {
     this.sessions.add(job);
+  }
+
+  private down = false;
+  /** The host servers are down (a restart under way): sign-ons are refused. */
+  get isDown(): boolean {
+    return this.down;
+  }
+  /** A restart begins: every job ends, its uncommitted work rolled back; sign-ons refused until up(). */
+  endAllJobs(): void {
+    this.down = true;
+    for (const job of this.sessions) {
+      this.rollback(job);
+      job.ended = true;
+    }
+    this.sessions.clear();
+  }
+  up(): void {
+    this.down = false;
   }
   unregister(job: Job): void {
     this.sessions.delete(job);

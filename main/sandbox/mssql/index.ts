@@ -41,6 +41,12 @@ export interface SandboxSqlServer {
   injectFaults(kind: FaultKind, times: number, ms?: number, matching?: RegExp): void;
   /** Faults armed that have not struck yet. */
   pendingFaults(): number;
+  /**
+   * A restart, as SHUTDOWN WITH NOWAIT then a start: every connection goes (its uncommitted work
+   * rolled back), connections are refused for `downMs`, then the same port answers again with the
+   * committed data, change tracking included. Resolves once it listens again.
+   */
+  restart(downMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export async function startSandboxSqlServer(
     server,
     sql: host,
     pendingFaults: () => faults.length,
+    restart: (downMs = 0) => server.restart(downMs),
     injectFaults: (kind, times, ms = 0, matching) => {
       for (let i = 0; i < times; i++) faults.push({ kind, ms, matching });
     },

@@ -72,6 +72,8 @@ export interface TdsServer {
   close(): Promise<void>;
   /** Connections open now (tests use it to see a connection drop). */
   connections(): number;
+  /** Every connection goes and the port refuses connections for `downMs`, then listens again. */
+  restart(downMs: number): Promise<void>;
 }
 
 export async function startTdsServer(options: TdsServerOptions): Promise<TdsServer> {
@@ -84,18 +86,30 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     socket.on('close', () => sockets.delete(socket));
     new Connection(socket, options, context, strictContext);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  await listen(options.port ?? 0);
+  const port = (server.address() as AddressInfo).port;
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     connections: () => sockets.size,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
+    restart: async (downMs) => {
+      await close();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await listen(port);
+    },
   };
 }
 
