@@ -102,7 +102,14 @@ async function replicas() {
 const count = (events: RunnerEvent[], kind: RunnerEvent['kind']) =>
   events.filter((e) => e.kind === kind).length;
 
-describe.skipIf(!postgresBinaries())('PostgreSQL stopped and started under a running pipeline', () => {
+const binaries = postgresBinaries();
+if (!binaries)
+  process.stdout.write(
+    'PostgreSQL restart drill skipped: no PostgreSQL server binaries under /usr/lib/postgresql ' +
+      '(apt-get install postgresql, as .ci/run does).\n',
+  );
+
+describe.skipIf(!binaries)('PostgreSQL stopped and started under a running pipeline', () => {
   it('stopped for a while (pg_ctl stop -m fast): the runner retries, then catches up with nothing lost', async () => {
     const events: RunnerEvent[] = [];
     const running = runner(events, { firstDelayMs: 50, maxDelayMs: 400, maxAttempts: 100 });
