@@ -12,10 +12,23 @@ import {
   checkChangeTracking,
 } from './changeTracking/runtime';
 import { applyJournalFix, checkJournal, journalBacklog, journalTableStates } from './journal/runtime';
+import { SourceCache } from './sourceCache';
+import type { ChangeTrackingSource } from './changeTracking/source';
+import type { JournalSource } from './journal/source';
 
-export function agentsRuntime(): AgentRuntime {
+/**
+ * `sourceIdleMs`: how long a source opened for the backlog or the table view stays open unused, for the
+ * next read (checks and fixes always sign on afresh: the connection is what they check).
+ */
+export function agentsRuntime(options: { sourceIdleMs?: number } = {}): AgentRuntime {
+  const runner = runnerRuntime();
+  const journalSources = new SourceCache<JournalSource>(options.sourceIdleMs);
+  const changeTrackingSources = new SourceCache<ChangeTrackingSource>(options.sourceIdleMs);
   return {
-    ...runnerRuntime(),
+    ...runner,
+    close: async () => {
+      await Promise.all([runner.close?.(), journalSources.closeAll(), changeTrackingSources.closeAll()]);
+    },
     check: (agent, entities) =>
       agent.role === 'target'
         ? checkTarget(agent)
@@ -24,15 +37,15 @@ export function agentsRuntime(): AgentRuntime {
           : checkJournal(agent, entities),
     tables: (agent, entities) =>
       agent.type === 'journal'
-        ? journalTableStates(agent, entities)
+        ? journalTableStates(agent, entities, journalSources)
         : agent.type === 'change-tracking'
-          ? changeTrackingTableStates(agent, entities)
+          ? changeTrackingTableStates(agent, entities, changeTrackingSources)
           : Promise.reject(problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`)),
     backlog: async (agent, entities) =>
       agent.type === 'change-tracking'
-        ? changeTrackingBacklog(agent, entities)
+        ? changeTrackingBacklog(agent, entities, changeTrackingSources)
         : agent.type === 'journal'
-          ? journalBacklog(agent, entities)
+          ? journalBacklog(agent, entities, journalSources)
           : { unavailable: `A ${agent.type} agent is a target: it has no backlog.` },
     applyFix: async (agent, entities, checkId) => {
       if (agent.type === 'journal') return applyJournalFix(agent, entities, checkId);

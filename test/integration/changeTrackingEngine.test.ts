@@ -6,10 +6,12 @@ import { openChangeTrackingSource } from '../../main/agents/changeTracking/sourc
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { sandboxCredentials } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { until } from '../helpers/until';
 
 let sandbox: SandboxSqlServer;
 let e: RunningEngine;
 const ids = { pipelineId: 'p1', agentId: 'sql' };
+let stopped = false;
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
@@ -36,7 +38,7 @@ beforeAll(async () => {
   await e.client.putSpecific(ids, { configuration: { sourceChangeRetentionDays: 5 } });
 });
 afterAll(async () => {
-  await e?.stop();
+  if (!stopped) await e?.stop();
   await sandbox?.close();
 });
 
@@ -142,5 +144,26 @@ describe('GET …/tables on a change-tracking agent', () => {
         problem: 'No primary key: Change Tracking needs one.',
       },
     ]);
+  });
+});
+
+describe('the backlog and the table view on one login', () => {
+  it('reuse one connection between reads, and close it with the engine', async () => {
+    // A table without change tracking: SQL Server's refusal is the answer, not an engine failure.
+    expect((await e.client.getBacklog(ids)).unavailableReason).toBe(
+      "SQL Server refused the backlog query (error 22105): Change tracking is not enabled on table 'AuditLog'.",
+    );
+    await e.client.putEntities(
+      { pipelineId: 'p1' },
+      { entities: [{ source: { schema: 'dbo', table: 'Orders' }, target: { table: 'Orders' } }] },
+    );
+    await until('the connections of earlier requests to close', () => sandbox.server.connections() <= 1);
+    const open = sandbox.server.connections();
+    for (let i = 0; i < 3; i++) await e.client.getBacklog(ids);
+    await e.client.listAgentTables(ids);
+    expect(sandbox.server.connections()).toBe(open + 1);
+    await e.stop();
+    stopped = true;
+    await until('the connection to close', () => sandbox.server.connections() === open);
   });
 });

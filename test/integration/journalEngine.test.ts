@@ -16,6 +16,16 @@ const ids = { pipelineId: 'p1', agentId: 'as400' };
 beforeAll(async () => {
   ({ sandbox, admin } = await seededIbmi());
   e = await startTestEngine();
+  await configure(e);
+});
+afterAll(async () => {
+  await e?.stop();
+  await admin?.close();
+  await sandbox?.close();
+});
+
+/** Pipeline p1 with the journal agent as400 on the sandbox, reading SHOP/CUSTOMER and LEGACY/ITEMS. */
+async function configure(e: RunningEngine): Promise<void> {
   await e.client.createPipeline({}, { id: 'p1', name: 'p1' });
   await e.client.createAgent({ pipelineId: 'p1' }, { id: 'as400', type: 'journal', role: 'source' });
   await e.client.putCredentials(ids, {
@@ -42,12 +52,7 @@ beforeAll(async () => {
       ],
     },
   );
-});
-afterAll(async () => {
-  await e?.stop();
-  await admin?.close();
-  await sandbox?.close();
-});
+}
 
 describe('a journal agent in the engine', () => {
   it('POST …/test answers the checks; the journaling fix runs on request and the check then passes', async () => {
@@ -123,5 +128,33 @@ describe('GET …/tables on a journal agent', () => {
         problem: null,
       },
     ]);
+  });
+});
+
+describe('the backlog and the table view on one sign-on', () => {
+  it('reuse one job between reads; a dropped connection or changed settings sign on again; closing the engine ends the job', async () => {
+    const own = await startTestEngine();
+    await configure(own);
+    const before = sandbox.system.signOns;
+    const running = sandbox.system.activeJobs;
+    for (let i = 0; i < 3; i++) await own.client.getBacklog(ids);
+    await own.client.listAgentTables(ids);
+    expect(sandbox.system.signOns - before).toBe(1);
+    expect(sandbox.system.activeJobs).toBe(running + 1);
+
+    // A connection lost under a read: that read says so, the next signs on again.
+    sandbox.system.injectFaults('drop', 1);
+    await own.client.listAgentTables(ids).catch(() => undefined);
+    expect((await own.client.listAgentTables(ids)).tables).toHaveLength(2);
+    expect(sandbox.system.signOns - before).toBe(2);
+
+    // Other settings: the job signed on with the old ones ends, a new one starts.
+    await own.client.putSpecific(ids, { configuration: { dateFormat: 'iso', timeFormat: null } });
+    await own.client.listAgentTables(ids);
+    expect(sandbox.system.signOns - before).toBe(3);
+    expect(sandbox.system.activeJobs).toBe(running + 1);
+
+    await own.stop();
+    expect(sandbox.system.activeJobs).toBe(running);
   });
 });

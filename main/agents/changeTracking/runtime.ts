@@ -13,6 +13,7 @@ import { problem } from '../../engine/problem';
 import { AgentConnectionError } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingTables } from './tables';
+import { settingsDigest, type SourceCache } from '../sourceCache';
 
 function settingsOf(agent: ResolvedAgent): {
   credentials: ChangeTrackingHostCredentials;
@@ -24,15 +25,22 @@ function settingsOf(agent: ResolvedAgent): {
   };
 }
 
+/** Runs `work` on a source of its own, or on the agent's kept-open one when a cache is given. */
 async function withSource<T>(
   agent: ResolvedAgent,
   work: (source: ChangeTrackingSource) => Promise<T>,
+  cache?: SourceCache<ChangeTrackingSource>,
 ): Promise<T> {
-  const source = await openChangeTrackingSource({
-    ...settingsOf(agent),
-    pipelineId: agent.pipelineId,
-    agentId: agent.id,
-  });
+  const open = () =>
+    openChangeTrackingSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id });
+  if (cache)
+    return cache.use(
+      `${agent.pipelineId}/${agent.id}`,
+      settingsDigest([agent.type, agent.hostCredentials, agent.configuration]),
+      open,
+      work,
+    );
+  const source = await open();
   try {
     return await work(source);
   } finally {
@@ -61,28 +69,42 @@ export async function checkChangeTracking(
   }
 }
 
-export const changeTrackingTableStates = (agent: ResolvedAgent, entities: readonly Entity[]) =>
-  withSource(agent, (source) => changeTrackingTables(source.pool, entities));
+export const changeTrackingTableStates = (
+  agent: ResolvedAgent,
+  entities: readonly Entity[],
+  cache?: SourceCache<ChangeTrackingSource>,
+) => withSource(agent, (source) => changeTrackingTables(source.pool, entities), cache);
 
 export async function changeTrackingBacklog(
   agent: ResolvedAgent,
   entities: readonly Entity[],
+  cache?: SourceCache<ChangeTrackingSource>,
 ): Promise<BacklogFigure | { unavailable: string }> {
   try {
-    return await withSource(agent, async (source) => {
-      const checkpoint = await source.loadCheckpoint();
-      if (Object.keys(checkpoint).length === 0)
-        return { unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.' };
-      const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);
-      return {
-        rowsToRead: backlog.rowsToRead,
-        minutesLeft: null,
-        versionsBehind: backlog.versionsBehind,
-        perTable: backlog.perTable,
-      };
-    });
+    return await withSource(
+      agent,
+      async (source) => {
+        const checkpoint = await source.loadCheckpoint();
+        if (Object.keys(checkpoint).length === 0)
+          return { unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.' };
+        const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);
+        return {
+          rowsToRead: backlog.rowsToRead,
+          minutesLeft: null,
+          versionsBehind: backlog.versionsBehind,
+          perTable: backlog.perTable,
+        };
+      },
+      cache,
+    );
   } catch (error) {
     if (error instanceof AgentConnectionError) return { unavailable: `${error.message} ${error.remedy}` };
+    // SQL Server's refusal (a table without change tracking, say) is the answer, not an engine failure.
+    const number = (error as { number?: unknown }).number;
+    if (typeof number === 'number')
+      return {
+        unavailable: `SQL Server refused the backlog query (error ${number}): ${(error as Error).message}`,
+      };
     throw error;
   }
 }

@@ -14,6 +14,7 @@ import { AgentConnectionError } from './connection';
 import { openJournalSource, type JournalSource } from './source';
 import { backlogQuery } from './backlog';
 import { journalTables } from './tables';
+import { settingsDigest, type SourceCache } from '../sourceCache';
 
 function settingsOf(agent: ResolvedAgent): {
   credentials: JournalHostCredentials;
@@ -30,11 +31,20 @@ const credentialsOf = (agent: ResolvedAgent) => settingsOf(agent).credentials.us
 export const journalSourceOf = (agent: ResolvedAgent, entities: readonly Entity[]) =>
   openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities });
 
+/** Runs `work` on a source of its own, or on the agent's kept-open one when a cache is given. */
 async function withSource<T>(
   agent: ResolvedAgent,
   entities: readonly Entity[],
   work: (source: JournalSource) => Promise<T>,
+  cache?: SourceCache<JournalSource>,
 ): Promise<T> {
+  if (cache)
+    return cache.use(
+      `${agent.pipelineId}/${agent.id}`,
+      settingsDigest([agent.type, agent.hostCredentials, agent.configuration, entities]),
+      () => journalSourceOf(agent, entities),
+      work,
+    );
   const source = await journalSourceOf(agent, entities);
   try {
     return await work(source);
@@ -64,20 +74,29 @@ export async function checkJournal(
   }
 }
 
-export const journalTableStates = (agent: ResolvedAgent, entities: readonly Entity[]) =>
-  withSource(agent, entities, (source) => journalTables(source.c, entities));
+export const journalTableStates = (
+  agent: ResolvedAgent,
+  entities: readonly Entity[],
+  cache?: SourceCache<JournalSource>,
+) => withSource(agent, entities, (source) => journalTables(source.c, entities), cache);
 
 export async function journalBacklog(
   agent: ResolvedAgent,
   entities: readonly Entity[],
+  cache?: SourceCache<JournalSource>,
 ): Promise<BacklogFigure | { unavailable: string }> {
   try {
-    return await withSource(agent, entities, async (source) => {
-      const checkpoint = await source.loadCheckpoint();
-      if (Object.keys(checkpoint).length === 0)
-        return { unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.' };
-      return backlogQuery(source.c, source.sync);
-    });
+    return await withSource(
+      agent,
+      entities,
+      async (source) => {
+        const checkpoint = await source.loadCheckpoint();
+        if (Object.keys(checkpoint).length === 0)
+          return { unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.' };
+        return backlogQuery(source.c, source.sync);
+      },
+      cache,
+    );
   } catch (error) {
     if (error instanceof AgentConnectionError) return { unavailable: `${error.message} ${error.remedy}` };
     // IBM i's refusal (no authority to the checkpoint table, say) is the answer, not an engine failure.

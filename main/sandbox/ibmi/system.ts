@@ -98,7 +98,7 @@ export class SimulatedIbmi {
   readonly systemName: string;
   readonly utcOffsetMinutes: number;
   private readonly now: () => Date;
-  private jobs = 100_000;
+  private jobs = 100_000; // job numbers start here
   private lastStamp = '';
   private sameStamp = 0;
 
@@ -551,6 +551,14 @@ export class SimulatedIbmi {
   private readonly sessions = new Set<Job>();
   register(job: Job): void {
     this.sessions.add(job);
+  }
+  /** Jobs started so far: one per sign-on. */
+  get signOns(): number {
+    return this.jobs - 100_000;
+  }
+  /** Jobs running now: one per open connection. */
+  get activeJobs(): number {
+    return this.sessions.size;
   }
 
   private down = false;
