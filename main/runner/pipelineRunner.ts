@@ -69,8 +69,9 @@ export interface RunnerOptions {
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
 
+// "not the Final state": tedious handed a pooled connection the server had already closed.
 const TRANSIENT =
-  /ECONNRESET|ECONNREFUSED|ECONNCLOSED|ESOCKET|ETIMEOUT|ETIMEDOUT|EPIPE|Connection (lost|is closed)|socket hang up|terminat|SQLITE_BUSY|deadlock|lock request time out|snapshot isolation transaction aborted|Connection terminated/i;
+  /not the Final state|ECONNRESET|ECONNREFUSED|ECONNCLOSED|ESOCKET|ETIMEOUT|ETIMEDOUT|EPIPE|Connection (lost|is closed)|socket hang up|terminat|SQLITE_BUSY|deadlock|lock request time out|snapshot isolation transaction aborted|Connection terminated/i;
 const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613, 49918, 49919, 49920]);
 
 export function isTransient(error: unknown): boolean {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentConnectionError } from '../../main/agents/connectionError';
 import type { Checkpoint, SourceAgent } from '../../main/agents/source';
-import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { isTransient, PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import type { Target } from '../../main/runner/targets/target';
 
 const shape = {
@@ -120,6 +120,25 @@ describe('PipelineRunner faults', () => {
     await runner.runUntilCaughtUp();
     expect(runner.failure).toBe(`${kind} failure`);
     expect(events.filter((e) => e.kind === 'retrying')).toHaveLength(retries);
+  });
+
+  it.each([
+    ['read ECONNRESET', true, { code: 'ESOCKET' }],
+    ['Requests can only be made in the LoggedIn state, not the Final state', true, { code: 'EINVALIDSTATE' }],
+    ['terminating connection due to administrator command', true, { code: '57P01' }],
+    [
+      'CWBCO1047: The IBM i server application disconnected the connection.',
+      true,
+      { messageId: 'CWBCO1047' },
+    ],
+    ["The SELECT permission was denied on the object 'T'.", false, { number: 229 }],
+    [
+      'Requests can only be made in the LoggedIn state, not the SentClientRequest state',
+      false,
+      { code: 'EINVALIDSTATE' },
+    ],
+  ] as const)('"%s" is transient: %s', (message, transient, fields) => {
+    expect(isTransient(Object.assign(new Error(message), fields))).toBe(transient);
   });
 
   it('gives up after the last retry and keeps the reason', async () => {
