@@ -1,6 +1,6 @@
 // Load: 50 pipelines configured on one engine, 10 of them running (simulated SQL Server → SQLite, the
-// source changing all the while), and the control API's latency measured meanwhile. The simulated
-// source runs in the same process, so the figure is an upper bound for a real setup.
+// source changing all the while), and the control API's latency measured meanwhile. The measuring
+// client runs in the engine's process, so the figures include its own work.
 import { measureLatency, type Benchmark } from './harness';
 import { startLoad } from './loadSetup';
 

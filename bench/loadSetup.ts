@@ -1,5 +1,8 @@
 // One engine with many pipelines, some running against a simulated SQL Server whose rows keep
-// changing: the setting of the load benchmark and of the soak.
+// changing: the setting of the load benchmark and of the soak. The simulated SQL Server runs in a
+// process of its own, as a real one would: the engine's event loop carries only the engine's work.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +10,6 @@ import sql from 'mssql';
 import { openEngine } from '../main/engine/engine';
 import { startEngineServer } from '../main/engine/server';
 import { silentLog } from '../main/log';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
 import { SEED_AGENT_LOGIN, SEED_DATABASE } from '../main/sandbox/mssql/seed';
 
 export interface Load {
@@ -19,8 +21,23 @@ export interface Load {
   close(): Promise<void>;
 }
 
+/** `npm run sandbox -- mssql` as a child process; answers its port once it listens. */
+async function startSandboxProcess(): Promise<{ port: number; child: ChildProcess }> {
+  const cli = new URL('../main/sandbox/cli.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'mssql'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let seen = '';
+  for await (const chunk of child.stdout ?? []) {
+    seen += String(chunk);
+    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(seen)?.[1];
+    if (port) return { port: Number(port), child };
+  }
+  throw new Error(`The simulated SQL Server did not start: ${seen}`);
+}
+
 export async function startLoad(pipelines: number, running: number): Promise<Load> {
-  const sandbox = await startSandboxSqlServer({ seed: true });
+  const sandbox = await startSandboxProcess();
   const engine = openEngine({ dataDir: mkdtempSync(join(tmpdir(), 'cdc-bench-load-')), log: silentLog });
   const server = await startEngineServer(engine.deps, { port: 0 });
   const headers = { Authorization: `Bearer ${engine.firstStartToken}`, 'Content-Type': 'application/json' };
@@ -91,7 +108,9 @@ export async function startLoad(pipelines: number, running: number): Promise<Loa
       await admin.close();
       await server.close();
       await engine.close();
-      await sandbox.close();
+      const exited = once(sandbox.child, 'exit');
+      sandbox.child.kill('SIGTERM');
+      await exited;
     },
   };
 }
