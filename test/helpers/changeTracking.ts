@@ -10,6 +10,7 @@ import { openChangeTrackingSource } from '../../main/agents/changeTracking/sourc
 import { qualified } from '../../main/agents/changeTracking/names';
 import type { SourceHarness } from '../contract/sourceAgent';
 import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
 import { DBA } from './sandbox';
 
 export const ctConfiguration = (
@@ -35,6 +36,18 @@ export const sandboxCredentials = (
   enableTls: false,
   ...over,
 });
+
+/** A change-tracking source on the seeded sandbox's Sales database, signed in as the seed's agent login. */
+export const openSeedAgentSource = (sandbox: SandboxSqlServer, pipelineId: string) =>
+  openChangeTrackingSource({
+    credentials: sandboxCredentials(sandbox, {
+      username: SEED_AGENT_LOGIN.name,
+      password: SEED_AGENT_LOGIN.password,
+    }),
+    configuration: ctConfiguration({ sourceChangeRetentionDays: 2 }),
+    pipelineId,
+    agentId: 'src',
+  });
 
 /** Builds the harness over credentials whose login may create tables and turn Change Tracking on. */
 export async function changeTrackingHarness(

@@ -7,13 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type sql from 'mssql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
-import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import { openSeedAgentSource } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';
 import { until } from '../helpers/until';
@@ -37,16 +35,7 @@ const QUICK_RETRIES = { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 };
 
 function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
   return new PipelineRunner({
-    openSource: () =>
-      openChangeTrackingSource({
-        credentials: sandboxCredentials(sandbox, {
-          username: SEED_AGENT_LOGIN.name,
-          password: SEED_AGENT_LOGIN.password,
-        }),
-        configuration: ctConfiguration({ sourceChangeRetentionDays: 2 }),
-        pipelineId: 'faults',
-        agentId: 'src',
-      }),
+    openSource: () => openSeedAgentSource(sandbox, 'faults'),
     openTarget: async () => new SqliteTarget(path, 'faults'),
     entities: [{ source: customers, target: { table: 'customers' } }],
     onEvent: (e) => events.push(e),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../main/ibmi/connection';
+import type { TableShape } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
@@ -32,6 +33,24 @@ const SNAPSHOT_READ = /FROM SHOP\.CUSTOMER T WHERE RRN/;
 const JOURNAL_READ = /FROM SYNC\.JRNOUT/;
 
 const QUICK_RETRIES = { firstDelayMs: 1, maxDelayMs: 10, maxAttempts: 20 };
+
+/** SHOP/CUSTOMER as the agent describes it, for comparing replicas. */
+async function customerShape(): Promise<TableShape> {
+  const s = await openJournalSource({
+    credentials: sandboxIbmiCredentials(sandbox),
+    configuration: journalConfiguration(),
+    pipelineId: 'shape',
+    agentId: 'src',
+    entities: [customer],
+  });
+  try {
+    const [shape] = await s.describe([customer.source]);
+    if (!shape) throw new Error('no shape');
+    return shape;
+  } finally {
+    await s.close();
+  }
+}
 
 function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
   return new PipelineRunner({
@@ -87,16 +106,7 @@ describe.each([
     }
     expect(sandbox.system.pendingFaults()).toBe(0);
     if (kind !== 'stall') expect(events.filter((e) => e.kind === 'retrying').length).toBe(12);
-    const s = await openJournalSource({
-      credentials: sandboxIbmiCredentials(sandbox),
-      configuration: journalConfiguration(),
-      pipelineId: 'shape',
-      agentId: 'src',
-      entities: [customer],
-    });
-    const [shape] = await s.describe([customer.source]);
-    await s.close();
-    if (!shape) throw new Error('no shape');
+    const shape = await customerShape();
     expect(sqliteReplica(path, 'customer', shape)).toEqual(await ibmiReplica(admin, shape, 7));
   });
 });
@@ -118,16 +128,7 @@ describe('a restart of the IBM i host servers under a running pipeline', () => {
     await admin.close();
     admin = await sandbox.connect({ ...SEED_ADMIN });
     await change(320, 6);
-    const s = await openJournalSource({
-      credentials: sandboxIbmiCredentials(sandbox),
-      configuration: journalConfiguration(),
-      pipelineId: 'shape',
-      agentId: 'src',
-      entities: [customer],
-    });
-    const [shape] = await s.describe([customer.source]);
-    await s.close();
-    if (!shape) throw new Error('no shape');
+    const shape = await customerShape();
     await until('the target to equal the source', async () => {
       const source = await ibmiReplica(admin, shape, 7);
       return sqliteReplica(path, 'customer', shape).checksum === source.checksum;

@@ -5,13 +5,11 @@
 import type sql from 'mssql';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { PostgresTarget } from '../../main/runner/targets/postgresTarget';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
-import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import { openSeedAgentSource } from '../helpers/changeTracking';
 import { postgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../helpers/privatePostgres';
 import { postgresReplica, sourceReplica } from '../helpers/replica';
 import { sandboxPool } from '../helpers/sandbox';
@@ -39,16 +37,7 @@ function runner(
   retry: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number },
 ) {
   return new PipelineRunner({
-    openSource: () =>
-      openChangeTrackingSource({
-        credentials: sandboxCredentials(sandbox, {
-          username: SEED_AGENT_LOGIN.name,
-          password: SEED_AGENT_LOGIN.password,
-        }),
-        configuration: ctConfiguration({ sourceChangeRetentionDays: 2 }),
-        pipelineId: 'pg-restart',
-        agentId: 'src',
-      }),
+    openSource: () => openSeedAgentSource(sandbox, 'pg-restart'),
     openTarget: async () =>
       new PostgresTarget(
         {
