@@ -3,6 +3,7 @@
 // IBM i Access ODBC Driver does by default; transaction() runs the work under *CHG and commits or
 // rolls back at the end.
 import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from '../../ibmi/connection';
+import { isMidResult } from '../faults';
 import { runCommand } from './cl/commands';
 import { runStatement } from './sql/statements';
 import { toSqlValue } from './sql/results';
@@ -93,7 +94,7 @@ export class SimulatedIbmiConnection implements IbmiConnection {
 
   /** Runs on a later turn, as a driver call would: callers never see a synchronous answer. */
   private run<T>(text: string, work: () => T): Promise<T> {
-    const fault = this.system.takeFault(text);
+    const fault = this.system.faults.take(text);
     const delay = fault?.kind === 'stall' ? fault.ms : 0;
     const later = (then: () => void) => (delay > 0 ? setTimeout(then, delay) : setImmediate(then));
     return new Promise((resolve, reject) =>
@@ -106,9 +107,9 @@ export class SimulatedIbmiConnection implements IbmiConnection {
             throw disconnected();
           }
           const result = work();
-          if (fault?.kind === 'fail-mid-result' || fault?.kind === 'drop-mid-result') {
+          if (isMidResult(fault)) {
             // The statement ran; its rows were being fetched when the fault struck.
-            if (!Array.isArray(result) || result.length < 2) this.system.returnFault(fault);
+            if (!Array.isArray(result) || result.length < 2) this.system.faults.putBack(fault);
             else if (fault.kind === 'drop-mid-result') {
               void this.close();
               throw disconnected();

@@ -26,15 +26,12 @@ import {
   type JournalEntry,
   type Receiver,
 } from './journals';
+import { FaultQueue, type FaultKind } from '../faults';
 import { cpf, sqlError } from './messages';
 import { principal, QPGMR, QSECOFR, type UserProfile } from './users';
 
-export type IbmiFaultKind = 'drop' | 'stall' | 'fail-mid-result' | 'drop-mid-result';
-export interface IbmiFault {
-  kind: IbmiFaultKind;
-  ms: number;
-  matching?: RegExp;
-}
+/** Job numbers count up from here; the simulated system's first job is one more. */
+const FIRST_JOB_NUMBER = 100_000;
 
 export interface Library {
   name: string;
@@ -98,7 +95,7 @@ export class SimulatedIbmi {
   readonly systemName: string;
   readonly utcOffsetMinutes: number;
   private readonly now: () => Date;
-  private jobs = 100_000; // job numbers start here
+  private jobs = FIRST_JOB_NUMBER;
   private lastStamp = '';
   private sameStamp = 0;
 
@@ -149,7 +146,7 @@ export class SimulatedIbmi {
 
   // ---- faults (tests and fault drills arm them) ----------------------------------------------
 
-  private faults: IbmiFault[] = [];
+  readonly faults = new FaultQueue();
 
   /**
    * The next `times` statements or commands, on any connection, fail as a dropped connection ('drop')
@@ -158,23 +155,13 @@ export class SimulatedIbmi {
    * ('fail-mid-result'), or the host server ending the job ('drop-mid-result'). With `matching`, only
    * statements or commands whose text matches are struck.
    */
-  injectFaults(kind: IbmiFaultKind, times: number, ms = 0, matching?: RegExp): void {
-    for (let i = 0; i < times; i++) this.faults.push({ kind, ms, matching });
-  }
-
-  takeFault(text: string): IbmiFault | undefined {
-    const at = this.faults.findIndex((f) => !f.matching || f.matching.test(text));
-    return at === -1 ? undefined : this.faults.splice(at, 1)[0];
-  }
-
-  /** A mid-result fault the statement gave no rows to strike: it waits for the next one. */
-  returnFault(fault: IbmiFault): void {
-    this.faults.unshift(fault);
+  injectFaults(kind: FaultKind, times: number, ms = 0, matching?: RegExp): void {
+    this.faults.inject(kind, times, ms, matching);
   }
 
   /** Faults armed that have not struck yet. */
   pendingFaults(): number {
-    return this.faults.length;
+    return this.faults.pending;
   }
 
   // ---- authority ----------------------------------------------------------------------------
@@ -554,7 +541,7 @@ export class SimulatedIbmi {
   }
   /** Jobs started so far: one per sign-on. */
   get signOns(): number {
-    return this.jobs - 100_000;
+    return this.jobs - FIRST_JOB_NUMBER;
   }
   /** Jobs running now: one per open connection. */
   get activeJobs(): number {

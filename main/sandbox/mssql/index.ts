@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { makeSandboxCertificates } from './certificate';
 import { SandboxHost, type SandboxLogin } from './host';
 import { seed, SEED_LOGINS } from './seed';
-import type { Fault, FaultKind } from './tds/faults';
+import { FaultQueue, type FaultKind } from '../faults';
 import { startTdsServer, type TdsServer } from './tds/server';
 
 export interface SandboxSqlServerOptions {
@@ -74,17 +74,13 @@ export async function startSandboxSqlServer(
     tls = { cert: certs.cert, key: certs.key };
   }
   if (options.seed) await seed(host);
-  const faults: Fault[] = [];
+  const faults = new FaultQueue();
   const server = await startTdsServer({
     host,
     port: options.port,
     tls,
     forceEncryption: options.forceEncryption,
-    fault: (text) => {
-      const at = faults.findIndex((f) => !f.matching || f.matching.test(text));
-      return at === -1 ? undefined : faults.splice(at, 1)[0];
-    },
-    unusedFault: (fault) => faults.unshift(fault),
+    faults,
   });
   return {
     host: '127.0.0.1',
@@ -93,11 +89,9 @@ export async function startSandboxSqlServer(
     logins,
     server,
     sql: host,
-    pendingFaults: () => faults.length,
+    pendingFaults: () => faults.pending,
     restart: (downMs = 0) => server.restart(downMs),
-    injectFaults: (kind, times, ms = 0, matching) => {
-      for (let i = 0; i < times; i++) faults.push({ kind, ms, matching });
-    },
+    injectFaults: (kind, times, ms, matching) => faults.inject(kind, times, ms, matching),
     close: async () => {
       await server.close();
       // Sessions close their connections as their sockets close; then the files go.

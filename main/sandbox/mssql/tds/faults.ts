@@ -6,15 +6,7 @@ import { parseRpc, parseSqlBatch } from './requests';
 import type { StatementResult } from './server';
 import type { ServerMessage } from './tokens';
 
-export type FaultKind = 'drop' | 'stall' | 'fail-mid-result' | 'drop-mid-result';
-export interface Fault {
-  kind: FaultKind;
-  ms: number;
-  /** Strikes only a request whose text (the batch, or the procedure and its text parameters) matches. */
-  matching?: RegExp;
-}
-
-/** What a fault's `matching` is tested against. */
+/** What a fault's `matching` is tested against: the batch, or the procedure and its text parameters. */
 export function requestText(m: Message): string {
   try {
     if (m.type === PACKET.SQL_BATCH) return parseSqlBatch(m.data);
@@ -30,9 +22,6 @@ export function requestText(m: Message): string {
   }
   return '';
 }
-
-export const isMidResult = (fault: Fault | undefined): boolean =>
-  fault?.kind === 'fail-mid-result' || fault?.kind === 'drop-mid-result';
 
 /** Error 1205 (class 13): SQL Server ends the victim's batch and rolls its transaction back. */
 export const DEADLOCK_VICTIM: ServerMessage = {

@@ -4,7 +4,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { parseLogin7, type Login7 } from './login7';
-import { cutMidResult, DEADLOCK_VICTIM, isMidResult, requestText, type Fault } from './faults';
+import { isMidResult, type Fault, type FaultQueue } from '../../faults';
+import { cutMidResult, DEADLOCK_VICTIM, requestText } from './faults';
 import { DEFAULT_PACKET_SIZE, encodeMessage, MessageReader, PACKET, type Message } from './packet';
 import { buildPreloginResponse, ENCRYPT, negotiateEncryption, parsePrelogin } from './prelogin';
 import {
@@ -61,10 +62,8 @@ export interface TdsServerOptions {
   /** PEM certificate and key: with them the server offers encryption, as SQL Server does. */
   tls?: { cert: string; key: string };
   forceEncryption?: boolean;
-  /** Fault drills: asked before each request once logged in; 'drop' closes the socket unanswered. */
-  fault?: (requestText: string) => Fault | undefined;
-  /** A mid-result fault the request gave no result set to strike: it waits for the next request. */
-  unusedFault?: (fault: Fault) => void;
+  /** Fault drills: one is taken before each request once logged in; 'drop' closes the socket unanswered. */
+  faults?: FaultQueue;
 }
 
 export interface TdsServer {
@@ -173,8 +172,9 @@ class Connection {
     void this.drain();
   }
 
-  private send(type: number, data: Buffer): void {
-    if (this.phase !== 'closed') this.out.write(encodeMessage(type, data, this.packetSize));
+  /** `endOfMessage` false leaves the message unfinished (a fault drill's connection dropping mid-answer). */
+  private send(type: number, data: Buffer, endOfMessage = true): void {
+    if (this.phase !== 'closed') this.out.write(encodeMessage(type, data, this.packetSize, 0, endOfMessage));
   }
 
   private onPrelogin(m: Message): void {
@@ -216,11 +216,11 @@ class Connection {
       return this.onLogin(parseLogin7(m.data));
     }
     if (this.phase !== 'ready' || !this.session) return this.close();
-    const fault = this.options.fault?.(requestText(m));
+    const fault = this.options.faults?.take(requestText(m));
     // As a network failure or a server restart: the socket goes, the request unanswered.
     if (fault?.kind === 'drop') return this.close();
     if (fault?.kind === 'stall') await new Promise((resolve) => setTimeout(resolve, fault.ms));
-    const midResult = fault && isMidResult(fault) ? fault : undefined;
+    const midResult = isMidResult(fault) ? fault : undefined;
     if (m.resetConnection) this.session.reset();
     const w = new TokenWriter();
     if (m.type === PACKET.SQL_BATCH) {
@@ -271,7 +271,7 @@ class Connection {
     } else {
       return this.close();
     }
-    if (midResult) this.options.unusedFault?.(midResult);
+    if (midResult) this.options.faults?.putBack(midResult);
     this.send(PACKET.TABULAR_RESULT, w.take());
   }
 
@@ -289,8 +289,7 @@ class Connection {
     for (const row of set.rows) w.row(set.columns, row);
     if (fault.kind === 'drop-mid-result') {
       // The rows so far leave in packets without end-of-message; the socket goes before the rest.
-      if (this.phase !== 'closed')
-        this.out.write(encodeMessage(PACKET.TABULAR_RESULT, w.take(), this.packetSize, 0, false));
+      this.send(PACKET.TABULAR_RESULT, w.take(), false);
       return this.close();
     }
     w.message('error', DEADLOCK_VICTIM);
