@@ -20,8 +20,28 @@ interface Entry<S> {
 }
 
 /** A digest of what a source is opened from: the same digest, the same source may serve. */
-export const settingsDigest = (settings: unknown): string =>
+const settingsDigest = (settings: unknown): string =>
   createHash('sha256').update(JSON.stringify(settings)).digest('hex');
+
+/**
+ * Runs `work` on a source of its own, closed afterwards; or, given the engine's cache, on the agent's
+ * kept-open source, reused while `settings` (what the source is opened from) stay the same.
+ */
+export async function withAgentSource<S extends Closable, T>(
+  agent: { pipelineId: string; id: string },
+  settings: unknown,
+  open: () => Promise<S>,
+  work: (source: S) => Promise<T>,
+  cache?: SourceCache<S>,
+): Promise<T> {
+  if (cache) return cache.use(`${agent.pipelineId}/${agent.id}`, settings, open, work);
+  const source = await open();
+  try {
+    return await work(source);
+  } finally {
+    await source.close().catch(() => undefined);
+  }
+}
 
 export class SourceCache<S extends Closable> {
   private readonly entries = new Map<string, Entry<S>>();
@@ -31,17 +51,18 @@ export class SourceCache<S extends Closable> {
   /** Runs `work` on the agent's open source, opening one (with `open`) when none fits `settings`. */
   async use<T>(
     key: string,
-    settings: string,
+    settings: unknown,
     open: () => Promise<S>,
     work: (source: S) => Promise<T>,
   ): Promise<T> {
+    const digest = settingsDigest(settings);
     let entry = this.entries.get(key);
-    if (entry && entry.settings !== settings) {
+    if (entry && entry.settings !== digest) {
       this.drop(key, entry);
       entry = undefined;
     }
     if (!entry) {
-      entry = { settings, source: open(), tail: Promise.resolve(), busy: 0 };
+      entry = { settings: digest, source: open(), tail: Promise.resolve(), busy: 0 };
       this.entries.set(key, entry);
     }
     const e = entry;

@@ -1,7 +1,7 @@
 // The engine keeps one source open per agent for its reads: reused while the settings stay the same,
 // opened again when they change or after a failure, closed when unused and when the engine closes.
 import { describe, expect, it } from 'vitest';
-import { settingsDigest, SourceCache } from '../../main/agents/sourceCache';
+import { SourceCache } from '../../main/agents/sourceCache';
 
 class FakeSource {
   static opened = 0;
@@ -33,8 +33,10 @@ describe('SourceCache', () => {
       opened.push(s);
       return s;
     };
-    const digest = settingsDigest({ host: 'h', password: 'p' });
-    const answers = await Promise.all([1, 2, 3].map(() => cache.use('p1/a', digest, open, (s) => s.read())));
+    const settings = { host: 'h', password: 'p' };
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => cache.use('p1/a', settings, open, (s) => s.read())),
+    );
     expect(opened).toHaveLength(1);
     expect(new Set(answers).size).toBe(1);
     expect(opened[0]?.maxRunning).toBe(1);
@@ -47,8 +49,8 @@ describe('SourceCache', () => {
     const cache = new SourceCache<FakeSource>();
     const open = async () => new FakeSource();
     let first: FakeSource | undefined;
-    await cache.use('p1/a', settingsDigest({ v: 1 }), open, async (s) => (first = s));
-    const second = await cache.use('p1/a', settingsDigest({ v: 2 }), open, async (s) => s);
+    await cache.use('p1/a', { v: 1 }, open, async (s) => (first = s));
+    const second = await cache.use('p1/a', { v: 2 }, open, async (s) => s);
     await sleep(0);
     expect(second).not.toBe(first);
     expect(first?.closed).toBe(true);
@@ -59,15 +61,15 @@ describe('SourceCache', () => {
   it('forgets and closes a source a read failed on: the next read opens a new one', async () => {
     const cache = new SourceCache<FakeSource>();
     const open = async () => new FakeSource();
-    const digest = settingsDigest({});
+    const settings = {};
     let broken: FakeSource | undefined;
     await expect(
-      cache.use('k', digest, open, async (s) => {
+      cache.use('k', settings, open, async (s) => {
         broken = s;
         throw new Error('CWBCO1047');
       }),
     ).rejects.toThrow('CWBCO1047');
-    const next = await cache.use('k', digest, open, async (s) => s);
+    const next = await cache.use('k', settings, open, async (s) => s);
     expect(next).not.toBe(broken);
     await sleep(0);
     expect(broken?.closed).toBe(true);

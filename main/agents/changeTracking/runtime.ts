@@ -13,7 +13,7 @@ import { problem } from '../../engine/problem';
 import { AgentConnectionError } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingTables } from './tables';
-import { settingsDigest, type SourceCache } from '../sourceCache';
+import { withAgentSource, type SourceCache } from '../sourceCache';
 
 function settingsOf(agent: ResolvedAgent): {
   credentials: ChangeTrackingHostCredentials;
@@ -26,27 +26,18 @@ function settingsOf(agent: ResolvedAgent): {
 }
 
 /** Runs `work` on a source of its own, or on the agent's kept-open one when a cache is given. */
-async function withSource<T>(
+const withSource = <T>(
   agent: ResolvedAgent,
   work: (source: ChangeTrackingSource) => Promise<T>,
   cache?: SourceCache<ChangeTrackingSource>,
-): Promise<T> {
-  const open = () =>
-    openChangeTrackingSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id });
-  if (cache)
-    return cache.use(
-      `${agent.pipelineId}/${agent.id}`,
-      settingsDigest([agent.type, agent.hostCredentials, agent.configuration]),
-      open,
-      work,
-    );
-  const source = await open();
-  try {
-    return await work(source);
-  } finally {
-    await source.close().catch(() => undefined);
-  }
-}
+): Promise<T> =>
+  withAgentSource(
+    agent,
+    [agent.type, agent.hostCredentials, agent.configuration],
+    () => openChangeTrackingSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id }),
+    work,
+    cache,
+  );
 
 export async function checkChangeTracking(
   agent: ResolvedAgent,

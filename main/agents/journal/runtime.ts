@@ -14,7 +14,7 @@ import { AgentConnectionError } from './connection';
 import { openJournalSource, type JournalSource } from './source';
 import { backlogQuery } from './backlog';
 import { journalTables } from './tables';
-import { settingsDigest, type SourceCache } from '../sourceCache';
+import { withAgentSource, type SourceCache } from '../sourceCache';
 
 function settingsOf(agent: ResolvedAgent): {
   credentials: JournalHostCredentials;
@@ -32,26 +32,19 @@ export const journalSourceOf = (agent: ResolvedAgent, entities: readonly Entity[
   openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities });
 
 /** Runs `work` on a source of its own, or on the agent's kept-open one when a cache is given. */
-async function withSource<T>(
+const withSource = <T>(
   agent: ResolvedAgent,
   entities: readonly Entity[],
   work: (source: JournalSource) => Promise<T>,
   cache?: SourceCache<JournalSource>,
-): Promise<T> {
-  if (cache)
-    return cache.use(
-      `${agent.pipelineId}/${agent.id}`,
-      settingsDigest([agent.type, agent.hostCredentials, agent.configuration, entities]),
-      () => journalSourceOf(agent, entities),
-      work,
-    );
-  const source = await journalSourceOf(agent, entities);
-  try {
-    return await work(source);
-  } finally {
-    await source.close().catch(() => undefined);
-  }
-}
+): Promise<T> =>
+  withAgentSource(
+    agent,
+    [agent.type, agent.hostCredentials, agent.configuration, entities],
+    () => journalSourceOf(agent, entities),
+    work,
+    cache,
+  );
 
 export async function checkJournal(
   agent: ResolvedAgent,
