@@ -2,7 +2,7 @@
 // CDCREAD; library SHOP made by CREATE SCHEMA (SQL tables, journaled to QSQJRN) and library LEGACY
 // with DDS files (an *MDY date, CCSID 273 text, packed and zoned decimals, a file with no key and
 // two members) journaled to LEGACY/JRN. Built through the same interface the agent uses.
-import type { JournalHostCredentials } from '../../../shared/agents/journal';
+import { journalHostCredentials, type JournalHostCredentials } from '../../../shared/agents/journal';
 import { suggestedProfile, type UserProfile } from './users';
 import type { SandboxIbmi } from './index';
 
@@ -10,27 +10,20 @@ export const SEED_AGENT = { user: 'CDCAGENT', password: 'Sandbox-1' };
 export const SEED_READER = { user: 'CDCREAD', password: 'Sandbox-2' };
 export const SEED_ADMIN = { user: 'QSECOFR', password: 'QSECOFR' };
 
-/** A journal agent's hostCredentials for a sandbox host, signed on as CDCAGENT, every default spelled out. */
+/** A journal agent's hostCredentials for a sandbox host, signed on as CDCAGENT, the schema's defaults filled in. */
 export const seedAgentCredentials = (
   host: string,
   over: Partial<JournalHostCredentials> = {},
-): JournalHostCredentials => ({
-  connectionName: 'sandbox',
-  host,
-  databaseName: '*SYSBAS',
-  username: SEED_AGENT.user,
-  password: SEED_AGENT.password,
-  maxConnectionsCount: 2,
-  dateFormat: 'iso',
-  timeFormat: 'iso',
-  blockSize: 32,
-  useConnectionPool: true,
-  syncLibrary: 'SYNC',
-  journalCheckpointTable: 'JOURNALSCP',
-  enableDdsDiscovery: false,
-  useDatabaseTimezone: false,
-  ...over,
-});
+): JournalHostCredentials =>
+  journalHostCredentials.schema.parse({
+    connectionName: 'sandbox',
+    host,
+    databaseName: '*SYSBAS',
+    username: SEED_AGENT.user,
+    password: SEED_AGENT.password,
+    maxConnectionsCount: 2,
+    ...over,
+  });
 
 export const SEED_USERS: UserProfile[] = [
   suggestedProfile(SEED_AGENT.user, SEED_AGENT.password),
