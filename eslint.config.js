@@ -23,6 +23,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS on purpose (the stand-in `electron` both module systems load).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { CONTENT_SECURITY_POLICY } from './main/csp.ts';
+import { CONTENT_SECURITY_POLICY } from './main/platform/csp.ts';
 
 // The renderer is one static bundle: Electron loads it from disk, web mode serves it over loopback.
 export default defineConfig({

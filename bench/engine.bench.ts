@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../main/engine/engine';
 import { startEngineServer } from '../main/engine/server';
-import { silentLog } from '../main/log';
+import { silentLog } from '../main/platform/log';
 import { measureLatency, type Benchmark } from './harness';
 
 export const engineBenchmark: Benchmark = {

@@ -4,9 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assemble, type JournalEntryRow, type TableReading } from '../main/agents/journal/assemble';
-import { openJournalSource } from '../main/agents/journal/source';
-import { encodeRecord, type FieldDef } from '../main/ibmi/recordImage';
+import { assemble, type JournalEntryRow, type TableReading } from '../main/connectors/journal/assemble';
+import { openJournalSource } from '../main/connectors/journal/source';
+import { encodeRecord, type FieldDef } from '../main/connectors/drivers/ibmi/recordImage';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { PostgresTarget } from '../main/runner/targets/postgresTarget';
 import { SqliteTarget } from '../main/runner/targets/sqliteTarget';

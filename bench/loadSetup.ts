@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sql from 'mssql';
 import { openEngine } from '../main/engine/engine';
 import { startEngineServer } from '../main/engine/server';
-import { silentLog } from '../main/log';
+import { silentLog } from '../main/platform/log';
 import { SEED_AGENT_LOGIN, SEED_DATABASE } from '../main/sandbox/mssql/seed';
 
 export interface Load {

@@ -1,6 +1,6 @@
 // The change-tracking agent on a benchmark's own sandbox SQL Server (the benchmarks' shared login).
 import type { SandboxSqlServer } from '../main/sandbox/mssql';
-import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
+import { openChangeTrackingSource } from '../main/connectors/changeTracking/source';
 
 export const BENCH_LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLog } from '../main/log';
-import { startAppServices } from '../main/services';
+import { silentLog } from '../main/platform/log';
+import { startAppServices } from '../main/app/services';
 import { startWebServer } from '../main/web/server';
 import { measureLatency, type Benchmark } from './harness';
 

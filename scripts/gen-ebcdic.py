@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates main/ibmi/ebcdicTables.ts: for each EBCDIC CCSID, the Unicode character of each byte.
+"""Generates main/connectors/drivers/ibmi/ebcdicTables.ts: for each EBCDIC CCSID, the Unicode character of each byte.
 
 The tables come from Python's codecs, which are generated from the Unicode Consortium's and IBM's
 mapping files (Lib/encodings/cp037.py and others say so in their headers). No npm package carries
@@ -23,7 +23,7 @@ for ccsid, codec in CCSIDS.items():
     assert len(table) == 256
     lines.append(f"  {ccsid}: {json.dumps(table, ensure_ascii=True)},")
 lines.append("};")
-out = pathlib.Path(__file__).resolve().parent.parent / "main" / "ibmi" / "ebcdicTables.ts"
+out = pathlib.Path(__file__).resolve().parent.parent / "main" / "connectors" / "drivers" / "ibmi" / "ebcdicTables.ts"
 text = "\n".join(lines) + "\n"
 if "--check" in sys.argv:
     # Exit 1 when the committed tables differ from what the mappings give.

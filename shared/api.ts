@@ -1,5 +1,5 @@
 // The one contract between the renderer and main: every method with its input and output schema.
-// Main implements it (main/handlers.ts), the preload exposes it, web mode carries it over HTTP.
+// Main implements it (main/app/handlers.ts), the preload exposes it, web mode carries it over HTTP.
 import { z } from 'zod';
 import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agents';
 

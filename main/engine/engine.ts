@@ -2,13 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Log } from '../log';
+import type { Log } from '../platform/log';
 import { resumeRunning, type EngineDeps } from './operations';
-import { agentsRuntime } from '../agents/runtime';
-import type { AgentRuntime } from './runtime';
+import { agentsRuntime } from './agentRuntime';
+import type { AgentRuntime } from '../connectors/spi';
 import { openDb } from './store/db';
 import { createRepo } from './store/repo';
-import { keyFileSecretBox, type SecretBox } from './store/secrets';
+import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';
 import { createTokenKeeper } from './tokens';
 
 export interface EngineOptions {
@@ -30,7 +30,7 @@ export interface LocalEngine {
 }
 
 export const STORE_FILE = 'engine.sqlite';
-export const KEY_FILE = 'secrets.key';
+export { KEY_FILE };
 
 export function openEngine(options: EngineOptions): LocalEngine {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });

@@ -14,12 +14,12 @@ import {
   type Entity,
 } from '../../shared/controlApi';
 import type { OperationId } from '../../shared/controlApiRoutes';
-import type { Log } from '../log';
-import { problem } from './problem';
-import { type AgentRuntime, endpointOf, reachabilityCheck, type ResolvedAgent } from './runtime';
+import type { Log } from '../platform/log';
+import { problem } from '../platform/problem';
+import { type AgentRuntime, endpointOf, reachabilityCheck, type ResolvedAgent } from '../connectors/spi';
 import type { AgentRow, Repo } from './store/repo';
 import { toAgent } from './store/repo';
-import type { SecretBox } from './store/secrets';
+import type { SecretBox } from '../platform/secretBox';
 import { buildDiagnosticsBundle } from './diagnostics';
 import { openApiDocument } from './openapi';
 import type { TokenKeeper } from './tokens';

@@ -3,9 +3,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routes, type OperationId, type RouteSpec } from '../../shared/controlApiRoutes';
-import { HttpError, readJsonBody } from '../http/body';
+import { HttpError, readJsonBody } from '../platform/http/body';
 import { operations, type EngineDeps } from './operations';
-import { problem, ProblemError } from './problem';
+import { problem, ProblemError } from '../platform/problem';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 // The engine's admin token: made on first start and shown once; only its SHA-256 digest is stored.
-import { newToken, tokenDigest, tokenMatchesDigest } from '../http/token';
+import { newToken, tokenDigest, tokenMatchesDigest } from '../platform/http/token';
 import type { Repo } from './store/repo';
 
 const KEY = 'admin_token_sha256';

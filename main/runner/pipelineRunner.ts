@@ -2,7 +2,7 @@
 // (with progress) and its checkpoint committed with its rows, then the change stream, batch by batch,
 // each batch committed with its checkpoint at the target; the source's own checkpoint follows after.
 // Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
-import { AgentConnectionError } from '../agents/connectionError';
+import { AgentConnectionError } from '../connectors/connectionError';
 import {
   tableKey,
   type Change,
@@ -11,7 +11,7 @@ import {
   type SourceBacklog,
   type TableRef,
   type TableShape,
-} from '../agents/source';
+} from '../connectors/source';
 import type { Target, TargetTable } from './targets/target';
 
 export interface RunnerEntity {

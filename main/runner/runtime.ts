@@ -12,14 +12,14 @@ import {
   sqliteConfiguration,
   sqliteHostCredentials,
 } from '../../shared/agents/targets';
-import { openPool } from '../agents/changeTracking/connection';
-import { openChangeTrackingSource } from '../agents/changeTracking/source';
-import { journalSourceOf } from '../agents/journal/runtime';
-import { minutesLeft } from '../agents/journal/backlog';
-import type { SourceAgent } from '../agents/source';
+import { openPool } from '../connectors/changeTracking/connection';
+import { openChangeTrackingSource } from '../connectors/changeTracking/source';
+import { journalSourceOf } from '../connectors/journal/runtime';
+import { minutesLeft } from '../connectors/journal/backlog';
+import type { SourceAgent } from '../connectors/source';
 import { MssqlTarget } from './targets/mssqlTarget';
-import { problem } from '../engine/problem';
-import type { AgentRuntime, ResolvedAgent, StartContext } from '../engine/runtime';
+import { problem } from '../platform/problem';
+import type { AgentRuntime, ResolvedAgent, StartContext } from '../connectors/spi';
 import { PipelineRunner, type RunnerEvent } from './pipelineRunner';
 import { PostgresTarget } from './targets/postgresTarget';
 import { SqliteTarget } from './targets/sqliteTarget';

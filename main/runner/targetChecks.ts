@@ -10,8 +10,8 @@ import {
   sqliteHostCredentials,
 } from '../../shared/agents/targets';
 import type { CheckResult } from '../../shared/controlApi';
-import { AgentConnectionError, openPool } from '../agents/changeTracking/connection';
-import type { ResolvedAgent } from '../engine/runtime';
+import { AgentConnectionError, openPool } from '../connectors/changeTracking/connection';
+import type { ResolvedAgent } from '../connectors/spi';
 
 const passed = (id: string, message: string): CheckResult => ({
   id,

@@ -2,12 +2,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiErrorData, Envelope } from '../../shared/api';
-import { CSP_HEADER } from '../csp';
-import type { Dispatch } from '../dispatch';
-import type { Log } from '../log';
-import { readStatic } from '../http/static';
-import { HttpError, readJsonBody } from '../http/body';
-import { newToken, tokenMatches } from '../http/token';
+import { CSP_HEADER } from '../platform/csp';
+import type { Dispatch } from '../app/dispatch';
+import type { Log } from '../platform/log';
+import { readStatic } from '../platform/http/static';
+import { HttpError, readJsonBody } from '../platform/http/body';
+import { newToken, tokenMatches } from '../platform/http/token';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

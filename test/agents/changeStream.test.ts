@@ -4,9 +4,12 @@
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { openChangeTrackingSource, type ChangeTrackingSource } from '../../main/agents/changeTracking/source';
-import { streamStep, type ChangeSink, type StreamEvent } from '../../main/agents/changeStream';
-import type { Row } from '../../main/agents/source';
+import {
+  openChangeTrackingSource,
+  type ChangeTrackingSource,
+} from '../../main/connectors/changeTracking/source';
+import { streamStep, type ChangeSink, type StreamEvent } from '../../main/connectors/changeStream';
+import type { Row } from '../../main/connectors/source';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { noteAnswer, secretsIn, watchedLog } from '../setup/secretNotes';
-import type { AppServices } from '../../main/services';
+import type { AppServices } from '../../main/app/services';
 import { startWebServer, type WebServer } from '../../main/web/server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

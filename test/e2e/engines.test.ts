@@ -1,7 +1,7 @@
 // The Engines screen in a real browser: the local engine's token shown once, a remote profile checked.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppServices } from '../../main/services';
+import type { AppServices } from '../../main/app/services';
 import type { WebServer } from '../../main/web/server';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { screenshot, startWebApp, type WebApp } from './browser';

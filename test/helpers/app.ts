@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startAppServices, type AppServices } from '../../main/services';
+import { sandboxMode } from '../../main/sandbox/mode';
+import { startAppServices, type AppServices } from '../../main/app/services';
 import { noteAnswer, secretsIn, watchedLog, watchFolder } from '../setup/secretNotes';
 
 export async function startTestApp(
@@ -15,6 +16,7 @@ export async function startTestApp(
     dataDir,
     log: watchedLog,
     enginePort: 0,
+    loadSandbox: async () => sandboxMode(),
   });
   const dispatch = services.dispatch;
   // The app's answers to direct calls (no HTTP in between) go to the secret scan too.

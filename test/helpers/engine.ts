@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineClient, type EngineClient } from '../../main/client/engineClient';
 import { openEngine, type LocalEngine } from '../../main/engine/engine';
-import type { AgentRuntime } from '../../main/engine/runtime';
+import type { AgentRuntime } from '../../main/connectors/spi';
 import { startEngineServer, type EngineServer } from '../../main/engine/server';
-import type { Log } from '../../main/log';
+import type { Log } from '../../main/platform/log';
 import { watchedLog, watchFolder } from '../setup/secretNotes';
 
 export interface RunningEngine {

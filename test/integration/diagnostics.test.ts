@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchedLog } from '../setup/secretNotes';
-import { startAppServices, type AppServices } from '../../main/services';
+import { startAppServices, type AppServices } from '../../main/app/services';
 import type { Envelope } from '../../shared/api';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 

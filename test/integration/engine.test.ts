@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngineError } from '../../main/client/engineClient';
 import { KEY_FILE } from '../../main/engine/engine';
-import { problem } from '../../main/engine/problem';
-import type { AgentRuntime } from '../../main/engine/runtime';
-import { keyFileSecretBox, loadOrCreateKey } from '../../main/engine/store/secrets';
+import { problem } from '../../main/platform/problem';
+import type { AgentRuntime } from '../../main/connectors/spi';
+import { keyFileSecretBox, loadOrCreateKey } from '../../main/platform/secretBox';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
 const PASSWORD = 'Sp3c-Pa55word!';

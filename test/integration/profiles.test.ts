@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../shared/api';
-import type { AppServices } from '../../main/services';
+import type { AppServices } from '../../main/app/services';
 import { startTestApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
@@ -78,7 +78,7 @@ describe('the local engine', () => {
   it('says why when its port is taken', async () => {
     const blocker = await remote();
     const port = Number(new URL(blocker.url).port);
-    const { startAppServices } = await import('../../main/services');
+    const { startAppServices } = await import('../../main/app/services');
     const { watchedLog } = await import('../setup/secretNotes');
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');

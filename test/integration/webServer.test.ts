@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchedLog } from '../setup/secretNotes';
-import type { AppServices } from '../../main/services';
+import type { AppServices } from '../../main/app/services';
 import { startTestApp } from '../helpers/app';
 import { MAX_BODY_BYTES, startWebServer, type WebServer } from '../../main/web/server';
 

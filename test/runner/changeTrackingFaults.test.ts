@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type sql from 'mssql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeTables } from '../../main/agents/changeTracking/shape';
+import { describeTables } from '../../main/connectors/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';

@@ -1,7 +1,7 @@
 // The runner in a process of its own, for the crash test: it replicates the sandbox's tables into a
 // SQLite file and prints each event as a line of JSON, until killed (or, with --until-caught-up, until
 // the source has nothing more to give).
-import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
 

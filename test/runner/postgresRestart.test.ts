@@ -5,7 +5,7 @@
 import type sql from 'mssql';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeTables } from '../../main/agents/changeTracking/shape';
+import { describeTables } from '../../main/connectors/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { PostgresTarget } from '../../main/runner/targets/postgresTarget';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';

@@ -4,7 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { join } from 'node:path';
-import { consoleLog, type Log } from '../../main/log';
+import { consoleLog, type Log } from '../../main/platform/log';
 
 export type SecretNote =
   | { kind: 'answer' | 'log' | 'output'; where: string; secrets: string[]; text: string }

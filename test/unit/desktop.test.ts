@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RENDERER_URL, serveAppRequest } from '../../main/appProtocol';
-import { createFileLog, LOG_FILE, scrubCredentials } from '../../main/fileLog';
-import { aboutText, menuTemplate, type MenuEntry } from '../../main/menu';
-import { isExternalLinkAllowed } from '../../main/window';
-import { DEFAULT_WINDOW_STATE, loadWindowState, saveWindowState } from '../../main/windowState';
+import { RENDERER_URL, serveAppRequest } from '../../main/desktop/appProtocol';
+import { createFileLog, LOG_FILE, scrubCredentials } from '../../main/platform/fileLog';
+import { aboutText, menuTemplate, type MenuEntry } from '../../main/desktop/menu';
+import { isExternalLinkAllowed } from '../../main/desktop/window';
+import { DEFAULT_WINDOW_STATE, loadWindowState, saveWindowState } from '../../main/desktop/windowState';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'cdc-desktop-'));
 

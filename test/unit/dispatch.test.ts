@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatch } from '../../main/dispatch';
-import { handlers, type Deps, type Handlers } from '../../main/handlers';
-import type { AppServices } from '../../main/services';
+import { createDispatch } from '../../main/app/dispatch';
+import { handlers, type Deps, type Handlers } from '../../main/app/handlers';
+import type { AppServices } from '../../main/app/services';
 import { startTestApp } from '../helpers/app';
-import type { Log, LogFields } from '../../main/log';
+import type { Log, LogFields } from '../../main/platform/log';
 
 function recordingLog() {
   const lines: string[] = [];

@@ -3,11 +3,28 @@
 // zoned fields), not against any decoder of this project.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { decodeEbcdic, encodeEbcdic } from '../../main/ibmi/ebcdic';
-import { decodePacked, decodeZoned, encodePacked, encodeZoned, packedLength } from '../../main/ibmi/decimal';
-import { formatDate, formatTime, parseDate, parseTime, type DateFormat } from '../../main/ibmi/dateTime';
-import { decodeRecord, encodeRecord, recordLength, type FieldDef } from '../../main/ibmi/recordImage';
-import { clString, ibmiName } from '../../main/ibmi/connection';
+import { decodeEbcdic, encodeEbcdic } from '../../main/connectors/drivers/ibmi/ebcdic';
+import {
+  decodePacked,
+  decodeZoned,
+  encodePacked,
+  encodeZoned,
+  packedLength,
+} from '../../main/connectors/drivers/ibmi/decimal';
+import {
+  formatDate,
+  formatTime,
+  parseDate,
+  parseTime,
+  type DateFormat,
+} from '../../main/connectors/drivers/ibmi/dateTime';
+import {
+  decodeRecord,
+  encodeRecord,
+  recordLength,
+  type FieldDef,
+} from '../../main/connectors/drivers/ibmi/recordImage';
+import { clString, ibmiName } from '../../main/connectors/drivers/ibmi/connection';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
 const bytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/ /g, ''), 'hex'));
@@ -116,7 +133,10 @@ describe('the EBCDIC tables', () => {
   it('are what scripts/gen-ebcdic.py makes from the Unicode mappings', () => {
     const run = spawnSync('python3', ['scripts/gen-ebcdic.py', '--check']);
     if (run.error) throw new Error('python3 is needed to check the generated EBCDIC tables.');
-    expect(run.status, 'main/ibmi/ebcdicTables.ts is stale: run python3 scripts/gen-ebcdic.py').toBe(0);
+    expect(
+      run.status,
+      'main/connectors/drivers/ibmi/ebcdicTables.ts is stale: run python3 scripts/gen-ebcdic.py',
+    ).toBe(0);
   });
 });
 

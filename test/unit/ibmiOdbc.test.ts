@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { IbmiError } from '../../main/ibmi/connection';
-import { ibmiConnectionString, openOdbcIbmi, type OdbcIbmiOptions } from '../../main/ibmi/odbc';
+import { IbmiError } from '../../main/connectors/drivers/ibmi/connection';
+import {
+  ibmiConnectionString,
+  openOdbcIbmi,
+  type OdbcIbmiOptions,
+} from '../../main/connectors/drivers/ibmi/odbc';
 
 const base: OdbcIbmiOptions = {
   host: 'pub400.example',

@@ -1,8 +1,8 @@
 // The DSPJRN command the journal agent sends, seen through a stand-in connection: the receiver range
 // from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files.
 import { describe, expect, it } from 'vitest';
-import { IbmiError, type IbmiConnection } from '../../main/ibmi/connection';
-import { readJournal } from '../../main/agents/journal/reader';
+import { IbmiError, type IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
+import { readJournal } from '../../main/connectors/journal/reader';
 
 function recording(): IbmiConnection & { commands: string[] } {
   const commands: string[] = [];

@@ -1,8 +1,8 @@
 // The runner's fault handling with stand-in sources and targets: a lost connection is retried with
 // backoff and the pipeline goes on; a failure that cannot heal stops it with the reason; retries end.
 import { describe, expect, it } from 'vitest';
-import { AgentConnectionError } from '../../main/agents/connectionError';
-import type { Checkpoint, SourceAgent } from '../../main/agents/source';
+import { AgentConnectionError } from '../../main/connectors/connectionError';
+import type { Checkpoint, SourceAgent } from '../../main/connectors/source';
 import { isTransient, PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import type { Target } from '../../main/runner/targets/target';
 

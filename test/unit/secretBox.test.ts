@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LogFields } from '../../main/log';
-import { secretBoxForDesktop, type DesktopSafeStorage } from '../../main/secretBoxForDesktop';
+import type { LogFields } from '../../main/platform/log';
+import { secretBoxForDesktop, type DesktopSafeStorage } from '../../main/desktop/secretBox';
 
 /** Stands in for Electron's safeStorage: reversible, and visibly so, to prove which box sealed. */
 function fakeSafeStorage(available: boolean, backend: string): DesktopSafeStorage {

@@ -1,10 +1,10 @@
 // The desktop shell's wiring, checked without Electron: window options, navigation, IPC sender check, CSP.
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, CSP_HEADER } from '../../main/csp';
-import type { Dispatch } from '../../main/dispatch';
-import { registerIpc, type IpcEventLike } from '../../main/ipc';
+import { CONTENT_SECURITY_POLICY, CSP_HEADER } from '../../main/platform/csp';
+import type { Dispatch } from '../../main/app/dispatch';
+import { registerIpc, type IpcEventLike } from '../../main/desktop/ipc';
 import { watchedLog } from '../setup/secretNotes';
-import { isAllowedNavigation, secureWebPreferences } from '../../main/window';
+import { isAllowedNavigation, secureWebPreferences } from '../../main/desktop/window';
 import { IPC_CHANNEL } from '../../shared/ipc';
 
 const home = 'app://bundle/index.html';
@@ -94,8 +94,8 @@ describe('IPC input validation', () => {
       warn: (e: string, f?: object) => lines.push(`${e} ${JSON.stringify(f)}`),
     };
     let listener: ((event: IpcEventLike, ...args: unknown[]) => Promise<unknown>) | undefined;
-    const { createDispatch } = await import('../../main/dispatch');
-    const { handlers } = await import('../../main/handlers');
+    const { createDispatch } = await import('../../main/app/dispatch');
+    const { handlers } = await import('../../main/app/handlers');
     registerIpc(
       { handle: (_c, l) => (listener = l) },
       createDispatch(handlers, app.deps, log),

@@ -3,10 +3,10 @@
 // two-way setup do not read the pipeline's own writes back. Rows are upserted as UPDATE, then INSERT
 // when no row was there, in one transaction with the checkpoint.
 import sql from 'mssql';
-import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../agents/source';
-import { bracket, SYNC_SCHEMA } from '../../agents/changeTracking/names';
-import { changeTrackingContext } from '../../agents/changeTracking/source';
-import { createSyncTable } from '../../agents/changeTracking/syncTable';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../connectors/source';
+import { bracket, SYNC_SCHEMA } from '../../connectors/changeTracking/names';
+import { changeTrackingContext } from '../../connectors/changeTracking/source';
+import { createSyncTable } from '../../connectors/changeTracking/syncTable';
 import { netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
 import { portable } from './values';
 

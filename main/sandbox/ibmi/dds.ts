@@ -1,10 +1,10 @@
 // DDS for a physical file, read by position as the DDS reference lays out an A-specification:
 // 17 name type (R record, K key), 19–28 name, 30–34 length, 35 data type, 36–37 decimal positions,
 // 45–80 keywords (DATFMT, DATSEP, TIMFMT, CCSID, ALWNULL, VARLEN, TEXT, COLHDG; UNIQUE at file level).
-import type { FieldType } from '../../ibmi/recordImage';
-import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../ibmi/dateTime';
+import type { FieldType } from '../../connectors/drivers/ibmi/recordImage';
+import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../connectors/drivers/ibmi/dateTime';
 import type { ColumnSpec } from './files';
-import { IbmiError } from '../../ibmi/connection';
+import { IbmiError } from '../../connectors/drivers/ibmi/connection';
 
 export interface DdsFile {
   format: string;

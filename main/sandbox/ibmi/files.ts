@@ -2,8 +2,8 @@
 // keep their slot until RGZPFM or until a REUSEDLT(*YES) file fills it. Rows live in SQLite, one
 // table per member; every change goes through here so it is journaled the way IBM i journals it.
 import type Database from 'better-sqlite3';
-import { sqlTypeName, type FieldDef, type FieldValue } from '../../ibmi/recordImage';
-import { decodeEbcdic, encodeEbcdic } from '../../ibmi/ebcdic';
+import { sqlTypeName, type FieldDef, type FieldValue } from '../../connectors/drivers/ibmi/recordImage';
+import { decodeEbcdic, encodeEbcdic } from '../../connectors/drivers/ibmi/ebcdic';
 import type { ObjectAuthority } from './authority';
 import { sqlError } from './messages';
 

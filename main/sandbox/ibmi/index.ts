@@ -1,6 +1,7 @@
 // The simulated IBM i, in process: what the journal agent, the tests and sandbox mode connect to
 // through the IbmiConnection interface. A host name registers it, so credentials can point at it.
-import type { IbmiConnection } from '../../ibmi/connection';
+import type { IbmiConnection } from '../../connectors/drivers/ibmi/connection';
+import { registerInProcessIbmi } from '../../connectors/drivers/ibmi/inProcess';
 import { seedIbmi, SEED_USERS } from './seed';
 import { SimulatedIbmiConnection, type SimulatedConnectOptions } from './session';
 import { SimulatedIbmi, type SimulatedIbmiOptions } from './system';
@@ -26,6 +27,7 @@ export interface SandboxIbmi {
 }
 
 const running = new Map<string, SandboxIbmi>();
+const unregister = new Map<string, () => void>();
 let count = 0;
 
 /** The running simulated IBM i a host name names, if any. */
@@ -52,11 +54,14 @@ export async function startSandboxIbmi(
     },
     close: () => {
       running.delete(host);
+      unregister.get(host)?.();
+      unregister.delete(host);
       system.close();
       return Promise.resolve();
     },
   };
   if (options.seed) await seedIbmi(sandbox);
   running.set(host, sandbox);
+  unregister.set(host, registerInProcessIbmi(host, sandbox));
   return sandbox;
 }

@@ -2,7 +2,12 @@
 // the default library as its current schema. Autocommit runs with commitment control *NONE, as the
 // IBM i Access ODBC Driver does by default; transaction() runs the work under *CHG and commits or
 // rolls back at the end.
-import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from '../../ibmi/connection';
+import {
+  IbmiError,
+  type IbmiConnection,
+  type IbmiRow,
+  type IbmiValue,
+} from '../../connectors/drivers/ibmi/connection';
 import { isMidResult } from '../faults';
 import { runCommand } from './cl/commands';
 import { runStatement } from './sql/statements';

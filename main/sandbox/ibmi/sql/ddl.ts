@@ -1,6 +1,6 @@
 // CREATE SCHEMA, CREATE TABLE (an SQL table: REUSEDLT(*YES), journaled to the schema's QSQJRN when
 // it has one), CREATE ALIAS (a name for a file, or for one member of it), DROP.
-import type { FieldType } from '../../../ibmi/recordImage';
+import type { FieldType } from '../../../connectors/drivers/ibmi/recordImage';
 import { newAuthority } from '../authority';
 import type { ColumnSpec, SqlValue } from '../files';
 import { sqlError } from '../messages';

@@ -1,0 +1,83 @@
+// `npm run engine`: the local engine without Electron. Prints the admin token on first start only.
+// `--sandbox-ibmi` also starts the simulated IBM i in this process (it has no network protocol of its
+// own), under a host name journal agents of this engine can use.
+import { defaultDataDir } from '../platform/dataDir';
+import { portOption, runCommandLine } from '../platform/cli';
+import { consoleLog } from '../platform/log';
+import { appVersion } from '../platform/version';
+import { openEngine } from '../engine/engine';
+import { startEngineServer } from '../engine/server';
+
+const usage = `Usage: npm run engine -- [options]
+
+  --host HOST        address to listen on (default 127.0.0.1, loopback only)
+  --port N           port of the control API (default 1717; 0 picks a free one)
+  --data DIR         data folder (default: the OS's app data folder)
+  --rotate-token     make a new admin token, print it once, and exit
+  --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (docs/ibmi.md)
+  -h, --help         this text`;
+
+runCommandLine(
+  {
+    usage,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '1717' },
+      data: { type: 'string' },
+      'rotate-token': { type: 'boolean', default: false },
+      'sandbox-ibmi': { type: 'boolean', default: false },
+    },
+  },
+  async ({ values }) => {
+    const port = portOption('port', values.port);
+    const dataDir = values.data ?? defaultDataDir();
+    const log = consoleLog();
+    // Before the engine opens: it resumes running pipelines at once, and a sandbox journal pipeline
+    // needs its simulated IBM i to exist by then.
+    const ibmi = values['sandbox-ibmi']
+      ? await import('../sandbox/ibmi').then((m) => m.startSandboxIbmi({ seed: true, host: 'sandbox-ibmi' }))
+      : undefined;
+    const engine = openEngine({ dataDir, log, appVersion: appVersion() });
+
+    const showToken = (token: string, why: string) =>
+      process.stdout.write(
+        `\n${why}\n\n  ${token}\n\nIt is shown once and stored only as a hash: keep it in your password manager.\n` +
+          `Send it as "Authorization: Bearer <token>". Lost it? Run: npm run engine -- --rotate-token\n\n`,
+      );
+
+    if (values['rotate-token']) {
+      showToken(engine.deps.tokens.rotate(), 'New admin token (the previous one no longer works):');
+      await engine.close();
+      await ibmi?.close();
+      process.exit(0);
+    }
+
+    if (engine.firstStartToken)
+      showToken(engine.firstStartToken, 'First start: this is the admin token of this engine.');
+    if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
+      process.stderr.write(
+        `Warning: listening on ${values.host}, not loopback: the API speaks plain HTTP.\n`,
+      );
+    }
+    const server = await startEngineServer(engine.deps, { host: values.host, port });
+    process.stdout.write(`Engine listening on ${server.url} (data in ${dataDir}). Press Ctrl+C to stop.\n`);
+    if (ibmi) {
+      const { SEED_AGENT } = await import('../sandbox/ibmi/seed');
+      process.stdout.write(
+        `Simulated IBM i: host "${ibmi.host}", user ${SEED_AGENT.user} / ${SEED_AGENT.password}, libraries SHOP and LEGACY (docs/ibmi.md).\n`,
+      );
+    }
+
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(
+        signal,
+        () =>
+          void server
+            .close()
+            .then(() => engine.close())
+            .then(() => ibmi?.close())
+            .then(() => process.exit(0)),
+      );
+    }
+  },
+);

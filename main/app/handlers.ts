@@ -1,0 +1,358 @@
+// Every contract method as a plain function of (input, deps): callable from IPC, HTTP and tests alike.
+import type { z } from 'zod';
+import { agentTypes, AGENT_TYPES } from '../../shared/agents';
+import type { entitiesBodySchema } from '../../shared/controlApi';
+import type { contract, MethodName, MethodOutput } from '../../shared/api';
+import { parseSection, redactSection } from '../../shared/config/parse';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createEngineClient, EngineError, type EngineClient } from '../client/engineClient';
+import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from '../engine/diagnostics';
+import type { LocalEngineHandle } from './localEngine';
+import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
+import type { SandboxSystems } from '../sandbox/mode';
+import { testConnection } from './connectionTest';
+
+export interface Deps {
+  mode: 'electron' | 'web';
+  appVersion: string;
+  profiles: ProfileStore;
+  localEngine: LocalEngineHandle;
+  /** Seam: how the app reaches an engine; tests may point it elsewhere. */
+  connectEngine: (baseUrl: string, token: string, timeoutMs?: number) => EngineClient;
+  logFiles: () => string[];
+  /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
+  sandbox: { start(): Promise<SandboxSystems> };
+  /** Seam: the clock. */
+  now: () => Date;
+}
+
+export const connectEngine = (baseUrl: string, token: string, timeoutMs = 5000) =>
+  createEngineClient({ baseUrl, token, timeoutMs });
+
+/** Checks reach the source database, whose login can take its own 15 s to time out. */
+const CHECK_TIMEOUT_MS = 60_000;
+
+/** Runs a call on a profile's engine; the engine's refusal reaches the user as a UserError in its words. */
+/** An engine refused one step of an apply: the steps so far are the answer. */
+class Refused extends Error {
+  constructor(override readonly cause: EngineError) {
+    super(cause.message);
+  }
+}
+
+async function onEngine<T>(
+  deps: Deps,
+  profileId: string,
+  call: (client: EngineClient) => Promise<T>,
+): Promise<T> {
+  const profile = deps.profiles.get(profileId);
+  if (!profile) throw new UserError(`There is no engine profile "${profileId}".`);
+  const token = await deps.profiles.token(profileId);
+  if (!token)
+    throw new UserError('No token is stored for this engine: edit the profile and paste its token.');
+  try {
+    return await call(deps.connectEngine(profile.baseUrl, token, CHECK_TIMEOUT_MS));
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    if (error.status === 401)
+      throw new UserError('The engine refused the token: paste the current one into the profile.');
+    throw new UserError(error.message);
+  }
+}
+
+type Parsed<M extends MethodName> = z.output<(typeof contract)[M]['input']>;
+export type Handlers = {
+  [M in MethodName]: (input: Parsed<M>, deps: Deps) => Promise<MethodOutput<M>> | MethodOutput<M>;
+};
+
+function pickVersions(versions: NodeJS.ProcessVersions): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(versions).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
+/** A refusal the user can act on; the dispatcher answers it as invalid input, with this message. */
+export class UserError extends Error {}
+
+/** A sandbox pipeline with its source agent, created when absent; set up anew unless it runs. */
+async function configureSandboxPipeline(
+  client: EngineClient,
+  ids: { pipelineId: string; agentId: string },
+  setup: {
+    name: string;
+    type: 'change-tracking' | 'journal';
+    hostCredentials: Record<string, unknown>;
+    configuration: Record<string, unknown>;
+    entities: z.input<typeof entitiesBodySchema>['entities'];
+  },
+): Promise<void> {
+  if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
+    await client.createPipeline({}, { id: ids.pipelineId, name: setup.name });
+    await client.createAgent(
+      { pipelineId: ids.pipelineId },
+      { id: ids.agentId, type: setup.type, role: 'source' },
+    );
+  }
+  const agent = await client.getAgent(ids);
+  // A running pipeline keeps its settings; otherwise it points at this start's sandbox (a new port,
+  // a new simulated IBM i host name).
+  if (agent.state === 'running' || agent.state === 'paused') return;
+  await client.putCredentials(ids, { hostCredentials: setup.hostCredentials });
+  await client.putSpecific(ids, { configuration: setup.configuration });
+  await client.putEntities({ pipelineId: ids.pipelineId }, { entities: setup.entities });
+}
+
+export const handlers: Handlers = {
+  getAppInfo: (_input, deps) => ({
+    name: 'CDC Admin',
+    version: deps.appVersion,
+    mode: deps.mode,
+    versions: pickVersions(process.versions),
+  }),
+
+  listAgentTypes: () =>
+    AGENT_TYPES.map((type) => {
+      const { title, database, description } = agentTypes[type];
+      return { type, title, database, description };
+    }),
+
+  validateAgentSection: ({ agentType, section, body }) => {
+    const definition = agentTypes[agentType].sections[section];
+    const result = parseSection(definition, body);
+    return result.ok ? { ok: true, value: redactSection(definition, result.value) } : result;
+  },
+
+  testHostCredentials: ({ agentType, hostCredentials }) => testConnection(agentType, hostCredentials),
+
+  applyAgentConfig: async (input, deps) => {
+    const ids = { pipelineId: input.pipelineId, agentId: input.agentId };
+    const steps: MethodOutput<'applyAgentConfig'>['steps'] = [];
+    return onEngine(deps, input.profileId, async (client) => {
+      /** One request, recorded with the engine's answer; a refusal ends the apply. */
+      const send = async <T>(
+        request: string,
+        status: number,
+        call: () => Promise<T>,
+        said: (r: T) => string,
+      ) => {
+        try {
+          const result = await call();
+          steps.push({ request, status, detail: said(result) });
+          return result;
+        } catch (error) {
+          if (!(error instanceof EngineError) || error.status === 0 || error.status === 401) throw error;
+          steps.push({ request, status: error.status, detail: error.problem?.detail ?? error.message });
+          throw new Refused(error);
+        }
+      };
+      const base = `/pipelines/${ids.pipelineId}`;
+      try {
+        if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId))
+          await send(
+            'POST /pipelines',
+            201,
+            () => client.createPipeline({}, { id: ids.pipelineId, name: ids.pipelineId }),
+            (p) => `pipeline "${p.id}" created`,
+          );
+        const pipeline = await client.getPipeline({ pipelineId: ids.pipelineId });
+        if (!pipeline.agents.some((a) => a.id === ids.agentId))
+          await send(
+            `POST ${base}/agents`,
+            201,
+            () =>
+              client.createAgent(
+                { pipelineId: ids.pipelineId },
+                {
+                  id: ids.agentId,
+                  type: input.agentType,
+                  role: agentTypes[input.agentType].roles[0] ?? 'source',
+                },
+              ),
+            (a) => `${a.type} agent "${a.id}" created as ${a.role}`,
+          );
+        await send(
+          `PUT ${base}/agents/${ids.agentId}/config/credentials`,
+          200,
+          () => client.putCredentials(ids, { hostCredentials: input.hostCredentials }),
+          (answer) => JSON.stringify(answer),
+        );
+        await send(
+          `PUT ${base}/agents/${ids.agentId}/config/specific`,
+          200,
+          () => client.putSpecific(ids, { configuration: input.configuration }),
+          (answer) => JSON.stringify(answer),
+        );
+        return { steps, problems: [], agent: await client.getAgent(ids) };
+      } catch (error) {
+        if (!(error instanceof Refused)) throw error;
+        const problems = (error.cause.problem?.errors ?? []).map((e) => ({
+          pointer: e.pointer,
+          received: '',
+          rule: '',
+          message: e.detail,
+        }));
+        return { steps, problems, agent: null };
+      }
+    });
+  },
+
+  listEngineProfiles: (_input, deps) => deps.profiles.list(),
+
+  saveEngineProfile: (input, deps) => {
+    if (input.id === LOCAL_PROFILE_ID) throw new UserError('The local engine profile is managed by the app.');
+    return deps.profiles.save(input);
+  },
+
+  deleteEngineProfile: ({ id }, deps) => {
+    if (id === LOCAL_PROFILE_ID) throw new UserError('The local engine profile cannot be deleted.');
+    return { deleted: deps.profiles.remove(id) };
+  },
+
+  checkEngine: async ({ id }, deps) => {
+    const profile = deps.profiles.get(id);
+    if (!profile) throw new UserError(`There is no engine profile "${id}".`);
+    const token = await deps.profiles.token(id);
+    if (!token)
+      return {
+        ok: false,
+        message: 'No token is stored for this engine: edit the profile and paste its token.',
+      };
+    try {
+      const pipelines = await deps.connectEngine(profile.baseUrl, token).listPipelines({});
+      return { ok: true, message: `Connected to ${profile.baseUrl}: ${pipelines.length} pipeline(s).` };
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      if (error.status === 401)
+        return {
+          ok: false,
+          message: 'The engine refused the token: paste the current one into the profile.',
+        };
+      return { ok: false, message: error.message };
+    }
+  },
+
+  listEngineAgents: async ({ profileId }, deps) =>
+    onEngine(deps, profileId, async (client) => {
+      const pipelines = await client.listPipelines({});
+      return { pipelines: await Promise.all(pipelines.map((p) => client.getPipeline({ pipelineId: p.id }))) };
+    }),
+
+  testEngineAgent: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.testAgent({ pipelineId, agentId })),
+
+  applyEngineFix: ({ profileId, pipelineId, agentId, checkId }, deps) =>
+    onEngine(deps, profileId, (client) => client.applyFix({ pipelineId, agentId, checkId })),
+
+  controlEngineAgent: ({ profileId, pipelineId, agentId, action }, deps) =>
+    onEngine(deps, profileId, (client) => {
+      const ids = { pipelineId, agentId };
+      if (action === 'start') return client.startAgent(ids);
+      if (action === 'pause') return client.pauseAgent(ids);
+      return client.stopAgent(ids);
+    }),
+
+  listPipelineEvents: ({ profileId, pipelineId }, deps) =>
+    onEngine(deps, profileId, (client) => client.listEvents({ pipelineId })),
+
+  listEngineTables: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.listAgentTables({ pipelineId, agentId })),
+
+  getEngineBacklog: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
+
+  startSandbox: async (_input, deps) => {
+    const { sqlServer, ibmi: simulatedIbmi } = await deps.sandbox.start();
+    const ids = { pipelineId: 'sandbox', agentId: 'sales' };
+    const ibmi = { pipelineId: 'sandbox-ibmi', agentId: 'as400' };
+    return onEngine(deps, LOCAL_PROFILE_ID, async (client) => {
+      // The journal agent as CDCAGENT: SQL tables by key, a DDS file by a logical key.
+      await configureSandboxPipeline(client, ibmi, {
+        name: 'Sandbox: IBM i SHOP and LEGACY to SQLite',
+        type: 'journal',
+        hostCredentials: {
+          connectionName: 'Sandbox IBM i',
+          host: simulatedIbmi.host,
+          databaseName: '*SYSBAS',
+          username: simulatedIbmi.user,
+          password: simulatedIbmi.password,
+          enableDdsDiscovery: true,
+        },
+        configuration: { dateFormat: null, timeFormat: null },
+        entities: [
+          { source: { schema: 'SHOP', table: 'CUSTOMER' }, target: { table: 'customer' } },
+          { source: { schema: 'SHOP', table: 'ORDERS' }, target: { table: 'orders' } },
+          {
+            source: { schema: 'LEGACY', table: 'ITEMS' },
+            target: { table: 'items' },
+            rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] },
+          },
+        ],
+      });
+      await configureSandboxPipeline(client, ids, {
+        name: 'Sandbox: Sales to SQLite',
+        type: 'change-tracking',
+        hostCredentials: {
+          connectionName: 'Sandbox Sales',
+          host: '127.0.0.1',
+          port: sqlServer.port,
+          databaseName: sqlServer.database,
+          username: sqlServer.login.name,
+          password: sqlServer.login.password,
+        },
+        configuration: {},
+        entities: ['Customers', 'Orders', 'OrderLines'].map((table) => ({
+          source: { schema: 'dbo', table },
+          target: { table: table.toLowerCase() },
+        })),
+      });
+      return { ...ids, port: sqlServer.port, ibmi: { ...ibmi, host: simulatedIbmi.host } };
+    });
+  },
+
+  getLocalEngine: (_input, deps) => ({
+    ...deps.localEngine.status(),
+    tokenToShow: deps.localEngine.takeTokenToShow(),
+  }),
+
+  rotateLocalEngineToken: async (_input, deps) => ({ token: await deps.localEngine.rotateToken() }),
+
+  createDiagnostics: async ({ profileId }, deps) => {
+    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
+    if (profileId && profileId !== LOCAL_PROFILE_ID) {
+      // A remote engine's bundle, as it makes it (secrets removed there); the app adds nothing to it.
+      const bytes = await onEngine(deps, profileId, (client) => client.createDiagnostics({}));
+      return {
+        fileName: `cdc-engine-${profileId}-diagnostics-${stamp}.zip`,
+        base64: Buffer.from(bytes).toString('base64'),
+      };
+    }
+    const engineDeps = deps.localEngine.engineDeps();
+    if (!engineDeps) throw new UserError('The local engine is not running, so there is nothing to bundle.');
+    const profiles = deps.profiles
+      .list()
+      .map(({ id, name, baseUrl, tokenSet }) => ({ id, name, baseUrl, tokenSet }));
+    const tokens = (await Promise.all(profiles.map((p) => deps.profiles.token(p.id)))).filter(
+      (t): t is string => t !== undefined,
+    );
+    const logs = deps.logFiles().map((file) => ({ name: basename(file), text: readFileSync(file, 'utf8') }));
+    const versions = { app: deps.appVersion, mode: deps.mode, ...pickVersions(process.versions) };
+    const bytes = await buildDiagnosticsBundle(engineDeps, {
+      source: 'app',
+      versions,
+      profiles,
+      logs,
+      secrets: tokens,
+    });
+    return { fileName: `cdc-admin-diagnostics-${stamp}.zip`, base64: Buffer.from(bytes).toString('base64') };
+  },
+
+  openDiagnostics: ({ base64 }) => {
+    try {
+      return readDiagnosticsBundle(Buffer.from(base64, 'base64'));
+    } catch (error) {
+      if (error instanceof BundleError) throw new UserError(error.message);
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,91 @@
+// Engine profiles of the app (name, base URL, token): a JSON file in the data folder, written atomically,
+// readable by its owner only, tokens sealed by the secret box (safeStorage on the desktop).
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { idSchema } from '../../shared/controlApi';
+import type { SecretBox } from '../platform/secretBox';
+
+export const LOCAL_PROFILE_ID = 'local';
+const FILE = 'profiles.json';
+
+const storedProfileSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  baseUrl: z.string(),
+  tokenSealed: z.string().nullable(),
+});
+const fileSchema = z.object({ version: z.literal(1), profiles: z.array(storedProfileSchema) });
+type StoredProfile = z.infer<typeof storedProfileSchema>;
+
+export interface Profile {
+  id: string;
+  name: string;
+  baseUrl: string;
+  tokenSet: boolean;
+  local: boolean;
+}
+
+const toProfile = (p: StoredProfile): Profile => ({
+  id: p.id,
+  name: p.name,
+  baseUrl: p.baseUrl,
+  tokenSet: p.tokenSealed !== null,
+  local: p.id === LOCAL_PROFILE_ID,
+});
+
+export function createProfileStore(dataDir: string, secrets: SecretBox) {
+  const path = join(dataDir, FILE);
+  const context = (id: string) => `profile:${id}:token`;
+
+  function read(): StoredProfile[] {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return [];
+    }
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success)
+      throw new Error(`The profile file ${path} is damaged; move it away to start afresh.`);
+    return parsed.data.profiles;
+  }
+
+  function write(profiles: StoredProfile[]): void {
+    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ version: 1, profiles }, null, 2), { mode: 0o600 });
+    renameSync(tmp, path);
+  }
+
+  return {
+    list: (): Profile[] => read().map(toProfile),
+    get: (id: string): Profile | undefined => {
+      const found = read().find((p) => p.id === id);
+      return found && toProfile(found);
+    },
+    /** Creates or replaces a profile; a token left out keeps the stored one. */
+    save: async (input: { id: string; name: string; baseUrl: string; token?: string }): Promise<Profile> => {
+      const profiles = read();
+      const existing = profiles.find((p) => p.id === input.id);
+      const tokenSealed = input.token
+        ? await secrets.seal(input.token, context(input.id))
+        : (existing?.tokenSealed ?? null);
+      const next: StoredProfile = { id: input.id, name: input.name, baseUrl: input.baseUrl, tokenSealed };
+      write(existing ? profiles.map((p) => (p.id === input.id ? next : p)) : [...profiles, next]);
+      return toProfile(next);
+    },
+    remove: (id: string): boolean => {
+      const profiles = read();
+      const rest = profiles.filter((p) => p.id !== id);
+      write(rest);
+      return rest.length < profiles.length;
+    },
+    token: async (id: string): Promise<string | undefined> => {
+      const found = read().find((p) => p.id === id);
+      return found?.tokenSealed ? secrets.open(found.tokenSealed, context(id)) : undefined;
+    },
+  };
+}
+
+export type ProfileStore = ReturnType<typeof createProfileStore>;

@@ -1,0 +1,81 @@
+// Everything main runs for the renderer, the same in Electron and web mode: profiles, the local
+// engine, and the dispatcher of the contract.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDispatch, type Dispatch } from './dispatch';
+import type { AgentRuntime } from '../connectors/spi';
+import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';
+import { connectEngine, handlers, UserError, type Deps } from './handlers';
+import { startLocalEngine } from './localEngine';
+import type { Log } from '../platform/log';
+import { createProfileStore } from './profiles';
+import type { SandboxMode } from '../sandbox/mode';
+
+export interface AppServicesOptions {
+  mode: Deps['mode'];
+  appVersion: string;
+  dataDir: string;
+  /** The desktop app passes safeStorage's box; otherwise a key file in the data folder. */
+  secrets?: SecretBox;
+  log: Log;
+  /** The local engine's port: 1717 as the spec's examples; 0 picks a free one (tests). */
+  enginePort: number;
+  runtime?: AgentRuntime;
+  /**
+   * Sandbox mode, registered where the app is assembled (the Electron entry, web mode) and loaded
+   * only when the user asks for it; without it, the app answers that this build has no sandbox.
+   */
+  loadSandbox?: () => Promise<SandboxMode>;
+  /** The app's log files, newest first, for diagnostics bundles. */
+  logFiles?: () => string[];
+}
+
+export interface AppServices {
+  dispatch: Dispatch;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export async function startAppServices(o: AppServicesOptions): Promise<AppServices> {
+  mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  const secrets = o.secrets ?? keyFileSecretBox(join(o.dataDir, KEY_FILE));
+  const profiles = createProfileStore(o.dataDir, secrets);
+  const localEngine = await startLocalEngine({
+    appVersion: o.appVersion,
+    dataDir: o.dataDir,
+    secrets,
+    profiles,
+    log: o.log,
+    port: o.enginePort,
+    runtime: o.runtime,
+  });
+  let sandbox: Promise<SandboxMode> | undefined;
+  const deps: Deps = {
+    mode: o.mode,
+    appVersion: o.appVersion,
+    profiles,
+    localEngine,
+    connectEngine,
+    logFiles: o.logFiles ?? (() => []),
+    sandbox: {
+      start: async () => {
+        const load = o.loadSandbox;
+        if (!load) throw new UserError('This build of the app has no sandbox mode.');
+        sandbox ??= load().catch((error: unknown) => {
+          sandbox = undefined;
+          throw error;
+        });
+        return (await sandbox).start();
+      },
+    },
+    now: () => new Date(),
+  };
+  return {
+    dispatch: createDispatch(handlers, deps, o.log),
+    deps,
+    close: async () => {
+      await localEngine.close();
+      await sandbox?.then((s) => s.close()).catch(() => undefined);
+    },
+  };
+}

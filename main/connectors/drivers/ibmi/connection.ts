@@ -1,0 +1,44 @@
+// The one interface the journal agent reaches IBM i through: SQL with bound parameters, and CL
+// commands run by QSYS2.QCMDEXC. Two implementations will stand behind it: the `odbc` package (the
+// IBM i Access ODBC Driver) and the simulated IBM i (issue 6).
+import { IBMI_NAME } from '../../../../shared/config/fields';
+
+export type IbmiValue = string | number | bigint | Uint8Array | null;
+export type IbmiRow = Record<string, IbmiValue>;
+
+/** A column's value as trimmed text ('' for null): CHAR columns come back padded. */
+export const cellText = (v: IbmiValue | undefined): string =>
+  v === null || v === undefined ? '' : String(v).trim();
+
+export interface IbmiConnection {
+  /** Runs one SQL statement with `?` markers bound to `params`; answers its rows (column names upper case). */
+  query(sql: string, params?: readonly IbmiValue[]): Promise<IbmiRow[]>;
+  /** Runs one CL command: `CALL QSYS2.QCMDEXC(?)` with the command bound as the parameter. */
+  command(cl: string): Promise<void>;
+  /** Runs `work` under commitment control: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (c: IbmiConnection) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A refusal from IBM i with its message id (CPF7062, SQL0204, …), as the system words it. */
+export class IbmiError extends Error {
+  constructor(
+    readonly messageId: string,
+    message: string,
+  ) {
+    super(`${messageId}: ${message}`);
+    this.name = 'IbmiError';
+  }
+}
+
+/** An object name checked before it can reach a command string: 1–10 of A-Z 0-9 _ $ # @, upper-cased. */
+export function ibmiName(name: string, what: string): string {
+  if (!IBMI_NAME.test(name))
+    throw new RangeError(
+      `${what} "${name}" is not an IBM i name (1 to 10 of A-Z, 0-9, _, $, # or @, not a digit first).`,
+    );
+  return name.toUpperCase();
+}
+
+/** A CL string literal: quotes doubled. Names go through ibmiName instead. */
+export const clString = (text: string): string => `'${text.replaceAll("'", "''")}'`;

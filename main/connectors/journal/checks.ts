@@ -1,0 +1,230 @@
+// The journal agent's checks, each with status, message and remedy (and the CL command that fixes it):
+// the user profile against the spec's suggested one, the spec's eight permissions, journaling with
+// IMAGES(*BOTH) and the journal detected per file, the sync library used by no other agent, and the
+// row identification of each entity. A fixed number of queries, however many files.
+import type { JournalHostCredentials } from '../../../shared/agents/journal';
+import type { CheckResult, Entity } from '../../../shared/controlApi';
+import { IBMI_NAME } from '../../../shared/config/fields';
+import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { tableKey, tableRefOf } from '../source';
+import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
+import { catalogLayouts, unknownColumns } from './layout';
+import { permissionChecks, type Privileges } from './permissions';
+import type { SyncLibrary } from './syncLibrary';
+
+/** source-agents.md's suggested profile, property by property, as QSYS2.USER_INFO shows it. */
+const SUGGESTED: {
+  label: string;
+  column: string;
+  expected: string;
+  shown: (v: IbmiRow[string]) => string;
+}[] = [
+  { label: 'user class', column: 'USER_CLASS_NAME', expected: '*USER', shown: text },
+  { label: 'group profile', column: 'GROUP_PROFILE_NAME', expected: 'QPGMR', shown: text },
+  { label: 'status', column: 'STATUS', expected: '*ENABLED', shown: text },
+  {
+    label: 'password expiration interval',
+    column: 'PASSWORD_EXPIRATION_INTERVAL',
+    expected: '*NOMAX',
+    // USER_INFO: -1 is *NOMAX, 0 is *SYSVAL, otherwise days.
+    shown: (v) => (Number(v) === -1 ? '*NOMAX' : Number(v) === 0 ? '*SYSVAL' : `${Number(v)} days`),
+  },
+  {
+    label: 'special authority',
+    column: 'SPECIAL_AUTHORITIES',
+    expected: '*NONE',
+    shown: (v) => text(v) || '*NONE',
+  },
+  { label: 'limit capabilities', column: 'LIMIT_CAPABILITIES', expected: '*NO', shown: text },
+];
+
+function profileCheck(user: string, profile: IbmiRow | undefined): CheckResult {
+  if (!profile)
+    return {
+      id: 'user-profile',
+      status: 'warning',
+      message: `QSYS2.USER_INFO shows no profile ${user}: it cannot be compared with the suggested one.`,
+      remedy: null,
+    };
+  const rows = SUGGESTED.map((p) => ({ ...p, found: p.shown(profile[p.column] ?? null) }));
+  const off = rows.filter((r) => r.found !== r.expected);
+  const table = rows.map((r) => `${r.label}: expected ${r.expected}, found ${r.found}`).join('\n');
+  const disabled = text(profile.STATUS) !== '*ENABLED';
+  const notProgrammer =
+    text(profile.GROUP_PROFILE_NAME) !== 'QPGMR' && !text(profile.SPECIAL_AUTHORITIES).includes('*ALLOBJ');
+  return {
+    id: 'user-profile',
+    status: off.length === 0 ? 'passed' : disabled || notProgrammer ? 'failed' : 'warning',
+    message:
+      (off.length === 0
+        ? `${user} matches the suggested profile.\n`
+        : `${user} differs from the suggested profile in ${off.map((r) => r.label).join(', ')}` +
+          (notProgrammer ? ' (the role must be at least QPGMR to read the journals)' : '') +
+          '.\n') + table,
+    remedy:
+      off.length === 0
+        ? null
+        : `CHGUSRPRF USRPRF(${user}) USRCLS(*USER) GRPPRF(QPGMR) STATUS(*ENABLED) PWDEXPITV(*NOMAX) SPCAUT(*NONE) LMTCPB(*NO)`,
+    fix:
+      off.length === 0
+        ? null
+        : `CHGUSRPRF USRPRF(${user}) USRCLS(*USER) GRPPRF(QPGMR) STATUS(*ENABLED) PWDEXPITV(*NOMAX) SPCAUT(*NONE) LMTCPB(*NO)`,
+  };
+}
+
+function journalingChecks(entities: readonly Entity[], objects: ObjectState[]): CheckResult[] {
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  const detected: string[] = [];
+  for (const e of entities) {
+    const lib = e.source.schema.toUpperCase();
+    const file = e.source.table.toUpperCase();
+    const o = fileOf(objects, e.source);
+    if (!o) {
+      problems.push(`${lib}/${file} does not exist, or the user cannot see it.`);
+      continue;
+    }
+    const journalHere = objects.find((x) => x.type === '*JRN' && x.library === lib);
+    const journal = e.journal ?? o.journal ?? (journalHere ? { library: lib, name: journalHere.name } : null);
+    if (!o.journal) {
+      problems.push(`${lib}/${file} is not journaled.`);
+      fixes.push(
+        journal
+          ? `STRJRNPF FILE(${lib}/${file}) JRN(${journal.library}/${journal.name}) IMAGES(*BOTH)`
+          : `CRTJRNRCV JRNRCV(${lib}/JRNRCV0001)\nCRTJRN JRN(${lib}/JRN) JRNRCV(${lib}/JRNRCV0001)\nSTRJRNPF FILE(${lib}/${file}) JRN(${lib}/JRN) IMAGES(*BOTH)`,
+      );
+      continue;
+    }
+    if (o.images !== '*BOTH') {
+      problems.push(`${lib}/${file} is journaled with IMAGES(${o.images ?? '*AFTER'}), not *BOTH.`);
+      fixes.push(`CHGJRNOBJ OBJ((${lib}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    }
+    if (e.journal && (e.journal.library !== o.journal.library || e.journal.name !== o.journal.name))
+      problems.push(
+        `${lib}/${file} is journaled to ${o.journal.library}/${o.journal.name}, not to ${e.journal.library}/${e.journal.name} as the entity says.`,
+      );
+    detected.push(
+      `${lib}/${file}: ${o.journal.library}/${o.journal.name}${e.journal ? ' (set on the entity)' : ' (detected)'}`,
+    );
+  }
+  return [
+    {
+      id: 'journaling',
+      status: problems.length ? 'failed' : 'passed',
+      message: problems.length
+        ? problems.join('\n')
+        : `Every file is journaled with IMAGES(*BOTH) (${entities.length} file${entities.length === 1 ? '' : 's'}).`,
+      remedy: problems.length
+        ? 'The database administrator journals each file with before and after images; the commands are below.'
+        : null,
+      fix: fixes.length ? fixes.join('\n') : null,
+    },
+    {
+      id: 'journal-detected',
+      status: detected.length === entities.length ? 'passed' : 'failed',
+      message: detected.length ? detected.join('\n') : 'No journal was found for any file.',
+      remedy:
+        detected.length === entities.length
+          ? null
+          : 'Journal the files (see the journaling check), or set the journal on the entity.',
+    },
+  ];
+}
+
+async function rowIdentificationChecks(
+  c: IbmiConnection,
+  entities: readonly Entity[],
+): Promise<CheckResult[]> {
+  const badNames = entities.filter((e) => !hasSystemNames(e.source));
+  if (badNames.length)
+    return [
+      {
+        id: 'row-identification',
+        status: 'failed',
+        message: `Not IBM i system names (1 to 10 of A-Z, 0-9, _, $, # or @): ${badNames.map((e) => tableKey(e.source)).join(', ')}.`,
+        remedy: "Name each entity's source by its library and file (system) names.",
+      },
+    ];
+  const layouts = await catalogLayouts(c, entities.map(tableRefOf));
+  const failed: string[] = [];
+  const warned: string[] = [];
+  for (const e of entities) {
+    const l = layouts.find((x) => tableKey(x.ref) === tableKey(e.source));
+    if (!l) continue; // the journaling check says it is missing
+    const id = e.rowIdentification;
+    if (id.kind === 'primaryKey' && l.primaryKey.length === 0)
+      failed.push(
+        `${l.library}/${l.file} has no primary key: choose a logical key (any columns, all allowed) or RRN.`,
+      );
+    if (id.kind === 'logicalKey') {
+      const unknown = unknownColumns(l, id.columns);
+      if (unknown.length)
+        failed.push(
+          `The logical key of ${l.library}/${l.file} names unknown columns: ${unknown.join(', ')}.`,
+        );
+    }
+    if (id.kind === 'rrn')
+      warned.push(
+        `${l.library}/${l.file} is identified by RRN: a reorganisation (RGZPFM) renumbers its records; the agent then snapshots it again.`,
+      );
+  }
+  return [
+    {
+      id: 'row-identification',
+      status: failed.length ? 'failed' : warned.length ? 'warning' : 'passed',
+      message: [...failed, ...warned].join('\n') || 'Every entity has a usable row identification.',
+      remedy:
+        failed.length || warned.length ? 'Prefer a logical key over RRN; it survives reorganisations.' : null,
+    },
+  ];
+}
+
+export async function journalChecks(
+  c: IbmiConnection,
+  credentials: JournalHostCredentials,
+  sync: SyncLibrary,
+  entities: readonly Entity[],
+): Promise<CheckResult[]> {
+  const user = credentials.username.toUpperCase();
+  const [profile] = await c.query(
+    'SELECT STATUS, PASSWORD_EXPIRATION_INTERVAL, USER_CLASS_NAME, SPECIAL_AUTHORITIES, GROUP_PROFILE_NAME, LIMIT_CAPABILITIES ' +
+      'FROM QSYS2.USER_INFO WHERE AUTHORIZATION_NAME = ?',
+    [user],
+  );
+  const sourceLibraries = entities.map((e) => e.source.schema).filter((l) => IBMI_NAME.test(l));
+  const objects = await objectsIn(c, [...sourceLibraries, sync.library]);
+  const journalLibraries = objects.flatMap((o) => (o.journal ? [o.journal.library] : []));
+  const privileges: Privileges = {
+    user,
+    group: text(profile?.GROUP_PROFILE_NAME) || null,
+    allObjects: text(profile?.SPECIAL_AUTHORITIES).includes('*ALLOBJ'),
+    rows: await c.query(
+      'SELECT SYSTEM_OBJECT_SCHEMA, SYSTEM_OBJECT_NAME, OBJECT_TYPE, AUTHORIZATION_NAME, OWNER, OBJECT_OPERATIONAL, ' +
+        'OBJECT_MANAGEMENT, OBJECT_EXISTENCE, DATA_READ, DATA_ADD, DATA_UPDATE, DATA_DELETE, DATA_EXECUTE ' +
+        "FROM QSYS2.OBJECT_PRIVILEGES WHERE (OBJECT_TYPE IN ('*LIB', '*CMD') AND SYSTEM_OBJECT_SCHEMA = 'QSYS') " +
+        `OR SYSTEM_OBJECT_SCHEMA IN (${[...sourceLibraries, ...journalLibraries, sync.library].map(() => '?').join(', ')})`,
+      [...sourceLibraries, ...journalLibraries, sync.library].map((l) => l.toUpperCase()),
+    ),
+  };
+  const checkpointExists = objects.some((o) => o.library === sync.library && o.name === sync.table);
+  const others = checkpointExists ? await sync.otherAgents().catch(() => null) : [];
+  return [
+    profileCheck(user, profile),
+    ...permissionChecks(privileges, entities, objects, sync),
+    ...(entities.length ? journalingChecks(entities, objects) : []),
+    {
+      id: 'sync-library',
+      status: others === null || others.length ? 'failed' : 'passed',
+      message:
+        others === null
+          ? `${sync.qualified} cannot be read by ${user}.`
+          : others.length
+            ? `${sync.library} already keeps the checkpoints of ${others.join(', ')}: each journal agent on one source needs its own sync library.`
+            : objects.some((o) => o.library === sync.library)
+              ? `${sync.library} exists and no other agent uses it.`
+              : `${sync.library} does not exist yet: the agent creates it (CREATE SCHEMA) on its first run.`,
+      remedy: others?.length ? 'Set another syncLibrary in the host credentials.' : null,
+    },
+    ...(entities.length ? await rowIdentificationChecks(c, entities) : []),
+  ];
+}

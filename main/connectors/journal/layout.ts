@@ -1,0 +1,197 @@
+// A file's record layout, which a journal entry's specific data follows byte for byte: from the SQL
+// catalogue (QSYS2.SYSCOLUMNS), or from DSPFFD when DDS discovery is on — the only way to learn a
+// DDS date field's own format (*MDY, *JUL …) and separator, which SQL reports as a plain DATE.
+import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../drivers/ibmi/dateTime';
+import { ibmiName, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { sqlTypeName, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
+import type { ColumnShape, TableRef } from '../source';
+
+export interface FileLayout {
+  /** As the entity writes it; `library` and `file` are its system names. */
+  ref: TableRef;
+  library: string;
+  file: string;
+  fields: FieldDef[];
+  columns: ColumnShape[];
+  /** Primary key columns from the catalogue, in key order; empty when the file has none. */
+  primaryKey: string[];
+}
+
+const systemNames = (ref: TableRef) => ({
+  library: ibmiName(ref.schema, 'Library'),
+  file: ibmiName(ref.table, 'File'),
+});
+
+const num = (v: IbmiRow[string] | undefined) => Number(v ?? 0);
+const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** A SYSCOLUMNS row as a field; SQL describes dates and times in *ISO, as SQL tables store them. */
+function catalogField(r: IbmiRow): FieldType {
+  const type = text(r.DATA_TYPE);
+  const length = num(r.LENGTH);
+  const ccsid = r.CCSID === null ? 37 : num(r.CCSID);
+  const precision = r.NUMERIC_PRECISION === null ? length : num(r.NUMERIC_PRECISION);
+  const scale = num(r.NUMERIC_SCALE);
+  switch (type) {
+    case 'CHAR':
+      return ccsid === 65535 ? { kind: 'hex', length } : { kind: 'char', length, ccsid };
+    case 'VARCHAR':
+      return { kind: 'varchar', length, ccsid };
+    case 'DECIMAL':
+      return { kind: 'packed', precision, scale };
+    case 'NUMERIC':
+      return { kind: 'zoned', precision, scale };
+    case 'SMALLINT':
+      return { kind: 'binary', bytes: 2 };
+    case 'INTEGER':
+      return { kind: 'binary', bytes: 4 };
+    case 'BIGINT':
+      return { kind: 'binary', bytes: 8 };
+    case 'REAL':
+      return { kind: 'float', bytes: 4 };
+    case 'DOUBLE':
+    case 'FLOAT':
+      return { kind: 'float', bytes: length === 4 ? 4 : 8 };
+    case 'DATE':
+      return { kind: 'date', format: 'iso', ccsid };
+    case 'TIME':
+      return { kind: 'time', format: 'iso', ccsid };
+    case 'TIMESTMP':
+    case 'TIMESTAMP':
+      return { kind: 'timestamp', ccsid };
+    case 'BINARY':
+      return { kind: 'hex', length };
+  }
+  throw new RangeError(
+    `Column ${text(r.COLUMN_NAME)} of ${text(r.TABLE_SCHEMA)}/${text(r.TABLE_NAME)} has the type ${type}, which the journal agent cannot decode.`,
+  );
+}
+
+/** A DSPFFD (QWHDRFFD) row as a field: the data type letter, buffer length, digits, format and separator. */
+function dspffdField(r: IbmiRow, where: string): FieldType {
+  const kind = text(r.WHFLDT);
+  const bytes = num(r.WHFLDB);
+  const digits = num(r.WHFLDD);
+  const places = num(r.WHFLDP);
+  const ccsid = num(r.WHCCSID) || 37;
+  const separator = text(r.WHSEP) || undefined;
+  const format = text(r.WHFMT);
+  switch (kind) {
+    case 'A':
+      if (text(r.WHVARL) === 'Y') return { kind: 'varchar', length: bytes - 2, ccsid };
+      return ccsid === 65535 ? { kind: 'hex', length: bytes } : { kind: 'char', length: bytes, ccsid };
+    case 'P':
+      return { kind: 'packed', precision: digits, scale: places };
+    case 'S':
+      return { kind: 'zoned', precision: digits, scale: places };
+    case 'B':
+      if (bytes === 2 || bytes === 4 || bytes === 8) return { kind: 'binary', bytes };
+      break;
+    case 'F':
+      return { kind: 'float', bytes: bytes === 4 ? 4 : 8 };
+    case 'L':
+      return { kind: 'date', format: DDS_DATE_FORMATS[format] ?? 'iso', separator, ccsid };
+    case 'T':
+      return { kind: 'time', format: DDS_TIME_FORMATS[format] ?? 'iso', separator, ccsid };
+    case 'Z':
+      return { kind: 'timestamp', ccsid };
+    case 'H':
+      return { kind: 'hex', length: bytes };
+  }
+  throw new RangeError(
+    `Field ${text(r.WHFLDE)} of ${where} has the DDS type ${kind}, which the journal agent cannot decode.`,
+  );
+}
+
+/** The columns of a logical key the file does not have (names compare upper-cased), as given. */
+export const unknownColumns = (layout: FileLayout, columns: readonly string[]): string[] =>
+  columns.filter((col) => !layout.fields.some((f) => f.name === col.toUpperCase()));
+
+/** Primary keys of the files, from SYSCST and SYSKEYCST: one query for all of them. */
+async function primaryKeys(c: IbmiConnection, refs: readonly TableRef[]): Promise<Map<string, string[]>> {
+  const names = refs.map(systemNames);
+  const rows = await c.query(
+    `SELECT K.TABLE_SCHEMA, K.TABLE_NAME, K.COLUMN_NAME, K.ORDINAL_POSITION FROM QSYS2.SYSKEYCST K, QSYS2.SYSCST C ` +
+      `WHERE C.CONSTRAINT_SCHEMA = K.CONSTRAINT_SCHEMA AND C.CONSTRAINT_NAME = K.CONSTRAINT_NAME ` +
+      `AND C.CONSTRAINT_TYPE = 'PRIMARY KEY' AND K.TABLE_SCHEMA IN (${inList(names.length)}) ` +
+      `ORDER BY K.TABLE_SCHEMA, K.TABLE_NAME, K.ORDINAL_POSITION`,
+    names.map((n) => n.library),
+  );
+  const keys = new Map<string, string[]>();
+  for (const r of rows) {
+    const k = `${text(r.TABLE_SCHEMA)}/${text(r.TABLE_NAME)}`;
+    keys.set(k, [...(keys.get(k) ?? []), text(r.COLUMN_NAME)]);
+  }
+  return keys;
+}
+
+function layoutOf(ref: TableRef, fields: FieldDef[], keys: Map<string, string[]>): FileLayout {
+  const { library, file } = systemNames(ref);
+  return {
+    ref,
+    library,
+    file,
+    fields,
+    columns: fields.map((f) => ({
+      name: f.name,
+      sourceType: sqlTypeName(f.type),
+      nullable: f.nullable === true,
+    })),
+    primaryKey: keys.get(`${library}/${file}`) ?? [],
+  };
+}
+
+/** Layouts from the SQL catalogue: two queries whatever the number of files. A missing file is left out. */
+export async function catalogLayouts(c: IbmiConnection, refs: readonly TableRef[]): Promise<FileLayout[]> {
+  if (refs.length === 0) return [];
+  const names = refs.map(systemNames);
+  const rows = await c.query(
+    `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, LENGTH, NUMERIC_SCALE, NUMERIC_PRECISION, CCSID, IS_NULLABLE ` +
+      `FROM QSYS2.SYSCOLUMNS WHERE TABLE_SCHEMA IN (${inList(names.length)}) AND TABLE_NAME IN (${inList(names.length)}) ` +
+      `ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`,
+    [...names.map((n) => n.library), ...names.map((n) => n.file)],
+  );
+  const keys = await primaryKeys(c, refs);
+  return refs.flatMap((ref, i) => {
+    const n = names[i] ?? systemNames(ref);
+    const mine = rows.filter((r) => text(r.TABLE_SCHEMA) === n.library && text(r.TABLE_NAME) === n.file);
+    if (mine.length === 0) return [];
+    const fields = mine.map((r) => ({
+      name: text(r.COLUMN_NAME),
+      type: catalogField(r),
+      nullable: text(r.IS_NULLABLE) === 'Y',
+    }));
+    return [layoutOf(ref, fields, keys)];
+  });
+}
+
+/** Layouts from DSPFFD into an outfile in the sync library, removed again with DLTF. */
+export async function dspffdLayouts(
+  c: IbmiConnection,
+  refs: readonly TableRef[],
+  syncLibrary: string,
+): Promise<FileLayout[]> {
+  if (refs.length === 0) return [];
+  const lib = ibmiName(syncLibrary, 'Sync library');
+  const keys = await primaryKeys(c, refs);
+  const layouts: FileLayout[] = [];
+  try {
+    for (const ref of refs) {
+      const { library, file } = systemNames(ref);
+      await c.command(`DSPFFD FILE(${library}/${file}) OUTPUT(*OUTFILE) OUTFILE(${lib}/FFDOUT)`);
+      const rows = await c.query(
+        `SELECT WHFLDE, WHFLDT, WHFLDB, WHFLDD, WHFLDP, WHCCSID, WHNULL, WHFMT, WHSEP, WHVARL FROM ${lib}.FFDOUT ORDER BY WHFOBO`,
+      );
+      const where = `${library}/${file}`;
+      const fields = rows.map((r) => ({
+        name: text(r.WHFLDE),
+        type: dspffdField(r, where),
+        nullable: text(r.WHNULL) === 'Y',
+      }));
+      layouts.push(layoutOf(ref, fields, keys));
+    }
+  } finally {
+    await c.command(`DLTF FILE(${lib}/FFDOUT)`).catch(() => undefined);
+  }
+  return layouts;
+}

@@ -1,0 +1,120 @@
+// Reading a journal: the receiver chain from JOURNAL_RECEIVER_INFO, and DSPJRN into an outfile in the
+// sync library from a position onward, read back in order and removed again with DLTF.
+import { IbmiError, type IbmiConnection, cellText as text } from '../drivers/ibmi/connection';
+import type { JournalEntryRow } from './assemble';
+import type { JournalPosition } from './position';
+
+export interface JournalName {
+  library: string;
+  name: string;
+}
+
+export interface ReceiverInfo {
+  library: string;
+  name: string;
+  status: string;
+  firstSequence: number;
+  lastSequence: number;
+  journal: JournalName;
+}
+
+/** The receivers of the journals, oldest first per journal (one query). */
+export async function receiverChains(
+  c: IbmiConnection,
+  journals: readonly JournalName[],
+): Promise<Map<string, ReceiverInfo[]>> {
+  const chains = new Map<string, ReceiverInfo[]>(journals.map((j) => [journalKey(j), []]));
+  if (journals.length === 0) return chains;
+  const rows = await c.query(
+    'SELECT JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, STATUS, FIRST_SEQUENCE_NUMBER, LAST_SEQUENCE_NUMBER, ' +
+      'JOURNAL_LIBRARY, JOURNAL_NAME FROM QSYS2.JOURNAL_RECEIVER_INFO ' +
+      `WHERE JOURNAL_LIBRARY IN (${journals.map(() => '?').join(', ')}) ORDER BY ATTACH_TIMESTAMP`,
+    journals.map((j) => j.library),
+  );
+  for (const r of rows) {
+    const journal = { library: text(r.JOURNAL_LIBRARY), name: text(r.JOURNAL_NAME) };
+    chains.get(journalKey(journal))?.push({
+      library: text(r.JOURNAL_RECEIVER_LIBRARY),
+      name: text(r.JOURNAL_RECEIVER_NAME),
+      status: text(r.STATUS),
+      firstSequence: Number(r.FIRST_SEQUENCE_NUMBER ?? 0),
+      lastSequence: Number(r.LAST_SEQUENCE_NUMBER ?? 0),
+      journal,
+    });
+  }
+  return chains;
+}
+
+const MAX_DSPJRN_FILES = 300;
+
+export const journalKey = (j: JournalName) => `${j.library}/${j.name}`;
+
+/** Where a position falls in the chain, for ordering positions across receivers; -1 when its receiver is gone. */
+export function chainIndex(chain: readonly ReceiverInfo[], p: JournalPosition): number {
+  return chain.findIndex((r) => r.library === p.library && r.name === p.receiver);
+}
+
+/** Orders positions by the chain, then by sequence; a receiver that is gone comes first. */
+export const chainOrder =
+  (chain: readonly ReceiverInfo[]) =>
+  (a: JournalPosition, b: JournalPosition): number =>
+    chainIndex(chain, a) - chainIndex(chain, b) || a.sequence - b.sequence;
+
+/** The last entry of the journal now: where a snapshot's changes start. */
+export function journalEnd(chain: readonly ReceiverInfo[]): JournalPosition | null {
+  const attached = chain.find((r) => r.status === 'ATTACHED') ?? chain.at(-1);
+  return attached
+    ? { library: attached.library, receiver: attached.name, sequence: attached.lastSequence }
+    : null;
+}
+
+/** Entries of the files from `from` (inclusive) onward, record, commitment and file entries, at most `limit`. */
+export async function readJournal(
+  c: IbmiConnection,
+  syncLibrary: string,
+  journal: JournalName,
+  files: readonly { library: string; file: string }[],
+  from: JournalPosition,
+  limit: number,
+): Promise<JournalEntryRow[]> {
+  const outfile = `${syncLibrary}/JRNOUT`;
+  // DSPJRN's FILE takes at most 300 files; past that the journal is read whole and the entries of
+  // other files are left out here (assemble() keeps only the tables it reads).
+  const fileList =
+    files.length > MAX_DSPJRN_FILES ? '*ALLFILE' : files.map((f) => `(${f.library}/${f.file})`).join(' ');
+  const fromEntry = from.sequence > 0 ? String(from.sequence) : '*FIRST';
+  try {
+    await c.command(
+      `DSPJRN JRN(${journal.library}/${journal.name}) FILE(${fileList}) RCVRNG(${from.library}/${from.receiver} *CURRENT) ` +
+        `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F)) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
+        `OUTFILE(${outfile}) ENTDTALEN(*CALC)`,
+    );
+  } catch (error) {
+    // CPF7062: no entries converted or copied — nothing new.
+    if (error instanceof IbmiError && error.messageId === 'CPF7062') return [];
+    throw error;
+  }
+  try {
+    const rows = await c.query(
+      'SELECT JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOESD ' +
+        `FROM ${syncLibrary}.JRNOUT ORDER BY RRN(JRNOUT)`,
+    );
+    return rows.map((r) => ({
+      sequence: Number(r.JOSEQN),
+      code: text(r.JOCODE),
+      type: text(r.JOENTT),
+      timestamp: text(r.JOTSTP),
+      library: text(r.JOLIB),
+      file: text(r.JOOBJ),
+      member: text(r.JOMBR),
+      rrn: Number(r.JOCTRR),
+      cycle: Number(r.JOCCID),
+      receiverLibrary: text(r.JORCVLIB),
+      receiver: text(r.JORCV),
+      nullIndicators: String(r.JONVI ?? ''),
+      data: r.JOESD instanceof Uint8Array ? r.JOESD : new Uint8Array(0),
+    }));
+  } finally {
+    await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
+  }
+}

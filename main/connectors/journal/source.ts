@@ -1,0 +1,399 @@
+// The journal agent as a SourceAgent: IBM i files read whole by SQL (a snapshot, paged by RRN) and
+// then through their journals, from a checkpoint kept in the sync library. The checkpoint table
+// holds, per table, the journal and the receiver library, receiver name and sequence number reading
+// resumes from; a receiver that is gone stops the agent with its name rather than skip changes.
+import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
+import { effectiveJournalFormats } from '../../../shared/agents/journal';
+import type { CheckResult, Entity } from '../../../shared/controlApi';
+import type { IbmiConnection } from '../drivers/ibmi/connection';
+import {
+  tableKey,
+  type Change,
+  type ChangeBatch,
+  type Checkpoint,
+  type Row,
+  type SourceAgent,
+  type SourceBacklog,
+  type TableRef,
+  type TableShape,
+} from '../source';
+import { assemble, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
+import { journalChecks } from './checks';
+import { openIbmi } from './connection';
+import { catalogLayouts, dspffdLayouts, unknownColumns, type FileLayout } from './layout';
+import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
+import {
+  chainIndex,
+  chainOrder,
+  journalEnd,
+  journalKey,
+  readJournal,
+  receiverChains,
+  type JournalName,
+  type ReceiverInfo,
+} from './reader';
+import { SyncLibrary } from './syncLibrary';
+import { formValue, localInstant, timezoneMinutes, type ValueForm } from './values';
+import { detectJournals } from './journals';
+
+export interface JournalSourceOptions {
+  credentials: JournalHostCredentials;
+  configuration: JournalConfiguration;
+  pipelineId: string;
+  agentId: string;
+  /** The pipeline's entities: row identification and journal overrides per table. */
+  entities?: readonly Entity[];
+  /** Checkpoint saves between CHGJRN of the sync library's journal (500). */
+  rotateEvery?: number;
+}
+
+/** The checkpoint's receiver no longer exists: changes after it cannot be read, so none are skipped. */
+export class JournalReceiverGone extends Error {
+  constructor(
+    readonly position: JournalPosition,
+    readonly tables: string[],
+  ) {
+    super(
+      `Journal receiver ${position.library}/${position.receiver}, where ${tables.join(', ')} resume (after sequence ${position.sequence}), ` +
+        'no longer exists: the changes in it cannot be read, and the agent stops rather than skip them. ' +
+        'Restore the receiver (RSTOBJ), or snapshot the tables again (delete their rows from the checkpoint table).',
+    );
+    this.name = 'JournalReceiverGone';
+  }
+}
+
+/** Entries read per DSPJRN; a commit cycle longer than MAX_ENTRIES is refused rather than held. */
+const CHUNK = 20_000;
+const MAX_ENTRIES = 1_000_000;
+/** Saves between CHGJRN of the sync library's journal, which keeps its receivers few. */
+const ROTATE_EVERY = 500;
+
+export class JournalSource implements SourceAgent {
+  private readonly layouts = new Map<string, FileLayout>();
+  private journals = new Map<string, JournalName>();
+  private readonly form: ValueForm;
+  private utcOffset = 0;
+  private saves = 0;
+  /** Entries consumed, and when the last backlog was taken: the measured reading rate. */
+  private consumed = 0;
+  private lastRate: { at: number; consumed: number } | null = null;
+  readonly sync: SyncLibrary;
+
+  constructor(
+    readonly c: IbmiConnection,
+    private readonly o: JournalSourceOptions,
+  ) {
+    const formats = effectiveJournalFormats(o.credentials, o.configuration);
+    this.form = { ...formats, utcOffsetMinutes: null };
+    this.sync = new SyncLibrary(c, o.credentials, `${o.pipelineId}/${o.agentId}`);
+  }
+
+  async init(): Promise<void> {
+    const [row] = await this.c.query('VALUES CURRENT TIMEZONE');
+    this.utcOffset = timezoneMinutes(row ? (Object.values(row)[0] ?? 0) : 0);
+    if (this.o.credentials.useDatabaseTimezone) this.form.utcOffsetMinutes = this.utcOffset;
+  }
+
+  private entity(ref: TableRef): Entity | undefined {
+    return this.o.entities?.find((e) => tableKey(e.source) === tableKey(ref));
+  }
+
+  check(entities: readonly Entity[]): Promise<CheckResult[]> {
+    return journalChecks(this.c, this.o.credentials, this.sync, entities);
+  }
+
+  private async layoutsOf(tables: readonly TableRef[]): Promise<FileLayout[]> {
+    const missing = tables.filter((t) => !this.layouts.has(tableKey(t)));
+    if (missing.length > 0) {
+      const found = this.o.credentials.enableDdsDiscovery
+        ? await dspffdLayouts(this.c, missing, await this.sync.ready())
+        : await catalogLayouts(this.c, missing);
+      for (const l of found) this.layouts.set(tableKey(l.ref), l);
+    }
+    return tables.map((t) => {
+      const l = this.layouts.get(tableKey(t));
+      if (!l) throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
+      return l;
+    });
+  }
+
+  private async journalsOf(tables: readonly TableRef[]): Promise<JournalName[]> {
+    const missing = tables.filter((t) => !this.journals.has(tableKey(t)));
+    if (missing.length > 0) {
+      const detected = await detectJournals(this.c, missing);
+      for (const t of missing) {
+        const override = this.entity(t)?.journal;
+        const found = override ?? detected.get(tableKey(t))?.journal;
+        if (!found) throw new Error(`${tableKey(t)} is not journaled: STRJRNPF it with IMAGES(*BOTH) first.`);
+        this.journals.set(tableKey(t), found);
+      }
+    }
+    return tables.map((t) => this.journals.get(tableKey(t)) as JournalName);
+  }
+
+  private identify(layout: FileLayout): string[] | 'rrn' {
+    const id = this.entity(layout.ref)?.rowIdentification ?? { kind: 'primaryKey' as const };
+    if (id.kind === 'rrn') return 'rrn';
+    if (id.kind === 'logicalKey') {
+      const unknown = unknownColumns(layout, id.columns).map((c) => c.toUpperCase());
+      if (unknown.length > 0)
+        throw new Error(
+          `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}.`,
+        );
+      return id.columns.map((c) => c.toUpperCase());
+    }
+    if (layout.primaryKey.length === 0)
+      throw new Error(
+        `${tableKey(layout.ref)} has no primary key: identify its rows by a logical key (any columns, all allowed) or by RRN.`,
+      );
+    return layout.primaryKey;
+  }
+
+  async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
+    return (await this.layoutsOf(tables)).map((l) => {
+      const id = this.identify(l);
+      return id === 'rrn'
+        ? {
+            ref: l.ref,
+            columns: [{ name: RRN_COLUMN, sourceType: 'BIGINT', nullable: false }, ...l.columns],
+            key: [RRN_COLUMN],
+          }
+        : { ref: l.ref, columns: l.columns, key: id };
+    });
+  }
+
+  async countRows(table: TableRef): Promise<number> {
+    const [l] = await this.layoutsOf([table]);
+    const [row] = await this.c.query(`SELECT COUNT(*) AS N FROM ${l?.library}.${l?.file}`);
+    return Number(row?.N ?? 0);
+  }
+
+  async snapshot(
+    table: TableRef,
+    onRows: (rows: Row[]) => Promise<void>,
+    options: { pageSize?: number } = {},
+  ): Promise<{ position: string; rows: number }> {
+    const [layout] = await this.layoutsOf([table]);
+    const [journal] = await this.journalsOf([table]);
+    if (!layout || !journal) throw new Error(`${tableKey(table)} cannot be described.`);
+    const byRrn = this.identify(layout) === 'rrn';
+    // The journal's end before the first row is read: changes from there on are replayed over the
+    // snapshot, and a replayed change carries the whole record, so the target converges.
+    const chain = (await receiverChains(this.c, [journal])).get(journalKey(journal)) ?? [];
+    const end = journalEnd(chain);
+    if (!end) throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
+    const pageSize = options.pageSize ?? 5000;
+    const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
+    let after = 0;
+    let rows = 0;
+    for (;;) {
+      const page = await this.c.query(
+        `SELECT RRN(T) AS RRN_, ${columns} FROM ${layout.library}.${layout.file} T WHERE RRN(T) > ? ` +
+          `ORDER BY RRN(T) FETCH FIRST ${pageSize} ROWS ONLY`,
+        [after],
+      );
+      if (page.length === 0) break;
+      after = Number(page[page.length - 1]?.RRN_ ?? after);
+      await onRows(
+        page.map((r) => {
+          const row: Row = byRrn ? { [RRN_COLUMN]: Number(r.RRN_) } : {};
+          for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, this.form);
+          return row;
+        }),
+      );
+      rows += page.length;
+      if (page.length < pageSize) break;
+    }
+    return { position: formatPosition({ restart: end, applied: end }), rows };
+  }
+
+  async readChanges(
+    tables: readonly TableRef[],
+    checkpoint: Checkpoint,
+    options: { maxRows?: number } = {},
+  ): Promise<ChangeBatch> {
+    const maxRows = options.maxRows ?? 10_000;
+    const fresh = tables.filter((t) => checkpoint[tableKey(t)] === undefined);
+    const batch: ChangeBatch = {
+      changes: [],
+      checkpoint: {},
+      resnapshot: fresh.map((t) => ({ table: tableKey(t), reason: 'first run' })),
+      newestCommitTime: null,
+    };
+    const reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
+    if (reading.length === 0) return batch;
+    const layouts = await this.layoutsOf(reading);
+    const journals = await this.journalsOf(reading);
+    const chains = await receiverChains(this.c, journals);
+    const groups = new Map<string, number[]>();
+    journals.forEach((j, i) => groups.set(journalKey(j), [...(groups.get(journalKey(j)) ?? []), i]));
+    for (const [key, members] of groups) {
+      const journal = journals[members[0] ?? 0] as JournalName;
+      const chain = chains.get(key) ?? [];
+      const positions = members.map((i) => parsePosition(checkpoint[tableKey(reading[i] as TableRef)] ?? ''));
+      const start = earliest(
+        chain,
+        positions.map((p) => p.restart),
+      );
+      if (chainIndex(chain, start) < 0)
+        throw new JournalReceiverGone(
+          start,
+          members.map((i) => tableKey(reading[i] as TableRef)),
+        );
+      const readings: TableReading[] = members.map((i, k) => {
+        const l = layouts[i] as FileLayout;
+        return {
+          key: tableKey(l.ref),
+          library: l.library,
+          file: l.file,
+          fields: l.fields,
+          identify: this.identify(l),
+          appliedThrough: (positions[k] as TablePosition).applied,
+        };
+      });
+      const remaining = maxRows - batch.changes.length;
+      const assembled = await this.readAssembled(journal, chain, readings, start, Math.max(1, remaining));
+      batch.changes.push(...assembled.changes);
+      members.forEach((i, k) => {
+        const t = tableKey(reading[i] as TableRef);
+        const old = positions[k] as TablePosition;
+        const next: TablePosition =
+          assembled.restart && assembled.consumed
+            ? {
+                restart: assembled.restart,
+                applied: assembled.passed.has(t) ? assembled.consumed : old.applied,
+              }
+            : old;
+        batch.checkpoint[t] = formatPosition(next);
+      });
+      for (const [table, reason] of assembled.resnapshot) batch.resnapshot.push({ table, reason });
+      if (assembled.newestTimestamp) batch.newestCommitTime = this.instant(assembled.newestTimestamp);
+    }
+    return batch;
+  }
+
+  /** DSPJRN chunk after chunk until the batch is full or the journal read to its end. */
+  private async readAssembled(
+    journal: JournalName,
+    chain: readonly ReceiverInfo[],
+    readings: TableReading[],
+    start: JournalPosition,
+    maxRows: number,
+  ) {
+    const files = readings.map((r) => ({ library: r.library, file: r.file }));
+    const entries: JournalEntryRow[] = [];
+    const decoded = new WeakMap<JournalEntryRow, Change[]>();
+    let from = start;
+    for (;;) {
+      const chunk = await readJournal(this.c, await this.sync.ready(), journal, files, from, CHUNK);
+      const last = entries.at(-1);
+      const first = chunk[0];
+      // Each chunk starts with the entry the previous one ended on.
+      if (last && first && first.sequence === last.sequence && first.receiver === last.receiver)
+        chunk.shift();
+      entries.push(...chunk);
+      const assembled = assemble(entries, readings, maxRows, this.form, chainOrder(chain), decoded);
+      const end = entries.at(-1);
+      if (assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
+        this.consumed += assembled.consumedCount;
+        return assembled;
+      }
+      if (entries.length > MAX_ENTRIES)
+        throw new Error(
+          `More than ${MAX_ENTRIES} journal entries hold no complete commit cycle of the tables: a transaction this long is not replicated.`,
+        );
+      from = { library: end.receiverLibrary, receiver: end.receiver, sequence: end.sequence };
+    }
+  }
+
+  /** Minutes to read `rows` entries at the rate entries were consumed since the previous backlog. */
+  private measuredMinutes(rows: number | null): number | null {
+    const now = performance.now();
+    const last = this.lastRate;
+    this.lastRate = { at: now, consumed: this.consumed };
+    if (!last || rows === null || now - last.at < 1) return null;
+    const perMinute = ((this.consumed - last.consumed) / (now - last.at)) * 60_000;
+    if (rows === 0) return 0;
+    return perMinute > 0 ? rows / perMinute : null;
+  }
+
+  /** A local JOTSTP as an instant, by the system's offset. */
+  private instant(local: string): Date {
+    return localInstant(local, this.utcOffset) ?? new Date();
+  }
+
+  async loadCheckpoint(): Promise<Checkpoint> {
+    return this.sync.load();
+  }
+
+  async saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    const keys = Object.keys(checkpoint);
+    const refs = keys.map((k) => {
+      const [schema = '', ...rest] = k.split('.');
+      return { schema, table: rest.join('.') };
+    });
+    const journals = await this.journalsOf(refs);
+    await this.sync.save(
+      keys.map((k, i) => ({ table: k, journal: journals[i] as JournalName, position: checkpoint[k] ?? '' })),
+    );
+    if (++this.saves % (this.o.rotateEvery ?? ROTATE_EVERY) === 0) await this.sync.rotateJournal();
+  }
+
+  async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
+    const journals = await this.journalsOf(tables);
+    const chains = await receiverChains(this.c, journals);
+    const perTable = tables.map((t, i) => {
+      const saved = checkpoint[tableKey(t)];
+      const chain = chains.get(journalKey(journals[i] as JournalName)) ?? [];
+      return {
+        table: tableKey(t),
+        rowsToRead: saved ? entriesAfter(chain, parsePosition(saved).restart) : null,
+      };
+    });
+    // Tables of one journal wait on the same entries: a journal counts once, by its furthest-behind table.
+    const byJournal = new Map<string, number>();
+    perTable.forEach((p, i) => {
+      const k = journalKey(journals[i] as JournalName);
+      if (p.rowsToRead !== null) byJournal.set(k, Math.max(byJournal.get(k) ?? 0, p.rowsToRead));
+    });
+    const known = perTable.every((p) => p.rowsToRead !== null);
+    const rowsToRead = known ? [...byJournal.values()].reduce((a, b) => a + b, 0) : null;
+    return {
+      rowsToRead,
+      versionsBehind: null,
+      perTable,
+      measuredMinutesLeft: this.measuredMinutes(rowsToRead),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.c.close();
+  }
+}
+
+/** The position furthest back in the chain (a receiver that is gone counts as furthest back). */
+function earliest(chain: readonly ReceiverInfo[], positions: JournalPosition[]): JournalPosition {
+  const order = chainOrder(chain);
+  return positions.reduce((a, b) => (order(a, b) <= 0 ? a : b));
+}
+
+/** Entries after a position, across receivers (sequence resets included); null when its receiver is gone. */
+export function entriesAfter(chain: readonly ReceiverInfo[], p: JournalPosition): number | null {
+  const at = chainIndex(chain, p);
+  if (at < 0) return null;
+  let n = Math.max(0, (chain[at]?.lastSequence ?? 0) - p.sequence);
+  for (const r of chain.slice(at + 1)) n += r.lastSequence > 0 ? r.lastSequence - r.firstSequence + 1 : 0;
+  return n;
+}
+
+export async function openJournalSource(options: JournalSourceOptions): Promise<JournalSource> {
+  const c = await openIbmi(options.credentials, options.configuration);
+  const source = new JournalSource(c, options);
+  try {
+    await source.init();
+  } catch (error) {
+    await c.close().catch(() => undefined);
+    throw error;
+  }
+  return source;
+}

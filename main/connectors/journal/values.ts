@@ -1,0 +1,102 @@
+// One form for every value, whether it comes from a journal entry's record image or from SQL (a
+// snapshot): decimals as exact text with the column's scale, SMALLINT/INTEGER as numbers and BIGINT
+// as bigint, dates `yyyy-mm-dd` and times `hh:mm:ss` whatever the connection's formats, timestamps
+// `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
+import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../drivers/ibmi/dateTime';
+import type { IbmiValue } from '../drivers/ibmi/connection';
+import type { FieldDef, FieldValue } from '../drivers/ibmi/recordImage';
+import type { RowValue } from '../source';
+
+export interface ValueForm {
+  /** The formats the connection negotiated: how SQL hands dates and times over. */
+  dateFormat: DateFormat;
+  timeFormat: TimeFormat;
+  /** The system's offset from UTC in minutes (CURRENT TIMEZONE) when timestamps go to UTC; null leaves them. */
+  utcOffsetMinutes: number | null;
+}
+
+function decimalText(v: string | number | bigint, scale: number): string {
+  if (typeof v === 'number') return v.toFixed(scale);
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(String(v));
+  if (!m) throw new RangeError(`"${String(v)}" is not a decimal number.`);
+  const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
+  const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
+  const zero = /^0*$/.test(whole + fraction);
+  return `${m[1] === '-' && !zero ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:[.,](\d{1,12}))?/;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+type Parts = [number, number, number, number, number, number];
+
+/** A timestamp's fields (year … second) and its fraction as microsecond digits; null for no timestamp. */
+function timestampParts(text: string): { parts: Parts; micros: string } | null {
+  const m = TIMESTAMP.exec(text.trim());
+  if (!m) return null;
+  return { parts: m.slice(1, 7).map(Number) as Parts, micros: (m[7] ?? '').padEnd(6, '0').slice(0, 6) };
+}
+
+const instantOf = ([y, mo, d, h, mi, s]: Parts, utcOffsetMinutes: number) =>
+  new Date(Date.UTC(y, mo - 1, d, h, mi, s) - utcOffsetMinutes * 60_000);
+
+/** The instant a timestamp in the system's local time names, given its UTC offset; null for no timestamp. */
+export function localInstant(text: string, utcOffsetMinutes: number): Date | null {
+  const t = timestampParts(text);
+  return t ? instantOf(t.parts, utcOffsetMinutes) : null;
+}
+
+function timestampText(v: string, utcOffsetMinutes: number | null): string {
+  // The common case, a record image's `yyyy-mm-dd-hh.mm.ss.ffffff` left in local time, without a regex.
+  if (utcOffsetMinutes === null && v.length === 26 && v[10] === '-' && v[13] === '.')
+    return `${v.slice(0, 10)} ${v.slice(11, 13)}:${v.slice(14, 16)}:${v.slice(17, 19)}.${v.slice(20)}`;
+  const t = timestampParts(v);
+  if (!t) throw new RangeError(`"${v}" is not a timestamp.`);
+  const [y, mo, d, h, mi, s] = t.parts;
+  if (utcOffsetMinutes === null || utcOffsetMinutes === 0)
+    return `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}.${t.micros}`;
+  const utc = instantOf(t.parts, utcOffsetMinutes).toISOString();
+  return `${utc.slice(0, 10)} ${utc.slice(11, 19)}.${t.micros}`;
+}
+
+function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint {
+  if (bytes === 8) return BigInt(typeof v === 'number' ? Math.trunc(v) : v);
+  return Number(v);
+}
+
+/** A value in the agent's one form, from a record image or a SQL answer. */
+export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
+  if (v === null) return null;
+  const t = f.type;
+  if (v instanceof Uint8Array) return t.kind === 'hex' ? v : null;
+  switch (t.kind) {
+    case 'char':
+    case 'varchar':
+      return String(v);
+    case 'packed':
+    case 'zoned':
+      return decimalText(v, t.scale);
+    case 'binary':
+      return integer(v, t.bytes);
+    case 'float':
+      return Number(v);
+    case 'date': {
+      const s = String(v).trim();
+      return /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : parseDate(s, form.dateFormat);
+    }
+    case 'time':
+      return parseTime(String(v), /\s?[AP]M$/i.test(String(v)) ? 'usa' : form.timeFormat);
+    case 'timestamp':
+      return timestampText(String(v), form.utcOffsetMinutes);
+    case 'hex':
+      return typeof v === 'string' ? new TextEncoder().encode(v) : null;
+  }
+}
+
+/** CURRENT TIMEZONE as Db2 answers it (a time duration ±hhmmss) in minutes east of UTC. */
+export function timezoneMinutes(duration: IbmiValue): number {
+  const n = Number(duration ?? 0);
+  const abs = Math.abs(n);
+  const minutes = Math.floor(abs / 10_000) * 60 + Math.floor((abs % 10_000) / 100);
+  return n < 0 ? -minutes : minutes;
+}

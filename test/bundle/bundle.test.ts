@@ -1,0 +1,176 @@
+// The desktop app as it ships: the built main bundle (package.json's "main") and preload, run under
+// plain Node with a stand-in `electron` (./standIn), where every test before ran the TypeScript sources.
+// Under real Electron the same bundle is launched by test/e2e/electron.test.ts where a binary exists.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METHOD_NAMES } from '../../shared/ipc';
+import { bundleEntry, launchBundle, ROOT, type LaunchedBundle } from './launch';
+
+describe('the built main bundle, started as Electron starts it', () => {
+  let app: LaunchedBundle;
+  beforeAll(async () => {
+    app = await launchBundle();
+  });
+  afterAll(() => app?.kill());
+
+  it('opens one window on app://bundle/ with the secure preferences and the shipped preload', () => {
+    expect(app.ready.url).toBe('app://bundle/index.html');
+    expect(app.ready.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      preload: join(dirname(bundleEntry()), 'preload.cjs'),
+    });
+    expect(app.ready.schemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+  });
+
+  it('serves the renderer over app:// with the CSP, and its script', async () => {
+    const page = await app.fetch('app://bundle/index.html');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = /src="(?:\.?\/)?(assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
+    const js = await app.fetch(`app://bundle/${script}`);
+    expect(js.status).toBe(200);
+    expect(js.body.length).toBeGreaterThan(10_000);
+    // A path out of the renderer's folder gets the page, never the file.
+    const outside = await app.fetch('app://bundle/%2e%2e/%2e%2e/package.json');
+    expect(outside.body).not.toContain('"devDependencies"');
+  });
+
+  it('answers the contract over IPC to its own window only', async () => {
+    expect(await app.call('getAppInfo')).toMatchObject({
+      ok: true,
+      value: { mode: 'electron', version: '9.9.9' },
+    });
+    expect(await app.untrusted('getAppInfo')).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+  });
+
+  it('starts its local engine, which answers on the control API', async () => {
+    const local = (await app.call('getLocalEngine')) as {
+      ok: true;
+      value: { url: string; running: boolean };
+    };
+    expect(local.value.running).toBe(true);
+    expect(await app.call('checkEngine', { id: 'local' })).toMatchObject({ ok: true, value: { ok: true } });
+    const unauthorised = await fetch(`${local.value.url}/pipelines`);
+    expect(unauthorised.status).toBe(401);
+  });
+
+  it('loads the odbc package and reaches unixODBC for a journal agent', async () => {
+    const answer = await app.call('testHostCredentials', {
+      agentType: 'journal',
+      hostCredentials: {
+        connectionName: 'Production',
+        host: 'ibmi.example',
+        databaseName: 'PROD',
+        username: 'CDCAGENT',
+        password: 'not-used-1',
+      },
+    });
+    // unixODBC's driver manager answered (it knows no IBM i driver here): the module loaded and ran.
+    expect(answer).toMatchObject({
+      ok: true,
+      value: { status: 'failed', message: expect.stringContaining('unixODBC has no such driver') },
+    });
+  });
+
+  it('starts the sandbox on request, from a chunk of its own', async () => {
+    expect(await app.call('startSandbox')).toMatchObject({
+      ok: true,
+      value: { pipelineId: 'sandbox', ibmi: { pipelineId: 'sandbox-ibmi' } },
+    });
+    expect(
+      await app.call('testEngineAgent', { profileId: 'local', pipelineId: 'sandbox-ibmi', agentId: 'as400' }),
+    ).toMatchObject({
+      ok: true,
+      value: {
+        checks: expect.arrayContaining([expect.objectContaining({ id: 'connection', status: 'passed' })]),
+      },
+    });
+  });
+
+  it('quits cleanly: the engine closes and the process exits 0', async () => {
+    expect(await app.quit()).toBe(0);
+    expect(app.output()).not.toMatch(/Error|TypeError|ReferenceError/);
+  });
+});
+
+describe('the built preload', () => {
+  it('exposes window.api with one function per contract method and nothing else', () => {
+    const code = readFileSync(join(dirname(bundleEntry()), 'preload.cjs'), 'utf8');
+    const exposed: Record<string, unknown> = {};
+    const invoked: unknown[][] = [];
+    const electron = {
+      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
+      ipcRenderer: { invoke: (...args: unknown[]) => invoked.push(args) },
+    };
+    const module = { exports: {} };
+    const require = (name: string) => {
+      if (name === 'electron') return electron;
+      throw new Error(`the sandboxed preload required "${name}": only electron is available there`);
+    };
+    runInNewContext(code, { require, module, exports: module.exports });
+    expect(Object.keys(exposed)).toEqual(['api']);
+    const api = exposed.api as Record<string, (input: unknown) => unknown>;
+    expect(Object.keys(api).sort()).toEqual([...METHOD_NAMES].sort());
+    api.getAppInfo?.({});
+    expect(invoked).toEqual([['api', 'getAppInfo', {}]]);
+  });
+});
+
+/** The project's own modules in one built file, from its source map. */
+function projectSources(file: string): { path: string; text: string }[] {
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {
+    sources: string[];
+    sourcesContent: string[];
+  };
+  return map.sources
+    .map((source, i) => ({
+      path: relative(ROOT, join(dirname(file), source)),
+      text: map.sourcesContent[i] ?? '',
+    }))
+    .filter((s) => !s.path.includes('node_modules'));
+}
+
+function builtFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? builtFiles(join(dir, e.name)) : /\.(mjs|cjs)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+describe('what each built file holds', () => {
+  const dir = dirname(bundleEntry());
+  const files = builtFiles(dir);
+
+  it('uses no module-relative location the format breaks', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      for (const source of projectSources(file)) {
+        // A CommonJS file has no import.meta (esbuild leaves it undefined); in a split ES-module build
+        // only the entry file sits where paths relative to it were written for (dist/main/).
+        const usesModuleUrl = /import\.meta\.url|__dirname|__filename/.test(source.text);
+        if (file.endsWith('.cjs') && /import\.meta/.test(source.text))
+          broken.push(`${source.path} in ${relative(dir, file)}`);
+        if (file.endsWith('.mjs') && file !== bundleEntry() && usesModuleUrl)
+          broken.push(`${source.path} in ${relative(dir, file)}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps the simulators and their certificate code out of the start-up file', () => {
+    const entry = projectSources(bundleEntry()).map((s) => s.path);
+    expect(entry.filter((p) => p.startsWith('main/sandbox/'))).toEqual([]);
+    const map = readFileSync(`${bundleEntry()}.map`, 'utf8');
+    expect(map).not.toContain('node_modules/selfsigned');
+    const sandboxChunk = files.filter((f) =>
+      projectSources(f).some((s) => s.path === 'main/sandbox/mode.ts'),
+    );
+    expect(sandboxChunk).toHaveLength(1);
+  });
+});
