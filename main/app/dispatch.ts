@@ -2,6 +2,7 @@
 // input with its schema, run the handler, answer with an envelope. Nothing thrown crosses the boundary.
 import { contract, isMethodName, type Envelope } from '../../shared/api';
 import { pointerOf } from '../../shared/config/problems';
+import { unsafeText } from '../../shared/config/unsafeText';
 import { UserError, type Deps, type Handlers } from './handlers';
 import type { Log } from '../platform/log';
 
@@ -16,6 +17,12 @@ export function createDispatch(handlers: Handlers, deps: Deps, log: Log): Dispat
       return { ok: false, error: { code: 'unknown_method', message: 'There is no such API method.' } };
     }
     const spec = contract[method];
+    const unsafe = unsafeText(input);
+    if (unsafe.length > 0) {
+      log.warn('api.invalid_input', { method, paths: unsafe.map((p) => p.pointer || '/').join(' ') });
+      const detail = unsafe.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ');
+      return { ok: false, error: { code: 'invalid_input', message: `${method}: ${detail}` } };
+    }
     const parsed = spec.input.safeParse(input);
     if (!parsed.success) {
       // Only the failing paths are logged, never the payload: it may hold a password.

@@ -1,9 +1,11 @@
 // The control API over HTTP (node:http: a dozen routes need no framework, and every byte of the
 // request handling stays visible). Loopback by default; every route needs the admin token.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routes, type OperationId, type RouteSpec } from '../../shared/controlApiRoutes';
+import { unsafeText } from '../../shared/config/unsafeText';
 import { HttpError, readJsonBody } from '../platform/http/body';
+import { createLimitedServer, type ServerLimits } from '../platform/http/server';
 import { operations, type EngineDeps } from './operations';
 import { problem, ProblemError } from '../platform/problem';
 
@@ -56,11 +58,17 @@ export interface EngineServer {
 
 export async function startEngineServer(
   deps: EngineDeps,
-  options: { host?: string; port?: number } = {},
+  /** `limits`: how long a request may take to arrive (tests shorten them). */
+  options: { host?: string; port?: number; limits?: ServerLimits } = {},
 ): Promise<EngineServer> {
-  const server = createServer((req, res) => {
-    void handle(req, res, deps);
-  });
+  const server = createLimitedServer(
+    (req, res) => void handle(req, res, deps),
+    ({ status, title, detail }) => ({
+      type: 'application/problem+json',
+      body: JSON.stringify({ type: 'about:blank', title, status, detail }),
+    }),
+    options.limits,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 1717, options.host ?? '127.0.0.1', () => resolve());
@@ -83,7 +91,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
   try {
     if (!deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
     const { route, params } = match(method, path);
+    if (unsafeText(params).length > 0) throw problem.notFound(`No resource at ${path.slice(0, 200)}.`);
     const body = route.hasBody ? await readJsonBody(req, MAX_BODY_BYTES) : undefined;
+    const unsafe = unsafeText(body);
+    if (unsafe.length > 0) throw problem.invalid(unsafe);
     const reply = await operations[route.operationId]({ params, body }, deps);
     if (reply.body === undefined) {
       res.writeHead(reply.status).end();
@@ -107,7 +118,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
           ? { type: 'about:blank', title: error.title, status: error.status, detail: error.message }
           : undefined;
     if (details) {
-      send(res, details.status, 'application/problem+json', details);
+      send(
+        res,
+        details.status,
+        'application/problem+json',
+        details,
+        error instanceof ProblemError ? error.headers : {},
+      );
       return;
     }
     // An unexpected failure: its message may carry driver text, so it goes to the log by name only.
@@ -125,9 +142,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
   }
 }
 
-function send(res: ServerResponse, status: number, type: string, body: unknown): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   res.writeHead(status, {
+    ...headers,
     'Content-Type': type,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',

@@ -3,7 +3,11 @@ import type { Problem } from '../../shared/config/problems';
 import type { ProblemDetails } from '../../shared/controlApi';
 
 export class ProblemError extends Error {
-  constructor(readonly problem: ProblemDetails) {
+  constructor(
+    readonly problem: ProblemDetails,
+    /** Headers the answer must carry (Allow on a 405). */
+    readonly headers: Record<string, string> = {},
+  ) {
     super(problem.detail);
   }
 }
@@ -23,12 +27,15 @@ export const problem = {
   notFound: (detail: string) =>
     new ProblemError({ type: TYPE_BASE + 'not-found', title: 'Not found', status: 404, detail }),
   methodNotAllowed: (allowed: string[]) =>
-    new ProblemError({
-      type: TYPE_BASE + 'method-not-allowed',
-      title: 'Method not allowed',
-      status: 405,
-      detail: `This resource accepts ${allowed.join(', ')}.`,
-    }),
+    new ProblemError(
+      {
+        type: TYPE_BASE + 'method-not-allowed',
+        title: 'Method not allowed',
+        status: 405,
+        detail: `This resource accepts ${allowed.join(', ')}.`,
+      },
+      { Allow: allowed.join(', ') },
+    ),
   conflict: (detail: string) =>
     new ProblemError({ type: TYPE_BASE + 'conflict', title: 'Conflict', status: 409, detail }),
   invalid: (problems: Problem[]) =>

@@ -1,5 +1,5 @@
 // Web mode: the IPC contract carried over HTTP on loopback, plus the built renderer as static files.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiErrorData, Envelope } from '../../shared/api';
 import { CSP_HEADER } from '../platform/csp';
@@ -7,6 +7,7 @@ import type { Dispatch } from '../app/dispatch';
 import type { Log } from '../platform/log';
 import { readStatic } from '../platform/http/static';
 import { HttpError, readJsonBody } from '../platform/http/body';
+import { createLimitedServer } from '../platform/http/server';
 import { newToken, tokenMatches } from '../platform/http/token';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,14 +40,21 @@ const SECURITY_HEADERS = {
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? newToken();
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      const status = error instanceof HttpError ? error.status : 500;
-      const message = error instanceof HttpError ? error.message : 'The web bridge failed; see the log.';
-      if (!(error instanceof HttpError)) options.log.warn('web.failed', { path: req.url?.split('?')[0] });
-      sendJson(res, status, { ok: false, error: { code: errorCode(status), message } });
-    });
-  });
+  const server = createLimitedServer(
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        const status = error instanceof HttpError ? error.status : 500;
+        const message = error instanceof HttpError ? error.message : 'The web bridge failed; see the log.';
+        if (!(error instanceof HttpError)) options.log.warn('web.failed', { path: req.url?.split('?')[0] });
+        const allow: Record<string, string> = error instanceof MethodNotAllowed ? { Allow: error.allow } : {};
+        sendJson(res, status, { ok: false, error: { code: errorCode(status), message } }, allow);
+      });
+    },
+    ({ status, detail }) => ({
+      type: 'application/json',
+      body: JSON.stringify({ ok: false, error: { code: errorCode(status), message: detail } }),
+    }),
+  );
 
   let allowedHosts: Set<string> = new Set();
 
@@ -56,7 +64,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       throw new HttpError(421, 'Misdirected', 'Unknown Host header.');
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path.startsWith('/api/')) {
-      if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed', 'API calls use POST.');
+      if (req.method !== 'POST') throw new MethodNotAllowed('POST', 'API calls use POST.');
       if (!tokenMatches(req.headers.authorization, token)) {
         throw new HttpError(
           401,
@@ -70,7 +78,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD')
-      throw new HttpError(405, 'Method not allowed', 'Only GET serves files.');
+      throw new MethodNotAllowed('GET, HEAD', 'Only GET serves files.');
     const file = await readStatic(options.staticRoot, path);
     if (!file) {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
@@ -107,8 +115,23 @@ function errorCode(status: number): ApiErrorData['code'] {
   return 'invalid_input';
 }
 
-function sendJson(res: ServerResponse, status: number, body: Envelope): void {
+class MethodNotAllowed extends HttpError {
+  constructor(
+    readonly allow: string,
+    message: string,
+  ) {
+    super(405, 'Method not allowed', message);
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: Envelope,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
+    ...headers,
     'Content-Type': 'application/json',
     'Cache-Control': 'no-store',
     ...SECURITY_HEADERS,

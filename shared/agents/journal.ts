@@ -61,6 +61,7 @@ export const journalHostCredentials = section({
         'Library the agent creates on the source for its files and journal checkpoint; created if absent. ' +
         'Each journal agent on one source needs its own.',
       default: 'SYNC',
+      userLibrary: true,
       group: advanced,
     }),
     journalCheckpointTable: ibmiName({

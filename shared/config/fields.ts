@@ -120,10 +120,18 @@ export function numberChoice<const T extends readonly [number, ...number[]]>(
 export const IBMI_NAME = /^[A-Za-z_$#@][A-Za-z0-9_$#@]{0,9}$/;
 export const IBMI_NAME_RULE = '1 to 10 characters of A-Z, 0-9, _, $, # or @, not starting with a digit';
 
-export function ibmiName(o: Described & { default: string }) {
-  return describe(z.string().regex(IBMI_NAME).toUpperCase().default(o.default), {
+/**
+ * `userLibrary`: a library the agent creates; IBM supplies every object whose name begins with Q
+ * ("Object naming rules": user-created names should not), so QSYS, QTEMP, QGPL and the rest are refused.
+ */
+export function ibmiName(o: Described & { default: string; userLibrary?: boolean }) {
+  const name = z.string().regex(IBMI_NAME);
+  const reserved = o.userLibrary
+    ? ", not starting with Q (IBM's own libraries, such as QSYS, QTEMP and QGPL)"
+    : '';
+  return describe((o.userLibrary ? name.regex(/^[^Qq]/) : name).toUpperCase().default(o.default), {
     kind: 'ibmiName',
-    rule: `an IBM i name: ${IBMI_NAME_RULE} (stored upper-case)`,
+    rule: `an IBM i name: ${IBMI_NAME_RULE}${reserved} (stored upper-case)`,
     required: false,
     ...o,
   });

@@ -7,6 +7,7 @@ import { openEngine, type LocalEngine } from '../../main/engine/engine';
 import type { AgentRuntime } from '../../main/connectors/spi';
 import { startEngineServer, type EngineServer } from '../../main/engine/server';
 import type { Log } from '../../main/platform/log';
+import type { ServerLimits } from '../../main/platform/http/server';
 import { watchedLog, watchFolder } from '../setup/secretNotes';
 
 export interface RunningEngine {
@@ -21,7 +22,7 @@ export interface RunningEngine {
 }
 
 export async function startTestEngine(
-  options: { dataDir?: string; token?: string; runtime?: AgentRuntime } = {},
+  options: { dataDir?: string; token?: string; runtime?: AgentRuntime; limits?: ServerLimits } = {},
 ): Promise<RunningEngine> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cdc-engine-'));
   watchFolder(dataDir);
@@ -39,7 +40,7 @@ export async function startTestEngine(
   const engine = openEngine({ dataDir, log, runtime: options.runtime });
   const token = engine.firstStartToken ?? options.token;
   if (!token) throw new Error('reopening an engine needs the token of its first start');
-  const server = await startEngineServer(engine.deps, { port: 0 });
+  const server = await startEngineServer(engine.deps, { port: 0, limits: options.limits });
   return {
     engine,
     server,

@@ -9,6 +9,7 @@ import {
 import { IbmiError, type IbmiConnection } from '../drivers/ibmi/connection';
 import { openOdbcIbmi } from '../drivers/ibmi/odbc';
 import { inProcessIbmiAt } from '../drivers/ibmi/inProcess';
+import { redactSecret } from '../../platform/redact';
 import { AgentConnectionError } from '../connectionError';
 
 export { AgentConnectionError };
@@ -41,8 +42,7 @@ export async function openIbmi(
 function explainSignOn(error: unknown, c: JournalHostCredentials): AgentConnectionError {
   const id = error instanceof IbmiError ? error.messageId : '';
   const raw = error instanceof Error ? error.message : String(error);
-  // A password of a few characters cannot be told from ordinary text; the driver never echoes one anyway.
-  const redacted = c.password.length >= 4 ? raw.replaceAll(c.password, '********') : raw;
+  const redacted = redactSecret(raw, c.password);
   const text = id ? redacted.replace(`${id}: `, '') : redacted;
   switch (id) {
     case 'CPF2204':

@@ -30,7 +30,8 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
-  return /^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(header ?? '');
+  // application/json only (parameters such as charset allowed): no other media type is parsed as JSON.
+  return /^application\/json\s*(;|$)/i.test(header ?? '');
 }
 
 /** Reads a JSON body: 415 for another content type, 413 past the limit, 400 when it does not parse. */

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from './connection';
 import type { DateFormat, TimeFormat } from './dateTime';
+import { redactSecret } from '../../../platform/redact';
 
 /** The part of the `odbc` package this module uses. */
 interface OdbcConnection {
@@ -90,7 +91,7 @@ export function mapOdbcError(e: unknown, secret: string): IbmiError {
   const details = (e as { odbcErrors?: { state?: string; message?: string }[] }).odbcErrors ?? [];
   const first = details[0];
   const raw = first?.message ?? (e instanceof Error ? e.message : String(e));
-  const text = (secret ? raw.replaceAll(secret, '********') : raw).replace(/^(\[[^\]]*\])+\s*/, '');
+  const text = redactSecret(raw, secret).replace(/^(\[[^\]]*\])+\s*/, '');
   // unixODBC: IM002 when no such driver is configured, 01000 "Can't open lib" when its library is missing.
   if (first?.state === 'IM002' || /Can't open lib|Data source name not found/.test(text))
     return new IbmiError(
