@@ -2,7 +2,8 @@
 // `--sandbox-ibmi` also starts the simulated IBM i in this process (it has no network protocol of its
 // own), under a host name journal agents of this engine can use.
 import { defaultDataDir } from '../platform/dataDir';
-import { portOption, runCommandLine } from '../platform/cli';
+import { ENGINE_SETTING_HELP, engineSettingsSchema } from '../../shared/engineSettings';
+import { portOption, runCommandLine, UsageError } from '../platform/cli';
 import { consoleLog } from '../platform/log';
 import { appVersion } from '../platform/version';
 import { openEngine } from '../engine/engine';
@@ -15,6 +16,8 @@ const usage = `Usage: npm run engine -- [options]
   --data DIR         data folder (default: the OS's app data folder)
   --rotate-token     make a new admin token, print it once, and exit
   --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (docs/ibmi.md)
+  --keep-events N    ${ENGINE_SETTING_HELP.keepEvents.what}: ${ENGINE_SETTING_HELP.keepEvents.rule}
+  --keep-event-days N  ${ENGINE_SETTING_HELP.keepEventDays.what}: ${ENGINE_SETTING_HELP.keepEventDays.rule}
   -h, --help         this text`;
 
 runCommandLine(
@@ -26,10 +29,23 @@ runCommandLine(
       data: { type: 'string' },
       'rotate-token': { type: 'boolean', default: false },
       'sandbox-ibmi': { type: 'boolean', default: false },
+      'keep-events': { type: 'string' },
+      'keep-event-days': { type: 'string' },
     },
   },
   async ({ values }) => {
     const port = portOption('port', values.port);
+    const settings = engineSettingsSchema.safeParse({
+      keepEvents: values['keep-events'] === undefined ? undefined : Number(values['keep-events']),
+      keepEventDays: values['keep-event-days'] === undefined ? undefined : Number(values['keep-event-days']),
+    });
+    if (!settings.success) {
+      const key = settings.error.issues[0]?.path[0] === 'keepEvents' ? 'keepEvents' : 'keepEventDays';
+      const option = key === 'keepEvents' ? 'keep-events' : 'keep-event-days';
+      throw new UsageError(
+        `--${option} (${ENGINE_SETTING_HELP[key].what}) must be ${ENGINE_SETTING_HELP[key].rule}; got "${values[option]}"`,
+      );
+    }
     const dataDir = values.data ?? defaultDataDir();
     const log = consoleLog();
     // Before the engine opens: it resumes running pipelines at once, and a sandbox journal pipeline
@@ -37,7 +53,7 @@ runCommandLine(
     const ibmi = values['sandbox-ibmi']
       ? await import('../sandbox/ibmi').then((m) => m.startSandboxIbmi({ seed: true, host: 'sandbox-ibmi' }))
       : undefined;
-    const engine = openEngine({ dataDir, log, appVersion: appVersion() });
+    const engine = openEngine({ dataDir, log, appVersion: appVersion(), settings: settings.data });
 
     const showToken = (token: string, why: string) =>
       process.stdout.write(

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { engineSettingsSchema, type EngineSettings } from '../../shared/engineSettings';
 import type { Log } from '../platform/log';
 import { resumeRunning, type EngineDeps } from './operations';
 import { agentsRuntime } from './agentRuntime';
@@ -19,6 +20,8 @@ export interface EngineOptions {
   runtime?: AgentRuntime;
   now?: () => Date;
   appVersion?: string;
+  /** Event retention and other engine settings; defaults from shared/engineSettings.ts. */
+  settings?: Partial<EngineSettings>;
 }
 
 export interface LocalEngine {
@@ -35,7 +38,8 @@ export { KEY_FILE };
 export function openEngine(options: EngineOptions): LocalEngine {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const db = openDb(join(options.dataDir, STORE_FILE));
-  const repo = createRepo(db);
+  const repo = createRepo(db, engineSettingsSchema.parse(options.settings ?? {}));
+  repo.pruneEvents((options.now?.() ?? new Date()).toISOString());
   const { tokens, firstStartToken } = createTokenKeeper(repo);
   const deps: EngineDeps = {
     repo,

@@ -30,4 +30,12 @@ export const migrations: readonly string[] = [
      FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);
    CREATE INDEX backlog_by_agent ON backlog (pipeline_id, agent_id, at);`,
   `ALTER TABLE backlog ADD COLUMN measured_minutes_left REAL;`,
+  // Checkpoints live at the source (the sync schema or library), never here: the table was never used.
+  // Events go with their pipeline, so a pipeline created again under the same id starts with none; the
+  // time index serves the pruning by age.
+  `DROP TABLE checkpoints;
+   DELETE FROM events WHERE pipeline_id NOT IN (SELECT id FROM pipelines);
+   CREATE TRIGGER events_go_with_pipeline AFTER DELETE ON pipelines
+     BEGIN DELETE FROM events WHERE pipeline_id = OLD.id; END;
+   CREATE INDEX events_by_time ON events (at);`,
 ];

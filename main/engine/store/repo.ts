@@ -2,6 +2,7 @@
 import { agentTypes, type AgentType } from '../../../shared/agents';
 import { redactSection, secretKeysOf } from '../../../shared/config/parse';
 import type { Agent, AgentState, Entity, Pipeline } from '../../../shared/controlApi';
+import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
 import type { Db } from './db';
 
 interface PipelineRow {
@@ -57,7 +58,11 @@ export function toAgent(r: AgentRow): Agent {
   };
 }
 
-export function createRepo(db: Db) {
+/** How many events a pipeline may gain between two prunings by count (its bound is keepEvents + this). */
+export const PRUNE_EVERY = 100;
+const DAY_MS = 86_400_000;
+
+export function createRepo(db: Db, retention: EngineSettings = engineSettingsSchema.parse({})) {
   const q = {
     pipeline: db.prepare<[string], PipelineRow>('SELECT * FROM pipelines WHERE id = ?'),
     pipelines: db.prepare<[], PipelineRow>('SELECT * FROM pipelines ORDER BY created_at, id'),
@@ -103,6 +108,11 @@ export function createRepo(db: Db) {
     insertEvent: db.prepare(
       'INSERT INTO events (pipeline_id, agent_id, at, kind, data) VALUES (?, ?, ?, ?, ?)',
     ),
+    /** All but the newest `keep` events of a pipeline. */
+    pruneEventsByCount: db.prepare(
+      'DELETE FROM events WHERE pipeline_id = ? AND id <= (SELECT id FROM events WHERE pipeline_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+    ),
+    pruneEventsByAge: db.prepare('DELETE FROM events WHERE at < ?'),
     backlog: db.prepare<
       [string, string, string],
       {
@@ -150,6 +160,7 @@ export function createRepo(db: Db) {
     ),
   };
 
+  const sincePrune = new Map<string, number>();
   return {
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
 
@@ -206,8 +217,20 @@ export function createRepo(db: Db) {
       entities.forEach((e, i) => q.insertEntity.run(pipelineId, i, JSON.stringify(e)));
     },
 
-    addEvent: (pipelineId: string, agentId: string | null, kind: string, data: object, at: string) =>
-      q.insertEvent.run(pipelineId, agentId, at, kind, JSON.stringify(data)),
+    /** Keeps an event; every PRUNE_EVERY events of a pipeline, its oldest beyond the limits go. */
+    addEvent: (pipelineId: string, agentId: string | null, kind: string, data: object, at: string) => {
+      q.insertEvent.run(pipelineId, agentId, at, kind, JSON.stringify(data));
+      const added = (sincePrune.get(pipelineId) ?? 0) + 1;
+      sincePrune.set(pipelineId, added % PRUNE_EVERY);
+      if (added < PRUNE_EVERY) return;
+      q.pruneEventsByCount.run(pipelineId, pipelineId, retention.keepEvents);
+      q.pruneEventsByAge.run(new Date(Date.parse(at) - retention.keepEventDays * DAY_MS).toISOString());
+    },
+    /** Applies the limits now (at start-up: a store from before them, or limits made tighter). */
+    pruneEvents: (now: string) => {
+      for (const { id } of q.pipelines.all()) q.pruneEventsByCount.run(id, id, retention.keepEvents);
+      q.pruneEventsByAge.run(new Date(Date.parse(now) - retention.keepEventDays * DAY_MS).toISOString());
+    },
     /** A backlog point of a running agent; points older than a day go. */
     addBacklog: (
       pipelineId: string,
