@@ -8,9 +8,9 @@ import { assemble, type JournalEntryRow, type TableReading } from '../main/conne
 import { openJournalSource } from '../main/connectors/journal/source';
 import { encodeRecord, type FieldDef } from '../main/connectors/drivers/ibmi/recordImage';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
-import { PostgresTarget } from '../main/runner/targets/postgresTarget';
-import { SqliteTarget } from '../main/runner/targets/sqliteTarget';
-import type { Target } from '../main/runner/targets/target';
+import { PostgresTarget } from '../main/connectors/postgresql/target';
+import { SqliteTarget } from '../main/connectors/sqlite/target';
+import type { Target } from '../main/connectors/target';
 import { startSandboxIbmi } from '../main/sandbox/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
 import type { Benchmark } from './harness';

@@ -1,7 +1,6 @@
 // Every contract method as a plain function of (input, deps): callable from IPC, HTTP and tests alike.
 import type { z } from 'zod';
 import { agentTypes, AGENT_TYPES } from '../../shared/agents';
-import type { entitiesBodySchema } from '../../shared/controlApi';
 import type { contract, MethodName, MethodOutput } from '../../shared/api';
 import { parseSection, redactSection } from '../../shared/config/parse';
 import { readFileSync } from 'node:fs';
@@ -10,7 +9,7 @@ import { createEngineClient, EngineError, type EngineClient } from '../client/en
 import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from '../engine/diagnostics';
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
-import type { SandboxSystems } from '../sandbox/mode';
+import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
 import { testConnection } from './connectionTest';
 
 export interface Deps {
@@ -76,17 +75,8 @@ function pickVersions(versions: NodeJS.ProcessVersions): Record<string, string> 
 export class UserError extends Error {}
 
 /** A sandbox pipeline with its source agent, created when absent; set up anew unless it runs. */
-async function configureSandboxPipeline(
-  client: EngineClient,
-  ids: { pipelineId: string; agentId: string },
-  setup: {
-    name: string;
-    type: 'change-tracking' | 'journal';
-    hostCredentials: Record<string, unknown>;
-    configuration: Record<string, unknown>;
-    entities: z.input<typeof entitiesBodySchema>['entities'];
-  },
-): Promise<void> {
+async function configureSandboxPipeline(client: EngineClient, setup: SandboxPipeline): Promise<void> {
+  const { ids } = setup;
   if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId)) {
     await client.createPipeline({}, { id: ids.pipelineId, name: setup.name });
     await client.createAgent(
@@ -262,51 +252,15 @@ export const handlers: Handlers = {
     onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
 
   startSandbox: async (_input, deps) => {
-    const { sqlServer, ibmi: simulatedIbmi } = await deps.sandbox.start();
-    const ids = { pipelineId: 'sandbox', agentId: 'sales' };
-    const ibmi = { pipelineId: 'sandbox-ibmi', agentId: 'as400' };
+    const { sqlServer, ibmi } = await deps.sandbox.start();
     return onEngine(deps, LOCAL_PROFILE_ID, async (client) => {
-      // The journal agent as CDCAGENT: SQL tables by key, a DDS file by a logical key.
-      await configureSandboxPipeline(client, ibmi, {
-        name: 'Sandbox: IBM i SHOP and LEGACY to SQLite',
-        type: 'journal',
-        hostCredentials: {
-          connectionName: 'Sandbox IBM i',
-          host: simulatedIbmi.host,
-          databaseName: '*SYSBAS',
-          username: simulatedIbmi.user,
-          password: simulatedIbmi.password,
-          enableDdsDiscovery: true,
-        },
-        configuration: { dateFormat: null, timeFormat: null },
-        entities: [
-          { source: { schema: 'SHOP', table: 'CUSTOMER' }, target: { table: 'customer' } },
-          { source: { schema: 'SHOP', table: 'ORDERS' }, target: { table: 'orders' } },
-          {
-            source: { schema: 'LEGACY', table: 'ITEMS' },
-            target: { table: 'items' },
-            rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] },
-          },
-        ],
-      });
-      await configureSandboxPipeline(client, ids, {
-        name: 'Sandbox: Sales to SQLite',
-        type: 'change-tracking',
-        hostCredentials: {
-          connectionName: 'Sandbox Sales',
-          host: '127.0.0.1',
-          port: sqlServer.port,
-          databaseName: sqlServer.database,
-          username: sqlServer.login.name,
-          password: sqlServer.login.password,
-        },
-        configuration: {},
-        entities: ['Customers', 'Orders', 'OrderLines'].map((table) => ({
-          source: { schema: 'dbo', table },
-          target: { table: table.toLowerCase() },
-        })),
-      });
-      return { ...ids, port: sqlServer.port, ibmi: { ...ibmi, host: simulatedIbmi.host } };
+      await configureSandboxPipeline(client, ibmi.pipeline);
+      await configureSandboxPipeline(client, sqlServer.pipeline);
+      return {
+        ...sqlServer.pipeline.ids,
+        port: sqlServer.port,
+        ibmi: { ...ibmi.pipeline.ids, host: ibmi.host },
+      };
     });
   },
 

@@ -1,15 +1,18 @@
-// What the engine asks of a source agent and of the runner. The engine owns states, storage and the
-// API; a runtime does the database work. Agent readers and the replication runner plug in here.
-import { connect } from 'node:net';
-import type { AgentType } from '../../shared/agents';
+// What the engine asks of the database side, and what each agent type plugs in. The engine owns
+// states, storage and the API; an AgentRuntime does the database work (engine/agentRuntime.ts builds the
+// real one from the plugins; tests give their own). Each agent type is one AgentPlugin, in its folder,
+// named in registry.ts: what is generic (connection first, "unavailable" answers, fix then check again,
+// starting a pipeline) is written once, over these interfaces.
+import type { AgentTypeDefinition } from '../../shared/agents';
 import type { CheckResult, Entity, TableState } from '../../shared/controlApi';
-import { problem } from '../platform/problem';
-import { inProcessIbmiAt } from './drivers/ibmi/inProcess';
+import type { Checkpoint, SourceAgent } from './source';
+import type { Target } from './target';
 
 export interface ResolvedAgent {
   pipelineId: string;
   id: string;
-  type: AgentType;
+  /** A type of the registry: shared/agents names the shipped ones. */
+  type: string;
   role: 'source' | 'target';
   /** With its secrets, for the drivers only: never logged or answered. */
   hostCredentials: Record<string, unknown>;
@@ -67,72 +70,71 @@ export interface AgentRuntime {
   close?(): Promise<void>;
 }
 
-/** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
-export const IBMI_DATABASE_SERVER_PORT = 8471;
-
-/** The server's TCP endpoint; none for a SQLite file or a simulated IBM i, which run in this process. */
-export function endpointOf(agent: ResolvedAgent): { host: string; port: number } | undefined {
-  const host = String(agent.hostCredentials.host);
-  if (agent.type === 'sqlite' || (agent.type === 'journal' && inProcessIbmiAt(host))) return undefined;
-  const port = agent.type === 'journal' ? IBMI_DATABASE_SERVER_PORT : Number(agent.hostCredentials.port);
-  return { host, port };
+export interface SourceAdmin {
+  /** The checks that need the database, after the sign-on (which the engine reports itself). */
+  check(entities: readonly Entity[]): Promise<CheckResult[]>;
+  /** The entities' source tables as the source sees them. */
+  tables(entities: readonly Entity[]): Promise<TableState[]>;
+  /** The checkpoint kept at the source; empty before the first snapshot finished. */
+  loadCheckpoint(): Promise<Checkpoint>;
+  backlog(entities: readonly Entity[], checkpoint: Checkpoint): Promise<BacklogFigure>;
+  /** Runs the fix a check offered (statements this engine built); a refusal is a ProblemError (409). */
+  applyFix(fix: string): Promise<void>;
+  close(): Promise<void>;
 }
 
-/** A TCP connection to the server's port: tells "unknown host", "refused" and "no answer" apart. */
-export function reachabilityCheck(host: string, port: number, timeoutMs = 3000): Promise<CheckResult> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    const done = (result: CheckResult) => {
-      socket.destroy();
-      resolve(result);
-    };
-    socket.setTimeout(timeoutMs, () =>
-      done({
-        id: 'host-reachable',
-        status: 'failed',
-        message: `No answer from ${host}:${port} within ${timeoutMs / 1000} s.`,
-        remedy: 'Check the host name, that the server runs, and that no firewall drops the port.',
-      }),
-    );
-    socket.once('connect', () =>
-      done({
-        id: 'host-reachable',
-        status: 'passed',
-        message: `${host}:${port} accepts connections.`,
-        remedy: null,
-      }),
-    );
-    socket.once('error', (error: NodeJS.ErrnoException) => {
-      const unknown = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN';
-      done({
-        id: 'host-reachable',
-        status: 'failed',
-        message: unknown
-          ? `The host name ${host} cannot be resolved.`
-          : `${host}:${port} refused the connection (${error.code ?? 'error'}).`,
-        remedy: unknown
-          ? 'Check the spelling of the host, or use its IP address.'
-          : 'Check the port and that the database server listens on it.',
-      });
-    });
-  });
+/** What an agent type does as a source: the runner's reader, the admin side, and its rules. */
+export interface SourceRole {
+  /** Opens the source as the runner reads it. Throws AgentConnectionError when it cannot sign on. */
+  openReader(
+    agent: ResolvedAgent,
+    context: { entities: readonly Entity[]; peerPipelines: string[] },
+  ): Promise<SourceAgent>;
+  /** Opens the source for checks, tables, backlog and fixes. Throws AgentConnectionError likewise. */
+  openAdmin(agent: ResolvedAgent, entities: readonly Entity[]): Promise<SourceAdmin>;
+  /** The passed connection check's sentence ("Logged in as …", "Signed on as …"). */
+  connected(agent: ResolvedAgent): string;
+  /** The checks whose fix this type applies, and how the refusal of another names them. */
+  fixes: { checkIds: readonly string[]; described: string };
+  /** The database's own refusal (not an engine failure) of `what`, in words; undefined otherwise. */
+  refusal(error: unknown, what: string): string | undefined;
+  /** Why these entities cannot be read by this type (a 409 at start), or null. */
+  refuseEntities?(entities: readonly Entity[]): string | null;
+  /** The spec's minutes-left figure for a backlog, where the type has one. */
+  minutesLeft?(rowsToRead: number): number;
+  /**
+   * Why another agent of this type, configured with `theirs`, cannot share this source with one
+   * configured with `mine` (the journal's own sync library); null when they can.
+   */
+  conflict?(mine: Record<string, unknown>, theirs: Record<string, unknown>): string | null;
 }
 
-/** The runtime until a reader or the runner is plugged in: nothing to check beyond the engine's checks. */
-export const noRuntime = (why: string): AgentRuntime => ({
-  check: async () => [],
-  tables: async () => {
-    throw problem.unavailable(why);
-  },
-  backlog: async () => ({ unavailable: why }),
-  applyFix: async () => {
-    throw problem.unavailable(why);
-  },
-  start: async () => {
-    throw problem.unavailable(why);
-  },
-  pause: async () => {
-    throw problem.unavailable(why);
-  },
-  stop: async () => undefined,
-});
+/** What an agent type does as a target of the runner. */
+export interface TargetRole {
+  /** POST …/test of a target agent: can the runner write there? */
+  check(agent: ResolvedAgent): Promise<CheckResult[]>;
+  /**
+   * How the runner opens it. `agent` undefined: the pipeline has no target agent, and this is the
+   * registry's default target.
+   */
+  open(
+    agent: ResolvedAgent | undefined,
+    context: { dataDir: string; pipelineId: string },
+  ): { open: () => Promise<Target>; batchRows: number };
+  /** Whether a target so configured writes into the database a source so configured reads. */
+  sameDatabase?(target: Record<string, unknown>, source: Record<string, unknown>): boolean;
+}
+
+export interface AgentPlugin {
+  /** The type's declaration in shared/agents: title, roles, and its two sections. */
+  definition: Omit<AgentTypeDefinition, 'type'> & { type: string };
+  /** The server's TCP endpoint for the reachability check; none for a file or an in-process system. */
+  endpoint(hostCredentials: Record<string, unknown>): { host: string; port: number } | undefined;
+  /**
+   * "Test connection" with parsed host credentials: signs on and off again, stores nothing. Throws
+   * AgentConnectionError when it cannot.
+   */
+  testConnection(hostCredentials: Record<string, unknown>): Promise<CheckResult>;
+  source?: SourceRole;
+  target?: TargetRole;
+}

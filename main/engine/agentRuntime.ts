@@ -1,64 +1,113 @@
-// The engine's runtime for every agent type: each source agent's checks, backlog and fixes.
-// Starting, pausing and stopping pipelines is the runner's.
-import type { AgentRuntime } from '../connectors/spi';
-import { runnerRuntime } from '../runner/runtime';
-import { checkTarget } from '../runner/targetChecks';
+// The engine's runtime for every agent type, over the plugins: checks (the sign-on first, in plain
+// words), tables, backlog and fixes (fix, then check again), each written once. Starting, pausing and
+// stopping pipelines is the runner's.
+import type { CheckResult, Entity } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
-import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
-import {
-  applyChangeTrackingFix,
-  changeTrackingBacklog,
-  changeTrackingTableStates,
-  checkChangeTracking,
-} from '../connectors/changeTracking/runtime';
-import {
-  applyJournalFix,
-  checkJournal,
-  journalBacklog,
-  journalTableStates,
-} from '../connectors/journal/runtime';
-import { SourceCache } from '../connectors/sourceCache';
-import type { ChangeTrackingSource } from '../connectors/changeTracking/source';
-import type { JournalSource } from '../connectors/journal/source';
+import { connectionFailed, passed } from '../connectors/checkResults';
+import { AgentConnectionError } from '../connectors/connectionError';
+import { AGENT_PLUGINS, pluginOf, type AgentPlugins } from '../connectors/registry';
+import { SourceCache, withAgentSource } from '../connectors/sourceCache';
+import type { AgentRuntime, ResolvedAgent, SourceAdmin, SourceRole } from '../connectors/spi';
+import { runnerRuntime } from '../runner/runtime';
 
 /**
  * `sourceIdleMs`: how long a source opened for the backlog or the table view stays open unused, for the
  * next read (checks and fixes always sign on afresh: the connection is what they check).
+ * `plugins`: the agent types this engine runs (the registry's, unless a test brings its own).
  */
-export function agentsRuntime(options: { sourceIdleMs?: number } = {}): AgentRuntime {
-  const runner = runnerRuntime();
-  const journalSources = new SourceCache<JournalSource>(options.sourceIdleMs);
-  const changeTrackingSources = new SourceCache<ChangeTrackingSource>(options.sourceIdleMs);
+export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentPlugins } = {}): AgentRuntime {
+  const plugins = options.plugins ?? AGENT_PLUGINS;
+  const runner = runnerRuntime(plugins);
+  const admins = new SourceCache<SourceAdmin>(options.sourceIdleMs);
+
+  const sourceRoleOf = (agent: ResolvedAgent): SourceRole | undefined => pluginOf(plugins, agent.type).source;
+
+  /** Runs `work` on the agent's source: signed on for it alone, or kept open when `kept`. */
+  const withAdmin = <T>(
+    agent: ResolvedAgent,
+    role: SourceRole,
+    entities: readonly Entity[],
+    work: (admin: SourceAdmin) => Promise<T>,
+    kept = false,
+  ): Promise<T> =>
+    withAgentSource(
+      agent,
+      [agent.type, agent.hostCredentials, agent.configuration, entities],
+      () => role.openAdmin(agent, entities),
+      work,
+      kept ? admins : undefined,
+    );
+
+  const checkSource = async (agent: ResolvedAgent, role: SourceRole, entities: readonly Entity[]) => {
+    try {
+      return await withAdmin(agent, role, entities, async (admin): Promise<CheckResult[]> => [
+        passed('connection', role.connected(agent)),
+        ...(await admin.check(entities)),
+      ]);
+    } catch (error) {
+      if (!(error instanceof AgentConnectionError)) throw error;
+      return [connectionFailed(error)];
+    }
+  };
+
   return {
     ...runner,
     close: async () => {
-      await Promise.all([runner.close?.(), journalSources.closeAll(), changeTrackingSources.closeAll()]);
+      await Promise.all([runner.close?.(), admins.closeAll()]);
     },
-    check: (agent, entities) =>
-      agent.role === 'target'
-        ? checkTarget(agent)
-        : agent.type === 'change-tracking'
-          ? checkChangeTracking(agent, entities)
-          : checkJournal(agent, entities),
-    tables: (agent, entities) =>
-      agent.type === 'journal'
-        ? journalTableStates(agent, entities, journalSources)
-        : agent.type === 'change-tracking'
-          ? changeTrackingTableStates(agent, entities, changeTrackingSources)
-          : Promise.reject(problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`)),
-    backlog: async (agent, entities) =>
-      agent.type === 'change-tracking'
-        ? changeTrackingBacklog(agent, entities, changeTrackingSources)
-        : agent.type === 'journal'
-          ? journalBacklog(agent, entities, journalSources)
-          : { unavailable: `A ${agent.type} agent is a target: it has no backlog.` },
-    applyFix: async (agent, entities, checkId) => {
-      if (agent.type === 'journal') return applyJournalFix(agent, entities, checkId);
-      if (!(FIXABLE_CHECK_IDS as readonly string[]).includes(checkId))
-        throw problem.notFound(
-          `No fix for "${checkId}": this engine applies ${FIXABLE_CHECK_IDS.join(', ')}.`,
+
+    check: async (agent, entities) => {
+      const plugin = pluginOf(plugins, agent.type);
+      if (agent.role === 'target') return plugin.target ? plugin.target.check(agent) : [];
+      return plugin.source ? checkSource(agent, plugin.source, entities) : [];
+    },
+
+    tables: async (agent, entities) => {
+      const role = sourceRoleOf(agent);
+      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
+      return withAdmin(agent, role, entities, (admin) => admin.tables(entities), true);
+    },
+
+    backlog: async (agent, entities) => {
+      const role = sourceRoleOf(agent);
+      if (!role) return { unavailable: `A ${agent.type} agent is a target: it has no backlog.` };
+      try {
+        return await withAdmin(
+          agent,
+          role,
+          entities,
+          async (admin) => {
+            const checkpoint = await admin.loadCheckpoint();
+            if (Object.keys(checkpoint).length === 0)
+              return {
+                unavailable: 'No checkpoint at the source yet: the agent has not finished a snapshot.',
+              };
+            return admin.backlog(entities, checkpoint);
+          },
+          true,
         );
-      return applyChangeTrackingFix(agent, entities, checkId);
+      } catch (error) {
+        if (error instanceof AgentConnectionError) return { unavailable: `${error.message} ${error.remedy}` };
+        // The database's refusal (a table without change tracking, no authority…) is the answer.
+        const refused = role.refusal(error, 'the backlog query');
+        if (refused) return { unavailable: refused };
+        throw error;
+      }
+    },
+
+    applyFix: async (agent, entities, checkId) => {
+      const role = sourceRoleOf(agent);
+      if (!role || !role.fixes.checkIds.includes(checkId))
+        throw problem.notFound(
+          `No fix for "${checkId}"${role ? `: this engine applies ${role.fixes.described}` : `: a ${agent.type} agent has none`}.`,
+        );
+      const before = await checkSource(agent, role, entities);
+      const failing = before.find((c) => c.id === checkId);
+      if (!failing?.fix || failing.status === 'passed') return { applied: null, checks: before };
+      // The statement is this engine's own, built from validated names, never text from the request.
+      const fix = failing.fix;
+      await withAdmin(agent, role, entities, (admin) => admin.applyFix(fix));
+      return { applied: fix, checks: await checkSource(agent, role, entities) };
     },
   };
 }

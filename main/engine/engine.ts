@@ -6,6 +6,7 @@ import { engineSettingsSchema, type EngineSettings } from '../../shared/engineSe
 import type { Log } from '../platform/log';
 import { resumeRunning, type EngineDeps } from './operations';
 import { agentsRuntime } from './agentRuntime';
+import { AGENT_PLUGINS, type AgentPlugins } from '../connectors/registry';
 import type { AgentRuntime } from '../connectors/spi';
 import { openDb } from './store/db';
 import { createRepo } from './store/repo';
@@ -18,6 +19,8 @@ export interface EngineOptions {
   /** The desktop app passes a safeStorage box; otherwise a key file in the data folder. */
   secrets?: SecretBox;
   runtime?: AgentRuntime;
+  /** The agent types' database side; the registry's unless a test brings its own. */
+  plugins?: AgentPlugins;
   now?: () => Date;
   appVersion?: string;
   /** Event retention and other engine settings; defaults from shared/engineSettings.ts. */
@@ -38,6 +41,7 @@ export { KEY_FILE };
 export function openEngine(options: EngineOptions): LocalEngine {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const db = openDb(join(options.dataDir, STORE_FILE));
+  const plugins = options.plugins ?? AGENT_PLUGINS;
   const repo = createRepo(db, engineSettingsSchema.parse(options.settings ?? {}));
   repo.pruneEvents((options.now?.() ?? new Date()).toISOString());
   const { tokens, firstStartToken } = createTokenKeeper(repo);
@@ -45,7 +49,8 @@ export function openEngine(options: EngineOptions): LocalEngine {
     repo,
     tokens,
     secrets: options.secrets ?? keyFileSecretBox(join(options.dataDir, KEY_FILE)),
-    runtime: options.runtime ?? agentsRuntime(),
+    runtime: options.runtime ?? agentsRuntime({ plugins }),
+    plugins,
     log: options.log,
     now: options.now ?? (() => new Date()),
     dataDir: options.dataDir,

@@ -16,7 +16,9 @@ import {
 import type { OperationId } from '../../shared/controlApiRoutes';
 import type { Log } from '../platform/log';
 import { problem } from '../platform/problem';
-import { type AgentRuntime, endpointOf, reachabilityCheck, type ResolvedAgent } from '../connectors/spi';
+import { reachabilityCheck } from '../connectors/reachability';
+import { pluginOf, type AgentPlugins } from '../connectors/registry';
+import type { AgentRuntime, ResolvedAgent } from '../connectors/spi';
 import type { AgentRow, Repo } from './store/repo';
 import { toAgent } from './store/repo';
 import type { SecretBox } from '../platform/secretBox';
@@ -28,6 +30,8 @@ export interface EngineDeps {
   repo: Repo;
   secrets: SecretBox;
   runtime: AgentRuntime;
+  /** The agent types' database side (the registry's; a test may add a type of its own). */
+  plugins: AgentPlugins;
   tokens: TokenKeeper;
   log: Log;
   /** Seam: the clock, fixed by tests. */
@@ -103,25 +107,20 @@ function stateAfterConfiguring(
   return hasCredentials && hasConfiguration ? 'configured' : 'new';
 }
 
-function sameText(a: unknown, b: unknown): boolean {
-  return String(a).toLowerCase() === String(b).toLowerCase();
-}
-
-/** decisions.md: two journal agents on one source (host and database) cannot share a sync library. */
-function journalLibraryConflict(
+/** Another agent of the same type that cannot share this source with one so configured, and why. */
+function sharedSourceConflict(
   deps: EngineDeps,
   row: AgentRow,
   credentials: Record<string, unknown>,
-): AgentRow | undefined {
-  return deps.repo.journalAgentRows().find((other) => {
-    if (other.pipeline_id === row.pipeline_id && other.id === row.id) return false;
-    const theirs = JSON.parse(other.host_credentials ?? '{}') as Record<string, unknown>;
-    return (
-      sameText(theirs.host, credentials.host) &&
-      sameText(theirs.databaseName, credentials.databaseName) &&
-      theirs.syncLibrary === credentials.syncLibrary
-    );
-  });
+): { other: AgentRow; reason: string } | undefined {
+  const rule = pluginOf(deps.plugins, row.type).source?.conflict;
+  if (!rule) return undefined;
+  for (const other of deps.repo.configuredAgentRowsOfType(row.type)) {
+    if (other.pipeline_id === row.pipeline_id && other.id === row.id) continue;
+    const reason = rule(credentials, JSON.parse(other.host_credentials ?? '{}') as Record<string, unknown>);
+    if (reason) return { other, reason };
+  }
+  return undefined;
 }
 
 /** The agent with its settings, or 409 when either PUT is still missing. */
@@ -179,18 +178,22 @@ export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: Resol
     throw problem.conflict(
       `The target agent "${targetRow.id}" is not configured: PUT both of its config objects first.`,
     );
-  const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    String(a.host).toLowerCase() === String(b.host).toLowerCase() &&
-    Number(a.port ?? 1433) === Number(b.port ?? 1433) &&
-    String(a.databaseName).toLowerCase() === String(b.databaseName).toLowerCase();
-  const peerPipelines = deps.repo
-    .sqlServerTargetRows()
-    .filter(
-      (t) =>
-        t.pipeline_id !== row.pipeline_id &&
-        same(JSON.parse(t.host_credentials ?? '{}') as Record<string, unknown>, agent.hostCredentials),
-    )
-    .map((t) => t.pipeline_id);
+  // Pipelines whose target writes into the database this source reads: the other half of a two-way setup.
+  const sameDatabase = pluginOf(deps.plugins, agent.type).target?.sameDatabase;
+  const peerPipelines = sameDatabase
+    ? deps.repo
+        .configuredAgentRowsOfType(row.type)
+        .filter(
+          (t) =>
+            t.role === 'target' &&
+            t.pipeline_id !== row.pipeline_id &&
+            sameDatabase(
+              JSON.parse(t.host_credentials ?? '{}') as Record<string, unknown>,
+              agent.hostCredentials,
+            ),
+        )
+        .map((t) => t.pipeline_id)
+    : [];
   await deps.runtime.start(agent, {
     entities: deps.repo.entities(row.pipeline_id),
     target,
@@ -332,15 +335,11 @@ export const operations: Record<OperationId, Operation> = {
     }
     const value = parsedOr422(parseSection(section, candidate)) as Record<string, unknown>;
     refuseWhileRunning(row, 'changing its credentials');
-    if (row.type === 'journal') {
-      const other = journalLibraryConflict(deps, row, value);
-      if (other) {
-        throw problem.conflict(
-          `Agent "${other.id}" of pipeline "${other.pipeline_id}" already uses sync library ${String(value.syncLibrary)} on ` +
-            `${String(value.host)}/${String(value.databaseName)}. Each journal agent on one source needs its own syncLibrary.`,
-        );
-      }
-    }
+    const conflict = sharedSourceConflict(deps, row, value);
+    if (conflict)
+      throw problem.conflict(
+        `Agent "${conflict.other.id}" of pipeline "${conflict.other.pipeline_id}" ${conflict.reason}`,
+      );
     const secrets = Object.fromEntries(secretKeys.map((k) => [k, value[k]]));
     const plain = Object.fromEntries(Object.entries(value).filter(([k]) => !secretKeys.includes(k)));
     const sealed = await deps.secrets.seal(JSON.stringify(secrets), secretContext(row));
@@ -410,7 +409,7 @@ export const operations: Record<OperationId, Operation> = {
     ];
     const agent = await resolve(deps, row);
     if (agent) {
-      const endpoint = endpointOf(agent);
+      const endpoint = pluginOf(deps.plugins, agent.type).endpoint(agent.hostCredentials);
       const reachable = endpoint ? await reachabilityCheck(endpoint.host, endpoint.port) : undefined;
       if (reachable) checks.push(reachable);
       // Past an unreachable port every database check would fail for the same reason: one result says it.

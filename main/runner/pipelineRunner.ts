@@ -12,7 +12,7 @@ import {
   type TableRef,
   type TableShape,
 } from '../connectors/source';
-import type { Target, TargetTable } from './targets/target';
+import type { Target, TargetTable } from '../connectors/target';
 
 export interface RunnerEntity {
   source: TableRef;

@@ -1,15 +1,72 @@
 // Sandbox mode as the app asks for it: the simulated SQL Server (sample Sales database) and the
 // simulated IBM i (sample SHOP and LEGACY libraries), each started once, with the logins the sample
-// pipelines use. The app loads this module on demand (a chunk of its own in the bundle).
+// pipelines use, and those pipelines. The app loads this module on demand (a chunk of its own in the bundle).
+import type { z } from 'zod';
+import type { AgentType } from '../../shared/agents';
+import type { entitiesBodySchema } from '../../shared/controlApi';
 import { startSandboxIbmi, type SandboxIbmi } from './ibmi';
 import { SEED_AGENT } from './ibmi/seed';
 import { startSandboxSqlServer, type SandboxSqlServer } from './mssql';
 import { SEED_AGENT_LOGIN, SEED_DATABASE } from './mssql/seed';
 
-export interface SandboxSystems {
-  sqlServer: { port: number; database: string; login: { name: string; password: string } };
-  ibmi: { host: string; user: string; password: string };
+/** A sample pipeline reading a simulator into the default SQLite target. */
+export interface SandboxPipeline {
+  ids: { pipelineId: string; agentId: string };
+  name: string;
+  type: AgentType;
+  hostCredentials: Record<string, unknown>;
+  configuration: Record<string, unknown>;
+  entities: z.input<typeof entitiesBodySchema>['entities'];
 }
+
+export interface SandboxSystems {
+  sqlServer: { port: number; pipeline: SandboxPipeline };
+  ibmi: { host: string; pipeline: SandboxPipeline };
+}
+
+// The journal agent as CDCAGENT: SQL tables by key, a DDS file by a logical key.
+const ibmiPipeline = (host: string): SandboxPipeline => ({
+  ids: { pipelineId: 'sandbox-ibmi', agentId: 'as400' },
+  name: 'Sandbox: IBM i SHOP and LEGACY to SQLite',
+  type: 'journal',
+  hostCredentials: {
+    connectionName: 'Sandbox IBM i',
+    host,
+    databaseName: '*SYSBAS',
+    username: SEED_AGENT.user,
+    password: SEED_AGENT.password,
+    enableDdsDiscovery: true,
+  },
+  configuration: { dateFormat: null, timeFormat: null },
+  entities: [
+    { source: { schema: 'SHOP', table: 'CUSTOMER' }, target: { table: 'customer' } },
+    { source: { schema: 'SHOP', table: 'ORDERS' }, target: { table: 'orders' } },
+    {
+      source: { schema: 'LEGACY', table: 'ITEMS' },
+      target: { table: 'items' },
+      rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] },
+    },
+  ],
+});
+
+const sqlServerPipeline = (port: number): SandboxPipeline => ({
+  ids: { pipelineId: 'sandbox', agentId: 'sales' },
+  name: 'Sandbox: Sales to SQLite',
+  type: 'change-tracking',
+  hostCredentials: {
+    connectionName: 'Sandbox Sales',
+    host: '127.0.0.1',
+    port,
+    databaseName: SEED_DATABASE,
+    username: SEED_AGENT_LOGIN.name,
+    password: SEED_AGENT_LOGIN.password,
+  },
+  configuration: {},
+  entities: ['Customers', 'Orders', 'OrderLines'].map((table) => ({
+    source: { schema: 'dbo', table },
+    target: { table: table.toLowerCase() },
+  })),
+});
 
 export interface SandboxMode {
   /** Starts both simulators the first time; later calls answer the running ones. */
@@ -32,12 +89,8 @@ export function sandboxMode(): SandboxMode {
       ibmi ??= once(startSandboxIbmi({ seed: true }), () => (ibmi = undefined));
       const [s, i] = await Promise.all([sqlServer, ibmi]);
       return {
-        sqlServer: {
-          port: s.port,
-          database: SEED_DATABASE,
-          login: { name: SEED_AGENT_LOGIN.name, password: SEED_AGENT_LOGIN.password },
-        },
-        ibmi: { host: i.host, ...SEED_AGENT },
+        sqlServer: { port: s.port, pipeline: sqlServerPipeline(s.port) },
+        ibmi: { host: i.host, pipeline: ibmiPipeline(i.host) },
       };
     },
     close: async () => {

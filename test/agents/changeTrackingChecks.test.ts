@@ -3,12 +3,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { applyChangeTrackingFix, checkChangeTracking } from '../../main/connectors/changeTracking/runtime';
+import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { MISSING_KEYS_ERROR, SCHEMAS_ERROR } from '../../main/connectors/changeTracking/checks';
 import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import type { ResolvedAgent } from '../../main/connectors/spi';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
+
+// Checks and fixes as the engine runs them, through the change-tracking plugin.
+const runtime = agentsRuntime();
+const checkChangeTracking = (a: ResolvedAgent, entities: Entity[]) => runtime.check(a, entities);
+const applyChangeTrackingFix = (a: ResolvedAgent, entities: Entity[], checkId: string) =>
+  runtime.applyFix(a, entities, checkId);
 
 const PASSWORD = 'Pa55-word';
 let sandbox: SandboxSqlServer;
@@ -278,7 +284,7 @@ describe('TLS with the CA file of certificatePath', () => {
   it('connects when the file holds the CA that signed the server certificate', async () => {
     expect(await withTls({ certificatePath: tls.caFile })).toMatchObject({
       status: 'passed',
-      message: `Logged in as "${DBA.name}" to the database "Ready" over TLS.`,
+      message: `Logged in as "${DBA.name}" to the database "Ready" on localhost:${tls.port} over TLS.`,
     });
   });
 

@@ -7,7 +7,7 @@ import type { JournalHostCredentials } from '../../shared/agents/journal';
 import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
 import { journalChecks } from '../../main/connectors/journal/checks';
 import { openJournalSource } from '../../main/connectors/journal/source';
-import { checkJournal } from '../../main/connectors/journal/runtime';
+import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { SyncLibrary } from '../../main/connectors/journal/syncLibrary';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_AGENT, SEED_READER } from '../../main/sandbox/ibmi/seed';
@@ -242,7 +242,9 @@ describe('checks that fail, with their remedies', () => {
   });
 
   it('a wrong password fails the connection check in plain words, without the password', async () => {
-    const [connection, ...rest] = await checkJournal(agentWith({ password: 'Wrong-Secret-9' }), [CUSTOMER]);
+    const [connection, ...rest] = await agentsRuntime().check(agentWith({ password: 'Wrong-Secret-9' }), [
+      CUSTOMER,
+    ]);
     expect(rest).toEqual([]);
     expect(connection).toMatchObject({ id: 'connection', status: 'failed' });
     expect(connection?.message).toBe('IBM i refused the password of CDCAGENT (CPF22E2).');
@@ -251,7 +253,7 @@ describe('checks that fail, with their remedies', () => {
 
   it('a host that is no sandbox goes through ODBC: without IBM’s driver the check says what to install', async () => {
     const agent = agentWith({ host: 'ibmi01.example.com', password: 'Odbc-Secret-7' });
-    const [connection] = await checkJournal(agent, [CUSTOMER]);
+    const [connection] = await agentsRuntime().check(agent, [CUSTOMER]);
     expect(connection).toMatchObject({ id: 'connection', status: 'failed' });
     expect(`${connection?.message} ${connection?.remedy}`).toMatch(/ODBC|odbc/);
     expect(connection?.remedy).toContain('IBM i Access');

@@ -18,7 +18,7 @@ import { parsePosition } from '../../main/connectors/journal/position';
 import { chainOrder, readJournal, receiverChains } from '../../main/connectors/journal/reader';
 import { openJournalSource, type JournalSource } from '../../main/connectors/journal/source';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
-import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type sql from 'mssql';
 import pg from 'pg';
 import type { ColumnShape, TableShape } from '../../main/connectors/source';
-import { affinityOf } from '../../main/runner/targets/values';
+import { affinityOf } from '../../main/connectors/targetValues';
 import { qualified } from '../../main/connectors/changeTracking/names';
 import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
 

@@ -9,7 +9,7 @@ import type sql from 'mssql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeTables } from '../../main/connectors/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { openSeedAgentSource } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';

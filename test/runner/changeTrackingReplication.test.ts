@@ -12,10 +12,10 @@ import { openChangeTrackingSource } from '../../main/connectors/changeTracking/s
 import { describeTables } from '../../main/connectors/changeTracking/shape';
 import type { TableShape } from '../../main/connectors/source';
 import { PipelineRunner, type RunnerEntity, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
-import { PostgresTarget } from '../../main/runner/targets/postgresTarget';
-import { MssqlTarget } from '../../main/runner/targets/mssqlTarget';
-import type { Target } from '../../main/runner/targets/target';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
+import { PostgresTarget } from '../../main/connectors/postgresql/target';
+import { MssqlTarget } from '../../main/connectors/changeTracking/target';
+import type { Target } from '../../main/connectors/target';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';
 import {

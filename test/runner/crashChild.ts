@@ -3,7 +3,7 @@
 // the source has nothing more to give).
 import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
-import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
 
 const [port = '', path = '', mode = ''] = process.argv.slice(2);
 const runner = new PipelineRunner({

@@ -13,9 +13,9 @@ import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connecti
 import type { TableShape } from '../../main/connectors/source';
 import { openJournalSource } from '../../main/connectors/journal/source';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { SqliteTarget } from '../../main/runner/targets/sqliteTarget';
-import { PostgresTarget } from '../../main/runner/targets/postgresTarget';
-import type { Target } from '../../main/runner/targets/target';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
+import { PostgresTarget } from '../../main/connectors/postgresql/target';
+import type { Target } from '../../main/connectors/target';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';

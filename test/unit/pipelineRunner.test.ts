@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentConnectionError } from '../../main/connectors/connectionError';
 import type { Checkpoint, SourceAgent } from '../../main/connectors/source';
 import { isTransient, PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import type { Target } from '../../main/runner/targets/target';
+import type { Target } from '../../main/connectors/target';
 
 const shape = {
   ref: { schema: 'dbo', table: 'T' },

@@ -1,5 +1,6 @@
 // The change-tracking agent's connection: hostCredentials to an mssql pool, the CA file read and used,
 // and the driver's failures said in plain words with what to do about them.
+import { loggedIn } from '../checkResults';
 import { readFile } from 'node:fs/promises';
 import sql from 'mssql';
 import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
@@ -118,3 +119,7 @@ export function explainConnectionError(
 }
 
 const firstLine = (s: string) => s.trim().split('\n')[0]?.slice(0, 300) ?? '';
+
+/** The sentence of a passed login, for the connection check and "Test connection" alike. */
+export const sqlServerLoggedIn = (c: ChangeTrackingHostCredentials): string =>
+  loggedIn({ user: c.username, database: c.databaseName, server: `${c.host}:${c.port}`, tls: c.enableTls });

@@ -74,11 +74,8 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     agents: db.prepare<[string], AgentRow>(
       'SELECT * FROM agents WHERE pipeline_id = ? ORDER BY created_at, id',
     ),
-    journalAgents: db.prepare<[], AgentRow>(
-      "SELECT * FROM agents WHERE type = 'journal' AND host_credentials IS NOT NULL ORDER BY pipeline_id, id",
-    ),
-    sqlServerTargets: db.prepare<[], AgentRow>(
-      "SELECT * FROM agents WHERE type = 'change-tracking' AND role = 'target' AND host_credentials IS NOT NULL",
+    configuredAgentsOfType: db.prepare<[string], AgentRow>(
+      'SELECT * FROM agents WHERE type = ? AND host_credentials IS NOT NULL ORDER BY pipeline_id, id',
     ),
     insertBacklog: db.prepare(
       'INSERT INTO backlog (pipeline_id, agent_id, at, rows_to_read, minutes_left, versions_behind, measured_minutes_left) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -178,9 +175,9 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     agentRow: (pipelineId: string, id: string) => q.agent.get(pipelineId, id),
     agents: (pipelineId: string) => q.agents.all(pipelineId).map(toAgent),
     agentRows: (pipelineId: string) => q.agents.all(pipelineId),
-    journalAgentRows: () => q.journalAgents.all(),
+    /** Agents of a type whose credentials are stored, with every field but the secrets. */
+    configuredAgentRowsOfType: (type: AgentType) => q.configuredAgentsOfType.all(type),
     runningAgentRows: () => q.runningAgents.all(),
-    sqlServerTargetRows: () => q.sqlServerTargets.all(),
     createAgent: (
       a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
       at: string,

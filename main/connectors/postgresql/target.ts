@@ -2,9 +2,9 @@
 // the type mapping), snapshots and batches written as multi-row statements inside one transaction
 // together with the checkpoint.
 import pg from 'pg';
-import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../connectors/source';
-import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
-import { affinityOf, portable } from './values';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
+import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from '../target';
+import { affinityOf, portable } from '../targetValues';
 
 export interface PostgresTargetOptions {
   host: string;

@@ -3,12 +3,12 @@
 // two-way setup do not read the pipeline's own writes back. Rows are upserted as UPDATE, then INSERT
 // when no row was there, in one transaction with the checkpoint.
 import sql from 'mssql';
-import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../connectors/source';
-import { bracket, SYNC_SCHEMA } from '../../connectors/changeTracking/names';
-import { changeTrackingContext } from '../../connectors/changeTracking/source';
-import { createSyncTable } from '../../connectors/changeTracking/syncTable';
-import { netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
-import { portable } from './values';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
+import { bracket, SYNC_SCHEMA } from './names';
+import { changeTrackingContext } from './source';
+import { createSyncTable } from './syncTable';
+import { netChanges, type SnapshotWriter, type Target, type TargetTable } from '../target';
+import { portable } from '../targetValues';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;

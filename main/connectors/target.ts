@@ -1,7 +1,7 @@
 // What the runner asks of a target: tables created from the source's shapes, a snapshot written and
 // its checkpoint recorded in one transaction, and each batch of changes applied together with the new
 // checkpoint in one transaction. A crash at any point leaves either all of a batch or none of it.
-import type { Change, Checkpoint, ColumnShape, Row } from '../../connectors/source';
+import type { Change, Checkpoint, ColumnShape, Row } from './source';
 
 export interface TargetTable {
   /** The source table's key (`schema.table`), as changes and checkpoints name it. */

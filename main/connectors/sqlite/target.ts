@@ -4,9 +4,9 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../../connectors/source';
-import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from './target';
-import { affinityOf, portable } from './values';
+import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
+import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from '../target';
+import { affinityOf, portable } from '../targetValues';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

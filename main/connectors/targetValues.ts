@@ -1,6 +1,6 @@
 // Source values as targets store them, by the source column's type. The mapping is documented in
 // docs/runner.md; tedious gives datetime2 and time their digits past the millisecond separately.
-import type { ColumnShape, RowValue } from '../../connectors/source';
+import type { ColumnShape, RowValue } from './source';
 
 const baseType = (c: ColumnShape) => c.sourceType.toLowerCase().replace(/\(.*$/, '');
 const scaleOf = (c: ColumnShape) => Number(/\((\d+)\)/.exec(c.sourceType)?.[1] ?? '7');

@@ -1,0 +1,108 @@
+// The change-tracking agent type: SQL Server read through Change Tracking, and SQL Server written as the
+// target of a two-way setup.
+import {
+  changeTrackingConfiguration,
+  changeTrackingHostCredentials,
+} from '../../../shared/agents/changeTracking';
+import { agentTypes } from '../../../shared/agents';
+import { FIXABLE_CHECK_IDS } from '../../../shared/controlApi';
+import { problem } from '../../platform/problem';
+import { passed } from '../checkResults';
+import { tableRefOf } from '../source';
+import type { AgentPlugin, ResolvedAgent, SourceAdmin } from '../spi';
+import { openPool, sqlServerLoggedIn } from './connection';
+import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
+import { changeTrackingTables } from './tables';
+import { MssqlTarget } from './target';
+import { checkSqlServerTarget } from './targetChecks';
+
+const settingsOf = (agent: ResolvedAgent) => ({
+  credentials: changeTrackingHostCredentials.schema.parse(agent.hostCredentials),
+  configuration: changeTrackingConfiguration.schema.parse(agent.configuration),
+});
+
+/** SQL Server's own refusal carries its error number; anything else is the engine's failure. */
+function refusal(error: unknown, what: string): string | undefined {
+  const number = (error as { number?: unknown }).number;
+  if (typeof number !== 'number') return undefined;
+  return `SQL Server refused ${what} (error ${number}): ${(error as Error).message}`;
+}
+
+function admin(source: ChangeTrackingSource): SourceAdmin {
+  return {
+    check: (entities) => source.check(entities),
+    tables: (entities) => changeTrackingTables(source.pool, entities),
+    loadCheckpoint: () => source.loadCheckpoint(),
+    backlog: async (entities, checkpoint) => {
+      const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);
+      return { ...backlog, minutesLeft: null };
+    },
+    applyFix: async (fix) => {
+      await source.pool
+        .request()
+        .batch(fix)
+        .catch((error: unknown) => {
+          // SQL Server's refusal (no ALTER permission, say) is the user's to see, not an engine failure.
+          const refused = refusal(error, 'the fix');
+          throw refused ? problem.conflict(`${refused} A DBA can run it instead.`) : error;
+        });
+    },
+    close: () => source.close(),
+  };
+}
+
+export const changeTrackingPlugin: AgentPlugin = {
+  definition: agentTypes['change-tracking'],
+  endpoint: (hostCredentials) => {
+    const c = changeTrackingHostCredentials.schema.parse(hostCredentials);
+    return { host: c.host, port: c.port };
+  },
+  testConnection: async (hostCredentials) => {
+    const c = changeTrackingHostCredentials.schema.parse(hostCredentials);
+    await (await openPool(c)).close();
+    return passed('connection', sqlServerLoggedIn(c));
+  },
+  source: {
+    openReader: (agent, { peerPipelines }) =>
+      openChangeTrackingSource({
+        ...settingsOf(agent),
+        pipelineId: agent.pipelineId,
+        agentId: agent.id,
+        alsoSkip: peerPipelines,
+      }),
+    openAdmin: async (agent) =>
+      admin(
+        await openChangeTrackingSource({
+          ...settingsOf(agent),
+          pipelineId: agent.pipelineId,
+          agentId: agent.id,
+        }),
+      ),
+    connected: (agent) => sqlServerLoggedIn(settingsOf(agent).credentials),
+    fixes: { checkIds: FIXABLE_CHECK_IDS, described: FIXABLE_CHECK_IDS.join(', ') },
+    refusal,
+    refuseEntities: (entities) => {
+      const keyless = entities.filter((e) => e.rowIdentification.kind !== 'primaryKey');
+      return keyless.length === 0
+        ? null
+        : `The change-tracking agent identifies rows by primary key only: ${keyless.map((e) => `${e.source.schema}.${e.source.table}`).join(', ')} ask for another row identification.`;
+    },
+  },
+  target: {
+    check: checkSqlServerTarget,
+    open: (agent, { pipelineId }) => {
+      if (!agent) throw new Error('SQL Server is never the default target.');
+      const { credentials: c, configuration } = settingsOf(agent);
+      const where = `${c.host}:${c.port}/${c.databaseName}`;
+      return {
+        open: async () =>
+          new MssqlTarget(await openPool(c), pipelineId, configuration.enableRecursionProtection, where),
+        batchRows: 10_000,
+      };
+    },
+    sameDatabase: (target, source) =>
+      String(target.host).toLowerCase() === String(source.host).toLowerCase() &&
+      Number(target.port ?? 1433) === Number(source.port ?? 1433) &&
+      String(target.databaseName).toLowerCase() === String(source.databaseName).toLowerCase(),
+  },
+};

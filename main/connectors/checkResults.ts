@@ -1,0 +1,29 @@
+// Check results and the one sentence for a passed sign-on, the same for every agent type.
+import type { CheckResult } from '../../shared/controlApi';
+import type { AgentConnectionError } from './connectionError';
+
+export const passed = (id: string, message: string): CheckResult => ({
+  id,
+  status: 'passed',
+  message,
+  remedy: null,
+});
+export const failed = (id: string, message: string, remedy: string): CheckResult => ({
+  id,
+  status: 'failed',
+  message,
+  remedy,
+});
+
+/** A failed "connection" check from a sign-on that could not be made. */
+export const connectionFailed = (error: AgentConnectionError): CheckResult =>
+  failed('connection', error.message, error.remedy);
+
+/** SQL Server and PostgreSQL: a login to a database, on a server when it is named. */
+export function loggedIn(o: { user: string; database: string; server?: string; tls?: boolean }): string {
+  return `Logged in as "${o.user}" to the database "${o.database}"${o.server ? ` on ${o.server}` : ''}${o.tls ? ' over TLS' : ''}.`;
+}
+
+/** IBM i: a user profile signed on to a system. */
+export const signedOn = (user: string, host: string): string =>
+  `Signed on as ${user.toUpperCase()} to ${host}.`;

@@ -1,0 +1,86 @@
+// The journal agent type: IBM i tables read through their journals. A source only.
+import { agentTypes } from '../../../shared/agents';
+import { journalConfiguration, journalHostCredentials } from '../../../shared/agents/journal';
+import { problem } from '../../platform/problem';
+import { passed, signedOn } from '../checkResults';
+import { IbmiError } from '../drivers/ibmi/connection';
+import { inProcessIbmiAt } from '../drivers/ibmi/inProcess';
+import type { AgentPlugin, ResolvedAgent, SourceAdmin } from '../spi';
+import { backlogQuery, minutesLeft } from './backlog';
+import { openIbmi } from './connection';
+import { openJournalSource, type JournalSource } from './source';
+import { journalTables } from './tables';
+
+/** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
+export const IBMI_DATABASE_SERVER_PORT = 8471;
+
+const settingsOf = (agent: ResolvedAgent) => ({
+  credentials: journalHostCredentials.schema.parse(agent.hostCredentials),
+  configuration: journalConfiguration.schema.parse(agent.configuration),
+});
+
+const sameText = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
+
+function admin(source: JournalSource, user: string): SourceAdmin {
+  return {
+    check: (entities) => source.check(entities),
+    tables: (entities) => journalTables(source.c, entities),
+    loadCheckpoint: () => source.loadCheckpoint(),
+    // The spec's query on the checkpoint table (source-agents.md, "Monitoring the journal backlog").
+    backlog: () => backlogQuery(source.c, source.sync),
+    applyFix: async (fix) => {
+      for (const command of fix.split('\n'))
+        await source.c.command(command).catch((error: unknown) => {
+          if (!(error instanceof IbmiError)) throw error;
+          throw problem.conflict(
+            `IBM i refused ${command} for ${user}: ${error.message} A security officer can run it instead.`,
+          );
+        });
+    },
+    close: () => source.close(),
+  };
+}
+
+export const journalPlugin: AgentPlugin = {
+  definition: agentTypes.journal,
+  endpoint: (hostCredentials) => {
+    const host = String(hostCredentials.host);
+    // A simulated IBM i runs in this process: there is no port to reach.
+    return inProcessIbmiAt(host) ? undefined : { host, port: IBMI_DATABASE_SERVER_PORT };
+  },
+  testConnection: async (hostCredentials) => {
+    const c = journalHostCredentials.schema.parse(hostCredentials);
+    await (await openIbmi(c, undefined)).close();
+    return passed('connection', signedOn(c.username, c.host));
+  },
+  source: {
+    openReader: (agent, { entities }) =>
+      openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities }),
+    openAdmin: async (agent, entities) => {
+      const settings = settingsOf(agent);
+      const source = await openJournalSource({
+        ...settings,
+        pipelineId: agent.pipelineId,
+        agentId: agent.id,
+        entities,
+      });
+      return admin(source, settings.credentials.username.toUpperCase());
+    },
+    connected: (agent) => {
+      const { credentials: c } = settingsOf(agent);
+      return signedOn(c.username, c.host);
+    },
+    fixes: { checkIds: ['journaling'], described: 'journaling (STRJRNPF, CHGJRNOBJ)' },
+    // IBM i's refusal (no authority to the checkpoint table, say) is the answer, not an engine failure.
+    refusal: (error, what) =>
+      error instanceof IbmiError ? `IBM i refused ${what}: ${error.message}` : undefined,
+    minutesLeft,
+    // decisions.md: two journal agents on one source (host and database) cannot share a sync library.
+    conflict: (mine, theirs) =>
+      sameText(theirs.host, mine.host) &&
+      sameText(theirs.databaseName, mine.databaseName) &&
+      theirs.syncLibrary === mine.syncLibrary
+        ? `already uses sync library ${String(mine.syncLibrary)} on ${String(mine.host)}/${String(mine.databaseName)}. Each journal agent on one source needs its own syncLibrary.`
+        : null,
+  },
+};

@@ -1,0 +1,47 @@
+// The PostgreSQL target type: tables created from the source columns in a schema of a database.
+import { agentTypes } from '../../../shared/agents';
+import { postgresqlConfiguration, postgresqlHostCredentials } from '../../../shared/agents/targets';
+import type { AgentPlugin } from '../spi';
+import { checkPostgresTarget } from './checks';
+import { PostgresTarget } from './target';
+
+export const postgresqlPlugin: AgentPlugin = {
+  definition: agentTypes.postgresql,
+  endpoint: (hostCredentials) => {
+    const c = postgresqlHostCredentials.schema.parse(hostCredentials);
+    return { host: c.host, port: c.port };
+  },
+  testConnection: async (hostCredentials) => {
+    const [first] = await checkPostgresTarget({
+      pipelineId: 'connection-test',
+      id: 'connection-test',
+      type: 'postgresql',
+      role: 'target',
+      hostCredentials,
+      configuration: {},
+    });
+    if (!first) throw new Error('a PostgreSQL target check answered nothing');
+    return first;
+  },
+  target: {
+    check: checkPostgresTarget,
+    open: (agent, { pipelineId }) => {
+      if (!agent) throw new Error('PostgreSQL is never the default target.');
+      const c = postgresqlHostCredentials.schema.parse(agent.hostCredentials);
+      const configuration = postgresqlConfiguration.schema.parse(agent.configuration);
+      const options = {
+        host: c.host,
+        port: c.port,
+        database: c.databaseName,
+        user: c.username,
+        password: c.password,
+        schema: configuration.schema ?? 'public',
+        maxConnections: c.maxConnectionsCount,
+      };
+      return {
+        open: async () => new PostgresTarget(options, pipelineId),
+        batchRows: configuration.batchRows,
+      };
+    },
+  },
+};
