@@ -11,14 +11,25 @@ import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connecti
 
 const scaleOf = (c: ColumnShape) => Number(/,\s*(\d+)\)/.exec(c.sourceType)?.[1] ?? '0');
 
+/**
+ * A decimal at its scale, digit for digit: through a JavaScript number a decimal(18,4) such as
+ * 12345678901234.5678 would come back as …5684, and a replica that lost digits would compare equal.
+ */
+function decimalText(v: unknown, scale: number): string {
+  const text = typeof v === 'number' ? String(v) : String(v as string | bigint);
+  if (/e/i.test(text)) return Number(text).toFixed(scale);
+  const [whole = '0', fraction = ''] = text.split('.');
+  return scale > 0 ? `${whole}.${fraction.padEnd(scale, '0').slice(0, scale)}` : whole;
+}
+
 /** One value as text, at the precision the target keeps (`fractionDigits` of times). */
 function canonical(c: ColumnShape, v: unknown, fractionDigits: number): string {
   if (v === null || v === undefined) return '∅';
   switch (affinityOf(c)) {
     case 'decimal':
-      return Number(v).toFixed(scaleOf(c));
+      return decimalText(v, scaleOf(c));
     case 'boolean':
-      return v === true || v === 1 || v === '1' || v === 't' ? '1' : '0';
+      return v === true || v === 1 || v === 1n || v === '1' || v === 't' || v === 'true' ? '1' : '0';
     case 'integer':
       return String(BigInt(v as string | number | bigint));
     case 'float':
@@ -87,7 +98,9 @@ export async function ibmiReplica(c: IbmiConnection, shape: TableShape, fraction
 export function sqliteReplica(path: string, table: string, shape: TableShape): Replica {
   const db = new Database(path, { readonly: true });
   try {
-    return replica(shape, db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[], 7);
+    // Integers as bigints: past 2^53 a number would round, and the comparison with it.
+    const rows = db.prepare(`SELECT * FROM "${table}"`).safeIntegers(true).all() as Record<string, unknown>[];
+    return replica(shape, rows, 7);
   } finally {
     db.close();
   }
