@@ -64,7 +64,29 @@ export interface RunnerOptions {
   maxRows?: number;
   pageSize?: number;
   retry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  /** Seam: the clock (lag, backlog spacing) and the waits between reads and retries. */
+  clock?: RunnerClock;
 }
+
+export interface RunnerClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `wake` is called (pause, resume, stop). */
+  sleep(ms: number, wake: (cut: () => void) => void): Promise<void>;
+}
+
+/** The real clock: Date.now, and timers. */
+export const systemClock: RunnerClock = {
+  now: () => Date.now(),
+  sleep: (ms, wake) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      wake(done);
+    }),
+};
 
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
@@ -171,14 +193,11 @@ export class PipelineRunner {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
+    return (this.o.clock ?? systemClock).sleep(ms, (cut) => (this.wake = cut));
+  }
+
+  private now(): number {
+    return (this.o.clock ?? systemClock).now();
   }
 
   private async run(untilCaughtUp: boolean): Promise<void> {
@@ -281,7 +300,7 @@ export class PipelineRunner {
         updates: count('update'),
         deletes: count('delete'),
         position: changes.at(-1)?.position ?? '',
-        lagMs: batch.newestCommitTime ? Math.max(0, Date.now() - batch.newestCommitTime.getTime()) : null,
+        lagMs: batch.newestCommitTime ? Math.max(0, this.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit; after a
@@ -309,8 +328,8 @@ export class PipelineRunner {
   private sourceCaughtUp = false;
 
   private async recordBacklog(source: SourceAgent, refs: TableRef[], checkpoint: Checkpoint): Promise<void> {
-    if (!this.o.onBacklog || Date.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;
-    this.lastBacklog = Date.now();
+    if (!this.o.onBacklog || this.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;
+    this.lastBacklog = this.now();
     this.o.onBacklog(await source.backlog(refs, checkpoint));
   }
 

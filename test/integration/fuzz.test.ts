@@ -4,7 +4,10 @@
 // what was wrong (a 422 names each field by its JSON pointer).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testSeed } from '../helpers/seed';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
+
+const SEED = testSeed('fuzz');
 
 let e: RunningEngine;
 const jr = '/pipelines/p1/agents/jr';
@@ -113,7 +116,7 @@ describe('generated bodies', () => {
           }
           expect(({} as Record<string, unknown>).polluted).toBeUndefined();
         }),
-        { numRuns: 300 },
+        { numRuns: 300, seed: SEED },
       );
     },
   );
@@ -131,7 +134,7 @@ describe('generated bodies', () => {
           expect(res.status).toBeLessThan(500);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 200, seed: SEED },
     );
   });
 });

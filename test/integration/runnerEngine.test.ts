@@ -96,7 +96,11 @@ describe('a pipeline without a target agent: the SQLite file in the data folder'
 
     expect((await e.client.pauseAgent(ids)).state).toBe('paused');
     await admin.request().batch("UPDATE dbo.Orders SET Status = N'Cancelled' WHERE OrderId = 1000");
-    await new Promise((r) => setTimeout(r, 1500));
+    // Nothing is applied while paused: once the source shows the change waiting, none was applied.
+    await until(async () => {
+      const { current } = await e.client.getBacklog(ids);
+      return current && (current.versionsBehind ?? 0) > 0 ? true : undefined;
+    });
     expect(await count('to-file', 'batch-applied')).toBe(1);
     expect((await e.client.startAgent(ids)).state).toBe('running');
     await until(async () => ((await count('to-file', 'batch-applied')) >= 2 ? true : undefined));

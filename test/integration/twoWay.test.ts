@@ -68,16 +68,19 @@ async function appWrite(db: 'East' | 'West', statement: string): Promise<void> {
 
 const batches = async (pipelineId: string) =>
   (await e.client.listEvents({ pipelineId })).filter((x) => x.kind === 'batch-applied').length;
-const version = async (db: string) =>
-  String((await pools[db]?.request().query('SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v'))?.recordset[0].v);
-async function settle(): Promise<void> {
-  // Quiet: no version moves in either database for 2.5 s (the runners poll every second).
-  let before = await Promise.all(DATABASES.map(version));
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 2500));
-    const now = await Promise.all(DATABASES.map(version));
-    if (now.join() === before.join()) return;
-    before = now;
+/**
+ * Both runners have read their source up to its current version: any echo of a change would have been
+ * read (and counted as a batch) by then. Waits on the backlog each agent reports, not on a clock.
+ */
+async function settle(pipelines = ['east-west', 'west-east']): Promise<void> {
+  const caughtUp = async (pipelineId: string) => {
+    const { current } = await e.client.getBacklog({ pipelineId, agentId: 'src' });
+    return current !== null && current.versionsBehind === 0;
+  };
+  const end = Date.now() + 60_000;
+  while (!(await Promise.all(pipelines.map(caughtUp))).every(Boolean)) {
+    if (Date.now() > end) throw new Error('the two runners did not catch up');
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 async function replicas() {
@@ -114,7 +117,7 @@ afterAll(async () => {
 describe('two-way replication with recursion protection', () => {
   it('copies each side to the other once, and never echoes a change back', async () => {
     await e.client.startAgent({ pipelineId: 'east-west', agentId: 'src' });
-    await settle();
+    await settle(['east-west']);
     await e.client.startAgent({ pipelineId: 'west-east', agentId: 'src' });
     await settle();
     let [east, west] = await replicas();

@@ -85,6 +85,36 @@ describe('PipelineRunner faults', () => {
     ]);
   });
 
+  it('waits through its clock: the real backoff (500 ms doubling to 30 s) and the lag, with no timer', async () => {
+    let calls = 0;
+    const waits: number[] = [];
+    const clock = {
+      now: () => Date.UTC(2026, 0, 1, 12, 0, 5),
+      sleep: async (ms: number) => void waits.push(ms),
+    };
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: async () =>
+        source(async () => {
+          calls++;
+          if (calls <= 8) throw Object.assign(new Error('read ECONNRESET'), { code: 'ESOCKET' });
+          return {
+            changes: calls === 9 ? [change] : [],
+            checkpoint: { 'dbo.T': '2' },
+            resnapshot: [],
+            newestCommitTime: new Date(Date.UTC(2026, 0, 1, 12, 0, 2)),
+          };
+        }),
+      openTarget: async () => memoryTarget(),
+      entities,
+      onEvent: (e) => events.push(e),
+      clock,
+    });
+    await runner.runUntilCaughtUp();
+    expect(waits).toEqual([500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+    expect(events.find((e) => e.kind === 'batch-applied')).toMatchObject({ lagMs: 3000 });
+  });
+
   it('stops at once on a failure no retry heals, with its reason', async () => {
     const runner = new PipelineRunner({
       openSource: async () =>

@@ -1,6 +1,6 @@
 // The engine keeps one source open per agent for its reads: reused while the settings stay the same,
 // opened again when they change or after a failure, closed when unused and when the engine closes.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SourceCache } from '../../main/connectors/sourceCache';
 
 class FakeSource {
@@ -89,17 +89,24 @@ describe('SourceCache', () => {
     await cache.closeAll();
   });
 
-  it('closes a source left unused for the idle time', async () => {
-    const cache = new SourceCache<FakeSource>(30);
-    const source = await cache.use(
-      'k',
-      'd',
-      async () => new FakeSource(),
-      async (s) => s,
-    );
-    expect(cache.size).toBe(1);
-    await sleep(80);
-    expect(cache.size).toBe(0);
-    expect(source.closed).toBe(true);
+  it('closes a source left unused for the idle time, and not before', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new SourceCache<FakeSource>(30_000);
+      const source = await cache.use(
+        'k',
+        'd',
+        async () => new FakeSource(),
+        async (s) => s,
+      );
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(cache.size).toBe(1);
+      expect(source.closed).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(cache.size).toBe(0);
+      expect(source.closed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
