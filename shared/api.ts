@@ -1,5 +1,6 @@
 // The one contract between the renderer and main: every method with its input and output schema.
 // Main implements it (main/app/handlers.ts), the preload exposes it, web mode carries it over HTTP.
+import { parseEngineUrl } from './engineUrl';
 import { z } from 'zod';
 import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agents';
 
@@ -48,14 +49,7 @@ export const validationResultSchema = z.discriminatedUnion('ok', [
 export type ValidationResult = z.infer<typeof validationResultSchema>;
 
 /** An engine address: http or https, never with a user name or password in it. */
-export function isEngineUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
-  } catch {
-    return false;
-  }
-}
+export const isEngineUrl = (text: string): boolean => parseEngineUrl(text).ok;
 
 export const engineProfileSchema = z.object({
   id: idSchema,
@@ -64,6 +58,8 @@ export const engineProfileSchema = z.object({
   tokenSet: z.boolean(),
   /** The app's own engine, started with the app. */
   local: z.boolean(),
+  /** An https:// engine's certificate, pinned on first use: its SHA-256 fingerprint. */
+  certificateFingerprint: z.string().nullable(),
 });
 export type EngineProfile = z.infer<typeof engineProfileSchema>;
 
@@ -76,6 +72,8 @@ export const saveEngineProfileInputSchema = z.strictObject({
     .refine(isEngineUrl, 'must be an http:// or https:// address, with no user name or password in it'),
   /** Left out: keep the stored token. */
   token: z.string().min(1).max(512).optional(),
+  /** Forget the pinned certificate: the next connection pins the one the engine presents then. */
+  forgetCertificate: z.boolean().optional(),
 });
 
 export const localEngineSchema = z.object({

@@ -7,11 +7,16 @@ import { portOption, runCommandLine, UsageError } from '../platform/cli';
 import { consoleLog } from '../platform/log';
 import { appVersion } from '../platform/version';
 import { openEngine } from '../engine/engine';
+import { certificateFromFiles, ownCertificate } from './engineCertificate';
 import { startEngineServer } from '../engine/server';
 
 const usage = `Usage: npm run engine -- [options]
 
-  --host HOST        address to listen on (default 127.0.0.1, loopback only)
+  --host HOST        address to listen on (default 127.0.0.1, loopback only); any other address
+                     speaks HTTPS only, never the token over plain HTTP
+  --tls-cert FILE    the certificate (PEM) for HTTPS; with --tls-key
+  --tls-key FILE     its private key (PEM). Beyond loopback without them, the engine makes a
+                     certificate of its own once (DATA/tls/) and prints its SHA-256 fingerprint
   --port N           port of the control API (default 1717; 0 picks a free one)
   --data DIR         data folder (default: the OS's app data folder)
   --rotate-token     make a new admin token, print it once, and exit
@@ -19,6 +24,22 @@ const usage = `Usage: npm run engine -- [options]
   --keep-events N    ${ENGINE_SETTING_HELP.keepEvents.what}: ${ENGINE_SETTING_HELP.keepEvents.rule}
   --keep-event-days N  ${ENGINE_SETTING_HELP.keepEventDays.what}: ${ENGINE_SETTING_HELP.keepEventDays.rule}
   -h, --help         this text`;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** HTTPS when a certificate is given, and always beyond loopback (with the engine's own when none is). */
+async function tlsFor(host: string, dataDir: string, certFile?: string, keyFile?: string) {
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new UsageError('--tls-cert and --tls-key go together: give both, or neither');
+  if (certFile && keyFile) {
+    try {
+      return { ...certificateFromFiles(certFile, keyFile), made: false };
+    } catch (error) {
+      throw new UsageError(`Cannot read the certificate or key: ${(error as Error).message}`);
+    }
+  }
+  return LOOPBACK.has(host) ? undefined : ownCertificate(dataDir, host);
+}
 
 runCommandLine(
   {
@@ -30,6 +51,8 @@ runCommandLine(
       'rotate-token': { type: 'boolean', default: false },
       'sandbox-ibmi': { type: 'boolean', default: false },
       'keep-events': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       'keep-event-days': { type: 'string' },
     },
   },
@@ -47,6 +70,7 @@ runCommandLine(
       );
     }
     const dataDir = values.data ?? defaultDataDir();
+    const tls = await tlsFor(values.host, dataDir, values['tls-cert'], values['tls-key']);
     const log = consoleLog();
     // Before the engine opens: it resumes running pipelines at once, and a sandbox journal pipeline
     // needs its simulated IBM i to exist by then.
@@ -70,12 +94,12 @@ runCommandLine(
 
     if (engine.firstStartToken)
       showToken(engine.firstStartToken, 'First start: this is the admin token of this engine.');
-    if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
-      process.stderr.write(
-        `Warning: listening on ${values.host}, not loopback: the API speaks plain HTTP.\n`,
+    if (tls)
+      process.stdout.write(
+        `HTTPS with ${tls.made ? 'a new certificate of this engine' : 'the certificate'} whose SHA-256 fingerprint is\n  ${tls.fingerprint256}\n` +
+          'Compare it with what the app shows when it first connects (it pins it, and says when it changes).\n',
       );
-    }
-    const server = await startEngineServer(engine.deps, { host: values.host, port });
+    const server = await startEngineServer(engine.deps, { host: values.host, port, tls });
     process.stdout.write(`Engine listening on ${server.url} (data in ${dataDir}). Press Ctrl+C to stop.\n`);
     if (ibmi) {
       const { SEED_AGENT } = await import('../sandbox/ibmi/seed');

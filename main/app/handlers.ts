@@ -5,10 +5,11 @@ import type { contract, MethodName, MethodOutput } from '../../shared/api';
 import { parseSection, redactSection } from '../../shared/config/parse';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createEngineClient, EngineError, type EngineClient } from '../client/engineClient';
+import { createEngineClient, EngineError, parseBaseUrl, type EngineClient } from '../client/engineClient';
+import { peekFingerprint } from '../client/pinnedTls';
 import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from '../engine/diagnostics';
 import type { LocalEngineHandle } from './localEngine';
-import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles';
+import { LOCAL_PROFILE_ID, type Profile, type ProfileStore } from './profiles';
 import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
 import { testConnection } from './connectionTest';
 
@@ -18,7 +19,12 @@ export interface Deps {
   profiles: ProfileStore;
   localEngine: LocalEngineHandle;
   /** Seam: how the app reaches an engine; tests may point it elsewhere. */
-  connectEngine: (baseUrl: string, token: string, timeoutMs?: number) => EngineClient;
+  connectEngine: (
+    baseUrl: string,
+    token: string,
+    timeoutMs?: number,
+    pinnedCertificate?: string,
+  ) => EngineClient;
   logFiles: () => string[];
   /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
   sandbox: { start(): Promise<SandboxSystems> };
@@ -26,8 +32,32 @@ export interface Deps {
   now: () => Date;
 }
 
-export const connectEngine = (baseUrl: string, token: string, timeoutMs = 5000) =>
-  createEngineClient({ baseUrl, token, timeoutMs });
+export const connectEngine = (baseUrl: string, token: string, timeoutMs = 5000, pinnedCertificate?: string) =>
+  createEngineClient({ baseUrl, token, timeoutMs, pinnedCertificate });
+
+/**
+ * A client for a profile's engine. An https:// engine's certificate is pinned on first use (read
+ * before anything is sent) and required from then on; `pinnedNow` says when this call pinned it.
+ */
+async function clientFor(
+  deps: Deps,
+  profile: Profile,
+  token: string,
+  timeoutMs?: number,
+): Promise<{ client: EngineClient; pinnedNow: string | null }> {
+  const url = parseBaseUrl(profile.baseUrl);
+  let pin = profile.certificateFingerprint;
+  let pinnedNow: string | null = null;
+  if (url.protocol === 'https:' && !pin) {
+    try {
+      pin = pinnedNow = await peekFingerprint(url);
+    } catch {
+      throw new EngineError(`Cannot reach the engine at ${url.origin}.`, 0);
+    }
+    deps.profiles.pin(profile.id, pin);
+  }
+  return { client: deps.connectEngine(profile.baseUrl, token, timeoutMs, pin ?? undefined), pinnedNow };
+}
 
 /** Checks reach the source database, whose login can take its own 15 s to time out. */
 const CHECK_TIMEOUT_MS = 60_000;
@@ -51,7 +81,7 @@ async function onEngine<T>(
   if (!token)
     throw new UserError('No token is stored for this engine: edit the profile and paste its token.');
   try {
-    return await call(deps.connectEngine(profile.baseUrl, token, CHECK_TIMEOUT_MS));
+    return await call((await clientFor(deps, profile, token, CHECK_TIMEOUT_MS)).client);
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     if (error.status === 401)
@@ -209,8 +239,15 @@ export const handlers: Handlers = {
         message: 'No token is stored for this engine: edit the profile and paste its token.',
       };
     try {
-      const pipelines = await deps.connectEngine(profile.baseUrl, token).listPipelines({});
-      return { ok: true, message: `Connected to ${profile.baseUrl}: ${pipelines.length} pipeline(s).` };
+      const { client, pinnedNow } = await clientFor(deps, profile, token);
+      const pipelines = await client.listPipelines({});
+      const pinned = pinnedNow
+        ? ` Its certificate is pinned from now on (SHA-256 ${pinnedNow}): compare it with the fingerprint the engine printed.`
+        : '';
+      return {
+        ok: true,
+        message: `Connected to ${profile.baseUrl}: ${pipelines.length} pipeline(s).${pinned}`,
+      };
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       if (error.status === 401)

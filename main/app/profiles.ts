@@ -15,6 +15,8 @@ const storedProfileSchema = z.object({
   name: z.string(),
   baseUrl: z.string(),
   tokenSealed: z.string().nullable(),
+  /** The SHA-256 fingerprint of an https:// engine's certificate, pinned on first use. */
+  certificatePin: z.string().nullable().optional(),
 });
 const fileSchema = z.object({ version: z.literal(1), profiles: z.array(storedProfileSchema) });
 type StoredProfile = z.infer<typeof storedProfileSchema>;
@@ -25,6 +27,7 @@ export interface Profile {
   baseUrl: string;
   tokenSet: boolean;
   local: boolean;
+  certificateFingerprint: string | null;
 }
 
 const toProfile = (p: StoredProfile): Profile => ({
@@ -33,6 +36,7 @@ const toProfile = (p: StoredProfile): Profile => ({
   baseUrl: p.baseUrl,
   tokenSet: p.tokenSealed !== null,
   local: p.id === LOCAL_PROFILE_ID,
+  certificateFingerprint: p.certificatePin ?? null,
 });
 
 export function createProfileStore(dataDir: string, secrets: SecretBox) {
@@ -64,16 +68,36 @@ export function createProfileStore(dataDir: string, secrets: SecretBox) {
       const found = read().find((p) => p.id === id);
       return found && toProfile(found);
     },
-    /** Creates or replaces a profile; a token left out keeps the stored one. */
-    save: async (input: { id: string; name: string; baseUrl: string; token?: string }): Promise<Profile> => {
+    /**
+     * Creates or replaces a profile; a token left out keeps the stored one. The pinned certificate stays
+     * while the address does, unless the user forgets it.
+     */
+    save: async (input: {
+      id: string;
+      name: string;
+      baseUrl: string;
+      token?: string;
+      forgetCertificate?: boolean;
+    }): Promise<Profile> => {
       const profiles = read();
       const existing = profiles.find((p) => p.id === input.id);
       const tokenSealed = input.token
         ? await secrets.seal(input.token, context(input.id))
         : (existing?.tokenSealed ?? null);
-      const next: StoredProfile = { id: input.id, name: input.name, baseUrl: input.baseUrl, tokenSealed };
+      const keepPin = existing?.baseUrl === input.baseUrl && !input.forgetCertificate;
+      const next: StoredProfile = {
+        id: input.id,
+        name: input.name,
+        baseUrl: input.baseUrl,
+        tokenSealed,
+        certificatePin: keepPin ? (existing.certificatePin ?? null) : null,
+      };
       write(existing ? profiles.map((p) => (p.id === input.id ? next : p)) : [...profiles, next]);
       return toProfile(next);
+    },
+    /** Pins the certificate an https:// engine presented on first use. */
+    pin: (id: string, fingerprint256: string): void => {
+      write(read().map((p) => (p.id === id ? { ...p, certificatePin: fingerprint256 } : p)));
     },
     remove: (id: string): boolean => {
       const profiles = read();

@@ -1,6 +1,8 @@
 // A client for the control API of any sync engine, local or remote: one typed function per route,
 // with a timeout, and errors that carry the engine's problem details. The token never enters a message.
 import { problemDetailsSchema, type ProblemDetails } from '../../shared/controlApi';
+import { parseEngineUrl } from '../../shared/engineUrl';
+import { CertificateChanged, pinnedFetch } from './pinnedTls';
 import {
   fillPath,
   routes,
@@ -28,6 +30,8 @@ export interface EngineClientOptions {
   token: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** For an https:// engine: the SHA-256 fingerprint its certificate must have (see pinnedTls.ts). */
+  pinnedCertificate?: string;
 }
 
 type Params<O extends OperationId> = RouteParams<Routes[O]['path']>;
@@ -39,17 +43,9 @@ export type EngineClient = {
 
 /** Checks a base URL: http or https, no credentials in it (they would end up in messages). */
 export function parseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new EngineError(`The engine address "${baseUrl.slice(0, 200)}" is not a URL.`, 0);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new EngineError('The engine address must start with http:// or https://.', 0);
-  if (url.username || url.password)
-    throw new EngineError('Put the token in the profile, not in the engine address.', 0);
-  return url;
+  const parsed = parseEngineUrl(baseUrl);
+  if (!parsed.ok) throw new EngineError(parsed.reason, 0);
+  return parsed.url;
 }
 
 function describeProblem(p: ProblemDetails): string {
@@ -60,7 +56,11 @@ function describeProblem(p: ProblemDetails): string {
 export function createEngineClient(options: EngineClientOptions): EngineClient {
   const base = parseBaseUrl(options.baseUrl);
   const origin = base.origin + base.pathname.replace(/\/$/, '');
-  const doFetch = options.fetch ?? fetch;
+  const doFetch =
+    options.fetch ??
+    (base.protocol === 'https:' && options.pinnedCertificate
+      ? pinnedFetch(options.pinnedCertificate)
+      : fetch);
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call(
@@ -82,6 +82,8 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
+      // A pinned certificate the engine no longer presents: said as it is, nothing was sent.
+      if (error instanceof CertificateChanged) throw new EngineError(error.message, 0);
       const timedOut =
         error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw new EngineError(

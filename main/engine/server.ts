@@ -59,7 +59,7 @@ export interface EngineServer {
 export async function startEngineServer(
   deps: EngineDeps,
   /** `limits`: how long a request may take to arrive (tests shorten them). */
-  options: { host?: string; port?: number; limits?: ServerLimits } = {},
+  options: { host?: string; port?: number; limits?: ServerLimits; tls?: { cert: string; key: string } } = {},
 ): Promise<EngineServer> {
   const server = createLimitedServer(
     (req, res) => void handle(req, res, deps),
@@ -68,6 +68,7 @@ export async function startEngineServer(
       body: JSON.stringify({ type: 'about:blank', title, status, detail }),
     }),
     options.limits,
+    options.tls,
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -76,7 +77,7 @@ export async function startEngineServer(
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

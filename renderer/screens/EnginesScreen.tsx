@@ -1,7 +1,14 @@
 // Engines: the app's own local engine (its token shown once) and profiles of other engines.
 import { useState, type FormEvent } from 'react';
 import { useStore } from '../store';
-import { checkEngine, deleteProfile, dismissToken, rotateLocalToken, saveProfile } from '../store/engines';
+import {
+  checkEngine,
+  deleteProfile,
+  dismissToken,
+  forgetCertificate,
+  rotateLocalToken,
+  saveProfile,
+} from '../store/engines';
 
 export function EnginesScreen() {
   const local = useStore((s) => s.localEngine);
@@ -52,6 +59,12 @@ export function EnginesScreen() {
                 <th scope="row">{p.name}</th>
                 <td>
                   <code>{p.baseUrl}</code>
+                  {p.certificateFingerprint && (
+                    <div className="muted">
+                      Certificate pinned: SHA-256{' '}
+                      <code className="fingerprint">{p.certificateFingerprint}</code>
+                    </div>
+                  )}
                 </td>
                 <td>{p.tokenSet ? 'stored' : 'none'}</td>
                 <td
@@ -69,6 +82,15 @@ export function EnginesScreen() {
                     >
                       Check
                     </button>
+                    {p.certificateFingerprint && (
+                      <button
+                        type="button"
+                        onClick={() => void forgetCertificate(p)}
+                        aria-label={`Forget the pinned certificate of ${p.name}`}
+                      >
+                        Forget certificate
+                      </button>
+                    )}
                     {!p.local && (
                       <button
                         type="button"

@@ -53,6 +53,7 @@ export async function saveProfile(input: {
   name: string;
   baseUrl: string;
   token?: string;
+  forgetCertificate?: boolean;
 }): Promise<string | undefined> {
   const { api } = useStore.getState();
   if (!api) return 'Not connected.';
@@ -63,6 +64,12 @@ export async function saveProfile(input: {
   } catch (error) {
     return message(error);
   }
+}
+
+/** Forgets an engine's pinned certificate: the next connection pins the one it presents then. */
+export async function forgetCertificate(p: { id: string; name: string; baseUrl: string }): Promise<void> {
+  const problem = await saveProfile({ id: p.id, name: p.name, baseUrl: p.baseUrl, forgetCertificate: true });
+  if (problem) useStore.setState({ enginesError: problem });
 }
 
 export async function deleteProfile(id: string): Promise<void> {

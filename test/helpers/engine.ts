@@ -22,7 +22,13 @@ export interface RunningEngine {
 }
 
 export async function startTestEngine(
-  options: { dataDir?: string; token?: string; runtime?: AgentRuntime; limits?: ServerLimits } = {},
+  options: {
+    dataDir?: string;
+    token?: string;
+    runtime?: AgentRuntime;
+    limits?: ServerLimits;
+    tls?: { cert: string; key: string };
+  } = {},
 ): Promise<RunningEngine> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cdc-engine-'));
   watchFolder(dataDir);
@@ -40,7 +46,7 @@ export async function startTestEngine(
   const engine = openEngine({ dataDir, log, runtime: options.runtime });
   const token = engine.firstStartToken ?? options.token;
   if (!token) throw new Error('reopening an engine needs the token of its first start');
-  const server = await startEngineServer(engine.deps, { port: 0, limits: options.limits });
+  const server = await startEngineServer(engine.deps, { port: 0, limits: options.limits, tls: options.tls });
   return {
     engine,
     server,

@@ -62,6 +62,33 @@ describe('npm run engine', () => {
     expect(run(['--port', '99999']).stderr).toMatch(/^--port must be a whole number from 0 to 65535/);
   });
 
+  it('speaks HTTPS only when told to listen beyond loopback, printing its certificate fingerprint', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cdc-engine-cli-'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, '--host', '0.0.0.0', '--port', '0', '--data', dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(child);
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('Engine listening on')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`the engine exited (${code}):\n${out}`)));
+    });
+    expect(out).toMatch(/Engine listening on https:\/\/0\.0\.0\.0:\d+ /);
+    expect(out).toMatch(/SHA-256 fingerprint is\n {2}([0-9A-F]{2}:){31}[0-9A-F]{2}\n/);
+    expect(out).not.toContain('http://');
+    expect(run(['--host', '0.0.0.0', '--tls-cert', '/nowhere.pem']).stderr).toMatch(
+      /^--tls-cert and --tls-key go together/,
+    );
+    await stopped(child);
+  });
+
   it('resumes a running sandbox journal pipeline after a restart', { timeout: 90_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cdc-engine-cli-'));
     const first = await start(dataDir);

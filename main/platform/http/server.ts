@@ -3,6 +3,7 @@
 // itself (a malformed request, headers too large, a request too slow) get a JSON body like every other
 // error instead of Node's bare status line.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 
 /** The whole header block must arrive within this. */
@@ -50,15 +51,17 @@ export function createLimitedServer(
   /** The JSON error body for a status, with its content type. */
   errorBody: (error: { status: number; title: string; detail: string }) => { type: string; body: string },
   limits: ServerLimits = DEFAULT_LIMITS,
+  /** HTTPS with this certificate and key; plain HTTP without. */
+  tls?: { cert: string; key: string },
 ): Server {
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, limits.headersTimeoutMs / 2),
-    },
-    handler,
-  );
+  const options = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, limits.headersTimeoutMs / 2),
+  };
+  const server = tls
+    ? createTlsServer({ ...options, cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
+    : createServer(options, handler);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A reset or a socket already answered: nothing can be written any more.
     if (error.code === 'ECONNRESET' || !socket.writable) {
