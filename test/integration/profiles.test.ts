@@ -108,7 +108,14 @@ describe('engine profiles', () => {
       baseUrl: r.url,
       token: r.token,
     });
-    expect(saved).toEqual({ id: 'staging', name: 'Staging', baseUrl: r.url, tokenSet: true, local: false });
+    expect(saved).toEqual({
+      id: 'staging',
+      name: 'Staging',
+      baseUrl: r.url,
+      tokenSet: true,
+      local: false,
+      certificateFingerprint: null,
+    });
     expect(await call(a, 'checkEngine', { id: 'staging' })).toEqual({
       ok: true,
       message: `Connected to ${r.url}: 0 pipeline(s).`,
