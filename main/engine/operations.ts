@@ -13,7 +13,7 @@ import {
   type CheckResult,
   type Entity,
 } from '../../shared/controlApi';
-import type { OperationId } from '../../shared/controlApiRoutes';
+import type { OperationId, RouteAnswer, RouteParams, Routes } from '../../shared/controlApiRoutes';
 import type { Log } from '../platform/log';
 import { problem } from '../platform/problem';
 import { reachabilityCheck } from '../connectors/reachability';
@@ -44,17 +44,21 @@ export interface EngineDeps {
   versions: Record<string, string>;
 }
 
-export interface OperationRequest {
-  params: Record<string, string>;
+/** A request as the server hands it over: the route's path parameters, and the body still unparsed. */
+export interface OperationRequest<O extends OperationId = OperationId> {
+  params: RouteParams<Routes[O]['path']> & Record<string, string>;
   body: unknown;
 }
-export interface Reply {
+/** An answer typed by the route that declares it: its response schema's type (or bytes, or nothing). */
+export interface Reply<O extends OperationId = OperationId> {
   status: number;
-  body?: unknown;
+  body?: RouteAnswer<O>;
 }
-type Operation = (req: OperationRequest, deps: EngineDeps) => Promise<Reply> | Reply;
+type Operations = {
+  [O in OperationId]: (req: OperationRequest<O>, deps: EngineDeps) => Promise<Reply<O>> | Reply<O>;
+};
 
-const ok = (body: unknown, status = 200): Reply => ({ status, body });
+const ok = <T>(body: T, status = 200) => ({ status, body });
 const BACKLOG_WINDOW_MS = 60 * 60 * 1000;
 
 function parsedOr422<T>(result: { ok: true; value: T } | { ok: false; problems: Problem[] }): T {
@@ -214,7 +218,13 @@ export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: Resol
   });
 }
 
-function transition(deps: EngineDeps, row: AgentRow, state: AgentState, event: string): Reply {
+/** A start, pause or stop: the agent as it is afterwards (the three routes answer the same shape). */
+function transition(
+  deps: EngineDeps,
+  row: AgentRow,
+  state: AgentState,
+  event: string,
+): Reply<'startAgent' | 'pauseAgent' | 'stopAgent'> {
   const at = deps.now().toISOString();
   deps.repo.transaction(() => {
     deps.repo.setState(row, state, null, at);
@@ -223,7 +233,7 @@ function transition(deps: EngineDeps, row: AgentRow, state: AgentState, event: s
   return ok(toAgent({ ...row, state, failure_reason: null, updated_at: at }));
 }
 
-export const operations: Record<OperationId, Operation> = {
+export const operations: Operations = {
   listAgentTypes: () =>
     ok(
       AGENT_TYPES.map((type) => ({
@@ -350,7 +360,10 @@ export const operations: Record<OperationId, Operation> = {
       deps.repo.addEvent(row.pipeline_id, row.id, 'credentials-replaced', { state }, at);
     });
     const stored = deps.repo.agentRow(row.pipeline_id, row.id);
-    return ok({ hostCredentials: stored ? toAgent(stored).hostCredentials : null });
+    // Just written in the transaction above: the stored credentials, secrets redacted.
+    const hostCredentials = stored && toAgent(stored).hostCredentials;
+    if (!hostCredentials) throw new Error('the credentials just stored cannot be read back');
+    return ok({ hostCredentials });
   },
 
   putSpecific: ({ params, body }, deps) => {

@@ -1,4 +1,5 @@
 // Starts a real local engine on a free loopback port over a fresh (or given) data folder.
+import { afterEach } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,5 +60,21 @@ export async function startTestEngine(
       await server.close();
       await engine.close();
     },
+  };
+}
+
+/** A starter of test engines for a test file: every engine it started is stopped after each test. */
+export function enginesStoppedAfterEach(): (
+  options?: Parameters<typeof startTestEngine>[0],
+) => Promise<RunningEngine> {
+  let running: RunningEngine[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((r) => r.stop()));
+    running = [];
+  });
+  return async (options) => {
+    const e = await startTestEngine(options);
+    running.push(e);
+    return e;
   };
 }

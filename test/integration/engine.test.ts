@@ -8,7 +8,7 @@ import { KEY_FILE } from '../../main/engine/engine';
 import { problem } from '../../main/platform/problem';
 import type { AgentRuntime } from '../../main/connectors/spi';
 import { keyFileSecretBox, loadOrCreateKey } from '../../main/platform/secretBox';
-import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { enginesStoppedAfterEach, startTestEngine, type RunningEngine } from '../helpers/engine';
 
 const PASSWORD = 'Sp3c-Pa55word!';
 const JOURNAL_PASSWORD = 'ibm-i-Pa55';
@@ -39,16 +39,7 @@ const jrCredentials = {
 };
 const jrSpecific = { configuration: { dateFormat: 'mdy', timeFormat: 'hms' } };
 
-let running: RunningEngine[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((r) => r.stop()));
-  running = [];
-});
-async function engine(options?: Parameters<typeof startTestEngine>[0]) {
-  const e = await startTestEngine(options);
-  running.push(e);
-  return e;
-}
+const engine = enginesStoppedAfterEach();
 
 async function raw(
   e: RunningEngine,

@@ -3,16 +3,12 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '../../main/engine/store/db';
 import { createRepo, PRUNE_EVERY } from '../../main/engine/store/repo';
-import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { enginesStoppedAfterEach } from '../helpers/engine';
 
-let running: RunningEngine[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((r) => r.stop()));
-  running = [];
-});
+const engine = enginesStoppedAfterEach();
 
 const DAY = 86_400_000;
 
@@ -26,8 +22,7 @@ const count = (db: ReturnType<typeof openDb>, pipelineId: string) =>
 
 describe('events of a pipeline', () => {
   it('go with their pipeline: one created again under the same id starts with none', async () => {
-    const e = await startTestEngine();
-    running.push(e);
+    const e = await engine();
     await e.client.createPipeline({}, { id: 'orders', name: 'orders' });
     await e.client.createAgent({ pipelineId: 'orders' }, { id: 'src', type: 'journal', role: 'source' });
     await e.client.putCredentials(

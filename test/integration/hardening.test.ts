@@ -1,25 +1,16 @@
 // Inputs that cannot smuggle anything, and an HTTP layer that answers every error in JSON and lets no
 // slow client hold a socket: the engine's control API over real HTTP, and the app's contract.
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDispatch } from '../../main/app/dispatch';
 import { handlers, type Deps } from '../../main/app/handlers';
 import { mapOdbcError } from '../../main/connectors/drivers/ibmi/odbc';
 import { DEFAULT_LIMITS } from '../../main/platform/http/server';
 import { redactSecret } from '../../main/platform/redact';
 import { silentLog } from '../../main/platform/log';
-import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { enginesStoppedAfterEach, type RunningEngine } from '../helpers/engine';
 
-let running: RunningEngine[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((r) => r.stop()));
-  running = [];
-});
-async function engine(options?: Parameters<typeof startTestEngine>[0]) {
-  const e = await startTestEngine(options);
-  running.push(e);
-  return e;
-}
+const engine = enginesStoppedAfterEach();
 
 const journalCredentials = (host: string, syncLibrary = 'SYNC') => ({
   hostCredentials: {

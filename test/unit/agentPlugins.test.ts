@@ -3,7 +3,7 @@
 // "unavailable" answers, fix then check again, a pipeline into the default SQLite target) with no
 // other code. And no file outside a type's own folder and the registry names a type.
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import type { Row, SourceAgent } from '../../main/connectors/source';
 import type { AgentPlugin, AgentRuntime, ResolvedAgent, SourceAdmin } from '../../main/connectors/spi';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { ProblemError } from '../../main/platform/problem';
+import { sourceFiles } from '../helpers/sources';
 
 const shape = {
   ref: { schema: 'mem', table: 'ITEMS' },
@@ -183,11 +184,6 @@ describe('a made-up agent type, given to the runtime as a plugin', () => {
 
 describe('where agent types are named', () => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const files = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : /\.tsx?$/.test(name) ? [path] : [];
-    });
   // Each shipped type's own folder; the registry and the sandbox's sample pipelines name them too.
   const own: Record<string, string> = {
     'change-tracking': 'main/connectors/changeTracking/',
@@ -199,7 +195,7 @@ describe('where agent types are named', () => {
 
   it('names each type only in its own folder, the registry and the sandbox', () => {
     const outside: string[] = [];
-    for (const file of files(join(root, 'main'))) {
+    for (const file of sourceFiles(join(root, 'main'))) {
       const path = relative(root, file);
       if (alsoAllowed.some((a) => path.startsWith(a))) continue;
       const text = readFileSync(file, 'utf8');

@@ -1,19 +1,12 @@
 // Import cycles among modules that run code at load time break in some load orders only (a schema
 // read before it is defined). Type-only imports are erased, so they do not count.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/sources';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 function runtimeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -37,7 +30,7 @@ function runtimeImports(file: string): string[] {
 
 describe('module graph', () => {
   it('has no runtime import cycles in shared/ and main/', () => {
-    const files = [...sources(join(root, 'shared')), ...sources(join(root, 'main'))];
+    const files = [...sourceFiles(join(root, 'shared')), ...sourceFiles(join(root, 'main'))];
     const graph = new Map(files.map((f) => [f, runtimeImports(f)]));
     const cycles: string[] = [];
     const state = new Map<string, 'visiting' | 'done'>();

@@ -1,10 +1,11 @@
 // The direction of imports between main/'s folders, as VS Code checks its layers: each folder names the
 // folders it may import (besides itself and shared/). Type-only imports count too: a type from a
 // higher layer is a dependency all the same. Only desktop/ imports electron.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/sources';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,14 +22,6 @@ const LAYERS: Record<string, readonly string[]> = {
   connectors: ['platform'],
   platform: [],
 };
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** Every module specifier a file names: static imports and exports, type-only ones, and import(). */
 function specifiers(text: string): string[] {
@@ -63,7 +56,7 @@ function layerViolations(files: { path: string; text: string }[]): string[] {
 }
 
 describe('layers of main/', () => {
-  const files = sources(join(root, 'main')).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+  const files = sourceFiles(join(root, 'main')).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
 
   it('has only the folders the table names, each file in one of them', () => {
     const folders = new Set(files.map((f) => folderOf(f.path)));
