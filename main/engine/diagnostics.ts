@@ -38,7 +38,7 @@ async function engineSecrets(deps: EngineDeps): Promise<string[]> {
   for (const row of deps.repo.sealedSecrets()) {
     try {
       const secrets = JSON.parse(
-        await deps.secrets.open(row.secrets_sealed, `agent:${row.pipeline_id}/${row.id}:hostCredentials`),
+        await deps.secrets.open(row.secretsSealed, `agent:${row.pipelineId}/${row.id}:hostCredentials`),
       ) as Record<string, unknown>;
       for (const value of Object.values(secrets)) if (typeof value === 'string') found.push(value);
     } catch {
@@ -74,15 +74,10 @@ export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExt
   const backlogRows = deps.repo.backlogSinceForAll(new Date(now.getTime() - BACKLOG_WINDOW_MS).toISOString());
   const backlog: z.infer<typeof diagnosticsBacklogSchema> = [];
   for (const r of backlogRows) {
-    let series = backlog.find((b) => b.pipelineId === r.pipeline_id && b.agentId === r.agent_id);
-    if (!series) backlog.push((series = { pipelineId: r.pipeline_id, agentId: r.agent_id, points: [] }));
-    series.points.push({
-      at: r.at,
-      rowsToRead: r.rows_to_read,
-      minutesLeft: r.minutes_left,
-      versionsBehind: r.versions_behind,
-      measuredMinutesLeft: r.measured_minutes_left,
-    });
+    let series = backlog.find((b) => b.pipelineId === r.pipelineId && b.agentId === r.agentId);
+    if (!series) backlog.push((series = { pipelineId: r.pipelineId, agentId: r.agentId, points: [] }));
+    const { pipelineId: _p, agentId: _a, ...point } = r;
+    series.points.push(point);
   }
   const files: Record<string, string> = {
     [DIAGNOSTICS_FILES.manifest]: json({

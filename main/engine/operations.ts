@@ -19,7 +19,7 @@ import { problem } from '../platform/problem';
 import { reachabilityCheck } from '../connectors/reachability';
 import { pluginOf, type AgentPlugins } from '../connectors/registry';
 import type { AgentRuntime, ResolvedAgent } from '../connectors/spi';
-import type { AgentRow, Repo } from './store/repo';
+import type { StoredAgent, Repo } from './store/repo';
 import { toAgent } from './store/repo';
 import type { SecretBox } from '../platform/secretBox';
 import { buildDiagnosticsBundle } from './diagnostics';
@@ -73,10 +73,10 @@ function pipelineOr404(deps: EngineDeps, pipelineId: string | undefined) {
   return pipeline;
 }
 
-function agentOr404(deps: EngineDeps, params: Record<string, string>): AgentRow {
+function agentOr404(deps: EngineDeps, params: Record<string, string>): StoredAgent {
   const pipeline = pipelineOr404(deps, params.pipelineId);
   const agentId = params.agentId ?? '';
-  const row = ID_PATTERN.test(agentId) ? deps.repo.agentRow(pipeline.id, agentId) : undefined;
+  const row = ID_PATTERN.test(agentId) ? deps.repo.storedAgent(pipeline.id, agentId) : undefined;
   if (!row) throw problem.notFound(`Pipeline "${pipeline.id}" has no agent "${agentId.slice(0, 64)}".`);
   return row;
 }
@@ -96,14 +96,14 @@ function unwrap(body: unknown, key: 'hostCredentials' | 'configuration'): unknow
   return (body as Record<string, unknown>)[key];
 }
 
-function refuseWhileRunning(row: AgentRow, what: string): void {
+function refuseWhileRunning(row: StoredAgent, what: string): void {
   if (row.state === 'running')
     throw problem.conflict(`Agent "${row.id}" is running; pause or stop it before ${what}.`);
 }
 
 /** Both PUTs done → configured; a new configuration also lifts a failure, since it may be the fix. */
 function stateAfterConfiguring(
-  row: AgentRow,
+  row: StoredAgent,
   hasCredentials: boolean,
   hasConfiguration: boolean,
 ): AgentState {
@@ -114,21 +114,21 @@ function stateAfterConfiguring(
 /** Another agent of the same type that cannot share this source with one so configured, and why. */
 function sharedSourceConflict(
   deps: EngineDeps,
-  row: AgentRow,
+  row: StoredAgent,
   credentials: Record<string, unknown>,
-): { other: AgentRow; reason: string } | undefined {
+): { other: StoredAgent; reason: string } | undefined {
   const rule = pluginOf(deps.plugins, row.type).source?.conflict;
   if (!rule) return undefined;
-  for (const other of deps.repo.configuredAgentRowsOfType(row.type)) {
-    if (other.pipeline_id === row.pipeline_id && other.id === row.id) continue;
-    const reason = rule(credentials, JSON.parse(other.host_credentials ?? '{}') as Record<string, unknown>);
+  for (const other of deps.repo.configuredAgentsOfType(row.type)) {
+    if (other.pipelineId === row.pipelineId && other.id === row.id) continue;
+    const reason = rule(credentials, other.hostCredentials ?? {});
     if (reason) return { other, reason };
   }
   return undefined;
 }
 
 /** The agent with its settings, or 409 when either PUT is still missing. */
-async function configured(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent> {
+async function configured(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent> {
   const agent = await resolve(deps, row);
   if (!agent)
     throw problem.conflict(
@@ -137,22 +137,22 @@ async function configured(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgen
   return agent;
 }
 
-const secretContext = (row: AgentRow) => `agent:${row.pipeline_id}/${row.id}:hostCredentials`;
+const secretContext = (row: StoredAgent) => `agent:${row.pipelineId}/${row.id}:hostCredentials`;
 
-async function resolve(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent | undefined> {
-  if (row.host_credentials === null || row.secrets_sealed === null || row.configuration === null)
+async function resolve(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent | undefined> {
+  if (row.hostCredentials === null || row.secretsSealed === null || row.configuration === null)
     return undefined;
-  const secrets = JSON.parse(await deps.secrets.open(row.secrets_sealed, secretContext(row))) as Record<
+  const secrets = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
     string,
     unknown
   >;
   return {
-    pipelineId: row.pipeline_id,
+    pipelineId: row.pipelineId,
     id: row.id,
     type: row.type,
     role: row.role,
-    hostCredentials: { ...(JSON.parse(row.host_credentials) as Record<string, unknown>), ...secrets },
-    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
+    hostCredentials: { ...row.hostCredentials, ...secrets },
+    configuration: row.configuration,
   };
 }
 
@@ -161,12 +161,12 @@ async function resolve(deps: EngineDeps, row: AgentRow): Promise<ResolvedAgent |
  * start is marked failed with the reason.
  */
 export async function resumeRunning(deps: EngineDeps): Promise<void> {
-  for (const row of deps.repo.runningAgentRows()) {
+  for (const row of deps.repo.runningAgents()) {
     try {
       const agent = await resolve(deps, row);
       if (!agent) throw new Error('its configuration is incomplete');
       await startRuntime(deps, row, agent);
-      deps.repo.addEvent(row.pipeline_id, row.id, 'resumed-after-restart', {}, deps.now().toISOString());
+      deps.repo.addEvent(row.pipelineId, row.id, 'resumed-after-restart', {}, deps.now().toISOString());
     } catch (error) {
       const reason = `It did not resume after the engine restarted: ${error instanceof Error ? error.message : String(error)}`;
       deps.repo.setState(row, 'failed', reason, deps.now().toISOString());
@@ -175,8 +175,8 @@ export async function resumeRunning(deps: EngineDeps): Promise<void> {
 }
 
 /** Hands a source agent to the runtime with its pipeline: entities, target, and where its events go. */
-export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: ResolvedAgent): Promise<void> {
-  const targetRow = deps.repo.agentRows(row.pipeline_id).find((a) => a.role === 'target');
+export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: ResolvedAgent): Promise<void> {
+  const targetRow = deps.repo.storedAgents(row.pipelineId).find((a) => a.role === 'target');
   const target = targetRow ? await resolve(deps, targetRow) : undefined;
   if (targetRow && !target)
     throw problem.conflict(
@@ -186,34 +186,31 @@ export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: Resol
   const sameDatabase = pluginOf(deps.plugins, agent.type).target?.sameDatabase;
   const peerPipelines = sameDatabase
     ? deps.repo
-        .configuredAgentRowsOfType(row.type)
+        .configuredAgentsOfType(row.type)
         .filter(
           (t) =>
             t.role === 'target' &&
-            t.pipeline_id !== row.pipeline_id &&
-            sameDatabase(
-              JSON.parse(t.host_credentials ?? '{}') as Record<string, unknown>,
-              agent.hostCredentials,
-            ),
+            t.pipelineId !== row.pipelineId &&
+            sameDatabase(t.hostCredentials ?? {}, agent.hostCredentials),
         )
-        .map((t) => t.pipeline_id)
+        .map((t) => t.pipelineId)
     : [];
   await deps.runtime.start(agent, {
-    entities: deps.repo.entities(row.pipeline_id),
+    entities: deps.repo.entities(row.pipelineId),
     target,
     dataDir: deps.dataDir,
     peerPipelines,
-    report: (kind, data) => deps.repo.addEvent(row.pipeline_id, row.id, kind, data, deps.now().toISOString()),
-    backlog: (point) => deps.repo.addBacklog(row.pipeline_id, row.id, deps.now().toISOString(), point),
+    report: (kind, data) => deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString()),
+    backlog: (point) => deps.repo.addBacklog(row.pipelineId, row.id, deps.now().toISOString(), point),
     failed: (reason) => {
       const at = deps.now().toISOString();
-      const current = deps.repo.agentRow(row.pipeline_id, row.id);
+      const current = deps.repo.storedAgent(row.pipelineId, row.id);
       if (!current) return;
       deps.repo.transaction(() => {
         deps.repo.setState(current, 'failed', reason, at);
-        deps.repo.addEvent(row.pipeline_id, row.id, 'failed', { reason }, at);
+        deps.repo.addEvent(row.pipelineId, row.id, 'failed', { reason }, at);
       });
-      deps.log.warn('engine.agent_failed', { pipeline: row.pipeline_id, agent: row.id });
+      deps.log.warn('engine.agent_failed', { pipeline: row.pipelineId, agent: row.id });
     },
   });
 }
@@ -221,16 +218,16 @@ export async function startRuntime(deps: EngineDeps, row: AgentRow, agent: Resol
 /** A start, pause or stop: the agent as it is afterwards (the three routes answer the same shape). */
 function transition(
   deps: EngineDeps,
-  row: AgentRow,
+  row: StoredAgent,
   state: AgentState,
   event: string,
 ): Reply<'startAgent' | 'pauseAgent' | 'stopAgent'> {
   const at = deps.now().toISOString();
   deps.repo.transaction(() => {
     deps.repo.setState(row, state, null, at);
-    deps.repo.addEvent(row.pipeline_id, row.id, event, { from: row.state, to: state }, at);
+    deps.repo.addEvent(row.pipelineId, row.id, event, { from: row.state, to: state }, at);
   });
-  return ok(toAgent({ ...row, state, failure_reason: null, updated_at: at }));
+  return ok(toAgent({ ...row, state, failureReason: null, updatedAt: at }));
 }
 
 export const operations: Operations = {
@@ -305,14 +302,14 @@ export const operations: Operations = {
       throw problem.conflict(
         `Pipeline "${pipeline.id}" has a target agent already; a pipeline writes to one target.`,
       );
-    if (deps.repo.agentRow(pipeline.id, id))
+    if (deps.repo.storedAgent(pipeline.id, id))
       throw problem.conflict(`Pipeline "${pipeline.id}" has an agent "${id}" already.`);
     const at = deps.now().toISOString();
     deps.repo.createAgent(
       { pipelineId: pipeline.id, id, name: input.name ?? id, type: input.type, role: input.role },
       at,
     );
-    const row = deps.repo.agentRow(pipeline.id, id);
+    const row = deps.repo.storedAgent(pipeline.id, id);
     if (!row) throw new Error('agent vanished after insert');
     return ok(toAgent(row), 201);
   },
@@ -322,7 +319,7 @@ export const operations: Operations = {
   deleteAgent: ({ params }, deps) => {
     const row = agentOr404(deps, params);
     refuseWhileRunning(row, 'deleting it');
-    deps.repo.deleteAgent(row.pipeline_id, row.id);
+    deps.repo.deleteAgent(row.pipelineId, row.id);
     return { status: 204 };
   },
 
@@ -333,8 +330,8 @@ export const operations: Operations = {
     const secretKeys = secretKeysOf(section);
     // An absent password keeps the stored one (decisions.md); it is merged in before the full parse.
     let candidate = inner;
-    if (row.secrets_sealed && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
-      const stored = JSON.parse(await deps.secrets.open(row.secrets_sealed, secretContext(row))) as Record<
+    if (row.secretsSealed && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
+      const stored = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
         string,
         unknown
       >;
@@ -348,7 +345,7 @@ export const operations: Operations = {
     const conflict = sharedSourceConflict(deps, row, value);
     if (conflict)
       throw problem.conflict(
-        `Agent "${conflict.other.id}" of pipeline "${conflict.other.pipeline_id}" ${conflict.reason}`,
+        `Agent "${conflict.other.id}" of pipeline "${conflict.other.pipelineId}" ${conflict.reason}`,
       );
     const secrets = Object.fromEntries(secretKeys.map((k) => [k, value[k]]));
     const plain = Object.fromEntries(Object.entries(value).filter(([k]) => !secretKeys.includes(k)));
@@ -357,9 +354,9 @@ export const operations: Operations = {
     const state = stateAfterConfiguring(row, true, row.configuration !== null);
     deps.repo.transaction(() => {
       deps.repo.putCredentials(row, plain, sealed, state, at);
-      deps.repo.addEvent(row.pipeline_id, row.id, 'credentials-replaced', { state }, at);
+      deps.repo.addEvent(row.pipelineId, row.id, 'credentials-replaced', { state }, at);
     });
-    const stored = deps.repo.agentRow(row.pipeline_id, row.id);
+    const stored = deps.repo.storedAgent(row.pipelineId, row.id);
     // Just written in the transaction above: the stored credentials, secrets redacted.
     const hostCredentials = stored && toAgent(stored).hostCredentials;
     if (!hostCredentials) throw new Error('the credentials just stored cannot be read back');
@@ -372,10 +369,10 @@ export const operations: Operations = {
     const value = parsedOr422(parseSection(section, unwrap(body, 'configuration')));
     refuseWhileRunning(row, 'changing its configuration');
     const at = deps.now().toISOString();
-    const state = stateAfterConfiguring(row, row.host_credentials !== null, true);
+    const state = stateAfterConfiguring(row, row.hostCredentials !== null, true);
     deps.repo.transaction(() => {
       deps.repo.putConfiguration(row, value, state, at);
-      deps.repo.addEvent(row.pipeline_id, row.id, 'configuration-replaced', { state }, at);
+      deps.repo.addEvent(row.pipelineId, row.id, 'configuration-replaced', { state }, at);
     });
     return ok({ configuration: value });
   },
@@ -403,7 +400,7 @@ export const operations: Operations = {
   testAgent: async ({ params }, deps) => {
     const row = agentOr404(deps, params);
     const checks: CheckResult[] = [
-      row.host_credentials
+      row.hostCredentials
         ? { id: 'credentials-set', status: 'passed', message: 'Host credentials are stored.', remedy: null }
         : {
             id: 'credentials-set',
@@ -427,11 +424,11 @@ export const operations: Operations = {
       if (reachable) checks.push(reachable);
       // Past an unreachable port every database check would fail for the same reason: one result says it.
       if (!reachable || reachable.status === 'passed')
-        checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipeline_id))));
+        checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipelineId))));
     }
     const at = deps.now().toISOString();
     // The whole results are kept (they hold no secrets): diagnostics bundles show the last ones.
-    deps.repo.addEvent(row.pipeline_id, row.id, 'checked', { checks }, at);
+    deps.repo.addEvent(row.pipelineId, row.id, 'checked', { checks }, at);
     return ok({ agentId: row.id, checkedAt: at, checks });
   },
 
@@ -441,12 +438,12 @@ export const operations: Operations = {
     const checkId = params.checkId ?? '';
     const { applied, checks } = await deps.runtime.applyFix(
       agent,
-      deps.repo.entities(row.pipeline_id),
+      deps.repo.entities(row.pipelineId),
       checkId,
     );
     const at = deps.now().toISOString();
     deps.repo.addEvent(
-      row.pipeline_id,
+      row.pipelineId,
       row.id,
       applied ? 'fix-applied' : 'fix-not-needed',
       { checkId, applied, checks },
@@ -461,7 +458,7 @@ export const operations: Operations = {
     const agent = await configured(deps, row);
     if (agent.role !== 'source')
       throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent reads the tables.`);
-    const tables = await deps.runtime.tables(agent, deps.repo.entities(row.pipeline_id));
+    const tables = await deps.runtime.tables(agent, deps.repo.entities(row.pipelineId));
     return ok({ agentId: row.id, checkedAt: deps.now().toISOString(), tables });
   },
 
@@ -469,13 +466,13 @@ export const operations: Operations = {
     const row = agentOr404(deps, params);
     const now = deps.now();
     const history = deps.repo.backlogSince(
-      row.pipeline_id,
+      row.pipelineId,
       row.id,
       new Date(now.getTime() - BACKLOG_WINDOW_MS).toISOString(),
     );
     const agent = await resolve(deps, row);
     const figure = agent
-      ? await deps.runtime.backlog(agent, deps.repo.entities(row.pipeline_id))
+      ? await deps.runtime.backlog(agent, deps.repo.entities(row.pipelineId))
       : { unavailable: 'Configure both steps first.' };
     if ('unavailable' in figure)
       return ok({ agentId: row.id, current: null, unavailableReason: figure.unavailable, history });

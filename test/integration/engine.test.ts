@@ -135,9 +135,9 @@ describe('the spec PUTs', () => {
     });
     expect(replaced.json?.hostCredentials).toMatchObject({ port: 14330, passwordSet: true });
     expect(replaced.json?.hostCredentials).not.toHaveProperty('certificatePath');
-    const row = e.engine.deps.repo.agentRow('p1', 'src');
+    const row = e.engine.deps.repo.storedAgent('p1', 'src');
     const secrets = await e.engine.deps.secrets.open(
-      row?.secrets_sealed ?? '',
+      row?.secretsSealed ?? '',
       'agent:p1/src:hostCredentials',
     );
     expect(JSON.parse(secrets)).toEqual({ password: PASSWORD });
@@ -271,7 +271,7 @@ describe('refusals: every status code of decisions.md, in problem+json', () => {
     await raw(e, 'PUT', `${ct}/config/credentials`, ctCredentials);
     await raw(e, 'PUT', `${ct}/config/specific`, ctSpecific);
     const before = (await raw(e, 'GET', '/pipelines/p1')).text;
-    const sealedBefore = e.engine.deps.repo.agentRow('p1', 'src')?.secrets_sealed;
+    const sealedBefore = e.engine.deps.repo.storedAgent('p1', 'src')?.secretsSealed;
     const attempts: [string, unknown][] = [
       [
         `${ct}/config/credentials`,
@@ -298,7 +298,7 @@ describe('refusals: every status code of decisions.md, in problem+json', () => {
       expect((await raw(e, 'PUT', path, body)).status).toBeGreaterThanOrEqual(400);
     }
     expect((await raw(e, 'GET', '/pipelines/p1')).text).toBe(before);
-    expect(e.engine.deps.repo.agentRow('p1', 'src')?.secrets_sealed).toBe(sealedBefore);
+    expect(e.engine.deps.repo.storedAgent('p1', 'src')?.secretsSealed).toBe(sealedBefore);
   });
 });
 
@@ -314,7 +314,7 @@ describe('conflicts', () => {
     const refused = await raw(e, 'PUT', `${second}/config/credentials`, sameSource);
     expect(refused.status).toBe(409);
     expect(refused.json?.detail).toContain('Agent "ibmi-a" of pipeline "p1" already uses sync library SYNC');
-    expect(e.engine.deps.repo.agentRow('p2', 'ibmi-b')?.host_credentials).toBeNull();
+    expect(e.engine.deps.repo.storedAgent('p2', 'ibmi-b')?.hostCredentials).toBeNull();
 
     const ownLibrary = { hostCredentials: { ...sameSource.hostCredentials, syncLibrary: 'SYNC2' } };
     expect((await raw(e, 'PUT', `${second}/config/credentials`, ownLibrary)).status).toBe(200);

@@ -11,7 +11,8 @@ interface PipelineRow {
   created_at: string;
   updated_at: string;
 }
-export interface AgentRow {
+/** An agent as its table stores it (SQL names, JSON as text); only this file sees it. */
+interface AgentRecord {
   pipeline_id: string;
   id: string;
   name: string;
@@ -26,6 +27,40 @@ export interface AgentRow {
   updated_at: string;
 }
 
+/** An agent as the store hands it over: its settings without the secrets, which stay sealed. */
+export interface StoredAgent {
+  pipelineId: string;
+  id: string;
+  name: string;
+  type: AgentType;
+  role: 'source' | 'target';
+  state: AgentState;
+  failureReason: string | null;
+  /** The host credentials but their secrets; null before the first credentials PUT. */
+  hostCredentials: Record<string, unknown> | null;
+  /** The secrets of the host credentials, sealed by the secret box. */
+  secretsSealed: string | null;
+  configuration: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toStoredAgent = (r: AgentRecord): StoredAgent => ({
+  pipelineId: r.pipeline_id,
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  role: r.role,
+  state: r.state,
+  failureReason: r.failure_reason,
+  hostCredentials:
+    r.host_credentials === null ? null : (JSON.parse(r.host_credentials) as Record<string, unknown>),
+  secretsSealed: r.secrets_sealed,
+  configuration: r.configuration === null ? null : (JSON.parse(r.configuration) as Record<string, unknown>),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
 const toPipeline = (r: PipelineRow): Pipeline => ({
   id: r.id,
   name: r.name,
@@ -33,29 +68,19 @@ const toPipeline = (r: PipelineRow): Pipeline => ({
   updatedAt: r.updated_at,
 });
 
-export function toAgent(r: AgentRow): Agent {
-  const sections = agentTypes[r.type].sections;
+/** The agent as the API answers it: secrets only said to be set. */
+export function toAgent(a: StoredAgent): Agent {
+  const sections = agentTypes[a.type].sections;
   let hostCredentials: Record<string, unknown> | null = null;
-  if (r.host_credentials !== null) {
-    const plain = JSON.parse(r.host_credentials) as Record<string, unknown>;
+  if (a.hostCredentials !== null) {
+    const plain = { ...a.hostCredentials };
     // Secrets live sealed in their own column; here they only count as "set".
     for (const key of secretKeysOf(sections.hostCredentials))
-      plain[key] = r.secrets_sealed ? 'set' : undefined;
+      plain[key] = a.secretsSealed ? 'set' : undefined;
     hostCredentials = redactSection(sections.hostCredentials, plain);
   }
-  return {
-    id: r.id,
-    pipelineId: r.pipeline_id,
-    name: r.name,
-    type: r.type,
-    role: r.role,
-    state: r.state,
-    failureReason: r.failure_reason,
-    hostCredentials,
-    configuration: r.configuration === null ? null : (JSON.parse(r.configuration) as Record<string, unknown>),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+  const { secretsSealed: _sealed, ...rest } = a;
+  return { ...rest, hostCredentials };
 }
 
 /** How many events a pipeline may gain between two prunings by count (its bound is keepEvents + this). */
@@ -70,18 +95,18 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       'INSERT INTO pipelines (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)',
     ),
     deletePipeline: db.prepare('DELETE FROM pipelines WHERE id = ?'),
-    agent: db.prepare<[string, string], AgentRow>('SELECT * FROM agents WHERE pipeline_id = ? AND id = ?'),
-    agents: db.prepare<[string], AgentRow>(
+    agent: db.prepare<[string, string], AgentRecord>('SELECT * FROM agents WHERE pipeline_id = ? AND id = ?'),
+    agents: db.prepare<[string], AgentRecord>(
       'SELECT * FROM agents WHERE pipeline_id = ? ORDER BY created_at, id',
     ),
-    configuredAgentsOfType: db.prepare<[string], AgentRow>(
+    configuredAgentsOfType: db.prepare<[string], AgentRecord>(
       'SELECT * FROM agents WHERE type = ? AND host_credentials IS NOT NULL ORDER BY pipeline_id, id',
     ),
     insertBacklog: db.prepare(
       'INSERT INTO backlog (pipeline_id, agent_id, at, rows_to_read, minutes_left, versions_behind, measured_minutes_left) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     pruneBacklog: db.prepare('DELETE FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at < ?'),
-    runningAgents: db.prepare<[], AgentRow>(
+    runningAgents: db.prepare<[], AgentRecord>(
       "SELECT * FROM agents WHERE state = 'running' AND role = 'source' ORDER BY pipeline_id, id",
     ),
     insertAgent: db.prepare(
@@ -172,12 +197,15 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     },
     deletePipeline: (id: string) => q.deletePipeline.run(id).changes > 0,
 
-    agentRow: (pipelineId: string, id: string) => q.agent.get(pipelineId, id),
-    agents: (pipelineId: string) => q.agents.all(pipelineId).map(toAgent),
-    agentRows: (pipelineId: string) => q.agents.all(pipelineId),
+    storedAgent: (pipelineId: string, id: string): StoredAgent | undefined => {
+      const record = q.agent.get(pipelineId, id);
+      return record && toStoredAgent(record);
+    },
+    agents: (pipelineId: string) => q.agents.all(pipelineId).map((r) => toAgent(toStoredAgent(r))),
+    storedAgents: (pipelineId: string) => q.agents.all(pipelineId).map(toStoredAgent),
     /** Agents of a type whose credentials are stored, with every field but the secrets. */
-    configuredAgentRowsOfType: (type: AgentType) => q.configuredAgentsOfType.all(type),
-    runningAgentRows: () => q.runningAgents.all(),
+    configuredAgentsOfType: (type: AgentType) => q.configuredAgentsOfType.all(type).map(toStoredAgent),
+    runningAgents: () => q.runningAgents.all().map(toStoredAgent),
     createAgent: (
       a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
       at: string,
@@ -185,27 +213,27 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       q.insertAgent.run(a.pipelineId, a.id, a.name, a.type, a.role, 'new', at, at);
     },
     deleteAgent: (pipelineId: string, id: string) => q.deleteAgent.run(pipelineId, id).changes > 0,
-    putCredentials: (row: AgentRow, plain: object, sealed: string, state: AgentState, at: string) =>
+    putCredentials: (a: StoredAgent, plain: object, sealed: string, state: AgentState, at: string) =>
       q.putCredentials.run(
         JSON.stringify(plain),
         sealed,
         state,
-        state === 'failed' ? row.failure_reason : null,
+        state === 'failed' ? a.failureReason : null,
         at,
-        row.pipeline_id,
-        row.id,
+        a.pipelineId,
+        a.id,
       ),
-    putConfiguration: (row: AgentRow, configuration: object, state: AgentState, at: string) =>
+    putConfiguration: (a: StoredAgent, configuration: object, state: AgentState, at: string) =>
       q.putConfiguration.run(
         JSON.stringify(configuration),
         state,
-        state === 'failed' ? row.failure_reason : null,
+        state === 'failed' ? a.failureReason : null,
         at,
-        row.pipeline_id,
-        row.id,
+        a.pipelineId,
+        a.id,
       ),
-    setState: (row: AgentRow, state: AgentState, reason: string | null, at: string) =>
-      q.setState.run(state, reason, at, row.pipeline_id, row.id),
+    setState: (a: StoredAgent, state: AgentState, reason: string | null, at: string) =>
+      q.setState.run(state, reason, at, a.pipelineId, a.id),
 
     entities: (pipelineId: string) =>
       q.entities.all(pipelineId).map((r) => JSON.parse(r.definition) as Entity),
@@ -284,8 +312,22 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
         at: r.at,
         data: JSON.parse(r.data) as unknown,
       })),
-    backlogSinceForAll: (since: string) => q.allBacklog.all(since),
-    sealedSecrets: () => q.allSealed.all(),
+    /** Every agent's backlog points since then, oldest first per agent. */
+    backlogSinceForAll: (since: string) =>
+      q.allBacklog.all(since).map((r) => ({
+        pipelineId: r.pipeline_id,
+        agentId: r.agent_id,
+        at: r.at,
+        rowsToRead: r.rows_to_read,
+        minutesLeft: r.minutes_left,
+        versionsBehind: r.versions_behind,
+        measuredMinutesLeft: r.measured_minutes_left,
+      })),
+    /** Every agent's sealed secrets, with what they were sealed for. */
+    sealedSecrets: () =>
+      q.allSealed
+        .all()
+        .map((r) => ({ pipelineId: r.pipeline_id, id: r.id, secretsSealed: r.secrets_sealed })),
     meta: (key: string) => q.meta.get(key)?.value,
     setMeta: (key: string, value: string) => q.setMeta.run(key, value),
   };
