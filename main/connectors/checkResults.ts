@@ -8,11 +8,13 @@ export const passed = (id: string, message: string): CheckResult => ({
   message,
   remedy: null,
 });
-export const failed = (id: string, message: string, remedy: string): CheckResult => ({
+/** A failed check; `fix` is the statement the engine can apply for it, when there is one. */
+export const failed = (id: string, message: string, remedy: string, fix?: string): CheckResult => ({
   id,
   status: 'failed',
   message,
   remedy,
+  ...(fix !== undefined && { fix }),
 });
 
 /** A failed "connection" check from a sign-on that could not be made. */

@@ -27,3 +27,10 @@ export async function startTestApp(
   };
   return { ...services, dataDir };
 }
+
+/** A contract call as the renderer makes it: its value, or the refusal's message thrown. */
+export async function callApp(a: AppServices, method: string, input: unknown = {}): Promise<unknown> {
+  const answer = await a.dispatch(method, input);
+  if (!answer.ok) throw new Error(answer.error.message);
+  return answer.value;
+}

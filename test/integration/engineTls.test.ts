@@ -5,10 +5,8 @@ import { createServer as createTlsServer, type Server } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Envelope } from '../../shared/api';
 import { ownCertificate } from '../../main/app/engineCertificate';
-import type { AppServices } from '../../main/app/services';
-import { startTestApp } from '../helpers/app';
+import { callApp, startTestApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
 const closers: (() => Promise<void>)[] = [];
@@ -16,11 +14,7 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function call(a: AppServices, method: string, input: unknown = {}): Promise<unknown> {
-  const answer: Envelope = await a.dispatch(method, input);
-  if (!answer.ok) throw new Error(answer.error.message);
-  return answer.value;
-}
+const call = callApp;
 
 /** A certificate of an engine's own, as `npm run engine -- --host <address>` makes it. */
 const certificate = () => ownCertificate(mkdtempSync(join(tmpdir(), 'cdc-tls-')), '127.0.0.1');

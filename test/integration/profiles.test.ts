@@ -2,9 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Envelope } from '../../shared/api';
-import type { AppServices } from '../../main/app/services';
-import { startTestApp } from '../helpers/app';
+import { callApp, startTestApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
 const open: { close(): Promise<void> }[] = [];
@@ -21,11 +19,7 @@ async function remote(): Promise<RunningEngine> {
   open.push({ close: e.stop });
   return e;
 }
-async function call(a: AppServices, method: string, input: unknown = {}): Promise<unknown> {
-  const answer: Envelope = await a.dispatch(method, input);
-  if (!answer.ok) throw new Error(answer.error.message);
-  return answer.value;
-}
+const call = callApp;
 
 describe('the local engine', () => {
   it('starts with the app, and its first token is shown once', async () => {

@@ -8,6 +8,7 @@ import type {
   ChangeTrackingHostCredentials,
 } from '../../../shared/agents/changeTracking';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
+import { failed, passed } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
 import { bracket, qualified, sameName, SYNC_SCHEMA } from './names';
 
@@ -29,19 +30,6 @@ interface Permissions {
   can_view_ct: number | null;
 }
 
-const passed = (id: string, message: string): CheckResult => ({
-  id,
-  status: 'passed',
-  message,
-  remedy: null,
-});
-const failed = (id: string, message: string, remedy: string, fix?: string): CheckResult => ({
-  id,
-  status: 'failed',
-  message,
-  remedy,
-  ...(fix !== undefined && { fix }),
-});
 const list = (names: string[]) => names.join(', ');
 const sqlError = (e: unknown) => e as { number?: number; message?: string };
 

@@ -21,6 +21,15 @@ const settingsOf = (agent: ResolvedAgent) => ({
   configuration: changeTrackingConfiguration.schema.parse(agent.configuration),
 });
 
+/** `alsoSkip`: the pipelines whose writes the reader leaves out (recursion protection). */
+const openSource = (agent: ResolvedAgent, alsoSkip?: readonly string[]) =>
+  openChangeTrackingSource({
+    ...settingsOf(agent),
+    pipelineId: agent.pipelineId,
+    agentId: agent.id,
+    alsoSkip,
+  });
+
 /** SQL Server's own refusal carries its error number; anything else is the engine's failure. */
 function refusal(error: unknown, what: string): string | undefined {
   const number = (error as { number?: unknown }).number;
@@ -63,21 +72,8 @@ export const changeTrackingPlugin: AgentPlugin = {
     return passed('connection', sqlServerLoggedIn(c));
   },
   source: {
-    openReader: (agent, { peerPipelines }) =>
-      openChangeTrackingSource({
-        ...settingsOf(agent),
-        pipelineId: agent.pipelineId,
-        agentId: agent.id,
-        alsoSkip: peerPipelines,
-      }),
-    openAdmin: async (agent) =>
-      admin(
-        await openChangeTrackingSource({
-          ...settingsOf(agent),
-          pipelineId: agent.pipelineId,
-          agentId: agent.id,
-        }),
-      ),
+    openReader: (agent, { peerPipelines }) => openSource(agent, peerPipelines),
+    openAdmin: async (agent) => admin(await openSource(agent)),
     connected: (agent) => sqlServerLoggedIn(settingsOf(agent).credentials),
     fixes: { checkIds: FIXABLE_CHECK_IDS, described: FIXABLE_CHECK_IDS.join(', ') },
     refusal,

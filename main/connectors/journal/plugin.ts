@@ -1,5 +1,6 @@
 // The journal agent type: IBM i tables read through their journals. A source only.
 import { agentTypes } from '../../../shared/agents';
+import type { Entity } from '../../../shared/controlApi';
 import { journalConfiguration, journalHostCredentials } from '../../../shared/agents/journal';
 import { problem } from '../../platform/problem';
 import { passed, signedOn } from '../checkResults';
@@ -18,6 +19,9 @@ const settingsOf = (agent: ResolvedAgent) => ({
   credentials: journalHostCredentials.schema.parse(agent.hostCredentials),
   configuration: journalConfiguration.schema.parse(agent.configuration),
 });
+
+const openSource = (agent: ResolvedAgent, entities: readonly Entity[]) =>
+  openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities });
 
 const sameText = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
 
@@ -54,18 +58,9 @@ export const journalPlugin: AgentPlugin = {
     return passed('connection', signedOn(c.username, c.host));
   },
   source: {
-    openReader: (agent, { entities }) =>
-      openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities }),
-    openAdmin: async (agent, entities) => {
-      const settings = settingsOf(agent);
-      const source = await openJournalSource({
-        ...settings,
-        pipelineId: agent.pipelineId,
-        agentId: agent.id,
-        entities,
-      });
-      return admin(source, settings.credentials.username.toUpperCase());
-    },
+    openReader: (agent, { entities }) => openSource(agent, entities),
+    openAdmin: async (agent, entities) =>
+      admin(await openSource(agent, entities), settingsOf(agent).credentials.username.toUpperCase()),
     connected: (agent) => {
       const { credentials: c } = settingsOf(agent);
       return signedOn(c.username, c.host);

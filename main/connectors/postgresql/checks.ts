@@ -1,20 +1,13 @@
 // Checks of a PostgreSQL target: the login, and the right to create the replica's tables.
 import pg from 'pg';
-import { postgresqlConfiguration, postgresqlHostCredentials } from '../../../shared/agents/targets';
 import type { CheckResult } from '../../../shared/controlApi';
 import { failed, loggedIn, passed } from '../checkResults';
 import type { ResolvedAgent } from '../spi';
+import { postgresSettingsOf } from './settings';
 
 export async function checkPostgresTarget(agent: ResolvedAgent): Promise<CheckResult[]> {
-  const c = postgresqlHostCredentials.schema.parse(agent.hostCredentials);
-  const schema = postgresqlConfiguration.schema.parse(agent.configuration).schema ?? 'public';
-  const client = new pg.Client({
-    host: c.host,
-    port: c.port,
-    database: c.databaseName,
-    user: c.username,
-    password: c.password,
-  });
+  const { credentials: c, connection, schema } = postgresSettingsOf(agent);
+  const client = new pg.Client(connection);
   try {
     await client.connect();
   } catch (error) {

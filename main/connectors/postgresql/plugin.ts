@@ -1,8 +1,9 @@
 // The PostgreSQL target type: tables created from the source columns in a schema of a database.
 import { agentTypes } from '../../../shared/agents';
-import { postgresqlConfiguration, postgresqlHostCredentials } from '../../../shared/agents/targets';
+import { postgresqlHostCredentials } from '../../../shared/agents/targets';
 import type { AgentPlugin } from '../spi';
 import { checkPostgresTarget } from './checks';
+import { postgresSettingsOf } from './settings';
 import { PostgresTarget } from './target';
 
 export const postgresqlPlugin: AgentPlugin = {
@@ -27,21 +28,9 @@ export const postgresqlPlugin: AgentPlugin = {
     check: checkPostgresTarget,
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('PostgreSQL is never the default target.');
-      const c = postgresqlHostCredentials.schema.parse(agent.hostCredentials);
-      const configuration = postgresqlConfiguration.schema.parse(agent.configuration);
-      const options = {
-        host: c.host,
-        port: c.port,
-        database: c.databaseName,
-        user: c.username,
-        password: c.password,
-        schema: configuration.schema ?? 'public',
-        maxConnections: c.maxConnectionsCount,
-      };
-      return {
-        open: async () => new PostgresTarget(options, pipelineId),
-        batchRows: configuration.batchRows,
-      };
+      const { credentials, connection, schema, batchRows } = postgresSettingsOf(agent);
+      const options = { ...connection, schema, maxConnections: credentials.maxConnectionsCount };
+      return { open: async () => new PostgresTarget(options, pipelineId), batchRows };
     },
   },
 };
