@@ -103,7 +103,7 @@ export const journalBenchmark: Benchmark = {
       const open = () =>
         openJournalSource({
           credentials: seedAgentCredentials(sandbox.host),
-          configuration: { dateFormat: null, timeFormat: null },
+          configuration: { dateFormat: null, timeFormat: null, snapshotMode: 'initial', snapshotChunkRows: 10_000 },
           pipelineId: 'bench',
           agentId: 'src',
         });

@@ -16,7 +16,12 @@ export const openBenchSource = (sandbox: SandboxSqlServer) =>
       maxConnectionsCount: 2,
       enableTls: false,
     },
-    configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
+    configuration: {
+      enableRecursionProtection: false,
+      sourceChangeRetentionDays: 5,
+      snapshotMode: 'initial',
+      snapshotChunkRows: 10_000,
+    },
     pipelineId: 'bench',
     agentId: 'src',
   });

@@ -1,6 +1,7 @@
 // What every source agent offers the runner and the engine: checks, table shapes, a snapshot per
 // table, a change stream from a checkpoint, and a backlog. Both agents pass one contract suite
 // (test/contract/sourceAgent.ts) against this interface.
+import { Buffer } from 'node:buffer';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 
 export type RowValue = string | number | boolean | bigint | Date | Uint8Array | null;
@@ -64,17 +65,26 @@ export interface SourceBacklog {
   measuredMinutesLeft?: number | null;
 }
 
+export interface SnapshotChunk {
+  rows: Row[];
+  next: string | null;
+}
+
 export interface SourceAgent {
   check(entities: readonly Entity[]): Promise<CheckResult[]>;
   describe(tables: readonly TableRef[]): Promise<TableShape[]>;
-  /** How many rows the table holds now (for a snapshot's progress). */
+  /** How many rows the table holds now (for a copy's progress). */
   countRows(table: TableRef): Promise<number>;
-  /** Reads a table whole and consistently, page by page; answers the position its changes start from. */
-  snapshot(
-    table: TableRef,
-    onRows: (rows: Row[]) => Promise<void>,
-    options?: { pageSize?: number },
-  ): Promise<{ position: string; rows: number }>;
+  /**
+   * Where a copy of the table starts: the stream position read before its first chunk. Its changes are
+   * read from there while it is copied and after; a table started without a copy starts there too.
+   */
+  snapshotStart(table: TableRef): Promise<string>;
+  /**
+   * Up to `limit` rows in the source's own key order after `cursor` (null: from the first row), read
+   * by one statement. `next` is the cursor after the last row, or null when the table is read to its end.
+   */
+  readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk>;
   /** Changes since the checkpoint, in source order, with one upper bound for all tables. */
   readChanges(
     tables: readonly TableRef[],
@@ -86,4 +96,57 @@ export interface SourceAgent {
   saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
   backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog>;
   close(): Promise<void>;
+}
+
+/**
+ * A whole table, chunk after chunk, with the position its changes start from (tests, one-shot reads).
+ * The runner copies chunk by chunk itself, committing each with its cursor.
+ */
+export async function readWhole(
+  source: Pick<SourceAgent, 'snapshotStart' | 'readChunk'>,
+  table: TableRef,
+  onRows: (rows: Row[]) => Promise<void>,
+  options: { pageSize?: number } = {},
+): Promise<{ position: string; rows: number }> {
+  const position = await source.snapshotStart(table);
+  let cursor: string | null = null;
+  let rows = 0;
+  do {
+    const chunk: SnapshotChunk = await source.readChunk(table, cursor, options.pageSize ?? 5000);
+    if (chunk.rows.length > 0) await onRows(chunk.rows);
+    rows += chunk.rows.length;
+    cursor = chunk.next;
+  } while (cursor !== null);
+  return { position, rows };
+}
+
+/**
+ * A chunk's cursor: its last row's key values as JSON, with the types JSON lacks tagged (bigint as
+ * `{"n":"…"}`, a date as `{"d":"…"}`, bytes as `{"b":"hex"}`), so the next chunk starts exactly after it.
+ */
+export function keyCursor(values: readonly RowValue[]): string {
+  return JSON.stringify(
+    values.map((v) =>
+      typeof v === 'bigint'
+        ? { n: String(v) }
+        : v instanceof Date
+          ? { d: v.toISOString() }
+          : v instanceof Uint8Array
+            ? { b: Buffer.from(v).toString('hex') }
+            : v,
+    ),
+  );
+}
+
+export function keyValues(cursor: string): RowValue[] {
+  const parsed: unknown = JSON.parse(cursor);
+  if (!Array.isArray(parsed)) throw new RangeError(`"${cursor}" is not a key cursor.`);
+  return parsed.map((v: unknown): RowValue => {
+    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+    const tagged = v as { n?: string; d?: string; b?: string };
+    if (typeof tagged.n === 'string') return BigInt(tagged.n);
+    if (typeof tagged.d === 'string') return new Date(tagged.d);
+    if (typeof tagged.b === 'string') return Uint8Array.from(Buffer.from(tagged.b, 'hex'));
+    throw new RangeError(`"${cursor}" is not a key cursor.`);
+  });
 }

@@ -1,7 +1,8 @@
-// What the runner asks of a target: tables created from the source's shapes, a snapshot written and
-// its checkpoint recorded in one transaction, and each batch of changes applied together with the new
-// checkpoint in one transaction. A crash at any point leaves either all of a batch or none of it.
-import type { Change, Checkpoint, ColumnShape, Row } from './source';
+// What the runner asks of a target: tables created from the source's shapes, a table emptied with its
+// checkpoint in one transaction when its copy starts, and each batch of changes (or chunk of copied
+// rows, as upserts) applied together with the new checkpoint in one transaction. A crash at any point
+// leaves either all of a batch or none of it.
+import type { Change, Checkpoint, ColumnShape } from './source';
 
 export interface TargetTable {
   /** The source table's key (`schema.table`), as changes and checkpoints name it. */
@@ -12,20 +13,13 @@ export interface TargetTable {
   key: string[];
 }
 
-export interface SnapshotWriter {
-  write(rows: Row[]): Promise<void>;
-  /** Commits the rows with the table's checkpoint. */
-  commit(position: string): Promise<void>;
-  rollback(): Promise<void>;
-}
-
 export interface Target {
   readonly description: string;
   /** Creates what is missing: the tables, and the runner's checkpoint table. */
   prepare(tables: readonly TargetTable[]): Promise<void>;
   loadCheckpoint(): Promise<Checkpoint>;
-  /** Starts replacing a table's rows (the old rows go in the same transaction). */
-  beginSnapshot(table: TargetTable): Promise<SnapshotWriter>;
+  /** Empties a table and stores the checkpoint, in one transaction (a copy of the table starts). */
+  clear(table: TargetTable, checkpoint: Checkpoint): Promise<void>;
   /** Applies the changes in order and stores the checkpoint, in one transaction. */
   apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;

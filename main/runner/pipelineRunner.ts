@@ -1,6 +1,8 @@
-// A pipeline at work: the source's tables described and created at the target, each table snapshotted
-// (with progress) and its checkpoint committed with its rows, then the change stream, batch by batch,
-// each batch committed with its checkpoint at the target; the source's own checkpoint follows after.
+// A pipeline at work: the source's tables described and created at the target, then steps: one batch
+// of the change stream for every table, committed with its checkpoint at the target, then one chunk of
+// each table being copied (several at once), each committed with its cursor. So the stream never
+// waits for a copy, and a restart resumes a copy after its last chunk (docs/snapshots.md has the
+// algorithm and why the target converges). The source's own checkpoint follows the target's commit.
 // Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
 import { AgentConnectionError } from '../connectors/connectionError';
 import {
@@ -13,6 +15,10 @@ import {
   type TableShape,
 } from '../connectors/source';
 import type { Target, TargetTable } from '../connectors/target';
+import type { SnapshotMode } from '../../shared/agents/common';
+import type { TableSnapshot } from '../../shared/snapshots';
+import { parseStored, storedCheckpoint } from './copies';
+import { TableCopies } from './tableCopies';
 
 export interface RunnerEntity {
   source: TableRef;
@@ -26,14 +32,22 @@ export type RunnerState =
 
 export type RunnerEvent =
   | { kind: 'started' }
+  | { kind: 'snapshot-started'; table: string; reason: string; rowsTotal: number | null }
+  | { kind: 'snapshot-resumed'; table: string; rowsDone: number; rowsTotal: number | null }
+  /** A chunk read at the source, before its commit at the target (what a crash would read again). */
+  | { kind: 'snapshot-chunk-read'; table: string; rows: number }
   | {
       kind: 'snapshot-progress';
       table: string;
       rowsDone: number;
       rowsTotal: number | null;
-      rowsPerSecond: number;
+      rowsPerSecond: number | null;
+      secondsLeft: number | null;
     }
   | { kind: 'snapshot-done'; table: string; rows: number; position: string }
+  | { kind: 'snapshot-cancelled'; table: string; rowsDone: number; rowsTotal: number | null }
+  /** A table started from the source's current position without a copy (snapshot mode). */
+  | { kind: 'snapshot-skipped'; table: string; position: string; reason: string }
   | { kind: 'resnapshot'; table: string; reason: string }
   | {
       kind: 'batch-applied';
@@ -62,7 +76,11 @@ export interface RunnerOptions {
   /** Wait between reads when the source is idle. */
   idleMs?: number;
   maxRows?: number;
+  /** Rows per chunk of a table copy (10,000). */
   pageSize?: number;
+  /** Tables copied at once (1); the stream keeps its own turn between chunks. */
+  copyConcurrency?: number;
+  snapshotMode?: SnapshotMode;
   retry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number };
   /** Seam: the clock (lag, backlog spacing) and the waits between reads and retries. */
   clock?: RunnerClock;
@@ -145,8 +163,51 @@ export class PipelineRunner {
   private wantStop = false;
   private loop?: Promise<void>;
   private pausedWaiters: (() => void)[] = [];
+  private entities: readonly RunnerEntity[];
+  /** The entities changed while running: tables are described and prepared again at the next step. */
+  private reshaped = false;
+  private readonly copies: TableCopies;
 
-  constructor(private readonly o: RunnerOptions) {}
+  constructor(private readonly o: RunnerOptions) {
+    this.entities = o.entities;
+    this.copies = new TableCopies({
+      emit: (e) => this.emit(e),
+      now: () => this.now(),
+      atTarget,
+      permanent: (message) => new PermanentFailure(message),
+      chunkRows: o.pageSize ?? 10_000,
+      concurrency: o.copyConcurrency ?? 1,
+      mode: o.snapshotMode ?? 'initial',
+    });
+  }
+
+  /** A copy of one entity's table (again), at the next step; false when no entity reads that table. */
+  requestSnapshot(table: string): boolean {
+    if (!this.entities.some((e) => tableKey(e.source) === table)) return false;
+    this.copies.request(table, 'copy');
+    this.wake?.();
+    return true;
+  }
+
+  /** Stops a table's copy at the next step (its rows so far stay; its changes keep flowing). */
+  cancelSnapshot(table: string): boolean {
+    if (!this.copies.snapshots().some((c) => c.table === table && c.status !== 'done')) return false;
+    this.copies.request(table, 'cancel');
+    this.wake?.();
+    return true;
+  }
+
+  /** The copies of this run: in progress, queued, cancelled, finished. */
+  snapshots(): TableSnapshot[] {
+    return this.copies.snapshots();
+  }
+
+  /** New entities while running: a table added is copied alone, the others stream on. */
+  setEntities(entities: readonly RunnerEntity[]): void {
+    this.entities = entities;
+    this.reshaped = true;
+    this.wake?.();
+  }
 
   private targetDescription = 'The target';
 
@@ -241,17 +302,19 @@ export class PipelineRunner {
   }
 
   private async connect(): Promise<void> {
-    if (this.source && this.target) return;
+    if (this.source && this.target && !this.reshaped) return;
+    this.reshaped = false;
     if (!this.source) this.sourceCaughtUp = false;
     this.source ??= await this.o.openSource();
     if (!this.target) {
       this.target = await atTarget(this.o.openTarget());
       this.targetDescription = this.target.description;
     }
-    const refs = this.o.entities.map((e) => e.source);
+    const refs = this.entities.map((e) => e.source);
     const shapes = await this.source.describe(refs);
-    this.tables = this.o.entities.map((e) => targetTableOf(e, shapes));
+    this.tables = this.entities.map((e) => targetTableOf(e, shapes));
     await atTarget(this.target.prepare(this.tables));
+    this.copies.resume(parseStored(await atTarget(this.target.loadCheckpoint())));
   }
 
   private async disconnect(): Promise<void> {
@@ -262,35 +325,43 @@ export class PipelineRunner {
     await target?.close().catch(() => undefined);
   }
 
-  /** One read: snapshots where needed, then one batch of changes. Answers whether the source was idle. */
+  /**
+   * One step: requests taken, one batch of changes for every table (tables without a position started),
+   * then one chunk of each table being copied. Answers whether there was nothing to do.
+   */
   private async step(): Promise<boolean> {
     const source = this.source as SourceAgent;
     const target = this.target as Target;
-    const refs = this.o.entities.map((e) => e.source);
-    const saved = await atTarget(target.loadCheckpoint());
-    const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
-    const snapshotted = new Set<string>();
+    const refs = this.entities.map((e) => e.source);
+    const ctx = { source, target, tables: this.tables, refs };
     // What the target holds once this step commits, kept here rather than read back.
-    const committed: Checkpoint = { ...saved };
+    const stored = parseStored(await atTarget(target.loadCheckpoint()));
+    const known = new Set(refs.map(tableKey));
+    for (const t of [...stored.copies.keys()]) if (!known.has(t)) stored.copies.delete(t);
+    await this.copies.takeRequests(ctx, stored);
+    const saved = { ...stored.positions };
+    const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
+    const restarted = new Set<string>();
     for (const lost of batch.resnapshot) {
       const table = this.tables.find((t) => t.source === lost.table);
       const ref = refs.find((r) => tableKey(r) === lost.table);
       if (!table || !ref) continue;
-      if (saved[lost.table] !== undefined)
-        this.emit({ kind: 'resnapshot', table: lost.table, reason: lost.reason });
+      const hadPosition = saved[lost.table] !== undefined;
+      if (hadPosition) this.emit({ kind: 'resnapshot', table: lost.table, reason: lost.reason });
       this.state = 'snapshot';
-      committed[lost.table] = await this.snapshot(source, target, ref, table);
-      snapshotted.add(lost.table);
+      await this.copies.restart(ctx, stored, ref, table, { reason: lost.reason, lost: hadPosition });
+      restarted.add(lost.table);
     }
-    this.state = 'streaming';
-    // Tables snapshotted just now committed their own position; the batch does not carry theirs.
+    this.state = stored.copies.size > 0 ? 'snapshot' : 'streaming';
+    // Tables (re)started just now committed their own position; the batch does not carry theirs.
     const checkpoint: Checkpoint = Object.fromEntries(
-      Object.entries(batch.checkpoint).filter(([t]) => !snapshotted.has(t)),
+      Object.entries(batch.checkpoint).filter(([t]) => !restarted.has(t)),
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
     const changes = batch.changes.filter((c) => this.touchesTarget(c));
-    if (changes.length > 0 || moved) await atTarget(target.apply(changes, checkpoint));
-    Object.assign(committed, checkpoint);
+    if (changes.length > 0 || moved)
+      await atTarget(target.apply(changes, storedCheckpoint(checkpoint, stored.copies)));
+    Object.assign(stored.positions, checkpoint);
     if (changes.length > 0) {
       const count = (op: Change['op']) => changes.filter((c) => c.op === op).length;
       this.emit({
@@ -303,14 +374,15 @@ export class PipelineRunner {
         lagMs: batch.newestCommitTime ? Math.max(0, this.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
+    const copying = await this.copies.advance(ctx, stored);
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit; after a
     // (re)connect it is written once anyway, in case a crash came between the two.
-    if (batch.changes.length > 0 || moved || snapshotted.size > 0 || !this.sourceCaughtUp) {
-      await source.saveCheckpoint(committed);
+    if (batch.changes.length > 0 || moved || restarted.size > 0 || !this.sourceCaughtUp) {
+      await source.saveCheckpoint(stored.positions);
       this.sourceCaughtUp = true;
     }
-    await this.recordBacklog(source, refs, committed);
-    return batch.changes.length === 0 && snapshotted.size === 0;
+    await this.recordBacklog(source, refs, stored.positions);
+    return batch.changes.length === 0 && restarted.size === 0 && !copying;
   }
 
   /**
@@ -331,42 +403,6 @@ export class PipelineRunner {
     if (!this.o.onBacklog || this.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;
     this.lastBacklog = this.now();
     this.o.onBacklog(await source.backlog(refs, checkpoint));
-  }
-
-  private async snapshot(
-    source: SourceAgent,
-    target: Target,
-    ref: TableRef,
-    table: TargetTable,
-  ): Promise<string> {
-    const rowsTotal = await source.countRows(ref).catch(() => null);
-    const writer = await atTarget(target.beginSnapshot(table));
-    const started = performance.now();
-    let rowsDone = 0;
-    try {
-      const { position, rows } = await source.snapshot(
-        ref,
-        async (page) => {
-          await atTarget(writer.write(page));
-          rowsDone += page.length;
-          const seconds = (performance.now() - started) / 1000;
-          this.emit({
-            kind: 'snapshot-progress',
-            table: table.source,
-            rowsDone,
-            rowsTotal,
-            rowsPerSecond: seconds > 0 ? Math.round(rowsDone / seconds) : 0,
-          });
-        },
-        { pageSize: this.o.pageSize },
-      );
-      await atTarget(writer.commit(position));
-      this.emit({ kind: 'snapshot-done', table: table.source, rows, position });
-      return position;
-    } catch (error) {
-      await writer.rollback().catch(() => undefined);
-      throw error;
-    }
   }
 }
 

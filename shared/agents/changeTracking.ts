@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { boolean, integer, optionalIdentifier, optionalText, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maxConnectionsCount, password } from './common';
+import {
+  connectionName,
+  host,
+  maxConnectionsCount,
+  password,
+  snapshotChunkRows,
+  snapshotMode,
+} from './common';
 
 export const changeTrackingHostCredentials = section({
   id: 'hostCredentials',
@@ -57,6 +64,8 @@ export const changeTrackingConfiguration = section({
       max: 365,
       default: 5,
     }),
+    snapshotMode,
+    snapshotChunkRows,
   }),
 });
 

@@ -1,5 +1,5 @@
 // The host-credential fields both agent types share (source-agents.md, decisions.md "Required fields").
-import { integer, secret, text } from '../config/fields';
+import { choice, integer, secret, text } from '../config/fields';
 
 export const connectionName = text({
   label: 'Connection name',
@@ -27,3 +27,27 @@ export const maxConnectionsCount = integer({
   max: 100,
   default: 10,
 });
+
+// How a pipeline's tables get their first rows (the source agent's settings are the pipeline's).
+export const SNAPSHOT_MODES = ['initial', 'never', 'when-needed'] as const;
+export const snapshotMode = choice({
+  label: 'Snapshot mode',
+  help:
+    '"initial": each table is copied first, then its changes follow. "never": tables start from the ' +
+    'current position without a copy (a target already loaded); a lost position stops the pipeline. ' +
+    '"when-needed": no first copy, but a table whose position is lost (retention, a deleted receiver) is ' +
+    'copied again. A re-snapshot asked for by hand is done in every mode.',
+  values: SNAPSHOT_MODES,
+  default: 'initial',
+});
+
+export const snapshotChunkRows = integer({
+  label: 'Snapshot chunk (rows)',
+  help:
+    'Rows per chunk of a table copy: each chunk is one read at the source and one commit at the target, ' +
+    'so a restart re-reads at most one chunk per table and memory stays bounded by it.',
+  min: 100,
+  max: 100_000,
+  default: 10_000,
+});
+export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];

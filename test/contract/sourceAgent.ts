@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../shared/controlApi';
 import type { Change, Row, SourceAgent, TableRef } from '../../main/connectors/source';
-import { tableKey } from '../../main/connectors/source';
+import { readWhole, tableKey } from '../../main/connectors/source';
 
 /** The suite's table: a key `id`, a text `name` and a decimal(12,2) `amount`. */
 export interface ContractRow {
@@ -71,7 +71,7 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       await h.insert(table, ROWS);
       const agent = await open();
       const pages: Row[][] = [];
-      const { position, rows } = await agent.snapshot(table, async (page) => void pages.push(page), {
+      const { position, rows } = await readWhole(agent, table, async (page) => void pages.push(page), {
         pageSize: 2,
       });
       expect(rows).toBe(3);
@@ -85,11 +85,28 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       expect(position).toMatch(/\S/);
     });
 
+    it('reads chunks in key order after a cursor, each row once, and says where the table ends', async () => {
+      const table = await h.createTable('contract_chunks');
+      await h.insert(table, ROWS);
+      const agent = await open();
+      const first = await agent.readChunk(table, null, 2);
+      expect(first.rows.map((r) => h.normalize(r).id)).toEqual([1, 2]);
+      expect(first.next).not.toBeNull();
+      // A row deleted behind the cursor: the next chunk starts where the last ended, and is the last.
+      await h.remove(table, 1);
+      const second = await agent.readChunk(table, first.next, 2);
+      expect(second).toEqual({ rows: [expect.anything()], next: null });
+      expect(h.normalize(second.rows[0] as Row).id).toBe(3);
+      const whole = await agent.readChunk(table, null, 10);
+      expect(whole.rows.map((r) => h.normalize(r).id)).toEqual([2, 3]);
+      expect(whole.next).toBeNull();
+    });
+
     it('streams inserts, updates and deletes after the snapshot, in source order, then nothing more', async () => {
       const table = await h.createTable('contract_stream');
       await h.insert(table, ROWS);
       const agent = await open();
-      const { position } = await agent.snapshot(table, async () => undefined);
+      const { position } = await readWhole(agent, table, async () => undefined);
       await h.insert(table, [{ id: 4, name: 'delta', amount: '1.00' }]);
       await h.update(table, 1, 'alpha2');
       await h.remove(table, 2);
@@ -108,7 +125,7 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       const table = await h.createTable('contract_resume');
       await h.insert(table, ROWS);
       const first = await open();
-      const { position } = await first.snapshot(table, async () => undefined);
+      const { position } = await readWhole(first, table, async () => undefined);
       await h.update(table, 3, 'gamma2');
       const batch = await first.readChanges([table], { [tableKey(table)]: position });
       expect(summary(batch.changes)).toEqual([{ op: 'update', id: 3, name: 'gamma2' }]);
@@ -134,7 +151,7 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
     it('splits a long backlog into bounded batches without losing or repeating a change', async () => {
       const table = await h.createTable('contract_batches');
       const agent = await open();
-      const { position } = await agent.snapshot(table, async () => undefined);
+      const { position } = await readWhole(agent, table, async () => undefined);
       for (let id = 10; id < 16; id++) await h.insert(table, [{ id, name: `n${id}`, amount: '1.00' }]);
       let checkpoint = { [tableKey(table)]: position };
       const seen: number[] = [];
@@ -151,7 +168,7 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
     it('reports its backlog: rows waiting since the checkpoint', async () => {
       const table = await h.createTable('contract_backlog');
       const agent = await open();
-      const { position } = await agent.snapshot(table, async () => undefined);
+      const { position } = await readWhole(agent, table, async () => undefined);
       await h.insert(table, ROWS);
       const backlog = await agent.backlog([table], { [tableKey(table)]: position });
       expect(backlog.rowsToRead).toBe(3);

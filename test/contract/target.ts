@@ -4,7 +4,7 @@
 // a value of every type of the documented mapping (main/connectors/targetValues.ts, docs/runner.md)
 // read back as written. A harness gives the suite a target and a way to read its tables.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Change, RowValue, TableShape } from '../../main/connectors/source';
+import type { Change, Row, RowValue, TableShape } from '../../main/connectors/source';
 import type { Target, TargetTable } from '../../main/connectors/target';
 import type { Replica } from '../helpers/replica';
 
@@ -129,34 +129,33 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await target.close();
     });
 
-    it('commits a snapshot with its position, replacing the rows the table had', async () => {
+    it('empties a table with its checkpoint in one transaction when a copy starts', async () => {
       const { t, target } = await fresh();
-      for (const rows of [
-        [{ Id: 9, Name: 'old' }],
+      await target.apply([upsert(9, 'old', '1')], { 'dbo.Items': '1' });
+      await target.clear(t, { 'dbo.Items': '7 copy {"rowsDone":0}' });
+      expect((await h.read(t)).rows).toEqual([]);
+      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '7 copy {"rowsDone":0}' });
+      // A chunk goes in as upserts over rows the stream may have written meanwhile.
+      await target.apply([upsert(2, 'stream', '8')], { 'dbo.Items': '8 copy {"rowsDone":0}' });
+      await target.apply(
         [
-          { Id: 1, Name: 'a' },
-          { Id: 2, Name: 'b' },
+          { ...upsert(1, 'a', '8'), op: 'insert' },
+          { ...upsert(2, 'b', '8'), op: 'insert' },
         ],
-      ]) {
-        const writer = await target.beginSnapshot(t);
-        await writer.write(rows);
-        await writer.commit(`p${rows.length}`);
-      }
+        { 'dbo.Items': '8' },
+      );
       expect((await h.read(t)).rows).toEqual(['1|a', '2|b']);
-      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': 'p2' });
+      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '8' });
       await target.close();
     });
 
-    it('rolls a snapshot back whole: the old rows and checkpoint stay', async () => {
+    it('keeps the rows and checkpoint when emptying fails', async () => {
       const { t, target } = await fresh();
-      const first = await target.beginSnapshot(t);
-      await first.write([{ Id: 1, Name: 'kept' }]);
-      await first.commit('p1');
-      const second = await target.beginSnapshot(t);
-      await second.write([{ Id: 5, Name: 'never' }]);
-      await second.rollback();
+      await target.apply([upsert(1, 'kept', '1')], { 'dbo.Items': '1' });
+      const missing = { ...t, name: 'no_such_table' };
+      await expect(target.clear(missing, { 'dbo.Items': '2' })).rejects.toThrow();
       expect((await h.read(t)).rows).toEqual(['1|kept']);
-      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': 'p1' });
+      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '1' });
       await target.close();
     });
 
@@ -194,9 +193,15 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       const t = typedTable(`typed_${count}`);
       const target = await h.open(`contract-${count}`);
       await target.prepare([t]);
-      const writer = await target.beginSnapshot(t);
-      await writer.write([VALUES, { Id: 2 }]);
-      await writer.commit('1');
+      const insert = (row: Row): Change => ({
+        table: t.source,
+        op: 'insert',
+        key: { Id: row.Id ?? null },
+        row,
+        changedColumns: null,
+        position: '1',
+      });
+      await target.apply([insert(VALUES), insert({ Id: 2 })], { [t.source]: '1' });
       const nulls = ['2', ...Array<string>(TYPED.columns.length - 1).fill('∅')].join('|');
       const [written, empty] = (await h.read(t)).rows;
       expect(empty).toBe(nulls);

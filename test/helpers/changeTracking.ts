@@ -18,6 +18,8 @@ export const ctConfiguration = (
 ): ChangeTrackingConfiguration => ({
   enableRecursionProtection: false,
   sourceChangeRetentionDays: 5,
+  snapshotMode: 'initial',
+  snapshotChunkRows: 10_000,
   ...over,
 });
 

@@ -12,6 +12,8 @@ import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';
 export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
   dateFormat: null,
   timeFormat: null,
+  snapshotMode: 'initial',
+  snapshotChunkRows: 10_000,
   ...over,
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import { DBA, sandboxPool } from '../helpers/sandbox';
-import { sandboxCredentials } from '../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { until } from '../helpers/until';
 
@@ -84,7 +84,7 @@ describe('POST …/test on a change-tracking agent', () => {
     // The agent's own reader snapshots and saves its checkpoint, as the runner will.
     const reader = await openChangeTrackingSource({
       credentials: sandboxCredentials(sandbox),
-      configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
+      configuration: ctConfiguration(),
       ...ids,
     });
     const { position } = await reader.snapshot({ schema: 'dbo', table: 'Orders' }, async () => undefined);

@@ -19,7 +19,12 @@ const runner = new PipelineRunner({
         maxConnectionsCount: 2,
         enableTls: false,
       },
-      configuration: { enableRecursionProtection: false, sourceChangeRetentionDays: 5 },
+      configuration: {
+        enableRecursionProtection: false,
+        sourceChangeRetentionDays: 5,
+        snapshotMode: 'initial',
+        snapshotChunkRows: 50,
+      },
       pipelineId: 'crash',
       agentId: 'src',
     }),

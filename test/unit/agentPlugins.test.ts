@@ -40,10 +40,8 @@ function memorySource(): SourceAgent {
     check: async () => [],
     describe: async () => [shape],
     countRows: async () => world.rows.length,
-    snapshot: async (_table, onRows) => {
-      await onRows(world.rows);
-      return { position: '1', rows: world.rows.length };
-    },
+    snapshotStart: async () => '1',
+    readChunk: async () => ({ rows: world.rows, next: null }),
     // A table the target has no checkpoint for is to be snapshotted first.
     readChanges: async (_tables, checkpoint) => ({
       changes: [],

@@ -44,6 +44,8 @@ describe('defaults (decisions.md)', () => {
     expect(value(parseSection(ct.configuration, {}))).toEqual({
       enableRecursionProtection: false,
       sourceChangeRetentionDays: 5,
+      snapshotMode: 'initial',
+      snapshotChunkRows: 10_000,
     });
   });
 
@@ -60,7 +62,12 @@ describe('defaults (decisions.md)', () => {
       enableDdsDiscovery: false,
       useDatabaseTimezone: false,
     });
-    expect(value(parseSection(jr.configuration, {}))).toEqual({ dateFormat: null, timeFormat: null });
+    expect(value(parseSection(jr.configuration, {}))).toEqual({
+      dateFormat: null,
+      timeFormat: null,
+      snapshotMode: 'initial',
+      snapshotChunkRows: 10_000,
+    });
   });
 
   it("accepts the spec's example bodies", () => {
@@ -78,7 +85,7 @@ describe('defaults (decisions.md)', () => {
     expect(
       value(parseSection(jr.hostCredentials, { ...jrCredentials, maxConnectionsCount: 4 })),
     ).toMatchObject({ maxConnectionsCount: 4 });
-    expect(value(parseSection(jr.configuration, { dateFormat: 'mdy', timeFormat: 'hms' }))).toEqual({
+    expect(value(parseSection(jr.configuration, { dateFormat: 'mdy', timeFormat: 'hms' }))).toMatchObject({
       dateFormat: 'mdy',
       timeFormat: 'hms',
     });
@@ -257,7 +264,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows.',
     );
   });
 

@@ -18,7 +18,12 @@ describe('form values', () => {
       enableTls: false,
       certificatePath: '',
     });
-    expect(initialValues(jr.configuration)).toEqual({ dateFormat: '', timeFormat: '' });
+    expect(initialValues(jr.configuration)).toEqual({
+      dateFormat: '',
+      timeFormat: '',
+      snapshotMode: 'initial',
+      snapshotChunkRows: '10000',
+    });
   });
 
   it('turn typed numbers into numbers and keep anything else as typed, so the rule names it', () => {

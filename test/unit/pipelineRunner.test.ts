@@ -17,7 +17,8 @@ function source(readChanges: SourceAgent['readChanges']): SourceAgent {
     check: async () => [],
     describe: async () => [shape],
     countRows: async () => 0,
-    snapshot: async () => ({ position: '1', rows: 0 }),
+    snapshotStart: async () => '1',
+    readChunk: async () => ({ rows: [], next: null }),
     readChanges,
     loadCheckpoint: async () => ({}),
     saveCheckpoint: async () => undefined,
@@ -33,11 +34,7 @@ function memoryTarget(): Target & { applied: number } {
     applied: 0,
     prepare: async () => undefined,
     loadCheckpoint: async () => checkpoint,
-    beginSnapshot: async () => ({
-      write: async () => undefined,
-      commit: async () => undefined,
-      rollback: async () => undefined,
-    }),
+    clear: async (_t, next) => void (checkpoint = { ...checkpoint, ...next }),
     async apply(changes, next) {
       this.applied += changes.length;
       checkpoint = { ...checkpoint, ...next };

@@ -1,5 +1,6 @@
 // Table shapes from SQL Server's catalogue: columns with their types as SQL Server writes them, and
 // the primary key in key order. One query for any number of tables.
+import mssql from 'mssql';
 import type sql from 'mssql';
 import type { Row, RowValue, TableRef, TableShape } from '../source';
 import { qualified, sameName } from './names';
@@ -79,4 +80,47 @@ export function toRow(record: Record<string, unknown>, columns: readonly string[
   const row: Row = {};
   for (const c of columns) row[c] = (record[c] ?? null) as RowValue;
   return row;
+}
+
+/**
+ * The driver type a key value is bound with, from the column's own type, so SQL Server compares it
+ * as that type (a decimal or bigint as its digits, not a float; varchar as varchar); undefined lets
+ * the driver choose.
+ */
+export function keyParameterType(sourceType: string): sql.ISqlType | (() => sql.ISqlType) | undefined {
+  const m = /^(\w+)(?:\((\w+)(?:,(\d+))?\))?$/.exec(sourceType.toLowerCase());
+  const [, base = '', size, scale] = m ?? [];
+  const length = size === 'max' ? mssql.MAX : Number(size);
+  switch (base) {
+    case 'bigint':
+      return mssql.BigInt;
+    case 'int':
+      return mssql.Int;
+    case 'smallint':
+      return mssql.SmallInt;
+    case 'tinyint':
+      return mssql.TinyInt;
+    case 'decimal':
+    case 'numeric':
+      return mssql.Decimal(Number(size), Number(scale ?? 0));
+    case 'varchar':
+    case 'char':
+      return mssql.VarChar(length);
+    case 'nvarchar':
+    case 'nchar':
+      return mssql.NVarChar(length);
+    case 'uniqueidentifier':
+      return mssql.UniqueIdentifier;
+    case 'date':
+      return mssql.Date;
+    case 'datetime':
+    case 'datetime2':
+    case 'smalldatetime':
+      return mssql.DateTime2(7);
+    case 'binary':
+    case 'varbinary':
+      return mssql.VarBinary(length);
+    default:
+      return undefined;
+  }
 }

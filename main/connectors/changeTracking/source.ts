@@ -13,7 +13,11 @@ import {
   type Change,
   type ChangeBatch,
   type Checkpoint,
+  keyCursor,
+  keyValues,
+  readWhole,
   type Row,
+  type SnapshotChunk,
   type SourceAgent,
   type SourceBacklog,
   type TableRef,
@@ -22,7 +26,7 @@ import {
 import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, qualified, SYNC_SCHEMA } from './names';
-import { describeTables, toRow } from './shape';
+import { describeTables, keyParameterType, toRow } from './shape';
 import { createSyncTable } from './syncTable';
 
 export interface ChangeTrackingSourceOptions {
@@ -127,87 +131,67 @@ export class ChangeTrackingSource implements SourceAgent {
     return Number(recordset[0]?.n ?? 0);
   }
 
-  async snapshot(
+  snapshot(
     table: TableRef,
     onRows: (rows: Row[]) => Promise<void>,
     options: { pageSize?: number } = {},
   ): Promise<{ position: string; rows: number }> {
-    const shape = await this.shapeOf(table);
-    const pageSize = options.pageSize ?? 5000;
-    const columns = shape.columns.map((c) => c.name);
-    return this.inSnapshot(async (tx) => {
-      // The version and the rows come from one snapshot: changes after it are exactly those after the version.
-      const head = this.request(tx);
-      head.input('t', qualified(table));
-      const { recordset } = await this.query<{ v: string | null; m: string | null }>(
-        head,
-        'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v, CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t)) AS m',
-      );
-      const version = recordset[0]?.v ?? null;
-      if (version === null)
-        throw new Error('Change Tracking is off for the database: there is no version to start from.');
-      if ((recordset[0]?.m ?? null) === null)
-        throw new Error(
-          `Change Tracking is off for ${tableKey(table)}, or the login lacks VIEW CHANGE TRACKING on it.`,
-        );
-      const rows = await this.stream(
-        tx,
-        `SELECT ${columns.map(bracket).join(', ')} FROM ${qualified(table)} ORDER BY ${shape.key.map(bracket).join(', ')}`,
-        columns,
-        pageSize,
-        onRows,
-      );
-      return { position: String(version), rows };
-    });
+    return readWhole(this, table, onRows, options);
   }
 
-  /** Streams a query's rows in pages, the driver paused while a page is handed on. */
-  private stream(
-    tx: sql.Transaction,
-    statement: string,
-    columns: string[],
-    pageSize: number,
-    onRows: (rows: Row[]) => Promise<void>,
-  ): Promise<number> {
-    this.o.trace?.(statement);
-    const request = this.request(tx);
-    request.stream = true;
-    return new Promise((resolve, reject) => {
-      let page: Row[] = [];
-      let total = 0;
-      let failure: unknown;
-      let pending = Promise.resolve();
-      const flush = () => {
-        const rows = page;
-        page = [];
-        if (rows.length === 0) return;
-        request.pause();
-        pending = pending
-          .then(() => onRows(rows))
-          .then(
-            () => {
-              request.resume();
-            },
-            (error: unknown) => {
-              failure ??= error;
-              request.cancel();
-            },
-          );
-      };
-      request.on('row', (record: Record<string, unknown>) => {
-        page.push(toRow(record, columns));
-        total++;
-        if (page.length >= pageSize) flush();
+  async snapshotStart(table: TableRef): Promise<string> {
+    const request = this.pool.request();
+    request.input('t', qualified(table));
+    const { recordset } = await this.query<{ v: string | null; m: string | null }>(
+      request,
+      'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v, CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t)) AS m',
+    );
+    const version = recordset[0]?.v ?? null;
+    if (version === null)
+      throw new Error('Change Tracking is off for the database: there is no version to start from.');
+    if ((recordset[0]?.m ?? null) === null)
+      throw new Error(
+        `Change Tracking is off for ${tableKey(table)}, or the login lacks VIEW CHANGE TRACKING on it.`,
+      );
+    return String(version);
+  }
+
+  /**
+   * One chunk in primary-key order, one statement in the pool's READ COMMITTED (never NOLOCK: a row
+   * rolled back later would have no change to mend it). The keys after the cursor are compared by SQL
+   * Server with the column's own type and collation, so its order is the one the chunks follow.
+   */
+  async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
+    const shape = await this.shapeOf(table);
+    const columns = shape.columns.map((c) => c.name);
+    const request = this.pool.request();
+    request.input('n', sql.Int, limit);
+    let where = '';
+    if (cursor !== null) {
+      const values = keyValues(cursor);
+      shape.key.forEach((k, i) => {
+        const type = keyParameterType(shape.columns.find((c) => c.name === k)?.sourceType ?? '');
+        const value = typeof values[i] === 'bigint' ? String(values[i]) : values[i];
+        if (type) request.input(`k${i}`, type, value);
+        else request.input(`k${i}`, value);
       });
-      request.on('error', (error: unknown) => {
-        failure ??= error;
-      });
-      request.on('done', () => {
-        flush();
-        void pending.then(() => (failure ? reject(failure) : resolve(total)));
-      });
-      request.query(statement);
-    });
+      const after = shape.key.map((k, i) =>
+        [...shape.key.slice(0, i).map((e, j) => `${bracket(e)} = @k${j}`), `${bracket(k)} > @k${i}`].join(
+          ' AND ',
+        ),
+      );
+      where = ` WHERE ${after.map((a) => `(${a})`).join(' OR ')}`;
+    }
+    const { recordset } = await this.query<Record<string, unknown>>(
+      request,
+      `SELECT TOP (@n) ${columns.map(bracket).join(', ')} FROM ${qualified(table)}${where} ORDER BY ${shape.key.map(bracket).join(', ')}`,
+    );
+    const rows = recordset.map((r) => toRow(r, columns));
+    const last = rows.at(-1);
+    return {
+      rows,
+      next: last && rows.length >= limit ? keyCursor(shape.key.map((k) => last[k] ?? null)) : null,
+    };
   }
 
   async readChanges(

@@ -7,7 +7,7 @@ import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import { bracket, SYNC_SCHEMA } from './names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
-import { netChanges, type SnapshotWriter, type Target, type TargetTable } from '../target';
+import { netChanges, type Target, type TargetTable } from '../target';
 import { portable } from '../targetValues';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
@@ -59,7 +59,7 @@ export class MssqlTarget implements Target {
       await createSyncTable(
         (statement) => this.pool.request().batch(statement),
         `CREATE TABLE ${checkpointTable} (pipeline_id NVARCHAR(200) NOT NULL, source_table NVARCHAR(300) NOT NULL,
-          position NVARCHAR(100) NOT NULL, updated_at DATETIME2(3) NOT NULL, CONSTRAINT PK_RUNNER_CHECKPOINT PRIMARY KEY (pipeline_id, source_table))`,
+          position NVARCHAR(4000) NOT NULL, updated_at DATETIME2(3) NOT NULL, CONSTRAINT PK_RUNNER_CHECKPOINT PRIMARY KEY (pipeline_id, source_table))`,
       );
     for (const t of tables) {
       this.tables.set(t.source, t);
@@ -118,20 +118,6 @@ export class MssqlTarget implements Target {
     );
   }
 
-  private async insertRows(tx: sql.Transaction, t: TargetTable, rows: readonly Row[]): Promise<void> {
-    const request = new sql.Request(tx);
-    const tuples = rows.map((r, n) => {
-      const marks = t.columns.map((c, i) => {
-        request.input(`r${n}c${i}`, bindable(c, r[c.name] ?? null));
-        return `@r${n}c${i}`;
-      });
-      return `(${marks.join(', ')})`;
-    });
-    await request.query(
-      `${this.prefix(request)}INSERT INTO ${this.name(t)} (${t.columns.map((c) => bracket(c.name)).join(', ')}) VALUES ${tuples.join(', ')}`,
-    );
-  }
-
   private async remove(tx: sql.Transaction, t: TargetTable, key: Row): Promise<void> {
     const request = new sql.Request(tx);
     const where = t.key.map((k, i) => {
@@ -147,29 +133,17 @@ export class MssqlTarget implements Target {
     return tx;
   }
 
-  async beginSnapshot(t: TargetTable): Promise<SnapshotWriter> {
+  async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
     const tx = await this.begin();
-    const clear = new sql.Request(tx);
-    await clear.query(`${this.prefix(clear)}DELETE FROM ${this.name(t)}`);
-    let open = true;
-    return {
-      // The table was emptied above: pages go in as multi-row INSERTs (SQL Server takes at most 1,000
-      // rows and 2,100 parameters per statement).
-      write: async (rows) => {
-        const perStatement = Math.max(1, Math.min(1000, Math.floor(2000 / t.columns.length)));
-        for (let from = 0; from < rows.length; from += perStatement)
-          await this.insertRows(tx, t, rows.slice(from, from + perStatement));
-      },
-      commit: async (position) => {
-        await this.saveCheckpoint(tx, { [t.source]: position });
-        open = false;
-        await tx.commit();
-      },
-      rollback: async () => {
-        if (open) await tx.rollback().catch(() => undefined);
-        open = false;
-      },
-    };
+    try {
+      const request = new sql.Request(tx);
+      await request.query(`${this.prefix(request)}DELETE FROM ${this.name(t)}`);
+      await this.saveCheckpoint(tx, checkpoint);
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {

@@ -11,7 +11,9 @@ import {
   type Change,
   type ChangeBatch,
   type Checkpoint,
+  readWhole,
   type Row,
+  type SnapshotChunk,
   type SourceAgent,
   type SourceBacklog,
   type TableRef,
@@ -168,43 +170,50 @@ export class JournalSource implements SourceAgent {
     return Number(row?.N ?? 0);
   }
 
-  async snapshot(
+  snapshot(
     table: TableRef,
     onRows: (rows: Row[]) => Promise<void>,
     options: { pageSize?: number } = {},
   ): Promise<{ position: string; rows: number }> {
-    const [layout] = await this.layoutsOf([table]);
+    return readWhole(this, table, onRows, options);
+  }
+
+  /**
+   * The journal's end before the first row is read: changes from there on are replayed over the copied
+   * rows, and a replayed change carries the whole record, so the target converges.
+   */
+  async snapshotStart(table: TableRef): Promise<string> {
     const [journal] = await this.journalsOf([table]);
-    if (!layout || !journal) throw new Error(`${tableKey(table)} cannot be described.`);
-    const byRrn = this.identify(layout) === 'rrn';
-    // The journal's end before the first row is read: changes from there on are replayed over the
-    // snapshot, and a replayed change carries the whole record, so the target converges.
+    if (!journal) throw new Error(`${tableKey(table)} cannot be described.`);
     const chain = (await receiverChains(this.c, [journal])).get(journalKey(journal)) ?? [];
     const end = journalEnd(chain);
     if (!end) throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
-    const pageSize = options.pageSize ?? 5000;
+    return formatPosition({ restart: end, applied: end });
+  }
+
+  /**
+   * One chunk in relative record number order, whatever identifies the rows: RRNs only grow along the
+   * file, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
+   */
+  async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
+    const [layout] = await this.layoutsOf([table]);
+    if (!layout) throw new Error(`${tableKey(table)} cannot be described.`);
+    const byRrn = this.identify(layout) === 'rrn';
+    const after = cursor === null ? 0 : Number(cursor);
+    if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`"${cursor}" is not an RRN cursor.`);
     const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
-    let after = 0;
-    let rows = 0;
-    for (;;) {
-      const page = await this.c.query(
-        `SELECT RRN(T) AS RRN_, ${columns} FROM ${layout.library}.${layout.file} T WHERE RRN(T) > ? ` +
-          `ORDER BY RRN(T) FETCH FIRST ${pageSize} ROWS ONLY`,
-        [after],
-      );
-      if (page.length === 0) break;
-      after = Number(page[page.length - 1]?.RRN_ ?? after);
-      await onRows(
-        page.map((r) => {
-          const row: Row = byRrn ? { [RRN_COLUMN]: Number(r.RRN_) } : {};
-          for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, this.form);
-          return row;
-        }),
-      );
-      rows += page.length;
-      if (page.length < pageSize) break;
-    }
-    return { position: formatPosition({ restart: end, applied: end }), rows };
+    const page = await this.c.query(
+      `SELECT RRN(T) AS RRN_, ${columns} FROM ${layout.library}.${layout.file} T WHERE RRN(T) > ? ` +
+        `ORDER BY RRN(T) FETCH FIRST ${Math.max(1, Math.floor(limit))} ROWS ONLY`,
+      [after],
+    );
+    const rows = page.map((r) => {
+      const row: Row = byRrn ? { [RRN_COLUMN]: Number(r.RRN_) } : {};
+      for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, this.form);
+      return row;
+    });
+    const last = page.at(-1);
+    return { rows, next: last && page.length >= limit ? String(Number(last.RRN_)) : null };
   }
 
   async readChanges(

@@ -3,7 +3,7 @@
 // together with the checkpoint.
 import pg from 'pg';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from '../target';
+import { CHECKPOINT_TABLE, netChanges, type Target, type TargetTable } from '../target';
 import { affinityOf, portable } from '../targetValues';
 
 export interface PostgresTargetOptions {
@@ -177,28 +177,11 @@ export class PostgresTarget implements Target {
     }
   }
 
-  async beginSnapshot(t: TargetTable): Promise<SnapshotWriter> {
-    const client = await this.pool.connect();
-    await client.query('BEGIN');
-    await client.query(`DELETE FROM ${this.name(t.name)}`);
-    let open = true;
-    const end = async (sql: string) => {
-      if (!open) return;
-      open = false;
-      try {
-        await client.query(sql);
-      } finally {
-        client.release();
-      }
-    };
-    return {
-      write: (rows) => this.upsertRows(client, t, rows),
-      commit: async (position) => {
-        await this.saveCheckpoint(client, { [t.source]: position });
-        await end('COMMIT');
-      },
-      rollback: () => end('ROLLBACK'),
-    };
+  async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
+    await this.inTransaction(async (client) => {
+      await client.query(`DELETE FROM ${this.name(t.name)}`);
+      await this.saveCheckpoint(client, checkpoint);
+    });
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { CHECKPOINT_TABLE, netChanges, type SnapshotWriter, type Target, type TargetTable } from '../target';
+import { CHECKPOINT_TABLE, netChanges, type Target, type TargetTable } from '../target';
 import { affinityOf, portable } from '../targetValues';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -94,22 +94,11 @@ export class SqliteTarget implements Target {
     return t.columns.map((c) => bindable(c, row[c.name] ?? null));
   }
 
-  async beginSnapshot(t: TargetTable): Promise<SnapshotWriter> {
-    this.db.exec('BEGIN IMMEDIATE');
-    this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
-    const insert = this.upsert(t);
-    return {
-      write: async (rows) => {
-        for (const r of rows) insert.run(...this.values(t, r));
-      },
-      commit: async (position) => {
-        this.saveCheckpoint({ [t.source]: position });
-        this.db.exec('COMMIT');
-      },
-      rollback: async () => {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      },
-    };
+  async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
+      this.saveCheckpoint(checkpoint);
+    })();
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {

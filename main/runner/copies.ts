@@ -1,0 +1,76 @@
+// A table copy's progress kept at the target: in the table's checkpoint row, after its stream position,
+// as ` copy ` and the state's JSON. Positions never hold a space, so the two part cleanly; a row
+// without the mark is a table whose copy is complete (or that never needed one). Keeping both in one
+// row means a chunk's rows, the copy's cursor and the table's position commit in one transaction.
+import { copyStateSchema, type CopyState, type TableSnapshot } from '../../shared/snapshots';
+import type { Checkpoint } from '../connectors/source';
+
+const MARK = ' copy ';
+
+export function storedPosition(position: string, copy: CopyState | undefined): string {
+  return copy ? `${position}${MARK}${JSON.stringify(copy)}` : position;
+}
+
+export interface StoredCheckpoint {
+  /** Per table, the stream position alone: what the source reads from. */
+  positions: Checkpoint;
+  /** Per table, the copy in progress (or cancelled) with its cursor. */
+  copies: Map<string, CopyState>;
+}
+
+export function parseStored(stored: Checkpoint): StoredCheckpoint {
+  const positions: Checkpoint = {};
+  const copies = new Map<string, CopyState>();
+  for (const [table, value] of Object.entries(stored)) {
+    const at = value.indexOf(MARK);
+    if (at < 0) {
+      positions[table] = value;
+      continue;
+    }
+    positions[table] = value.slice(0, at);
+    const parsed = copyStateSchema.safeParse(safeJson(value.slice(at + MARK.length)));
+    // A mangled state (edited by hand) cannot say where the copy stood: it starts again.
+    const fallback: CopyState = {
+      cursor: null,
+      rowsDone: 0,
+      rowsTotal: null,
+      reason: 'its saved progress was unreadable',
+      startedAt: '',
+    };
+    copies.set(table, parsed.success ? parsed.data : fallback);
+  }
+  return { positions, copies };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The checkpoint entries to store for these positions, each with its table's copy when one runs. */
+export function storedCheckpoint(positions: Checkpoint, copies: ReadonlyMap<string, CopyState>): Checkpoint {
+  return Object.fromEntries(
+    Object.entries(positions).map(([table, position]) => [
+      table,
+      storedPosition(position, copies.get(table)),
+    ]),
+  );
+}
+
+/** Rows per second over this run of a copy, and the time left at that rate. */
+export function copyRate(
+  copy: CopyState,
+  run: { since: number; rows: number } | undefined,
+  now: number,
+): Pick<TableSnapshot, 'rowsPerSecond' | 'secondsLeft'> {
+  const seconds = run ? (now - run.since) / 1000 : 0;
+  const rowsPerSecond = run && run.rows > 0 && seconds > 0 ? Math.round(run.rows / seconds) : null;
+  const left = copy.rowsTotal === null ? null : Math.max(0, copy.rowsTotal - copy.rowsDone);
+  return {
+    rowsPerSecond,
+    secondsLeft: rowsPerSecond && left !== null ? Math.ceil(left / rowsPerSecond) : null,
+  };
+}

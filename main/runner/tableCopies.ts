@@ -1,0 +1,251 @@
+// The copies (snapshots) of a running pipeline's tables: started when a table has no position (or lost
+// it), or on request; advanced one chunk per table per runner step, several tables at once; each chunk
+// committed at the target with its cursor in the table's checkpoint row; cancelled on request.
+// docs/snapshots.md explains why the target ends equal to the source.
+import type { SnapshotMode } from '../../shared/agents/common';
+import type { CopyState, TableSnapshot } from '../../shared/snapshots';
+import { tableKey, type Change, type SourceAgent, type TableRef } from '../connectors/source';
+import type { Target, TargetTable } from '../connectors/target';
+import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
+import type { RunnerEvent } from './pipelineRunner';
+
+export interface CopyContext {
+  source: SourceAgent;
+  target: Target;
+  tables: readonly TargetTable[];
+  refs: readonly TableRef[];
+}
+
+export interface TableCopiesOptions {
+  emit(event: RunnerEvent): void;
+  now(): number;
+  /** Marks what the target throws (the runner names the target in the reason). */
+  atTarget<T>(work: Promise<T>): Promise<T>;
+  /** Thrown for what no retry heals. */
+  permanent(message: string): Error;
+  chunkRows: number;
+  concurrency: number;
+  mode: SnapshotMode;
+}
+
+export class TableCopies {
+  private readonly requests = new Map<string, 'copy' | 'cancel'>();
+  /** Rows copied since this process took the copy up: its rate. */
+  private readonly runs = new Map<string, { since: number; rows: number }>();
+  private readonly finished = new Map<string, TableSnapshot>();
+  private current = new Map<string, CopyState>();
+  /** The entities' tables in their order. */
+  private order: string[] = [];
+
+  constructor(private readonly o: TableCopiesOptions) {}
+
+  /** A copy (again) of a table, or the cancel of its copy, at the next step. */
+  request(table: string, kind: 'copy' | 'cancel'): void {
+    this.requests.set(table, kind);
+  }
+
+  /** Every copy this run knows: running, queued, cancelled, and those finished since the start. */
+  snapshots(): TableSnapshot[] {
+    const active = [...this.current];
+    const running = new Set(this.activeTables(this.current));
+    const now = this.o.now();
+    return [
+      ...active.map(([table, c]): TableSnapshot => {
+        const status = c.cancelled ? 'cancelled' : running.has(table) ? 'copying' : 'queued';
+        return {
+          table,
+          status,
+          reason: c.reason,
+          rowsDone: c.rowsDone,
+          rowsTotal: c.rowsTotal,
+          ...(status === 'copying'
+            ? copyRate(c, this.runs.get(table), now)
+            : { rowsPerSecond: null, secondsLeft: null }),
+          startedAt: c.startedAt,
+          finishedAt: null,
+        };
+      }),
+      ...[...this.finished.values()].filter((f) => !this.current.has(f.table)),
+    ];
+  }
+
+  /** The copies found at the target when the runner (re)connects: each resumes after its last chunk. */
+  resume(stored: StoredCheckpoint): void {
+    this.current = new Map(stored.copies);
+    for (const [table, c] of stored.copies) {
+      if (c.cancelled) continue;
+      if (!this.runs.has(table)) this.runs.set(table, { since: this.o.now(), rows: 0 });
+      if (c.cursor !== null)
+        this.o.emit({ kind: 'snapshot-resumed', table, rowsDone: c.rowsDone, rowsTotal: c.rowsTotal });
+    }
+  }
+
+  /** Starts or cancels what was asked for since the last step. */
+  async takeRequests(ctx: CopyContext, stored: StoredCheckpoint): Promise<void> {
+    this.order = ctx.refs.map(tableKey);
+    for (const [table, kind] of [...this.requests]) {
+      this.requests.delete(table);
+      const t = ctx.tables.find((x) => x.source === table);
+      const ref = ctx.refs.find((r) => tableKey(r) === table);
+      if (!t || !ref) continue;
+      if (kind === 'copy') {
+        await this.start(ctx, stored, ref, t, 'asked for by hand');
+        continue;
+      }
+      const copy = stored.copies.get(table);
+      const position = stored.positions[table];
+      if (!copy || copy.cancelled || position === undefined) continue;
+      copy.cancelled = true;
+      await this.o.atTarget(ctx.target.apply([], { [table]: storedPosition(position, copy) }));
+      this.runs.delete(table);
+      this.o.emit({ kind: 'snapshot-cancelled', table, rowsDone: copy.rowsDone, rowsTotal: copy.rowsTotal });
+    }
+    this.current = new Map(stored.copies);
+  }
+
+  /**
+   * A table the stream cannot read from where it stands: it has no position yet, or lost it (`lost`).
+   * The snapshot mode decides between a copy, the current position without a copy, and a stop.
+   */
+  async restart(
+    ctx: CopyContext,
+    stored: StoredCheckpoint,
+    ref: TableRef,
+    table: TargetTable,
+    why: { reason: string; lost: boolean },
+  ): Promise<void> {
+    const copy =
+      this.o.mode === 'initial' ||
+      (this.o.mode === 'when-needed' && why.lost) ||
+      // A copy cut short by its lost position starts again, whatever the mode: it was asked for.
+      stored.copies.has(table.source);
+    if (copy) return this.start(ctx, stored, ref, table, why.reason);
+    if (why.lost)
+      throw this.o.permanent(
+        `${why.reason} The snapshot mode is "never", so the pipeline stops rather than skip changes: ` +
+          `ask for a re-snapshot of ${table.source}, or set the snapshot mode to "when-needed".`,
+      );
+    const position = await ctx.source.snapshotStart(ref);
+    await this.o.atTarget(ctx.target.apply([], { [table.source]: position }));
+    stored.positions[table.source] = position;
+    this.o.emit({
+      kind: 'snapshot-skipped',
+      table: table.source,
+      position,
+      reason: `The snapshot mode is "${this.o.mode}": ${table.source} starts from the current position without a copy.`,
+    });
+  }
+
+  /** Empties the target table and records where its changes start, in one transaction. */
+  private async start(
+    ctx: CopyContext,
+    stored: StoredCheckpoint,
+    ref: TableRef,
+    table: TargetTable,
+    reason: string,
+  ): Promise<void> {
+    // The position comes first: every change after it is read, whatever the chunks see.
+    const position = await ctx.source.snapshotStart(ref);
+    const rowsTotal = await ctx.source.countRows(ref).catch(() => null);
+    const copy: CopyState = {
+      cursor: null,
+      rowsDone: 0,
+      rowsTotal,
+      reason,
+      startedAt: new Date(this.o.now()).toISOString(),
+    };
+    await this.o.atTarget(ctx.target.clear(table, { [table.source]: storedPosition(position, copy) }));
+    stored.positions[table.source] = position;
+    stored.copies.set(table.source, copy);
+    this.current = new Map(stored.copies);
+    this.runs.set(table.source, { since: this.o.now(), rows: 0 });
+    this.finished.delete(table.source);
+    this.o.emit({ kind: 'snapshot-started', table: table.source, reason, rowsTotal });
+  }
+
+  /** The tables copied now: the first ones in the entities' order, as many as the concurrency allows. */
+  private activeTables(copies: ReadonlyMap<string, CopyState>): string[] {
+    return this.order
+      .filter((t) => copies.has(t) && !copies.get(t)?.cancelled)
+      .slice(0, Math.max(1, this.o.concurrency));
+  }
+
+  /**
+   * One chunk of each running copy: read at once (bounded by the concurrency), each committed as soon
+   * as it is read, and no stream batch between a chunk's read and its commit. Answers whether copies
+   * remain.
+   */
+  async advance(ctx: CopyContext, stored: StoredCheckpoint): Promise<boolean> {
+    const active = this.activeTables(stored.copies);
+    let writing: Promise<void> = Promise.resolve();
+    const outcomes = await Promise.allSettled(
+      active.map(async (name) => {
+        const table = ctx.tables.find((x) => x.source === name) as TargetTable;
+        const ref = ctx.refs.find((r) => tableKey(r) === name) as TableRef;
+        const copy = stored.copies.get(name) as CopyState;
+        const chunk = await ctx.source.readChunk(ref, copy.cursor, this.o.chunkRows);
+        this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
+        writing = writing.then(() => this.commit(ctx, stored, table, copy, chunk));
+        await writing;
+      }),
+    );
+    this.current = new Map(stored.copies);
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    return [...stored.copies.values()].some((c) => !c.cancelled);
+  }
+
+  private async commit(
+    ctx: CopyContext,
+    stored: StoredCheckpoint,
+    table: TargetTable,
+    copy: CopyState,
+    chunk: Awaited<ReturnType<SourceAgent['readChunk']>>,
+  ): Promise<void> {
+    const name = table.source;
+    const position = stored.positions[name] as string;
+    const next: CopyState = { ...copy, cursor: chunk.next, rowsDone: copy.rowsDone + chunk.rows.length };
+    const done = chunk.next === null;
+    // Copied rows go in as upserts: a row the stream already wrote is overwritten by what the chunk read.
+    const rows = chunk.rows.map((row): Change => ({
+      table: name,
+      op: 'insert',
+      key: Object.fromEntries(table.key.map((k) => [k, row[k] ?? null])),
+      row,
+      changedColumns: null,
+      position,
+    }));
+    await this.o.atTarget(
+      ctx.target.apply(rows, { [name]: storedPosition(position, done ? undefined : next) }),
+    );
+    const run = this.runs.get(name) ?? { since: this.o.now(), rows: 0 };
+    run.rows += chunk.rows.length;
+    this.runs.set(name, run);
+    const rate = copyRate(next, run, this.o.now());
+    this.o.emit({
+      kind: 'snapshot-progress',
+      table: name,
+      rowsDone: next.rowsDone,
+      rowsTotal: next.rowsTotal,
+      ...rate,
+    });
+    if (!done) {
+      stored.copies.set(name, next);
+      return;
+    }
+    stored.copies.delete(name);
+    this.runs.delete(name);
+    this.finished.set(name, {
+      table: name,
+      status: 'done',
+      reason: copy.reason,
+      rowsDone: next.rowsDone,
+      rowsTotal: next.rowsTotal,
+      rowsPerSecond: rate.rowsPerSecond,
+      secondsLeft: 0,
+      startedAt: copy.startedAt,
+      finishedAt: new Date(this.o.now()).toISOString(),
+    });
+    this.o.emit({ kind: 'snapshot-done', table: name, rows: next.rowsDone, position });
+  }
+}
