@@ -18,6 +18,7 @@ import {
   testAnswerSchema,
 } from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
+import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 import { METHOD_NAMES, type MethodName } from './ipc';
 
 export { IPC_CHANNEL, METHOD_NAMES, type MethodName, type RawApi } from './ipc';
@@ -157,6 +158,13 @@ export const contract = {
   getEngineBacklog: method(agentAddress, backlogAnswerSchema),
   /** GET …/tables on the profile's engine: each entity's source table as the source sees it. */
   listEngineTables: method(agentAddress, tablesAnswerSchema),
+  /** GET …/snapshots on the profile's engine: the running pipeline's table copies. */
+  listEngineSnapshots: method(agentAddress, snapshotsAnswerSchema),
+  /** POST …/snapshots (copy a table again) or …/snapshots/cancel on the profile's engine. */
+  requestEngineSnapshot: method(
+    agentAddress.extend({ table: snapshotRequestBodySchema.shape.table, action: z.enum(['copy', 'cancel']) }),
+    snapshotsAnswerSchema,
+  ),
   /**
    * Sandbox mode: starts the simulated SQL Server (sample Sales database) and the simulated IBM i
    * (sample SHOP and LEGACY libraries) once, and sets up a pipeline for each on the local engine that

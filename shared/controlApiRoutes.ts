@@ -16,6 +16,7 @@ import {
   testAnswerSchema,
   tokenAnswerSchema,
 } from './controlApi';
+import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -189,6 +190,32 @@ export const routes = {
     summary: 'The backlog now and over the last hour.',
     status: 200,
     response: backlogAnswerSchema,
+  }),
+  listSnapshots: route({
+    method: 'GET',
+    path: `${A}/snapshots`,
+    summary:
+      "The running pipeline's table copies: queued, copying (rows done of total, rows per second, time left), cancelled, done.",
+    status: 200,
+    response: snapshotsAnswerSchema,
+  }),
+  requestSnapshot: route({
+    method: 'POST',
+    path: `${A}/snapshots`,
+    summary:
+      "Copy one entity's table again (a re-snapshot) while the other tables stream on; the pipeline must be running.",
+    body: snapshotRequestBodySchema,
+    status: 200,
+    response: snapshotsAnswerSchema,
+  }),
+  cancelSnapshot: route({
+    method: 'POST',
+    path: `${A}/snapshots/cancel`,
+    summary:
+      "Stop a table's copy: the rows copied so far stay, its changes keep flowing, and it is marked incomplete.",
+    body: snapshotRequestBodySchema,
+    status: 200,
+    response: snapshotsAnswerSchema,
   }),
   startAgent: route({
     method: 'POST',

@@ -17,6 +17,8 @@ export const METHOD_NAMES = [
   'listPipelineEvents',
   'getEngineBacklog',
   'listEngineTables',
+  'listEngineSnapshots',
+  'requestEngineSnapshot',
   'startSandbox',
   'getLocalEngine',
   'rotateLocalEngineToken',

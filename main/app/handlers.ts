@@ -285,6 +285,16 @@ export const handlers: Handlers = {
   listEngineTables: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.listAgentTables({ pipelineId, agentId })),
 
+  listEngineSnapshots: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.listSnapshots({ pipelineId, agentId })),
+
+  requestEngineSnapshot: ({ profileId, pipelineId, agentId, table, action }, deps) =>
+    onEngine(deps, profileId, (client) =>
+      action === 'copy'
+        ? client.requestSnapshot({ pipelineId, agentId }, { table })
+        : client.cancelSnapshot({ pipelineId, agentId }, { table }),
+    ),
+
   getEngineBacklog: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
 

@@ -5,6 +5,7 @@
 // starting a pipeline) is written once, over these interfaces.
 import type { AgentTypeDefinition } from '../../shared/agents';
 import type { CheckResult, Entity, TableState } from '../../shared/controlApi';
+import type { TableSnapshot } from '../../shared/snapshots';
 import type { Checkpoint, SourceAgent } from './source';
 import type { Target } from './target';
 
@@ -33,6 +34,9 @@ export interface StartContext {
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */
   failed(reason: string): void;
 }
+
+/** `taken`; or why not: the pipeline does not run here, or no entity of it reads the table (or copies it). */
+export type SnapshotRequestOutcome = 'taken' | 'not-running' | 'unknown-table';
 
 export interface BacklogFigure {
   rowsToRead: number | null;
@@ -66,6 +70,12 @@ export interface AgentRuntime {
   start(agent: ResolvedAgent, context: StartContext): Promise<void>;
   pause(agent: ResolvedAgent): Promise<void>;
   stop(agent: ResolvedAgent): Promise<void>;
+  /** The table copies of the agent's running pipeline; null when it does not run here. */
+  snapshots(agent: ResolvedAgent): TableSnapshot[] | null;
+  /** Asks the running pipeline to copy one table (again), or to stop copying it. */
+  requestSnapshot(agent: ResolvedAgent, table: string, kind: 'copy' | 'cancel'): SnapshotRequestOutcome;
+  /** The pipeline's entities changed: a running pipeline copies the tables added and drops the others. */
+  entitiesChanged(agent: ResolvedAgent, entities: readonly Entity[]): void;
   /** Stops whatever runs, before the engine closes. */
   close?(): Promise<void>;
 }

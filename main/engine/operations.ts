@@ -3,83 +3,39 @@
 import { agentTypes, agentTypeSchema, AGENT_TYPES } from '../../shared/agents';
 import { parseSection, parseWith, secretKeysOf } from '../../shared/config/parse';
 import { sectionJsonSchema } from '../../shared/config/jsonSchema';
-import type { Problem } from '../../shared/config/problems';
 import {
   createAgentBodySchema,
   createPipelineBodySchema,
   entitiesBodySchema,
-  ID_PATTERN,
   type AgentState,
   type CheckResult,
   type Entity,
 } from '../../shared/controlApi';
-import type { OperationId, RouteAnswer, RouteParams, Routes } from '../../shared/controlApiRoutes';
-import type { Log } from '../platform/log';
 import { problem } from '../platform/problem';
 import { reachabilityCheck } from '../connectors/reachability';
-import { pluginOf, type AgentPlugins } from '../connectors/registry';
-import type { AgentRuntime, ResolvedAgent } from '../connectors/spi';
-import type { StoredAgent, Repo } from './store/repo';
+import { pluginOf } from '../connectors/registry';
+import type { ResolvedAgent } from '../connectors/spi';
+import type { StoredAgent } from './store/repo';
 import { toAgent } from './store/repo';
-import type { SecretBox } from '../platform/secretBox';
 import { buildDiagnosticsBundle } from './diagnostics';
 import { openApiDocument } from './openapi';
-import type { TokenKeeper } from './tokens';
+import {
+  agentOr404,
+  configured,
+  ok,
+  parsedOr422,
+  pipelineOr404,
+  resolve,
+  secretContext,
+  type EngineDeps,
+  type Operations,
+  type Reply,
+} from './operationKit';
+import { snapshotOperations } from './snapshotOperations';
 
-export interface EngineDeps {
-  repo: Repo;
-  secrets: SecretBox;
-  runtime: AgentRuntime;
-  /** The agent types' database side (the registry's; a test may add a type of its own). */
-  plugins: AgentPlugins;
-  tokens: TokenKeeper;
-  log: Log;
-  /** Seam: the clock, fixed by tests. */
-  now: () => Date;
-  /** Seam: new ids for pipelines and agents created without one. */
-  newId: () => string;
-  /** The engine's data folder (the default SQLite replicas live in it). */
-  dataDir: string;
-  /** What diagnostics report as versions: the engine's and its runtime's. */
-  versions: Record<string, string>;
-}
+export type { EngineDeps } from './operationKit';
 
-/** A request as the server hands it over: the route's path parameters, and the body still unparsed. */
-export interface OperationRequest<O extends OperationId = OperationId> {
-  params: RouteParams<Routes[O]['path']> & Record<string, string>;
-  body: unknown;
-}
-/** An answer typed by the route that declares it: its response schema's type (or bytes, or nothing). */
-export interface Reply<O extends OperationId = OperationId> {
-  status: number;
-  body?: RouteAnswer<O>;
-}
-type Operations = {
-  [O in OperationId]: (req: OperationRequest<O>, deps: EngineDeps) => Promise<Reply<O>> | Reply<O>;
-};
-
-const ok = <T>(body: T, status = 200) => ({ status, body });
 const BACKLOG_WINDOW_MS = 60 * 60 * 1000;
-
-function parsedOr422<T>(result: { ok: true; value: T } | { ok: false; problems: Problem[] }): T {
-  if (!result.ok) throw problem.invalid(result.problems);
-  return result.value;
-}
-
-function pipelineOr404(deps: EngineDeps, pipelineId: string | undefined) {
-  const pipeline =
-    pipelineId !== undefined && ID_PATTERN.test(pipelineId) ? deps.repo.pipeline(pipelineId) : undefined;
-  if (!pipeline) throw problem.notFound(`There is no pipeline "${String(pipelineId).slice(0, 64)}".`);
-  return pipeline;
-}
-
-function agentOr404(deps: EngineDeps, params: Record<string, string>): StoredAgent {
-  const pipeline = pipelineOr404(deps, params.pipelineId);
-  const agentId = params.agentId ?? '';
-  const row = ID_PATTERN.test(agentId) ? deps.repo.storedAgent(pipeline.id, agentId) : undefined;
-  if (!row) throw problem.notFound(`Pipeline "${pipeline.id}" has no agent "${agentId.slice(0, 64)}".`);
-  return row;
-}
 
 /** The spec's bodies wrap one object: `{ "hostCredentials": {…} }` or `{ "configuration": {…} }`. */
 function unwrap(body: unknown, key: 'hostCredentials' | 'configuration'): unknown {
@@ -128,34 +84,6 @@ function sharedSourceConflict(
 }
 
 /** The agent with its settings, or 409 when either PUT is still missing. */
-async function configured(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent> {
-  const agent = await resolve(deps, row);
-  if (!agent)
-    throw problem.conflict(
-      `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
-    );
-  return agent;
-}
-
-const secretContext = (row: StoredAgent) => `agent:${row.pipelineId}/${row.id}:hostCredentials`;
-
-async function resolve(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent | undefined> {
-  if (row.hostCredentials === null || row.secretsSealed === null || row.configuration === null)
-    return undefined;
-  const secrets = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
-    string,
-    unknown
-  >;
-  return {
-    pipelineId: row.pipelineId,
-    id: row.id,
-    type: row.type,
-    role: row.role,
-    hostCredentials: { ...row.hostCredentials, ...secrets },
-    configuration: row.configuration,
-  };
-}
-
 /**
  * After a restart, the pipelines that were running run again, from their checkpoints; one that cannot
  * start is marked failed with the reason.
@@ -231,6 +159,7 @@ function transition(
 }
 
 export const operations: Operations = {
+  ...snapshotOperations,
   listAgentTypes: () =>
     ok(
       AGENT_TYPES.map((type) => ({
@@ -383,17 +312,20 @@ export const operations: Operations = {
     return ok({ entities, warnings: entityWarnings(entities) });
   },
 
-  putEntities: ({ params, body }, deps) => {
+  putEntities: async ({ params, body }, deps) => {
     const pipeline = pipelineOr404(deps, params.pipelineId);
     const { entities } = parsedOr422(parseWith(entitiesBodySchema, body));
-    const running = deps.repo.agents(pipeline.id).find((a) => a.state === 'running');
-    if (running)
-      throw problem.conflict(`Agent "${running.id}" is running; pause or stop it before changing entities.`);
     const at = deps.now().toISOString();
     deps.repo.transaction(() => {
       deps.repo.replaceEntities(pipeline.id, entities);
       deps.repo.addEvent(pipeline.id, null, 'entities-replaced', { count: entities.length }, at);
     });
+    // A running (or paused) pipeline takes them at its next step: a table added is copied alone.
+    for (const row of deps.repo.storedAgents(pipeline.id)) {
+      if (row.role !== 'source' || (row.state !== 'running' && row.state !== 'paused')) continue;
+      const agent = await resolve(deps, row);
+      if (agent) deps.runtime.entitiesChanged(agent, entities);
+    }
     return ok({ entities, warnings: entityWarnings(entities) });
   },
 

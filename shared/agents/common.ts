@@ -1,4 +1,5 @@
 // The host-credential fields both agent types share (source-agents.md, decisions.md "Required fields").
+import { z } from 'zod';
 import { choice, integer, secret, text } from '../config/fields';
 
 export const connectionName = text({
@@ -51,3 +52,6 @@ export const snapshotChunkRows = integer({
   default: 10_000,
 });
 export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
+
+/** The two snapshot settings out of a source agent's configuration (either type), defaults filled. */
+export const snapshotSettings = z.object({ snapshotMode, snapshotChunkRows });

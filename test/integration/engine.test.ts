@@ -103,7 +103,10 @@ describe('the spec PUTs', () => {
       password: null,
       passwordSet: true,
     });
-    expect((await raw(e, 'PUT', `${jr}/config/specific`, jrSpecific)).json).toEqual(jrSpecific);
+    // The answer is the stored object: the spec's fields, and the snapshot settings' defaults.
+    expect((await raw(e, 'PUT', `${jr}/config/specific`, jrSpecific)).json).toEqual({
+      configuration: { ...jrSpecific.configuration, snapshotMode: 'initial', snapshotChunkRows: 10_000 },
+    });
 
     const agent = await e.client.getAgent({ pipelineId: 'p1', agentId: 'src' });
     expect(agent.state).toBe('configured');
@@ -335,6 +338,9 @@ describe('states', () => {
     start: async () => undefined,
     pause: async () => undefined,
     stop: async () => undefined,
+    snapshots: () => null,
+    requestSnapshot: () => 'not-running',
+    entitiesChanged: () => undefined,
   };
 
   it('new → configured → running ⇄ paused → configured, with changes refused while running', async () => {

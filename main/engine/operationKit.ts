@@ -1,0 +1,93 @@
+// What every control API operation is written with: the engine's dependencies, the request and reply
+// types, and the lookups that answer 404, 409 or 422 in the same words everywhere.
+import type { Problem } from '../../shared/config/problems';
+import { ID_PATTERN } from '../../shared/controlApi';
+import type { OperationId, RouteAnswer, RouteParams, Routes } from '../../shared/controlApiRoutes';
+import type { AgentPlugins } from '../connectors/registry';
+import type { AgentRuntime, ResolvedAgent } from '../connectors/spi';
+import type { Log } from '../platform/log';
+import { problem } from '../platform/problem';
+import type { SecretBox } from '../platform/secretBox';
+import type { Repo, StoredAgent } from './store/repo';
+import type { TokenKeeper } from './tokens';
+
+export interface EngineDeps {
+  repo: Repo;
+  secrets: SecretBox;
+  runtime: AgentRuntime;
+  /** The agent types' database side (the registry's; a test may add a type of its own). */
+  plugins: AgentPlugins;
+  tokens: TokenKeeper;
+  log: Log;
+  /** Seam: the clock, fixed by tests. */
+  now: () => Date;
+  /** Seam: new ids for pipelines and agents created without one. */
+  newId: () => string;
+  /** The engine's data folder (the default SQLite replicas live in it). */
+  dataDir: string;
+  /** What diagnostics report as versions: the engine's and its runtime's. */
+  versions: Record<string, string>;
+}
+
+/** A request as the server hands it over: the route's path parameters, and the body still unparsed. */
+export interface OperationRequest<O extends OperationId = OperationId> {
+  params: RouteParams<Routes[O]['path']> & Record<string, string>;
+  body: unknown;
+}
+/** An answer typed by the route that declares it: its response schema's type (or bytes, or nothing). */
+export interface Reply<O extends OperationId = OperationId> {
+  status: number;
+  body?: RouteAnswer<O>;
+}
+export type Operations = {
+  [O in OperationId]: (req: OperationRequest<O>, deps: EngineDeps) => Promise<Reply<O>> | Reply<O>;
+};
+
+export const ok = <T>(body: T, status = 200) => ({ status, body });
+export function parsedOr422<T>(result: { ok: true; value: T } | { ok: false; problems: Problem[] }): T {
+  if (!result.ok) throw problem.invalid(result.problems);
+  return result.value;
+}
+
+export function pipelineOr404(deps: EngineDeps, pipelineId: string | undefined) {
+  const pipeline =
+    pipelineId !== undefined && ID_PATTERN.test(pipelineId) ? deps.repo.pipeline(pipelineId) : undefined;
+  if (!pipeline) throw problem.notFound(`There is no pipeline "${String(pipelineId).slice(0, 64)}".`);
+  return pipeline;
+}
+
+export function agentOr404(deps: EngineDeps, params: Record<string, string>): StoredAgent {
+  const pipeline = pipelineOr404(deps, params.pipelineId);
+  const agentId = params.agentId ?? '';
+  const row = ID_PATTERN.test(agentId) ? deps.repo.storedAgent(pipeline.id, agentId) : undefined;
+  if (!row) throw problem.notFound(`Pipeline "${pipeline.id}" has no agent "${agentId.slice(0, 64)}".`);
+  return row;
+}
+
+export async function configured(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent> {
+  const agent = await resolve(deps, row);
+  if (!agent)
+    throw problem.conflict(
+      `Agent "${row.id}" is not configured: PUT both config/credentials and config/specific first.`,
+    );
+  return agent;
+}
+
+export const secretContext = (row: StoredAgent) => `agent:${row.pipelineId}/${row.id}:hostCredentials`;
+
+export async function resolve(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent | undefined> {
+  if (row.hostCredentials === null || row.secretsSealed === null || row.configuration === null)
+    return undefined;
+  const secrets = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
+    string,
+    unknown
+  >;
+  return {
+    pipelineId: row.pipelineId,
+    id: row.id,
+    type: row.type,
+    role: row.role,
+    hostCredentials: { ...row.hostCredentials, ...secrets },
+    configuration: row.configuration,
+  };
+}

@@ -1,0 +1,59 @@
+// Table copies through the control API: what a running pipeline is copying, a re-snapshot of one
+// entity's table, and the cancel of a copy. Requests go to the running pipeline; a pipeline that does
+// not run here answers 409 (its copies resume from the target when it starts).
+import { parseWith } from '../../shared/config/parse';
+import { snapshotRequestBodySchema, type SnapshotsAnswer } from '../../shared/snapshots';
+import type { ResolvedAgent } from '../connectors/spi';
+import { problem } from '../platform/problem';
+import { agentOr404, ok, parsedOr422, resolve, type EngineDeps, type Operations } from './operationKit';
+
+function answer(deps: EngineDeps, agent: ResolvedAgent): SnapshotsAnswer {
+  const tables = deps.runtime.snapshots(agent);
+  return { agentId: agent.id, running: tables !== null, tables: tables ?? [] };
+}
+
+async function sourceAgent(deps: EngineDeps, params: Record<string, string>): Promise<ResolvedAgent | null> {
+  const row = agentOr404(deps, params);
+  if (row.role !== 'source')
+    throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent copies the tables.`);
+  return (await resolve(deps, row)) ?? null;
+}
+
+async function request(
+  deps: EngineDeps,
+  params: Record<string, string>,
+  body: unknown,
+  kind: 'copy' | 'cancel',
+): Promise<{ status: number; body: SnapshotsAnswer }> {
+  const { table } = parsedOr422(parseWith(snapshotRequestBodySchema, body));
+  const agent = await sourceAgent(deps, params);
+  const outcome = agent ? deps.runtime.requestSnapshot(agent, table, kind) : 'not-running';
+  if (outcome === 'not-running')
+    throw problem.conflict(
+      `Agent "${params.agentId}" is not running: start it first; a copy is asked of a running pipeline.`,
+    );
+  if (outcome === 'unknown-table')
+    throw problem.conflict(
+      kind === 'copy'
+        ? `No entity of pipeline "${params.pipelineId}" reads ${table}: name it as schema.table, as in the entity.`
+        : `${table} is not being copied: there is no copy to cancel.`,
+    );
+  const at = deps.now().toISOString();
+  deps.repo.addEvent(
+    params.pipelineId ?? '',
+    params.agentId ?? '',
+    `snapshot-${kind}-requested`,
+    { table },
+    at,
+  );
+  return ok(answer(deps, agent as ResolvedAgent));
+}
+
+export const snapshotOperations: Pick<Operations, 'listSnapshots' | 'requestSnapshot' | 'cancelSnapshot'> = {
+  listSnapshots: async ({ params }, deps) => {
+    const agent = await sourceAgent(deps, params);
+    return ok(agent ? answer(deps, agent) : { agentId: params.agentId ?? '', running: false, tables: [] });
+  },
+  requestSnapshot: ({ params, body }, deps) => request(deps, params, body, 'copy'),
+  cancelSnapshot: ({ params, body }, deps) => request(deps, params, body, 'cancel'),
+};
