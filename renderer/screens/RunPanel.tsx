@@ -1,17 +1,29 @@
-// Running the selected pipeline: its state, start/pause/stop, snapshot progress and recent events,
+// Running the selected pipeline: its state, start/pause/stop, each table's copy (progress, rate,
+// time left, cancel) and recent events,
 // refreshed every two seconds while shown.
 import { useEffect } from 'react';
 import { useStore } from '../store';
-import { controlAgent, refreshRun } from '../store/checks';
+import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
+import { controlAgent, refreshRun, snapshotTable } from '../store/checks';
 import { BacklogGauge } from './BacklogGauge';
 
 const describe = (kind: string, data: Record<string, unknown>): string => {
   const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number).toLocaleString('en') : '?');
   switch (kind) {
+    case 'snapshot-started':
+      return `Snapshot of ${String(data.table)} started (${String(data.reason)}): ${n('rowsTotal')} rows`;
+    case 'snapshot-resumed':
+      return `Snapshot of ${String(data.table)} resumed after ${n('rowsDone')} of ${n('rowsTotal')} rows`;
     case 'snapshot-progress':
-      return `Snapshot of ${String(data.table)}: ${n('rowsDone')} of ${n('rowsTotal')} rows, ${n('rowsPerSecond')} rows/s`;
+      return `Snapshot of ${String(data.table)}: ${n('rowsDone')} of ${n('rowsTotal')} rows, ${n('rowsPerSecond')} rows/s${
+        typeof data.secondsLeft === 'number' ? `, about ${duration(data.secondsLeft)} left` : ''
+      }`;
     case 'snapshot-done':
       return `Snapshot of ${String(data.table)} done: ${n('rows')} rows`;
+    case 'snapshot-cancelled':
+      return `Snapshot of ${String(data.table)} cancelled at ${n('rowsDone')} of ${n('rowsTotal')} rows`;
+    case 'snapshot-skipped':
+      return String(data.reason ?? kind);
     case 'batch-applied':
       return `Applied ${n('changes')} changes (${n('inserts')} inserts, ${n('updates')} updates, ${n('deletes')} deletes)${
         typeof data.lagMs === 'number' ? `, lag ${(data.lagMs / 1000).toFixed(1)} s` : ''
@@ -26,7 +38,7 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
 };
 
 export function RunPanel() {
-  const { agents, selected, events, busy, backlog } = useStore((s) => s.checker);
+  const { agents, selected, events, busy, backlog, snapshots } = useStore((s) => s.checker);
   const [pipelineId, agentId] = (selected ?? '').split('/');
   const agent = agents?.find((p) => p.id === pipelineId)?.agents.find((a) => a.id === agentId);
   useEffect(() => {
@@ -68,7 +80,7 @@ export function RunPanel() {
           Stop
         </button>
       </div>
-      <SnapshotProgress events={events ?? []} />
+      <SnapshotProgress snapshots={snapshots} busy={busy !== undefined} />
       <BacklogGauge backlog={backlog} />
       <h4>Recent events</h4>
       {/* The list scrolls: focusable, so a keyboard can scroll it too. */}
@@ -86,32 +98,64 @@ export function RunPanel() {
   );
 }
 
-type RunEvent = NonNullable<ReturnType<typeof useStore.getState>['checker']['events']>[number];
+const count = (n: number) => n.toLocaleString('en');
 
-/** Per table, the latest snapshot figure: a bar while it runs, the row count once done. */
-function SnapshotProgress({ events }: { events: readonly RunEvent[] }) {
-  const latest = new Map<string, RunEvent>();
-  for (const e of events)
-    if ((e.kind === 'snapshot-progress' || e.kind === 'snapshot-done') && typeof e.data.table === 'string')
-      latest.set(e.data.table, e);
-  if (latest.size === 0) return null;
+/** "2 h 05 min", "4 min 10 s", "12 s": the time left in words a person reads at a glance. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 3600)
+    return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+function copyText(t: TableSnapshot): string {
+  const of = t.rowsTotal !== null ? ` of ${count(Math.max(t.rowsTotal, t.rowsDone))}` : '';
+  switch (t.status) {
+    case 'queued':
+      return `waiting for a free connection (${t.reason})`;
+    case 'cancelled':
+      return `cancelled at ${count(t.rowsDone)}${of} rows: the target table is incomplete until it is copied again`;
+    case 'done':
+      return `done: ${count(t.rowsDone)} rows${t.rowsPerSecond ? `, ${count(t.rowsPerSecond)} rows/s` : ''}`;
+    default:
+      return [
+        `${count(t.rowsDone)}${of} rows`,
+        t.rowsPerSecond !== null ? `${count(t.rowsPerSecond)} rows/s` : null,
+        t.secondsLeft !== null ? `about ${duration(t.secondsLeft)} left` : null,
+      ]
+        .filter(Boolean)
+        .join(', ');
+  }
+}
+
+/** Per table, its copy: a bar with rows done of total, the rate and the time left, and a cancel. */
+function SnapshotProgress({ snapshots, busy }: { snapshots: SnapshotsAnswer | undefined; busy: boolean }) {
+  const tables = snapshots?.tables ?? [];
+  if (tables.length === 0) return null;
   return (
     <table className="snapshots" aria-label="Snapshots">
       <tbody>
-        {[...latest.entries()].map(([table, e]) => {
-          const done = e.kind === 'snapshot-done';
-          const rows = Number(done ? e.data.rows : e.data.rowsDone) || 0;
-          const total = done ? rows : Number(e.data.rowsTotal) || 0;
+        {tables.map((t) => {
+          const total = t.status === 'done' ? t.rowsDone : Math.max(t.rowsTotal ?? 0, t.rowsDone);
           return (
-            <tr key={table}>
-              <th scope="row">{table}</th>
+            <tr key={t.table}>
+              <th scope="row">{t.table}</th>
               <td>
-                <progress value={rows} max={Math.max(total, 1)} aria-label={`Snapshot of ${table}`} />
+                <progress value={t.rowsDone} max={Math.max(total, 1)} aria-label={`Snapshot of ${t.table}`} />
               </td>
+              <td>{copyText(t)}</td>
               <td>
-                {done
-                  ? `${rows.toLocaleString('en')} rows`
-                  : `${rows.toLocaleString('en')} of ${total.toLocaleString('en')} rows, ${Number(e.data.rowsPerSecond).toLocaleString('en')} rows/s`}
+                {(t.status === 'copying' || t.status === 'queued') && (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Cancel the copy of ${t.table}`}
+                    onClick={() => void snapshotTable(t.table, 'cancel')}
+                  >
+                    Cancel
+                  </button>
+                )}
               </td>
             </tr>
           );

@@ -1,9 +1,10 @@
 // The selected agent's entity tables in one sortable, filterable table: primary key, and Change
-// Tracking or journaling (images, journal) per table, with what stops the agent. Built for hundreds.
+// Tracking or journaling (images, journal) per table, with what stops the agent, and a re-snapshot of
+// the table while the pipeline runs. Built for hundreds.
 import { useMemo, useState } from 'react';
 import type { TableState } from '../../shared/controlApi';
 import { useStore } from '../store';
-import { loadTables } from '../store/checks';
+import { loadTables, snapshotTable } from '../store/checks';
 
 type Column = { key: string; label: string; text: (t: TableState) => string };
 
@@ -30,6 +31,8 @@ const COLUMNS: Column[] = [
 
 export function TablesView() {
   const tables = useStore((s) => s.checker.tables);
+  const running = useStore((s) => s.checker.snapshots?.running ?? false);
+  const busy = useStore((s) => s.checker.busy !== undefined);
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<{ key: string; ascending: boolean }>({ key: 'table', ascending: true });
   const rows = useMemo(() => {
@@ -86,6 +89,7 @@ export function TablesView() {
                   </button>
                 </th>
               ))}
+              <th scope="col">Copy</th>
             </tr>
           </thead>
           <tbody>
@@ -94,6 +98,17 @@ export function TablesView() {
                 {COLUMNS.map((c) => (
                   <td key={c.key}>{c.text(t)}</td>
                 ))}
+                <td>
+                  <button
+                    type="button"
+                    disabled={!running || busy}
+                    title={running ? undefined : 'Start the pipeline to copy a table again.'}
+                    aria-label={`Copy ${t.table} again`}
+                    onClick={() => void snapshotTable(t.table, 'copy')}
+                  >
+                    Re-snapshot
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>

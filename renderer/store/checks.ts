@@ -8,6 +8,7 @@ import type {
   pipelineEventSchema,
   TableState,
 } from '../../shared/controlApi';
+import type { SnapshotsAnswer } from '../../shared/snapshots';
 import { useStore } from './index';
 
 export interface ChecksSliceState {
@@ -21,6 +22,8 @@ export interface ChecksSliceState {
     /** The selected pipeline's recent events, newest last. */
     events?: zod.infer<typeof pipelineEventSchema>[];
     backlog?: zod.infer<typeof backlogAnswerSchema>;
+    /** The selected pipeline's table copies, while it runs. */
+    snapshots?: SnapshotsAnswer;
     /** The selected agent's entity tables, when asked for. */
     tables?: TableState[] | 'loading';
     notice?: string;
@@ -53,6 +56,7 @@ export function pickCheckerAgent(selected: string): void {
     error: undefined,
     events: undefined,
     backlog: undefined,
+    snapshots: undefined,
     tables: undefined,
   });
 }
@@ -147,14 +151,15 @@ export async function refreshRun(): Promise<void> {
   const at = address();
   if (!api || !at) return;
   try {
-    const [{ pipelines }, events, backlog] = await Promise.all([
+    const [{ pipelines }, events, backlog, snapshots] = await Promise.all([
       api.listEngineAgents({ profileId: at.profileId }),
       api.listPipelineEvents({ profileId: at.profileId, pipelineId: at.pipelineId }),
       api.getEngineBacklog(at),
+      api.listEngineSnapshots(at),
     ]);
     // An answer for an agent no longer selected is dropped, not shown under the new one.
     if (useStore.getState().checker.selected !== `${at.pipelineId}/${at.agentId}`) return;
-    patch({ agents: pipelines, events, backlog });
+    patch({ agents: pipelines, events, backlog, snapshots });
   } catch (error) {
     patch({ error: message(error) });
   }
@@ -191,5 +196,23 @@ export async function loadTables(): Promise<void> {
     if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`) patch({ tables });
   } catch (error) {
     patch({ tables: undefined, error: message(error) });
+  }
+}
+
+/** Copies one table again (a re-snapshot), or cancels its copy, on the selected running pipeline. */
+export async function snapshotTable(table: string, action: 'copy' | 'cancel'): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ busy: 'acting', error: undefined, notice: undefined });
+  try {
+    const snapshots = await api.requestEngineSnapshot({ ...at, table, action });
+    patch({
+      snapshots,
+      busy: undefined,
+      notice: action === 'copy' ? `${table} will be copied again.` : `The copy of ${table} is cancelled.`,
+    });
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
   }
 }

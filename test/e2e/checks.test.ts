@@ -138,6 +138,15 @@ describe('Pipelines screen: checks', () => {
       .waitFor();
     expect(await page.getByLabel('Snapshot of dbo.Orders').getAttribute('value')).toBe('2');
     await page.getByLabel('Snapshots').getByText('2 rows').waitFor();
+    // A re-snapshot of one table on request, from the tables view, while the pipeline runs.
+    await pool.request().batch("INSERT INTO dbo.Orders VALUES (3, N'third')");
+    await page.getByRole('button', { name: 'Show tables' }).click();
+    await page.getByRole('button', { name: 'Copy dbo.Orders again' }).click();
+    await page
+      .getByLabel('Pipeline events')
+      .getByText('Snapshot of dbo.Orders started (asked for by hand): 3 rows')
+      .waitFor();
+    await page.getByLabel('Pipeline events').getByText('Snapshot of dbo.Orders done: 3 rows').waitFor();
     await screenshot(page, 'pipeline-running');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');
