@@ -75,8 +75,7 @@ export class TableCopies {
     for (const [table, c] of stored.copies) {
       if (c.cancelled) continue;
       if (!this.runs.has(table)) this.runs.set(table, { since: this.o.now(), rows: 0 });
-      if (c.cursor !== null)
-        this.o.emit({ kind: 'snapshot-resumed', table, rowsDone: c.rowsDone, rowsTotal: c.rowsTotal });
+      this.o.emit({ kind: 'snapshot-resumed', table, rowsDone: c.rowsDone, rowsTotal: c.rowsTotal });
     }
   }
 

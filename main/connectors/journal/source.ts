@@ -194,6 +194,8 @@ export class JournalSource implements SourceAgent {
   /**
    * One chunk in relative record number order, whatever identifies the rows: RRNs only grow along the
    * file, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
+   * WITH CS: the driver's autocommit runs at *NONE, which reads other jobs' uncommitted changes; a row
+   * copied from a transaction later rolled back would never be mended, so the chunk reads committed rows.
    */
   async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
     const [layout] = await this.layoutsOf([table]);
@@ -204,7 +206,7 @@ export class JournalSource implements SourceAgent {
     const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
     const page = await this.c.query(
       `SELECT RRN(T) AS RRN_, ${columns} FROM ${layout.library}.${layout.file} T WHERE RRN(T) > ? ` +
-        `ORDER BY RRN(T) FETCH FIRST ${Math.max(1, Math.floor(limit))} ROWS ONLY`,
+        `ORDER BY RRN(T) FETCH FIRST ${Math.max(1, Math.floor(limit))} ROWS ONLY WITH CS`,
       [after],
     );
     const rows = page.map((r) => {
