@@ -103,7 +103,12 @@ export const journalBenchmark: Benchmark = {
       const open = () =>
         openJournalSource({
           credentials: seedAgentCredentials(sandbox.host),
-          configuration: { dateFormat: null, timeFormat: null, snapshotMode: 'initial', snapshotChunkRows: 10_000 },
+          configuration: {
+            dateFormat: null,
+            timeFormat: null,
+            snapshotMode: 'initial',
+            snapshotChunkRows: 10_000,
+          },
           pipelineId: 'bench',
           agentId: 'src',
         });

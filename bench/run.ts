@@ -9,6 +9,7 @@ import { journalBenchmark } from './journal.bench';
 import { loadBenchmark } from './load.bench';
 import { runnerBenchmark } from './runner.bench';
 import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
+import { snapshotBenchmark } from './snapshot.bench';
 import type { Benchmark, Figure } from './harness';
 import { webBridgeBenchmark } from './webBridge.bench';
 
@@ -21,6 +22,7 @@ const benchmarks: Benchmark[] = [
   changeTrackingBenchmark,
   journalBenchmark,
   runnerBenchmark,
+  snapshotBenchmark,
   bundleBenchmark,
 ];
 const only = process.argv[2];

@@ -191,7 +191,8 @@ export class PipelineRunner {
 
   /** Stops a table's copy at the next step (its rows so far stay; its changes keep flowing). */
   cancelSnapshot(table: string): boolean {
-    if (!this.copies.snapshots().some((c) => c.table === table && c.status !== 'done')) return false;
+    const copy = this.copies.snapshots().find((c) => c.table === table);
+    if (copy?.status !== 'copying' && copy?.status !== 'queued') return false;
     this.copies.request(table, 'cancel');
     this.wake?.();
     return true;
