@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
-import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
+import { BENCH_LOGIN, createBenchTable, insertBenchRows, openBenchSource } from './sandboxSource';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { SqliteTarget } from '../main/connectors/sqlite/target';
 import { PostgresTarget } from '../main/connectors/postgresql/target';
@@ -32,12 +32,7 @@ export const runnerBenchmark: Benchmark = {
     const figures: Figure[] = [];
     try {
       const open = () => openBenchSource(sandbox);
-      const setup = await open();
-      await setup.pool.request()
-        .batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
-        ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-        CREATE TABLE dbo.Big (Id INT PRIMARY KEY, Name NVARCHAR(50) NOT NULL, Amount DECIMAL(12, 2) NOT NULL, At DATETIME2(3) NOT NULL);
-        ALTER TABLE dbo.Big ENABLE CHANGE_TRACKING;`);
+      await createBenchTable(sandbox, []);
       const entities = [{ source: { schema: 'dbo', table: 'Big' }, target: { table: 'big' } }];
       const runner = (target: () => Promise<Target>) =>
         new PipelineRunner({ openSource: open, openTarget: target, entities, maxRows: CHANGES });
@@ -47,12 +42,8 @@ export const runnerBenchmark: Benchmark = {
       // Both targets snapshot the empty table first, so what follows is the change stream alone.
       await runner(sqlite).runUntilCaughtUp();
       await runner(postgres).runUntilCaughtUp();
-      for (let from = 0; from < CHANGES; from += 1000) {
-        const values = rows
-          .slice(from, from + 1000)
-          .map(([id, name, amount, at]) => `(${id}, N'${name}', ${amount}, '${at}')`);
-        await setup.pool.request().batch(`INSERT INTO dbo.Big VALUES ${values.join(', ')}`);
-      }
+      const setup = await open();
+      await insertBenchRows(setup.pool, rows);
       await setup.close();
 
       const toSqlite = await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp());

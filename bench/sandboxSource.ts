@@ -1,5 +1,7 @@
 // The change-tracking agent on a benchmark's own sandbox SQL Server (the benchmarks' shared login).
+import type sql from 'mssql';
 import type { SandboxSqlServer } from '../main/sandbox/mssql';
+import type { BenchRow } from './rawTargets';
 import { openChangeTrackingSource } from '../main/connectors/changeTracking/source';
 
 export const BENCH_LOGIN = { name: 'bench', password: 'Bench-Pa55' };
@@ -25,3 +27,31 @@ export const openBenchSource = (sandbox: SandboxSqlServer) =>
     pipelineId: 'bench',
     agentId: 'src',
   });
+
+/**
+ * The benchmarks' table on a fresh sandbox: Change Tracking and snapshots allowed, `dbo.Big` created
+ * and tracked, and `rows` inserted before anything reads it.
+ */
+export async function createBenchTable(sandbox: SandboxSqlServer, rows: readonly BenchRow[]): Promise<void> {
+  const setup = await openBenchSource(sandbox);
+  try {
+    await setup.pool.request()
+      .batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
+      ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
+      CREATE TABLE dbo.Big (Id INT PRIMARY KEY, Name NVARCHAR(50) NOT NULL, Amount DECIMAL(12, 2) NOT NULL, At DATETIME2(3) NOT NULL);
+      ALTER TABLE dbo.Big ENABLE CHANGE_TRACKING;`);
+    await insertBenchRows(setup.pool, rows);
+  } finally {
+    await setup.close();
+  }
+}
+
+/** Rows into `dbo.Big`, a thousand per statement. */
+export async function insertBenchRows(pool: sql.ConnectionPool, rows: readonly BenchRow[]): Promise<void> {
+  for (let from = 0; from < rows.length; from += 1000) {
+    const values = rows
+      .slice(from, from + 1000)
+      .map(([id, name, amount, at]) => `(${id}, N'${name}', ${amount}, '${at}')`);
+    await pool.request().batch(`INSERT INTO dbo.Big VALUES ${values.join(', ')}`);
+  }
+}

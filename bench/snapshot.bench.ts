@@ -21,7 +21,7 @@ import {
   rawSqliteRate,
   timedRate,
 } from './rawTargets';
-import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
+import { BENCH_LOGIN, createBenchTable, openBenchSource } from './sandboxSource';
 
 const COPIED = 100_000;
 const SYNTHETIC = Number(process.env.BENCH_COPY_ROWS ?? 5_000_000);
@@ -95,19 +95,7 @@ export const snapshotBenchmark: Benchmark = {
     const rows = benchRows(COPIED, AT);
     const sandbox = await startSandboxSqlServer({ logins: [BENCH_LOGIN], databases: ['Sales'] });
     try {
-      const setup = await openBenchSource(sandbox);
-      await setup.pool.request()
-        .batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
-        ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-        CREATE TABLE dbo.Big (Id INT PRIMARY KEY, Name NVARCHAR(50) NOT NULL, Amount DECIMAL(12, 2) NOT NULL, At DATETIME2(3) NOT NULL);
-        ALTER TABLE dbo.Big ENABLE CHANGE_TRACKING;`);
-      for (let from = 0; from < COPIED; from += 1000) {
-        const values = rows
-          .slice(from, from + 1000)
-          .map(([id, name, amount, at]) => `(${id}, N'${name}', ${amount}, '${at}')`);
-        await setup.pool.request().batch(`INSERT INTO dbo.Big VALUES ${values.join(', ')}`);
-      }
-      await setup.close();
+      await createBenchTable(sandbox, rows);
       const copy = (target: () => Promise<Target>) =>
         new PipelineRunner({
           openSource: () => openBenchSource(sandbox),

@@ -2,14 +2,7 @@
 import { z } from 'zod';
 import { boolean, integer, optionalIdentifier, optionalText, text } from '../config/fields';
 import { section } from '../config/section';
-import {
-  connectionName,
-  host,
-  maxConnectionsCount,
-  password,
-  snapshotChunkRows,
-  snapshotMode,
-} from './common';
+import { connectionName, host, maxConnectionsCount, password, snapshotFields } from './common';
 
 export const changeTrackingHostCredentials = section({
   id: 'hostCredentials',
@@ -64,8 +57,7 @@ export const changeTrackingConfiguration = section({
       max: 365,
       default: 5,
     }),
-    snapshotMode,
-    snapshotChunkRows,
+    ...snapshotFields,
   }),
 });
 

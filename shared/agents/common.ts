@@ -53,5 +53,8 @@ export const snapshotChunkRows = integer({
 });
 export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
 
-/** The two snapshot settings out of a source agent's configuration (either type), defaults filled. */
-export const snapshotSettings = z.object({ snapshotMode, snapshotChunkRows });
+/** The snapshot settings every source agent type declares in its configuration. */
+export const snapshotFields = { snapshotMode, snapshotChunkRows };
+
+/** The snapshot settings out of a source agent's configuration (either type), defaults filled. */
+export const snapshotSettings = z.object(snapshotFields);

@@ -11,6 +11,7 @@ import { qualified } from '../../main/connectors/changeTracking/names';
 import type { SourceHarness } from '../contract/sourceAgent';
 import type { SandboxSqlServer } from '../../main/sandbox/mssql';
 import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
+import type { EngineClient } from '../../main/client/engineClient';
 import { DBA } from './sandbox';
 
 export const ctConfiguration = (
@@ -138,4 +139,36 @@ export async function changeTrackingHarness(
       await admin.close();
     },
   };
+}
+
+/**
+ * A pipeline on an engine whose change-tracking source agent reads the seeded sandbox as its agent
+ * login, configured (both PUTs) with these entities (`dbo.<table>` into `<table>` in lower case).
+ */
+export async function configureSeedPipeline(
+  client: EngineClient,
+  sandbox: SandboxSqlServer,
+  ids: { pipelineId: string; agentId: string },
+  tables: readonly string[],
+  configuration: Record<string, unknown> = {},
+): Promise<void> {
+  await client.createPipeline({}, { id: ids.pipelineId, name: ids.pipelineId });
+  await client.createAgent(ids, { id: ids.agentId, type: 'change-tracking', role: 'source' });
+  await client.putCredentials(ids, {
+    hostCredentials: {
+      connectionName: ids.agentId,
+      host: '127.0.0.1',
+      port: sandbox.port,
+      databaseName: 'Sales',
+      username: SEED_AGENT_LOGIN.name,
+      password: SEED_AGENT_LOGIN.password,
+    },
+  });
+  await client.putSpecific(ids, { configuration });
+  await client.putEntities(ids, {
+    entities: tables.map((t) => ({
+      source: { schema: 'dbo', table: t },
+      target: { table: t.toLowerCase() },
+    })),
+  });
 }

@@ -11,6 +11,7 @@ import { describeTables } from '../../main/connectors/changeTracking/shape';
 import type { TableShape } from '../../main/connectors/source';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sandboxPool } from '../helpers/sandbox';
+import { configureSeedPipeline } from '../helpers/changeTracking';
 import { POSTGRES, postgresClient, postgresReplica, sourceReplica, sqliteReplica } from '../helpers/replica';
 
 let sandbox: SandboxSqlServer;
@@ -20,29 +21,8 @@ let shapes: TableShape[];
 const tables = ['Customers', 'Orders'];
 
 async function configureSource(pipelineId: string, entities: string[] = tables) {
-  await e.client.createPipeline({}, { id: pipelineId, name: pipelineId });
-  await e.client.createAgent({ pipelineId }, { id: 'sales', type: 'change-tracking', role: 'source' });
   const ids = { pipelineId, agentId: 'sales' };
-  await e.client.putCredentials(ids, {
-    hostCredentials: {
-      connectionName: 'sales',
-      host: '127.0.0.1',
-      port: sandbox.port,
-      databaseName: 'Sales',
-      username: 'cdc_agent',
-      password: 'Agent-Passw0rd',
-    },
-  });
-  await e.client.putSpecific(ids, { configuration: {} });
-  await e.client.putEntities(
-    { pipelineId },
-    {
-      entities: entities.map((t) => ({
-        source: { schema: 'dbo', table: t },
-        target: { table: t.toLowerCase() },
-      })),
-    },
-  );
+  await configureSeedPipeline(e.client, sandbox, ids, entities);
   return ids;
 }
 

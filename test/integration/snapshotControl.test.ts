@@ -11,6 +11,7 @@ import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';
 import { sandboxPool } from '../helpers/sandbox';
 import { until } from '../helpers/until';
+import { configureSeedPipeline } from '../helpers/changeTracking';
 
 let sandbox: SandboxSqlServer;
 let admin: sql.ConnectionPool;
@@ -43,20 +44,7 @@ beforeAll(async () => {
     await admin.request().batch(`INSERT INTO dbo.Audit VALUES ${values}`);
   }
   e = await startTestEngine();
-  await e.client.createPipeline({}, { id: ids.pipelineId, name: 'copies' });
-  await e.client.createAgent(ids, { id: ids.agentId, type: 'change-tracking', role: 'source' });
-  await e.client.putCredentials(ids, {
-    hostCredentials: {
-      connectionName: 'sales',
-      host: '127.0.0.1',
-      port: sandbox.port,
-      databaseName: 'Sales',
-      username: 'cdc_agent',
-      password: 'Agent-Passw0rd',
-    },
-  });
-  await e.client.putSpecific(ids, { configuration: { snapshotChunkRows: 200 } });
-  await e.client.putEntities(ids, { entities: [entity('Customers'), entity('Orders')] });
+  await configureSeedPipeline(e.client, sandbox, ids, ['Customers', 'Orders'], { snapshotChunkRows: 200 });
 });
 afterAll(async () => {
   await e?.stop();

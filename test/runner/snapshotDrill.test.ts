@@ -250,8 +250,10 @@ describe.each([
         `${sourceKind} → ${targetKind}: ${ROWS.toLocaleString('en')} rows in chunks of ${CHUNK}, ${reReads.length} kills, ` +
           `${changes} changes meanwhile; rows read again per restart: ${reReads.join(', ')} (max ${Math.max(...reReads)})`,
       );
-      const missing = source.rows.filter((r) => !target.rows.includes(r)).slice(0, 5);
-      const extra = target.rows.filter((r) => !source.rows.includes(r)).slice(0, 5);
+      const inSource = new Set(source.rows);
+      const inTarget = new Set(target.rows);
+      const missing = source.rows.filter((r) => !inTarget.has(r)).slice(0, 5);
+      const extra = target.rows.filter((r) => !inSource.has(r)).slice(0, 5);
       if (missing.length + extra.length > 0) {
         const file = join(tmpdir(), `drill-${sourceKind}-${targetKind}-${process.pid}.log`);
         writeFileSync(file, log.join('\n'));

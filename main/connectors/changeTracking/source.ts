@@ -180,7 +180,9 @@ export class ChangeTrackingSource implements SourceAgent {
           ' AND ',
         ),
       );
-      where = ` WHERE ${after.map((a) => `(${a})`).join(' OR ')}`;
+      // The leading `>=` lets SQL Server seek on the key's first column; the OR terms do the rest.
+      const seek = shape.key.length > 1 ? `${bracket(shape.key[0] ?? '')} >= @k0 AND ` : '';
+      where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})`;
     }
     const { recordset } = await this.query<Record<string, unknown>>(
       request,
