@@ -4,7 +4,7 @@
 // docs/snapshots.md explains why the target ends equal to the source.
 import type { SnapshotMode } from '../../shared/agents/common';
 import type { CopyState, TableSnapshot } from '../../shared/snapshots';
-import { tableKey, type Change, type SourceAgent, type TableRef } from '../connectors/source';
+import { tableKey, type Change, type Row, type SourceAgent, type TableRef } from '../connectors/source';
 import type { Target, TargetTable } from '../connectors/target';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
 import type { RunnerEvent } from './pipelineRunner';
@@ -28,12 +28,27 @@ export interface TableCopiesOptions {
   mode: SnapshotMode;
 }
 
+/** What one chunk may hold in memory: a table of wide rows (LOBs) gets chunks of fewer rows. */
+const CHUNK_BYTES = 32 * 2 ** 20;
+/** A table's first chunk, before its rows' size is known. */
+const FIRST_CHUNK_ROWS = 100;
+
+/** A row's size in memory, roughly: text two bytes a character, bytes as they are, the rest eight. */
+function rowBytes(row: Row): number {
+  let n = 0;
+  for (const v of Object.values(row))
+    n += typeof v === 'string' ? v.length * 2 : v instanceof Uint8Array ? v.byteLength : 8;
+  return n;
+}
+
 export class TableCopies {
   private readonly requests = new Map<string, 'copy' | 'cancel'>();
   /** Rows copied since this process took the copy up: its rate. */
   private readonly runs = new Map<string, { since: number; rows: number }>();
   private readonly finished = new Map<string, TableSnapshot>();
   private current = new Map<string, CopyState>();
+  /** Per table, the average size of its rows in the last chunk: the next chunk's row count. */
+  private readonly rowSize = new Map<string, number>();
   /** The entities' tables in their order. */
   private order: string[] = [];
 
@@ -162,6 +177,13 @@ export class TableCopies {
     this.o.emit({ kind: 'snapshot-started', table: table.source, reason, rowsTotal });
   }
 
+  /** Rows for a table's next chunk: the setting, fewer when its rows are wide (memory stays bounded). */
+  private chunkRows(table: string): number {
+    const size = this.rowSize.get(table);
+    const fit = size ? Math.floor(CHUNK_BYTES / Math.max(1, size)) : FIRST_CHUNK_ROWS;
+    return Math.max(1, Math.min(this.o.chunkRows, fit));
+  }
+
   /** The tables copied now: the first ones in the entities' order, as many as the concurrency allows. */
   private activeTables(copies: ReadonlyMap<string, CopyState>): string[] {
     return this.order
@@ -182,7 +204,9 @@ export class TableCopies {
         const table = ctx.tables.find((x) => x.source === name) as TargetTable;
         const ref = ctx.refs.find((r) => tableKey(r) === name) as TableRef;
         const copy = stored.copies.get(name) as CopyState;
-        const chunk = await ctx.source.readChunk(ref, copy.cursor, this.o.chunkRows);
+        const chunk = await ctx.source.readChunk(ref, copy.cursor, this.chunkRows(name));
+        if (chunk.rows.length > 0)
+          this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
         this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
         writing = writing.then(() => this.commit(ctx, stored, table, copy, chunk));
         await writing;

@@ -46,7 +46,8 @@ export const snapshotChunkRows = integer({
   label: 'Snapshot chunk (rows)',
   help:
     'Rows per chunk of a table copy: each chunk is one read at the source and one commit at the target, ' +
-    'so a restart re-reads at most one chunk per table and memory stays bounded by it.',
+    'so a restart re-reads at most one chunk per table. A table of wide rows is read in fewer rows, so a ' +
+    'chunk holds about 32 MiB at most.',
   min: 100,
   max: 100_000,
   default: 10_000,

@@ -17,9 +17,10 @@ const shape = {
 const entities = [{ source: shape.ref, target: { table: 'T' } }];
 
 /** A source of `rows` rows read in chunks; `lose()` makes its next read report the position lost. */
-function standIn(rows: number) {
+function standIn(rows: number, wide = 0) {
   let lost = false;
   const reads: (string | null)[] = [];
+  const limits: number[] = [];
   const agent: SourceAgent = {
     check: async () => [],
     describe: async () => [shape],
@@ -27,9 +28,14 @@ function standIn(rows: number) {
     snapshotStart: async () => '100',
     readChunk: async (_t, cursor, limit) => {
       reads.push(cursor);
+      limits.push(limit);
       const from = cursor === null ? 0 : Number(cursor);
       const to = Math.min(rows, from + limit);
-      const chunk: Row[] = Array.from({ length: to - from }, (_, i) => ({ Id: from + i }));
+      const text = 'x'.repeat(wide);
+      const chunk: Row[] = Array.from({ length: to - from }, (_, i) => ({
+        Id: from + i,
+        ...(wide ? { Doc: text } : {}),
+      }));
       return { rows: chunk, next: to < rows ? String(to) : null };
     },
     readChanges: async (_tables, checkpoint): Promise<ChangeBatch> => {
@@ -51,7 +57,7 @@ function standIn(rows: number) {
     backlog: async () => ({ rowsToRead: 0, versionsBehind: 0, perTable: [] }),
     close: async () => undefined,
   };
-  return { agent, reads, lose: () => (lost = true) };
+  return { agent, reads, limits, lose: () => (lost = true) };
 }
 
 function memory(): Target & { checkpoint: Checkpoint; rows: Map<number, Row> } {
@@ -212,5 +218,20 @@ describe('a copy in progress', () => {
     await after.runner.runUntilCaughtUp();
     expect(after.kinds()).not.toContain('snapshot-chunk-read');
     expect(target.rows.size).toBe(10);
+  });
+
+  it('reads fewer rows per chunk when the rows are wide, so memory stays bounded by bytes as well', async () => {
+    // Rows of a million characters (two megabytes in memory): 32 MiB a chunk is 15 rows, not 10,000.
+    const source = standIn(300, 2 ** 20);
+    const target = memory();
+    await new PipelineRunner({
+      openSource: async () => source.agent,
+      openTarget: async () => target,
+      entities,
+      pageSize: 10_000,
+    }).runUntilCaughtUp();
+    expect(source.limits[0]).toBe(100);
+    expect(source.limits.slice(1)).toEqual(Array<number>(14).fill(15));
+    expect(target.rows.size).toBe(300);
   });
 });
