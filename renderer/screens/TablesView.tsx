@@ -103,7 +103,7 @@ export function TablesView() {
                     type="button"
                     disabled={!running || busy}
                     title={running ? undefined : 'Start the pipeline to copy a table again.'}
-                    aria-label={`Copy ${t.table} again`}
+                    aria-label={`Re-snapshot ${t.table}`}
                     onClick={() => void snapshotTable(t.table, 'copy')}
                   >
                     Re-snapshot

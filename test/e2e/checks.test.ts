@@ -141,7 +141,7 @@ describe('Pipelines screen: checks', () => {
     // A re-snapshot of one table on request, from the tables view, while the pipeline runs.
     await pool.request().batch("INSERT INTO dbo.Orders VALUES (3, N'third')");
     await page.getByRole('button', { name: 'Show tables' }).click();
-    await page.getByRole('button', { name: 'Copy dbo.Orders again' }).click();
+    await page.getByRole('button', { name: 'Re-snapshot dbo.Orders' }).click();
     await page
       .getByLabel('Pipeline events')
       .getByText('Snapshot of dbo.Orders started (asked for by hand): 3 rows')

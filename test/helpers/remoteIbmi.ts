@@ -87,20 +87,22 @@ export function serveIbmi(child: ChildProcess, sandbox: SandboxIbmi): void {
       }
     }
   };
+  // A child killed while its answer is on the way: the answer has no one to go to (EPIPE).
+  const reply = (message: Reply) => {
+    if (child.connected) child.send(message, () => undefined);
+  };
+  child.on('error', () => undefined);
   child.on('message', (raw) => {
     const { id, request } = raw as { id: number; request: Request };
     handle(request).then(
-      (value) =>
-        child.connected &&
-        child.send({ id, ok: true, value: Array.isArray(value) ? value : value } satisfies Reply),
+      (value) => reply({ id, ok: true, value }),
       (error: unknown) =>
-        child.connected &&
-        child.send({
+        reply({
           id,
           ok: false,
           message: error instanceof Error ? error.message : String(error),
           messageId: error instanceof IbmiError ? error.messageId : undefined,
-        } satisfies Reply),
+        }),
     );
   });
   child.once('exit', () => {

@@ -212,28 +212,33 @@ describe.each([
         return { start, read, done };
       };
       let kills = 0;
-      for (let round = 0; round < KILLS; round++) {
-        // A third of the rounds die right after the k-th chunk read, before its commit; a third at a
-        // random moment after the k-th commit; a third at a random time from the start (during the
-        // start-up, the stream, a read or a commit). The process kills itself, at that exact point.
-        const policy = round % 3;
-        const count = 1 + Math.floor(random() * 3);
-        const kill: DrillChildOptions['kill'] =
-          policy === 0
-            ? { after: { kind: 'snapshot-chunk-read', count }, delayMs: 0 }
-            : policy === 1
-              ? { after: { kind: 'snapshot-progress', count }, delayMs: random() * 40 }
-              : { delayMs: 300 + random() * 1200 };
-        log.push(`--- round ${round}: ${JSON.stringify(kill)}`);
-        const { events, exited } = launch({ ...options, kill });
-        const seen = await follow(events, () => false);
-        await exited;
-        if (seen.done) throw new Error(`The copy ended after ${kills} kills: make the table bigger.`);
-        kills++;
-        // A process killed before it took the copy up leaves the earlier one's account open.
-        if (seen.start !== null) pending = { start: seen.start, read: seen.read };
+      let changes = 0;
+      // The writer stops whatever happens: left running, it would change the next test's table.
+      try {
+        for (let round = 0; round < KILLS; round++) {
+          // A third of the rounds die right after the k-th chunk read, before its commit; a third at a
+          // random moment after the k-th commit; a third at a random time from the start (during the
+          // start-up, the stream, a read or a commit). The process kills itself, at that exact point.
+          const policy = round % 3;
+          const count = 1 + Math.floor(random() * 3);
+          const kill: DrillChildOptions['kill'] =
+            policy === 0
+              ? { after: { kind: 'snapshot-chunk-read', count }, delayMs: 0 }
+              : policy === 1
+                ? { after: { kind: 'snapshot-progress', count }, delayMs: random() * 40 }
+                : { delayMs: 300 + random() * 1200 };
+          log.push(`--- round ${round}: ${JSON.stringify(kill)}`);
+          const { events, exited } = launch({ ...options, kill });
+          const seen = await follow(events, () => false);
+          await exited;
+          if (seen.done) throw new Error(`The copy ended after ${kills} kills: make the table bigger.`);
+          kills++;
+          // A process killed before it took the copy up leaves the earlier one's account open.
+          if (seen.start !== null) pending = { start: seen.start, read: seen.read };
+        }
+      } finally {
+        changes = await writer.stop();
       }
-      const changes = await writer.stop();
       log.push('--- final run');
       const final = launch({ ...options, untilCaughtUp: true });
       await follow(final.events, () => false);
@@ -256,7 +261,11 @@ describe.each([
       const extra = target.rows.filter((r) => !inSource.has(r)).slice(0, 5);
       if (missing.length + extra.length > 0) {
         const file = join(tmpdir(), `drill-${sourceKind}-${targetKind}-${process.pid}.log`);
-        writeFileSync(file, log.join('\n'));
+        const all = {
+          missing: source.rows.filter((r) => !inTarget.has(r)),
+          extra: target.rows.filter((r) => !inSource.has(r)),
+        };
+        writeFileSync(file, [...log, '--- differences', JSON.stringify(all)].join('\n'));
         console.log('differences', { missing, extra, events: file });
       }
       expect({ missing, extra }).toEqual({ missing: [], extra: [] });
