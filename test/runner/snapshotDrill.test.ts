@@ -212,7 +212,7 @@ describe.each([
         return { start, read, done };
       };
       let kills = 0;
-      let changes = 0;
+      let changes: number;
       // The writer stops whatever happens: left running, it would change the next test's table.
       try {
         for (let round = 0; round < KILLS; round++) {
