@@ -72,6 +72,7 @@ describe('checks that pass', () => {
       'journal-detected': 'passed',
       'sync-library': 'passed',
       'row-identification': 'passed',
+      'column-types': 'passed',
     });
     expect(byId(results, 'journal-detected').message).toBe(
       'SHOP/CUSTOMER: SHOP/QSQJRN (detected)\nLEGACY/ITEMS: LEGACY/JRN (detected)',

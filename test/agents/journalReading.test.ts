@@ -77,9 +77,12 @@ describe('record images', () => {
       row: { ITEMNO: '3', NAME: 'Artikel Größe 3     ', ADDED: '2026-11-22', PRICE: '12.34', REVIEWED: null },
       changedColumns: ['PRICE', 'ADDED'],
     });
-    // SQL calls ADDED a DATE: decoded as *ISO, the 8-byte *MDY field and all after it are misread.
+    // SQL calls ADDED a DATE: as *ISO it would take 10 bytes where the *MDY field takes 8, so the image
+    // is shorter than that layout — an error naming the entry and both lengths, never a misread.
     const withoutDds = await source([ITEMS]);
-    await expect(withoutDds.readChanges([ITEMS.source], checkpoint)).rejects.toThrow(/date/);
+    await expect(withoutDds.readChanges([ITEMS.source], checkpoint)).rejects.toThrow(
+      /Journal entry \d+ \(R UP\) of LEGACY\/ITEMS in receiver .*: The record image is \d+ bytes; its layout takes \d+\..*turn DDS discovery on/,
+    );
   });
 
   it('an update gives the columns it changed; a key update is a delete of the old key and an insert', async () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../main/connectors/source';
 import { assemble, type JournalEntryRow, type TableReading } from '../../main/connectors/journal/assemble';
-import { encodeRecord, type FieldDef } from '../../main/connectors/drivers/ibmi/recordImage';
+import { encodeRecord } from '../../main/connectors/drivers/ibmi/recordEncode';
+import type { FieldDef } from '../../main/connectors/drivers/ibmi/recordImage';
 
 const FIELDS: FieldDef[] = [
   { name: 'ID', type: { kind: 'binary', bytes: 4 } },

@@ -14,6 +14,39 @@ export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
 
 /** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
+/**
+ * The column's type at a SQL Server target: SQL Server's own types as they are; text as Unicode (an
+ * IBM i CHAR in CCSID 939 holds kanji a varchar would lose); Db2 for i names T-SQL lacks mapped
+ * (TIMESTAMP(p) is datetime2, T-SQL's timestamp being rowversion). The table is in docs/runner.md.
+ */
+export function mssqlType(c: ColumnShape): string {
+  const m = /^(\w+)(?:\((\d+|max)(?:,\s*(\d+))?\))?$/i.exec(c.sourceType.trim());
+  if (!m) return c.sourceType;
+  const [, name = '', size, scale] = m;
+  const n = size === undefined ? null : size.toLowerCase() === 'max' ? Infinity : Number(size);
+  const unicode = (base: 'nchar' | 'nvarchar') =>
+    n === null ? base : n > 4000 ? 'nvarchar(max)' : `${base}(${n})`;
+  switch (name.toUpperCase()) {
+    case 'CHAR':
+    case 'CHARACTER':
+    case 'GRAPHIC':
+      return unicode('nchar');
+    case 'VARCHAR':
+    case 'VARGRAPHIC':
+      return unicode('nvarchar');
+    case 'TIMESTAMP':
+      return `datetime2(${Math.min(7, n ?? 6)})`;
+    case 'DOUBLE':
+      return 'float';
+    case 'DECIMAL':
+    case 'NUMERIC':
+      // SQL Server holds 38 digits; Db2 for i up to 63 (the loss is stated in docs/runner.md).
+      return n !== null && n > 38 ? `decimal(38,${Math.min(Number(scale ?? 0), 38)})` : c.sourceType;
+    default:
+      return c.sourceType;
+  }
+}
+
 function bindable(c: ColumnShape, v: RowValue): unknown {
   const p = portable(c, v);
   if (typeof p === 'bigint') return String(p);
@@ -65,7 +98,7 @@ export class MssqlTarget implements Target {
       this.tables.set(t.source, t);
       if (await this.exists(this.name(t))) continue;
       const columns = t.columns.map(
-        (c) => `${bracket(c.name)} ${c.sourceType}${c.nullable ? ' NULL' : ' NOT NULL'}`,
+        (c) => `${bracket(c.name)} ${mssqlType(c)}${c.nullable ? ' NULL' : ' NOT NULL'}`,
       );
       await this.pool
         .request()

@@ -4,7 +4,7 @@
 // A before image (UB) gives the columns an update changed, and the old key when the key changed.
 // An F RG (RGZPFM) renumbers an RRN-identified file and an F CR (CLRPFM) empties any: both ask for a
 // snapshot of the file instead of changes that would land on the wrong rows.
-import { decodeRecord, type FieldDef } from '../drivers/ibmi/recordImage';
+import { decodeRecord, ImageLengthError, type FieldDef } from '../drivers/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
 import { formValue, type ValueForm } from './values';
@@ -68,7 +68,17 @@ const positionOf = (e: JournalEntryRow): JournalPosition => ({
 
 function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
   // The decoded record becomes the row in place: one object per entry, not two.
-  const decoded = decodeRecord(t.fields, e.data, e.nullIndicators);
+  let decoded;
+  try {
+    decoded = decodeRecord(t.fields, e.data, e.nullIndicators);
+  } catch (error) {
+    if (!(error instanceof ImageLengthError)) throw error;
+    throw new PermanentImageError(
+      `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver}: ` +
+        `${error.message} The file's layout changed since, the journal minimises entry data (MINENTDTA), or SQL describes ` +
+        `its DDS fields otherwise than they are stored (turn DDS discovery on): an image is never read by a layout it does not fit.`,
+    );
+  }
   const row: Row = decoded;
   for (const f of t.fields) row[f.name] = formValue(f, decoded[f.name] ?? null, form);
   if (t.identify === 'rrn') row[RRN_COLUMN] = e.rrn;
@@ -191,3 +201,6 @@ export function assemble(
     newestTimestamp,
   };
 }
+
+/** A record image that does not fit the file's layout: retrying reads the same entry again. */
+export class PermanentImageError extends Error {}

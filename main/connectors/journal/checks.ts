@@ -8,7 +8,7 @@ import { IBMI_NAME } from '../../../shared/config/fields';
 import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
-import { catalogLayouts, unknownColumns } from './layout';
+import { catalogLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
 
@@ -131,6 +131,23 @@ function journalingChecks(entities: readonly Entity[], objects: ObjectState[]): 
   ];
 }
 
+/** Every column of every file is one the agent decodes (its type and CCSID), or the run does not start. */
+function columnTypesCheck(layouts: readonly FileLayout[]): CheckResult {
+  const problems = layouts.flatMap((l) =>
+    unsupportedColumns(l).map((column) => `${l.library}/${l.file} ${column}.`),
+  );
+  return {
+    id: 'column-types',
+    status: problems.length ? 'failed' : 'passed',
+    message: problems.length
+      ? `Columns the journal agent cannot replicate:\n${problems.join('\n')}`
+      : `Every column of the ${layouts.length} file(s) has a type and CCSID the agent decodes.`,
+    remedy: problems.length
+      ? 'Leave these files out of the pipeline, or change the columns (a CCSID the agent decodes, no LOB); the pipeline does not start while they are in it.'
+      : null,
+  };
+}
+
 async function rowIdentificationChecks(
   c: IbmiConnection,
   entities: readonly Entity[],
@@ -169,6 +186,7 @@ async function rowIdentificationChecks(
       );
   }
   return [
+    columnTypesCheck(layouts),
     {
       id: 'row-identification',
       status: failed.length ? 'failed' : warned.length ? 'warning' : 'passed',

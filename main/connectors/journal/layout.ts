@@ -3,7 +3,8 @@
 // DDS date field's own format (*MDY, *JUL …) and separator, which SQL reports as a plain DATE.
 import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../drivers/ibmi/dateTime';
 import { ibmiName, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
-import { sqlTypeName, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
+import { BINARY_CCSID, ccsidKind } from '../drivers/ibmi/ccsid';
+import { fieldLength, sqlTypeName, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
 import type { ColumnShape, TableRef } from '../source';
 
 export interface FileLayout {
@@ -25,6 +26,27 @@ const systemNames = (ref: TableRef) => ({
 const num = (v: IbmiRow[string] | undefined) => Number(v ?? 0);
 const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
+/** A text field in its CCSID, or the reason the agent cannot decode that CCSID. */
+function textField(type: FieldType, sqlType: string): FieldType {
+  if (!('ccsid' in type) || ccsidKind(type.ccsid) !== null) return type;
+  const length = fieldLength(type);
+  return type.ccsid === BINARY_CCSID
+    ? { kind: 'unsupported', sqlType, length, reason: 'CCSID 65535 on a graphic field has no character set' }
+    : {
+        kind: 'unsupported',
+        sqlType,
+        length,
+        reason: `CCSID ${type.ccsid} is not one the agent has a table for`,
+      };
+}
+
+const lob = (sqlType: string, length: number): FieldType => ({
+  kind: 'unsupported',
+  sqlType,
+  length,
+  reason: 'a large object: the journal entry holds a locator, not its value',
+});
+
 /** A SYSCOLUMNS row as a field; SQL describes dates and times in *ISO, as SQL tables store them. */
 function catalogField(r: IbmiRow): FieldType {
   const type = text(r.DATA_TYPE);
@@ -34,9 +56,15 @@ function catalogField(r: IbmiRow): FieldType {
   const scale = num(r.NUMERIC_SCALE);
   switch (type) {
     case 'CHAR':
-      return ccsid === 65535 ? { kind: 'hex', length } : { kind: 'char', length, ccsid };
+      if (ccsid === BINARY_CCSID) return { kind: 'hex', length };
+      return textField({ kind: 'char', length, ccsid }, `CHAR(${length})`);
     case 'VARCHAR':
-      return { kind: 'varchar', length, ccsid };
+      if (ccsid === BINARY_CCSID) return { kind: 'varhex', length };
+      return textField({ kind: 'varchar', length, ccsid }, `VARCHAR(${length})`);
+    case 'GRAPHIC':
+      return textField({ kind: 'graphic', length, ccsid }, `GRAPHIC(${length})`);
+    case 'VARG':
+      return textField({ kind: 'vargraphic', length, ccsid }, `VARGRAPHIC(${length})`);
     case 'DECIMAL':
       return { kind: 'packed', precision, scale };
     case 'NUMERIC':
@@ -58,17 +86,27 @@ function catalogField(r: IbmiRow): FieldType {
       return { kind: 'time', format: 'iso', ccsid };
     case 'TIMESTMP':
     case 'TIMESTAMP':
-      return { kind: 'timestamp', ccsid };
+      // NUMERIC_SCALE holds a timestamp's fraction digits (0 to 12).
+      return { kind: 'timestamp', ccsid, precision: r.NUMERIC_SCALE === null ? 6 : scale };
     case 'BINARY':
       return { kind: 'hex', length };
+    case 'VARBIN':
+      return { kind: 'varhex', length };
+    case 'CLOB':
+    case 'BLOB':
+    case 'DBCLOB':
+      return lob(type, length);
   }
-  throw new RangeError(
-    `Column ${text(r.COLUMN_NAME)} of ${text(r.TABLE_SCHEMA)}/${text(r.TABLE_NAME)} has the type ${type}, which the journal agent cannot decode.`,
-  );
+  return {
+    kind: 'unsupported',
+    sqlType: type,
+    length,
+    reason: 'the journal agent does not decode this type',
+  };
 }
 
 /** A DSPFFD (QWHDRFFD) row as a field: the data type letter, buffer length, digits, format and separator. */
-function dspffdField(r: IbmiRow, where: string): FieldType {
+function dspffdField(r: IbmiRow): FieldType {
   const kind = text(r.WHFLDT);
   const bytes = num(r.WHFLDB);
   const digits = num(r.WHFLDD);
@@ -76,16 +114,29 @@ function dspffdField(r: IbmiRow, where: string): FieldType {
   const ccsid = num(r.WHCCSID) || 37;
   const separator = text(r.WHSEP) || undefined;
   const format = text(r.WHFMT);
+  const varying = text(r.WHVARL) === 'Y';
   switch (kind) {
+    // A; and J (DBCS-only), E (either), O (open): mixed data with shift-out/shift-in in the field's CCSID.
     case 'A':
-      if (text(r.WHVARL) === 'Y') return { kind: 'varchar', length: bytes - 2, ccsid };
-      return ccsid === 65535 ? { kind: 'hex', length: bytes } : { kind: 'char', length: bytes, ccsid };
+    case 'J':
+    case 'E':
+    case 'O':
+      if (ccsid === BINARY_CCSID)
+        return varying ? { kind: 'varhex', length: bytes - 2 } : { kind: 'hex', length: bytes };
+      return varying
+        ? textField({ kind: 'varchar', length: bytes - 2, ccsid }, `VARCHAR(${bytes - 2})`)
+        : textField({ kind: 'char', length: bytes, ccsid }, `CHAR(${bytes})`);
+    case 'G':
+      return varying
+        ? textField({ kind: 'vargraphic', length: (bytes - 2) / 2, ccsid }, `VARGRAPHIC(${(bytes - 2) / 2})`)
+        : textField({ kind: 'graphic', length: bytes / 2, ccsid }, `GRAPHIC(${bytes / 2})`);
     case 'P':
       return { kind: 'packed', precision: digits, scale: places };
     case 'S':
       return { kind: 'zoned', precision: digits, scale: places };
     case 'B':
-      if (bytes === 2 || bytes === 4 || bytes === 8) return { kind: 'binary', bytes };
+      if (bytes === 2 || bytes === 4 || bytes === 8)
+        return places ? { kind: 'binary', bytes, scale: places } : { kind: 'binary', bytes };
       break;
     case 'F':
       return { kind: 'float', bytes: bytes === 4 ? 4 : 8 };
@@ -94,14 +145,23 @@ function dspffdField(r: IbmiRow, where: string): FieldType {
     case 'T':
       return { kind: 'time', format: DDS_TIME_FORMATS[format] ?? 'iso', separator, ccsid };
     case 'Z':
-      return { kind: 'timestamp', ccsid };
+      return { kind: 'timestamp', ccsid, precision: bytes > 19 ? bytes - 20 : 0 };
     case 'H':
-      return { kind: 'hex', length: bytes };
+      return varying ? { kind: 'varhex', length: bytes - 2 } : { kind: 'hex', length: bytes };
   }
-  throw new RangeError(
-    `Field ${text(r.WHFLDE)} of ${where} has the DDS type ${kind}, which the journal agent cannot decode.`,
-  );
+  return {
+    kind: 'unsupported',
+    sqlType: `DDS type ${kind}`,
+    length: bytes,
+    reason: 'the journal agent does not decode this DDS data type',
+  };
 }
+
+/** Each column of the file the agent cannot replicate, with its type and the reason. */
+export const unsupportedColumns = (layout: FileLayout): string[] =>
+  layout.fields.flatMap((f) =>
+    f.type.kind === 'unsupported' ? [`${f.name} (${f.type.sqlType}): ${f.type.reason}`] : [],
+  );
 
 /** The columns of a logical key the file does not have (names compare upper-cased), as given. */
 export const unknownColumns = (layout: FileLayout, columns: readonly string[]): string[] =>
@@ -182,10 +242,9 @@ export async function dspffdLayouts(
       const rows = await c.query(
         `SELECT WHFLDE, WHFLDT, WHFLDB, WHFLDD, WHFLDP, WHCCSID, WHNULL, WHFMT, WHSEP, WHVARL FROM ${lib}.FFDOUT ORDER BY WHFOBO`,
       );
-      const where = `${library}/${file}`;
       const fields = rows.map((r) => ({
         name: text(r.WHFLDE),
-        type: dspffdField(r, where),
+        type: dspffdField(r),
         nullable: text(r.WHNULL) === 'Y',
       }));
       layouts.push(layoutOf(ref, fields, keys));

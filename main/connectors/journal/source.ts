@@ -22,7 +22,7 @@ import {
 import { assemble, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
-import { catalogLayouts, dspffdLayouts, unknownColumns, type FileLayout } from './layout';
+import { catalogLayouts, dspffdLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
 import {
   chainIndex,
@@ -112,11 +112,18 @@ export class JournalSource implements SourceAgent {
         : await catalogLayouts(this.c, missing);
       for (const l of found) this.layouts.set(tableKey(l.ref), l);
     }
-    return tables.map((t) => {
+    const layouts = tables.map((t) => {
       const l = this.layouts.get(tableKey(t));
       if (!l) throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
       return l;
     });
+    // Refused before anything is read, never discovered at the first change (the column-types check says the same).
+    const unsupported = layouts.flatMap((l) =>
+      unsupportedColumns(l).map((c) => `${l.library}/${l.file} ${c}`),
+    );
+    if (unsupported.length)
+      throw new Error(`Columns the journal agent cannot replicate: ${unsupported.join('; ')}.`);
+    return layouts;
   }
 
   private async journalsOf(tables: readonly TableRef[]): Promise<JournalName[]> {

@@ -30,11 +30,14 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 type Parts = [number, number, number, number, number, number];
 
-/** A timestamp's fields (year … second) and its fraction as microsecond digits; null for no timestamp. */
-function timestampParts(text: string): { parts: Parts; micros: string } | null {
+/** A timestamp's fields (year … second) and its fraction in `precision` digits; null for no timestamp. */
+function timestampParts(text: string, precision = 6): { parts: Parts; fraction: string } | null {
   const m = TIMESTAMP.exec(text.trim());
   if (!m) return null;
-  return { parts: m.slice(1, 7).map(Number) as Parts, micros: (m[7] ?? '').padEnd(6, '0').slice(0, 6) };
+  return {
+    parts: m.slice(1, 7).map(Number) as Parts,
+    fraction: (m[7] ?? '').padEnd(precision, '0').slice(0, precision),
+  };
 }
 
 const instantOf = ([y, mo, d, h, mi, s]: Parts, utcOffsetMinutes: number) =>
@@ -46,17 +49,19 @@ export function localInstant(text: string, utcOffsetMinutes: number): Date | nul
   return t ? instantOf(t.parts, utcOffsetMinutes) : null;
 }
 
-function timestampText(v: string, utcOffsetMinutes: number | null): string {
+/** `yyyy-mm-dd hh:mm:ss` and the column's fraction digits (TIMESTAMP(0) to TIMESTAMP(12)). */
+function timestampText(v: string, utcOffsetMinutes: number | null, precision: number): string {
   // The common case, a record image's `yyyy-mm-dd-hh.mm.ss.ffffff` left in local time, without a regex.
-  if (utcOffsetMinutes === null && v.length === 26 && v[10] === '-' && v[13] === '.')
+  if (utcOffsetMinutes === null && precision === 6 && v.length === 26 && v[10] === '-' && v[13] === '.')
     return `${v.slice(0, 10)} ${v.slice(11, 13)}:${v.slice(14, 16)}:${v.slice(17, 19)}.${v.slice(20)}`;
-  const t = timestampParts(v);
+  const t = timestampParts(v, precision);
   if (!t) throw new RangeError(`"${v}" is not a timestamp.`);
+  const fraction = precision > 0 ? `.${t.fraction}` : '';
   const [y, mo, d, h, mi, s] = t.parts;
   if (utcOffsetMinutes === null || utcOffsetMinutes === 0)
-    return `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}.${t.micros}`;
+    return `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}${fraction}`;
   const utc = instantOf(t.parts, utcOffsetMinutes).toISOString();
-  return `${utc.slice(0, 10)} ${utc.slice(11, 19)}.${t.micros}`;
+  return `${utc.slice(0, 10)} ${utc.slice(11, 19)}${fraction}`;
 }
 
 function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint {
@@ -68,16 +73,18 @@ function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint
 export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
   if (v === null) return null;
   const t = f.type;
-  if (v instanceof Uint8Array) return t.kind === 'hex' ? v : null;
+  if (v instanceof Uint8Array) return t.kind === 'hex' || t.kind === 'varhex' ? v : null;
   switch (t.kind) {
     case 'char':
     case 'varchar':
+    case 'graphic':
+    case 'vargraphic':
       return String(v);
     case 'packed':
     case 'zoned':
       return decimalText(v, t.scale);
     case 'binary':
-      return integer(v, t.bytes);
+      return t.scale ? decimalText(v, t.scale) : integer(v, t.bytes);
     case 'float':
       return Number(v);
     case 'date': {
@@ -87,9 +94,12 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
     case 'time':
       return parseTime(String(v), /\s?[AP]M$/i.test(String(v)) ? 'usa' : form.timeFormat);
     case 'timestamp':
-      return timestampText(String(v), form.utcOffsetMinutes);
+      return timestampText(String(v), form.utcOffsetMinutes, t.precision ?? 6);
     case 'hex':
+    case 'varhex':
       return typeof v === 'string' ? new TextEncoder().encode(v) : null;
+    case 'unsupported':
+      throw new RangeError(`${f.name} (${t.sqlType}) cannot be replicated: ${t.reason}`);
   }
 }
 

@@ -38,7 +38,7 @@ export function postgresType(c: ColumnShape): string {
     case 'binary':
       return 'bytea';
     case 'datetime':
-      return `timestamp(${Math.min(6, Number(base === 'datetime2' ? (n ?? 7) : base === 'timestamp' ? 6 : 3))})`;
+      return `timestamp(${Math.min(6, Number(base === 'datetime2' ? (n ?? 7) : base === 'timestamp' ? (n ?? 6) : 3))})`;
     case 'date':
       return 'date';
     case 'time':

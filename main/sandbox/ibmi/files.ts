@@ -3,7 +3,11 @@
 // table per member; every change goes through here so it is journaled the way IBM i journals it.
 import type Database from 'better-sqlite3';
 import { sqlTypeName, type FieldDef, type FieldValue } from '../../connectors/drivers/ibmi/recordImage';
-import { decodeEbcdic, encodeEbcdic } from '../../connectors/drivers/ibmi/ebcdic';
+import { ccsidKind, decodeText, encodeText } from '../../connectors/drivers/ibmi/ccsid';
+
+/** A GRAPHIC field's blank: the double-byte space in EBCDIC, the space in UTF-16. */
+const graphicBlank = (ccsid: number) => (ccsidKind(ccsid) === 'double' ? '\u3000' : ' ');
+const binaryDigitsOf = (bytes: 2 | 4 | 8) => ({ 2: 4, 4: 9, 8: 18 })[bytes];
 import type { ObjectAuthority } from './authority';
 import { sqlError } from './messages';
 
@@ -86,10 +90,37 @@ export const zonedColumn = (name: string, precision: number, scale = 0): ColumnS
 
 export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+const EXACT_DIGITS = 15;
+
+/** `-0012.5` at scale 2 → `-12.50`: a decimal's canonical text, exact whatever its digits. */
+function exactDecimal(text: string, scale: number): string {
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
+  if (!m) return text;
+  const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
+  const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
+  const sign = m[1] === '-' && /[1-9]/.test(whole + fraction) ? '-' : '';
+  return `${sign}${whole}${scale ? `.${fraction}` : ''}`;
+}
+
 /** The member table's column: text compares as Db2 compares it, trailing blanks ignored (CHAR and VARCHAR). */
 function sqliteDecl(c: ColumnSpec): string {
-  const t = c.type;
-  return t.kind === 'char' || t.kind === 'varchar' ? `${sqlTypeName(t)} COLLATE RTRIM` : sqlTypeName(t);
+  switch (c.type.kind) {
+    case 'char':
+    case 'varchar':
+    case 'graphic':
+    case 'vargraphic':
+      return 'TEXT COLLATE RTRIM';
+    case 'hex':
+    case 'varhex':
+    case 'unsupported':
+      return 'BLOB';
+    case 'packed':
+    case 'zoned':
+      // SQLite's REAL holds 15 digits; a DECIMAL(31,2) or NUMERIC(63) is kept as its exact text.
+      return c.type.precision > EXACT_DIGITS ? 'TEXT' : sqlTypeName(c.type);
+    default:
+      return sqlTypeName(c.type);
+  }
 }
 
 let tables = 0;
@@ -138,12 +169,20 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
   const t = c.type;
   switch (t.kind) {
     case 'char':
-    case 'varchar': {
-      const raw = Buffer.isBuffer(v) ? v.toString('latin1') : String(v);
+    case 'varchar':
+    case 'graphic':
+    case 'vargraphic': {
+      const raw = (Buffer.isBuffer(v) ? v.toString('latin1') : String(v)).replace(/[ \u3000]+$/, '');
       // What the column's CCSID can hold: a character it lacks is stored as the substitution character.
-      const text = decodeEbcdic(encodeEbcdic(raw, t.ccsid), t.ccsid);
-      if (text.replace(/ +$/, '').length > t.length) throw sqlError(-404, c.name);
-      return t.kind === 'char' ? text.slice(0, t.length).padEnd(t.length, ' ') : text.slice(0, t.length);
+      // Lengths count bytes (CHAR, VARCHAR: shift-out/shift-in and UTF-8 included) or two-byte units (GRAPHIC).
+      const bytes = encodeText(raw, t.ccsid);
+      const unit = t.kind === 'graphic' || t.kind === 'vargraphic' ? 2 : 1;
+      if (bytes.length > t.length * unit) throw sqlError(-404, c.name);
+      const text = decodeText(bytes, t.ccsid);
+      // Fixed-length fields come back padded with the CCSID's blank, as Db2 returns them.
+      if (t.kind === 'char') return text + ' '.repeat(t.length - bytes.length);
+      if (t.kind === 'graphic') return text + graphicBlank(t.ccsid).repeat(t.length - bytes.length / 2);
+      return text;
     }
     case 'packed':
     case 'zoned': {
@@ -154,12 +193,20 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
       if (whole.length > t.precision - t.scale) throw sqlError(-406, c.name);
       // Db2 truncates digits beyond the scale on assignment.
       const [w, f = ''] = text.replace(/^\+/, '').split('.');
-      return Number(
-        `${w === '' || w === '-' ? `${w}0` : w}.${(f + '0'.repeat(t.scale)).slice(0, t.scale) || '0'}`,
-      );
+      const exact = `${w === '' || w === '-' ? `${w}0` : w}.${(f + '0'.repeat(t.scale)).slice(0, t.scale) || '0'}`;
+      // Beyond 15 digits a double would round: such columns keep the exact text (see sqliteDecl).
+      return t.precision > EXACT_DIGITS ? exactDecimal(exact, t.scale) : Number(exact);
     }
     case 'binary': {
       const text = decimalText(v);
+      if (t.scale) {
+        // DDS B with decimal positions: a scaled integer, its digits limited as a decimal's.
+        const m = text === null ? null : DIGITS.exec(text);
+        if (!m || text === null) throw sqlError(-302, c.name);
+        if ((m[1] ?? '').replace(/^0+/, '').length > binaryDigitsOf(t.bytes) - t.scale)
+          throw sqlError(-406, c.name);
+        return Number(Number(text).toFixed(t.scale));
+      }
       if (text === null || !/^[+-]?\d+(\.0*)?$/.test(text)) throw sqlError(-302, c.name);
       const n = BigInt(text.split('.')[0] ?? '0');
       const limit = 1n << BigInt(t.bytes * 8 - 1);
@@ -186,13 +233,22 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
         String(v).trim(),
       );
       if (!m || !toDate(m[1] ?? '')) throw sqlError(-180);
-      return `${m[1]} ${m[2]}:${m[3]}:${m[4]}.${(m[5] ?? '').padEnd(6, '0').slice(0, 6)}`;
+      const precision = t.precision ?? 6;
+      const fraction = precision ? `.${(m[5] ?? '').padEnd(precision, '0').slice(0, precision)}` : '';
+      return `${m[1]} ${m[2]}:${m[3]}:${m[4]}${fraction}`;
     }
     case 'hex': {
       const bytes = Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'latin1');
       if (bytes.length > t.length) throw sqlError(-404, c.name);
       return Buffer.concat([bytes, Buffer.alloc(t.length - bytes.length, 0)]);
     }
+    case 'varhex': {
+      const bytes = Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'latin1');
+      if (bytes.length > t.length) throw sqlError(-404, c.name);
+      return bytes;
+    }
+    case 'unsupported':
+      return Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'utf8');
   }
 }
 
@@ -203,14 +259,17 @@ export function imageValue(c: ColumnSpec, v: SqlValue): FieldValue {
   switch (t.kind) {
     case 'packed':
     case 'zoned':
-      return Number(v).toFixed(t.scale);
+      return typeof v === 'string' ? exactDecimal(v, t.scale) : Number(v).toFixed(t.scale);
     case 'binary':
+      if (t.scale) return Number(v).toFixed(t.scale);
       return BigInt(typeof v === 'number' ? Math.trunc(v) : (v as bigint));
     case 'timestamp': {
       const s = String(v);
-      return `${s.slice(0, 10)}-${s.slice(11, 13)}.${s.slice(14, 16)}.${s.slice(17, 19)}.${s.slice(20, 26)}`;
+      return `${s.slice(0, 10)}-${s.slice(11, 13)}.${s.slice(14, 16)}.${s.slice(17, 19)}${s.slice(19)}`;
     }
     case 'hex':
+    case 'varhex':
+    case 'unsupported':
       return new Uint8Array(v as Buffer);
     default:
       return typeof v === 'bigint' ? Number(v) : (v as string | number);

@@ -68,6 +68,7 @@ const SQL: Record<number, { state: string; text: string }> = {
   [-407]: { state: '23502', text: 'Null values not allowed in column or variable &1.' },
   [-551]: { state: '42501', text: 'Not authorized to object &1 in &2 type *&3.' },
   [-552]: { state: '42502', text: 'Not authorized to &1.' },
+  [-604]: { state: '42611', text: 'Attributes of column, distinct type or variable &1 not valid.' },
   [-601]: { state: '42710', text: '&1 in &2 type *&3 already exists.' },
   [-803]: { state: '23505', text: 'Duplicate key value specified.' },
   [-180]: { state: '22007', text: 'Syntax of date, time, or timestamp value not valid.' },

@@ -328,7 +328,11 @@ const FIELD_TYPE: Record<string, string> = {
   time: 'T',
   timestamp: 'Z',
   hex: 'H',
+  varhex: 'H',
+  graphic: 'G',
+  vargraphic: 'G',
 };
+const VARYING = new Set(['varchar', 'vargraphic', 'varhex']);
 
 function ffdColumns(): ColumnSpec[] {
   return [
@@ -389,16 +393,16 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
           : t.kind === 'binary'
             ? ([0, 0, 4, 0, 9, 0, 0, 0, 18][t.bytes] ?? 0)
             : 0,
-      WHFLDP: t.kind === 'packed' || t.kind === 'zoned' ? t.scale : 0,
+      WHFLDP: t.kind === 'packed' || t.kind === 'zoned' ? t.scale : t.kind === 'binary' ? (t.scale ?? 0) : 0,
       WHFTXT: col.text,
       WHFLDT: FIELD_TYPE[t.kind] ?? 'A',
       WHFIOB: 'B',
-      WHVARL: t.kind === 'varchar' ? 'Y' : 'N',
-      WHALLC: t.kind === 'varchar' ? t.length : 0,
+      WHVARL: VARYING.has(t.kind) ? 'Y' : 'N',
+      WHALLC: t.kind === 'varchar' || t.kind === 'varhex' || t.kind === 'vargraphic' ? t.length : 0,
       WHNULL: col.nullable ? 'Y' : 'N',
       WHFMT: t.kind === 'date' || t.kind === 'time' ? ddsFormatName(t.format) : '',
       WHSEP: (t.kind === 'date' || t.kind === 'time') && t.separator ? t.separator : '',
-      WHCCSID: 'ccsid' in t ? t.ccsid : t.kind === 'hex' ? 65535 : 0,
+      WHCCSID: 'ccsid' in t ? t.ccsid : t.kind === 'hex' || t.kind === 'varhex' ? 65535 : 0,
     };
     offset += length;
     return row;

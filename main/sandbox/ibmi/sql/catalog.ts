@@ -122,7 +122,8 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
           f.name.padEnd(10),
           f.library.padEnd(10),
           f.library,
-          'ccsid' in t ? t.ccsid : null,
+          // FOR BIT DATA and BINARY columns: CCSID 65535, as SYSCOLUMNS reports them.
+          'ccsid' in t ? t.ccsid : t.kind === 'hex' || t.kind === 'varhex' ? 65535 : null,
           numeric,
           t.kind === 'char' || t.kind === 'varchar' ? t.length : null,
           fieldLength(t),

@@ -1,6 +1,7 @@
 // CREATE SCHEMA, CREATE TABLE (an SQL table: REUSEDLT(*YES), journaled to the schema's QSQJRN when
 // it has one), CREATE ALIAS (a name for a file, or for one member of it), DROP.
-import type { FieldType } from '../../../connectors/drivers/ibmi/recordImage';
+import { doubleByteHalf } from '../../../connectors/drivers/ibmi/ccsid';
+import { timestampLength, type FieldType } from '../../../connectors/drivers/ibmi/recordImage';
 import { newAuthority } from '../authority';
 import type { ColumnSpec, SqlValue } from '../files';
 import { sqlError } from '../messages';
@@ -38,7 +39,8 @@ function columnType(
   const word = tokens[0]?.value ?? '';
   let i = 1;
   let size: number[] = [];
-  if (isWord(tokens[0], 'CHARACTER', 'CHAR') && isWord(tokens[1], 'VARYING')) i = 2;
+  if (isWord(tokens[0], 'CHARACTER', 'CHAR', 'GRAPHIC', 'BINARY', 'NCHAR') && isWord(tokens[1], 'VARYING'))
+    i = 2;
   if (isWord(tokens[0], 'DOUBLE') && isWord(tokens[1], 'PRECISION')) i = 2;
   if (isOp(tokens[i], '(')) {
     const end = closing(tokens, i);
@@ -59,16 +61,46 @@ function columnType(
     scale,
     rest,
   });
+  // GRAPHIC takes the double-byte half of a mixed job CCSID, else 65535 (IBM i's default); NCHAR is UTF-16.
+  const graphicCcsid = ccsidAt >= 0 ? columnCcsid : (doubleByteHalf(ccsid) ?? 65535);
+  const unsupported = (sqlType: string, reason: string) =>
+    spec({ kind: 'unsupported', sqlType, length: p || 1, reason }, sqlType, p || 1, null);
   switch (word) {
     case 'CHAR':
     case 'CHARACTER':
+      if (varying && bitData) return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
       if (varying) return spec({ kind: 'varchar', length: p, ccsid: columnCcsid }, 'VARCHAR', p, null);
       if (bitData) return spec({ kind: 'hex', length: p || 1 }, 'CHAR', p || 1, null);
       return spec({ kind: 'char', length: p || 1, ccsid: columnCcsid }, 'CHAR', p || 1, null);
     case 'VARCHAR':
+      if (bitData) return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
       return spec({ kind: 'varchar', length: p, ccsid: columnCcsid }, 'VARCHAR', p, null);
+    case 'GRAPHIC':
+      if (varying) return spec({ kind: 'vargraphic', length: p, ccsid: graphicCcsid }, 'VARG', p, null);
+      return spec({ kind: 'graphic', length: p || 1, ccsid: graphicCcsid }, 'GRAPHIC', p || 1, null);
+    case 'VARGRAPHIC':
+      return spec({ kind: 'vargraphic', length: p, ccsid: graphicCcsid }, 'VARG', p, null);
+    case 'NCHAR':
+      if (varying) return spec({ kind: 'vargraphic', length: p, ccsid: 1200 }, 'VARG', p, null);
+      return spec({ kind: 'graphic', length: p || 1, ccsid: 1200 }, 'GRAPHIC', p || 1, null);
+    case 'NVARCHAR':
+      return spec({ kind: 'vargraphic', length: p, ccsid: 1200 }, 'VARG', p, null);
     case 'BINARY':
+      if (varying) return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
       return spec({ kind: 'hex', length: p || 1 }, 'BINARY', p || 1, null);
+    case 'VARBINARY':
+      return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
+    case 'CLOB':
+    case 'BLOB':
+    case 'DBCLOB':
+      return unsupported(word, 'large objects are not in the journal image (a locator is)');
+    case 'NCLOB':
+      return unsupported('DBCLOB', 'large objects are not in the journal image (a locator is)');
+    case 'DECFLOAT':
+    case 'BOOLEAN':
+    case 'ROWID':
+    case 'XML':
+      return unsupported(word, 'the journal agent does not decode this type yet');
     case 'DECIMAL':
     case 'DEC':
       return spec({ kind: 'packed', precision: p || 5, scale: s }, 'DECIMAL', p || 5, s);
@@ -90,8 +122,16 @@ function columnType(
       return spec({ kind: 'date', format: 'iso', ccsid: columnCcsid }, 'DATE', 10, null);
     case 'TIME':
       return spec({ kind: 'time', format: 'iso', ccsid: columnCcsid }, 'TIME', 8, null);
-    case 'TIMESTAMP':
-      return spec({ kind: 'timestamp', ccsid: columnCcsid }, 'TIMESTMP', 26, 6);
+    case 'TIMESTAMP': {
+      const precision = size.length ? p : 6;
+      if (precision > 12) throw sqlError(-604, 'TIMESTAMP');
+      return spec(
+        { kind: 'timestamp', ccsid: columnCcsid, precision },
+        'TIMESTMP',
+        timestampLength(precision),
+        precision,
+      );
+    }
     default:
       throw sqlError(-104, word, 'a data type');
   }
@@ -110,6 +150,8 @@ function defaultOf(rest: Token[], type: FieldType): { has: boolean; value: SqlVa
   const zero: Partial<Record<FieldType['kind'], SqlValue>> = {
     char: '',
     varchar: '',
+    graphic: '',
+    vargraphic: '',
     packed: 0,
     zoned: 0,
     binary: 0,

@@ -1,0 +1,248 @@
+// Text in the CCSIDs IBM i files hold: single-byte EBCDIC, mixed single/double-byte EBCDIC with
+// shift-out/shift-in, double-byte EBCDIC (GRAPHIC), UTF-16 and UTF-8. The EBCDIC tables are ICU's IBM
+// converters (scripts/gen-ccsid.py). Decoding fills a buffer of UTF-16 units through the tables and
+// makes one string of it, never a string per character.
+import { inflateSync } from 'node:zlib';
+import { DOUBLE_BYTE, MIXED, SINGLE_BYTE } from './ccsidTables';
+
+export type CcsidKind = 'single' | 'mixed' | 'double' | 'utf16' | 'utf8';
+
+/** 65535: binary data, no character set; kept as bytes. */
+export const BINARY_CCSID = 65535;
+const UNICODE: Readonly<Record<number, CcsidKind>> = { 1200: 'utf16', 13488: 'utf16', 1208: 'utf8' };
+const SO = 0x0e;
+const SI = 0x0f;
+const SUB = 0x3f;
+const DBCS_SUB = 0xfefe;
+const SEE_EXTRAS = 0xffff;
+const REPLACEMENT = 0xfffd;
+
+export function ccsidKind(ccsid: number): CcsidKind | null {
+  if (UNICODE[ccsid]) return UNICODE[ccsid];
+  if (MIXED[ccsid]) return 'mixed';
+  if (DOUBLE_BYTE[ccsid]) return 'double';
+  if (SINGLE_BYTE[ccsid]) return 'single';
+  return null;
+}
+
+/** The double-byte CCSID of a mixed CCSID's shift-out data (GRAPHIC columns' CCSID in a mixed job). */
+export const doubleByteHalf = (ccsid: number): number | null => MIXED[ccsid]?.double ?? null;
+
+/** Every CCSID whose text the agent decodes, in order. */
+export const TEXT_CCSIDS: readonly number[] = [
+  ...new Set([
+    ...Object.keys(SINGLE_BYTE),
+    ...Object.keys(MIXED),
+    ...Object.keys(DOUBLE_BYTE),
+    ...Object.keys(UNICODE),
+  ]),
+]
+  .map(Number)
+  .sort((a, b) => a - b);
+
+function unsupported(ccsid: number): RangeError {
+  return new RangeError(`CCSID ${ccsid} is not one the journal agent decodes (${TEXT_CCSIDS.join(', ')}).`);
+}
+
+const singleTables = new Map<number, Uint16Array>();
+function singleTable(ccsid: number): Uint16Array {
+  let t = singleTables.get(ccsid);
+  if (!t) {
+    const chars = SINGLE_BYTE[ccsid];
+    if (!chars) throw unsupported(ccsid);
+    t = Uint16Array.from(chars, (c) => c.charCodeAt(0));
+    singleTables.set(ccsid, t);
+  }
+  return t;
+}
+
+interface DoubleTable {
+  units: Uint16Array;
+  extras: ReadonlyMap<number, string>;
+}
+const doubleTables = new Map<number, DoubleTable>();
+function doubleTable(ccsid: number): DoubleTable {
+  let t = doubleTables.get(ccsid);
+  if (!t) {
+    const packed = DOUBLE_BYTE[ccsid];
+    if (!packed) throw unsupported(ccsid);
+    const raw = inflateSync(Buffer.from(packed.units, 'base64'));
+    const units = new Uint16Array(65536);
+    for (let i = 0; i < 65536; i++) units[i] = raw.readUInt16LE(i * 2);
+    const extras = new Map(Object.entries(packed.extras).map(([k, v]) => [Number(k), v]));
+    t = { units, extras };
+    doubleTables.set(ccsid, t);
+  }
+  return t;
+}
+
+let scratch = new Uint16Array(1024);
+const utf16be = new TextDecoder('utf-16be');
+const utf8 = new TextDecoder('utf-8');
+const utf16le = new TextDecoder('utf-16le');
+
+function unitsToString(units: Uint16Array, n: number): string {
+  if (n <= 4096) return String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
+  return utf16le.decode(units.subarray(0, n));
+}
+
+function room(n: number): Uint16Array {
+  if (scratch.length < n) scratch = new Uint16Array(Math.max(n, scratch.length * 2));
+  return scratch;
+}
+
+/** Writes a double-byte code's character at `at`; returns the units written. */
+function putDouble(out: Uint16Array, at: number, t: DoubleTable, code: number): number {
+  const unit = t.units[code] ?? REPLACEMENT;
+  if (unit !== SEE_EXTRAS) {
+    out[at] = unit;
+    return 1;
+  }
+  const s = t.extras.get(code) ?? '\ufffd';
+  for (let i = 0; i < s.length; i++) out[at + i] = s.charCodeAt(i);
+  return s.length;
+}
+
+function decodeSingle(bytes: Uint8Array, ccsid: number): string {
+  const t = singleTable(ccsid);
+  const out = room(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = t[bytes[i] as number] as number;
+  return unitsToString(out, bytes.length);
+}
+
+function decodeDouble(bytes: Uint8Array, ccsid: number): string {
+  const t = doubleTable(ccsid);
+  const out = room(bytes.length * 2);
+  let n = 0;
+  for (let i = 0; i + 1 < bytes.length; i += 2)
+    n += putDouble(out, n, t, ((bytes[i] as number) << 8) | (bytes[i + 1] as number));
+  if (bytes.length % 2) out[n++] = REPLACEMENT;
+  return unitsToString(out, n);
+}
+
+/** Mixed data: single-byte until shift-out (0x0E), pairs until shift-in (0x0F); the shifts are not text. */
+function decodeMixed(bytes: Uint8Array, ccsid: number): string {
+  const halves = MIXED[ccsid];
+  if (!halves) throw unsupported(ccsid);
+  const single = singleTable(halves.single);
+  const double = doubleTable(halves.double);
+  const out = room(bytes.length * 2);
+  let n = 0;
+  let shifted = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b === SO) shifted = true;
+    else if (b === SI) shifted = false;
+    else if (!shifted) out[n++] = single[b] as number;
+    else if (i + 1 < bytes.length && bytes[i + 1] !== SI) {
+      n += putDouble(out, n, double, (b << 8) | (bytes[i + 1] as number));
+      i++;
+    } else out[n++] = REPLACEMENT; // half a pair
+  }
+  return unitsToString(out, n);
+}
+
+/** The text of a field's bytes in its CCSID. */
+export function decodeText(bytes: Uint8Array, ccsid: number): string {
+  switch (ccsidKind(ccsid)) {
+    case 'single':
+      return decodeSingle(bytes, ccsid);
+    case 'mixed':
+      return decodeMixed(bytes, ccsid);
+    case 'double':
+      return decodeDouble(bytes, ccsid);
+    case 'utf16':
+      return utf16be.decode(bytes);
+    case 'utf8':
+      return utf8.decode(bytes);
+    case null:
+      throw unsupported(ccsid);
+  }
+}
+
+const singleEncoders = new Map<number, Map<string, number>>();
+function singleEncoder(ccsid: number): Map<string, number> {
+  let m = singleEncoders.get(ccsid);
+  if (!m) {
+    m = new Map();
+    const t = singleTable(ccsid);
+    for (let b = 255; b >= 0; b--) if (t[b] !== REPLACEMENT) m.set(String.fromCharCode(t[b] as number), b);
+    singleEncoders.set(ccsid, m);
+  }
+  return m;
+}
+
+const doubleEncoders = new Map<number, Map<string, number>>();
+function doubleEncoder(ccsid: number): Map<string, number> {
+  let m = doubleEncoders.get(ccsid);
+  if (!m) {
+    m = new Map();
+    const t = doubleTable(ccsid);
+    for (let code = 0xfffe; code >= 0x4040; code--) {
+      const unit = t.units[code] as number;
+      if (unit === SEE_EXTRAS) m.set(t.extras.get(code) ?? '', code);
+      else if (unit !== REPLACEMENT) m.set(String.fromCharCode(unit), code);
+    }
+    doubleEncoders.set(ccsid, m);
+  }
+  return m;
+}
+
+/**
+ * Bytes of a text in a CCSID, as IBM i stores it (the simulated IBM i's side): a character the CCSID
+ * lacks becomes its substitution character (0x3F, or 0xFEFE in double-byte data).
+ */
+export function encodeText(text: string, ccsid: number): Uint8Array {
+  const kind = ccsidKind(ccsid);
+  if (kind === 'utf16') {
+    const le = Buffer.from(text, 'utf16le');
+    return new Uint8Array(le.swap16());
+  }
+  if (kind === 'utf8') return new Uint8Array(Buffer.from(text, 'utf8'));
+  if (kind === null) throw unsupported(ccsid);
+  const out: number[] = [];
+  if (kind === 'single') {
+    const m = singleEncoder(ccsid);
+    for (const ch of text) out.push(m.get(ch) ?? SUB);
+    return Uint8Array.from(out);
+  }
+  const halves = MIXED[ccsid];
+  const single = halves ? singleEncoder(halves.single) : null;
+  const double = doubleEncoder(halves ? halves.double : ccsid);
+  let shifted = false;
+  for (const ch of text) {
+    const b = single?.get(ch);
+    if (b !== undefined && single) {
+      if (shifted) out.push(SI);
+      shifted = false;
+      out.push(b);
+      continue;
+    }
+    const code = double.get(ch) ?? (single ? undefined : DBCS_SUB);
+    if (code === undefined) {
+      if (shifted) out.push(SI);
+      shifted = false;
+      out.push(SUB);
+      continue;
+    }
+    if (single && !shifted) out.push(SO);
+    shifted = true;
+    out.push(code >> 8, code & 0xff);
+  }
+  if (shifted && single) out.push(SI);
+  return Uint8Array.from(out);
+}
+
+/** The bytes a fixed-length field of the CCSID is padded with: a blank in its encoding. */
+export function padding(ccsid: number): Uint8Array {
+  switch (ccsidKind(ccsid)) {
+    case 'double':
+      return Uint8Array.of(0x40, 0x40);
+    case 'utf16':
+      return Uint8Array.of(0x00, 0x20);
+    case 'utf8':
+      return Uint8Array.of(0x20);
+    default:
+      return Uint8Array.of(0x40);
+  }
+}
