@@ -182,6 +182,71 @@ describe('a record image in its buffer layout', () => {
   });
 });
 
+describe('a record image of the wider types', () => {
+  const fields: FieldDef[] = [
+    { name: 'TITLE', type: { kind: 'graphic', length: 3, ccsid: 1200 } },
+    { name: 'CITY', type: { kind: 'vargraphic', length: 3, ccsid: 300 } },
+    { name: 'MIXED', type: { kind: 'char', length: 8, ccsid: 939 } },
+    { name: 'RAW', type: { kind: 'varhex', length: 3 } },
+    { name: 'AT0', type: { kind: 'timestamp', ccsid: 37, precision: 0 } },
+    { name: 'AT12', type: { kind: 'timestamp', ccsid: 37, precision: 12 } },
+    { name: 'PRICE', type: { kind: 'binary', bytes: 4, scale: 2 } },
+    { name: 'LOSS', type: { kind: 'binary', bytes: 2, scale: 2 } },
+  ];
+  // Worked out by hand: UTF-16BE 'Aü' and a blank; VARGRAPHIC length 2 then 東京 as ICU writes them in
+  // 939's double-byte half (0x4557 0x4575) and one unused pair; 東京 in mixed 939 between SO and SI, two
+  // blanks; VARBINARY length 2, AB CD, one unused byte; '2026-11-24-10.11.12' in CCSID 37 without and
+  // with twelve fraction digits; 12345 and -1 as binary with two decimal positions.
+  const stamp = 'F2F0F2F660F1F160F2F460F1F04BF1F14BF1F2';
+  const image =
+    '004100FC0020' +
+    '0002' +
+    '45574575' +
+    '0000' +
+    '0E45574575' +
+    '0F4040' +
+    '0002ABCD00' +
+    stamp +
+    stamp +
+    '4B' +
+    'F1F2F3F4F5F6F7F8F9F0F1F2' +
+    '00003039' +
+    'FFFF';
+
+  it('decodes each field exactly', () => {
+    expect(decodeRecord(fields, bytes(image))).toEqual({
+      TITLE: 'Aü ',
+      CITY: '東京',
+      MIXED: '東京  ',
+      RAW: bytes('ABCD'),
+      AT0: '2026-11-24-10.11.12',
+      AT12: '2026-11-24-10.11.12.123456789012',
+      PRICE: '123.45',
+      LOSS: '-0.01',
+    });
+  });
+
+  it('is what the simulated IBM i writes for those values', () => {
+    const { image: written } = encodeRecord(fields, {
+      TITLE: 'Aü',
+      CITY: '東京',
+      MIXED: '東京',
+      RAW: bytes('ABCD'),
+      AT0: '2026-11-24-10.11.12',
+      AT12: '2026-11-24-10.11.12.123456789012',
+      PRICE: '123.45',
+      LOSS: '-0.01',
+    });
+    expect(hex(written)).toBe(image);
+  });
+
+  it('refuses an image shorter than its layout, naming both lengths', () => {
+    expect(() => decodeRecord(fields, bytes(image).subarray(0, 20))).toThrow(
+      `The record image is 20 bytes; its layout takes ${recordLength(fields)}.`,
+    );
+  });
+});
+
 describe('names and strings on their way to a CL command', () => {
   it('accepts IBM i names, upper-cased, and refuses anything that could change the command', () => {
     expect(ibmiName('sync', 'Library')).toBe('SYNC');
