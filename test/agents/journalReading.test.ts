@@ -297,20 +297,56 @@ describe('row identification through a reorganisation', () => {
 });
 
 describe('the receiver chain', () => {
-  it('a receiver deleted before it was read stops the agent with its name; nothing is skipped', async () => {
+  it('a receiver deleted before it was read costs the file its position, with the receiver named; nothing is skipped', async () => {
     const s = await source([ITEMS], { enableDdsDiscovery: true });
     const checkpoint = await startAt(s, ITEMS);
     await admin.query('UPDATE LEGACY.ITEMS SET STOCK = 99 WHERE ITEMNO = 1');
     await admin.command('CHGJRN JRN(LEGACY/JRN) JRNRCV(*GEN)');
     await admin.command('DLTJRNRCV JRNRCV(LEGACY/JRN0001)');
-    await expect(s.readChanges([ITEMS.source], checkpoint)).rejects.toThrow(
-      /Journal receiver LEGACY\/JRN0001, where LEGACY\.ITEMS resume \(after sequence \d+\), no longer exists/,
-    );
+    const batch = await s.readChanges([ITEMS.source], checkpoint);
+    expect(batch.changes).toEqual([]);
+    expect(batch.resnapshot).toEqual([
+      {
+        table: 'LEGACY.ITEMS',
+        reason: expect.stringMatching(
+          /^Journal receiver LEGACY\/JRN0001, where LEGACY\.ITEMS resumes \(after sequence \d+\), was deleted before the agent read it/,
+        ) as unknown,
+      },
+    ]);
     const backlog = await s.backlog([ITEMS.source], checkpoint);
     expect(backlog).toMatchObject({
       rowsToRead: null,
       perTable: [{ table: 'LEGACY.ITEMS', rowsToRead: null }],
     });
+  });
+
+  it('an idle file follows the journal: receivers the agent read past are deleted, and it reads on', async () => {
+    const orders = journalEntity({ schema: 'SHOP', table: 'ORDERS' });
+    const s = await source([CUSTOMER, orders]);
+    let checkpoint = { ...(await startAt(s, CUSTOMER)), ...(await startAt(s, orders)) };
+    const receivers = async () =>
+      (
+        await admin.query(
+          "SELECT JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, STATUS FROM QSYS2.JOURNAL_RECEIVER_INFO WHERE JOURNAL_LIBRARY = 'SHOP' ORDER BY ATTACH_TIMESTAMP",
+        )
+      ).map((r) => ({ name: String(r.JOURNAL_RECEIVER_NAME), attached: String(r.STATUS) === 'ATTACHED' }));
+    // Only ORDERS changes, over two receiver changes; CUSTOMER stays idle.
+    for (const step of [1, 2]) {
+      await admin.query(`UPDATE SHOP.ORDERS SET NOTE = 'step ${step}' WHERE ORDERNO = 1001`);
+      await admin.command('CHGJRN JRN(SHOP/QSQJRN) JRNRCV(*GEN)');
+      const batch = await s.readChanges([CUSTOMER.source, orders.source], checkpoint);
+      expect(batch.resnapshot).toEqual([]);
+      expect(ops(batch.changes, 'ORDERNO')).toEqual(['update 1001']);
+      checkpoint = batch.checkpoint;
+    }
+    // The operator deletes every receiver but the attached one: the agent has read past them all.
+    for (const r of await receivers())
+      if (!r.attached) await admin.command(`DLTJRNRCV JRNRCV(SHOP/${r.name})`);
+    expect(checkpoint['SHOP.CUSTOMER']).toBe(checkpoint['SHOP.ORDERS']);
+    await admin.query("UPDATE SHOP.CUSTOMER SET CITY = 'Awake' WHERE ID = 3");
+    const batch = await s.readChanges([CUSTOMER.source, orders.source], checkpoint);
+    expect(batch.resnapshot).toEqual([]);
+    expect(ops(batch.changes, 'ID')).toEqual(['update 3']);
   });
 
   it('a sequence reset (CHGJRN SEQOPT(*RESET)) loses and repeats nothing; the backlog counts across it', async () => {

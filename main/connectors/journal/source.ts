@@ -49,19 +49,12 @@ export interface JournalSourceOptions {
   rotateEvery?: number;
 }
 
-/** The checkpoint's receiver no longer exists: changes after it cannot be read, so none are skipped. */
-export class JournalReceiverGone extends Error {
-  constructor(
-    readonly position: JournalPosition,
-    readonly tables: string[],
-  ) {
-    super(
-      `Journal receiver ${position.library}/${position.receiver}, where ${tables.join(', ')} resume (after sequence ${position.sequence}), ` +
-        'no longer exists: the changes in it cannot be read, and the agent stops rather than skip them. ' +
-        'Restore the receiver (RSTOBJ), or snapshot the tables again (delete their rows from the checkpoint table).',
-    );
-    this.name = 'JournalReceiverGone';
-  }
+/** Why a table's position is lost: the receiver it resumes in was deleted before the agent read it. */
+export function receiverGoneReason(position: JournalPosition, table: string): string {
+  return (
+    `Journal receiver ${position.library}/${position.receiver}, where ${table} resumes (after sequence ${position.sequence}), ` +
+    'was deleted before the agent read it: the changes in it cannot be read, so the table is copied again rather than skip them.'
+  );
 }
 
 /** Entries read per DSPJRN; a commit cycle longer than MAX_ENTRIES is refused rather than held. */
@@ -248,16 +241,25 @@ export class JournalSource implements SourceAgent {
     for (const [key, members] of groups) {
       const journal = journals[members[0] ?? 0] as JournalName;
       const chain = chains.get(key) ?? [];
+      // A table whose receiver is gone has lost its position: the runner copies it again (or stops, as
+      // the snapshot mode says); the journal's other tables read on.
+      const lost = members.filter((i) => {
+        const t = tableKey(reading[i] as TableRef);
+        const restart = parsePosition(checkpoint[t] ?? '').restart;
+        if (chainIndex(chain, restart) >= 0) return false;
+        batch.resnapshot.push({ table: t, reason: receiverGoneReason(restart, t) });
+        return true;
+      });
+      if (lost.length === members.length) continue;
+      members.splice(0, members.length, ...members.filter((i) => !lost.includes(i)));
       const positions = members.map((i) => parsePosition(checkpoint[tableKey(reading[i] as TableRef)] ?? ''));
       const start = earliest(
         chain,
         positions.map((p) => p.restart),
       );
-      if (chainIndex(chain, start) < 0)
-        throw new JournalReceiverGone(
-          start,
-          members.map((i) => tableKey(reading[i] as TableRef)),
-        );
+      // The journal's end before this read: where a table with nothing pending stands once the read
+      // reaches it, so an idle file's position follows the journal and never stays in an old receiver.
+      const end = journalEnd(chain);
       const readings: TableReading[] = members.map((i, k) => {
         const l = layouts[i] as FileLayout;
         return {
@@ -272,16 +274,20 @@ export class JournalSource implements SourceAgent {
       const remaining = maxRows - batch.changes.length;
       const assembled = await this.readAssembled(journal, chain, readings, start, Math.max(1, remaining));
       batch.changes.push(...assembled.changes);
+      const order = chainOrder(chain);
+      const settled = assembled.exhausted && assembled.restart === assembled.consumed;
       members.forEach((i, k) => {
         const t = tableKey(reading[i] as TableRef);
         const old = positions[k] as TablePosition;
-        const next: TablePosition =
+        let next: TablePosition =
           assembled.restart && assembled.consumed
             ? {
                 restart: assembled.restart,
                 applied: assembled.passed.has(t) ? assembled.consumed : old.applied,
               }
             : old;
+        // Read to the end with no commit cycle open: nothing of the table lies before the end.
+        if (settled && end && order(end, next.restart) > 0) next = { restart: end, applied: end };
         batch.checkpoint[t] = formatPosition(next);
       });
       for (const [table, reason] of assembled.resnapshot) batch.resnapshot.push({ table, reason });
@@ -314,7 +320,7 @@ export class JournalSource implements SourceAgent {
       const end = entries.at(-1);
       if (assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
         this.consumed += assembled.consumedCount;
-        return assembled;
+        return { ...assembled, exhausted: assembled.changes.length < maxRows && chunk.length < CHUNK - 1 };
       }
       if (entries.length > MAX_ENTRIES)
         throw new Error(
