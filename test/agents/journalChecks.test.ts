@@ -70,6 +70,7 @@ describe('checks that pass', () => {
       'permission-dltf': 'passed',
       journaling: 'passed',
       'journal-detected': 'passed',
+      'journal-attributes': 'passed',
       'sync-library': 'passed',
       'row-identification': 'passed',
       'column-types': 'passed',
@@ -101,6 +102,21 @@ describe('checks that pass', () => {
 });
 
 describe('checks that fail, with their remedies', () => {
+  it('minimised entry data (MINENTDTA) fails with the CHGJRN that turns it off; receivers the system deletes warn', async () => {
+    await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*FILE)');
+    await admin.command('CHGJRN JRN(LEGACY/JRN) MNGRCV(*SYSTEM) DLTRCV(*YES)');
+    const attributes = byId(await checks([CUSTOMER, ITEMS]), 'journal-attributes');
+    expect(attributes.status).toBe('failed');
+    expect(attributes.message).toContain('SHOP/QSQJRN minimises entry data for files (MINENTDTA FILE)');
+    expect(attributes.message).toContain(
+      'LEGACY/JRN has system-managed receivers that the system deletes once detached (MNGRCV(*SYSTEM) DLTRCV(*YES))',
+    );
+    expect(attributes.fix).toBe('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*NONE)');
+    await admin.command(attributes.fix ?? '');
+    await admin.command('CHGJRN JRN(LEGACY/JRN) DLTRCV(*NO)');
+    expect(byId(await checks([CUSTOMER, ITEMS]), 'journal-attributes').status).toBe('passed');
+  });
+
   it('a profile unlike the suggested one: expected against found, property by property', async () => {
     const results = await checks([CUSTOMER], SEED_READER);
     const profile = byId(results, 'user-profile');

@@ -320,6 +320,17 @@ describe('the receiver chain', () => {
     });
   });
 
+  it('an entry with minimised data (MINENTDTA) stops the read with the entry and the fix, never a misread', async () => {
+    const s = await source([CUSTOMER]);
+    const checkpoint = await startAt(s, CUSTOMER);
+    await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*FILE)');
+    await admin.query("UPDATE SHOP.CUSTOMER SET NAME = 'X' WHERE ID = 2");
+    await expect(s.readChanges([CUSTOMER.source], checkpoint)).rejects.toThrow(
+      /Journal entry \d+ \(R UP\) of SHOP\/CUSTOMER in receiver .* holds minimised entry data .*MINENTDTA\(\*NONE\)/,
+    );
+    await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*NONE)');
+  });
+
   it('an idle file follows the journal: receivers the agent read past are deleted, and it reads on', async () => {
     const orders = journalEntity({ schema: 'SHOP', table: 'ORDERS' });
     const s = await source([CUSTOMER, orders]);

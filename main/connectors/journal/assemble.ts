@@ -24,6 +24,8 @@ export interface JournalEntryRow {
   receiver: string;
   nullIndicators: string;
   data: Uint8Array;
+  /** JOMINESD '1': the entry specific data is minimised (MINENTDTA), not the whole record. */
+  minimized?: boolean;
 }
 
 /** RRN identification names the record number column so. */
@@ -68,6 +70,12 @@ const positionOf = (e: JournalEntryRow): JournalPosition => ({
 
 function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
   // The decoded record becomes the row in place: one object per entry, not two.
+  if (e.minimized)
+    throw new PermanentImageError(
+      `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver} ` +
+        'holds minimised entry data (the journal has MINENTDTA): part of the record, which cannot be applied. ' +
+        'Run CHGJRN … MINENTDTA(*NONE) on the journal (the journal-attributes check names it), then copy the file again.',
+    );
   let decoded;
   try {
     decoded = decodeRecord(t.fields, e.data, e.nullIndicators);

@@ -1,6 +1,6 @@
 // The journal agent's checks, each with status, message and remedy (and the CL command that fixes it):
 // the user profile against the spec's suggested one, the spec's eight permissions, journaling with
-// IMAGES(*BOTH) and the journal detected per file, the sync library used by no other agent, and the
+// IMAGES(*BOTH) and the journal detected per file, the journals' attributes, the sync library used by no other agent, and the
 // row identification of each entity. A fixed number of queries, however many files.
 import type { JournalHostCredentials } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
@@ -9,6 +9,7 @@ import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { catalogLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
+import { journalAttributesCheck } from './journalAttributes';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
 
@@ -230,6 +231,14 @@ export async function journalChecks(
     profileCheck(user, profile),
     ...permissionChecks(privileges, entities, objects, sync),
     ...(entities.length ? journalingChecks(entities, objects) : []),
+    ...(entities.length
+      ? [
+          await journalAttributesCheck(
+            c,
+            entities.flatMap((e) => fileOf(objects, e.source) ?? []),
+          ),
+        ]
+      : []),
     {
       id: 'sync-library',
       status: others === null || others.length ? 'failed' : 'passed',

@@ -96,7 +96,7 @@ export async function readJournal(
   }
   try {
     const rows = await c.query(
-      'SELECT JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOESD ' +
+      'SELECT JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD ' +
         `FROM ${syncLibrary}.JRNOUT ORDER BY RRN(JRNOUT)`,
     );
     return rows.map((r) => ({
@@ -113,6 +113,7 @@ export async function readJournal(
       receiver: text(r.JORCV),
       nullIndicators: String(r.JONVI ?? ''),
       data: r.JOESD instanceof Uint8Array ? r.JOESD : new Uint8Array(0),
+      minimized: text(r.JOMINESD) === '1',
     }));
   } finally {
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);

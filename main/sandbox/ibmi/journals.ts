@@ -23,6 +23,8 @@ export interface JournalEntry {
   userProfile: string;
   nullIndicators: string;
   data: Uint8Array;
+  /** Entry specific data minimised (MINENTDTA): only part of the record image (JOMINESD '1'). */
+  minimized: boolean;
   receiver: Receiver;
 }
 
@@ -46,6 +48,8 @@ export interface Journal {
   nextSeq: number;
   manageReceivers: '*SYSTEM' | '*USER';
   deleteReceivers: boolean;
+  /** MINENTDTA for files: *FILE and *FLDBDY let update entries carry part of the record only. */
+  minimizeFiles: '*NONE' | '*FILE' | '*FLDBDY';
   /** Entries after which a system-managed journal changes receivers on its own (a size threshold). */
   threshold: number | null;
   authority: ObjectAuthority;

@@ -298,6 +298,7 @@ export class SimulatedIbmi {
         rrn: 0,
         nullIndicators: '',
         data: new Uint8Array(0),
+        minimized: false,
         userProfile: job?.profile.name ?? 'QSYS',
         ...e,
         commitCycle: cycle,
@@ -325,10 +326,16 @@ export class SimulatedIbmi {
     rrn: number,
     row: Row,
     cycle: number,
+    before?: Row,
   ) {
     const journal = this.journalOf(file);
     if (!journal) return;
     const { image, nullIndicators } = this.image(file, row);
+    // MINENTDTA: an update entry may carry the record only up to its last changed byte, when shorter.
+    const minimized =
+      before && journal.minimizeFiles !== '*NONE'
+        ? changedPrefix(image, this.image(file, before).image)
+        : null;
     this.deposit(
       job,
       journal,
@@ -341,7 +348,8 @@ export class SimulatedIbmi {
         objectType: '*QDDS',
         rrn,
         nullIndicators,
-        data: image,
+        data: minimized ?? image,
+        minimized: minimized !== null,
       },
       cycle,
     );
@@ -379,7 +387,7 @@ export class SimulatedIbmi {
     writeRecord(this.db, file, member, rrn, row, false);
     // *AFTER journaling writes no before-image (UB).
     if (file.journal?.images === '*BOTH') this.journalRecord(job, file, member, 'UB', rrn, before, cycle);
-    this.journalRecord(job, file, member, 'UP', rrn, row, cycle);
+    this.journalRecord(job, file, member, 'UP', rrn, row, cycle, before);
     job.transaction?.undo.push({ kind: 'update', file, member, rrn, before });
   }
 
@@ -474,6 +482,7 @@ export class SimulatedIbmi {
       nextSeq: 1,
       manageReceivers: manage,
       deleteReceivers,
+      minimizeFiles: '*NONE',
       threshold: null,
       authority: newAuthority(job.profile.name),
       created: this.timestamp(),
@@ -571,4 +580,11 @@ export class SimulatedIbmi {
   private *openTransactions(): Iterable<Transaction> {
     for (const j of this.sessions) if (j.transaction && j.transaction.undo.length > 0) yield j.transaction;
   }
+}
+
+/** The image up to its last byte that differs from the before image; null when that saves nothing. */
+function changedPrefix(after: Uint8Array, before: Uint8Array): Uint8Array | null {
+  let last = after.length - 1;
+  while (last >= 0 && after[last] === before[last]) last--;
+  return last + 1 < after.length ? after.slice(0, last + 1) : null;
 }

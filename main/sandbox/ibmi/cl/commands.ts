@@ -6,6 +6,7 @@ import { parseDds } from '../dds';
 import { charColumn, q, reorganize, zonedColumn } from '../files';
 import { cpf } from '../messages';
 import { Args, type CommandShape } from './args';
+import type { Journal } from '../journals';
 import { commandError, parseCommand, atom } from './parse';
 import { displayFieldDescriptions, displayJournal, DSPFFD_SHAPE, DSPJRN_SHAPE } from './outfiles';
 import { sourceText } from './source';
@@ -52,7 +53,7 @@ define(
   'CRTJRN',
   {
     positional: ['JRN', 'JRNRCV'],
-    keywords: ['MNGRCV', 'DLTRCV', 'TEXT', 'AUT', 'ASP', 'RCVSIZOPT', 'JRNOBJLMT'],
+    keywords: ['MNGRCV', 'DLTRCV', 'TEXT', 'AUT', 'ASP', 'RCVSIZOPT', 'JRNOBJLMT', 'MINENTDTA'],
     required: ['JRN', 'JRNRCV'],
   },
   (c, a) => {
@@ -71,8 +72,21 @@ define(
       a.special('DLTRCV', ['*YES', '*NO'], '*NO') === '*YES',
     );
     j.text = text(a);
+    j.minimizeFiles = minimizeFiles(a) ?? '*NONE';
   },
 );
+
+/** MINENTDTA: *NONE, or a list of *FILE or *FLDBDY (not both) and *DTAARA. */
+function minimizeFiles(a: Args): Journal['minimizeFiles'] | null {
+  const values = a.list('MINENTDTA').flatMap((v) => (atom(v) ?? '').toUpperCase() || []);
+  if (values.length === 0) return null;
+  const known = ['*NONE', '*FILE', '*FLDBDY', '*DTAARA'];
+  const bad = values.find((v) => !known.includes(v));
+  if (bad) throw commandError('CPD0084', `Value '${bad}' for parameter MINENTDTA not a valid value.`);
+  if (values.includes('*FILE') && values.includes('*FLDBDY'))
+    throw commandError('CPD7085', 'MINENTDTA(*FILE) cannot be specified with *FLDBDY.');
+  return values.includes('*FILE') ? '*FILE' : values.includes('*FLDBDY') ? '*FLDBDY' : '*NONE';
+}
 
 function journalArg(c: CommandContext, a: Args, needed: readonly Right[]) {
   const { library, name } = a.qualified('JRN');
@@ -128,7 +142,7 @@ define(
   'CHGJRN',
   {
     positional: ['JRN', 'JRNRCV'],
-    keywords: ['MNGRCV', 'DLTRCV', 'SEQOPT', 'JRNSTATE', 'TEXT', 'THRESHOLD'],
+    keywords: ['MNGRCV', 'DLTRCV', 'SEQOPT', 'JRNSTATE', 'TEXT', 'THRESHOLD', 'MINENTDTA'],
     required: ['JRN'],
   },
   (c, a) => {
@@ -137,6 +151,7 @@ define(
     if (mngrcv !== '*SAME') j.manageReceivers = mngrcv as '*SYSTEM' | '*USER';
     const dltrcv = a.special('DLTRCV', ['*SAME', '*YES', '*NO'], '*SAME');
     if (dltrcv !== '*SAME') j.deleteReceivers = dltrcv === '*YES';
+    j.minimizeFiles = minimizeFiles(a) ?? j.minimizeFiles;
     const reset = a.special('SEQOPT', ['*CONT', '*RESET'], '*CONT') === '*RESET';
     const rcv = a.text('JRNRCV', '*SAME');
     if (rcv === '*SAME' && !reset) return;

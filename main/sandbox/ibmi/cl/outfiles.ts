@@ -300,7 +300,7 @@ function type5Row(
     JOUSPF: e.userProfile,
     JOSYNM: c.system.systemName,
     JOINCDAT: e.data.length > esdLength ? '1' : '0',
-    JOMINESD: '0',
+    JOMINESD: e.minimized ? '1' : '0',
     JORCV: e.receiver.name,
     JORCVLIB: e.receiver.library,
     JOOBJTYP: e.objectType,

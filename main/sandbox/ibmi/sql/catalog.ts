@@ -235,6 +235,7 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
       'JOURNAL_TYPE VARCHAR(7)',
       'JOURNAL_STATE VARCHAR(8)',
       'NUMBER_JOURNALED_FILES INTEGER',
+      'MINIMIZE_ESD_FOR_FILES VARCHAR(14)',
       'TEXT_DESCRIPTION VARCHAR(50)',
     ],
     rows: [...c.system.journals.values()]
@@ -252,6 +253,7 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
         [...c.system.files.values()].filter(
           (f) => f.journal?.library === j.library && f.journal.name === j.name,
         ).length,
+        { '*NONE': 'NO', '*FILE': 'FILE', '*FLDBDY': 'FIELD BOUNDARY' }[j.minimizeFiles],
         j.text,
       ]),
   }),

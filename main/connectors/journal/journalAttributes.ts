@@ -1,0 +1,79 @@
+// The journal-attributes check: what a journal does to its entries and receivers that can cost the
+// agent data. Minimised entry data (MINENTDTA) makes an update's record image partial; system-managed
+// receivers deleted by the system (MNGRCV(*SYSTEM) DLTRCV(*YES)) can go before the agent has read
+// them; a receiver saved with its storage freed cannot be read until it is restored. One query for the
+// journals, one for their receivers.
+import type { CheckResult } from '../../../shared/controlApi';
+import { type IbmiConnection, cellText as text } from '../drivers/ibmi/connection';
+import type { ObjectState } from './journals';
+import type { JournalName } from './reader';
+
+const key = (j: JournalName) => `${j.library}/${j.name}`;
+
+export async function journalAttributesCheck(
+  c: IbmiConnection,
+  files: readonly ObjectState[],
+): Promise<CheckResult> {
+  const journals = [
+    ...new Map(files.flatMap((f) => (f.journal ? [[key(f.journal), f.journal] as const] : []))).values(),
+  ];
+  if (journals.length === 0)
+    return {
+      id: 'journal-attributes',
+      status: 'passed',
+      message: 'No journal to look at yet.',
+      remedy: null,
+    };
+  const where = journals.map(() => '(JOURNAL_LIBRARY = ? AND JOURNAL_NAME = ?)').join(' OR ');
+  const params = journals.flatMap((j) => [j.library, j.name]);
+  const info = await c.query(
+    `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, MANAGE_RECEIVER_OPTION, DELETE_RECEIVER_OPTION, MINIMIZE_ESD_FOR_FILES FROM QSYS2.JOURNAL_INFO WHERE ${where}`,
+    params,
+  );
+  const receivers = await c.query(
+    `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, STATUS FROM QSYS2.JOURNAL_RECEIVER_INFO WHERE ${where}`,
+    params,
+  );
+  const failed: string[] = [];
+  const warned: string[] = [];
+  const fixes: string[] = [];
+  for (const r of info) {
+    const name = `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`;
+    const minimized = text(r.MINIMIZE_ESD_FOR_FILES);
+    if (minimized && minimized !== 'NO') {
+      failed.push(
+        `${name} minimises entry data for files (MINENTDTA ${minimized}): update entries carry part of the record, which the agent cannot apply.`,
+      );
+      fixes.push(`CHGJRN JRN(${name}) MINENTDTA(*NONE)`);
+    }
+    if (text(r.MANAGE_RECEIVER_OPTION) === '*SYSTEM' && text(r.DELETE_RECEIVER_OPTION) === 'YES')
+      warned.push(
+        `${name} has system-managed receivers that the system deletes once detached (MNGRCV(*SYSTEM) DLTRCV(*YES)): ` +
+          'a receiver can go before the agent has read it, and the files resuming in it are then copied again. ' +
+          'IBM documents the choices: DLTRCV(*NO) and delete receivers yourself once every reader is past them, ' +
+          'or an exit program on the delete-journal-receiver exit point (QIBM_QJO_DLT_JRNRCV) that keeps a receiver until it is read.',
+      );
+  }
+  for (const r of receivers) {
+    const status = text(r.STATUS);
+    if (status === 'FREED' || status === 'PARTIAL')
+      warned.push(
+        `Receiver ${text(r.JOURNAL_RECEIVER_LIBRARY)}/${text(r.JOURNAL_RECEIVER_NAME)} of ${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)} ` +
+          `is ${status}: its entries cannot be read until it is restored (RSTOBJ); a file resuming in it is copied again.`,
+      );
+  }
+  const chain = `${journals.length} journal${journals.length === 1 ? '' : 's'}, ${receivers.length} receiver${receivers.length === 1 ? '' : 's'}`;
+  return {
+    id: 'journal-attributes',
+    status: failed.length ? 'failed' : warned.length ? 'warning' : 'passed',
+    message:
+      [...failed, ...warned].join('\n') ||
+      `Full entry data, receivers kept until deleted by hand (${chain}).`,
+    remedy: failed.length
+      ? 'Turn minimised entry data off for the journal; the command is below.'
+      : warned.length
+        ? 'Keep receivers until the agent has read them.'
+        : null,
+    fix: fixes.length ? fixes.join('\n') : null,
+  };
+}
