@@ -109,6 +109,7 @@ export const journalBenchmark: Benchmark = {
             timeFormat: null,
             snapshotMode: 'initial',
             snapshotChunkRows: 10_000,
+            droppedColumns: 'keep',
           },
           pipelineId: 'bench',
           agentId: 'src',

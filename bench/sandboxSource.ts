@@ -23,6 +23,7 @@ export const openBenchSource = (sandbox: SandboxSqlServer) =>
       sourceChangeRetentionDays: 5,
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
+      droppedColumns: 'keep',
     },
     pipelineId: 'bench',
     agentId: 'src',

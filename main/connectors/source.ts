@@ -51,6 +51,11 @@ export interface ChangeBatch {
   checkpoint: Checkpoint;
   /** Tables whose changes since their checkpoint are lost (retention): they must be snapshotted again. */
   resnapshot: { table: string; reason: string }[];
+  /**
+   * Tables whose columns changed at the source (ALTER TABLE, CHGPF) after the batch's changes: the
+   * runner describes them again and reconciles the target before the next batch. `reason` says what.
+   */
+  layoutChanged?: { table: string; reason: string }[];
   /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
   newestCommitTime?: Date | null;
 }

@@ -2,6 +2,7 @@
 // checkpoint in one transaction when its copy starts, and each batch of changes (or chunk of copied
 // rows, as upserts) applied together with the new checkpoint in one transaction. A crash at any point
 // leaves either all of a batch or none of it.
+import type { DroppedColumns } from '../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape } from './source';
 
 export interface TargetTable {
@@ -13,6 +14,11 @@ export interface TargetTable {
   key: string[];
 }
 
+export interface Reconciled {
+  added: string[];
+  done: string[];
+}
+
 export interface Target {
   readonly description: string;
   /** Creates what is missing: the tables, and the runner's checkpoint table. */
@@ -20,6 +26,13 @@ export interface Target {
   loadCheckpoint(): Promise<Checkpoint>;
   /** Empties a table and stores the checkpoint, in one transaction (a copy of the table starts). */
   clear(table: TargetTable, checkpoint: Checkpoint): Promise<void>;
+  /**
+   * Brings an existing table to the source's shape after a schema change, in one transaction: columns
+   * added (nullable: rows already there have no value), widened, made nullable; a column the source no
+   * longer has kept and made nullable, or dropped (`dropped`). Answers the columns it added and what
+   * it did, one sentence each.
+   */
+  reconcile(table: TargetTable, dropped: DroppedColumns): Promise<Reconciled>;
   /** Applies the changes in order and stores the checkpoint, in one transaction. */
   apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;

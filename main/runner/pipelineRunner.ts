@@ -15,7 +15,7 @@ import {
   type TableShape,
 } from '../connectors/source';
 import type { Target, TargetTable } from '../connectors/target';
-import type { SnapshotMode } from '../../shared/agents/common';
+import type { DroppedColumns, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint } from './copies';
 import { TableCopies } from './tableCopies';
@@ -49,6 +49,8 @@ export type RunnerEvent =
   /** A table started from the source's current position without a copy (snapshot mode). */
   | { kind: 'snapshot-skipped'; table: string; position: string; reason: string }
   | { kind: 'resnapshot'; table: string; reason: string }
+  /** The table's columns changed at the source, and the target was altered to match. */
+  | { kind: 'schema-changed'; table: string; reason: string }
   | {
       kind: 'batch-applied';
       changes: number;
@@ -81,6 +83,8 @@ export interface RunnerOptions {
   /** Tables copied at once (1); the stream keeps its own turn between chunks. */
   copyConcurrency?: number;
   snapshotMode?: SnapshotMode;
+  /** A column dropped at the source: kept at the target (nullable) or dropped there too. */
+  droppedColumns?: DroppedColumns;
   retry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number };
   /** Seam: the clock (lag, backlog spacing) and the waits between reads and retries. */
   clock?: RunnerClock;
@@ -315,7 +319,40 @@ export class PipelineRunner {
     const shapes = await this.source.describe(refs);
     this.tables = this.entities.map((e) => targetTableOf(e, shapes));
     await atTarget(this.target.prepare(this.tables));
+    // Columns changed at the source while the pipeline was stopped reach the target before any row.
+    for (const t of this.tables)
+      await this.reconcile(t, 'the source table’s columns differ from the target’s');
     this.copies.resume(parseStored(await atTarget(this.target.loadCheckpoint())));
+  }
+
+  /**
+   * The target table brought to the source's shape; an event says what changed, when anything did. A
+   * NOT NULL column added gave the rows already there a value at the source (its default): only a copy
+   * brings those values over (a nullable column added leaves them null on both sides).
+   */
+  private async reconcile(table: TargetTable, reason: string): Promise<void> {
+    const { added, done } = await atTarget(
+      (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep'),
+    );
+    if (done.length)
+      this.emit({ kind: 'schema-changed', table: table.source, reason: `${reason}: ${done.join('; ')}.` });
+    const filled = table.columns.filter((c) => !c.nullable && added.includes(c.name));
+    if (filled.length)
+      this.copies.request(
+        table.source,
+        'copy',
+        `column ${filled.map((c) => c.name).join(', ')} added NOT NULL: the rows already there took its default at the source`,
+      );
+  }
+
+  /** After ALTER TABLE or CHGPF at the source: the table described again, the target altered. */
+  private async reshape(source: SourceAgent, changed: { table: string; reason: string }): Promise<void> {
+    const index = this.tables.findIndex((t) => t.source === changed.table);
+    const entity = this.entities.find((e) => tableKey(e.source) === changed.table);
+    if (index < 0 || !entity) return;
+    const table = targetTableOf(entity, await source.describe([entity.source]));
+    this.tables[index] = table;
+    await this.reconcile(table, changed.reason);
   }
 
   private async disconnect(): Promise<void> {
@@ -363,6 +400,7 @@ export class PipelineRunner {
     if (changes.length > 0 || moved)
       await atTarget(target.apply(changes, storedCheckpoint(checkpoint, stored.copies)));
     Object.assign(stored.positions, checkpoint);
+    for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
     if (changes.length > 0) {
       const count = (op: Change['op']) => changes.filter((c) => c.op === op).length;
       this.emit({

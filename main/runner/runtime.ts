@@ -4,7 +4,7 @@
 import { problem } from '../platform/problem';
 import { DEFAULT_TARGET_TYPE, pluginOf, type AgentPlugins } from '../connectors/registry';
 import type { AgentRuntime, ResolvedAgent, StartContext } from '../connectors/spi';
-import { snapshotSettings } from '../../shared/agents/common';
+import { pipelineSettings } from '../../shared/agents/common';
 import type { Entity } from '../../shared/controlApi';
 import { PipelineRunner, type RunnerEntity, type RunnerEvent } from './pipelineRunner';
 
@@ -67,13 +67,14 @@ export function runnerRuntime(
       const openSource = () =>
         source.openReader(agent, { entities: ctx.entities, peerPipelines: ctx.peerPipelines });
       const target = targetOf(plugins, ctx, agent.pipelineId);
-      const settings = snapshotSettings.parse(agent.configuration);
+      const settings = pipelineSettings.parse(agent.configuration);
       const connections = Number(agent.hostCredentials.maxConnectionsCount) || 2;
       const runner = new PipelineRunner({
         openSource,
         openTarget: target.open,
         entities: runnerEntities(ctx.entities),
         snapshotMode: settings.snapshotMode,
+        droppedColumns: settings.droppedColumns,
         pageSize: settings.snapshotChunkRows,
         // One connection stays the change stream's.
         copyConcurrency: Math.max(1, connections - 1),

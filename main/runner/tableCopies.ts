@@ -42,7 +42,7 @@ function rowBytes(row: Row): number {
 }
 
 export class TableCopies {
-  private readonly requests = new Map<string, 'copy' | 'cancel'>();
+  private readonly requests = new Map<string, { kind: 'copy' | 'cancel'; reason: string }>();
   /** Rows copied since this process took the copy up: its rate. */
   private readonly runs = new Map<string, { since: number; rows: number }>();
   private readonly finished = new Map<string, TableSnapshot>();
@@ -55,8 +55,8 @@ export class TableCopies {
   constructor(private readonly o: TableCopiesOptions) {}
 
   /** A copy (again) of a table, or the cancel of its copy, at the next step. */
-  request(table: string, kind: 'copy' | 'cancel'): void {
-    this.requests.set(table, kind);
+  request(table: string, kind: 'copy' | 'cancel', reason = 'asked for by hand'): void {
+    this.requests.set(table, { kind, reason });
   }
 
   /** Every copy this run knows: running, queued, cancelled, and those finished since the start. */
@@ -97,13 +97,13 @@ export class TableCopies {
   /** Starts or cancels what was asked for since the last step. */
   async takeRequests(ctx: CopyContext, stored: StoredCheckpoint): Promise<void> {
     this.order = ctx.refs.map(tableKey);
-    for (const [table, kind] of [...this.requests]) {
+    for (const [table, { kind, reason }] of [...this.requests]) {
       this.requests.delete(table);
       const t = ctx.tables.find((x) => x.source === table);
       const ref = ctx.refs.find((r) => tableKey(r) === table);
       if (!t || !ref) continue;
       if (kind === 'copy') {
-        await this.start(ctx, stored, ref, t, 'asked for by hand');
+        await this.start(ctx, stored, ref, t, reason);
         continue;
       }
       const copy = stored.copies.get(table);

@@ -28,6 +28,8 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
       return `Applied ${n('changes')} changes (${n('inserts')} inserts, ${n('updates')} updates, ${n('deletes')} deletes)${
         typeof data.lagMs === 'number' ? `, lag ${(data.lagMs / 1000).toFixed(1)} s` : ''
       }`;
+    case 'schema-changed':
+      return `Columns of ${String(data.table ?? '')} changed — ${String(data.reason ?? '')}`;
     case 'resnapshot':
     case 'retrying':
     case 'failed':

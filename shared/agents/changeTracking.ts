@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { boolean, integer, optionalIdentifier, optionalText, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maxConnectionsCount, password, snapshotFields } from './common';
+import { connectionName, host, maxConnectionsCount, password, pipelineFields } from './common';
 
 export const changeTrackingHostCredentials = section({
   id: 'hostCredentials',
@@ -57,7 +57,7 @@ export const changeTrackingConfiguration = section({
       max: 365,
       default: 5,
     }),
-    ...snapshotFields,
+    ...pipelineFields,
   }),
 });
 

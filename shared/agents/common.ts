@@ -54,8 +54,20 @@ export const snapshotChunkRows = integer({
 });
 export type SnapshotMode = (typeof SNAPSHOT_MODES)[number];
 
-/** The snapshot settings every source agent type declares in its configuration. */
-export const snapshotFields = { snapshotMode, snapshotChunkRows };
+// What becomes of a target column whose source column is dropped (ALTER TABLE … DROP COLUMN).
+export const DROPPED_COLUMN_CHOICES = ['keep', 'drop'] as const;
+export const droppedColumns = choice({
+  label: 'Dropped columns',
+  help:
+    'When a column is dropped at the source: "keep" leaves it at the target, made nullable, with the ' +
+    'values it had (rows inserted from then on leave it null); "drop" drops it at the target too.',
+  values: DROPPED_COLUMN_CHOICES,
+  default: 'keep',
+});
+export type DroppedColumns = (typeof DROPPED_COLUMN_CHOICES)[number];
 
-/** The snapshot settings out of a source agent's configuration (either type), defaults filled. */
-export const snapshotSettings = z.object(snapshotFields);
+/** The pipeline settings every source agent type declares in its configuration (copies, schema changes). */
+export const pipelineFields = { snapshotMode, snapshotChunkRows, droppedColumns };
+
+/** The pipeline settings out of a source agent's configuration (either type), defaults filled. */
+export const pipelineSettings = z.object(pipelineFields);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { boolean, choice, ibmiName, nullableChoice, numberChoice, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maxConnectionsCount, password, snapshotFields } from './common';
+import { connectionName, host, maxConnectionsCount, password, pipelineFields } from './common';
 
 export const DATE_FORMATS = ['julian', 'mdy', 'dmy', 'ymd', 'usa', 'iso', 'eur', 'jis'] as const;
 export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
@@ -111,7 +111,7 @@ export const journalConfiguration = section({
       values: TIME_FORMATS,
       nullMeans: inheritTime,
     }),
-    ...snapshotFields,
+    ...pipelineFields,
   }),
 });
 

@@ -21,6 +21,7 @@ export const ctConfiguration = (
   sourceChangeRetentionDays: 5,
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
+  droppedColumns: 'keep',
   ...over,
 });
 

@@ -14,6 +14,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   timeFormat: null,
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
+  droppedColumns: 'keep',
   ...over,
 });
 

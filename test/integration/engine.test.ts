@@ -105,7 +105,12 @@ describe('the spec PUTs', () => {
     });
     // The answer is the stored object: the spec's fields, and the snapshot settings' defaults.
     expect((await raw(e, 'PUT', `${jr}/config/specific`, jrSpecific)).json).toEqual({
-      configuration: { ...jrSpecific.configuration, snapshotMode: 'initial', snapshotChunkRows: 10_000 },
+      configuration: {
+        ...jrSpecific.configuration,
+        snapshotMode: 'initial',
+        snapshotChunkRows: 10_000,
+        droppedColumns: 'keep',
+      },
     });
 
     const agent = await e.client.getAgent({ pipelineId: 'p1', agentId: 'src' });

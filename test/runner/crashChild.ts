@@ -24,6 +24,7 @@ const runner = new PipelineRunner({
         sourceChangeRetentionDays: 5,
         snapshotMode: 'initial',
         snapshotChunkRows: 50,
+        droppedColumns: 'keep',
       },
       pipelineId: 'crash',
       agentId: 'src',

@@ -46,6 +46,7 @@ describe('defaults (decisions.md)', () => {
       sourceChangeRetentionDays: 5,
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
+      droppedColumns: 'keep',
     });
   });
 
@@ -67,6 +68,7 @@ describe('defaults (decisions.md)', () => {
       timeFormat: null,
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
+      droppedColumns: 'keep',
     });
   });
 
@@ -264,7 +266,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows, droppedColumns.',
     );
   });
 

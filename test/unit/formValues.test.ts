@@ -23,6 +23,7 @@ describe('form values', () => {
       timeFormat: '',
       snapshotMode: 'initial',
       snapshotChunkRows: '10000',
+      droppedColumns: 'keep',
     });
   });
 

@@ -33,6 +33,7 @@ function memoryTarget(): Target & { applied: number } {
     description: 'memory',
     applied: 0,
     prepare: async () => undefined,
+    reconcile: async () => ({ added: [], done: [] }),
     loadCheckpoint: async () => checkpoint,
     clear: async (_t, next) => void (checkpoint = { ...checkpoint, ...next }),
     async apply(changes, next) {

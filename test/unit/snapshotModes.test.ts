@@ -66,6 +66,7 @@ function memory(): Target & { checkpoint: Checkpoint; rows: Map<number, Row> } {
     checkpoint: {},
     rows: new Map(),
     prepare: async () => undefined,
+    reconcile: async () => ({ added: [], done: [] }),
     async loadCheckpoint() {
       return { ...this.checkpoint };
     },

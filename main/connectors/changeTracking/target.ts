@@ -3,11 +3,12 @@
 // two-way setup do not read the pipeline's own writes back. Rows are upserted as UPDATE, then INSERT
 // when no row was there, in one transaction with the checkpoint.
 import sql from 'mssql';
+import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import { bracket, SYNC_SCHEMA } from './names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
-import { netChanges, type Target, type TargetTable } from '../target';
+import { netChanges, type Reconciled, type Target, type TargetTable } from '../target';
 import { portable } from '../targetValues';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
@@ -54,6 +55,40 @@ function bindable(c: ColumnShape, v: RowValue): unknown {
   return p;
 }
 
+interface MssqlColumn {
+  name: string;
+  type: string;
+  length: number | null;
+  precision: number | null;
+  scale: number | null;
+  fraction: number | null;
+  nullable: 'YES' | 'NO';
+}
+
+/** A column's type as T-SQL writes it, from INFORMATION_SCHEMA.COLUMNS. */
+function mssqlTypeText(c: MssqlColumn): string {
+  if (c.length !== null) return `${c.type}(${c.length === -1 ? 'max' : c.length})`;
+  if (c.type === 'decimal' || c.type === 'numeric') return `${c.type}(${c.precision},${c.scale})`;
+  if (c.type === 'datetime2' || c.type === 'time' || c.type === 'datetimeoffset')
+    return `${c.type}(${c.fraction})`;
+  return c.type;
+}
+
+/** Whether the wanted type is a longer string or a wider decimal of the current one's family. */
+function mssqlWidens(now: MssqlColumn, wanted: string): boolean {
+  const m = /^(\w+)\((\d+|max)(?:,(\d+))?\)$/i.exec(wanted);
+  if (!m || (m[1] ?? '').toLowerCase() !== now.type) return false;
+  if (now.length !== null)
+    return m[2] === 'max' ? now.length !== -1 : now.length !== -1 && Number(m[2]) > now.length;
+  if (now.precision !== null && m[3] !== undefined)
+    return (
+      Number(m[3]) >= (now.scale ?? 0) &&
+      Number(m[2]) - Number(m[3]) >= now.precision - (now.scale ?? 0) &&
+      (Number(m[2]) !== now.precision || Number(m[3]) !== now.scale)
+    );
+  return false;
+}
+
 export class MssqlTarget implements Target {
   readonly description: string;
   private tables = new Map<string, TargetTable>();
@@ -77,6 +112,57 @@ export class MssqlTarget implements Target {
     if (!this.withContext) return '';
     request.input('ctx', sql.VarBinary(128), changeTrackingContext(this.pipelineId));
     return 'WITH CHANGE_TRACKING_CONTEXT (@ctx) ';
+  }
+
+  async reconcile(t: TargetTable, dropped: DroppedColumns): Promise<Reconciled> {
+    this.tables.set(t.source, t);
+    const { recordset } = await this.pool
+      .request()
+      .input('s', t.schema ?? 'dbo')
+      .input('t', t.name)
+      .query<MssqlColumn>(
+        `SELECT c.COLUMN_NAME AS name, c.DATA_TYPE AS type, c.CHARACTER_MAXIMUM_LENGTH AS length,
+           c.NUMERIC_PRECISION AS precision, c.NUMERIC_SCALE AS scale, c.DATETIME_PRECISION AS fraction,
+           c.IS_NULLABLE AS nullable
+         FROM INFORMATION_SCHEMA.COLUMNS c WHERE c.TABLE_SCHEMA = @s AND c.TABLE_NAME = @t`,
+      );
+    if (recordset.length === 0) return { added: [], done: [] };
+    const isKey = (name: string) => t.key.includes(name);
+    const statements: string[] = [];
+    const done: string[] = [];
+    const added: string[] = [];
+    for (const c of t.columns) {
+      const now = recordset.find((r) => r.name === c.name);
+      const wanted = mssqlType(c);
+      if (!now) {
+        statements.push(`ADD ${bracket(c.name)} ${wanted} NULL`);
+        added.push(c.name);
+        done.push(`column ${c.name} added (${wanted})`);
+      } else if (mssqlWidens(now, wanted) || (now.nullable === 'NO' && !isKey(c.name) && c.nullable)) {
+        statements.push(`ALTER COLUMN ${bracket(c.name)} ${wanted} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+        done.push(`column ${c.name} now ${wanted}${c.nullable ? ', nullable' : ''}`);
+      }
+    }
+    for (const gone of recordset.filter((r) => !isKey(r.name) && !t.columns.some((c) => c.name === r.name))) {
+      if (dropped === 'drop') {
+        statements.push(`DROP COLUMN ${bracket(gone.name)}`);
+        done.push(`column ${gone.name} dropped`);
+      } else if (gone.nullable === 'NO') {
+        statements.push(`ALTER COLUMN ${bracket(gone.name)} ${mssqlTypeText(gone)} NULL`);
+        done.push(`column ${gone.name} kept, made nullable`);
+      }
+    }
+    if (statements.length === 0) return { added, done };
+    const tx = new sql.Transaction(this.pool);
+    await tx.begin();
+    try {
+      for (const s of statements) await new sql.Request(tx).batch(`ALTER TABLE ${this.name(t)} ${s}`);
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+    return { added, done };
   }
 
   private async exists(name: string): Promise<boolean> {

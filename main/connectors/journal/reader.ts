@@ -86,7 +86,7 @@ export async function readJournal(
   try {
     await c.command(
       `DSPJRN JRN(${journal.library}/${journal.name}) FILE(${fileList}) RCVRNG(${from.library}/${from.receiver} *CURRENT) ` +
-        `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F)) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
+        `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
         `OUTFILE(${outfile}) ENTDTALEN(*CALC)`,
     );
   } catch (error) {

@@ -22,6 +22,7 @@ import {
 import { assemble, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
+import { screenFileEntries } from './layoutChanges';
 import { catalogLayouts, dspffdLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
 import {
@@ -49,6 +50,9 @@ export interface JournalSourceOptions {
   rotateEvery?: number;
 }
 
+/** A file with no journal (a plain Error to the runner: no retry heals it). */
+class NotJournaled extends Error {}
+
 /** Why a table's position is lost: the receiver it resumes in was deleted before the agent read it. */
 export function receiverGoneReason(position: JournalPosition, table: string): string {
   return (
@@ -65,6 +69,11 @@ const ROTATE_EVERY = 500;
 
 export class JournalSource implements SourceAgent {
   private readonly layouts = new Map<string, FileLayout>();
+  /**
+   * Per table, the journal's end just before its layout was read: a D CG (ALTER TABLE, CHGPF) after
+   * it may be newer than the layout; one at or before it is already in it. Missing: not known.
+   */
+  private readonly layoutSince = new Map<string, JournalPosition>();
   private journals = new Map<string, JournalName>();
   private readonly form: ValueForm;
   private utcOffset = 0;
@@ -100,6 +109,7 @@ export class JournalSource implements SourceAgent {
   private async layoutsOf(tables: readonly TableRef[]): Promise<FileLayout[]> {
     const missing = tables.filter((t) => !this.layouts.has(tableKey(t)));
     if (missing.length > 0) {
+      await this.noteJournalEnds(missing);
       const found = this.o.credentials.enableDdsDiscovery
         ? await dspffdLayouts(this.c, missing, await this.sync.ready())
         : await catalogLayouts(this.c, missing);
@@ -119,6 +129,26 @@ export class JournalSource implements SourceAgent {
     return layouts;
   }
 
+  /** The journal's end for each table, before its layout is read (see layoutSince). */
+  private async noteJournalEnds(tables: readonly TableRef[]): Promise<void> {
+    const journaled = tables.filter((t) => this.entity(t) !== undefined);
+    let journals: JournalName[];
+    try {
+      journals = await this.journalsOf(journaled);
+    } catch (error) {
+      // A file not journaled has no journal end; the reader says so when it reads it.
+      if (error instanceof NotJournaled) return;
+      throw error;
+    }
+    const chains = await receiverChains(this.c, journals);
+    journaled.forEach((t, i) => {
+      const j = journals[i] as JournalName;
+      const end = journalEnd(chains.get(journalKey(j)) ?? []);
+      if (end) this.layoutSince.set(tableKey(t), end);
+      else this.layoutSince.delete(tableKey(t));
+    });
+  }
+
   private async journalsOf(tables: readonly TableRef[]): Promise<JournalName[]> {
     const missing = tables.filter((t) => !this.journals.has(tableKey(t)));
     if (missing.length > 0) {
@@ -126,7 +156,8 @@ export class JournalSource implements SourceAgent {
       for (const t of missing) {
         const override = this.entity(t)?.journal;
         const found = override ?? detected.get(tableKey(t))?.journal;
-        if (!found) throw new Error(`${tableKey(t)} is not journaled: STRJRNPF it with IMAGES(*BOTH) first.`);
+        if (!found)
+          throw new NotJournaled(`${tableKey(t)} is not journaled: STRJRNPF it with IMAGES(*BOTH) first.`);
         this.journals.set(tableKey(t), found);
       }
     }
@@ -291,6 +322,12 @@ export class JournalSource implements SourceAgent {
         batch.checkpoint[t] = formatPosition(next);
       });
       for (const [table, reason] of assembled.resnapshot) batch.resnapshot.push({ table, reason });
+      for (const [table, reason] of assembled.layoutChanged) {
+        // Read again (with the journal's end) when the runner describes the table anew.
+        this.layouts.delete(table);
+        this.layoutSince.delete(table);
+        (batch.layoutChanged ??= []).push({ table, reason });
+      }
       if (assembled.newestTimestamp) batch.newestCommitTime = this.instant(assembled.newestTimestamp);
     }
     return batch;
@@ -316,11 +353,18 @@ export class JournalSource implements SourceAgent {
       if (last && first && first.sequence === last.sequence && first.receiver === last.receiver)
         chunk.shift();
       entries.push(...chunk);
-      const assembled = assemble(entries, readings, maxRows, this.form, chainOrder(chain), decoded);
+      const order = chainOrder(chain);
+      const screened = screenFileEntries(entries, readings, this.layoutSince, order);
+      const assembled = assemble(screened.entries, readings, maxRows, this.form, order, decoded);
+      for (const [table, reason] of screened.resnapshot) assembled.resnapshot.set(table, reason);
       const end = entries.at(-1);
-      if (assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
+      if (screened.cut || assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
         this.consumed += assembled.consumedCount;
-        return { ...assembled, exhausted: assembled.changes.length < maxRows && chunk.length < CHUNK - 1 };
+        return {
+          ...assembled,
+          layoutChanged: screened.layoutChanged,
+          exhausted: !screened.cut && assembled.changes.length < maxRows && chunk.length < CHUNK - 1,
+        };
       }
       if (entries.length > MAX_ENTRIES)
         throw new Error(

@@ -2,8 +2,9 @@
 // the type mapping), snapshots and batches written as multi-row statements inside one transaction
 // together with the checkpoint.
 import pg from 'pg';
+import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { CHECKPOINT_TABLE, netChanges, type Target, type TargetTable } from '../target';
+import { CHECKPOINT_TABLE, netChanges, type Reconciled, type Target, type TargetTable } from '../target';
 import { affinityOf, portable } from '../targetValues';
 
 export interface PostgresTargetOptions {
@@ -62,6 +63,27 @@ function bindable(c: ColumnShape, v: RowValue): unknown {
   return p;
 }
 
+/**
+ * Whether the wanted type holds more than the current one of the same family: a longer varchar, text
+ * for a varchar, more digits of a numeric. Other retypes are not done in place.
+ */
+function widens(current: string, wanted: string): boolean {
+  const varchar = /^character varying\((\d+)\)$/.exec(current);
+  if (varchar) {
+    const n = /^varchar\((\d+)\)$/.exec(wanted);
+    return wanted === 'text' || (n !== null && Number(n[1]) > Number(varchar[1]));
+  }
+  const numeric = /^numeric\((\d+),(\d+)\)$/.exec(current);
+  const next = /^numeric\((\d+),(\d+)\)$/.exec(wanted);
+  return (
+    numeric !== null &&
+    next !== null &&
+    Number(next[2]) >= Number(numeric[2]) &&
+    Number(next[1]) - Number(next[2]) >= Number(numeric[1]) - Number(numeric[2]) &&
+    wanted !== `numeric(${numeric[1]},${numeric[2]})`
+  );
+}
+
 export class PostgresTarget implements Target {
   readonly description: string;
   private readonly pool: pg.Pool;
@@ -100,6 +122,59 @@ export class PostgresTarget implements Target {
       await this.pool.query(
         `CREATE TABLE IF NOT EXISTS ${this.name(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
       );
+    }
+  }
+
+  async reconcile(t: TargetTable, dropped: DroppedColumns): Promise<Reconciled> {
+    this.tables.set(t.source, t);
+    const client = await this.pool.connect();
+    const done: string[] = [];
+    const added: string[] = [];
+    try {
+      const { rows } = await client.query<{ name: string; type: string; notnull: boolean; key: boolean }>(
+        `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS notnull,
+           COALESCE(a.attnum = ANY (i.indkey), false) AS key
+         FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+         WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`,
+        [this.name(t.name)],
+      );
+      if (rows.length === 0) return { added, done };
+      const alter = (what: string) => client.query(`ALTER TABLE ${this.name(t.name)} ${what}`);
+      await client.query('BEGIN');
+      for (const c of t.columns) {
+        const now = rows.find((r) => r.name === c.name);
+        const wanted = postgresType(c);
+        if (!now) {
+          await alter(`ADD COLUMN ${q(c.name)} ${wanted}`);
+          added.push(c.name);
+          done.push(`column ${c.name} added (${wanted})`);
+          continue;
+        }
+        if (widens(now.type, wanted)) {
+          await alter(`ALTER COLUMN ${q(c.name)} TYPE ${wanted}`);
+          done.push(`column ${c.name} widened from ${now.type} to ${wanted}`);
+        }
+        if (now.notnull && !now.key && c.nullable) {
+          await alter(`ALTER COLUMN ${q(c.name)} DROP NOT NULL`);
+          done.push(`column ${c.name} made nullable`);
+        }
+      }
+      for (const gone of rows.filter((r) => !r.key && !t.columns.some((c) => c.name === r.name))) {
+        if (dropped === 'drop') {
+          await alter(`DROP COLUMN ${q(gone.name)}`);
+          done.push(`column ${gone.name} dropped`);
+        } else if (gone.notnull) {
+          await alter(`ALTER COLUMN ${q(gone.name)} DROP NOT NULL`);
+          done.push(`column ${gone.name} kept, made nullable`);
+        }
+      }
+      await client.query('COMMIT');
+      return { added, done };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
     }
   }
 

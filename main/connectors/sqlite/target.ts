@@ -4,8 +4,9 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { CHECKPOINT_TABLE, netChanges, type Target, type TargetTable } from '../target';
+import { CHECKPOINT_TABLE, netChanges, type Reconciled, type Target, type TargetTable } from '../target';
 import { affinityOf, portable } from '../targetValues';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -32,6 +33,13 @@ function bindable(c: ColumnShape, v: RowValue): unknown {
   if (p instanceof Uint8Array) return Buffer.from(p);
   return p;
 }
+
+interface SqliteColumn {
+  name: string;
+  notnull: 0 | 1;
+  pk: number;
+}
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class SqliteTarget implements Target {
   readonly description: string;
@@ -62,6 +70,63 @@ export class SqliteTarget implements Target {
         `CREATE TABLE IF NOT EXISTS ${q(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
       );
     }
+  }
+
+  async reconcile(t: TargetTable, dropped: DroppedColumns): Promise<Reconciled> {
+    this.tables.set(t.source, t);
+    const existing = this.db.prepare(`PRAGMA table_info(${q(t.name)})`).all() as SqliteColumn[];
+    if (existing.length === 0) return { added: [], done: [] };
+    const done: string[] = [];
+    const added: string[] = [];
+    this.db.transaction(() => {
+      for (const c of t.columns)
+        if (!existing.some((e) => e.name === c.name)) {
+          this.db.exec(`ALTER TABLE ${q(t.name)} ADD COLUMN ${q(c.name)} ${sqliteType(c)}`);
+          added.push(c.name);
+          done.push(`column ${c.name} added (${sqliteType(c)})`);
+        }
+      const gone = existing.filter((e) => e.pk === 0 && !t.columns.some((c) => c.name === e.name));
+      if (dropped === 'drop')
+        for (const g of gone) {
+          this.db.exec(`ALTER TABLE ${q(t.name)} DROP COLUMN ${q(g.name)}`);
+          done.push(`column ${g.name} dropped`);
+        }
+      // SQLite changes no column's NOT NULL in place: the table is rebuilt without it.
+      const relax = existing.filter(
+        (e) =>
+          e.notnull === 1 &&
+          e.pk === 0 &&
+          (t.columns.find((c) => c.name === e.name)?.nullable ?? dropped === 'keep'),
+      );
+      if (relax.length) {
+        this.rebuildNullable(
+          t.name,
+          relax.map((r) => r.name),
+        );
+        for (const r of relax)
+          done.push(
+            `column ${r.name} ${t.columns.some((c) => c.name === r.name) ? 'made nullable' : 'kept, made nullable'}`,
+          );
+      }
+    })();
+    return { added, done };
+  }
+
+  /** The table again, with its rows, without NOT NULL on `columns` (sqlite.org's "other kinds of table schema changes"). */
+  private rebuildNullable(table: string, columns: string[]): void {
+    const row = this.db
+      .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`)
+      .get(table) as { sql: string } | undefined;
+    if (!row) return;
+    let sql = row.sql;
+    for (const name of columns) sql = sql.replace(new RegExp(`(${escape(q(name))} \\w+) NOT NULL`), '$1');
+    const scratch = `${table}__rebuild`;
+    this.db.exec(
+      sql.replace(/^CREATE TABLE (IF NOT EXISTS )?("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${q(scratch)}`),
+    );
+    this.db.exec(`INSERT INTO ${q(scratch)} SELECT * FROM ${q(table)}`);
+    this.db.exec(`DROP TABLE ${q(table)}`);
+    this.db.exec(`ALTER TABLE ${q(scratch)} RENAME TO ${q(table)}`);
   }
 
   async loadCheckpoint(): Promise<Checkpoint> {

@@ -135,6 +135,33 @@ export function createMemberTable(db: Database.Database, file: PhysicalFile, mem
   return { name: member, table, nextRrn: 1, deleted: [] };
 }
 
+/** A member's table after ALTER TABLE: columns added (holding their default), dropped or changed. */
+export function alterMemberTable(
+  db: Database.Database,
+  file: PhysicalFile,
+  member: Member,
+  columns: ColumnSpec[],
+): void {
+  for (const c of file.columns)
+    if (!columns.some((n) => n.name === c.name))
+      db.exec(`ALTER TABLE ${q(member.table)} DROP COLUMN ${q(c.name)}`);
+  for (const c of columns) {
+    const old = file.columns.find((o) => o.name === c.name);
+    if (old && sqliteDecl(old) === sqliteDecl(c)) continue;
+    if (old) {
+      // A changed type: the column is rebuilt under a scratch name and the values moved over.
+      db.exec(`ALTER TABLE ${q(member.table)} RENAME COLUMN ${q(c.name)} TO ${q(`${c.name}__OLD`)}`);
+      db.exec(`ALTER TABLE ${q(member.table)} ADD COLUMN ${q(c.name)} ${sqliteDecl(c)}`);
+      db.exec(`UPDATE ${q(member.table)} SET ${q(c.name)} = ${q(`${c.name}__OLD`)}`);
+      db.exec(`ALTER TABLE ${q(member.table)} DROP COLUMN ${q(`${c.name}__OLD`)}`);
+      continue;
+    }
+    db.exec(`ALTER TABLE ${q(member.table)} ADD COLUMN ${q(c.name)} ${sqliteDecl(c)}`);
+    if (c.defaultValue !== null)
+      db.prepare(`UPDATE ${q(member.table)} SET ${q(c.name)} = ?`).run(assign(c, c.defaultValue));
+  }
+}
+
 const DIGITS = /^[+-]?(\d+)(?:\.(\d*))?$|^[+-]?\.(\d+)$/;
 
 function decimalText(v: SqlValue): string | null {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { encodeRecord } from '../../connectors/drivers/ibmi/recordEncode';
 import { holds, newAuthority, type ObjectAuthority, type Right } from './authority';
 import {
+  alterMemberTable,
   createMemberTable,
   freeSlot,
   imageValue,
@@ -14,6 +15,7 @@ import {
   removeRecord,
   takeSlot,
   writeRecord,
+  type ColumnSpec,
   type Member,
   type PhysicalFile,
   type Row,
@@ -244,6 +246,15 @@ export class SimulatedIbmi {
   }
 
   deleteFile(file: PhysicalFile): void {
+    // A journaled file's deletion is its last entry: D DT ("Delete file"), for the file, not a member.
+    const journal = this.journalOf(file);
+    if (journal)
+      this.deposit(
+        null,
+        journal,
+        { code: 'D', type: 'DT', object: file.name, library: file.library, member: '', objectType: '*QDDS' },
+        0,
+      );
     for (const m of file.members) this.db.exec(`DROP TABLE ${q(m.table)}`);
     this.files.delete(key(file.library, file.name));
   }
@@ -365,6 +376,23 @@ export class SimulatedIbmi {
       { code, type, object: file.name, library: file.library, member: member.name, objectType: '*QDDS' },
       0,
     );
+  }
+
+  /**
+   * ALTER TABLE: the file's columns become `columns` (each member's rows kept, a new column holding its
+   * default), journaled as a D CG entry ("Change file") for the file, not a member.
+   */
+  alterFile(job: Job, file: PhysicalFile, columns: ColumnSpec[]): void {
+    for (const m of file.members) alterMemberTable(this.db, file, m, columns);
+    file.columns = columns;
+    const journal = this.journalOf(file);
+    if (journal)
+      this.deposit(
+        job,
+        journal,
+        { code: 'D', type: 'CG', object: file.name, library: file.library, member: '', objectType: '*QDDS' },
+        0,
+      );
   }
 
   insertRecord(job: Job, file: PhysicalFile, member: Member, row: Row): number {

@@ -10,7 +10,7 @@ import type { QueryContext } from './translate';
 
 const SQL_NAME = /^[A-Z$#@][A-Z0-9_$#@]{0,9}$/;
 
-function shortName(name: string | undefined, what: string): string {
+export function shortName(name: string | undefined, what: string): string {
   if (!name) throw sqlError(-104, '<END-OF-STATEMENT>', what);
   // The sandbox keeps the SQL name and the system name equal, so names stay within 10 characters.
   if (!SQL_NAME.test(name)) throw sqlError(-104, name, `a ${what} of at most 10 characters`);
@@ -32,7 +32,7 @@ export function readName(
   return { schema: ctx.schema, name: shortName(first, 'name'), next: at + 1 };
 }
 
-function columnType(
+export function columnType(
   tokens: Token[],
   ccsid: number,
 ): { type: FieldType; sqlType: string; length: number; scale: number | null; rest: Token[] } {
@@ -137,7 +137,7 @@ function columnType(
   }
 }
 
-function defaultOf(rest: Token[], type: FieldType): { has: boolean; value: SqlValue } {
+export function defaultOf(rest: Token[], type: FieldType): { has: boolean; value: SqlValue } {
   const at = rest.findIndex((t) => isWord(t, 'DEFAULT'));
   if (at < 0) return { has: false, value: null };
   const v = rest[at + 1];

@@ -4,6 +4,7 @@ import { IbmiError } from '../../../connectors/drivers/ibmi/connection';
 import { q, type SqlValue } from '../files';
 import { sqlError } from '../messages';
 import { runCommand } from '../cl/commands';
+import { alterTable } from './alter';
 import { createAlias, createTable, drop, readName } from './ddl';
 import { insert, remove, update } from './dml';
 import { isOp, isWord, lex, nameOf, solid, type Token } from './lexer';
@@ -81,6 +82,7 @@ function dispatch(ctx: StatementContext, tokens: Token[], params: ParamCursor): 
   if (isWord(a, 'CREATE') && isWord(b, 'TABLE')) return none(createTable(ctx, tokens));
   if (isWord(a, 'CREATE') && isWord(b, 'ALIAS')) return none(createAlias(ctx, tokens));
   if (isWord(a, 'DROP') && isWord(b, 'TABLE', 'ALIAS')) return none(drop(ctx, tokens));
+  if (isWord(a, 'ALTER') && isWord(b, 'TABLE')) return none(alterTable(ctx, tokens));
   if (isWord(a, 'CALL')) {
     const { schema, name, next } = readName(ctx, tokens, 1);
     if (schema !== 'QSYS2' || name !== 'QCMDEXC') throw sqlError(-204, name, schema, 'PROCEDURE');

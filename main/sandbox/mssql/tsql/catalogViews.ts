@@ -67,7 +67,9 @@ export const CATALOG_DDL = `
       CASE WHEN c.type_name IN ('char', 'varchar', 'binary', 'varbinary') THEN c.max_length
            WHEN c.type_name IN ('nchar', 'nvarchar') THEN CASE WHEN c.max_length = -1 THEN -1 ELSE c.max_length / 2 END END AS CHARACTER_MAXIMUM_LENGTH,
       CASE WHEN c.type_name IN ('tinyint', 'smallint', 'int', 'bigint', 'decimal', 'numeric', 'float', 'real') THEN c.precision END AS NUMERIC_PRECISION,
-      CASE WHEN c.type_name IN ('tinyint', 'smallint', 'int', 'bigint', 'decimal', 'numeric') THEN c.scale END AS NUMERIC_SCALE
+      CASE WHEN c.type_name IN ('tinyint', 'smallint', 'int', 'bigint', 'decimal', 'numeric') THEN c.scale END AS NUMERIC_SCALE,
+      CASE WHEN c.type_name IN ('datetime2', 'time', 'datetimeoffset') THEN c.scale WHEN c.type_name = 'datetime' THEN 3
+           WHEN c.type_name IN ('date', 'smalldatetime') THEN 0 END AS DATETIME_PRECISION
     FROM __columns c JOIN __objects o ON o.object_id = c.object_id;
 `;
 

@@ -1,0 +1,83 @@
+// The D entries of a read ("Database file operation"): a D CG (ALTER TABLE, CHGPF: "Change file")
+// means record images before it follow the file's old layout and those after it the new one, so a
+// read stops before it and the runner reshapes the table first; a D DT (the file deleted) ends the
+// file's replication with its reason. Which layout the agent holds is told by the journal's end when
+// it read the layout: a change at or before that end is already in it.
+import type { JournalEntryRow, PositionOrder, TableReading } from './assemble';
+import type { JournalPosition } from './position';
+
+export interface Screened {
+  /** The entries to assemble: cut before the first layout change the agent's layout predates. */
+  entries: JournalEntryRow[];
+  cut: boolean;
+  /** Tables whose layout changed at the cut, with the reason. */
+  layoutChanged: Map<string, string>;
+  /** Tables with images of a layout the agent no longer has: copied again. */
+  resnapshot: Map<string, string>;
+}
+
+const positionOf = (e: JournalEntryRow): JournalPosition => ({
+  library: e.receiverLibrary,
+  receiver: e.receiver,
+  sequence: e.sequence,
+});
+
+export function screenFileEntries(
+  entries: readonly JournalEntryRow[],
+  readings: readonly TableReading[],
+  layoutSince: ReadonlyMap<string, JournalPosition>,
+  order: PositionOrder,
+): Screened {
+  const byFile = new Map(readings.map((r) => [`${r.library}/${r.file}`, r]));
+  const layoutChanged = new Map<string, string>();
+  const resnapshot = new Map<string, string>();
+  const pastApplied = (r: TableReading, e: JournalEntryRow) =>
+    r.appliedThrough === null || order(positionOf(e), r.appliedThrough) > 0;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as JournalEntryRow;
+    const r = e.code === 'D' ? byFile.get(`${e.library}/${e.file}`) : undefined;
+    if (!r || !pastApplied(r, e) || resnapshot.has(r.key)) continue;
+    const where = `journal entry ${e.sequence} (D ${e.type}) in ${e.receiverLibrary}/${e.receiver}`;
+    if (e.type === 'DT')
+      throw new Error(
+        `${r.library}/${r.file} was deleted at the source (${where}): its replication cannot go on. ` +
+          'Remove the entity from the pipeline, or create the file again and copy it.',
+      );
+    if (e.type !== 'CG') continue;
+    const since = layoutSince.get(r.key);
+    if (since && order(positionOf(e), since) <= 0) {
+      // The layout held is already the changed one: images of the table before the change (not yet
+      // applied) were written in a layout the agent never read, so the table is copied again.
+      const older = entries
+        .slice(0, i)
+        .some((x) => x.code === 'R' && x.library === e.library && x.file === e.file && pastApplied(r, x));
+      if (older)
+        resnapshot.set(
+          r.key,
+          `the file's columns changed (ALTER TABLE or CHGPF, ${where}) before changes written under its old layout were read`,
+        );
+      continue;
+    }
+    layoutChanged.set(r.key, `the file's columns changed (ALTER TABLE or CHGPF, ${where})`);
+    return {
+      entries: without(entries.slice(0, i), resnapshot, byFile),
+      cut: true,
+      layoutChanged,
+      resnapshot,
+    };
+  }
+  return { entries: without(entries, resnapshot, byFile), cut: false, layoutChanged, resnapshot };
+}
+
+/** The entries less the record entries of tables being copied again (their images are not decoded). */
+function without(
+  entries: readonly JournalEntryRow[],
+  resnapshot: ReadonlyMap<string, string>,
+  byFile: ReadonlyMap<string, TableReading>,
+): JournalEntryRow[] {
+  if (resnapshot.size === 0) return [...entries];
+  return entries.filter((e) => {
+    const r = e.code === 'R' ? byFile.get(`${e.library}/${e.file}`) : undefined;
+    return !r || !resnapshot.has(r.key);
+  });
+}
