@@ -334,8 +334,17 @@ export class PipelineRunner {
     const { added, done } = await atTarget(
       (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep'),
     );
+    const nullable = table.columns.filter((c) => c.nullable && added.includes(c.name)).map((c) => c.name);
+    // The source may have filled a nullable column added WITH DEFAULT; no change says so.
+    const hint = nullable.length
+      ? ` The rows already there hold null in ${nullable.join(', ')}; if the source gave them a default (ADD … DEFAULT), ask for a re-snapshot of ${table.source}.`
+      : '';
     if (done.length)
-      this.emit({ kind: 'schema-changed', table: table.source, reason: `${reason}: ${done.join('; ')}.` });
+      this.emit({
+        kind: 'schema-changed',
+        table: table.source,
+        reason: `${reason}: ${done.join('; ')}.${hint}`,
+      });
     const filled = table.columns.filter((c) => !c.nullable && added.includes(c.name));
     if (filled.length)
       this.copies.request(

@@ -331,6 +331,16 @@ describe('the receiver chain', () => {
     await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*NONE)');
   });
 
+  it('journaling ended on a file (ENDJRNPF) stops the read, naming the file and the way back', async () => {
+    const s = await source([CUSTOMER]);
+    const checkpoint = await startAt(s, CUSTOMER);
+    await admin.query("UPDATE SHOP.CUSTOMER SET CITY = 'Before' WHERE ID = 1");
+    await admin.command('ENDJRNPF FILE(SHOP/CUSTOMER)');
+    await expect(s.readChanges([CUSTOMER.source], checkpoint)).rejects.toThrow(
+      /Journaling of SHOP\/CUSTOMER ended \(ENDJRNPF, journal entry \d+ in .*\).*STRJRNPF/,
+    );
+  });
+
   it('an idle file follows the journal: receivers the agent read past are deleted, and it reads on', async () => {
     const orders = journalEntity({ schema: 'SHOP', table: 'ORDERS' });
     const s = await source([CUSTOMER, orders]);

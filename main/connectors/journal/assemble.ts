@@ -3,7 +3,8 @@
 // entries) never reaches a target. Work outside commitment control (cycle 0) is released at once.
 // A before image (UB) gives the columns an update changed, and the old key when the key changed.
 // An F RG (RGZPFM) renumbers an RRN-identified file and an F CR (CLRPFM) empties any: both ask for a
-// snapshot of the file instead of changes that would land on the wrong rows.
+// snapshot of the file instead of changes that would land on the wrong rows. An F EJ (ENDJRNPF) stops:
+// the file's later changes are in no journal.
 import { decodeRecord, ImageLengthError, type FieldDef } from '../drivers/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
@@ -193,6 +194,13 @@ export function assemble(
       if (e.type === 'RG' && t.identify === 'rrn')
         resnapshot.set(t.key, 'the file was reorganised (RGZPFM): its relative record numbers changed');
       if (e.type === 'CR') resnapshot.set(t.key, 'the member was cleared (CLRPFM) without record entries');
+      // ENDJRNPF: the file's changes from here on are in no journal; going on would miss them silently.
+      if (e.type === 'EJ')
+        throw new PermanentImageError(
+          `Journaling of ${t.library}/${t.file} ended (ENDJRNPF, journal entry ${e.sequence} in ${e.receiverLibrary}/${e.receiver}): ` +
+            'its changes from then on are not journaled, so the agent stops rather than miss them. ' +
+            'Journal the file again (STRJRNPF … IMAGES(*BOTH)) and copy it again (a re-snapshot).',
+        );
     }
     consumed = at;
     consumedCount++;
