@@ -72,6 +72,7 @@ function decodeRate(): number {
     key: 'SHOP.LINES',
     library: 'SHOP',
     file: 'LINES',
+    member: 'LINES',
     fields: FIELDS,
     identify: ['ORDERNO', 'LINE'],
     appliedThrough: null,

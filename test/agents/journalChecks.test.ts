@@ -74,6 +74,7 @@ describe('checks that pass', () => {
       'sync-library': 'passed',
       'row-identification': 'passed',
       'column-types': 'passed',
+      members: 'passed',
     });
     expect(byId(results, 'journal-detected').message).toBe(
       'SHOP/CUSTOMER: SHOP/QSQJRN (detected)\nLEGACY/ITEMS: LEGACY/JRN (detected)',
@@ -102,6 +103,15 @@ describe('checks that pass', () => {
 });
 
 describe('checks that fail, with their remedies', () => {
+  it('a file with several members warns that only the first replicates, naming the others', async () => {
+    const notes = journalEntity({ schema: 'LEGACY', table: 'NOTES' }, { rowIdentification: { kind: 'rrn' } });
+    const members = byId(await checks([notes]), 'members');
+    expect(members.status).toBe('warning');
+    expect(members.message).toMatch(
+      /^LEGACY\/NOTES has 2 members: only NOTES \(the first, which SQL reads\) replicates; \w+ is not read\.$/,
+    );
+  });
+
   it('minimised entry data (MINENTDTA) fails with the CHGJRN that turns it off; receivers the system deletes warn', async () => {
     await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*FILE)');
     await admin.command('CHGJRN JRN(LEGACY/JRN) MNGRCV(*SYSTEM) DLTRCV(*YES)');

@@ -20,7 +20,7 @@ import { openJournalSource, type JournalSource } from '../../main/connectors/jou
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { NOTES_DDS, SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 
 let sandbox: SandboxIbmi;
@@ -242,6 +242,7 @@ describe('row identification through a reorganisation', () => {
       key: 'LEGACY.NOTES',
       library: 'LEGACY',
       file: 'NOTES',
+      member: 'NOTES',
       fields: layout?.fields ?? [],
       identify: 'rrn',
       appliedThrough: parsePosition(position).applied,
@@ -339,6 +340,21 @@ describe('the receiver chain', () => {
     await expect(s.readChanges([CUSTOMER.source], checkpoint)).rejects.toThrow(
       /Journaling of SHOP\/CUSTOMER ended \(ENDJRNPF, journal entry \d+ in .*\).*STRJRNPF/,
     );
+  });
+
+  it('a file whose first member is not named like it (CRTPF … MBR(Y2026)) has its changes read', async () => {
+    sandbox.putSource('LEGACY', 'QDDSSRC', 'PERIODS', NOTES_DDS);
+    await admin.command('CRTPF FILE(LEGACY/PERIODS) SRCFILE(LEGACY/QDDSSRC) MBR(Y2026)');
+    await admin.command('STRJRNPF FILE(LEGACY/PERIODS) JRN(LEGACY/JRN) IMAGES(*BOTH)');
+    const periods = journalEntity(
+      { schema: 'LEGACY', table: 'PERIODS' },
+      { rowIdentification: { kind: 'rrn' } },
+    );
+    const s = await source([periods]);
+    const checkpoint = await startAt(s, periods);
+    await admin.query("INSERT INTO LEGACY.PERIODS VALUES ('in Y2026', '2026-11-24-09.00.00.000000')");
+    const { changes } = await s.readChanges([periods.source], checkpoint);
+    expect(changes.map((c) => c.row?.NOTE)).toEqual(['in Y2026'.padEnd(40, ' ')]);
   });
 
   it('an idle file follows the journal: receivers the agent read past are deleted, and it reads on', async () => {

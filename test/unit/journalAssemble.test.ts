@@ -14,6 +14,7 @@ const reading: TableReading = {
   key: 'SHOP.T',
   library: 'SHOP',
   file: 'T',
+  member: 'T',
   fields: FIELDS,
   identify: ['ID'],
   appliedThrough: null,

@@ -36,6 +36,8 @@ export interface TableReading {
   key: string;
   library: string;
   file: string;
+  /** The member whose entries are read: the first, the one SQL reads. */
+  member: string;
   fields: FieldDef[];
   /** Key columns, or the record number. */
   identify: string[] | 'rrn';
@@ -175,7 +177,7 @@ export function assemble(
       if (e.type === 'SC') pending.set(e.cycle, { first: at, items: [] });
       else if (e.type === 'CM') release(pending.get(e.cycle)?.items ?? []);
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
-    } else if (e.code === 'R' && t && e.member === t.file) {
+    } else if (e.code === 'R' && t && e.member === t.member) {
       const slot = `${t.key}#${e.rrn}`;
       if (e.type === 'UB') befores.set(slot, e);
       else if (e.type === 'PT' || e.type === 'PX' || e.type === 'UP' || e.type === 'DL') {

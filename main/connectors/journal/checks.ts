@@ -8,7 +8,7 @@ import { IBMI_NAME } from '../../../shared/config/fields';
 import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
-import { catalogLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
+import { catalogLayouts, unknownColumns, unreadMembers, unsupportedColumns, type FileLayout } from './layout';
 import { journalAttributesCheck } from './journalAttributes';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
@@ -149,6 +149,27 @@ function columnTypesCheck(layouts: readonly FileLayout[]): CheckResult {
   };
 }
 
+/** Files with several members: the agent reads the first (as SQL does); the others are named. */
+function membersCheck(layouts: readonly FileLayout[]): CheckResult {
+  const several = layouts.filter((l) => unreadMembers(l).length > 0);
+  return {
+    id: 'members',
+    status: several.length ? 'warning' : 'passed',
+    message: several.length
+      ? several
+          .map(
+            (l) =>
+              `${l.library}/${l.file} has ${l.members.length} members: only ${l.members[0]} (the first, which SQL reads) replicates; ` +
+              `${unreadMembers(l).join(', ')} ${unreadMembers(l).length === 1 ? 'is' : 'are'} not read.`,
+          )
+          .join('\n')
+      : 'Every file has one member.',
+    remedy: several.length
+      ? 'Keep each member to replicate in a file of its own, or reach it through an entity of its own over an alias (CREATE ALIAS … FOR lib.file(member)) — the agent replicates one member per file.'
+      : null,
+  };
+}
+
 async function rowIdentificationChecks(
   c: IbmiConnection,
   entities: readonly Entity[],
@@ -188,6 +209,7 @@ async function rowIdentificationChecks(
   }
   return [
     columnTypesCheck(layouts),
+    membersCheck(layouts),
     {
       id: 'row-identification',
       status: failed.length ? 'failed' : warned.length ? 'warning' : 'passed',

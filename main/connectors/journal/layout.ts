@@ -16,6 +16,8 @@ export interface FileLayout {
   columns: ColumnShape[];
   /** Primary key columns from the catalogue, in key order; empty when the file has none. */
   primaryKey: string[];
+  /** The file's members, *FIRST first: SQL reads the first, and only its journal entries are read. */
+  members: string[];
 }
 
 const systemNames = (ref: TableRef) => ({
@@ -157,6 +159,9 @@ function dspffdField(r: IbmiRow): FieldType {
   };
 }
 
+/** The members beyond the first, which the agent does not read (empty for a one-member file). */
+export const unreadMembers = (layout: FileLayout): string[] => layout.members.slice(1);
+
 /** Each column of the file the agent cannot replicate, with its type and the reason. */
 export const unsupportedColumns = (layout: FileLayout): string[] =>
   layout.fields.flatMap((f) =>
@@ -185,9 +190,32 @@ async function primaryKeys(c: IbmiConnection, refs: readonly TableRef[]): Promis
   return keys;
 }
 
-function layoutOf(ref: TableRef, fields: FieldDef[], keys: Map<string, string[]>): FileLayout {
+/** The members of the files (SYSPARTITIONSTAT), oldest first: one query for all of them. */
+async function membersOf(c: IbmiConnection, refs: readonly TableRef[]): Promise<Map<string, string[]>> {
+  const names = refs.map(systemNames);
+  const rows = await c.query(
+    'SELECT SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME, SYSTEM_TABLE_MEMBER FROM QSYS2.SYSPARTITIONSTAT ' +
+      `WHERE SYSTEM_TABLE_SCHEMA IN (${inList(names.length)}) AND SYSTEM_TABLE_NAME IN (${inList(names.length)}) ` +
+      'ORDER BY SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME, CREATE_TIMESTAMP',
+    [...names.map((n) => n.library), ...names.map((n) => n.file)],
+  );
+  const members = new Map<string, string[]>();
+  for (const r of rows) {
+    const k = `${text(r.SYSTEM_TABLE_SCHEMA)}/${text(r.SYSTEM_TABLE_NAME)}`;
+    members.set(k, [...(members.get(k) ?? []), text(r.SYSTEM_TABLE_MEMBER)]);
+  }
+  return members;
+}
+
+function layoutOf(
+  ref: TableRef,
+  fields: FieldDef[],
+  keys: Map<string, string[]>,
+  members: Map<string, string[]>,
+): FileLayout {
   const { library, file } = systemNames(ref);
   return {
+    members: members.get(`${library}/${file}`) ?? [file],
     ref,
     library,
     file,
@@ -212,6 +240,7 @@ export async function catalogLayouts(c: IbmiConnection, refs: readonly TableRef[
     [...names.map((n) => n.library), ...names.map((n) => n.file)],
   );
   const keys = await primaryKeys(c, refs);
+  const members = await membersOf(c, refs);
   return refs.flatMap((ref, i) => {
     const n = names[i] ?? systemNames(ref);
     const mine = rows.filter((r) => text(r.TABLE_SCHEMA) === n.library && text(r.TABLE_NAME) === n.file);
@@ -221,7 +250,7 @@ export async function catalogLayouts(c: IbmiConnection, refs: readonly TableRef[
       type: catalogField(r),
       nullable: text(r.IS_NULLABLE) === 'Y',
     }));
-    return [layoutOf(ref, fields, keys)];
+    return [layoutOf(ref, fields, keys, members)];
   });
 }
 
@@ -234,6 +263,7 @@ export async function dspffdLayouts(
   if (refs.length === 0) return [];
   const lib = ibmiName(syncLibrary, 'Sync library');
   const keys = await primaryKeys(c, refs);
+  const members = await membersOf(c, refs);
   const layouts: FileLayout[] = [];
   try {
     for (const ref of refs) {
@@ -247,7 +277,7 @@ export async function dspffdLayouts(
         type: dspffdField(r),
         nullable: text(r.WHNULL) === 'Y',
       }));
-      layouts.push(layoutOf(ref, fields, keys));
+      layouts.push(layoutOf(ref, fields, keys, members));
     }
   } finally {
     await c.command(`DLTF FILE(${lib}/FFDOUT)`).catch(() => undefined);

@@ -297,6 +297,7 @@ export class JournalSource implements SourceAgent {
           key: tableKey(l.ref),
           library: l.library,
           file: l.file,
+          member: l.members[0] ?? l.file,
           fields: l.fields,
           identify: this.identify(l),
           appliedThrough: (positions[k] as TablePosition).applied,

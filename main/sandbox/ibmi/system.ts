@@ -259,6 +259,11 @@ export class SimulatedIbmi {
     this.files.delete(key(file.library, file.name));
   }
 
+  /** The records a member holds (deleted slots not counted). */
+  countRecords(member: Member): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${q(member.table)}`).get() as { n: number }).n;
+  }
+
   member(file: PhysicalFile, name: string | null): Member {
     const m =
       name === null || name === '*FIRST' ? file.members[0] : file.members.find((x) => x.name === name);

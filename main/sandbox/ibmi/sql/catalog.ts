@@ -191,6 +191,35 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
         : [],
     ),
   }),
+  // One row per member ("SYSPARTITIONSTAT"), in the order the members were added (*FIRST first).
+  SYSPARTITIONSTAT: (c) => ({
+    columns: [
+      'TABLE_SCHEMA VARCHAR(128)',
+      'TABLE_NAME VARCHAR(128)',
+      'TABLE_PARTITION VARCHAR(128)',
+      'SYSTEM_TABLE_SCHEMA VARCHAR(10)',
+      'SYSTEM_TABLE_NAME VARCHAR(10)',
+      'SYSTEM_TABLE_MEMBER VARCHAR(10)',
+      'NUMBER_ROWS BIGINT',
+      'CREATE_TIMESTAMP TIMESTAMP',
+    ],
+    rows: visibleFiles(c).flatMap((f) =>
+      f.members.map((m, i) => [
+        f.library,
+        f.name,
+        m.name,
+        f.library,
+        f.name,
+        m.name,
+        c.system.countRecords(m),
+        // Members added later were created later: the order *FIRST follows.
+        new Date(Date.parse(`${f.created.slice(0, 10)}T${f.created.slice(11, 19)}Z`) + i * 1000)
+          .toISOString()
+          .replace('T', ' ')
+          .replace('Z', ''),
+      ]),
+    ),
+  }),
   SYSSCHEMAS: (c) => ({
     columns: [
       'SCHEMA_NAME VARCHAR(128)',
