@@ -94,6 +94,19 @@ describe('DSPFFD and DSPJRN outfiles', () => {
     expect(() => decodeRecord(naive, up?.esd ?? new Uint8Array(), up?.nvi)).toThrow();
   });
 
+  it('DSPJRN FILE selects the first member by default (*FIRST), every member with *ALL, as IBM documents', async () => {
+    await c.query('CREATE ALIAS QGPL.NOTESARC FOR LEGACY.NOTES(ARCHIVE)');
+    await c.query("INSERT INTO QGPL.NOTESARC VALUES ('archived', '2026-01-01-00.00.00')");
+    await c.query("INSERT INTO LEGACY.NOTES VALUES ('current', '2026-01-01-00.00.00')");
+    const members = async (file: string) =>
+      (await dspjrn(c, 'LEGACY/JRN', `FILE(${file}) RCVRNG(*CURCHAIN) JRNCDE((R))`)).map((r) =>
+        String(r.member),
+      );
+    expect(new Set(await members('(LEGACY/NOTES)'))).toEqual(new Set(['NOTES']));
+    expect(new Set(await members('(LEGACY/NOTES *ALL)'))).toEqual(new Set(['NOTES', 'ARCHIVE']));
+    expect(new Set(await members('(LEGACY/NOTES ARCHIVE)'))).toEqual(new Set(['ARCHIVE']));
+  });
+
   it('the *TYPE5 outfile has the documented columns; FILE selection drops C entries unless *IGNFILSLT', async () => {
     await c.command('CHGJRNOBJ OBJ((LEGACY/NOTES *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
     await c.transaction((t) => t.query("INSERT INTO LEGACY.NOTES VALUES ('tx', '2026-01-01-00.00.00')"));

@@ -228,12 +228,13 @@ export function displayJournal(c: CommandContext, a: Args): void {
       : (fileValues.every((v) => !Array.isArray(v)) ? [fileValues] : fileValues).map((v) => {
           const [fileValue, memberValue] = Array.isArray(v) ? v : [v];
           const f = a.qualified('FILE', fileValue);
-          useFile(c, f.library, f.name, ['*OBJOPR', '*READ']);
+          const file = useFile(c, f.library, f.name, ['*OBJOPR', '*READ']);
+          // DSPJRN's member element: *FIRST (the default) is the file's first member, *ALL every one.
           const member = atom(memberValue) ?? '*FIRST';
           return {
             library: f.library,
             file: f.name,
-            member: member === '*ALL' ? null : member === '*FIRST' ? null : member,
+            member: member === '*ALL' ? null : member === '*FIRST' ? (file.members[0]?.name ?? null) : member,
           };
         });
   const codeValues = a.list('JRNCDE');
