@@ -88,10 +88,31 @@ function driverText(c: ColumnShape, v: unknown): unknown {
   return full;
 }
 
-/** The IBM i table as its SQL answers it (RRN(T) AS RRN when the shape has one), canonical as a replica. */
+/**
+ * The IBM i table as its SQL answers it (RRN(T) AS RRN when the shape has one), canonical as a
+ * replica; a file of several members (a MEMBER column) read member by member through an alias in QGPL.
+ */
 export async function ibmiReplica(c: IbmiConnection, shape: TableShape, fractionDigits = 6) {
-  const columns = shape.columns.map((col) => (col.name === 'RRN' ? 'RRN(T) AS RRN' : `T.${col.name}`));
-  const rows = await c.query(`SELECT ${columns.join(', ')} FROM ${shape.ref.schema}.${shape.ref.table} T`);
+  const { schema, table } = shape.ref;
+  const fields = shape.columns.filter((col) => col.name !== 'MEMBER');
+  const columns = fields.map((col) => (col.name === 'RRN' ? 'RRN(T) AS RRN' : `T.${col.name}`));
+  if (fields.length === shape.columns.length) {
+    const rows = await c.query(`SELECT ${columns.join(', ')} FROM ${schema}.${table} T`);
+    return replica(shape, rows, fractionDigits);
+  }
+  const members = await c.query(
+    'SELECT SYSTEM_TABLE_MEMBER FROM QSYS2.SYSPARTITIONSTAT WHERE SYSTEM_TABLE_SCHEMA = ? AND SYSTEM_TABLE_NAME = ?',
+    [schema, table],
+  );
+  const rows: Record<string, unknown>[] = [];
+  for (const [i, m] of members.entries()) {
+    const member = String(m.SYSTEM_TABLE_MEMBER);
+    const alias = `QGPL.R${table.slice(0, 7)}${i}`;
+    await c.query(`DROP ALIAS ${alias}`).catch(() => undefined);
+    await c.query(`CREATE ALIAS ${alias} FOR ${schema}.${table}(${member})`);
+    for (const r of await c.query(`SELECT ${columns.join(', ')} FROM ${alias} T`))
+      rows.push({ ...r, MEMBER: member });
+  }
   return replica(shape, rows, fractionDigits);
 }
 

@@ -31,13 +31,15 @@ export interface JournalEntryRow {
 
 /** RRN identification names the record number column so. */
 export const RRN_COLUMN = 'RRN';
+/** The member a row lives in, leading the key of a file with several members. */
+export const MEMBER_COLUMN = 'MEMBER';
 
 export interface TableReading {
   key: string;
   library: string;
   file: string;
-  /** The member whose entries are read: the first, the one SQL reads. */
-  member: string;
+  /** The member whose entries are read; null: every member, the member part of each row's key. */
+  member: string | null;
   fields: FieldDef[];
   /** Key columns, or the record number. */
   identify: string[] | 'rrn';
@@ -93,12 +95,14 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
   const row: Row = decoded;
   for (const f of t.fields) row[f.name] = formValue(f, decoded[f.name] ?? null, form);
   if (t.identify === 'rrn') row[RRN_COLUMN] = e.rrn;
+  if (t.member === null) row[MEMBER_COLUMN] = e.member;
   return row;
 }
 
 function keyOf(t: TableReading, row: Row): Row {
   const key: Row = {};
-  for (const k of t.identify === 'rrn' ? [RRN_COLUMN] : t.identify) key[k] = row[k] ?? null;
+  const ids = t.identify === 'rrn' ? [RRN_COLUMN] : t.identify;
+  for (const k of t.member === null ? [MEMBER_COLUMN, ...ids] : ids) key[k] = row[k] ?? null;
   return key;
 }
 
@@ -177,8 +181,8 @@ export function assemble(
       if (e.type === 'SC') pending.set(e.cycle, { first: at, items: [] });
       else if (e.type === 'CM') release(pending.get(e.cycle)?.items ?? []);
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
-    } else if (e.code === 'R' && t && e.member === t.member) {
-      const slot = `${t.key}#${e.rrn}`;
+    } else if (e.code === 'R' && t && (t.member === null || e.member === t.member)) {
+      const slot = `${t.key}#${e.member}#${e.rrn}`;
       if (e.type === 'UB') befores.set(slot, e);
       else if (e.type === 'PT' || e.type === 'PX' || e.type === 'UP' || e.type === 'DL') {
         const before = e.type === 'UP' ? befores.get(slot) : undefined;

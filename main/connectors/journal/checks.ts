@@ -8,7 +8,8 @@ import { IBMI_NAME } from '../../../shared/config/fields';
 import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
-import { catalogLayouts, unknownColumns, unreadMembers, unsupportedColumns, type FileLayout } from './layout';
+import { MEMBER_COLUMN } from './assemble';
+import { catalogLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { journalAttributesCheck } from './journalAttributes';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
@@ -149,24 +150,21 @@ function columnTypesCheck(layouts: readonly FileLayout[]): CheckResult {
   };
 }
 
-/** Files with several members: the agent reads the first (as SQL does); the others are named. */
+/** Files with several members: every member replicates, the member leading each row's key. */
 function membersCheck(layouts: readonly FileLayout[]): CheckResult {
-  const several = layouts.filter((l) => unreadMembers(l).length > 0);
+  const several = layouts.filter((l) => l.members.length > 1);
   return {
     id: 'members',
-    status: several.length ? 'warning' : 'passed',
+    status: 'passed',
     message: several.length
       ? several
           .map(
             (l) =>
-              `${l.library}/${l.file} has ${l.members.length} members: only ${l.members[0]} (the first, which SQL reads) replicates; ` +
-              `${unreadMembers(l).join(', ')} ${unreadMembers(l).length === 1 ? 'is' : 'are'} not read.`,
+              `${l.library}/${l.file} has ${l.members.length} members (${l.members.join(', ')}): each replicates, its rows keyed by ${MEMBER_COLUMN} first.`,
           )
           .join('\n')
       : 'Every file has one member.',
-    remedy: several.length
-      ? 'Keep each member to replicate in a file of its own, or reach it through an entity of its own over an alias (CREATE ALIAS … FOR lib.file(member)) — the agent replicates one member per file.'
-      : null,
+    remedy: null,
   };
 }
 

@@ -16,7 +16,7 @@ export interface FileLayout {
   columns: ColumnShape[];
   /** Primary key columns from the catalogue, in key order; empty when the file has none. */
   primaryKey: string[];
-  /** The file's members, *FIRST first: SQL reads the first, and only its journal entries are read. */
+  /** The file's members, *FIRST first: with several, each replicates (its rows keyed by member first). */
   members: string[];
 }
 
@@ -158,9 +158,6 @@ function dspffdField(r: IbmiRow): FieldType {
     reason: 'the journal agent does not decode this DDS data type',
   };
 }
-
-/** The members beyond the first, which the agent does not read (empty for a one-member file). */
-export const unreadMembers = (layout: FileLayout): string[] => layout.members.slice(1);
 
 /** Each column of the file the agent cannot replicate, with its type and the reason. */
 export const unsupportedColumns = (layout: FileLayout): string[] =>

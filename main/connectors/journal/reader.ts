@@ -73,7 +73,8 @@ export async function readJournal(
   c: IbmiConnection,
   syncLibrary: string,
   journal: JournalName,
-  files: readonly { library: string; file: string }[],
+  /** `allMembers`: every member's entries (DSPJRN's member *ALL), not only the first's (*FIRST). */
+  files: readonly { library: string; file: string; allMembers?: boolean }[],
   from: JournalPosition,
   limit: number,
 ): Promise<JournalEntryRow[]> {
@@ -81,7 +82,9 @@ export async function readJournal(
   // DSPJRN's FILE takes at most 300 files; past that the journal is read whole and the entries of
   // other files are left out here (assemble() keeps only the tables it reads).
   const fileList =
-    files.length > MAX_DSPJRN_FILES ? '*ALLFILE' : files.map((f) => `(${f.library}/${f.file})`).join(' ');
+    files.length > MAX_DSPJRN_FILES
+      ? '*ALLFILE'
+      : files.map((f) => `(${f.library}/${f.file}${f.allMembers ? ' *ALL' : ''})`).join(' ');
   const fromEntry = from.sequence > 0 ? String(from.sequence) : '*FIRST';
   try {
     await c.command(

@@ -19,10 +19,11 @@ import {
   type TableRef,
   type TableShape,
 } from '../source';
-import { assemble, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
+import { assemble, MEMBER_COLUMN, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
 import { screenFileEntries } from './layoutChanges';
+import { countMemberRows, MemberReader, readMemberChunk } from './memberReader';
 import { catalogLayouts, dspffdLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
 import {
@@ -36,7 +37,7 @@ import {
   type ReceiverInfo,
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
-import { formValue, localInstant, timezoneMinutes, type ValueForm } from './values';
+import { localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
 
 export interface JournalSourceOptions {
@@ -69,6 +70,8 @@ const ROTATE_EVERY = 500;
 
 export class JournalSource implements SourceAgent {
   private readonly layouts = new Map<string, FileLayout>();
+  /** How SQL reads each member of a file (aliases in the sync library for files of several). */
+  private readonly members: MemberReader;
   /**
    * Per table, the journal's end just before its layout was read: a D CG (ALTER TABLE, CHGPF) after
    * it may be newer than the layout; one at or before it is already in it. Missing: not known.
@@ -90,6 +93,7 @@ export class JournalSource implements SourceAgent {
     const formats = effectiveJournalFormats(o.credentials, o.configuration);
     this.form = { ...formats, utcOffsetMinutes: null };
     this.sync = new SyncLibrary(c, o.credentials, `${o.pipelineId}/${o.agentId}`);
+    this.members = new MemberReader(c, () => this.sync.ready());
   }
 
   async init(): Promise<void> {
@@ -185,20 +189,21 @@ export class JournalSource implements SourceAgent {
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
     return (await this.layoutsOf(tables)).map((l) => {
       const id = this.identify(l);
-      return id === 'rrn'
-        ? {
-            ref: l.ref,
-            columns: [{ name: RRN_COLUMN, sourceType: 'BIGINT', nullable: false }, ...l.columns],
-            key: [RRN_COLUMN],
-          }
-        : { ref: l.ref, columns: l.columns, key: id };
+      const rrn = id === 'rrn' ? [{ name: RRN_COLUMN, sourceType: 'BIGINT', nullable: false }] : [];
+      // Every member of a file with several replicates; the member leads each row's key.
+      const member =
+        l.members.length > 1 ? [{ name: MEMBER_COLUMN, sourceType: 'VARCHAR(10)', nullable: false }] : [];
+      return {
+        ref: l.ref,
+        columns: [...member, ...rrn, ...l.columns],
+        key: [...member.map((c) => c.name), ...(id === 'rrn' ? [RRN_COLUMN] : id)],
+      };
     });
   }
 
   async countRows(table: TableRef): Promise<number> {
     const [l] = await this.layoutsOf([table]);
-    const [row] = await this.c.query(`SELECT COUNT(*) AS N FROM ${l?.library}.${l?.file}`);
-    return Number(row?.N ?? 0);
+    return l ? countMemberRows(this.members, l) : 0;
   }
 
   snapshot(
@@ -222,31 +227,11 @@ export class JournalSource implements SourceAgent {
     return formatPosition({ restart: end, applied: end });
   }
 
-  /**
-   * One chunk in relative record number order, whatever identifies the rows: RRNs only grow along the
-   * file, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
-   * WITH CS: the driver's autocommit runs at *NONE, which reads other jobs' uncommitted changes; a row
-   * copied from a transaction later rolled back would never be mended, so the chunk reads committed rows.
-   */
+  /** One chunk in relative record number order, member after member (memberReader.ts). */
   async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
     const [layout] = await this.layoutsOf([table]);
     if (!layout) throw new Error(`${tableKey(table)} cannot be described.`);
-    const byRrn = this.identify(layout) === 'rrn';
-    const after = cursor === null ? 0 : Number(cursor);
-    if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`"${cursor}" is not an RRN cursor.`);
-    const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
-    const page = await this.c.query(
-      `SELECT RRN(T) AS RRN_, ${columns} FROM ${layout.library}.${layout.file} T WHERE RRN(T) > ? ` +
-        `ORDER BY RRN(T) FETCH FIRST ${Math.max(1, Math.floor(limit))} ROWS ONLY WITH CS`,
-      [after],
-    );
-    const rows = page.map((r) => {
-      const row: Row = byRrn ? { [RRN_COLUMN]: Number(r.RRN_) } : {};
-      for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, this.form);
-      return row;
-    });
-    const last = page.at(-1);
-    return { rows, next: last && page.length >= limit ? String(Number(last.RRN_)) : null };
+    return readMemberChunk(this.members, layout, this.identify(layout) === 'rrn', this.form, cursor, limit);
   }
 
   async readChanges(
@@ -297,7 +282,7 @@ export class JournalSource implements SourceAgent {
           key: tableKey(l.ref),
           library: l.library,
           file: l.file,
-          member: l.members[0] ?? l.file,
+          member: l.members.length > 1 ? null : (l.members[0] ?? l.file),
           fields: l.fields,
           identify: this.identify(l),
           appliedThrough: (positions[k] as TablePosition).applied,
@@ -342,7 +327,7 @@ export class JournalSource implements SourceAgent {
     start: JournalPosition,
     maxRows: number,
   ) {
-    const files = readings.map((r) => ({ library: r.library, file: r.file }));
+    const files = readings.map((r) => ({ library: r.library, file: r.file, allMembers: r.member === null }));
     const entries: JournalEntryRow[] = [];
     const decoded = new WeakMap<JournalEntryRow, Change[]>();
     let from = start;

@@ -123,6 +123,10 @@ function keep(e: JournalEntry, s: EntrySelection): boolean {
   if (s.types && !s.types.includes(e.type)) return false;
   if (!s.files || code?.ignoreFileSelection) return true;
   return s.files.some(
-    (f) => f.library === e.library && f.file === e.object && (f.member === null || f.member === e.member),
+    // File-level entries (D: ALTER TABLE, DROP …) have no member and go with the file whatever the member selection.
+    (f) =>
+      f.library === e.library &&
+      f.file === e.object &&
+      (f.member === null || e.member === '' || f.member === e.member),
   );
 }

@@ -1,0 +1,107 @@
+// Reading a file's rows for a copy, member by member. SQL reads a file's first member; a file of
+// several is read through an alias per member (CREATE ALIAS … FOR lib.file(member)) made once in the
+// sync library. Chunks follow the relative record number within a member, then the next member, so
+// the cursor is the last RRN copied, preceded by the member's index for a file of several members.
+// WITH CS: the driver's autocommit runs at *NONE, which reads other jobs' uncommitted changes; a row
+// copied from a transaction later rolled back would never be mended, so chunks read committed rows.
+import { createHash } from 'node:crypto';
+import { IbmiError, ibmiName, type IbmiConnection } from '../drivers/ibmi/connection';
+import type { Row, SnapshotChunk } from '../source';
+import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
+import type { FileLayout } from './layout';
+import { formValue, type ValueForm } from './values';
+
+/** A member alias's name: M and nine characters of a hash of the member's qualified name (IBM i names are 10). */
+function memberAliasName(library: string, file: string, member: string): string {
+  const hash = createHash('sha256').update(`${library}/${file}(${member})`).digest('hex');
+  return `M${BigInt(`0x${hash.slice(0, 15)}`)
+    .toString(36)
+    .toUpperCase()
+    .padStart(9, '0')
+    .slice(-9)}`;
+}
+
+export class MemberReader {
+  private readonly made = new Set<string>();
+
+  constructor(
+    readonly c: IbmiConnection,
+    private readonly syncLibrary: () => Promise<string>,
+  ) {}
+
+  /** What SQL reads each member through, in member order: the file itself when it has one member. */
+  async tables(l: FileLayout): Promise<string[]> {
+    if (l.members.length <= 1) return [`${l.library}.${l.file}`];
+    const sync = await this.syncLibrary();
+    const out: string[] = [];
+    for (const member of l.members) {
+      const alias = memberAliasName(l.library, l.file, member);
+      if (!this.made.has(alias)) {
+        await this.c
+          .query(`CREATE ALIAS ${sync}.${alias} FOR ${l.library}.${l.file}(${ibmiName(member, 'Member')})`)
+          .catch((error: unknown) => {
+            // SQL0601: made by an earlier run.
+            if (!(error instanceof IbmiError && error.messageId === 'SQL0601')) throw error;
+          });
+        this.made.add(alias);
+      }
+      out.push(`${sync}.${alias}`);
+    }
+    return out;
+  }
+}
+
+export async function countMemberRows(members: MemberReader, l: FileLayout): Promise<number> {
+  let total = 0;
+  for (const from of await members.tables(l)) {
+    const [row] = await members.c.query(`SELECT COUNT(*) AS N FROM ${from}`);
+    total += Number(row?.N ?? 0);
+  }
+  return total;
+}
+
+/**
+ * One chunk: up to `limit` rows after the cursor, across members when one ends. RRNs only grow along a
+ * member, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
+ */
+export async function readMemberChunk(
+  members: MemberReader,
+  layout: FileLayout,
+  byRrn: boolean,
+  form: ValueForm,
+  cursor: string | null,
+  limit: number,
+): Promise<SnapshotChunk> {
+  const several = layout.members.length > 1;
+  const m = /^(?:(\d+):)?(\d+)$/.exec(cursor ?? '0');
+  if (!m) throw new RangeError(`"${cursor}" is not an RRN cursor.`);
+  let index = Number(m[1] ?? 0);
+  let after = Number(m[2]);
+  const sources = await members.tables(layout);
+  const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
+  const rows: Row[] = [];
+  const wanted = Math.max(1, Math.floor(limit));
+  while (index < sources.length && rows.length < wanted) {
+    const room = wanted - rows.length;
+    const page = await members.c.query(
+      `SELECT RRN(T) AS RRN_, ${columns} FROM ${sources[index]} T WHERE RRN(T) > ? ` +
+        `ORDER BY RRN(T) FETCH FIRST ${room} ROWS ONLY WITH CS`,
+      [after],
+    );
+    for (const r of page) {
+      const row: Row = {};
+      if (several) row[MEMBER_COLUMN] = layout.members[index] ?? null;
+      if (byRrn) row[RRN_COLUMN] = Number(r.RRN_);
+      for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, form);
+      rows.push(row);
+    }
+    const last = page.at(-1);
+    if (last && page.length >= room) after = Number(last.RRN_);
+    else {
+      // This member is read to its end: the next one from its start.
+      index++;
+      after = 0;
+    }
+  }
+  return { rows, next: index >= sources.length ? null : several ? `${index}:${after}` : String(after) };
+}

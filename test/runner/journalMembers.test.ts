@@ -1,0 +1,105 @@
+// A file of several members (LEGACY/NOTES: NOTES and ARCHIVE, rows at the same RRNs in both) from the
+// simulated IBM i into SQLite and PostgreSQL: every member is copied (through an alias per member in
+// the sync library) and streamed (DSPJRN member *ALL), the member leading each row's key, so rows of
+// two members never overwrite each other. The target equals the source member by member.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
+import { openJournalSource } from '../../main/connectors/journal/source';
+import type { TableShape } from '../../main/connectors/source';
+import { PostgresTarget } from '../../main/connectors/postgresql/target';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
+import type { Target } from '../../main/connectors/target';
+import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
+import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
+import { ibmiReplica, POSTGRES, postgresClient, postgresReplica, sqliteReplica } from '../helpers/replica';
+
+const notes = journalEntity({ schema: 'LEGACY', table: 'NOTES' }, { rowIdentification: { kind: 'rrn' } });
+
+describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s', (label) => {
+  let sandbox: SandboxIbmi;
+  let admin: IbmiConnection;
+  let client: pg.Client | undefined;
+  const path = join(mkdtempSync(join(tmpdir(), 'cdc-members-')), 'replica.sqlite');
+  const schema = `cdc_members_${process.pid}`;
+  const open = () =>
+    openJournalSource({
+      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'MBRSYNC' }),
+      configuration: journalConfiguration(),
+      pipelineId: 'members',
+      agentId: 'src',
+      entities: [notes],
+    });
+  const runner = (events: RunnerEvent[]) =>
+    new PipelineRunner({
+      openSource: open,
+      openTarget: async (): Promise<Target> =>
+        label === 'SQLite'
+          ? new SqliteTarget(path, 'members')
+          : new PostgresTarget({ ...POSTGRES, schema }, 'members'),
+      entities: [{ source: notes.source, target: notes.target }],
+      onEvent: (e) => events.push(e),
+      pageSize: 2,
+      retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+    });
+  const shape = async (): Promise<TableShape> => {
+    const s = await open();
+    try {
+      return (await s.describe([notes.source]))[0] as TableShape;
+    } finally {
+      await s.close();
+    }
+  };
+  const target = async (s: TableShape) =>
+    label === 'SQLite'
+      ? sqliteReplica(path, 'notes', s)
+      : postgresReplica(client as pg.Client, schema, 'notes', s);
+
+  beforeAll(async () => {
+    sandbox = await startSandboxIbmi({ seed: true });
+    admin = await sandbox.connect({ ...SEED_ADMIN });
+    await admin.query('CREATE ALIAS QGPL.ARCHIVE FOR LEGACY.NOTES(ARCHIVE)');
+    for (let i = 1; i <= 3; i++)
+      await admin.query('INSERT INTO QGPL.ARCHIVE VALUES (?, ?)', [
+        `Archived ${i}`,
+        `2025-12-0${i}-08.00.00.000000`,
+      ]);
+    if (label === 'PostgreSQL') {
+      client = await postgresClient();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
+  afterAll(async () => {
+    await admin?.close();
+    await sandbox?.close();
+    await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client?.end();
+  });
+
+  it('copies and streams every member, the member leading the key', async () => {
+    const s = await shape();
+    expect(s.key).toEqual(['MEMBER', 'RRN']);
+    const events: RunnerEvent[] = [];
+    await runner(events).runUntilCaughtUp();
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    const copied = await target(s);
+    // 5 notes and 3 archived, the first three at RRN 1–3 in both members.
+    expect(copied.rows).toHaveLength(8);
+    expect(copied).toEqual(await ibmiReplica(admin, s, label === 'SQLite' ? 7 : 6));
+
+    await admin.query("UPDATE QGPL.ARCHIVE SET NOTE = 'archive edited' WHERE RRN(ARCHIVE) = 1");
+    await admin.query("UPDATE LEGACY.NOTES SET NOTE = 'current edited' WHERE RRN(NOTES) = 1");
+    await admin.query('DELETE FROM QGPL.ARCHIVE WHERE RRN(ARCHIVE) = 2');
+    await admin.query("INSERT INTO QGPL.ARCHIVE VALUES ('Archived 4', '2025-12-04-08.00.00.000000')");
+    await runner(events).runUntilCaughtUp();
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    const streamed = await target(s);
+    expect(streamed).toEqual(await ibmiReplica(admin, s, label === 'SQLite' ? 7 : 6));
+    expect(streamed.rows.filter((r) => r.includes('edited'))).toHaveLength(2);
+  });
+});
