@@ -132,11 +132,18 @@ def tables_source():
     for c in sorted(single):
         lines.append(f"  {c}: {json.dumps(single[c], ensure_ascii=True)},")
     lines += ["};", "", "export const DOUBLE_BYTE: Readonly<Record<number, { units: string; extras: Record<number, string> }>> = {"]
+    same = {}
     for c in sorted(doubles):
+        first = next((d for d in sorted(doubles) if d < c and doubles[d] == doubles[c]), None)
+        if first is not None:
+            same[c] = first
+            continue
         units, extras = pack_double_byte(doubles[c])
         lines.append(f"  {c}: {{ extras: {json.dumps({str(k): v for k, v in sorted(extras.items())}, ensure_ascii=True)}, units:")
         lines += [f"    {json.dumps(units[i:i + 96])} +" for i in range(0, len(units), 96)]
         lines[-1] = lines[-1][:-2] + " },"
+    lines += ["};", "", "// Double-byte CCSIDs whose table is another's, kept once.", "export const DOUBLE_BYTE_SAME_AS: Readonly<Record<number, number>> = {"]
+    lines += [f"  {c}: {d}," for c, d in sorted(same.items())]
     lines += ["};", "", "export const MIXED: Readonly<Record<number, { single: number; double: number }>> = {"]
     for c in sorted(mixed):
         lines.append(f"  {c}: {{ single: {mixed[c][0]}, double: {mixed[c][1]} }},")

@@ -158,3 +158,17 @@ export async function postgresClient(): Promise<pg.Client> {
   await client.connect();
   return client;
 }
+
+/** A client with `schema` dropped (a test's own place at the target), and the drop again at the end. */
+export async function scratchSchema(schema: string): Promise<{ client: pg.Client; drop(): Promise<void> }> {
+  const client = await postgresClient();
+  const dropSchema = () => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await dropSchema();
+  return {
+    client,
+    drop: async () => {
+      await dropSchema();
+      await client.end();
+    },
+  };
+}

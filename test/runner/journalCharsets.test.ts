@@ -20,7 +20,7 @@ import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunn
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
-import { POSTGRES, postgresClient } from '../helpers/replica';
+import { POSTGRES, scratchSchema } from '../helpers/replica';
 
 let sandbox: SandboxIbmi;
 let admin: IbmiConnection;
@@ -140,6 +140,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
     const path = join(mkdtempSync(join(tmpdir(), 'cdc-charsets-')), 'replica.sqlite');
     const schema = `cdc_charsets_${process.pid}`;
     let client: pg.Client | undefined;
+    let drop: (() => Promise<void>) | undefined;
     const target = async (): Promise<Target> =>
       label === 'SQLite'
         ? new SqliteTarget(path, pipeline)
@@ -162,15 +163,11 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
 
     beforeAll(async () => {
       await startWorld();
-      if (label === 'PostgreSQL') {
-        client = await postgresClient();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
+      if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
     });
     afterAll(async () => {
       await stopWorld();
-      await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client?.end();
+      await drop?.();
     });
 
     it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary and timestamps exactly', async () => {

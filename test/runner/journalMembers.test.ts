@@ -17,7 +17,7 @@ import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunn
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
-import { ibmiReplica, POSTGRES, postgresClient, postgresReplica, sqliteReplica } from '../helpers/replica';
+import { ibmiReplica, POSTGRES, scratchSchema, postgresReplica, sqliteReplica } from '../helpers/replica';
 
 const notes = journalEntity({ schema: 'LEGACY', table: 'NOTES' }, { rowIdentification: { kind: 'rrn' } });
 
@@ -25,6 +25,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s',
   let sandbox: SandboxIbmi;
   let admin: IbmiConnection;
   let client: pg.Client | undefined;
+  let drop: (() => Promise<void>) | undefined;
   const path = join(mkdtempSync(join(tmpdir(), 'cdc-members-')), 'replica.sqlite');
   const schema = `cdc_members_${process.pid}`;
   const open = () =>
@@ -69,16 +70,12 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s',
         `Archived ${i}`,
         `2025-12-0${i}-08.00.00.000000`,
       ]);
-    if (label === 'PostgreSQL') {
-      client = await postgresClient();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    }
+    if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
   });
   afterAll(async () => {
     await admin?.close();
     await sandbox?.close();
-    await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client?.end();
+    await drop?.();
   });
 
   it('copies and streams every member, the member leading the key', async () => {

@@ -22,7 +22,7 @@ import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../
 import {
   ibmiReplica,
   POSTGRES,
-  postgresClient,
+  scratchSchema,
   postgresReplicas,
   sqliteReplica,
   type Replica,
@@ -127,6 +127,7 @@ describe.each([
   const all = [...entities, byRrn];
   const keyed = [byAllColumns];
   let client: pg.Client | undefined;
+  let drop: (() => Promise<void>) | undefined;
   const schema = `cdc_journal_${process.pid}`;
   const path = join(mkdtempSync(join(tmpdir(), 'cdc-journal-replica-')), 'replica.sqlite');
   const target = (pipeline: string) => async (): Promise<Target> =>
@@ -148,16 +149,12 @@ describe.each([
   beforeAll(async () => {
     sandbox = await startSandboxIbmi({ seed: true });
     admin = await sandbox.connect({ ...SEED_ADMIN });
-    if (label === 'PostgreSQL') {
-      client = await postgresClient();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    }
+    if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
   });
   afterAll(async () => {
     await admin?.close();
     await sandbox?.close();
-    await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client?.end();
+    await drop?.();
   });
 
   it('snapshots, streams every kind of change, re-snapshots the RRN file after RGZPFM, resumes: equal row for row', async () => {

@@ -19,7 +19,7 @@ import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunn
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
-import { POSTGRES, postgresClient } from '../helpers/replica';
+import { POSTGRES, scratchSchema } from '../helpers/replica';
 import { until } from '../helpers/until';
 
 const entity = journalEntity({ schema: 'SHOPX', table: 'ITEMS' });
@@ -28,6 +28,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE while running → 
   let sandbox: SandboxIbmi;
   let admin: IbmiConnection;
   let client: pg.Client | undefined;
+  let drop: (() => Promise<void>) | undefined;
   const path = join(mkdtempSync(join(tmpdir(), 'cdc-alter-')), 'replica.sqlite');
   const schema = `cdc_alter_${process.pid}`;
   const target = async (): Promise<Target> =>
@@ -78,16 +79,12 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE while running → 
     );
     await admin.command('CHGJRNOBJ OBJ((SHOPX/ITEMS *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
     await admin.query("INSERT INTO SHOPX.ITEMS VALUES (1, 'first', 'A1')");
-    if (label === 'PostgreSQL') {
-      client = await postgresClient();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    }
+    if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
   });
   afterAll(async () => {
     await admin?.close();
     await sandbox?.close();
-    await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client?.end();
+    await drop?.();
   });
 
   it('decodes images before and after ALTER TABLE with their own layouts while running; adds and widens the target’s columns', async () => {

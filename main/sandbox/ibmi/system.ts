@@ -246,15 +246,8 @@ export class SimulatedIbmi {
   }
 
   deleteFile(file: PhysicalFile): void {
-    // A journaled file's deletion is its last entry: D DT ("Delete file"), for the file, not a member.
-    const journal = this.journalOf(file);
-    if (journal)
-      this.deposit(
-        null,
-        journal,
-        { code: 'D', type: 'DT', object: file.name, library: file.library, member: '', objectType: '*QDDS' },
-        0,
-      );
+    // A journaled file's deletion is its last entry: D DT ("Delete file").
+    this.journalFileOperation(null, file, 'DT');
     for (const m of file.members) this.db.exec(`DROP TABLE ${q(m.table)}`);
     this.files.delete(key(file.library, file.name));
   }
@@ -390,14 +383,22 @@ export class SimulatedIbmi {
   alterFile(job: Job, file: PhysicalFile, columns: ColumnSpec[]): void {
     for (const m of file.members) alterMemberTable(this.db, file, m, columns);
     file.columns = columns;
+    this.journalFileOperation(job, file, 'CG');
+  }
+
+  /** A D entry ("Database file operation"): about the file, not a member, outside any commit cycle. */
+  private journalFileOperation(job: Job | null, file: PhysicalFile, type: string): void {
     const journal = this.journalOf(file);
-    if (journal)
-      this.deposit(
-        job,
-        journal,
-        { code: 'D', type: 'CG', object: file.name, library: file.library, member: '', objectType: '*QDDS' },
-        0,
-      );
+    if (!journal) return;
+    const entry = {
+      code: 'D',
+      type,
+      object: file.name,
+      library: file.library,
+      member: '',
+      objectType: '*QDDS',
+    };
+    this.deposit(job, journal, entry, 0);
   }
 
   insertRecord(job: Job, file: PhysicalFile, member: Member, row: Row): number {

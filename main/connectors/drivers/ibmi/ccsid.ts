@@ -3,7 +3,7 @@
 // converters (scripts/gen-ccsid.py). Decoding fills a buffer of UTF-16 units through the tables and
 // makes one string of it, never a string per character.
 import { inflateSync } from 'node:zlib';
-import { DOUBLE_BYTE, MIXED, SINGLE_BYTE } from './ccsidTables';
+import { DOUBLE_BYTE, DOUBLE_BYTE_SAME_AS, MIXED, SINGLE_BYTE } from './ccsidTables';
 
 export type CcsidKind = 'single' | 'mixed' | 'double' | 'utf16' | 'utf8';
 
@@ -20,7 +20,7 @@ const REPLACEMENT = 0xfffd;
 export function ccsidKind(ccsid: number): CcsidKind | null {
   if (UNICODE[ccsid]) return UNICODE[ccsid];
   if (MIXED[ccsid]) return 'mixed';
-  if (DOUBLE_BYTE[ccsid]) return 'double';
+  if (DOUBLE_BYTE[ccsid] || DOUBLE_BYTE_SAME_AS[ccsid]) return 'double';
   if (SINGLE_BYTE[ccsid]) return 'single';
   return null;
 }
@@ -34,6 +34,7 @@ export const TEXT_CCSIDS: readonly number[] = [
     ...Object.keys(SINGLE_BYTE),
     ...Object.keys(MIXED),
     ...Object.keys(DOUBLE_BYTE),
+    ...Object.keys(DOUBLE_BYTE_SAME_AS),
     ...Object.keys(UNICODE),
   ]),
 ]
@@ -64,7 +65,7 @@ const doubleTables = new Map<number, DoubleTable>();
 function doubleTable(ccsid: number): DoubleTable {
   let t = doubleTables.get(ccsid);
   if (!t) {
-    const packed = DOUBLE_BYTE[ccsid];
+    const packed = DOUBLE_BYTE[ccsid] ?? DOUBLE_BYTE[DOUBLE_BYTE_SAME_AS[ccsid] ?? -1];
     if (!packed) throw unsupported(ccsid);
     const raw = inflateSync(Buffer.from(packed.units, 'base64'));
     const units = new Uint16Array(65536);

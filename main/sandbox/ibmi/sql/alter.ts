@@ -3,7 +3,7 @@
 // changed in place, its rows kept, and journaled as one D CG entry.
 import type { ColumnSpec } from '../files';
 import { sqlError } from '../messages';
-import { columnType, defaultOf, readName, shortName } from './ddl';
+import { columnSpec, columnType, readName, shortName } from './ddl';
 import { isWord, nameOf, type Token } from './lexer';
 import type { QueryContext } from './translate';
 
@@ -42,22 +42,10 @@ export function alterTable(ctx: QueryContext, tokens: Token[]): void {
   const index = columns.findIndex((c) => c.name === column);
   if (action === 'ADD') {
     if (index >= 0) throw sqlError(-612, column);
-    const { type, sqlType, length, scale, rest: after } = columnType(rest, 37);
-    const notNull = after.some((t, k) => isWord(t, 'NOT') && isWord(after[k + 1], 'NULL'));
-    const def = defaultOf(after, type);
+    const spec = columnSpec(column, columnType(rest, 37));
     // Db2 for i: a NOT NULL column added to a table needs a default for the rows already there.
-    if (notNull && !def.has) throw sqlError(-407, column);
-    columns.push({
-      name: column,
-      type,
-      nullable: !notNull,
-      sqlType,
-      length,
-      scale,
-      defaultValue: def.value,
-      hasDefault: def.has || !notNull,
-      text: '',
-    });
+    if (!spec.nullable && !spec.hasDefault) throw sqlError(-407, column);
+    columns.push(spec);
   } else if (action === 'DROP') {
     if (index < 0) throw sqlError(-205, column, name, schema);
     if (file.key?.columns.includes(column)) throw sqlError(-196, column);

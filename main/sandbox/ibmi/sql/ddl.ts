@@ -137,6 +137,23 @@ export function columnType(
   }
 }
 
+/** A column definition's spec: NOT NULL, and its default (WITH DEFAULT, DEFAULT v, or none). */
+export function columnSpec(name: string, t: ReturnType<typeof columnType>): ColumnSpec {
+  const notNull = t.rest.some((x, k) => isWord(x, 'NOT') && isWord(t.rest[k + 1], 'NULL'));
+  const def = defaultOf(t.rest, t.type);
+  return {
+    name,
+    type: t.type,
+    nullable: !notNull,
+    sqlType: t.sqlType,
+    length: t.length,
+    scale: t.scale,
+    defaultValue: def.value,
+    hasDefault: def.has || !notNull,
+    text: '',
+  };
+}
+
 export function defaultOf(rest: Token[], type: FieldType): { has: boolean; value: SqlValue } {
   const at = rest.findIndex((t) => isWord(t, 'DEFAULT'));
   if (at < 0) return { has: false, value: null };
@@ -202,20 +219,9 @@ export function createTable(ctx: QueryContext, tokens: Token[]): void {
     }
     const column = shortName(nameOf(p[0]), 'column name');
     const { type, sqlType, length, scale, rest } = columnType(p.slice(1), 37);
-    const notNull = rest.some((t, k) => isWord(t, 'NOT') && isWord(rest[k + 1], 'NULL'));
     const primary = rest.some((t, k) => isWord(t, 'PRIMARY') && isWord(rest[k + 1], 'KEY'));
-    const def = defaultOf(rest, type);
-    columns.push({
-      name: column,
-      type,
-      nullable: !notNull && !primary,
-      sqlType,
-      length,
-      scale,
-      defaultValue: def.value,
-      hasDefault: def.has || !notNull,
-      text: '',
-    });
+    const spec = columnSpec(column, { type, sqlType, length, scale, rest });
+    columns.push({ ...spec, nullable: spec.nullable && !primary });
     if (primary)
       key = {
         columns: [column],
