@@ -75,6 +75,11 @@ export const entitySchema = z.strictObject({
   columns: z.array(sqlName).min(1).max(1000).optional(),
   /** Journal agent only: overrides the journal detected for the file. */
   journal: z.strictObject({ library: ibmiName, name: ibmiName }).optional(),
+  /**
+   * Journal agent only: the members to replicate of a file of several, all when left out. The member
+   * leads each row's key either way.
+   */
+  members: z.array(ibmiName).min(1).max(1000).optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
 

@@ -112,6 +112,16 @@ describe('checks that fail, with their remedies', () => {
     );
   });
 
+  it('an entity naming a member the file does not have fails the members check, naming it', async () => {
+    const notes = journalEntity(
+      { schema: 'LEGACY', table: 'NOTES' },
+      { rowIdentification: { kind: 'rrn' }, members: ['ARCHIVE', 'Y1999'] },
+    );
+    const members = byId(await checks([notes]), 'members');
+    expect(members.status).toBe('failed');
+    expect(members.message).toBe('LEGACY/NOTES has no member Y1999 (it has NOTES, ARCHIVE).');
+  });
+
   it('minimised entry data (MINENTDTA) fails with the CHGJRN that turns it off; receivers the system deletes warn', async () => {
     await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*FILE)');
     await admin.command('CHGJRN JRN(LEGACY/JRN) MNGRCV(*SYSTEM) DLTRCV(*YES)');

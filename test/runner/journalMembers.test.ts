@@ -28,22 +28,22 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s',
   let drop: (() => Promise<void>) | undefined;
   const path = join(mkdtempSync(join(tmpdir(), 'cdc-members-')), 'replica.sqlite');
   const schema = `cdc_members_${process.pid}`;
-  const open = () =>
+  const open = (entity = notes) =>
     openJournalSource({
       credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'MBRSYNC' }),
       configuration: journalConfiguration(),
-      pipelineId: 'members',
+      pipelineId: `members-${entity.target.table}`,
       agentId: 'src',
-      entities: [notes],
+      entities: [entity],
     });
-  const runner = (events: RunnerEvent[]) =>
+  const runner = (events: RunnerEvent[], entity = notes) =>
     new PipelineRunner({
-      openSource: open,
+      openSource: () => open(entity),
       openTarget: async (): Promise<Target> =>
         label === 'SQLite'
-          ? new SqliteTarget(path, 'members')
-          : new PostgresTarget({ ...POSTGRES, schema }, 'members'),
-      entities: [{ source: notes.source, target: notes.target }],
+          ? new SqliteTarget(path, `members-${entity.target.table}`)
+          : new PostgresTarget({ ...POSTGRES, schema }, `members-${entity.target.table}`),
+      entities: [{ source: entity.source, target: entity.target }],
       onEvent: (e) => events.push(e),
       pageSize: 2,
       retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
@@ -98,5 +98,25 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s',
     const streamed = await target(s);
     expect(streamed).toEqual(await ibmiReplica(admin, s, label === 'SQLite' ? 7 : 6));
     expect(streamed.rows.filter((r) => r.includes('edited'))).toHaveLength(2);
+  });
+
+  it('replicates only the members the entity names, keyed by member still', async () => {
+    const archive = { ...notes, target: { table: 'archive_only' }, members: ['ARCHIVE'] };
+    const events: RunnerEvent[] = [];
+    await runner(events, archive).runUntilCaughtUp();
+    await admin.query("UPDATE LEGACY.NOTES SET NOTE = 'not replicated' WHERE RRN(NOTES) = 2");
+    await admin.query("UPDATE QGPL.ARCHIVE SET NOTE = 'replicated' WHERE RRN(ARCHIVE) = 3");
+    await runner(events, archive).runUntilCaughtUp();
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    const s = await shape();
+    const rows =
+      label === 'SQLite'
+        ? sqliteReplica(path, 'archive_only', s).rows
+        : (await postgresReplica(client as pg.Client, schema, 'archive_only', s)).rows;
+    const source = (await ibmiReplica(admin, s, label === 'SQLite' ? 7 : 6)).rows.filter((r) =>
+      r.startsWith('ARCHIVE|'),
+    );
+    expect(rows).toEqual(source);
+    expect(rows.some((r) => r.includes('|replicated '))).toBe(true);
   });
 });

@@ -38,8 +38,10 @@ export interface TableReading {
   key: string;
   library: string;
   file: string;
-  /** The member whose entries are read; null: every member, the member part of each row's key. */
-  member: string | null;
+  /** The members whose entries are read (the first alone for a file of one). */
+  members: readonly string[];
+  /** A file of several members: the member leads each row's key. */
+  memberKey: boolean;
   fields: FieldDef[];
   /** Key columns, or the record number. */
   identify: string[] | 'rrn';
@@ -95,14 +97,14 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
   const row: Row = decoded;
   for (const f of t.fields) row[f.name] = formValue(f, decoded[f.name] ?? null, form);
   if (t.identify === 'rrn') row[RRN_COLUMN] = e.rrn;
-  if (t.member === null) row[MEMBER_COLUMN] = e.member;
+  if (t.memberKey) row[MEMBER_COLUMN] = e.member;
   return row;
 }
 
 function keyOf(t: TableReading, row: Row): Row {
   const key: Row = {};
   const ids = t.identify === 'rrn' ? [RRN_COLUMN] : t.identify;
-  for (const k of t.member === null ? [MEMBER_COLUMN, ...ids] : ids) key[k] = row[k] ?? null;
+  for (const k of t.memberKey ? [MEMBER_COLUMN, ...ids] : ids) key[k] = row[k] ?? null;
   return key;
 }
 
@@ -181,7 +183,7 @@ export function assemble(
       if (e.type === 'SC') pending.set(e.cycle, { first: at, items: [] });
       else if (e.type === 'CM') release(pending.get(e.cycle)?.items ?? []);
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
-    } else if (e.code === 'R' && t && (t.member === null || e.member === t.member)) {
+    } else if (e.code === 'R' && t && t.members.includes(e.member)) {
       const slot = `${t.key}#${e.member}#${e.rrn}`;
       if (e.type === 'UB') befores.set(slot, e);
       else if (e.type === 'PT' || e.type === 'PX' || e.type === 'UP' || e.type === 'DL') {

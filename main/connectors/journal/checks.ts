@@ -150,21 +150,32 @@ function columnTypesCheck(layouts: readonly FileLayout[]): CheckResult {
   };
 }
 
-/** Files with several members: every member replicates, the member leading each row's key. */
-function membersCheck(layouts: readonly FileLayout[]): CheckResult {
-  const several = layouts.filter((l) => l.members.length > 1);
+/** Files with several members: those replicated (all, or the entity's choice), the member leading each row's key. */
+function membersCheck(layouts: readonly FileLayout[], entities: readonly Entity[]): CheckResult {
+  const failed: string[] = [];
+  const lines: string[] = [];
+  for (const l of layouts) {
+    const chosen = entities.find((e) => tableKey(e.source) === tableKey(l.ref))?.members;
+    const unknown = (chosen ?? []).filter((m) => !l.members.includes(m));
+    if (unknown.length)
+      failed.push(
+        `${l.library}/${l.file} has no member ${unknown.join(', ')} (it has ${l.members.join(', ')}).`,
+      );
+    else if (l.members.length > 1) {
+      const read = chosen ? l.members.filter((m) => chosen.includes(m)) : l.members;
+      lines.push(
+        `${l.library}/${l.file} has ${l.members.length} members (${l.members.join(', ')}): ` +
+          `${chosen ? `${read.join(', ')} replicate${read.length === 1 ? 's' : ''}` : 'each replicates'}, its rows keyed by ${MEMBER_COLUMN} first.`,
+      );
+    }
+  }
   return {
     id: 'members',
-    status: 'passed',
-    message: several.length
-      ? several
-          .map(
-            (l) =>
-              `${l.library}/${l.file} has ${l.members.length} members (${l.members.join(', ')}): each replicates, its rows keyed by ${MEMBER_COLUMN} first.`,
-          )
-          .join('\n')
-      : 'Every file has one member.',
-    remedy: null,
+    status: failed.length ? 'failed' : 'passed',
+    message: [...failed, ...lines].join('\n') || 'Every file has one member.',
+    remedy: failed.length
+      ? "Name only the file's members in the entity's members, or leave it out for all."
+      : null,
   };
 }
 
@@ -207,7 +218,7 @@ async function rowIdentificationChecks(
   }
   return [
     columnTypesCheck(layouts),
-    membersCheck(layouts),
+    membersCheck(layouts, entities),
     {
       id: 'row-identification',
       status: failed.length ? 'failed' : warned.length ? 'warning' : 'passed',

@@ -29,12 +29,12 @@ export class MemberReader {
     private readonly syncLibrary: () => Promise<string>,
   ) {}
 
-  /** What SQL reads each member through, in member order: the file itself when it has one member. */
-  async tables(l: FileLayout): Promise<string[]> {
+  /** What SQL reads each of `members` through, in order: the file itself when it has one member. */
+  async tables(l: FileLayout, members: readonly string[]): Promise<string[]> {
     if (l.members.length <= 1) return [`${l.library}.${l.file}`];
     const sync = await this.syncLibrary();
     const out: string[] = [];
-    for (const member of l.members) {
+    for (const member of members) {
       const alias = memberAliasName(l.library, l.file, member);
       if (!this.made.has(alias)) {
         await this.c
@@ -51,9 +51,13 @@ export class MemberReader {
   }
 }
 
-export async function countMemberRows(members: MemberReader, l: FileLayout): Promise<number> {
+export async function countMemberRows(
+  members: MemberReader,
+  l: FileLayout,
+  read: readonly string[],
+): Promise<number> {
   let total = 0;
-  for (const from of await members.tables(l)) {
+  for (const from of await members.tables(l, read)) {
     const [row] = await members.c.query(`SELECT COUNT(*) AS N FROM ${from}`);
     total += Number(row?.N ?? 0);
   }
@@ -67,6 +71,7 @@ export async function countMemberRows(members: MemberReader, l: FileLayout): Pro
 export async function readMemberChunk(
   members: MemberReader,
   layout: FileLayout,
+  read: readonly string[],
   byRrn: boolean,
   form: ValueForm,
   cursor: string | null,
@@ -77,7 +82,7 @@ export async function readMemberChunk(
   if (!m) throw new RangeError(`"${cursor}" is not an RRN cursor.`);
   let index = Number(m[1] ?? 0);
   let after = Number(m[2]);
-  const sources = await members.tables(layout);
+  const sources = await members.tables(layout, read);
   const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
   const rows: Row[] = [];
   const wanted = Math.max(1, Math.floor(limit));
@@ -90,7 +95,7 @@ export async function readMemberChunk(
     );
     for (const r of page) {
       const row: Row = {};
-      if (several) row[MEMBER_COLUMN] = layout.members[index] ?? null;
+      if (several) row[MEMBER_COLUMN] = read[index] ?? null;
       if (byRrn) row[RRN_COLUMN] = Number(r.RRN_);
       for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, form);
       rows.push(row);

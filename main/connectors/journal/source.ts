@@ -168,6 +168,18 @@ export class JournalSource implements SourceAgent {
     return tables.map((t) => this.journals.get(tableKey(t)) as JournalName);
   }
 
+  /** The members replicated: those the entity names (refused when the file lacks one), else all. */
+  private membersRead(layout: FileLayout): string[] {
+    const chosen = this.entity(layout.ref)?.members;
+    if (!chosen) return layout.members.length > 1 ? layout.members : layout.members.slice(0, 1);
+    const unknown = chosen.filter((m) => !layout.members.includes(m));
+    if (unknown.length)
+      throw new Error(
+        `The entity of ${tableKey(layout.ref)} names members the file does not have: ${unknown.join(', ')} (it has ${layout.members.join(', ')}).`,
+      );
+    return layout.members.filter((m) => chosen.includes(m));
+  }
+
   private identify(layout: FileLayout): string[] | 'rrn' {
     const id = this.entity(layout.ref)?.rowIdentification ?? { kind: 'primaryKey' as const };
     if (id.kind === 'rrn') return 'rrn';
@@ -203,7 +215,7 @@ export class JournalSource implements SourceAgent {
 
   async countRows(table: TableRef): Promise<number> {
     const [l] = await this.layoutsOf([table]);
-    return l ? countMemberRows(this.members, l) : 0;
+    return l ? countMemberRows(this.members, l, this.membersRead(l)) : 0;
   }
 
   snapshot(
@@ -231,7 +243,15 @@ export class JournalSource implements SourceAgent {
   async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
     const [layout] = await this.layoutsOf([table]);
     if (!layout) throw new Error(`${tableKey(table)} cannot be described.`);
-    return readMemberChunk(this.members, layout, this.identify(layout) === 'rrn', this.form, cursor, limit);
+    return readMemberChunk(
+      this.members,
+      layout,
+      this.membersRead(layout),
+      this.identify(layout) === 'rrn',
+      this.form,
+      cursor,
+      limit,
+    );
   }
 
   async readChanges(
@@ -282,7 +302,8 @@ export class JournalSource implements SourceAgent {
           key: tableKey(l.ref),
           library: l.library,
           file: l.file,
-          member: l.members.length > 1 ? null : (l.members[0] ?? l.file),
+          members: this.membersRead(l),
+          memberKey: l.members.length > 1,
           fields: l.fields,
           identify: this.identify(l),
           appliedThrough: (positions[k] as TablePosition).applied,
@@ -327,7 +348,7 @@ export class JournalSource implements SourceAgent {
     start: JournalPosition,
     maxRows: number,
   ) {
-    const files = readings.map((r) => ({ library: r.library, file: r.file, allMembers: r.member === null }));
+    const files = readings.map((r) => ({ library: r.library, file: r.file, allMembers: r.memberKey }));
     const entries: JournalEntryRow[] = [];
     const decoded = new WeakMap<JournalEntryRow, Change[]>();
     let from = start;
