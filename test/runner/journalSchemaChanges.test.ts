@@ -17,7 +17,7 @@ import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import type { Target } from '../../main/connectors/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { ITEMS_DDS, SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
 import { until } from '../helpers/until';
@@ -161,5 +161,82 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE while running → 
     expect(
       events.some((e) => e.kind === 'schema-changed' && e.reason.includes('column OLDCODE dropped')),
     ).toBe(true);
+  });
+});
+
+describe('CHGPF of a DDS file from new source while running → SQLite (DDS discovery on)', () => {
+  let sandbox: SandboxIbmi;
+  let admin: IbmiConnection;
+  const path = join(mkdtempSync(join(tmpdir(), 'cdc-chgpf-')), 'replica.sqlite');
+  const items = journalEntity(
+    { schema: 'LEGACY', table: 'ITEMS' },
+    { rowIdentification: { kind: 'logicalKey', columns: ['ITEMNO'] } },
+  );
+  beforeAll(async () => {
+    sandbox = await startSandboxIbmi({ seed: true });
+    admin = await sandbox.connect({ ...SEED_ADMIN });
+  });
+  afterAll(async () => {
+    await admin?.close();
+    await sandbox?.close();
+  });
+
+  it('decodes the *MDY images before the change and the wider record after it, and adds the field at the target', async () => {
+    const events: RunnerEvent[] = [];
+    const live = new PipelineRunner({
+      openSource: () =>
+        openJournalSource({
+          credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'CHGSYNC', enableDdsDiscovery: true }),
+          configuration: journalConfiguration(),
+          pipelineId: 'chgpf',
+          agentId: 'src',
+          entities: [items],
+        }),
+      openTarget: async () => new SqliteTarget(path, 'chgpf'),
+      entities: [{ source: items.source, target: items.target }],
+      onEvent: (e) => events.push(e),
+      retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+    });
+    const loop = live.start();
+    const read = () => {
+      try {
+        const db = new Database(path, { readonly: true });
+        try {
+          return db.prepare('SELECT * FROM "items" ORDER BY "ITEMNO"').all() as Record<string, unknown>[];
+        } finally {
+          db.close();
+        }
+      } catch {
+        return [];
+      }
+    };
+    await until('the copy', () => read().length === 12);
+    await admin.query("UPDATE LEGACY.ITEMS SET ADDED = '2026-11-23', PRICE = 1.25 WHERE ITEMNO = 1");
+    // The new source: a COLOR field added after the dates.
+    sandbox.putSource(
+      'LEGACY',
+      'QDDSSRC',
+      'ITEMS',
+      ITEMS_DDS.replace(
+        '     A          K ITEMNO',
+        '     A            COLOR         10A         ALWNULL\n     A          K ITEMNO',
+      ),
+    );
+    await admin.command('CHGPF FILE(LEGACY/ITEMS) SRCFILE(LEGACY/QDDSSRC)');
+    await admin.query("UPDATE LEGACY.ITEMS SET COLOR = 'Blau', ADDED = '2026-11-24' WHERE ITEMNO = 2");
+    await until(
+      'the change after CHGPF',
+      () => String(read().find((r) => String(r.ITEMNO) === '2')?.COLOR).trim() === 'Blau',
+    );
+    await live.stop();
+    await loop;
+    expect(live.failure).toBeNull();
+    const row = (n: string) => read().find((r) => String(r.ITEMNO) === n);
+    const [one, two] = [row('1'), row('2')];
+    expect(one).toMatchObject({ ITEMNO: '1', ADDED: '2026-11-23', PRICE: '1.25', COLOR: null });
+    expect(two).toMatchObject({ ITEMNO: '2', ADDED: '2026-11-24', COLOR: 'Blau      ' });
+    expect(events.some((e) => e.kind === 'schema-changed' && e.reason.includes('column COLOR added'))).toBe(
+      true,
+    );
   });
 });

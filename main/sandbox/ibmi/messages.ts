@@ -28,6 +28,7 @@ const CPF: Record<string, string> = {
   CPF7031: 'Cannot allocate member &3 file &1 in &2.',
   CPF7032: 'Object &1 in &2 of type *&3 not journaled.',
   CPF7040: 'Journal receiver &1 in &2 attached to journal.',
+  CPF7304: 'File &1 in &2 not changed: &3.',
   CPF7053: 'Values for RCVRNG parameter not valid; reason code &1.',
   CPF7054: 'FROM and TO values not valid.',
   CPF7062: 'No entries converted or received from journal &1 in library &2.',

@@ -305,8 +305,20 @@ define(
   (c, a) => {
     const { library, name } = a.qualified('FILE');
     const file = useFile(c, library, name, ['*OBJOPR', '*OBJMGT', '*OBJALTER']);
-    if (a.has('SRCFILE'))
-      throw commandError('CPD0084', 'Changing a file from new DDS source is not supported by the sandbox.');
+    if (a.has('SRCFILE')) {
+      // The file takes the record format of the new DDS source; data is mapped field by field (a new
+      // field holds its default, a field left out is gone), journaled as one D CG.
+      const src = a.qualified('SRCFILE');
+      const srcMember = a.text('SRCMBR', '*FILE');
+      const ccsid = file.columns.find((col) => 'ccsid' in col.type)?.type;
+      const dds = parseDds(
+        sourceText(c, src.library, src.name, srcMember === '*FILE' ? name : srcMember),
+        ccsid && 'ccsid' in ccsid ? ccsid.ccsid : 37,
+      );
+      if (dds.keys.join() !== (file.key?.columns ?? []).join())
+        throw cpf('CPF7304', name, library, 'the new source changes the key fields');
+      c.system.alterFile(c.job, file, dds.columns);
+    }
     const reuse = a.special('REUSEDLT', ['*SAME', '*YES', '*NO'], '*SAME');
     if (reuse !== '*SAME') file.reuseDeleted = reuse === '*YES';
     const max = a.text('MAXMBRS', '*SAME');
