@@ -14,7 +14,6 @@ import { portable } from '../targetValues';
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
 
-/** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
 /**
  * The column's type at a SQL Server target: SQL Server's own types as they are; text as Unicode (an
  * IBM i CHAR in CCSID 939 holds kanji a varchar would lose); Db2 for i names T-SQL lacks mapped
@@ -48,6 +47,7 @@ export function mssqlType(c: ColumnShape): string {
   }
 }
 
+/** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
 function bindable(c: ColumnShape, v: RowValue): unknown {
   const p = portable(c, v);
   if (typeof p === 'bigint') return String(p);

@@ -69,7 +69,7 @@ interface Pending {
   items: JournalEntryRow[][];
 }
 
-const positionOf = (e: JournalEntryRow): JournalPosition => ({
+export const positionOf = (e: JournalEntryRow): JournalPosition => ({
   library: e.receiverLibrary,
   receiver: e.receiver,
   sequence: e.sequence,

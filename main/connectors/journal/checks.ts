@@ -1,7 +1,8 @@
 // The journal agent's checks, each with status, message and remedy (and the CL command that fixes it):
 // the user profile against the spec's suggested one, the spec's eight permissions, journaling with
-// IMAGES(*BOTH) and the journal detected per file, the journals' attributes, the sync library used by no other agent, and the
-// row identification of each entity. A fixed number of queries, however many files.
+// IMAGES(*BOTH) and the journal detected per file, the journals' attributes, the sync library used by
+// no other agent, the row identification, column types and members of each entity. A fixed number of
+// queries, however many files.
 import type { JournalHostCredentials } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { IBMI_NAME } from '../../../shared/config/fields';
@@ -9,7 +10,7 @@ import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { MEMBER_COLUMN } from './assemble';
-import { catalogLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
+import { catalogLayouts, membersRead, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { journalAttributesCheck } from './journalAttributes';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
@@ -156,18 +157,16 @@ function membersCheck(layouts: readonly FileLayout[], entities: readonly Entity[
   const lines: string[] = [];
   for (const l of layouts) {
     const chosen = entities.find((e) => tableKey(e.source) === tableKey(l.ref))?.members;
-    const unknown = (chosen ?? []).filter((m) => !l.members.includes(m));
+    const { read, unknown } = membersRead(l, chosen);
     if (unknown.length)
       failed.push(
         `${l.library}/${l.file} has no member ${unknown.join(', ')} (it has ${l.members.join(', ')}).`,
       );
-    else if (l.members.length > 1) {
-      const read = chosen ? l.members.filter((m) => chosen.includes(m)) : l.members;
+    else if (l.members.length > 1)
       lines.push(
         `${l.library}/${l.file} has ${l.members.length} members (${l.members.join(', ')}): ` +
           `${chosen ? `${read.join(', ')} replicate${read.length === 1 ? 's' : ''}` : 'each replicates'}, its rows keyed by ${MEMBER_COLUMN} first.`,
       );
-    }
   }
   return {
     id: 'members',

@@ -159,6 +159,22 @@ function dspffdField(r: IbmiRow): FieldType {
   };
 }
 
+/**
+ * The members replicated: those an entity names (`chosen`), in the file's order, else all of a file of
+ * several (the first alone for a file of one); `unknown`, the names the file does not have.
+ */
+export function membersRead(
+  layout: FileLayout,
+  chosen?: readonly string[],
+): { read: string[]; unknown: string[] } {
+  if (!chosen)
+    return { read: layout.members.length > 1 ? layout.members : layout.members.slice(0, 1), unknown: [] };
+  return {
+    read: layout.members.filter((m) => chosen.includes(m)),
+    unknown: chosen.filter((m) => !layout.members.includes(m)),
+  };
+}
+
 /** Each column of the file the agent cannot replicate, with its type and the reason. */
 export const unsupportedColumns = (layout: FileLayout): string[] =>
   layout.fields.flatMap((f) =>

@@ -3,7 +3,7 @@
 // read stops before it and the runner reshapes the table first; a D DT (the file deleted) ends the
 // file's replication with its reason. Which layout the agent holds is told by the journal's end when
 // it read the layout: a change at or before that end is already in it.
-import type { JournalEntryRow, PositionOrder, TableReading } from './assemble';
+import { positionOf, type JournalEntryRow, type PositionOrder, type TableReading } from './assemble';
 import type { JournalPosition } from './position';
 
 export interface Screened {
@@ -15,12 +15,6 @@ export interface Screened {
   /** Tables with images of a layout the agent no longer has: copied again. */
   resnapshot: Map<string, string>;
 }
-
-const positionOf = (e: JournalEntryRow): JournalPosition => ({
-  library: e.receiverLibrary,
-  receiver: e.receiver,
-  sequence: e.sequence,
-});
 
 export function screenFileEntries(
   entries: readonly JournalEntryRow[],

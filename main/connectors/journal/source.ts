@@ -24,7 +24,14 @@ import { journalChecks } from './checks';
 import { openIbmi } from './connection';
 import { screenFileEntries } from './layoutChanges';
 import { countMemberRows, MemberReader, readMemberChunk } from './memberReader';
-import { catalogLayouts, dspffdLayouts, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
+import {
+  catalogLayouts,
+  dspffdLayouts,
+  membersRead,
+  unknownColumns,
+  unsupportedColumns,
+  type FileLayout,
+} from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
 import {
   chainIndex,
@@ -170,14 +177,12 @@ export class JournalSource implements SourceAgent {
 
   /** The members replicated: those the entity names (refused when the file lacks one), else all. */
   private membersRead(layout: FileLayout): string[] {
-    const chosen = this.entity(layout.ref)?.members;
-    if (!chosen) return layout.members.length > 1 ? layout.members : layout.members.slice(0, 1);
-    const unknown = chosen.filter((m) => !layout.members.includes(m));
+    const { read, unknown } = membersRead(layout, this.entity(layout.ref)?.members);
     if (unknown.length)
       throw new Error(
         `The entity of ${tableKey(layout.ref)} names members the file does not have: ${unknown.join(', ')} (it has ${layout.members.join(', ')}).`,
       );
-    return layout.members.filter((m) => chosen.includes(m));
+    return read;
   }
 
   private identify(layout: FileLayout): string[] | 'rrn' {

@@ -3,6 +3,7 @@
 // as bigint, dates `yyyy-mm-dd` and times `hh:mm:ss` whatever the connection's formats, timestamps
 // `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../drivers/ibmi/dateTime';
+import { canonicalDecimal } from '../drivers/ibmi/decimal';
 import type { IbmiValue } from '../drivers/ibmi/connection';
 import type { FieldDef, FieldValue } from '../drivers/ibmi/recordImage';
 import type { RowValue } from '../source';
@@ -13,16 +14,6 @@ export interface ValueForm {
   timeFormat: TimeFormat;
   /** The system's offset from UTC in minutes (CURRENT TIMEZONE) when timestamps go to UTC; null leaves them. */
   utcOffsetMinutes: number | null;
-}
-
-function decimalText(v: string | number | bigint, scale: number): string {
-  if (typeof v === 'number') return v.toFixed(scale);
-  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(String(v));
-  if (!m) throw new RangeError(`"${String(v)}" is not a decimal number.`);
-  const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
-  const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
-  const zero = /^0*$/.test(whole + fraction);
-  return `${m[1] === '-' && !zero ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:[.,](\d{1,12}))?/;
@@ -82,9 +73,9 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
       return String(v);
     case 'packed':
     case 'zoned':
-      return decimalText(v, t.scale);
+      return canonicalDecimal(v, t.scale);
     case 'binary':
-      return t.scale ? decimalText(v, t.scale) : integer(v, t.bytes);
+      return t.scale ? canonicalDecimal(v, t.scale) : integer(v, t.bytes);
     case 'float':
       return Number(v);
     case 'date': {

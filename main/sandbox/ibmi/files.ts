@@ -2,14 +2,19 @@
 // keep their slot until RGZPFM or until a REUSEDLT(*YES) file fills it. Rows live in SQLite, one
 // table per member; every change goes through here so it is journaled the way IBM i journals it.
 import type Database from 'better-sqlite3';
-import { sqlTypeName, type FieldDef, type FieldValue } from '../../connectors/drivers/ibmi/recordImage';
+import {
+  binaryDigits,
+  sqlTypeName,
+  type FieldDef,
+  type FieldValue,
+} from '../../connectors/drivers/ibmi/recordImage';
 import { ccsidKind, decodeText, encodeText } from '../../connectors/drivers/ibmi/ccsid';
+import { canonicalDecimal } from '../../connectors/drivers/ibmi/decimal';
+import type { ObjectAuthority } from './authority';
+import { sqlError } from './messages';
 
 /** A GRAPHIC field's blank: the double-byte space in EBCDIC, the space in UTF-16. */
 const graphicBlank = (ccsid: number) => (ccsidKind(ccsid) === 'double' ? '\u3000' : ' ');
-const binaryDigitsOf = (bytes: 2 | 4 | 8) => ({ 2: 4, 4: 9, 8: 18 })[bytes];
-import type { ObjectAuthority } from './authority';
-import { sqlError } from './messages';
 
 export type SqlValue = string | number | bigint | Buffer | null;
 
@@ -91,16 +96,6 @@ export const zonedColumn = (name: string, precision: number, scale = 0): ColumnS
 export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 const EXACT_DIGITS = 15;
-
-/** `-0012.5` at scale 2 → `-12.50`: a decimal's canonical text, exact whatever its digits. */
-function exactDecimal(text: string, scale: number): string {
-  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
-  if (!m) return text;
-  const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
-  const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
-  const sign = m[1] === '-' && /[1-9]/.test(whole + fraction) ? '-' : '';
-  return `${sign}${whole}${scale ? `.${fraction}` : ''}`;
-}
 
 /** The member table's column: text compares as Db2 compares it, trailing blanks ignored (CHAR and VARCHAR). */
 function sqliteDecl(c: ColumnSpec): string {
@@ -222,7 +217,7 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
       const [w, f = ''] = text.replace(/^\+/, '').split('.');
       const exact = `${w === '' || w === '-' ? `${w}0` : w}.${(f + '0'.repeat(t.scale)).slice(0, t.scale) || '0'}`;
       // Beyond 15 digits a double would round: such columns keep the exact text (see sqliteDecl).
-      return t.precision > EXACT_DIGITS ? exactDecimal(exact, t.scale) : Number(exact);
+      return t.precision > EXACT_DIGITS ? canonicalDecimal(exact, t.scale) : Number(exact);
     }
     case 'binary': {
       const text = decimalText(v);
@@ -230,7 +225,7 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
         // DDS B with decimal positions: a scaled integer, its digits limited as a decimal's.
         const m = text === null ? null : DIGITS.exec(text);
         if (!m || text === null) throw sqlError(-302, c.name);
-        if ((m[1] ?? '').replace(/^0+/, '').length > binaryDigitsOf(t.bytes) - t.scale)
+        if ((m[1] ?? '').replace(/^0+/, '').length > binaryDigits[t.bytes] - t.scale)
           throw sqlError(-406, c.name);
         return Number(Number(text).toFixed(t.scale));
       }
@@ -286,7 +281,7 @@ export function imageValue(c: ColumnSpec, v: SqlValue): FieldValue {
   switch (t.kind) {
     case 'packed':
     case 'zoned':
-      return typeof v === 'string' ? exactDecimal(v, t.scale) : Number(v).toFixed(t.scale);
+      return canonicalDecimal(v as string | number | bigint, t.scale);
     case 'binary':
       if (t.scale) return Number(v).toFixed(t.scale);
       return BigInt(typeof v === 'number' ? Math.trunc(v) : (v as bigint));

@@ -18,6 +18,24 @@ function digitsOf(value: string, precision: number, scale: number): { negative: 
   return { negative: m[1] === '-' && /[1-9]/.test(digits), digits };
 }
 
+/**
+ * A decimal in its one canonical form, exact whatever its digits: no leading zeros, `scale` fraction
+ * digits (cut beyond), no sign on zero. `-0012.5` at scale 2 is `-12.50`.
+ */
+export function canonicalDecimal(v: string | number | bigint, scale: number): string {
+  if (typeof v === 'number') return v.toFixed(scale);
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(String(v));
+  if (!m) throw new RangeError(`"${String(v)}" is not a decimal number.`);
+  const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
+  const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
+  const zero = /^0*$/.test(whole + fraction);
+  return `${m[1] === '-' && !zero ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
+/** An integer with an implied decimal point (a DDS binary field with decimal positions): 12345 at 2 is `123.45`. */
+export const scaledInteger = (n: bigint, scale: number): string =>
+  withScale((n < 0n ? -n : n).toString(), scale, n < 0n);
+
 function withScale(digits: string, scale: number, negativeSign: boolean): string {
   const padded = digits.padStart(scale + 1, '0');
   const whole = padded.slice(0, padded.length - scale).replace(/^0+(?=\d)/, '');

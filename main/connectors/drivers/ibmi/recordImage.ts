@@ -4,7 +4,7 @@
 // 2-byte length then the field's full allocated length. Null fields keep default bytes and are marked
 // in the null-value indicators ('1' per null field, the JONVI of a journal entry). Text is in the
 // field's CCSID (ccsid.ts): CHAR/VARCHAR lengths count bytes, GRAPHIC/VARGRAPHIC lengths two-byte units.
-import { decodePacked, decodeZoned, packedLength } from './decimal';
+import { decodePacked, decodeZoned, packedLength, scaledInteger } from './decimal';
 import { decodeText } from './ccsid';
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from './dateTime';
 
@@ -119,7 +119,7 @@ export function sqlTypeName(t: FieldType): string {
 }
 
 /** Digits a binary field of that size holds (DDS B: 1–4 digits in 2 bytes, 5–9 in 4, 10–18 in 8). */
-const binaryDigits = { 2: 4, 4: 9, 8: 18 } as const;
+export const binaryDigits = { 2: 4, 4: 9, 8: 18 } as const;
 
 export const recordLength = (fields: readonly FieldDef[]) =>
   fields.reduce((n, f) => n + fieldLength(f.type), 0);
@@ -148,7 +148,7 @@ function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
       return decodeZoned(bytes, t.scale);
     case 'binary': {
       const n = binaryInteger(bytes, t.bytes);
-      return t.scale ? scaled(n, t.scale) : n;
+      return t.scale ? scaledInteger(n, t.scale) : n;
     }
     case 'float': {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -167,13 +167,6 @@ function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
     case 'unsupported':
       throw new RangeError(`A ${t.sqlType} field cannot be decoded: ${t.reason}`);
   }
-}
-
-/** An integer with an implied decimal point, as exact text: 12345 at scale 2 is `123.45`. */
-function scaled(n: bigint, scale: number): string {
-  const digits = (n < 0n ? -n : n).toString().padStart(scale + 1, '0');
-  const text = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return n < 0n ? `-${text}` : text;
 }
 
 /** The values of a record image; a field marked null in the indicators is null whatever its bytes. */

@@ -1,6 +1,6 @@
 // DSPJRN and DSPFFD with OUTPUT(*OUTFILE): the command creates the outfile (model QADSPJR5 for
 // *TYPE5, QADSPFFD for field descriptions) when absent and writes one row per entry or field.
-import { fieldLength } from '../../../connectors/drivers/ibmi/recordImage';
+import { binaryDigits, fieldLength } from '../../../connectors/drivers/ibmi/recordImage';
 import { ddsFormatName } from '../../../connectors/drivers/ibmi/dateTime';
 import {
   assign,
@@ -392,7 +392,7 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
         t.kind === 'packed' || t.kind === 'zoned'
           ? t.precision
           : t.kind === 'binary'
-            ? ([0, 0, 4, 0, 9, 0, 0, 0, 18][t.bytes] ?? 0)
+            ? binaryDigits[t.bytes]
             : 0,
       WHFLDP: t.kind === 'packed' || t.kind === 'zoned' ? t.scale : t.kind === 'binary' ? (t.scale ?? 0) : 0,
       WHFTXT: col.text,
