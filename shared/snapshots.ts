@@ -18,7 +18,8 @@ export const copyStateSchema = z.strictObject({
 });
 export type CopyState = z.infer<typeof copyStateSchema>;
 
-export const snapshotStatusSchema = z.enum(['queued', 'copying', 'done', 'cancelled']);
+/** `stopped`: the table's replication ended on its own (dropped or renamed at the source); the reason says why. */
+export const snapshotStatusSchema = z.enum(['queued', 'copying', 'done', 'cancelled', 'stopped']);
 
 /** One table's copy as the app shows it: rows done of total, the rate, the time left. */
 export const tableSnapshotSchema = z.object({

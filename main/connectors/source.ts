@@ -20,6 +20,11 @@ export interface ColumnShape {
   /** The source's own type, as its catalogue writes it (for example `decimal(12,2)`). */
   sourceType: string;
   nullable: boolean;
+  /**
+   * The column has a default other than null, so rows there when it was added hold that default at
+   * the source (ALTER TABLE … ADD … DEFAULT); a target column added later gets them by a copy.
+   */
+  defaulted?: boolean;
 }
 export interface TableShape {
   ref: TableRef;
@@ -56,6 +61,11 @@ export interface ChangeBatch {
    * runner describes them again and reconciles the target before the next batch. `reason` says what.
    */
   layoutChanged?: { table: string; reason: string }[];
+  /**
+   * Tables whose replication cannot go on (dropped or renamed at the source): the batch holds their
+   * changes up to that point; the runner stops those tables, and the pipeline's others read on.
+   */
+  stopped?: { table: string; reason: string }[];
   /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
   newestCommitTime?: Date | null;
 }

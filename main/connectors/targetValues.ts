@@ -40,6 +40,8 @@ const AFFINITY: Record<string, Affinity> = {
   bigint: 'integer',
   decimal: 'decimal',
   numeric: 'decimal',
+  // IBM i DECFLOAT: exact decimal text (`1.5E+3` included), kept as a decimal.
+  decfloat: 'decimal',
   money: 'decimal',
   smallmoney: 'decimal',
   float: 'float',
@@ -57,6 +59,8 @@ const AFFINITY: Record<string, Affinity> = {
   binary: 'binary',
   varbinary: 'binary',
   image: 'binary',
+  // IBM i LOBs: a BLOB is bytes; CLOB, DBCLOB and XML are text.
+  blob: 'binary',
 };
 
 export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';

@@ -2,10 +2,22 @@
 // as ` copy ` and the state's JSON. Positions never hold a space, so the two part cleanly; a row
 // without the mark is a table whose copy is complete (or that never needed one). Keeping both in one
 // row means a chunk's rows, the copy's cursor and the table's position commit in one transaction.
+// A table whose replication stopped on its own (dropped or renamed at the source) keeps, instead of a
+// position, `stopped ` and its reason's JSON: it stays stopped across restarts until copied again.
+import { z } from 'zod';
 import { copyStateSchema, type CopyState, type TableSnapshot } from '../../shared/snapshots';
 import type { Checkpoint } from '../connectors/source';
 
 const MARK = ' copy ';
+const STOPPED = 'stopped ';
+
+const tableStopSchema = z.object({ reason: z.string(), at: z.string() });
+/** Why a table's replication stopped while the pipeline's other tables go on. */
+export type TableStop = z.infer<typeof tableStopSchema>;
+
+export function storedStop(stop: TableStop): string {
+  return `${STOPPED}${JSON.stringify(stop)}`;
+}
 
 export function storedPosition(position: string, copy: CopyState | undefined): string {
   return copy ? `${position}${MARK}${JSON.stringify(copy)}` : position;
@@ -16,12 +28,23 @@ export interface StoredCheckpoint {
   positions: Checkpoint;
   /** Per table, the copy in progress (or cancelled) with its cursor. */
   copies: Map<string, CopyState>;
+  /** Tables stopped on their own, with why: not read until copied again. */
+  stopped: Map<string, TableStop>;
 }
 
 export function parseStored(stored: Checkpoint): StoredCheckpoint {
   const positions: Checkpoint = {};
   const copies = new Map<string, CopyState>();
+  const stopped = new Map<string, TableStop>();
   for (const [table, value] of Object.entries(stored)) {
+    if (value.startsWith(STOPPED)) {
+      const stop = tableStopSchema.safeParse(safeJson(value.slice(STOPPED.length)));
+      stopped.set(
+        table,
+        stop.success ? stop.data : { reason: 'it stopped (the reason kept was unreadable)', at: '' },
+      );
+      continue;
+    }
     const at = value.indexOf(MARK);
     if (at < 0) {
       positions[table] = value;
@@ -39,7 +62,7 @@ export function parseStored(stored: Checkpoint): StoredCheckpoint {
     };
     copies.set(table, parsed.success ? parsed.data : fallback);
   }
-  return { positions, copies };
+  return { positions, copies, stopped };
 }
 
 function safeJson(text: string): unknown {

@@ -17,7 +17,7 @@ import {
 import type { Target, TargetTable } from '../connectors/target';
 import type { DroppedColumns, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
-import { parseStored, storedCheckpoint } from './copies';
+import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
 import { TableCopies } from './tableCopies';
 
 export interface RunnerEntity {
@@ -51,6 +51,8 @@ export type RunnerEvent =
   | { kind: 'resnapshot'; table: string; reason: string }
   /** The table's columns changed at the source, and the target was altered to match. */
   | { kind: 'schema-changed'; table: string; reason: string }
+  /** The table's replication stopped (dropped or renamed at the source); the other tables go on. */
+  | { kind: 'table-stopped'; table: string; reason: string }
   | {
       kind: 'batch-applied';
       changes: number;
@@ -171,6 +173,10 @@ export class PipelineRunner {
   /** The entities changed while running: tables are described and prepared again at the next step. */
   private reshaped = false;
   private readonly copies: TableCopies;
+  /** Tables stopped on their own (kept at the target too): not read until copied again. */
+  private stopped = new Map<string, TableStop>();
+  /** Stopped tables asked to be copied again: read from the next (re)connect. */
+  private readonly takingUp = new Set<string>();
 
   constructor(private readonly o: RunnerOptions) {
     this.entities = o.entities;
@@ -188,7 +194,19 @@ export class PipelineRunner {
   /** A copy of one entity's table (again), at the next step; false when no entity reads that table. */
   requestSnapshot(table: string): boolean {
     if (!this.entities.some((e) => tableKey(e.source) === table)) return false;
-    this.copies.request(table, 'copy');
+    const stop = this.stopped.get(table);
+    // Asked before the first connect, a table may yet turn out stopped: the request takes it up then.
+    if (stop || !this.tables.some((t) => t.source === table)) {
+      // Described again at the next step: copied if it is back, stopped again with the reason if not.
+      this.stopped.delete(table);
+      this.takingUp.add(table);
+      this.reshaped = true;
+    }
+    this.copies.request(
+      table,
+      'copy',
+      stop ? `asked for by hand after it had stopped (${stop.reason})` : undefined,
+    );
     this.wake?.();
     return true;
   }
@@ -202,9 +220,25 @@ export class PipelineRunner {
     return true;
   }
 
-  /** The copies of this run: in progress, queued, cancelled, finished. */
+  /** The copies of this run: in progress, queued, cancelled, finished; and the tables stopped. */
   snapshots(): TableSnapshot[] {
-    return this.copies.snapshots();
+    const stopped = [...this.stopped].map(([table, stop]): TableSnapshot => ({
+      table,
+      status: 'stopped',
+      reason: stop.reason,
+      rowsDone: 0,
+      rowsTotal: null,
+      rowsPerSecond: null,
+      secondsLeft: null,
+      startedAt: stop.at,
+      finishedAt: stop.at,
+    }));
+    return [...this.copies.snapshots().filter((c) => !this.stopped.has(c.table)), ...stopped];
+  }
+
+  /** The entities whose tables are read: all but those stopped. */
+  private reading(): RunnerEntity[] {
+    return this.entities.filter((e) => !this.stopped.has(tableKey(e.source)));
   }
 
   /** New entities while running: a table added is copied alone, the others stream on. */
@@ -315,14 +349,56 @@ export class PipelineRunner {
       this.target = await atTarget(this.o.openTarget());
       this.targetDescription = this.target.description;
     }
-    const refs = this.entities.map((e) => e.source);
-    const shapes = await this.source.describe(refs);
-    this.tables = this.entities.map((e) => targetTableOf(e, shapes));
+    // The checkpoint table first: it says which tables stopped, and those are not described.
+    await atTarget(this.target.prepare([]));
+    const stored = parseStored(await atTarget(this.target.loadCheckpoint()));
+    this.stopped = new Map([...stored.stopped].filter(([t]) => !this.takingUp.has(t)));
+    // One list for the whole connect: a re-snapshot asked meanwhile sets `reshaped` for the next one.
+    const reading = this.reading();
+    const shapes = await this.source.describe(reading.map((e) => e.source));
+    // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
+    for (const e of reading) {
+      const key = tableKey(e.source);
+      const replicated = stored.positions[key] !== undefined || this.takingUp.has(key);
+      if (!replicated || shapes.some((s) => tableKey(s.ref).toLowerCase() === key.toLowerCase())) continue;
+      await this.stopTable(
+        stored,
+        key,
+        `${key} no longer exists at the source (dropped or renamed), or the login cannot see it`,
+      );
+    }
+    this.tables = reading
+      .filter((e) => !this.stopped.has(tableKey(e.source)))
+      .map((e) => targetTableOf(e, shapes));
     await atTarget(this.target.prepare(this.tables));
     // Columns changed at the source while the pipeline was stopped reach the target before any row.
     for (const t of this.tables)
       await this.reconcile(t, 'the source table’s columns differ from the target’s');
-    this.copies.resume(parseStored(await atTarget(this.target.loadCheckpoint())));
+    this.copies.resume(stored);
+  }
+
+  /**
+   * One table's replication ends, with its reason kept at the target (so a restart keeps it stopped)
+   * and told in an event; the pipeline's other tables go on. A re-snapshot takes it up again.
+   */
+  private async stopTable(stored: StoredCheckpoint, table: string, reason: string): Promise<void> {
+    const stop: TableStop = { reason, at: new Date(this.now()).toISOString() };
+    await atTarget((this.target as Target).apply([], { [table]: storedStop(stop) }));
+    this.recordStop(stored, table, stop);
+  }
+
+  private recordStop(stored: StoredCheckpoint, table: string, stop: TableStop): void {
+    stored.positions = Object.fromEntries(Object.entries(stored.positions).filter(([t]) => t !== table));
+    stored.copies.delete(table);
+    stored.stopped.set(table, stop);
+    this.stopped.set(table, stop);
+    this.takingUp.delete(table);
+    this.tables = this.tables.filter((t) => t.source !== table);
+    this.emit({
+      kind: 'table-stopped',
+      table,
+      reason: `${stop.reason}. The pipeline's other tables go on; ask for a re-snapshot of ${table} once it is back.`,
+    });
   }
 
   /**
@@ -334,8 +410,11 @@ export class PipelineRunner {
     const { added, done } = await atTarget(
       (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep'),
     );
-    const nullable = table.columns.filter((c) => c.nullable && added.includes(c.name)).map((c) => c.name);
-    // The source may have filled a nullable column added WITH DEFAULT; no change says so.
+    // A source that does not say whether a nullable column added had a default (ADD … DEFAULT) may
+    // have filled the rows already there; no change says so.
+    const nullable = table.columns
+      .filter((c) => c.nullable && c.defaulted === undefined && added.includes(c.name))
+      .map((c) => c.name);
     const hint = nullable.length
       ? ` The rows already there hold null in ${nullable.join(', ')}; if the source gave them a default (ADD … DEFAULT), ask for a re-snapshot of ${table.source}.`
       : '';
@@ -345,12 +424,12 @@ export class PipelineRunner {
         table: table.source,
         reason: `${reason}: ${done.join('; ')}.${hint}`,
       });
-    const filled = table.columns.filter((c) => !c.nullable && added.includes(c.name));
+    const filled = table.columns.filter((c) => (!c.nullable || c.defaulted) && added.includes(c.name));
     if (filled.length)
       this.copies.request(
         table.source,
         'copy',
-        `column ${filled.map((c) => c.name).join(', ')} added NOT NULL: the rows already there took its default at the source`,
+        `column ${filled.map((c) => c.name).join(', ')} added ${filled.every((c) => !c.nullable) ? 'NOT NULL' : 'with a default'}: the rows already there took its default at the source`,
       );
   }
 
@@ -379,7 +458,7 @@ export class PipelineRunner {
   private async step(): Promise<boolean> {
     const source = this.source as SourceAgent;
     const target = this.target as Target;
-    const refs = this.entities.map((e) => e.source);
+    const refs = this.reading().map((e) => e.source);
     const ctx = { source, target, tables: this.tables, refs };
     // What the target holds once this step commits, kept here rather than read back.
     const stored = parseStored(await atTarget(target.loadCheckpoint()));
@@ -406,9 +485,18 @@ export class PipelineRunner {
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
     const changes = batch.changes.filter((c) => this.touchesTarget(c));
-    if (changes.length > 0 || moved)
-      await atTarget(target.apply(changes, storedCheckpoint(checkpoint, stored.copies)));
+    // A table that stops commits its last changes with its stop, in the batch's transaction.
+    const stops = new Map(
+      (batch.stopped ?? []).map((s): [string, TableStop] => [
+        s.table,
+        { reason: s.reason, at: new Date(this.now()).toISOString() },
+      ]),
+    );
+    const written = storedCheckpoint(checkpoint, stored.copies);
+    for (const [table, stop] of stops) written[table] = storedStop(stop);
+    if (changes.length > 0 || moved || stops.size > 0) await atTarget(target.apply(changes, written));
     Object.assign(stored.positions, checkpoint);
+    for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
     if (changes.length > 0) {
       const count = (op: Change['op']) => changes.filter((c) => c.op === op).length;
@@ -430,7 +518,7 @@ export class PipelineRunner {
       this.sourceCaughtUp = true;
     }
     await this.recordBacklog(source, refs, stored.positions);
-    return batch.changes.length === 0 && restarted.size === 0 && !copying;
+    return batch.changes.length === 0 && restarted.size === 0 && stops.size === 0 && !copying;
   }
 
   /**

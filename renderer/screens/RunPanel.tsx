@@ -30,6 +30,8 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
       }`;
     case 'schema-changed':
       return `Columns of ${String(data.table ?? '')} changed — ${String(data.reason ?? '')}`;
+    case 'table-stopped':
+      return `Replication of ${String(data.table ?? '')} stopped — ${String(data.reason ?? '')}`;
     case 'resnapshot':
     case 'retrying':
     case 'failed':
@@ -120,6 +122,8 @@ function copyText(t: TableSnapshot): string {
       return `cancelled at ${count(t.rowsDone)}${of} rows: the target table is incomplete until it is copied again`;
     case 'done':
       return `done: ${count(t.rowsDone)} rows${t.rowsPerSecond ? `, ${count(t.rowsPerSecond)} rows/s` : ''}`;
+    case 'stopped':
+      return `replication stopped: ${t.reason}. Copy it again once the table is back.`;
     default:
       return [
         `${count(t.rowsDone)}${of} rows`,
@@ -140,11 +144,18 @@ function SnapshotProgress({ snapshots, busy }: { snapshots: SnapshotsAnswer | un
       <tbody>
         {tables.map((t) => {
           const total = t.status === 'done' ? t.rowsDone : Math.max(t.rowsTotal ?? 0, t.rowsDone);
+          const stopped = t.status === 'stopped';
           return (
             <tr key={t.table}>
               <th scope="row">{t.table}</th>
               <td>
-                <progress value={t.rowsDone} max={Math.max(total, 1)} aria-label={`Snapshot of ${t.table}`} />
+                {!stopped && (
+                  <progress
+                    value={t.rowsDone}
+                    max={Math.max(total, 1)}
+                    aria-label={`Snapshot of ${t.table}`}
+                  />
+                )}
               </td>
               <td>{copyText(t)}</td>
               <td>
@@ -156,6 +167,16 @@ function SnapshotProgress({ snapshots, busy }: { snapshots: SnapshotsAnswer | un
                     onClick={() => void snapshotTable(t.table, 'cancel')}
                   >
                     Cancel
+                  </button>
+                )}
+                {t.status === 'stopped' && (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Copy ${t.table} again`}
+                    onClick={() => void snapshotTable(t.table, 'copy')}
+                  >
+                    Copy again
                   </button>
                 )}
               </td>

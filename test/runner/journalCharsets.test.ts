@@ -33,7 +33,7 @@ async function createFiles(): Promise<void> {
   await admin.query('CREATE SCHEMA WORLD');
   await admin.query(
     'CREATE TABLE WORLD.KUNDEN (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(30) CCSID 1141 NOT NULL, ' +
-      'ORT VARCHAR(40) CCSID 1141, BETRAG DECIMAL(31,2))',
+      'ORT VARCHAR(40) CCSID 1141, BETRAG DECIMAL(31,2), RABATT DECFLOAT(16), SALDO DECFLOAT(34))',
   );
   await admin.query(
     'CREATE TABLE WORLD.TOKUISAKI (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(40) CCSID 939 NOT NULL, ' +
@@ -49,8 +49,8 @@ async function createFiles(): Promise<void> {
   );
 }
 
-const kunde = (id: number, name: string, ort: string | null, betrag: string) =>
-  admin.query('INSERT INTO WORLD.KUNDEN VALUES (?, ?, ?, ?)', [id, name, ort, betrag]);
+const kunde = (id: number, name: string, ort: string | null, betrag: string, rabatt: string, saldo: string) =>
+  admin.query('INSERT INTO WORLD.KUNDEN VALUES (?, ?, ?, ?, ?, ?)', [id, name, ort, betrag, rabatt, saldo]);
 const tokuisaki = (id: number, name: string, kana: string, jusho: string, memo: string) =>
   admin.query('INSERT INTO WORLD.TOKUISAKI VALUES (?, ?, ?, ?, ?)', [id, name, kana, jusho, memo]);
 const universe = (id: number, title: string, body: string, utf8: string, raw: Buffer, at: string) =>
@@ -68,8 +68,15 @@ const universe = (id: number, title: string, body: string, utf8: string, raw: Bu
 /** Before the copy and after it: the second half travels as journal entries. */
 async function write(half: 'copied' | 'journaled'): Promise<void> {
   const base = half === 'copied' ? 0 : 10;
-  await kunde(base + 1, 'Müller Straße €', 'Köln', '12345678901234567890123456789.01');
-  await kunde(base + 2, 'Ærøskøbing ÄÖÜäöüß', null, '-0.01');
+  await kunde(
+    base + 1,
+    'Müller Straße €',
+    'Köln',
+    '12345678901234567890123456789.01',
+    '-7.50',
+    '1234567890123456789012345678.901234',
+  );
+  await kunde(base + 2, 'Ærøskøbing ÄÖÜäöüß', null, '-0.01', 'NaN', '0.000001');
   await tokuisaki(base + 1, '東京都千代田区 abc', 'ﾄｳｷｮｳ', '千代田区丸の内', '二丁目　７番');
   await tokuisaki(base + 2, '大阪 123', 'ｵｵｻｶ', '北区', '');
   await universe(
@@ -90,8 +97,15 @@ async function write(half: 'copied' | 'journaled'): Promise<void> {
 // Rows 1 and 2 were copied, then changed through the journal; 11 and 12 arrived through it.
 const expected = (id: number) => ({
   kunden: [
-    [id + 1, 'Müller Straße €'.padEnd(30, ' '), 'Köln', '12345678901234567890123456789.01'],
-    [id + 2, 'Ærøskøbing ÄÖÜäöüß'.padEnd(30, ' '), id ? null : 'Zürich €', '-0.01'],
+    [
+      id + 1,
+      'Müller Straße €'.padEnd(30, ' '),
+      'Köln',
+      '12345678901234567890123456789.01',
+      '-7.50',
+      '1234567890123456789012345678.901234',
+    ],
+    [id + 2, 'Ærøskøbing ÄÖÜäöüß'.padEnd(30, ' '), id ? null : 'Zürich €', '-0.01', 'NaN', '0.000001'],
   ],
   tokuisaki: [
     [
@@ -170,7 +184,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
       await drop?.();
     });
 
-    it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary and timestamps exactly', async () => {
+    it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary, DECFLOAT and timestamps exactly', async () => {
       const events: RunnerEvent[] = [];
       await runner(pipeline, files, target, events).runUntilCaughtUp();
       expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
@@ -178,7 +192,9 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
       await runner(pipeline, files, target, events).runUntilCaughtUp();
       expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
 
-      const numeric = label === 'SQLite' ? '"BETRAG"' : '"BETRAG"::text';
+      // DECFLOAT arrives as its exact text (SQLite) or an unscaled numeric (PostgreSQL): the same digits.
+      const numeric =
+        label === 'SQLite' ? '"BETRAG", "RABATT", "SALDO"' : '"BETRAG"::text, "RABATT"::text, "SALDO"::text';
       const kunden = await rows('kunden', `"ID", "NAME", "ORT", ${numeric}`);
       expect(kunden).toEqual([...expected(0).kunden, ...expected(10).kunden]);
       expect(await rows('tokuisaki', '"ID", "NAME", "KANA", "JUSHO", "MEMO"')).toEqual([
@@ -209,7 +225,7 @@ describe('a file with a column the agent cannot replicate', () => {
   afterAll(stopWorld);
   it('is named per column by the column-types check, and the run stops before anything is written', async () => {
     await admin.query(
-      'CREATE TABLE WORLD.DOCS (ID INTEGER NOT NULL PRIMARY KEY, BODY CLOB(1M), WEIRD CHAR(10) CCSID 1097)',
+      'CREATE TABLE WORLD.DOCS (ID INTEGER NOT NULL PRIMARY KEY, BODY BOOLEAN, WEIRD CHAR(10) CCSID 1097)',
     );
     await admin.command('CHGJRNOBJ OBJ((WORLD/DOCS *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
     const docs = journalEntity({ schema: 'WORLD', table: 'DOCS' });
@@ -223,7 +239,9 @@ describe('a file with a column the agent cannot replicate', () => {
     try {
       const check = (await source.check([docs])).find((c) => c.id === 'column-types');
       expect(check?.status).toBe('failed');
-      expect(check?.message).toContain('WORLD/DOCS BODY (CLOB): a large object');
+      expect(check?.message).toContain(
+        'WORLD/DOCS BODY (BOOLEAN): the journal agent does not decode this type',
+      );
       expect(check?.message).toContain(
         'WORLD/DOCS WEIRD (CHAR(10)): CCSID 1097 is not one the agent has a table for',
       );
@@ -235,7 +253,7 @@ describe('a file with a column the agent cannot replicate', () => {
     const run = runner('DOCSRUN', [docs], async () => new SqliteTarget(path, 'docs'), events);
     await run.runUntilCaughtUp().catch(() => undefined);
     expect(String(run.failure)).toContain(
-      'Columns the journal agent cannot replicate: WORLD/DOCS BODY (CLOB)',
+      'Columns the journal agent cannot replicate: WORLD/DOCS BODY (BOOLEAN)',
     );
     const db = new Database(path, { readonly: true, fileMustExist: false });
     try {

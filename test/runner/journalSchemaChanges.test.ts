@@ -162,6 +162,35 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE while running → 
       events.some((e) => e.kind === 'schema-changed' && e.reason.includes('column OLDCODE dropped')),
     ).toBe(true);
   });
+
+  it('a nullable column added with a default copies the table again (the rows there hold it); without one, no copy', async () => {
+    const events: RunnerEvent[] = [];
+    const live = runner(events, 'drop');
+    const loop = live.start();
+    await until('streaming', () => live.state === 'streaming');
+    await admin.query("ALTER TABLE SHOPX.ITEMS ADD COLUMN TAG CHAR(3) DEFAULT 'NEW'");
+    await until('the copy after ADD COLUMN … DEFAULT', () => events.some((e) => e.kind === 'snapshot-done'));
+    await admin.query('ALTER TABLE SHOPX.ITEMS ADD COLUMN NOTE VARCHAR(10)');
+    await admin.query(
+      "INSERT INTO SHOPX.ITEMS (ID, NAME, PRICE, QTY, NOTE) VALUES (5, 'five', 2.00, 1, 'n')",
+    );
+    await until('row 5', async () => (await rows()).length === 5);
+    await live.stop();
+    await loop;
+    expect(live.failure).toBeNull();
+    expect((await rows()).map((r) => [String(r.ID), r.TAG, r.NOTE])).toEqual([
+      ['1', 'NEW', null],
+      ['2', 'NEW', null],
+      ['3', 'NEW', null],
+      ['4', 'NEW', null],
+      ['5', 'NEW', 'n'],
+    ]);
+    expect(events.filter((e) => e.kind === 'snapshot-started')).toEqual([
+      expect.objectContaining({
+        reason: 'column TAG added with a default: the rows already there took its default at the source',
+      }),
+    ]);
+  });
 });
 
 describe('CHGPF of a DDS file from new source while running → SQLite (DDS discovery on)', () => {

@@ -256,3 +256,39 @@ describe('names and strings on their way to a CL command', () => {
     expect(clString("O'Brien")).toBe("'O''Brien'");
   });
 });
+
+describe('LOB columns in a record image', () => {
+  // IBM's example ("Display layout of LOB columns"): CHAR(10), CLOB(40K), BLOB(10M) — the CLOB takes 22
+  // bytes of zeros and 16 of *POINTER, the BLOB 16 and 16, each pointer on a 16-byte boundary.
+  const fields: FieldDef[] = [
+    { name: 'ONE', type: { kind: 'char', length: 10, ccsid: 37 } },
+    { name: 'TWO', type: { kind: 'lob', lob: 'CLOB', length: 40 * 1024, ccsid: 37 } },
+    {
+      name: 'THREE',
+      type: { kind: 'lob', lob: 'BLOB', length: 10 * 1024 * 1024, ccsid: 65535 },
+      nullable: true,
+    },
+  ];
+
+  it('spans IBM’s placeholder layout, and the fields after a LOB decode at their offsets', () => {
+    const image = new Uint8Array(80);
+    image.set(Buffer.from('C1C2C3C4C5C6C7C8C9C1', 'hex'), 0);
+    const pointer = Buffer.from('5CD7D6C9D5E3C5D9' + '40'.repeat(8), 'hex'); // *POINTER in CCSID 37
+    image.set(pointer, 32);
+    image.set(pointer, 64);
+    expect(recordLength(fields)).toBe(80);
+    expect(decodeRecord(fields, image, '000')).toEqual({ ONE: 'ABCDEFGHIA', TWO: null, THREE: null });
+    const after: FieldDef[] = [...fields, { name: 'FOUR', type: { kind: 'binary', bytes: 4 } }];
+    const longer = new Uint8Array(84);
+    longer.set(image);
+    longer.set([0, 0, 0, 42], 80);
+    expect(decodeRecord(after, longer, '0000').FOUR).toBe(42n);
+  });
+
+  it('the simulated IBM i writes the same placeholder', () => {
+    const { image } = encodeRecord(fields, { ONE: 'ABCDEFGHIA', TWO: new Uint8Array(0), THREE: null });
+    expect(Buffer.from(image.subarray(10, 32)).equals(Buffer.alloc(22))).toBe(true);
+    expect(Buffer.from(image.subarray(32, 48)).toString('hex')).toBe('5cd7d6c9d5e3c5d9' + '40'.repeat(8));
+    expect(Buffer.from(image.subarray(48, 64)).equals(Buffer.alloc(16))).toBe(true);
+  });
+});

@@ -23,6 +23,11 @@ describe('IBM i column types at the targets', () => {
     ['TIMESTAMP(12)', 'TEXT', 'timestamp(6)', 'datetime2(7)'],
     ['DOUBLE', 'REAL', 'double precision', 'float'],
     ['INTEGER', 'INTEGER', 'integer', 'INTEGER'],
+    ['DECFLOAT(34)', 'TEXT', 'numeric', 'varchar(50)'],
+    ['CLOB(2147483647)', 'TEXT', 'text', 'nvarchar(max)'],
+    ['DBCLOB(1048576)', 'TEXT', 'text', 'nvarchar(max)'],
+    ['XML', 'TEXT', 'text', 'nvarchar(max)'],
+    ['BLOB(1048576)', 'BLOB', 'bytea', 'varbinary(max)'],
   ];
   it.each(cases)('%s: SQLite %s, PostgreSQL %s, SQL Server %s', (source, sqlite, pg, mssql) => {
     expect(sqliteType(column(source))).toBe(sqlite);

@@ -38,6 +38,15 @@ export function mssqlType(c: ColumnShape): string {
       return `datetime2(${Math.min(7, n ?? 6)})`;
     case 'DOUBLE':
       return 'float';
+    case 'CLOB':
+    case 'DBCLOB':
+    case 'XML':
+      return 'nvarchar(max)';
+    case 'BLOB':
+      return 'varbinary(max)';
+    case 'DECFLOAT':
+      // No T-SQL type holds 34 digits and an exponent to 6144: the exact text (docs/runner.md).
+      return 'varchar(50)';
     case 'DECIMAL':
     case 'NUMERIC':
       // SQL Server holds 38 digits; Db2 for i up to 63 (the loss is stated in docs/runner.md).

@@ -131,7 +131,11 @@ function toChanges(t: TableReading, entries: JournalEntryRow[], form: ValueForm)
       { ...base, op: 'delete', key: oldKey, row: null, changedColumns: null },
       { ...base, op: 'insert', key, row, changedColumns: null },
     ];
-  const changed = Object.keys(row).filter((c) => !same(row[c] ?? null, before[c] ?? null));
+  // A LOB column's image is a placeholder on both sides: it counts as changed, and is read anew.
+  const lobs = t.fields.filter((f) => f.type.kind === 'lob').map((f) => f.name);
+  const changed = Object.keys(row).filter(
+    (c) => lobs.includes(c) || !same(row[c] ?? null, before[c] ?? null),
+  );
   return [{ ...base, op: 'update', key, row, changedColumns: changed }];
 }
 
@@ -202,6 +206,14 @@ export function assemble(
       if (e.type === 'RG' && t.identify === 'rrn')
         resnapshot.set(t.key, 'the file was reorganised (RGZPFM): its relative record numbers changed');
       if (e.type === 'CR') resnapshot.set(t.key, 'the member was cleared (CLRPFM) without record entries');
+      // Its rows are now the saved copy's: the changes between the save and the restore are undone.
+      if (e.type === 'MR') resnapshot.set(t.key, 'a member was restored from a save (RSTOBJ, F MR)');
+      // A member read is gone or has another name: its rows at the target no longer match the file.
+      if (e.type === 'DM' || e.type === 'MN')
+        resnapshot.set(
+          t.key,
+          `a member was ${e.type === 'DM' ? 'removed (RMVM, F DM)' : 'renamed (RNMM, F MN)'}`,
+        );
       // ENDJRNPF: the file's changes from here on are in no journal; going on would miss them silently.
       if (e.type === 'EJ')
         throw new PermanentImageError(

@@ -2,7 +2,13 @@
 // catalogue (QSYS2.SYSCOLUMNS), or from DSPFFD when DDS discovery is on — the only way to learn a
 // DDS date field's own format (*MDY, *JUL …) and separator, which SQL reports as a plain DATE.
 import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../drivers/ibmi/dateTime';
-import { ibmiName, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import {
+  IbmiError,
+  ibmiName,
+  type IbmiConnection,
+  type IbmiRow,
+  cellText as text,
+} from '../drivers/ibmi/connection';
 import { BINARY_CCSID, ccsidKind } from '../drivers/ibmi/ccsid';
 import { fieldLength, sqlTypeName, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
 import type { ColumnShape, TableRef } from '../source';
@@ -41,13 +47,6 @@ function textField(type: FieldType, sqlType: string): FieldType {
         reason: `CCSID ${type.ccsid} is not one the agent has a table for`,
       };
 }
-
-const lob = (sqlType: string, length: number): FieldType => ({
-  kind: 'unsupported',
-  sqlType,
-  length,
-  reason: 'a large object: the journal entry holds a locator, not its value',
-});
 
 /** A SYSCOLUMNS row as a field; SQL describes dates and times in *ISO, as SQL tables store them. */
 function catalogField(r: IbmiRow): FieldType {
@@ -94,10 +93,16 @@ function catalogField(r: IbmiRow): FieldType {
       return { kind: 'hex', length };
     case 'VARBIN':
       return { kind: 'varhex', length };
-    case 'CLOB':
+    case 'DECFLOAT':
+      // LENGTH is the bytes (8 or 16), NUMERIC_PRECISION the digits (16 or 34).
+      return { kind: 'decfloat', digits: precision === 16 || length === 8 ? 16 : 34 };
+    // The journal entry holds a placeholder: the value is read from the file (lobValues.ts).
     case 'BLOB':
+      return { kind: 'lob', lob: 'BLOB', length, ccsid: BINARY_CCSID };
+    case 'CLOB':
     case 'DBCLOB':
-      return lob(type, length);
+    case 'XML':
+      return textField({ kind: 'lob', lob: type, length, ccsid: r.CCSID === null ? 1208 : ccsid }, type);
   }
   return {
     kind: 'unsupported',
@@ -246,14 +251,16 @@ function layoutOf(
 export async function catalogLayouts(c: IbmiConnection, refs: readonly TableRef[]): Promise<FileLayout[]> {
   if (refs.length === 0) return [];
   const names = refs.map(systemNames);
+  // Keys and members before columns: a file dropped between the queries then has no columns (it is
+  // left out), never columns without its key.
+  const keys = await primaryKeys(c, refs);
+  const members = await membersOf(c, refs);
   const rows = await c.query(
-    `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, LENGTH, NUMERIC_SCALE, NUMERIC_PRECISION, CCSID, IS_NULLABLE ` +
+    `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, LENGTH, NUMERIC_SCALE, NUMERIC_PRECISION, CCSID, IS_NULLABLE, COLUMN_DEFAULT ` +
       `FROM QSYS2.SYSCOLUMNS WHERE TABLE_SCHEMA IN (${inList(names.length)}) AND TABLE_NAME IN (${inList(names.length)}) ` +
       `ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`,
     [...names.map((n) => n.library), ...names.map((n) => n.file)],
   );
-  const keys = await primaryKeys(c, refs);
-  const members = await membersOf(c, refs);
   return refs.flatMap((ref, i) => {
     const n = names[i] ?? systemNames(ref);
     const mine = rows.filter((r) => text(r.TABLE_SCHEMA) === n.library && text(r.TABLE_NAME) === n.file);
@@ -263,7 +270,15 @@ export async function catalogLayouts(c: IbmiConnection, refs: readonly TableRef[
       type: catalogField(r),
       nullable: text(r.IS_NULLABLE) === 'Y',
     }));
-    return [layoutOf(ref, fields, keys, members)];
+    // COLUMN_DEFAULT: the default's SQL text, 'NULL' for the null default, null for none.
+    const defaulted = new Set(
+      mine
+        .filter((r) => r.COLUMN_DEFAULT !== null && text(r.COLUMN_DEFAULT).toUpperCase() !== 'NULL')
+        .map((r) => text(r.COLUMN_NAME)),
+    );
+    const layout = layoutOf(ref, fields, keys, members);
+    for (const c of layout.columns) c.defaulted = defaulted.has(c.name);
+    return [layout];
   });
 }
 
@@ -281,7 +296,13 @@ export async function dspffdLayouts(
   try {
     for (const ref of refs) {
       const { library, file } = systemNames(ref);
-      await c.command(`DSPFFD FILE(${library}/${file}) OUTPUT(*OUTFILE) OUTFILE(${lib}/FFDOUT)`);
+      try {
+        await c.command(`DSPFFD FILE(${library}/${file}) OUTPUT(*OUTFILE) OUTFILE(${lib}/FFDOUT)`);
+      } catch (error) {
+        // CPF9812: the file is not there (deleted, renamed): it has no layout, as in the catalogue.
+        if (error instanceof IbmiError && error.messageId === 'CPF9812') continue;
+        throw error;
+      }
       const rows = await c.query(
         `SELECT WHFLDE, WHFLDT, WHFLDB, WHFLDD, WHFLDP, WHCCSID, WHNULL, WHFMT, WHSEP, WHVARL FROM ${lib}.FFDOUT ORDER BY WHFOBO`,
       );

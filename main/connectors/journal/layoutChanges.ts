@@ -1,7 +1,8 @@
 // The D entries of a read ("Database file operation"): a D CG (ALTER TABLE, CHGPF: "Change file")
 // means record images before it follow the file's old layout and those after it the new one, so a
-// read stops before it and the runner reshapes the table first; a D DT (the file deleted) ends the
-// file's replication with its reason. Which layout the agent holds is told by the journal's end when
+// read stops before it and the runner reshapes the table first. A D DT (the file deleted), D FN (renamed)
+// or D FM (moved to another library) ends that file's replication with its reason, the read cut there
+// too; the pipeline's other files go on. Which layout the agent holds is told by the journal's end when
 // it read the layout: a change at or before that end is already in it.
 import { positionOf, type JournalEntryRow, type PositionOrder, type TableReading } from './assemble';
 import type { JournalPosition } from './position';
@@ -12,6 +13,8 @@ export interface Screened {
   cut: boolean;
   /** Tables whose layout changed at the cut, with the reason. */
   layoutChanged: Map<string, string>;
+  /** Tables whose file is gone at the cut (deleted, renamed, moved), with the reason. */
+  stopped: Map<string, string>;
   /** Tables with images of a layout the agent no longer has: copied again. */
   resnapshot: Map<string, string>;
 }
@@ -24,6 +27,7 @@ export function screenFileEntries(
 ): Screened {
   const byFile = new Map(readings.map((r) => [`${r.library}/${r.file}`, r]));
   const layoutChanged = new Map<string, string>();
+  const stopped = new Map<string, string>();
   const resnapshot = new Map<string, string>();
   const pastApplied = (r: TableReading, e: JournalEntryRow) =>
     r.appliedThrough === null || order(positionOf(e), r.appliedThrough) > 0;
@@ -32,11 +36,15 @@ export function screenFileEntries(
     const r = e.code === 'D' ? byFile.get(`${e.library}/${e.file}`) : undefined;
     if (!r || !pastApplied(r, e) || resnapshot.has(r.key)) continue;
     const where = `journal entry ${e.sequence} (D ${e.type}) in ${e.receiverLibrary}/${e.receiver}`;
-    if (e.type === 'DT')
-      throw new Error(
-        `${r.library}/${r.file} was deleted at the source (${where}): its replication cannot go on. ` +
-          'Remove the entity from the pipeline, or create the file again and copy it.',
+    const gone = GONE[e.type];
+    if (gone) {
+      stopped.set(
+        r.key,
+        `${r.library}/${r.file} was ${gone} at the source, journal entry ${e.sequence} in ${e.receiverLibrary}/${e.receiver}`,
       );
+      const kept = without(entries.slice(0, i), resnapshot, byFile);
+      return { entries: kept, cut: true, layoutChanged, stopped, resnapshot };
+    }
     if (e.type !== 'CG') continue;
     const since = layoutSince.get(r.key);
     if (since && order(positionOf(e), since) <= 0) {
@@ -57,11 +65,19 @@ export function screenFileEntries(
       entries: without(entries.slice(0, i), resnapshot, byFile),
       cut: true,
       layoutChanged,
+      stopped,
       resnapshot,
     };
   }
-  return { entries: without(entries, resnapshot, byFile), cut: false, layoutChanged, resnapshot };
+  return { entries: without(entries, resnapshot, byFile), cut: false, layoutChanged, stopped, resnapshot };
 }
+
+/** The D entries after which a file is no longer there under its name (IBM's QDBRPLAY list names them). */
+const GONE: Partial<Record<string, string>> = {
+  DT: 'deleted (DLTF or DROP TABLE, D DT)',
+  FN: 'renamed (RNMOBJ or RENAME TABLE, D FN)',
+  FM: 'moved to another library (MOVOBJ, D FM)',
+};
 
 /** The entries less the record entries of tables being copied again (their images are not decoded). */
 function without(

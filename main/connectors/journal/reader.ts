@@ -86,12 +86,23 @@ export async function readJournal(
       ? '*ALLFILE'
       : files.map((f) => `(${f.library}/${f.file}${f.allMembers ? ' *ALL' : ''})`).join(' ');
   const fromEntry = from.sequence > 0 ? String(from.sequence) : '*FIRST';
-  try {
-    await c.command(
-      `DSPJRN JRN(${journal.library}/${journal.name}) FILE(${fileList}) RCVRNG(${from.library}/${from.receiver} *CURRENT) ` +
+  const display = (selection: string) =>
+    c.command(
+      `DSPJRN JRN(${journal.library}/${journal.name}) FILE(${selection}) RCVRNG(${from.library}/${from.receiver} *CURRENT) ` +
         `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
         `OUTFILE(${outfile}) ENTDTALEN(*CALC)`,
     );
+  try {
+    try {
+      await display(fileList);
+    } catch (error) {
+      // DSPJRN selects only files that exist under their name now. A file deleted, renamed or moved
+      // still has entries to read up to its D DT, FN or FM (each carries the name it was written
+      // under): the journal is read whole this time and the other files' entries are left out here.
+      if (!(error instanceof IbmiError && error.messageId === 'CPF9812') || fileList === '*ALLFILE')
+        throw error;
+      await display('*ALLFILE');
+    }
   } catch (error) {
     // CPF7062: no entries converted or copied — nothing new.
     if (error instanceof IbmiError && error.messageId === 'CPF7062') return [];

@@ -24,6 +24,7 @@ import { journalChecks } from './checks';
 import { openIbmi } from './connection';
 import { screenFileEntries } from './layoutChanges';
 import { countMemberRows, MemberReader, readMemberChunk } from './memberReader';
+import { withLobValues } from './lobValues';
 import {
   catalogLayouts,
   dspffdLayouts,
@@ -117,7 +118,8 @@ export class JournalSource implements SourceAgent {
     return journalChecks(this.c, this.o.credentials, this.sync, entities);
   }
 
-  private async layoutsOf(tables: readonly TableRef[]): Promise<FileLayout[]> {
+  /** The tables' layouts; a table that does not exist throws, or with `existing` is left out. */
+  private async layoutsOf(tables: readonly TableRef[], existing = false): Promise<FileLayout[]> {
     const missing = tables.filter((t) => !this.layouts.has(tableKey(t)));
     if (missing.length > 0) {
       await this.noteJournalEnds(missing);
@@ -126,10 +128,11 @@ export class JournalSource implements SourceAgent {
         : await catalogLayouts(this.c, missing);
       for (const l of found) this.layouts.set(tableKey(l.ref), l);
     }
-    const layouts = tables.map((t) => {
+    const layouts = tables.flatMap((t) => {
       const l = this.layouts.get(tableKey(t));
-      if (!l) throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
-      return l;
+      if (!l && !existing)
+        throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
+      return l ? [l] : [];
     });
     // Refused before anything is read, never discovered at the first change (the column-types check says the same).
     const unsupported = layouts.flatMap((l) =>
@@ -203,8 +206,9 @@ export class JournalSource implements SourceAgent {
     return layout.primaryKey;
   }
 
+  /** The shapes of the tables that exist (a file deleted or renamed is left out: the runner decides). */
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
-    return (await this.layoutsOf(tables)).map((l) => {
+    return (await this.layoutsOf(tables, true)).map((l) => {
       const id = this.identify(l);
       const rrn = id === 'rrn' ? [{ name: RRN_COLUMN, sourceType: 'BIGINT', nullable: false }] : [];
       // Every member of a file with several replicates; the member leads each row's key.
@@ -316,7 +320,12 @@ export class JournalSource implements SourceAgent {
       });
       const remaining = maxRows - batch.changes.length;
       const assembled = await this.readAssembled(journal, chain, readings, start, Math.max(1, remaining));
-      batch.changes.push(...assembled.changes);
+      batch.changes.push(
+        ...(await this.withLobs(
+          members.map((i) => layouts[i] as FileLayout),
+          assembled.changes,
+        )),
+      );
       const order = chainOrder(chain);
       const settled = assembled.exhausted && assembled.restart === assembled.consumed;
       members.forEach((i, k) => {
@@ -333,6 +342,13 @@ export class JournalSource implements SourceAgent {
         if (settled && end && order(end, next.restart) > 0) next = { restart: end, applied: end };
         batch.checkpoint[t] = formatPosition(next);
       });
+      for (const [table, reason] of assembled.stopped) {
+        // Gone for good under its name: nothing to copy again, and its layout is forgotten.
+        assembled.resnapshot.delete(table);
+        this.layouts.delete(table);
+        this.layoutSince.delete(table);
+        (batch.stopped ??= []).push({ table, reason });
+      }
       for (const [table, reason] of assembled.resnapshot) batch.resnapshot.push({ table, reason });
       for (const [table, reason] of assembled.layoutChanged) {
         // Read again (with the journal's end) when the runner describes the table anew.
@@ -343,6 +359,19 @@ export class JournalSource implements SourceAgent {
       if (assembled.newestTimestamp) batch.newestCommitTime = this.instant(assembled.newestTimestamp);
     }
     return batch;
+  }
+
+  /** The changes with their LOB columns read from the files (lobValues.ts); rows gone since left out. */
+  private async withLobs(layouts: readonly FileLayout[], changes: Change[]): Promise<Change[]> {
+    const withLob = layouts.filter((l) => l.fields.some((f) => f.type.kind === 'lob'));
+    if (withLob.length === 0) return changes;
+    const kept = new Set(changes);
+    for (const l of withLob) {
+      const mine = changes.filter((c) => c.table === tableKey(l.ref));
+      const filled = new Set(await withLobValues(this.members, l, this.identify(l), this.form, mine));
+      for (const c of mine) if (!filled.has(c)) kept.delete(c);
+    }
+    return changes.filter((c) => kept.has(c));
   }
 
   /** DSPJRN chunk after chunk until the batch is full or the journal read to its end. */
@@ -375,6 +404,7 @@ export class JournalSource implements SourceAgent {
         return {
           ...assembled,
           layoutChanged: screened.layoutChanged,
+          stopped: screened.stopped,
           exhausted: !screened.cut && assembled.changes.length < maxRows && chunk.length < CHUNK - 1,
         };
       }

@@ -4,6 +4,7 @@
 // `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../drivers/ibmi/dateTime';
 import { canonicalDecimal } from '../drivers/ibmi/decimal';
+import { decodeDecfloat, encodeDecfloat } from '../drivers/ibmi/decfloat';
 import type { IbmiValue } from '../drivers/ibmi/connection';
 import type { FieldDef, FieldValue } from '../drivers/ibmi/recordImage';
 import type { RowValue } from '../source';
@@ -64,7 +65,8 @@ function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint
 export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
   if (v === null) return null;
   const t = f.type;
-  if (v instanceof Uint8Array) return t.kind === 'hex' || t.kind === 'varhex' ? v : null;
+  if (v instanceof Uint8Array)
+    return t.kind === 'hex' || t.kind === 'varhex' || (t.kind === 'lob' && t.lob === 'BLOB') ? v : null;
   switch (t.kind) {
     case 'char':
     case 'varchar':
@@ -78,6 +80,9 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
       return t.scale ? canonicalDecimal(v, t.scale) : integer(v, t.bytes);
     case 'float':
       return Number(v);
+    case 'decfloat':
+      // One text per value, whether from an image or from the driver: the standard's form.
+      return decodeDecfloat(encodeDecfloat(String(v), t.digits), t.digits);
     case 'date': {
       const s = String(v).trim();
       return /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : parseDate(s, form.dateFormat);
@@ -89,6 +94,9 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
     case 'hex':
     case 'varhex':
       return typeof v === 'string' ? new TextEncoder().encode(v) : null;
+    case 'lob':
+      // CLOB, DBCLOB and XML come from SQL as text; a BLOB as bytes (above).
+      return t.lob === 'BLOB' ? new TextEncoder().encode(String(v)) : String(v);
     case 'unsupported':
       throw new RangeError(`${f.name} (${t.sqlType}) cannot be replicated: ${t.reason}`);
   }

@@ -33,7 +33,8 @@ export function postgresType(c: ColumnShape): string {
     case 'integer':
       return base === 'bigint' ? 'bigint' : base === 'int' || base === 'integer' ? 'integer' : 'smallint';
     case 'decimal':
-      return n ? `numeric(${n})` : 'numeric';
+      // A DECFLOAT's exponent floats: numeric without a scale holds each value exactly.
+      return n && base !== 'decfloat' ? `numeric(${n})` : 'numeric';
     case 'float':
       return base === 'real' ? 'real' : 'double precision';
     case 'binary':
@@ -49,7 +50,8 @@ export function postgresType(c: ColumnShape): string {
     case 'uuid':
       return 'uuid';
     default:
-      return n && n !== 'max' ? `varchar(${n})` : 'text';
+      // An IBM i CLOB, DBCLOB or XML holds up to 2 GB: text, whatever its length attribute.
+      return n && n !== 'max' && !['clob', 'dbclob', 'xml'].includes(base) ? `varchar(${n})` : 'text';
   }
 }
 
@@ -60,6 +62,8 @@ function bindable(c: ColumnShape, v: RowValue): unknown {
     return p.replace(/(\.\d{6})\d+$/, '$1');
   if (typeof p === 'bigint') return String(p);
   if (p instanceof Uint8Array) return Buffer.from(p);
+  // numeric has one NaN: a DECFLOAT's signalling or negative NaN arrives as NaN (docs/runner.md).
+  if (typeof p === 'string' && affinityOf(c) === 'decimal' && /^[+-]?s?nan$/i.test(p)) return 'NaN';
   return p;
 }
 

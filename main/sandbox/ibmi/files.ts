@@ -10,6 +10,7 @@ import {
 } from '../../connectors/drivers/ibmi/recordImage';
 import { ccsidKind, decodeText, encodeText } from '../../connectors/drivers/ibmi/ccsid';
 import { canonicalDecimal } from '../../connectors/drivers/ibmi/decimal';
+import { decodeDecfloat, encodeDecfloat } from '../../connectors/drivers/ibmi/decfloat';
 import type { ObjectAuthority } from './authority';
 import { sqlError } from './messages';
 
@@ -109,6 +110,11 @@ function sqliteDecl(c: ColumnSpec): string {
     case 'varhex':
     case 'unsupported':
       return 'BLOB';
+    case 'lob':
+      return c.type.lob === 'BLOB' ? 'BLOB' : 'TEXT';
+    case 'decfloat':
+      // Kept as the exact text (SQLite would take DECFLOAT for a REAL column).
+      return 'TEXT';
     case 'packed':
     case 'zoned':
       // SQLite's REAL holds 15 digits; a DECIMAL(31,2) or NUMERIC(63) is kept as its exact text.
@@ -235,6 +241,16 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
       if (n < -limit || n >= limit) throw sqlError(-406, c.name);
       return t.bytes === 8 ? n : Number(n);
     }
+    case 'decfloat': {
+      const text = typeof v === 'string' ? v.trim() : decimalText(v);
+      if (text === null) throw sqlError(-302, c.name);
+      try {
+        return decodeDecfloat(encodeDecfloat(text, t.digits), t.digits);
+      } catch {
+        // More digits than the precision, or past the exponent's range (Db2 rounds digits; not here).
+        throw sqlError(/^[+-]?[\d.]+(E[+-]?\d+)?$/i.test(text) ? -406 : -302, c.name);
+      }
+    }
     case 'float': {
       const n = Number(v);
       if (!Number.isFinite(n)) throw sqlError(-302, c.name);
@@ -269,6 +285,19 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
       if (bytes.length > t.length) throw sqlError(-404, c.name);
       return bytes;
     }
+    case 'lob': {
+      // A LOB's length attribute counts bytes (CLOB, BLOB, XML) or two-byte units (DBCLOB): SQL0404 past it.
+      if (t.lob === 'BLOB') {
+        const bytes = Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'latin1');
+        if (bytes.length > t.length) throw sqlError(-404, c.name);
+        return bytes;
+      }
+      const text = Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
+      const bytes = encodeText(text, t.ccsid);
+      const units = t.lob === 'DBCLOB' ? bytes.length / 2 : bytes.length;
+      if (units > t.length) throw sqlError(-404, c.name);
+      return decodeText(bytes, t.ccsid);
+    }
     case 'unsupported':
       return Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'utf8');
   }
@@ -293,6 +322,9 @@ export function imageValue(c: ColumnSpec, v: SqlValue): FieldValue {
     case 'varhex':
     case 'unsupported':
       return new Uint8Array(v as Buffer);
+    case 'lob':
+      // The image holds a placeholder, not the value (recordEncode.ts): only its null-ness counts.
+      return new Uint8Array(0);
     default:
       return typeof v === 'bigint' ? Number(v) : (v as string | number);
   }

@@ -25,6 +25,8 @@ export interface JournalEntry {
   data: Uint8Array;
   /** Entry specific data minimised (MINENTDTA): only part of the record image (JOMINESD '1'). */
   minimized: boolean;
+  /** The image holds `*POINTER` for a LOB (the file has LOB columns): JOINCDAT '1'. */
+  incomplete?: boolean;
   receiver: Receiver;
 }
 

@@ -252,6 +252,26 @@ export class SimulatedIbmi {
     this.files.delete(key(file.library, file.name));
   }
 
+  /**
+   * RNMOBJ or MOVOBJ of a file: journaled first (D FN "Rename file", D FM "Move file") under the name
+   * the entries so far carry; the file's members and journaling go with it.
+   */
+  relocateFile(job: Job, file: PhysicalFile, to: { library: string; name: string }): void {
+    if (this.objectExists(to.library, to.name)) throw cpf('CPF2112', to.name, to.library, 'FILE');
+    this.journalFileOperation(job, file, to.library === file.library ? 'FN' : 'FM');
+    this.files.delete(key(file.library, file.name));
+    file.library = to.library;
+    file.name = to.name;
+    this.files.set(key(file.library, file.name), file);
+  }
+
+  /** RMVM: the member's records go with it, journaled as F DM ("Remove member"). */
+  removeMember(job: Job, file: PhysicalFile, member: Member): void {
+    this.journalFileEntry(job, file, member, 'F', 'DM');
+    this.db.exec(`DROP TABLE ${q(member.table)}`);
+    file.members = file.members.filter((m) => m !== member);
+  }
+
   /** The records a member holds (deleted slots not counted). */
   countRecords(member: Member): number {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${q(member.table)}`).get() as { n: number }).n;
@@ -359,6 +379,7 @@ export class SimulatedIbmi {
         nullIndicators,
         data: minimized ?? image,
         minimized: minimized !== null,
+        incomplete: file.columns.some((c) => c.type.kind === 'lob'),
       },
       cycle,
     );
@@ -387,7 +408,7 @@ export class SimulatedIbmi {
   }
 
   /** A D entry ("Database file operation"): about the file, not a member, outside any commit cycle. */
-  private journalFileOperation(job: Job | null, file: PhysicalFile, type: string): void {
+  journalFileOperation(job: Job | null, file: PhysicalFile, type: string): void {
     const journal = this.journalOf(file);
     if (!journal) return;
     const entry = {

@@ -2,10 +2,11 @@
 // tests): the inverse of decodeRecord, field by field in the buffer layout of recordImage.ts.
 import { encodeText, padding } from './ccsid';
 import { encodePacked, encodeZoned } from './decimal';
+import { encodeDecfloat } from './decfloat';
 import { formatDate, formatTime } from './dateTime';
 import {
   DATE_LENGTH,
-  fieldLength,
+  fieldSpan,
   recordLength,
   timestampLength,
   type FieldDef,
@@ -18,6 +19,7 @@ function defaultValue(t: FieldType): FieldValue {
   switch (t.kind) {
     case 'packed':
     case 'zoned':
+    case 'decfloat':
       return '0';
     case 'binary':
       return 0n;
@@ -31,6 +33,7 @@ function defaultValue(t: FieldType): FieldValue {
       return '0001-01-01-00.00.00.000000000000';
     case 'hex':
     case 'varhex':
+    case 'lob':
     case 'unsupported':
       return new Uint8Array(0);
     default:
@@ -92,6 +95,8 @@ function encodeField(t: FieldType, value: FieldValue): Uint8Array {
       else view.setFloat64(0, n);
       return out;
     }
+    case 'decfloat':
+      return encodeDecfloat(text(value), t.digits);
     case 'date':
       return encodeText(
         text(value) === '0001-01-01' && t.format !== 'iso' && DATE_LENGTH[t.format] < 10
@@ -111,9 +116,19 @@ function encodeField(t: FieldType, value: FieldValue): Uint8Array {
       return fixed(value instanceof Uint8Array ? value : new Uint8Array(0), t.length, Uint8Array.of(0x40));
     case 'varhex':
       return varying(value instanceof Uint8Array ? value : new Uint8Array(0), t.length, 1);
+    case 'lob':
+      return lobPlaceholder(0);
     case 'unsupported':
       return new Uint8Array(t.length);
   }
+}
+
+/** IBM's LOB placeholder at `offset`: zeros to a 16-byte boundary, then `*POINTER` and blanks (CCSID 37). */
+function lobPlaceholder(offset: number): Uint8Array {
+  const span = fieldSpan({ kind: 'lob', lob: 'BLOB', length: 0, ccsid: 65535 }, offset);
+  const out = new Uint8Array(span);
+  out.set(encodeText('*POINTER'.padEnd(16, ' '), 37), span - 16);
+  return out;
 }
 
 /** The record's bytes and its null-value indicators. */
@@ -128,8 +143,13 @@ export function encodeRecord(
     const value = values[f.name] ?? null;
     if (value === null && !f.nullable) throw new RangeError(`Field ${f.name} does not allow the null value.`);
     nulls += value === null ? '1' : '0';
-    image.set(encodeField(f.type, value === null ? defaultValue(f.type) : value), offset);
-    offset += fieldLength(f.type);
+    image.set(
+      f.type.kind === 'lob'
+        ? lobPlaceholder(offset)
+        : encodeField(f.type, value === null ? defaultValue(f.type) : value),
+      offset,
+    );
+    offset += fieldSpan(f.type, offset);
   }
   return { image, nullIndicators: nulls };
 }

@@ -6,6 +6,7 @@
 // field's CCSID (ccsid.ts): CHAR/VARCHAR lengths count bytes, GRAPHIC/VARGRAPHIC lengths two-byte units.
 import { decodePacked, decodeZoned, packedLength, scaledInteger } from './decimal';
 import { decodeText } from './ccsid';
+import { decfloatLength, decodeDecfloat } from './decfloat';
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from './dateTime';
 
 export type FieldType =
@@ -19,6 +20,8 @@ export type FieldType =
   /** SMALLINT, INTEGER, BIGINT; a DDS B field with decimal positions has a scale. */
   | { kind: 'binary'; bytes: 2 | 4 | 8; scale?: number }
   | { kind: 'float'; bytes: 4 | 8 }
+  /** DECFLOAT(16) or (34): IEEE decimal64/decimal128 in DPD, decoded to exact text (decfloat.ts). */
+  | { kind: 'decfloat'; digits: 16 | 34 }
   | { kind: 'date'; format: DateFormat; separator?: string; ccsid: number }
   | { kind: 'time'; format: TimeFormat; separator?: string; ccsid: number }
   /** TIMESTAMP(p), `yyyy-mm-dd-hh.mm.ss` and p fraction digits (0 to 12; 6 when not given). */
@@ -27,6 +30,11 @@ export type FieldType =
   | { kind: 'hex'; length: number }
   /** VARBINARY, VARCHAR FOR BIT DATA. */
   | { kind: 'varhex'; length: number }
+  /**
+   * CLOB, BLOB, DBCLOB, XML: the image holds no value but IBM's placeholder (LOB_PLACEHOLDER), whose
+   * span depends on where the field starts; the agent reads the value from the file by key.
+   */
+  | { kind: 'lob'; lob: 'CLOB' | 'BLOB' | 'DBCLOB' | 'XML'; length: number; ccsid: number }
   /** A column the agent cannot replicate (a LOB, DECFLOAT, a CCSID it has no table for): named by the checks. */
   | { kind: 'unsupported'; sqlType: string; length: number; reason: string };
 
@@ -64,6 +72,8 @@ export function fieldLength(t: FieldType): number {
       return t.length * 2 + 2;
     case 'unsupported':
       return t.length;
+    case 'lob':
+      return lobSpan(0);
     case 'packed':
       return packedLength(t.precision);
     case 'zoned':
@@ -71,6 +81,8 @@ export function fieldLength(t: FieldType): number {
     case 'binary':
     case 'float':
       return t.bytes;
+    case 'decfloat':
+      return decfloatLength(t.digits);
     case 'date':
       return DATE_LENGTH[t.format];
     case 'time':
@@ -79,6 +91,19 @@ export function fieldLength(t: FieldType): number {
       return timestampLength(t.precision ?? 6);
   }
 }
+
+/**
+ * A LOB field in a record image as DSPJRN shows it (IBM, "Display layout of LOB columns"): 13 to 28
+ * bytes of hex zeros, as many as bring the rest to a 16-byte boundary of the record, then 16 bytes
+ * holding `*POINTER` and blanks.
+ */
+export function lobSpan(offset: number): number {
+  return 13 + ((16 - ((offset + 13) % 16)) % 16) + 16;
+}
+
+/** The bytes a field takes at `offset` in the record: its length, or a LOB's aligned placeholder. */
+export const fieldSpan = (t: FieldType, offset: number): number =>
+  t.kind === 'lob' ? lobSpan(offset) : fieldLength(t);
 
 export const timestampLength = (precision: number) => 19 + (precision > 0 ? precision + 1 : 0);
 
@@ -95,6 +120,8 @@ export function sqlTypeName(t: FieldType): string {
       return `VARGRAPHIC(${t.length})`;
     case 'varhex':
       return `VARBINARY(${t.length})`;
+    case 'lob':
+      return t.lob === 'XML' ? 'XML' : `${t.lob}(${t.length})`;
     case 'unsupported':
       return t.sqlType;
     case 'packed':
@@ -107,6 +134,8 @@ export function sqlTypeName(t: FieldType): string {
       return t.bytes === 2 ? 'SMALLINT' : t.bytes === 4 ? 'INTEGER' : 'BIGINT';
     case 'float':
       return t.bytes === 4 ? 'REAL' : 'DOUBLE';
+    case 'decfloat':
+      return `DECFLOAT(${t.digits})`;
     case 'date':
       return 'DATE';
     case 'time':
@@ -122,7 +151,7 @@ export function sqlTypeName(t: FieldType): string {
 export const binaryDigits = { 2: 4, 4: 9, 8: 18 } as const;
 
 export const recordLength = (fields: readonly FieldDef[]) =>
-  fields.reduce((n, f) => n + fieldLength(f.type), 0);
+  fields.reduce((n, f) => n + fieldSpan(f.type, n), 0);
 
 /** The integer of a big-endian binary field. */
 function binaryInteger(bytes: Uint8Array, size: 2 | 4 | 8): bigint {
@@ -154,6 +183,8 @@ function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       return t.bytes === 4 ? view.getFloat32(0) : view.getFloat64(0);
     }
+    case 'decfloat':
+      return decodeDecfloat(bytes, t.digits);
     case 'date':
       return parseDate(decodeText(bytes, t.ccsid), t.format);
     case 'time':
@@ -164,6 +195,9 @@ function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
       return bytes.slice();
     case 'varhex':
       return bytes.slice(2, 2 + Math.min(varLength(bytes), t.length));
+    case 'lob':
+      // Only a placeholder: the value is read from the file (journal/lobValues.ts).
+      return null;
     case 'unsupported':
       throw new RangeError(`A ${t.sqlType} field cannot be decoded: ${t.reason}`);
   }
@@ -183,7 +217,7 @@ export function decodeRecord(
     throw new ImageLengthError(`The record image is ${image.length} bytes; its layout takes ${expected}.`);
   let offset = 0;
   fields.forEach((f, i) => {
-    const length = fieldLength(f.type);
+    const length = fieldSpan(f.type, offset);
     out[f.name] =
       nullIndicators[i] === '1' ? null : decodeField(f.type, image.subarray(offset, offset + length));
     offset += length;

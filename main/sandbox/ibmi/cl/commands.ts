@@ -10,6 +10,7 @@ import type { Journal } from '../journals';
 import { commandError, parseCommand, atom } from './parse';
 import { displayFieldDescriptions, displayJournal, DSPFFD_SHAPE, DSPJRN_SHAPE } from './outfiles';
 import { sourceText } from './source';
+import { defineObjectCommands } from './objects';
 import { useFile, type CommandContext } from './context';
 
 export type { CommandContext };
@@ -386,4 +387,5 @@ define('GRTOBJAUT', AUT_SHAPE, (c, a) => grantOrRevoke(c, a, true));
 define('RVKOBJAUT', AUT_SHAPE, (c, a) => grantOrRevoke(c, a, false));
 
 define('DSPJRN', DSPJRN_SHAPE, (c, a) => displayJournal(c, a));
+defineObjectCommands(define);
 define('DSPFFD', DSPFFD_SHAPE, (c, a) => displayFieldDescriptions(c, a));

@@ -300,7 +300,8 @@ function type5Row(
     JOCCID: e.commitCycle,
     JOUSPF: e.userProfile,
     JOSYNM: c.system.systemName,
-    JOINCDAT: e.data.length > esdLength ? '1' : '0',
+    // Incomplete data: an image longer than the outfile's JOESD, or a LOB's *POINTER in its place.
+    JOINCDAT: e.data.length > esdLength || e.incomplete ? '1' : '0',
     JOMINESD: e.minimized ? '1' : '0',
     JORCV: e.receiver.name,
     JORCVLIB: e.receiver.library,
@@ -396,7 +397,8 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
             : 0,
       WHFLDP: t.kind === 'packed' || t.kind === 'zoned' ? t.scale : t.kind === 'binary' ? (t.scale ?? 0) : 0,
       WHFTXT: col.text,
-      WHFLDT: FIELD_TYPE[t.kind] ?? 'A',
+      // SQL-only types (DECFLOAT, LOBs) have no DDS letter here: a blank the agent does not take as text.
+      WHFLDT: FIELD_TYPE[t.kind] ?? ' ',
       WHFIOB: 'B',
       WHVARL: VARYING.has(t.kind) ? 'Y' : 'N',
       WHALLC: t.kind === 'varchar' || t.kind === 'varhex' || t.kind === 'vargraphic' ? t.length : 0,

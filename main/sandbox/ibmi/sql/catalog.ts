@@ -27,6 +27,15 @@ type Ctx = { system: SimulatedIbmi; job: Job };
 const sees = (c: Ctx, auth: ObjectAuthority) => effectiveRights(principal(c.job.profile), auth).size > 0;
 const yn = (b: boolean) => (b ? 'Y' : 'N');
 
+/** SYSCOLUMNS.COLUMN_DEFAULT: the default as SQL text, 'NULL' for the null default, null for none. */
+function defaultText(col: PhysicalFile['columns'][number]): string | null {
+  if (!col.hasDefault) return null;
+  const v = col.defaultValue;
+  if (v === null) return 'NULL';
+  if (Buffer.isBuffer(v)) return `X'${v.toString('hex').toUpperCase()}'`;
+  return typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v);
+}
+
 function visibleFiles(c: Ctx) {
   return [...c.system.files.values()].filter(
     (f) => sees(c, f.authority) && sees(c, c.system.libraries.get(f.library)?.authority ?? f.authority),
@@ -88,6 +97,7 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
       'NUMERIC_SCALE INTEGER',
       'IS_NULLABLE CHAR(1)',
       'HAS_DEFAULT CHAR(1)',
+      'COLUMN_DEFAULT VARCHAR(2000)',
       'COLUMN_TEXT VARCHAR(50)',
       'SYSTEM_COLUMN_NAME CHAR(10)',
       'SYSTEM_TABLE_NAME CHAR(10)',
@@ -104,9 +114,11 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
         const numeric =
           t.kind === 'packed' || t.kind === 'zoned'
             ? t.precision
-            : t.kind === 'binary'
-              ? ([0, 0, 5, 0, 10, 0, 0, 0, 19][t.bytes] ?? null)
-              : null;
+            : t.kind === 'decfloat'
+              ? t.digits
+              : t.kind === 'binary'
+                ? ([0, 0, 5, 0, 10, 0, 0, 0, 19][t.bytes] ?? null)
+                : null;
         return [
           col.name,
           f.name,
@@ -117,6 +129,7 @@ const VIEWS: Record<string, (c: Ctx) => Relation> = {
           col.scale,
           yn(col.nullable === true),
           yn(col.hasDefault),
+          defaultText(col),
           col.text,
           col.name.padEnd(10),
           f.name.padEnd(10),

@@ -39,12 +39,19 @@ export function columnType(
   const word = tokens[0]?.value ?? '';
   let i = 1;
   let size: number[] = [];
+  // A LOB's length may carry K, M or G (CLOB(1M)); a LOB without one holds 1M.
+  let lobLength = 1_048_576;
   if (isWord(tokens[0], 'CHARACTER', 'CHAR', 'GRAPHIC', 'BINARY', 'NCHAR') && isWord(tokens[1], 'VARYING'))
     i = 2;
   if (isWord(tokens[0], 'DOUBLE') && isWord(tokens[1], 'PRECISION')) i = 2;
   if (isOp(tokens[i], '(')) {
     const end = closing(tokens, i);
-    size = splitCommas(tokens.slice(i + 1, end)).map((p) => Number(p[0]?.value));
+    const parts = splitCommas(tokens.slice(i + 1, end));
+    size = parts.map((p) => Number(p[0]?.value));
+    const unit = { K: 1024, M: 1_048_576, G: 1_073_741_824 }[
+      String(parts[0]?.[1]?.value ?? '').toUpperCase()
+    ];
+    lobLength = (size[0] ?? 1) * (unit ?? 1);
     i = end + 1;
   }
   let rest = tokens.slice(i);
@@ -91,15 +98,37 @@ export function columnType(
     case 'VARBINARY':
       return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
     case 'CLOB':
+      return spec(
+        { kind: 'lob', lob: 'CLOB', length: lobLength, ccsid: columnCcsid },
+        'CLOB',
+        lobLength,
+        null,
+      );
     case 'BLOB':
+      return spec({ kind: 'lob', lob: 'BLOB', length: lobLength, ccsid: 65535 }, 'BLOB', lobLength, null);
     case 'DBCLOB':
-      return unsupported(word, 'large objects are not in the journal image (a locator is)');
+      return spec(
+        { kind: 'lob', lob: 'DBCLOB', length: lobLength, ccsid: graphicCcsid },
+        'DBCLOB',
+        lobLength,
+        null,
+      );
     case 'NCLOB':
-      return unsupported('DBCLOB', 'large objects are not in the journal image (a locator is)');
-    case 'DECFLOAT':
+      return spec({ kind: 'lob', lob: 'DBCLOB', length: lobLength, ccsid: 1200 }, 'DBCLOB', lobLength, null);
+    case 'XML':
+      // Db2 for i keeps XML in UTF-8 (CCSID 1208) up to 2G.
+      return spec(
+        { kind: 'lob', lob: 'XML', length: 2_147_483_647, ccsid: 1208 },
+        'XML',
+        2_147_483_647,
+        null,
+      );
+    case 'DECFLOAT': {
+      const digits = p === 16 ? 16 : 34;
+      return spec({ kind: 'decfloat', digits }, 'DECFLOAT', digits === 16 ? 8 : 16, null);
+    }
     case 'BOOLEAN':
     case 'ROWID':
-    case 'XML':
       return unsupported(word, 'the journal agent does not decode this type yet');
     case 'DECIMAL':
     case 'DEC':
