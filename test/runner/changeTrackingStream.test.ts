@@ -118,4 +118,33 @@ describe('the change stream of the change-tracking agent', () => {
     expect(await step()).toEqual([expect.objectContaining({ kind: 'batch-applied', changes: 2 })]);
     await same();
   });
+
+  it('a TRUNCATE TABLE while caught up empties the target table, with a reason that says truncation', async () => {
+    expect(await step()).toEqual([]);
+    await run('TRUNCATE TABLE dbo.OrderLines');
+    const events = await step();
+    expect(events.find((e) => e.kind === 'resnapshot')).toMatchObject({
+      table: 'dbo.OrderLines',
+      reason: expect.stringMatching(/^dbo\.OrderLines was truncated \(TRUNCATE TABLE\) after version \d+/),
+    });
+    expect(sqliteReplica(replicaPath, 'orderlines', shapes[1] as TableShape).rows).toEqual([]);
+    await same();
+  });
+
+  it('a TRUNCATE TABLE while behind, between unread changes, ends with the target equal to the source', async () => {
+    await run(`INSERT INTO dbo.OrderLines VALUES (2000, 1, 'AA-1'), (2000, 2, 'AA-2');
+      UPDATE dbo.Customers SET Credit = 5.00 WHERE Id = 2;`);
+    await run('TRUNCATE TABLE dbo.OrderLines');
+    await run("INSERT INTO dbo.OrderLines VALUES (3000, 1, 'ZZ-1');");
+    const events = await step();
+    const lost = events.filter((e) => e.kind === 'resnapshot');
+    expect(lost).toEqual([
+      expect.objectContaining({
+        table: 'dbo.OrderLines',
+        reason: expect.stringContaining('was truncated (TRUNCATE TABLE)'),
+      }),
+    ]);
+    await same();
+    expect(sqliteReplica(replicaPath, 'orderlines', shapes[1] as TableShape).rows).toEqual(['3000|1|ZZ-1']);
+  });
 });

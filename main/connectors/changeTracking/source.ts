@@ -25,7 +25,7 @@ import {
 } from '../source';
 import { runChecks } from './checks';
 import { openPool } from './connection';
-import { bracket, qualified, SYNC_SCHEMA } from './names';
+import { bracket, perSlice, qualified, SYNC_SCHEMA } from './names';
 import { describeTables, keyParameterType, toRow } from './shape';
 import { createSyncTable } from './syncTable';
 
@@ -233,20 +233,27 @@ export class ChangeTrackingSource implements SourceAgent {
     maxRows: number,
   ): Promise<ChangeBatch> {
     return this.inSnapshot(async (tx) => {
-      const head = this.request(tx);
-      const mins = tables.map((t, i) => {
-        head.input(`t${i}`, qualified(t));
-        return `CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t${i})) AS m${i}`;
-      });
-      const { recordset } = await this.query<Record<string, string | null>>(
-        head,
-        `SELECT CHANGE_TRACKING_CURRENT_VERSION() AS current_version, ${mins.join(', ')}`,
+      const { recordset } = await this.query<{ v: string | null }>(
+        this.request(tx),
+        'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v',
       );
-      const first = recordset[0] ?? {};
-      const current = first.current_version ?? null;
+      const current = recordset[0]?.v ?? null;
+      // Each table's minimum valid version, a bounded slice of tables per statement (names.ts).
+      const first: Record<string, string | null> = {};
+      await perSlice(tables, async (slice, offset) => {
+        const head = this.request(tx);
+        const mins = slice.map((t, i) => {
+          head.input(`t${i}`, qualified(t));
+          return `CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t${i})) AS m${offset + i}`;
+        });
+        const answer = await this.query<Record<string, string | null>>(head, `SELECT ${mins.join(', ')}`);
+        Object.assign(first, answer.recordset[0] ?? {});
+        return [];
+      });
       if (current === null) throw new Error('Change Tracking is off for the database.');
       const resnapshot: ChangeBatch['resnapshot'] = [];
       const readable: number[] = [];
+      const invalid: { key: string; i: number; from: string; min: string }[] = [];
       tables.forEach((t, i) => {
         const key = tableKey(t);
         const from = checkpoint[key];
@@ -261,13 +268,11 @@ export class ChangeTrackingSource implements SourceAgent {
             table: key,
             reason: `CHANGE_TRACKING_MIN_VALID_VERSION is NULL for ${key}: Change Tracking was turned off (or the login lost VIEW CHANGE TRACKING), so its changes cannot be read; it needs a new snapshot.`,
           });
-        else if (BigInt(from) < BigInt(min))
-          resnapshot.push({
-            table: key,
-            reason: `Changes to ${key} after version ${from} were removed by retention cleanup (its minimum valid version is now ${min}): it needs a new snapshot.`,
-          });
+        else if (BigInt(from) < BigInt(min)) invalid.push({ key, i, from, min });
         else readable.push(i);
       });
+      for (const v of invalid)
+        resnapshot.push({ table: v.key, reason: await this.whyInvalid(tx, tables[v.i] as TableRef, v) });
       // Keys of the changes up to the current version, per table, into the agent's temporary tables.
       const counts: KeyCount[] = [];
       for (const i of readable)
@@ -286,6 +291,40 @@ export class ChangeTrackingSource implements SourceAgent {
       }
       return { changes, checkpoint: next, resnapshot };
     });
+  }
+
+  /**
+   * Why a table's minimum valid version passed the checkpoint: CHANGE_TRACKING_MIN_VALID_VERSION moves
+   * when tracking is enabled, when retention cleanup runs, and when the table is truncated (Microsoft's
+   * list). A table whose own cleanup version is past every retention cleanup of the database
+   * (sys.change_tracking_databases.max_cleanup_version) was truncated.
+   */
+  private async whyInvalid(
+    tx: sql.Transaction,
+    table: TableRef,
+    v: { key: string; from: string; min: string },
+  ): Promise<string> {
+    const after = `after version ${v.from} (its minimum valid version is now ${v.min})`;
+    try {
+      const request = this.request(tx);
+      request.input('t', qualified(table));
+      const { recordset } = await this.query<{ b: string; c: string; m: string | null }>(
+        request,
+        'SELECT ctt.begin_version AS b, ctt.cleanup_version AS c, ctd.max_cleanup_version AS m ' +
+          'FROM sys.change_tracking_tables ctt CROSS JOIN sys.change_tracking_databases ctd ' +
+          'WHERE ctt.object_id = OBJECT_ID(@t) AND ctd.database_id = DB_ID()',
+      );
+      const r = recordset[0];
+      if (r && BigInt(r.b) > BigInt(v.from))
+        return `Change Tracking was enabled on ${v.key} again at version ${r.b}, ${after}: changes in between were not tracked, so it is copied again.`;
+      if (r && (r.m === null || BigInt(r.c) > BigInt(r.m)))
+        return `${v.key} was truncated (TRUNCATE TABLE) ${after}: its rows at the target are replaced by a new snapshot.`;
+      if (r)
+        return `Changes to ${v.key} after version ${v.from} were removed by retention cleanup (its minimum valid version is now ${v.min}): it needs a new snapshot.`;
+    } catch {
+      // Without VIEW DATABASE STATE the cause cannot be told apart.
+    }
+    return `Changes to ${v.key} ${after} are gone (a TRUNCATE TABLE, or retention cleanup): it needs a new snapshot.`;
   }
 
   private async loadKeys(
@@ -424,25 +463,28 @@ export class ChangeTrackingSource implements SourceAgent {
   }
 
   async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
-    const request = this.pool.request();
     const known = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
-    const counts = known.map((t, i) => {
-      request.input(`c${i}`, sql.BigInt, checkpoint[tableKey(t)]);
-      return `SELECT ${i} AS i, COUNT(*) AS n FROM CHANGETABLE(CHANGES ${qualified(t)}, @c${i}) AS ct`;
-    });
     const head = await this.query<{ v: string | null }>(
       this.pool.request(),
       'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v',
     );
     const current = head.recordset[0]?.v ?? null;
-    const rows = counts.length
-      ? (await this.query<{ i: number; n: number }>(request, counts.join(' UNION ALL '))).recordset
-      : [];
-    const perTable = tables.map((t) => {
-      const i = known.indexOf(t);
-      const found = i >= 0 ? rows.find((r) => Number(r.i) === i) : undefined;
-      return { table: tableKey(t), rowsToRead: found ? Number(found.n) : null };
+    // Bounded statements: a slice of tables each (names.ts), however many entities.
+    const counted = new Map<string, number>();
+    await perSlice(known, async (slice) => {
+      const request = this.pool.request();
+      const counts = slice.map((t, i) => {
+        request.input(`c${i}`, sql.BigInt, checkpoint[tableKey(t)]);
+        return `SELECT ${i} AS i, COUNT(*) AS n FROM CHANGETABLE(CHANGES ${qualified(t)}, @c${i}) AS ct`;
+      });
+      const { recordset } = await this.query<{ i: number; n: number }>(request, counts.join(' UNION ALL '));
+      for (const r of recordset) counted.set(tableKey(slice[Number(r.i)] as TableRef), Number(r.n));
+      return [];
     });
+    const perTable = tables.map((t) => ({
+      table: tableKey(t),
+      rowsToRead: counted.get(tableKey(t)) ?? null,
+    }));
     const versions = known.map((t) => BigInt(checkpoint[tableKey(t)] ?? '0'));
     const oldest = versions.length ? versions.reduce((a, b) => (a < b ? a : b)) : null;
     return {

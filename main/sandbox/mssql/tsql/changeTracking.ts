@@ -241,17 +241,19 @@ export function claimedVersion(db: SandboxDatabase): bigint | null {
 }
 
 /**
- * TRUNCATE TABLE records no row changes; every change recorded so far is gone, and the minimum
- * valid version moves to the current one.
+ * TRUNCATE TABLE records no row changes: every change recorded for the table is gone, and
+ * CHANGE_TRACKING_MIN_VALID_VERSION ("if the table was truncated") moves to the truncating
+ * transaction's version, which commits like any other. So every client whose last sync version comes
+ * before the truncation — one that was caught up included — finds its version below the minimum and
+ * must reinitialise, as Microsoft's validation check says.
  */
 export function truncated(db: SandboxDatabase, objectId: number, claimedBefore: bigint | null): void {
   db.db.prepare('UPDATE __ct_db SET txn_version = ?').run(claimedBefore);
   if (!isTracked(db, objectId)) return;
   db.db.exec(`DELETE FROM ${sideTable(objectId)}`);
+  db.db.exec('UPDATE __ct_db SET txn_version = current_version + 1 WHERE txn_version IS NULL');
   db.db
-    .prepare(
-      'UPDATE __ct_tables SET cleanup_version = (SELECT current_version FROM __ct_db) WHERE object_id = ?',
-    )
+    .prepare('UPDATE __ct_tables SET cleanup_version = (SELECT txn_version FROM __ct_db) WHERE object_id = ?')
     .run(objectId);
 }
 
