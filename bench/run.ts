@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
 import { bundleBenchmark } from './bundle.bench';
 import { changeTrackingBenchmark } from './changeTracking.bench';
+import { checksScaleBenchmark } from './checksScale.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
 import { journalBenchmark } from './journal.bench';
@@ -20,6 +21,7 @@ const benchmarks: Benchmark[] = [
   loadBenchmark,
   sandboxMssqlBenchmark,
   changeTrackingBenchmark,
+  checksScaleBenchmark,
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,

@@ -6,3 +6,20 @@ export const qualified = (t: TableRef): string => `${bracket(t.schema)}.${bracke
 /** The schema the agent keeps its own tables in (spec: created when absent; the name is fixed). */
 export const SYNC_SCHEMA = 'SYNC';
 export const sameName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Tables per statement where a statement names each table (a UNION branch and a parameter each):
+ * SQL Server takes 2,100 parameters per request, and a pipeline may hold 10,000 entities.
+ */
+export const TABLES_PER_STATEMENT = 250;
+
+/** `items` in slices of TABLES_PER_STATEMENT, each slice's answers in order, one statement at a time. */
+export async function perSlice<T, R>(
+  items: readonly T[],
+  run: (slice: T[], offset: number) => Promise<R[]>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let at = 0; at < items.length; at += TABLES_PER_STATEMENT)
+    out.push(...(await run(items.slice(at, at + TABLES_PER_STATEMENT), at)));
+  return out;
+}

@@ -14,6 +14,8 @@ export const CATALOG_DDL = `
   CREATE TABLE __schemas (schema_id ${INT} PRIMARY KEY, name ${SYSNAME} NOT NULL UNIQUE COLLATE NOCASE);
   CREATE TABLE __objects (object_id ${INT} PRIMARY KEY, schema_name ${SYSNAME} NOT NULL, name ${SYSNAME} NOT NULL,
     type ${T('text char(2)')} NOT NULL, create_date ${T('text datetime')} NOT NULL, UNIQUE (schema_name, name));
+  -- Names are looked up as the default collation compares them (case-insensitively): indexed so.
+  CREATE INDEX __objects_name ON __objects (schema_name COLLATE NOCASE, name COLLATE NOCASE);
   CREATE TABLE __columns (object_id ${INT} NOT NULL, column_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, type TEXT NOT NULL,
     type_name ${SYSNAME} NOT NULL, system_type_id ${TINYINT} NOT NULL, max_length ${SMALLINT} NOT NULL,
     precision ${TINYINT} NOT NULL, scale ${TINYINT} NOT NULL, collation_name ${SYSNAME},

@@ -101,6 +101,13 @@ export interface ServerDatabase {
 
 export class SandboxDatabase {
   readonly db: Database.Database;
+  /** The catalogue lookups every statement makes, prepared once per connection. */
+  private readonly lookups = new Map<string, Database.Statement>();
+  private lookup(text: string): Database.Statement {
+    let statement = this.lookups.get(text);
+    if (!statement) this.lookups.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
   rights: Rights = ALL_RIGHTS;
   /** Set by the session: the server's databases, for sys.databases. */
   serverDatabases: () => ServerDatabase[] = () => [];
@@ -215,32 +222,25 @@ export class SandboxDatabase {
   table(schema: string | undefined, name: string): TableInfo | undefined {
     if (name.startsWith('#')) return this.tempTable(name);
     const s = schema ?? 'dbo';
-    const object = this.db
-      .prepare<[string, string], { object_id: bigint; schema_name: string; name: string }>(
-        "SELECT object_id, schema_name, name FROM __objects WHERE schema_name = ? COLLATE NOCASE AND name = ? COLLATE NOCASE AND type = 'U'",
-      )
-      .get(s, name);
+    const object = this.lookup(
+      "SELECT object_id, schema_name, name FROM __objects WHERE schema_name = ? COLLATE NOCASE AND name = ? COLLATE NOCASE AND type = 'U'",
+    ).get(s, name) as { object_id: bigint; schema_name: string; name: string } | undefined;
     if (!object) return undefined;
     const objectId = Number(object.object_id);
-    const columns = this.db
-      .prepare<
-        [number],
-        {
-          column_id: bigint;
-          name: string;
-          type: string;
-          is_nullable: bigint;
-          is_identity: bigint;
-          seed: bigint | null;
-          increment: bigint | null;
-        }
-      >('SELECT * FROM __columns WHERE object_id = ? ORDER BY column_id')
-      .all(objectId);
-    const keyRows = this.db
-      .prepare<[number], { name: string; kind: 'PK' | 'UQ'; clustered: bigint; column_name: string }>(
-        'SELECT * FROM __keys WHERE object_id = ? ORDER BY name, key_ordinal',
-      )
-      .all(objectId);
+    const columns = this.lookup('SELECT * FROM __columns WHERE object_id = ? ORDER BY column_id').all(
+      objectId,
+    ) as {
+      column_id: bigint;
+      name: string;
+      type: string;
+      is_nullable: bigint;
+      is_identity: bigint;
+      seed: bigint | null;
+      increment: bigint | null;
+    }[];
+    const keyRows = this.lookup('SELECT * FROM __keys WHERE object_id = ? ORDER BY name, key_ordinal').all(
+      objectId,
+    ) as { name: string; kind: 'PK' | 'UQ'; clustered: bigint; column_name: string }[];
     const keys: KeyDef[] = [];
     for (const k of keyRows) {
       let key = keys.find((x) => x.name === k.name);
