@@ -23,6 +23,10 @@ export const CATALOG_DDL = `
     PRIMARY KEY (object_id, column_id));
   CREATE TABLE __keys (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, kind ${T('text char(2)')} NOT NULL,
     clustered ${BIT} NOT NULL, index_id ${INT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL);
+  -- Indexes made by CREATE INDEX (those of PRIMARY KEY and UNIQUE constraints are in __keys).
+  CREATE TABLE __indexes (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, index_id ${INT} NOT NULL,
+    is_unique ${BIT} NOT NULL, clustered ${BIT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL,
+    is_descending_key ${BIT} NOT NULL);
   CREATE TABLE __options (name TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE __types (name ${SYSNAME} NOT NULL, system_type_id ${TINYINT} NOT NULL, user_type_id ${INT} NOT NULL,
     schema_id ${INT} NOT NULL, max_length ${SMALLINT} NOT NULL, precision ${TINYINT} NOT NULL, scale ${TINYINT} NOT NULL,
@@ -46,6 +50,12 @@ export const CATALOG_DDL = `
     SELECT o.object_id, NULL AS name, 0 AS index_id, 0 AS type, 'HEAP' AS type_desc, 0 AS is_unique, 0 AS is_primary_key,
       0 AS is_unique_constraint
     FROM __objects o WHERE o.type = 'U' AND NOT EXISTS (SELECT 1 FROM __keys k WHERE k.object_id = o.object_id AND k.clustered = 1)
+      AND NOT EXISTS (SELECT 1 FROM __indexes x WHERE x.object_id = o.object_id AND x.clustered = 1)
+    UNION ALL
+    SELECT DISTINCT x.object_id, x.name, x.index_id, CASE WHEN x.clustered = 1 THEN 1 ELSE 2 END AS type,
+      CASE WHEN x.clustered = 1 THEN 'CLUSTERED' ELSE 'NONCLUSTERED' END AS type_desc, x.is_unique, 0 AS is_primary_key,
+      0 AS is_unique_constraint
+    FROM __indexes x
     UNION ALL
     SELECT DISTINCT k.object_id, k.name, k.index_id, CASE WHEN k.clustered = 1 THEN 1 ELSE 2 END AS type,
       CASE WHEN k.clustered = 1 THEN 'CLUSTERED' ELSE 'NONCLUSTERED' END AS type_desc, 1 AS is_unique,
@@ -54,7 +64,10 @@ export const CATALOG_DDL = `
   CREATE VIEW "sys.index_columns" AS
     SELECT k.object_id, k.index_id, k.key_ordinal AS index_column_id, c.column_id, k.key_ordinal, 0 AS is_descending_key,
       0 AS is_included_column
-    FROM __keys k JOIN __columns c ON c.object_id = k.object_id AND c.name = k.column_name COLLATE NOCASE;
+    FROM __keys k JOIN __columns c ON c.object_id = k.object_id AND c.name = k.column_name COLLATE NOCASE
+    UNION ALL
+    SELECT x.object_id, x.index_id, x.key_ordinal, c.column_id, x.key_ordinal, x.is_descending_key, 0
+    FROM __indexes x JOIN __columns c ON c.object_id = x.object_id AND c.name = x.column_name COLLATE NOCASE;
   CREATE VIEW "sys.key_constraints" AS
     SELECT DISTINCT k.name, k.object_id * 16 + k.index_id AS object_id, s.schema_id, k.object_id AS parent_object_id, k.kind AS type,
       CASE k.kind WHEN 'PK' THEN 'PRIMARY_KEY_CONSTRAINT' ELSE 'UNIQUE_CONSTRAINT' END AS type_desc, k.index_id AS unique_index_id,

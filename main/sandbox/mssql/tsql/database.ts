@@ -361,6 +361,16 @@ export class SandboxDatabase {
     this.db.exec(`CREATE TEMP TABLE ${quote(name)} (${defs.join(', ')})`);
   }
 
+  /** A temporary table's object id: negative, as SQL Server numbers tempdb's session tables. */
+  tempObjectId(name: string): number {
+    const row = this.db
+      .prepare<[string], { id: bigint }>(
+        "SELECT rowid AS id FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
+      )
+      .get(name);
+    return -1_000_000 - Number(row?.id ?? 0);
+  }
+
   private tempTable(name: string): TableInfo | undefined {
     const columns = this.db
       .prepare<[string], { cid: bigint; name: string; type: string; notnull: bigint }>(
@@ -407,7 +417,7 @@ export class SandboxDatabase {
     }
     this.db.transaction(() => {
       this.db.exec(`DROP TABLE ${tableSql(table.schema, table.name)}`);
-      for (const t of ['__objects', '__columns', '__keys'])
+      for (const t of ['__objects', '__columns', '__keys', '__indexes'])
         this.db.prepare(`DELETE FROM ${t} WHERE object_id = ?`).run(table.objectId);
     })();
   }

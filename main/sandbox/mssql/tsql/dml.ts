@@ -13,6 +13,7 @@ import {
 } from './database';
 import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { undeclared } from './basics';
+import { createIndex, dropIndex } from './indexes';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
 import {
@@ -109,6 +110,9 @@ function constant(tokens: Token[], params: Parameters): SqlValue {
 /** OBJECT_ID('[schema.]name'): the table's id, or NULL as SQL Server answers for an unknown name. */
 function objectId(db: SandboxDatabase, name: SqlValue): string {
   if (typeof name !== 'string') return 'NULL';
+  // A temporary table is named in tempdb (`tempdb..#keys`, or `#keys` alone): the session's own.
+  const temp = /#[^.]*$/.exec(name.trim())?.[0];
+  if (temp) return db.table(undefined, temp) ? String(db.tempObjectId(temp)) : 'NULL';
   const parts = lex(name)
     .filter((x) => x.kind === 'word' || x.kind === 'quoted')
     .map(nameOf);
@@ -489,7 +493,15 @@ function mapError(error: unknown, context: { table?: string; db: SandboxDatabase
       message: `Cannot insert the value NULL into column '${m[1]}', table '${context.db.name}.${context.table ?? '?'}'; column does not allow nulls. INSERT fails.`,
     });
   }
-  if (/UNIQUE constraint failed/.test(message)) {
+  if ((m = /UNIQUE constraint failed: (.+)$/.exec(message))) {
+    const index = uniqueIndexNamed(context.db, context.table, m[1] ?? '');
+    if (index)
+      return new SqlError({
+        number: 2601,
+        state: 1,
+        class: 14,
+        message: `Cannot insert duplicate key row in object '${index.table}' with unique index '${index.name}'.`,
+      });
     return new SqlError({
       number: 2627,
       state: 1,
@@ -505,6 +517,27 @@ function mapError(error: unknown, context: { table?: string; db: SandboxDatabase
     class: 16,
     message: `The sandbox could not run this statement: ${message}`,
   });
+}
+
+/** The CREATE UNIQUE INDEX whose columns SQLite names in a UNIQUE failure (2601, not a constraint's 2627). */
+function uniqueIndexNamed(
+  db: SandboxDatabase,
+  tableName: string | undefined,
+  failed: string,
+): { table: string; name: string } | undefined {
+  const table = tableName ? tableNamed(db, tableName.split('.')) : undefined;
+  if (!table || table.objectId < 0) return undefined;
+  const columns = failed
+    .split(', ')
+    .map((c) => c.slice(c.lastIndexOf('.') + 1).toLowerCase())
+    .join(',');
+  const rows = db.db
+    .prepare<[number], { name: string; cols: string }>(
+      'SELECT name, group_concat(lower(column_name)) AS cols FROM (SELECT * FROM __indexes WHERE object_id = ? AND is_unique = 1 ORDER BY key_ordinal) GROUP BY name',
+    )
+    .all(table.objectId);
+  const found = rows.find((r) => r.cols === columns);
+  return found ? { table: `${table.schema}.${table.name}`, name: found.name } : undefined;
 }
 
 function run(db: SandboxDatabase, sql: string, params: Parameters, table?: string): StatementResult {
@@ -862,6 +895,8 @@ export function runTableStatement(
     return {};
   }
   if (isWord(s[0], 'create') && isWord(s[1], 'table')) return createTable(db, tokens);
+  if (isWord(s[0], 'create') && s.slice(1, 4).some((t) => isWord(t, 'index'))) return createIndex(db, tokens);
+  if (isWord(s[0], 'drop') && isWord(s[1], 'index')) return dropIndex(db, tokens);
   if (isWord(s[0], 'drop') && isWord(s[1], 'table')) {
     const ifExists = isWord(s[2], 'if') && isWord(s[3], 'exists');
     const { schema, name } = readName(s, ifExists ? 4 : 2);
