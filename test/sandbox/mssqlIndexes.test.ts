@@ -1,7 +1,7 @@
 // CREATE INDEX and DROP INDEX in the simulated SQL Server, through the real `mssql` package, as
 // "CREATE INDEX (Transact-SQL)" describes them: listed in sys.indexes, enforced when UNIQUE, refused
 // with SQL Server's error numbers; and a session's temporary table indexed and found in tempdb.
-import sql from 'mssql';
+import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { DBA, sandboxPool } from '../helpers/sandbox';
