@@ -1,7 +1,7 @@
 // CREATE INDEX and DROP INDEX in the simulated SQL Server, through the real `mssql` package, as
 // "CREATE INDEX (Transact-SQL)" describes them: listed in sys.indexes, enforced when UNIQUE, refused
 // with SQL Server's error numbers; and a session's temporary table indexed and found in tempdb.
-import type sql from 'mssql';
+import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { DBA, sandboxPool } from '../helpers/sandbox';
@@ -68,6 +68,28 @@ describe('indexes', () => {
       .request()
       .query<{ n: number }>(`SELECT COUNT(*) AS n FROM sys.indexes WHERE name = 'IX_City'`);
     expect(recordset[0]?.n).toBe(0);
+  });
+
+  it('refuses CREATE INDEX, DROP INDEX and ALTER TABLE inside a snapshot transaction (3964), allows CREATE TABLE', async () => {
+    await pool.request().batch('ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON');
+    const inSnapshot = async (statement: string) => {
+      const tx = new sql.Transaction(pool);
+      await tx.begin(sql.ISOLATION_LEVEL.SNAPSHOT);
+      try {
+        await new sql.Request(tx).batch(statement);
+        return undefined;
+      } catch (e) {
+        return e as sql.RequestError;
+      } finally {
+        await tx.rollback();
+      }
+    };
+    expect((await inSnapshot('CREATE INDEX IX_Snap ON dbo.Customers (City)'))?.number).toBe(3964);
+    expect((await inSnapshot('DROP INDEX IX_Email ON dbo.Customers'))?.number).toBe(3964);
+    expect((await inSnapshot('ALTER TABLE dbo.Customers ADD Note INT NULL'))?.number).toBe(3964);
+    expect(
+      await inSnapshot('CREATE TABLE #snap (Id INT NOT NULL, V BIGINT NOT NULL, PRIMARY KEY (V, Id))'),
+    ).toBeUndefined();
   });
 
   it("indexes a session's temporary table and finds it in tempdb by OBJECT_ID", async () => {

@@ -194,8 +194,10 @@ async function runOne(
         alterChangeTracking(ctx.tables(), enable, options);
         return {};
       }
-      if (/^alter\s+table\b/i.test(s))
+      if (/^alter\s+table\b/i.test(s)) {
+        ctx.transaction.refuseSnapshotDdl();
         return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
+      }
       const option =
         /^alter\s+database\s+(\[[^\]]+\]|\w+)\s+set\s+allow_snapshot_isolation\s+(on|off)$/i.exec(s);
       if (!option) return unsupported(s);
@@ -279,6 +281,8 @@ async function runOne(
       return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
     }
     default:
+      if (/^(create\s+(unique\s+)?((non)?clustered\s+)?index|drop\s+index)\b/i.test(s))
+        ctx.transaction.refuseSnapshotDdl();
       return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
   }
 }

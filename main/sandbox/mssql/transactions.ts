@@ -110,6 +110,21 @@ export class SessionTransaction {
     }
   }
 
+  /**
+   * Metadata is not versioned, so SQL Server refuses ALTER TABLE, CREATE INDEX and DROP INDEX after
+   * BEGIN TRANSACTION under snapshot isolation (MSSQLSERVER_3961's page); CREATE TABLE is allowed.
+   */
+  refuseSnapshotDdl(): void {
+    if (this.count > 0 && this.isolation === ISOLATION.SNAPSHOT)
+      throw new SqlError({
+        number: 3964,
+        state: 1,
+        class: 16,
+        message:
+          'Transaction failed because this DDL statement is not allowed inside a snapshot isolation transaction. Since metadata is not versioned, a metadata change can lead to inconsistency if mixed within snapshot isolation.',
+      });
+  }
+
   /** On disconnect or connection reset: whatever is open is rolled back. */
   abandon(): void {
     if (this.count > 0) this.end('ROLLBACK');
