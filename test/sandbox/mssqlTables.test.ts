@@ -127,6 +127,25 @@ describe('tables', () => {
     expect(ids).toEqual([100, 110, 140]);
   });
 
+  it('reads an INSERT whose SELECT, or a UNION whose next SELECT, starts on a line of its own as one statement', async () => {
+    // One batch: a temporary table is its session's, and the pool may hand out another connection.
+    const { recordset } = await pool.request().query<{ Id: number; Label: string }>(`
+      CREATE TABLE #lines (Id INT NOT NULL, Label NVARCHAR(10) NOT NULL);
+      INSERT INTO #lines (Id, Label)
+        SELECT 1, N'one'
+        UNION ALL
+        SELECT 2, N'two';
+      INSERT INTO #lines
+      VALUES (3, N'three');
+      SELECT Id, Label FROM #lines ORDER BY Id;
+      DROP TABLE #lines`);
+    expect(recordset).toEqual([
+      { Id: 1, Label: 'one' },
+      { Id: 2, Label: 'two' },
+      { Id: 3, Label: 'three' },
+    ]);
+  });
+
   it('round-trips (max) text and binary through a table', async () => {
     const body = 'x'.repeat(50_000);
     const blob = Buffer.alloc(40_000, 9);

@@ -123,13 +123,29 @@ const STATEMENT_START = new Set(
   ),
 );
 
+/** Statements whose body follows on: what ends the wait for it. */
+const STATEMENT_BODY: Record<string, Set<string>> = {
+  insert: new Set(['select', 'values', 'exec', 'execute', 'default']),
+  with: new Set(['select', 'insert', 'update', 'delete', 'merge']),
+};
+
 /** Splits a batch into statements: at semicolons, and where a line starts with a statement keyword. */
 export function splitStatements(sql: string): Token[][] {
   const statements: Token[][] = [];
   let current: Token[] = [];
   let depth = 0;
   const meaningful = () => current.some((t) => t.kind !== 'space' && t.kind !== 'comment');
+  // INSERT … and WITH … AS (…) are not whole until their body: a SELECT on the next line belongs to them.
+  let awaiting: Set<string> | undefined;
+  const previous = () => current.filter((x) => x.kind !== 'space' && x.kind !== 'comment').at(-1);
   for (const t of lex(sql)) {
+    const word = t.kind === 'word' ? t.text.toLowerCase() : '';
+    if (!meaningful() && word) awaiting = STATEMENT_BODY[word];
+    else if (depth === 0 && awaiting?.has(word)) {
+      awaiting = undefined;
+      current.push(t);
+      continue;
+    }
     if (t.kind === 'op' && t.text === '(') depth++;
     if (t.kind === 'op' && t.text === ')') depth--;
     if (t.kind === 'op' && t.text === ';' && depth === 0) {
@@ -143,9 +159,11 @@ export function splitStatements(sql: string): Token[][] {
       depth === 0 &&
       t.kind === 'word' &&
       lineStart &&
-      STATEMENT_START.has(t.text.toLowerCase()) &&
+      STATEMENT_START.has(word) &&
+      !isWord(previous(), 'union', 'all', 'except', 'intersect') &&
       meaningful()
     ) {
+      awaiting = STATEMENT_BODY[word];
       statements.push(current);
       current = [];
     }
