@@ -26,6 +26,7 @@ import {
 import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, perSlice, qualified, SYNC_SCHEMA } from './names';
+import { PendingKeys, type KeyCount, type Run } from './pendingKeys';
 import { describeTables, keyParameterType, toRow } from './shape';
 import { createSyncTable } from './syncTable';
 
@@ -55,30 +56,46 @@ export const changeTrackingContext = (pipelineId: string): Buffer => Buffer.from
 export async function openChangeTrackingSource(
   o: ChangeTrackingSourceOptions,
 ): Promise<ChangeTrackingSource> {
-  return new ChangeTrackingSource(o, await openPool(o.credentials));
-}
-
-interface KeyCount {
-  version: bigint;
-  count: number;
+  // Changes are read on a session of their own (pendingKeys.ts), one of the configured connections.
+  const connections = o.credentials.maxConnectionsCount;
+  if (connections < 2) return new ChangeTrackingSource(o, await openPool(o.credentials));
+  const pool = await openPool({ ...o.credentials, maxConnectionsCount: connections - 1 });
+  try {
+    return new ChangeTrackingSource(o, pool, await openPool({ ...o.credentials, maxConnectionsCount: 1 }));
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
 }
 
 export class ChangeTrackingSource implements SourceAgent {
   private readonly shapes = new Map<string, TableShape>();
+  private readonly pending: PendingKeys;
 
   constructor(
     private readonly o: ChangeTrackingSourceOptions,
     readonly pool: sql.ConnectionPool,
-  ) {}
+    /**
+     * The session changes are read on: one connection, so the pending keys' temporary tables stay
+     * between batches (pendingKeys.ts). The pool itself when it holds one connection only.
+     */
+    private readonly reader: sql.ConnectionPool = pool,
+  ) {
+    const skipped = o.configuration.enableRecursionProtection ? [o.pipelineId, ...(o.alsoSkip ?? [])] : [];
+    this.pending = new PendingKeys(
+      o.configuration.temporaryTablePrefix ?? '',
+      skipped.map(changeTrackingContext),
+    );
+  }
 
   /** Who this reader is in the checkpoint table: the prefix keeps two engines with equal ids apart. */
   get agentKey(): string {
     return `${this.o.configuration.temporaryTablePrefix ?? ''}|${this.o.pipelineId}/${this.o.agentId}`;
   }
 
-  /** The temporary table of changed keys for the i-th table of a read, named with the prefix. */
-  keysTable(i: number): string {
-    return `#${this.o.configuration.temporaryTablePrefix ?? ''}ct_keys_${i}`;
+  /** The temporary table of a table's pending changed keys, named with the prefix. */
+  keysTable(table: TableRef): string {
+    return this.pending.tempOf(`${table.schema}.${table.table}`);
   }
 
   async check(entities: readonly Entity[]): Promise<CheckResult[]> {
@@ -111,7 +128,7 @@ export class ChangeTrackingSource implements SourceAgent {
   }
 
   private async inSnapshot<T>(work: (tx: sql.Transaction) => Promise<T>): Promise<T> {
-    const tx = new sql.Transaction(this.pool);
+    const tx = new sql.Transaction(this.reader);
     await tx.begin(sql.ISOLATION_LEVEL.SNAPSHOT);
     try {
       const result = await work(tx);
@@ -203,7 +220,10 @@ export class ChangeTrackingSource implements SourceAgent {
   ): Promise<ChangeBatch> {
     const maxRows = options.maxRows ?? 10_000;
     const shapes = await Promise.all(tables.map((t) => this.shapeOf(t)));
-    const batch = await this.readInSnapshot(tables, shapes, checkpoint, maxRows);
+    const batch = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch((error: unknown) => {
+      this.pending.forget();
+      throw error;
+    });
     const newest = batch.changes.at(-1)?.position;
     return { ...batch, newestCommitTime: newest === undefined ? null : await this.commitTime(newest) };
   }
@@ -273,13 +293,29 @@ export class ChangeTrackingSource implements SourceAgent {
       });
       for (const v of invalid)
         resnapshot.push({ table: v.key, reason: await this.whyInvalid(tx, tables[v.i] as TableRef, v) });
-      // Keys of the changes up to the current version, per table, into the agent's temporary tables.
+      // Pending keys per table in the reader session's temporary tables, loaded once per catch-up
+      // (pendingKeys.ts); the batch reads the next slice of each, up to one bound for all tables.
+      const run: Run = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
+        const request = this.request(tx);
+        bind?.(request);
+        return (await this.query<T>(request, statement)).recordset;
+      };
+      const after = (i: number) => BigInt(checkpoint[tableKey(tables[i] as TableRef)] ?? '0');
+      await this.pending.checkSession(run);
+      let limit = BigInt(current);
+      for (const i of readable) {
+        const reach = await this.pending.ensure(run, shapes[i] as TableShape, after(i), BigInt(current));
+        if (reach < limit) limit = reach;
+      }
       const counts: KeyCount[] = [];
       for (const i of readable)
-        counts.push(...(await this.loadKeys(tx, i, shapes[i] as TableShape, checkpoint, current)));
-      const bound = upperBound(counts, BigInt(current), maxRows);
+        counts.push(
+          ...(await this.pending.counts(run, shapes[i] as TableShape, after(i), limit, maxRows + 1)),
+        );
+      const bound = upperBound(counts, limit, maxRows);
       const changes: Change[] = [];
-      for (const i of readable) changes.push(...(await this.readKeys(tx, i, shapes[i] as TableShape, bound)));
+      for (const i of readable)
+        changes.push(...(await this.readKeys(tx, shapes[i] as TableShape, after(i), bound)));
       changes.sort((a, b) =>
         BigInt(a.position) < BigInt(b.position) ? -1 : BigInt(a.position) > BigInt(b.position) ? 1 : 0,
       );
@@ -327,47 +363,16 @@ export class ChangeTrackingSource implements SourceAgent {
     return `Changes to ${v.key} ${after} are gone (a TRUNCATE TABLE, or retention cleanup): it needs a new snapshot.`;
   }
 
-  private async loadKeys(
-    tx: sql.Transaction,
-    i: number,
-    shape: TableShape,
-    checkpoint: Checkpoint,
-    current: string,
-  ): Promise<KeyCount[]> {
-    const temp = this.keysTable(i);
-    const keyColumns = shape.key.map((k) => shape.columns.find((c) => c.name === k));
-    const definitions = keyColumns.map((c) => `${bracket(c?.name ?? '')} ${c?.sourceType ?? 'int'} NOT NULL`);
-    const request = this.request(tx);
-    request.input('from', sql.BigInt, checkpoint[tableKey(shape.ref)]);
-    request.input('upto', sql.BigInt, current);
-    const skipped = this.o.configuration.enableRecursionProtection
-      ? [this.o.pipelineId, ...(this.o.alsoSkip ?? [])]
-      : [];
-    skipped.forEach((id, n) => request.input(`ctx${n}`, sql.VarBinary(128), changeTrackingContext(id)));
-    const skip = skipped.length
-      ? ` AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT NOT IN (${skipped.map((_, n) => `@ctx${n}`).join(', ')}))`
-      : '';
-    const keys = shape.key.map((k) => `ct.${bracket(k)}`).join(', ');
-    const { recordset } = await this.query<{ version: string; n: number }>(
-      request,
-      `DROP TABLE IF EXISTS ${temp};
-      CREATE TABLE ${temp} (${definitions.join(', ')}, __op NCHAR(1) NOT NULL, __ver BIGINT NOT NULL, __cols VARBINARY(MAX) NULL);
-      INSERT INTO ${temp} SELECT ${keys}, ct.SYS_CHANGE_OPERATION, ct.SYS_CHANGE_VERSION, ct.SYS_CHANGE_COLUMNS
-        FROM CHANGETABLE(CHANGES ${qualified(shape.ref)}, @from) AS ct
-        WHERE ct.SYS_CHANGE_VERSION <= @upto${skip};
-      SELECT __ver AS version, COUNT(*) AS n FROM ${temp} GROUP BY __ver;`,
-    );
-    return recordset.map((r) => ({ version: BigInt(r.version), count: Number(r.n) }));
-  }
-
   private async readKeys(
     tx: sql.Transaction,
-    i: number,
     shape: TableShape,
+    after: bigint,
     bound: bigint,
   ): Promise<Change[]> {
-    const temp = this.keysTable(i);
+    if (after >= bound) return [];
+    const temp = this.keysTable(shape.ref);
     const request = this.request(tx);
+    request.input('after', sql.BigInt, String(after));
     request.input('bound', sql.BigInt, String(bound));
     request.input('t', qualified(shape.ref));
     const columns = shape.columns.map((c) => c.name);
@@ -382,8 +387,7 @@ export class ChangeTrackingSource implements SourceAgent {
           ${shape.key.map((k, n) => `k.${bracket(k)} AS [__k${n}]`).join(', ')},
           ${columns.map((c) => `t.${bracket(c)}`).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
         FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
-        WHERE k.__ver <= @bound ORDER BY k.__ver;
-      DROP TABLE ${temp};`,
+        WHERE k.__ver > @after AND k.__ver <= @bound ORDER BY k.__ver;`,
     );
     return recordset.map((r): Change => {
       const key: Row = {};
@@ -497,6 +501,7 @@ export class ChangeTrackingSource implements SourceAgent {
   }
 
   async close(): Promise<void> {
+    if (this.reader !== this.pool) await this.reader.close();
     await this.pool.close();
   }
 }
