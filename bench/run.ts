@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
 import { bundleBenchmark } from './bundle.bench';
+import { catchUpBenchmark } from './catchUp.bench';
 import { changeTrackingBenchmark } from './changeTracking.bench';
 import { checksScaleBenchmark } from './checksScale.bench';
 import { configBenchmark } from './config.bench';
@@ -22,6 +23,7 @@ const benchmarks: Benchmark[] = [
   sandboxMssqlBenchmark,
   changeTrackingBenchmark,
   checksScaleBenchmark,
+  catchUpBenchmark,
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,
