@@ -146,6 +146,20 @@ describe('tables', () => {
     ]);
   });
 
+  it('hands out object ids that stay ints, distinct, however many tables there are', async () => {
+    await pool
+      .request()
+      .batch(
+        Array.from({ length: 150 }, (_, i) => `CREATE TABLE dbo.Many${i} (Id INT PRIMARY KEY);`).join('\n'),
+      );
+    const { recordset } = await pool
+      .request()
+      .query<{ object_id: number }>("SELECT object_id FROM sys.objects WHERE name LIKE 'Many%'");
+    expect(recordset).toHaveLength(150);
+    expect(new Set(recordset.map((r) => r.object_id)).size).toBe(150);
+    expect(recordset.every((r) => r.object_id > 0 && r.object_id <= 2_147_483_647)).toBe(true);
+  });
+
   it('round-trips (max) text and binary through a table', async () => {
     const body = 'x'.repeat(50_000);
     const blob = Buffer.alloc(40_000, 9);

@@ -201,8 +201,11 @@ class Connection {
     this.running = new AbortController();
     try {
       await this.handle(m, this.running.signal);
-    } catch {
-      this.close();
+    } catch (error) {
+      // A request the sandbox failed on is answered with an error, as SQL Server answers its own
+      // internal errors; the connection stays (only a broken protocol closes it, in handle).
+      if (this.phase === 'ready') this.answerInternalError(error);
+      else this.close();
     } finally {
       this.running = undefined;
       this.attention = false;
@@ -390,6 +393,17 @@ class Connection {
   private endInterrupted(): void {
     this.send(PACKET.TABULAR_RESULT, new TokenWriter().done(TOKEN.DONE, DONE_STATUS.FINAL).take());
     this.sendAttentionDone();
+  }
+
+  private answerInternalError(error: unknown): void {
+    const w = new TokenWriter();
+    w.message('error', {
+      number: 8630,
+      state: 1,
+      class: 16,
+      message: `Internal Query Processor Error: The query processor encountered an unexpected error during execution (${error instanceof Error ? error.message : String(error)}).`,
+    });
+    this.send(PACKET.TABULAR_RESULT, w.done(TOKEN.DONE, DONE_STATUS.ERROR).take());
   }
 
   private sendAttentionDone(): void {

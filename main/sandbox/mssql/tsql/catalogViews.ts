@@ -13,7 +13,8 @@ const SMALLINT = T('int smallint');
 export const CATALOG_DDL = `
   CREATE TABLE __schemas (schema_id ${INT} PRIMARY KEY, name ${SYSNAME} NOT NULL UNIQUE COLLATE NOCASE);
   CREATE TABLE __objects (object_id ${INT} PRIMARY KEY, schema_name ${SYSNAME} NOT NULL, name ${SYSNAME} NOT NULL,
-    type ${T('text char(2)')} NOT NULL, create_date ${T('text datetime')} NOT NULL, UNIQUE (schema_name, name));
+    type ${T('text char(2)')} NOT NULL, create_date ${T('text datetime')} NOT NULL, modify_date ${T('text datetime')} NOT NULL,
+    UNIQUE (schema_name, name));
   -- Names are looked up as the default collation compares them (case-insensitively): indexed so.
   CREATE INDEX __objects_name ON __objects (schema_name COLLATE NOCASE, name COLLATE NOCASE);
   CREATE TABLE __columns (object_id ${INT} NOT NULL, column_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, type TEXT NOT NULL,
@@ -27,6 +28,8 @@ export const CATALOG_DDL = `
   CREATE TABLE __indexes (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, index_id ${INT} NOT NULL,
     is_unique ${BIT} NOT NULL, clustered ${BIT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL,
     is_descending_key ${BIT} NOT NULL);
+  -- Column ids of dropped columns: SQL Server never gives one to a column added later.
+  CREATE TABLE __dropped_columns (object_id ${INT} NOT NULL, column_id ${INT} NOT NULL);
   CREATE TABLE __options (name TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE __types (name ${SYSNAME} NOT NULL, system_type_id ${TINYINT} NOT NULL, user_type_id ${INT} NOT NULL,
     schema_id ${INT} NOT NULL, max_length ${SMALLINT} NOT NULL, precision ${TINYINT} NOT NULL, scale ${TINYINT} NOT NULL,
@@ -35,10 +38,10 @@ export const CATALOG_DDL = `
   CREATE VIEW "sys.schemas" AS SELECT name, schema_id, 1 AS principal_id FROM __schemas;
   CREATE VIEW "sys.objects" AS
     SELECT o.name, o.object_id, s.schema_id, o.type, CASE o.type WHEN 'U' THEN 'USER_TABLE' ELSE o.type END AS type_desc,
-      o.create_date, o.create_date AS modify_date, 0 AS is_ms_shipped, 0 AS parent_object_id
+      o.create_date, o.modify_date, 0 AS is_ms_shipped, 0 AS parent_object_id
     FROM __objects o JOIN __schemas s ON s.name = o.schema_name;
   CREATE VIEW "sys.tables" AS
-    SELECT o.name, o.object_id, s.schema_id, o.type, 'USER_TABLE' AS type_desc, o.create_date, o.create_date AS modify_date,
+    SELECT o.name, o.object_id, s.schema_id, o.type, 'USER_TABLE' AS type_desc, o.create_date, o.modify_date,
       0 AS is_ms_shipped, 0 AS parent_object_id
     FROM __objects o JOIN __schemas s ON s.name = o.schema_name WHERE o.type = 'U';
   CREATE VIEW "sys.columns" AS

@@ -143,9 +143,37 @@ export function enableTable(db: SandboxDatabase, table: TableInfo, trackColumns:
     });
   }
   const side = sideTable(table.objectId);
-  const target = tableSql(table.schema, table.name);
   const pkDefs = pk.map((c) => `${quote(c.name)} ${quote(declaredType(c.type))} NOT NULL`);
   const current = db.db.prepare<[], { v: bigint }>('SELECT current_version AS v FROM __ct_db').get()?.v ?? 0n;
+  db.db.transaction(() => {
+    db.db
+      .exec(`CREATE TABLE ${side} (__seq INTEGER PRIMARY KEY, ${pkDefs.join(', ')}, __version "tsql int bigint" NOT NULL,
+      __op "tsql text nchar(1)" NOT NULL, __mask INTEGER, __context "tsql blob varbinary(128)", __at TEXT NOT NULL)`);
+    db.db.exec(
+      `CREATE INDEX ${quote(`__ct.${table.objectId}.key`)} ON ${side} (${pk.map((c) => quote(c.name)).join(', ')}, __seq)`,
+    );
+    db.db.exec(`CREATE INDEX ${quote(`__ct.${table.objectId}.version`)} ON ${side} (__version)`);
+    writeTriggers(db, table, trackColumns);
+    db.db
+      .prepare('INSERT INTO __ct_tables VALUES (?, ?, ?, ?)')
+      .run(table.objectId, trackColumns ? 1 : 0, current, current);
+  })();
+}
+
+/** A tracked table's change triggers dropped (before its columns change: SQLite checks them). */
+export function dropTriggers(db: SandboxDatabase, objectId: number): void {
+  for (const t of ['i', 'd', 'k', 'u'])
+    db.db.exec(`DROP TRIGGER IF EXISTS ${quote(`__ct.${objectId}.${t}`)}`);
+}
+
+/**
+ * The triggers that record a tracked table's changes, for its columns as they are now: written when
+ * tracking is enabled and again after ALTER TABLE, so a column added is in SYS_CHANGE_COLUMNS.
+ */
+export function writeTriggers(db: SandboxDatabase, table: TableInfo, trackColumns: boolean): void {
+  const pk = primaryKey(table) ?? [];
+  const side = sideTable(table.objectId);
+  const target = tableSql(table.schema, table.name);
   const claim = 'UPDATE __ct_db SET txn_version = current_version + 1 WHERE txn_version IS NULL;';
   const ref = (row: 'NEW' | 'OLD') => pk.map((c) => `${row}.${quote(c.name)}`).join(', ');
   const others = table.columns.filter((c) => !pk.includes(c));
@@ -164,31 +192,30 @@ export function enableTable(db: SandboxDatabase, table: TableInfo, trackColumns:
     `INSERT INTO ${side} (${pk.map((c) => quote(c.name)).join(', ')}, __version, __op, __mask, __context, __at)
       VALUES (${ref(row)}, (SELECT txn_version FROM __ct_db), '${op}', ${columns}, (SELECT context FROM __ct_db), CT_NOW());`;
   const keyChanged = pk.map((c) => `OLD.${quote(c.name)} IS NOT NEW.${quote(c.name)}`).join(' OR ');
-  db.db.transaction(() => {
-    db.db
-      .exec(`CREATE TABLE ${side} (__seq INTEGER PRIMARY KEY, ${pkDefs.join(', ')}, __version "tsql int bigint" NOT NULL,
-      __op "tsql text nchar(1)" NOT NULL, __mask INTEGER, __context "tsql blob varbinary(128)", __at TEXT NOT NULL)`);
-    db.db.exec(
-      `CREATE INDEX ${quote(`__ct.${table.objectId}.key`)} ON ${side} (${pk.map((c) => quote(c.name)).join(', ')}, __seq)`,
-    );
-    db.db.exec(`CREATE INDEX ${quote(`__ct.${table.objectId}.version`)} ON ${side} (__version)`);
-    db.db.exec(
-      `CREATE TRIGGER ${quote(`__ct.${table.objectId}.i`)} AFTER INSERT ON ${target} BEGIN ${claim} ${record('NEW', 'I')} END`,
-    );
-    db.db.exec(
-      `CREATE TRIGGER ${quote(`__ct.${table.objectId}.d`)} AFTER DELETE ON ${target} BEGIN ${claim} ${record('OLD', 'D')} END`,
-    );
-    // A key update is a delete of the old key and an insert of the new one.
-    db.db.exec(
-      `CREATE TRIGGER ${quote(`__ct.${table.objectId}.k`)} AFTER UPDATE ON ${target} WHEN ${keyChanged} BEGIN ${claim} ${record('OLD', 'D')} ${record('NEW', 'I')} END`,
-    );
-    db.db.exec(
-      `CREATE TRIGGER ${quote(`__ct.${table.objectId}.u`)} AFTER UPDATE ON ${target} WHEN NOT (${keyChanged}) BEGIN ${claim} ${record('NEW', 'U', mask)} END`,
-    );
-    db.db
-      .prepare('INSERT INTO __ct_tables VALUES (?, ?, ?, ?)')
-      .run(table.objectId, trackColumns ? 1 : 0, current, current);
-  })();
+  dropTriggers(db, table.objectId);
+  db.db.exec(
+    `CREATE TRIGGER ${quote(`__ct.${table.objectId}.i`)} AFTER INSERT ON ${target} BEGIN ${claim} ${record('NEW', 'I')} END`,
+  );
+  db.db.exec(
+    `CREATE TRIGGER ${quote(`__ct.${table.objectId}.d`)} AFTER DELETE ON ${target} BEGIN ${claim} ${record('OLD', 'D')} END`,
+  );
+  // A key update is a delete of the old key and an insert of the new one.
+  db.db.exec(
+    `CREATE TRIGGER ${quote(`__ct.${table.objectId}.k`)} AFTER UPDATE ON ${target} WHEN ${keyChanged} BEGIN ${claim} ${record('OLD', 'D')} ${record('NEW', 'I')} END`,
+  );
+  db.db.exec(
+    `CREATE TRIGGER ${quote(`__ct.${table.objectId}.u`)} AFTER UPDATE ON ${target} WHEN NOT (${keyChanged}) BEGIN ${claim} ${record('NEW', 'U', mask)} END`,
+  );
+}
+
+/** Whether a tracked table records which columns an update changed (TRACK_COLUMNS_UPDATED). */
+export function tracksColumns(db: SandboxDatabase, objectId: number): boolean {
+  const row = db.db
+    .prepare<[number], { t: bigint }>(
+      'SELECT is_track_columns_updated_on AS t FROM __ct_tables WHERE object_id = ?',
+    )
+    .get(objectId);
+  return Number(row?.t ?? 0) === 1;
 }
 
 export function disableTable(db: SandboxDatabase, table: TableInfo): void {
@@ -201,8 +228,7 @@ export function disableTable(db: SandboxDatabase, table: TableInfo): void {
     });
   }
   db.db.transaction(() => {
-    for (const t of ['i', 'd', 'k', 'u'])
-      db.db.exec(`DROP TRIGGER IF EXISTS ${quote(`__ct.${table.objectId}.${t}`)}`);
+    dropTriggers(db, table.objectId);
     db.db.exec(`DROP TABLE IF EXISTS ${sideTable(table.objectId)}`);
     db.db.prepare('DELETE FROM __ct_tables WHERE object_id = ?').run(table.objectId);
   })();

@@ -298,13 +298,15 @@ export class SandboxDatabase {
     this.db.transaction(() => {
       // Object ids as SQL Server hands them out: large, spaced, never reused.
       const last = this.db
-        .prepare<[], { id: bigint | null }>('SELECT max(object_id) AS id FROM __objects')
+        .prepare<[], { id: bigint | null }>(
+          'SELECT object_id AS id FROM __objects ORDER BY rowid DESC LIMIT 1',
+        )
         .get()?.id;
-      const objectId = last === null || last === undefined ? FIRST_OBJECT_ID : Number(last) + 16_000_057;
+      const objectId = this.nextObjectId(last === null || last === undefined ? null : Number(last));
       this.db.exec(`CREATE TABLE ${tableSql(schema, name)} (${defs.join(', ')})`);
       this.db
-        .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?)")
-        .run(objectId, schema, name, now().slice(0, 23));
+        .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?, ?)")
+        .run(objectId, schema, name, now().slice(0, 23), now().slice(0, 23));
       const column = this.db.prepare(
         'INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
       );
@@ -359,6 +361,23 @@ export class SandboxDatabase {
     for (const k of keys)
       defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
     this.db.exec(`CREATE TEMP TABLE ${quote(name)} (${defs.join(', ')})`);
+  }
+
+  /**
+   * The next object id after the last one given: spaced as SQL Server's look, and an int, as
+   * sys.objects.object_id is (past 2,147,483,647 the ids go round, skipping those taken).
+   */
+  private nextObjectId(last: number | null): number {
+    if (last === null) return FIRST_OBJECT_ID;
+    const taken = this.db.prepare<[number], { n: bigint }>(
+      'SELECT count(*) AS n FROM __objects WHERE object_id = ?',
+    );
+    let id = last;
+    do {
+      id += 16_000_057;
+      if (id > 2_147_483_647) id = (id % 2_147_483_647) + 1;
+    } while ((taken.get(id)?.n ?? 0n) > 0n);
+    return id;
   }
 
   /** A temporary table's object id: negative, as SQL Server numbers tempdb's session tables. */

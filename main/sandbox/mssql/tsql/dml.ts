@@ -13,9 +13,11 @@ import {
 } from './database';
 import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { undeclared } from './basics';
+import { alterColumns } from './alterTable';
+import { columnDef } from './columnDefs';
 import { createIndex, dropIndex } from './indexes';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
-import { parseTypeName, typeFromDeclared, TypeNameError } from './typeNames';
+import { parseTypeName, typeFromDeclared } from './typeNames';
 import {
   changesSql,
   claimedVersion,
@@ -627,54 +629,11 @@ function createTable(db: SandboxDatabase, tokens: Token[]): StatementResult {
       });
       continue;
     }
-    const column: ColumnDef = { name: nameOf(def[0]), type: { name: 'int' }, nullable: true };
-    // The type: a word, then (n), (n,m) or (max).
-    let typeEnd = 2;
-    if (isOp(def[2], '(')) typeEnd = def.findIndex((t, k) => k > 2 && isOp(t, ')')) + 1;
-    try {
-      column.type = parseTypeName(textOf(def.slice(1, typeEnd)));
-    } catch (error) {
-      if (error instanceof TypeNameError)
-        throw new SqlError({
-          number: 2715,
-          state: 6,
-          class: 16,
-          message: `Column, parameter, or variable #${columns.length + 1}: ${error.message}`,
-        });
-      throw error;
-    }
-    for (let k = typeEnd; k < def.length; k++) {
-      const t = def[k];
-      if (isWord(t, 'not') && isWord(def[k + 1], 'null')) {
-        column.nullable = false;
-        k++;
-      } else if (isWord(t, 'null')) column.nullable = true;
-      else if (isWord(t, 'identity')) {
-        let seed = 1n;
-        let increment = 1n;
-        if (isOp(def[k + 1], '(')) {
-          seed = BigInt(def[k + 2]?.text ?? '1');
-          increment = BigInt(def[k + 4]?.text ?? '1');
-          k += 5;
-        }
-        column.identity = { seed, increment };
-        column.nullable = false;
-      } else if (isWord(t, 'primary') && isWord(def[k + 1], 'key')) {
-        keys.push({
-          name: keyName('PK'),
-          kind: 'PK',
-          clustered: !isWord(def[k + 2], 'nonclustered'),
-          columns: [column.name],
-        });
-        k++;
-      } else if (isWord(t, 'default')) {
-        const rest = def.slice(k + 1);
-        const end = rest.findIndex((x) => isWord(x, 'not', 'null', 'primary', 'unique', 'constraint'));
-        column.defaultSql = textOf(end === -1 ? rest : rest.slice(0, end));
-        k += end === -1 ? rest.length : end;
-      }
-    }
-    columns.push(column);
+    columns.push(
+      columnDef(def, columns.length + 1, (kind, clustered, column) =>
+        keys.push({ name: keyName(kind), kind, clustered, columns: [column] }),
+      ),
+    );
   }
   if (keys.filter((k) => k.kind === 'PK').length > 1) {
     throw new SqlError({
@@ -875,7 +834,7 @@ export function runTableStatement(
       disableTable(db, table);
       return {};
     }
-    return undefined;
+    return alterColumns(db, table, s, next);
   }
   if (isWord(s[0], 'insert', 'update', 'delete', 'truncate') && !db.rights.write) {
     const target = writeTarget(s, db);

@@ -1,0 +1,56 @@
+// A column definition as CREATE TABLE and ALTER TABLE … ADD write it ("CREATE TABLE (Transact-SQL)",
+// column_definition): name, type, NULL or NOT NULL, IDENTITY, DEFAULT, and a column PRIMARY KEY.
+import { SqlError, type ColumnDef } from './database';
+import { isOp, isWord, nameOf, textOf, type Token } from './lexer';
+import { parseTypeName, TypeNameError } from './typeNames';
+
+/** One column definition of CREATE TABLE or ALTER TABLE … ADD: name, type, NULL, IDENTITY, DEFAULT, PRIMARY KEY. */
+export function columnDef(
+  def: Token[],
+  position: number,
+  addKey: (kind: 'PK', clustered: boolean, column: string) => void,
+): ColumnDef {
+  const column: ColumnDef = { name: nameOf(def[0]), type: { name: 'int' }, nullable: true };
+  // The type: a word, then (n), (n,m) or (max).
+  let typeEnd = 2;
+  if (isOp(def[2], '(')) typeEnd = def.findIndex((t, k) => k > 2 && isOp(t, ')')) + 1;
+  try {
+    column.type = parseTypeName(textOf(def.slice(1, typeEnd)));
+  } catch (error) {
+    if (error instanceof TypeNameError)
+      throw new SqlError({
+        number: 2715,
+        state: 6,
+        class: 16,
+        message: `Column, parameter, or variable #${position}: ${error.message}`,
+      });
+    throw error;
+  }
+  for (let k = typeEnd; k < def.length; k++) {
+    const t = def[k];
+    if (isWord(t, 'not') && isWord(def[k + 1], 'null')) {
+      column.nullable = false;
+      k++;
+    } else if (isWord(t, 'null')) column.nullable = true;
+    else if (isWord(t, 'identity')) {
+      let seed = 1n;
+      let increment = 1n;
+      if (isOp(def[k + 1], '(')) {
+        seed = BigInt(def[k + 2]?.text ?? '1');
+        increment = BigInt(def[k + 4]?.text ?? '1');
+        k += 5;
+      }
+      column.identity = { seed, increment };
+      column.nullable = false;
+    } else if (isWord(t, 'primary') && isWord(def[k + 1], 'key')) {
+      addKey('PK', !isWord(def[k + 2], 'nonclustered'), column.name);
+      k++;
+    } else if (isWord(t, 'default')) {
+      const rest = def.slice(k + 1);
+      const end = rest.findIndex((x) => isWord(x, 'not', 'null', 'primary', 'unique', 'constraint', 'with'));
+      column.defaultSql = textOf(end === -1 ? rest : rest.slice(0, end));
+      k += end === -1 ? rest.length : end;
+    }
+  }
+  return column;
+}
