@@ -25,6 +25,11 @@ export interface ColumnShape {
    * the source (ALTER TABLE … ADD … DEFAULT); a target column added later gets them by a copy.
    */
   defaulted?: boolean;
+  /**
+   * The column's name before a rename at the source (sp_rename) seen while running: its values for the
+   * rows already there are only brought over by a copy.
+   */
+  renamedFrom?: string;
 }
 export interface TableShape {
   ref: TableRef;

@@ -66,6 +66,18 @@ const AFFINITY: Record<string, Affinity> = {
 export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';
 
 /** A value in its portable form: numbers and text as given, decimals as text, times as text. */
+/**
+ * A decimal the driver handed as a number, written at the column's scale as SQL Server shows it
+ * (`12.50` for decimal(9,2), four places for money), not JavaScript's shortest form (`12.5`).
+ */
+function decimalText(c: ColumnShape, v: number): string {
+  const type = c.sourceType.toLowerCase();
+  const scale = /money/.test(type)
+    ? 4
+    : Number(/^(?:decimal|numeric)\(\d+,\s*(\d+)\)/.exec(type)?.[1] ?? NaN);
+  return Number.isInteger(scale) && Math.abs(v) < 1e21 ? v.toFixed(scale) : String(v);
+}
+
 export function portable(c: ColumnShape, v: RowValue): RowValue {
   if (v === null) return null;
   const a = affinityOf(c);
@@ -75,7 +87,7 @@ export function portable(c: ColumnShape, v: RowValue): RowValue {
     if (a === 'datetimeoffset') return v.toISOString();
     return dateTimeText(v, baseType(c) === 'datetime2' ? scaleOf(c) : 3, 'datetime');
   }
-  if (a === 'decimal') return String(v);
+  if (a === 'decimal') return typeof v === 'number' ? decimalText(c, v) : String(v);
   if (a === 'uuid') return String(v).toLowerCase();
   if (a === 'boolean') return v === true || v === 1 || v === '1';
   if (a === 'integer' && typeof v === 'string') return BigInt(v);

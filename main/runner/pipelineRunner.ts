@@ -406,14 +406,26 @@ export class PipelineRunner {
    * NOT NULL column added gave the rows already there a value at the source (its default): only a copy
    * brings those values over (a nullable column added leaves them null on both sides).
    */
-  private async reconcile(table: TargetTable, reason: string): Promise<void> {
-    const { added, done } = await atTarget(
+  private async reconcile(table: TargetTable, reason: string, gone: string[] = []): Promise<void> {
+    const reconciled = await atTarget(
       (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep'),
     );
+    const { added } = reconciled;
+    // A column dropped at the source and kept at the target: the target had nothing to change when it
+    // was nullable already, but the user is told once, when it happens.
+    const done = [
+      ...reconciled.done,
+      ...gone
+        .filter((name) => !reconciled.done.some((d) => d.startsWith(`column ${name} `)))
+        .map(
+          (name) =>
+            `column ${name} kept at the target (no longer at the source: null in rows written from now on)`,
+        ),
+    ];
     // A source that does not say whether a nullable column added had a default (ADD … DEFAULT) may
     // have filled the rows already there; no change says so.
     const nullable = table.columns
-      .filter((c) => c.nullable && c.defaulted === undefined && added.includes(c.name))
+      .filter((c) => c.nullable && c.defaulted === undefined && !c.renamedFrom && added.includes(c.name))
       .map((c) => c.name);
     const hint = nullable.length
       ? ` The rows already there hold null in ${nullable.join(', ')}; if the source gave them a default (ADD … DEFAULT), ask for a re-snapshot of ${table.source}.`
@@ -424,8 +436,17 @@ export class PipelineRunner {
         table: table.source,
         reason: `${reason}: ${done.join('; ')}.${hint}`,
       });
-    const filled = table.columns.filter((c) => (!c.nullable || c.defaulted) && added.includes(c.name));
-    if (filled.length)
+    const renamed = table.columns.filter((c) => c.renamedFrom !== undefined && added.includes(c.name));
+    const filled = table.columns.filter(
+      (c) => (!c.nullable || c.defaulted) && c.renamedFrom === undefined && added.includes(c.name),
+    );
+    if (renamed.length)
+      this.copies.request(
+        table.source,
+        'copy',
+        `column ${renamed.map((c) => `${c.renamedFrom ?? ''} renamed to ${c.name}`).join(', ')} at the source: the rows already there hold its values under the new name`,
+      );
+    else if (filled.length)
       this.copies.request(
         table.source,
         'copy',
@@ -439,8 +460,11 @@ export class PipelineRunner {
     const entity = this.entities.find((e) => tableKey(e.source) === changed.table);
     if (index < 0 || !entity) return;
     const table = targetTableOf(entity, await source.describe([entity.source]));
+    const gone = (this.tables[index]?.columns ?? [])
+      .filter((c) => !table.columns.some((n) => n.name === c.name))
+      .map((c) => c.name);
     this.tables[index] = table;
-    await this.reconcile(table, changed.reason);
+    await this.reconcile(table, changed.reason, gone);
   }
 
   private async disconnect(): Promise<void> {

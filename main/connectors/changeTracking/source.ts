@@ -27,6 +27,7 @@ import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, perSlice, qualified, SYNC_SCHEMA } from './names';
 import { PendingKeys, type KeyCount, type Run } from './pendingKeys';
+import { readSignals, readStructures, sameSignal, type RunQuery, type Structure } from './structure';
 import { describeTables, keyParameterType, toRow } from './shape';
 import { createSyncTable } from './syncTable';
 
@@ -70,6 +71,8 @@ export async function openChangeTrackingSource(
 
 export class ChangeTrackingSource implements SourceAgent {
   private readonly shapes = new Map<string, TableShape>();
+  /** Per table (lower-case key), its structure when last described: compared at each batch. */
+  private readonly structures = new Map<string, Structure>();
   private readonly pending: PendingKeys;
 
   constructor(
@@ -102,8 +105,33 @@ export class ChangeTrackingSource implements SourceAgent {
     return runChecks(this.pool, this.o.credentials, this.o.configuration, entities);
   }
 
+  /**
+   * The tables' shapes, and their structure first (structure.ts): a change made between the two reads
+   * shows as a difference at the next batch, never as one missed. A column that kept its id under a
+   * new name since the last description is marked renamed.
+   */
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
+    const run: RunQuery = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
+      const request = this.pool.request();
+      bind?.(request);
+      return (await this.query<T>(request, statement)).recordset;
+    };
+    const structures = await readStructures(run, tables);
     const shapes = await describeTables(this.pool, tables);
+    tables.forEach((t, i) => {
+      const key = tableKey(t).toLowerCase();
+      const now = structures[i];
+      const before = this.structures.get(key);
+      const shape = shapes.find((s) => tableKey(s.ref).toLowerCase() === key);
+      if (now && before && shape && before.objectId === now.objectId)
+        for (const c of shape.columns) {
+          const id = [...now.names].find(([, name]) => name === c.name)?.[0];
+          const old = id === undefined ? undefined : before.names.get(id);
+          if (old !== undefined && old !== c.name) c.renamedFrom = old;
+        }
+      if (now) this.structures.set(key, now);
+      else this.structures.delete(key);
+    });
     for (const s of shapes) this.shapes.set(tableKey(s.ref).toLowerCase(), s);
     return shapes;
   }
@@ -271,6 +299,15 @@ export class ChangeTrackingSource implements SourceAgent {
         return [];
       });
       if (current === null) throw new Error('Change Tracking is off for the database.');
+      const run: Run = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
+        const request = this.request(tx);
+        bind?.(request);
+        return (await this.query<T>(request, statement)).recordset;
+      };
+      // A table gone stops alone; one whose columns changed is described again before it is read.
+      const signals = await readSignals(run, tables);
+      const stopped: NonNullable<ChangeBatch['stopped']> = [];
+      const layoutChanged: NonNullable<ChangeBatch['layoutChanged']> = [];
       const resnapshot: ChangeBatch['resnapshot'] = [];
       const readable: number[] = [];
       const invalid: { key: string; i: number; from: string; min: string }[] = [];
@@ -278,7 +315,22 @@ export class ChangeTrackingSource implements SourceAgent {
         const key = tableKey(t);
         const from = checkpoint[key];
         const min = first[`m${i}`] ?? null;
-        if (from === undefined)
+        const signal = signals[i] ?? null;
+        const known = this.structures.get(key.toLowerCase());
+        if (signal === null && from !== undefined)
+          stopped.push({
+            table: key,
+            reason: `${key} no longer exists at the source (dropped, or renamed by sp_rename), or the login cannot see it`,
+          });
+        else if (signal && known && !sameSignal(signal, known))
+          layoutChanged.push({
+            table: key,
+            reason:
+              signal.objectId === known.objectId
+                ? `the columns of ${key} changed at the source (ALTER TABLE or sp_rename)`
+                : `${key} was dropped and created again at the source`,
+          });
+        else if (from === undefined)
           resnapshot.push({
             table: key,
             reason: `${key} has no checkpoint yet: it needs its first snapshot.`,
@@ -295,11 +347,6 @@ export class ChangeTrackingSource implements SourceAgent {
         resnapshot.push({ table: v.key, reason: await this.whyInvalid(tx, tables[v.i] as TableRef, v) });
       // Pending keys per table in the reader session's temporary tables, loaded once per catch-up
       // (pendingKeys.ts); the batch reads the next slice of each, up to one bound for all tables.
-      const run: Run = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
-        const request = this.request(tx);
-        bind?.(request);
-        return (await this.query<T>(request, statement)).recordset;
-      };
       const after = (i: number) => BigInt(checkpoint[tableKey(tables[i] as TableRef)] ?? '0');
       await this.pending.checkSession(run);
       let limit = BigInt(current);
@@ -325,7 +372,7 @@ export class ChangeTrackingSource implements SourceAgent {
         const from = BigInt(checkpoint[key] ?? '0');
         next[key] = String(from > bound ? from : bound);
       }
-      return { changes, checkpoint: next, resnapshot };
+      return { changes, checkpoint: next, resnapshot, stopped, layoutChanged };
     });
   }
 

@@ -1,0 +1,91 @@
+// What tells the change-tracking agent that a table's columns changed at the source while it runs:
+// per batch, a cheap signal per table (its object id, sys.objects.modify_date — which "ALTER TABLE"
+// moves — and its column count and highest column id), in bounded slices of tables; and, when a
+// table is described, its columns by id, so a column renamed (same id, new name) is told apart from
+// one dropped and another added.
+import type sql from 'mssql';
+import type { TableRef } from '../source';
+import { perSlice, qualified } from './names';
+
+/** A statement with bound inputs, its first recordset back (on a transaction or the pool). */
+export type RunQuery = <T>(statement: string, bind?: (request: sql.Request) => void) => Promise<T[]>;
+
+export interface Signal {
+  objectId: number;
+  modified: string;
+  columns: number;
+  lastColumnId: number;
+}
+
+export interface Structure extends Signal {
+  /** Column id → name, as the table was described. */
+  names: Map<number, string>;
+}
+
+/** Per table, in order: its signal now, or null when no table has that name (dropped or renamed). */
+export async function readSignals(run: RunQuery, tables: readonly TableRef[]): Promise<(Signal | null)[]> {
+  return perSlice(tables, async (slice) => {
+    const rows = await run<{ i: number; object_id: number; modified: Date | string; n: number; m: number }>(
+      slice
+        .map(
+          (_, i) =>
+            `SELECT ${i} AS i, o.object_id, o.modify_date AS modified, COUNT(*) AS n, MAX(c.column_id) AS m
+            FROM sys.objects o JOIN sys.columns c ON c.object_id = o.object_id
+            WHERE o.object_id = OBJECT_ID(@t${i}) GROUP BY o.object_id, o.modify_date`,
+        )
+        .join(' UNION ALL '),
+      (r) => slice.forEach((t, i) => r.input(`t${i}`, qualified(t))),
+    );
+    const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
+    return slice.map((_, i) => {
+      const r = byIndex.get(i);
+      return r
+        ? {
+            objectId: Number(r.object_id),
+            modified: r.modified instanceof Date ? r.modified.toISOString() : String(r.modified),
+            columns: Number(r.n),
+            lastColumnId: Number(r.m),
+          }
+        : null;
+    });
+  });
+}
+
+/** Per table, in order: its signal and its columns by id, or null when it is not there. */
+export async function readStructures(
+  run: RunQuery,
+  tables: readonly TableRef[],
+): Promise<(Structure | null)[]> {
+  const signals = await readSignals(run, tables);
+  const names = await perSlice(tables, async (slice, offset) => {
+    const ids = slice.map((_, i) => signals[offset + i]?.objectId ?? null);
+    const present = ids.filter((id): id is number => id !== null);
+    const rows = present.length
+      ? await run<{ object_id: number; column_id: number; name: string }>(
+          `SELECT object_id, column_id, name FROM sys.columns WHERE object_id IN (${present.map((_, k) => `@o${k}`).join(', ')})`,
+          (r) => present.forEach((id, k) => r.input(`o${k}`, id)),
+        )
+      : [];
+    return ids.map(
+      (id) =>
+        new Map(rows.filter((r) => Number(r.object_id) === id).map((r) => [Number(r.column_id), r.name])),
+    );
+  });
+  return signals.map((s, i) => (s ? { ...s, names: names[i] ?? new Map<number, string>() } : null));
+}
+
+export const sameSignal = (a: Signal, b: Signal): boolean =>
+  a.objectId === b.objectId &&
+  a.modified === b.modified &&
+  a.columns === b.columns &&
+  a.lastColumnId === b.lastColumnId;
+
+/** Columns that kept their id under a new name (sp_rename): "old → new". */
+export function renamedColumns(before: Structure, after: Structure): string[] {
+  const renamed: string[] = [];
+  for (const [id, name] of before.names) {
+    const now = after.names.get(id);
+    if (now !== undefined && now !== name) renamed.push(`${name} → ${now}`);
+  }
+  return renamed;
+}
