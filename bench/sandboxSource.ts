@@ -6,7 +6,7 @@ import { openChangeTrackingSource } from '../main/connectors/changeTracking/sour
 
 export const BENCH_LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 
-export const openBenchSource = (sandbox: SandboxSqlServer) =>
+export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>
   openChangeTrackingSource({
     credentials: {
       connectionName: 'bench',
@@ -15,7 +15,7 @@ export const openBenchSource = (sandbox: SandboxSqlServer) =>
       databaseName: 'Sales',
       username: BENCH_LOGIN.name,
       password: BENCH_LOGIN.password,
-      maxConnectionsCount: 2,
+      maxConnectionsCount: connections,
       enableTls: false,
     },
     configuration: {

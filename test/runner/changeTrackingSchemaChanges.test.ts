@@ -158,6 +158,26 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE at SQL Server whil
     expect(said(dropping)).toContain('column OldCode dropped');
   });
 
+  it('a column renamed by sp_rename (modify_date unmoved) is added under its new name and the table copied again', async () => {
+    const events: RunnerEvent[] = [];
+    const live = runner(events, 'drop');
+    const loop = live.start();
+    await until('streaming', () => live.state === 'streaming');
+    await admin.request().input('o', 'dbo.Items.Name').input('n', 'Title').execute('sp_rename');
+    await run("UPDATE dbo.Items SET Title = N'renamed' WHERE Id = 2");
+    await until('the copy after the rename', () => events.some((e) => e.kind === 'snapshot-done'));
+    await until('row 2 renamed', async () => (await rows())[1]?.Title === 'renamed');
+    await live.stop();
+    await loop;
+    expect(live.failure).toBeNull();
+    expect((await rows()).map((r) => r.Title)).toEqual(['first', 'renamed', 'after — ünï', 'no code']);
+    expect(Object.keys((await rows())[0] ?? {}).sort()).toEqual(['Id', 'Price', 'Qty', 'Title']);
+    expect(events.find((e) => e.kind === 'snapshot-started')).toMatchObject({
+      reason:
+        'column Name renamed to Title at the source: the rows already there hold its values under the new name',
+    });
+  });
+
   it('a table dropped at the source stops alone, with the reason; the other table reads on', async () => {
     const events: RunnerEvent[] = [];
     const live = runner(events, 'drop');
@@ -166,7 +186,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE at SQL Server whil
     await run("UPDATE dbo.Extra SET Note = N'last' WHERE Id = 1");
     await until('the last change of Extra', async () => (await rows('extra'))[0]?.Note === 'last');
     await run(`DROP TABLE dbo.Extra;
-      INSERT INTO dbo.Items (Id, Name, Price, Qty) VALUES (5, N'five', 5.00, 5);`);
+      INSERT INTO dbo.Items (Id, Title, Price, Qty) VALUES (5, N'five', 5.00, 5);`);
     await until('row 5', async () => (await rows()).length === 5);
     await live.stop();
     await loop;

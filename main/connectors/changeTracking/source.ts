@@ -248,12 +248,39 @@ export class ChangeTrackingSource implements SourceAgent {
   ): Promise<ChangeBatch> {
     const maxRows = options.maxRows ?? 10_000;
     const shapes = await Promise.all(tables.map((t) => this.shapeOf(t)));
-    const batch = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch((error: unknown) => {
-      this.pending.forget();
-      throw error;
-    });
+    const batch = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch(
+      async (error: unknown): Promise<ChangeBatch> => {
+        this.pending.forget();
+        // 207 (invalid column name): a column renamed where modify_date did not tell; described again.
+        const renamed = (error as { number?: unknown }).number === 207 ? await this.renamedSince(tables) : [];
+        if (renamed.length === 0) throw error;
+        return { changes: [], checkpoint: { ...checkpoint }, resnapshot: [], layoutChanged: renamed };
+      },
+    );
     const newest = batch.changes.at(-1)?.position;
     return { ...batch, newestCommitTime: newest === undefined ? null : await this.commitTime(newest) };
+  }
+
+  /** The tables whose columns are not, by id and name, those they were described with. */
+  private async renamedSince(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]> {
+    const run: RunQuery = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
+      const request = this.pool.request();
+      bind?.(request);
+      return (await this.query<T>(request, statement)).recordset;
+    };
+    const now = await readStructures(run, tables);
+    return tables.flatMap((t, i) => {
+      const key = tableKey(t);
+      const before = this.structures.get(key.toLowerCase());
+      const after = now[i];
+      if (!before || !after) return [];
+      const same =
+        before.names.size === after.names.size &&
+        [...before.names].every(([id, n]) => after.names.get(id) === n);
+      return same
+        ? []
+        : [{ table: key, reason: `the columns of ${key} changed at the source (ALTER TABLE or sp_rename)` }];
+    });
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   type SandboxDatabase,
   type ServerDatabase,
 } from './tsql/database';
+import { spRename } from './tsql/rename';
 
 export interface SandboxLogin {
   name: string;
@@ -250,6 +251,23 @@ class SandboxSession implements HostSession, SessionContext {
         return {
           statements: await runBatch(prepared.sql, named(call.params.slice(1)), this, signal),
         };
+      }
+      case 'sp_rename': {
+        // @objname, @newname [, @objtype], by position or by name.
+        const value = (name: string, at: number) =>
+          call.params.find((p) => p.name.toLowerCase() === name)?.value ?? call.params[at]?.value ?? null;
+        try {
+          const done = spRename(
+            this.tables(),
+            String(value('@objname', 0) ?? ''),
+            String(value('@newname', 1) ?? ''),
+            value('@objtype', 2) === null ? null : String(value('@objtype', 2)),
+          );
+          return { statements: [done], returnStatus: 0 };
+        } catch (error) {
+          if (error instanceof SqlError) return failure(error.serverMessage);
+          throw error;
+        }
       }
       case 'sp_unprepare':
         this.prepared.delete(Number(first?.value));

@@ -9,6 +9,7 @@ import { undeclared } from './tsql/basics';
 import { SqlError, type SandboxDatabase } from './tsql/database';
 import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
 import { runTableStatement, type Parameters } from './tsql/dml';
+import { spRename } from './tsql/rename';
 import { isWord, LexError, solid, splitCommas, splitStatements, textOf, type Token } from './tsql/lexer';
 
 export type { Parameters };
@@ -279,6 +280,34 @@ async function runOne(
         }
       }
       return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
+    }
+    case 'exec':
+    case 'execute': {
+      // EXEC [sys.]sp_rename 'name', 'new name' [, 'COLUMN'], literals by position or @name = literal.
+      const call = /^exec(?:ute)?\s+(?:\[?sys\]?\.)?\[?(\w+)\]?\s*(.*)$/is.exec(s);
+      const proc = (call?.[1] ?? '').toLowerCase();
+      if (proc !== 'sp_rename')
+        return err({
+          number: 2812,
+          state: 62,
+          class: 16,
+          message: `Could not find stored procedure '${call?.[1] ?? s}'.`,
+        });
+      const args = new Map<string, string | null>();
+      (call?.[2] ?? '').split(/,(?=(?:[^']*'[^']*')*[^']*$)/).forEach((part, at) => {
+        const m = /^\s*(?:(@\w+)\s*=\s*)?(?:N?'((?:[^']|'')*)'|(NULL))\s*$/is.exec(part);
+        if (m)
+          args.set(
+            (m[1] ?? ['@objname', '@newname', '@objtype'][at] ?? '').toLowerCase(),
+            m[3] ? null : (m[2] ?? '').replaceAll("''", "'"),
+          );
+      });
+      return spRename(
+        ctx.tables(),
+        args.get('@objname') ?? '',
+        args.get('@newname') ?? '',
+        args.get('@objtype') ?? null,
+      );
     }
     default:
       if (/^(create\s+(unique\s+)?((non)?clustered\s+)?index|drop\s+index)\b/i.test(s))

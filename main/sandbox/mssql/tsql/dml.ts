@@ -485,7 +485,7 @@ function mapError(error: unknown, context: { table?: string; db: SandboxDatabase
   // SQL Server names the object as the statement wrote it, schema and all.
   if ((m = /no such table: (.+)$/.exec(message)))
     return new SqlError({ number: 208, state: 1, class: 16, message: `Invalid object name '${m[1]}'.` });
-  if ((m = /no such column: (?:.+\.)?(.+)$/.exec(message)))
+  if ((m = /no such column: (?:.+\.)?(.+)$/.exec(message)) || (m = /has no column named (.+)$/.exec(message)))
     return new SqlError({ number: 207, state: 1, class: 16, message: `Invalid column name '${m[1]}'.` });
   if ((m = /NOT NULL constraint failed: (?:.+\.)?(.+)$/.exec(message))) {
     return new SqlError({

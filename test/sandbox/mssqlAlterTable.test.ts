@@ -1,0 +1,127 @@
+// ALTER TABLE … ADD / DROP COLUMN and sp_rename in the simulated SQL Server, through the real `mssql`
+// driver, with what Change Tracking records for each ("Work with change tracking"): no row change for
+// the DDL itself, updates of an added column in SYS_CHANGE_COLUMNS, and tracking that follows a
+// renamed table (same object id). Errors carry SQL Server's numbers.
+import sql from 'mssql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA, sandboxPool } from '../helpers/sandbox';
+
+let sandbox: SandboxSqlServer;
+let pool: sql.ConnectionPool;
+const run = (text: string) => pool.request().batch(text);
+const refused = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as sql.RequestError,
+  );
+const version = async () =>
+  Number(
+    (await pool.request().query<{ v: string }>('SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v')).recordset[0]
+      ?.v,
+  );
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
+  pool = await sandboxPool(sandbox, { max: 1 });
+  await run(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
+    CREATE TABLE dbo.Items (Id INT PRIMARY KEY, Name NVARCHAR(20) NOT NULL);
+    ALTER TABLE dbo.Items ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);
+    INSERT INTO dbo.Items VALUES (1, N'one'), (2, N'two');`);
+});
+afterAll(async () => {
+  await pool?.close();
+  await sandbox?.close();
+});
+
+describe('ALTER TABLE and sp_rename', () => {
+  it('ADD records no change; the rows there are null unless WITH VALUES; an update of the new column is in the mask', async () => {
+    const before = await version();
+    await run(`ALTER TABLE dbo.Items ADD Note NVARCHAR(10) NULL DEFAULT N'n/a';
+      ALTER TABLE dbo.Items ADD Qty INT NOT NULL DEFAULT 5;
+      ALTER TABLE dbo.Items ADD Tag CHAR(2) NULL DEFAULT 'T' WITH VALUES;`);
+    expect(await version()).toBe(before);
+    const { recordset } = await pool.request().query('SELECT Id, Note, Qty, Tag FROM dbo.Items ORDER BY Id');
+    expect(recordset).toEqual([
+      { Id: 1, Note: null, Qty: 5, Tag: 'T ' },
+      { Id: 2, Note: null, Qty: 5, Tag: 'T ' },
+    ]);
+    await run("UPDATE dbo.Items SET Note = N'set' WHERE Id = 1");
+    const changed = await pool
+      .request()
+      .input('v', sql.BigInt, before)
+      .query<{ note: number; name: number }>(
+        `SELECT CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID('dbo.Items'), 'Note', 'ColumnId'), SYS_CHANGE_COLUMNS) AS note,
+          CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID('dbo.Items'), 'Name', 'ColumnId'), SYS_CHANGE_COLUMNS) AS name
+        FROM CHANGETABLE(CHANGES dbo.Items, @v) AS ct`,
+      );
+    expect(changed.recordset).toEqual([{ note: 1, name: 0 }]);
+  });
+
+  it('DROP COLUMN keeps the other columns’ ids and never gives the dropped id again; modify_date moves', async () => {
+    const modified = async () =>
+      (
+        await pool
+          .request()
+          .query<{ m: Date }>("SELECT modify_date AS m FROM sys.tables WHERE name = 'Items'")
+      ).recordset[0]?.m;
+    const was = await modified();
+    await new Promise((r) => setTimeout(r, 5));
+    await run('ALTER TABLE dbo.Items DROP COLUMN Tag; ALTER TABLE dbo.Items ADD Later INT NULL;');
+    expect((await modified())?.getTime()).toBeGreaterThan(was?.getTime() ?? 0);
+    const { recordset } = await pool
+      .request()
+      .query<{ name: string; column_id: number }>(
+        "SELECT name, column_id FROM sys.columns WHERE object_id = OBJECT_ID('dbo.Items') ORDER BY column_id",
+      );
+    expect(recordset).toEqual([
+      { name: 'Id', column_id: 1 },
+      { name: 'Name', column_id: 2 },
+      { name: 'Note', column_id: 3 },
+      { name: 'Qty', column_id: 4 },
+      { name: 'Later', column_id: 6 },
+    ]);
+  });
+
+  it('refuses what SQL Server refuses, with its numbers', async () => {
+    expect((await refused(run('ALTER TABLE dbo.Items ADD Name INT NULL')))?.number).toBe(2705);
+    expect((await refused(run('ALTER TABLE dbo.Items ADD Must INT NOT NULL')))?.number).toBe(4901);
+    expect((await refused(run('ALTER TABLE dbo.Items DROP COLUMN Nope')))?.number).toBe(4924);
+    expect((await refused(run('ALTER TABLE dbo.Items DROP COLUMN Id')))?.number).toBe(4922);
+    expect((await refused(run("EXEC sp_rename 'dbo.Items.Nope', 'X', 'COLUMN'")))?.number).toBe(15248);
+    expect((await refused(run("EXEC sp_rename 'dbo.Nothing', 'X'")))?.number).toBe(15225);
+    expect((await refused(run("EXEC sp_rename 'dbo.Items.Note', 'Qty', 'COLUMN'")))?.number).toBe(15335);
+    expect((await refused(run("EXEC sp_no_such_procedure 'x'")))?.number).toBe(2812);
+  });
+
+  it('sp_rename renames a column and a table, by batch and by RPC, with its caution; tracking goes on', async () => {
+    const before = await version();
+    const infos: string[] = [];
+    const request = pool.request();
+    request.on('info', (m: { message: string }) => infos.push(m.message));
+    await request.batch("EXEC sp_rename 'dbo.Items.Note', 'Remark', 'COLUMN'");
+    expect(infos).toEqual([
+      'Caution: Changing any part of an object name could break scripts and stored procedures.',
+    ]);
+    const objectId = (await pool.request().query<{ id: number }>("SELECT OBJECT_ID('dbo.Items') AS id"))
+      .recordset[0]?.id;
+    const rpc = await pool
+      .request()
+      .input('objname', 'dbo.Items')
+      .input('newname', 'Goods')
+      .execute('sp_rename');
+    expect(rpc.returnValue).toBe(0);
+    const { recordset } = await pool
+      .request()
+      .query<{ id: number; gone: number | null }>(
+        "SELECT OBJECT_ID('dbo.Goods') AS id, OBJECT_ID('dbo.Items') AS gone",
+      );
+    expect(recordset[0]).toEqual({ id: objectId, gone: null });
+    await run("UPDATE dbo.Goods SET Remark = N'after' WHERE Id = 2");
+    const changes = await pool
+      .request()
+      .input('v', sql.BigInt, before)
+      .query<{ Id: number }>('SELECT Id FROM CHANGETABLE(CHANGES dbo.Goods, @v) AS ct');
+    expect(changes.recordset).toEqual([{ Id: 2 }]);
+  });
+});
