@@ -8,14 +8,12 @@
 import sql from 'mssql';
 import type { TableShape } from '../source';
 import { bracket, qualified } from './names';
+import type { RunQuery as Run } from './structure';
 
 export interface KeyCount {
   version: bigint;
   count: number;
 }
-
-/** A statement on the batch's transaction: inputs bound by `bind`, its first recordset back. */
-export type Run = <T>(statement: string, bind?: (request: sql.Request) => void) => Promise<T[]>;
 
 interface Loaded {
   /** The checkpoint the keys were loaded after: valid while the table's checkpoint is not below it. */

@@ -26,8 +26,16 @@ import {
 import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, perSlice, qualified, SYNC_SCHEMA } from './names';
-import { PendingKeys, type KeyCount, type Run } from './pendingKeys';
-import { readSignals, readStructures, sameSignal, type RunQuery, type Structure } from './structure';
+import { PendingKeys, type KeyCount } from './pendingKeys';
+import {
+  markRenamed,
+  readSignals,
+  readStructures,
+  sameColumns,
+  sameSignal,
+  type RunQuery,
+  type Structure,
+} from './structure';
 import { describeTables, keyParameterType, toRow } from './shape';
 import { createSyncTable } from './syncTable';
 
@@ -111,11 +119,7 @@ export class ChangeTrackingSource implements SourceAgent {
    * new name since the last description is marked renamed.
    */
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
-    const run: RunQuery = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
-      const request = this.pool.request();
-      bind?.(request);
-      return (await this.query<T>(request, statement)).recordset;
-    };
+    const run = this.runOn(() => this.pool.request());
     const structures = await readStructures(run, tables);
     const shapes = await describeTables(this.pool, tables);
     tables.forEach((t, i) => {
@@ -123,12 +127,7 @@ export class ChangeTrackingSource implements SourceAgent {
       const now = structures[i];
       const before = this.structures.get(key);
       const shape = shapes.find((s) => tableKey(s.ref).toLowerCase() === key);
-      if (now && before && shape && before.objectId === now.objectId)
-        for (const c of shape.columns) {
-          const id = [...now.names].find(([, name]) => name === c.name)?.[0];
-          const old = id === undefined ? undefined : before.names.get(id);
-          if (old !== undefined && old !== c.name) c.renamedFrom = old;
-        }
+      if (now && before && shape) markRenamed(shape, before, now);
       if (now) this.structures.set(key, now);
       else this.structures.delete(key);
     });
@@ -148,6 +147,15 @@ export class ChangeTrackingSource implements SourceAgent {
 
   private request(tx: sql.Transaction): sql.Request {
     return new sql.Request(tx);
+  }
+
+  /** Statements on requests made by `request` (the pool's, or a transaction's): their first recordset. */
+  private runOn(request: () => sql.Request): RunQuery {
+    return async <T>(statement: string, bind?: (r: sql.Request) => void) => {
+      const r = request();
+      bind?.(r);
+      return (await this.query<T>(r, statement)).recordset;
+    };
   }
 
   private async query<T>(request: sql.Request, statement: string): Promise<sql.IResult<T>> {
@@ -263,21 +271,13 @@ export class ChangeTrackingSource implements SourceAgent {
 
   /** The tables whose columns are not, by id and name, those they were described with. */
   private async renamedSince(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]> {
-    const run: RunQuery = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
-      const request = this.pool.request();
-      bind?.(request);
-      return (await this.query<T>(request, statement)).recordset;
-    };
+    const run = this.runOn(() => this.pool.request());
     const now = await readStructures(run, tables);
     return tables.flatMap((t, i) => {
       const key = tableKey(t);
       const before = this.structures.get(key.toLowerCase());
       const after = now[i];
-      if (!before || !after) return [];
-      const same =
-        before.names.size === after.names.size &&
-        [...before.names].every(([id, n]) => after.names.get(id) === n);
-      return same
+      return !before || !after || sameColumns(before, after)
         ? []
         : [{ table: key, reason: `the columns of ${key} changed at the source (ALTER TABLE or sp_rename)` }];
     });
@@ -326,11 +326,7 @@ export class ChangeTrackingSource implements SourceAgent {
         return [];
       });
       if (current === null) throw new Error('Change Tracking is off for the database.');
-      const run: Run = async <T>(statement: string, bind?: (r: sql.Request) => void) => {
-        const request = this.request(tx);
-        bind?.(request);
-        return (await this.query<T>(request, statement)).recordset;
-      };
+      const run = this.runOn(() => this.request(tx));
       // A table gone stops alone; one whose columns changed is described again before it is read.
       const signals = await readSignals(run, tables);
       const stopped: NonNullable<ChangeBatch['stopped']> = [];

@@ -4,7 +4,7 @@
 // table is described, its columns by id, so a column renamed (same id, new name) is told apart from
 // one dropped and another added.
 import type sql from 'mssql';
-import type { TableRef } from '../source';
+import type { TableRef, TableShape } from '../source';
 import { perSlice, qualified } from './names';
 
 /** A statement with bound inputs, its first recordset back (on a transaction or the pool). */
@@ -80,12 +80,16 @@ export const sameSignal = (a: Signal, b: Signal): boolean =>
   a.columns === b.columns &&
   a.lastColumnId === b.lastColumnId;
 
-/** Columns that kept their id under a new name (sp_rename): "old → new". */
-export function renamedColumns(before: Structure, after: Structure): string[] {
-  const renamed: string[] = [];
-  for (const [id, name] of before.names) {
-    const now = after.names.get(id);
-    if (now !== undefined && now !== name) renamed.push(`${name} → ${now}`);
+/** The same columns, by id and name. */
+export const sameColumns = (a: Structure, b: Structure): boolean =>
+  a.names.size === b.names.size && [...a.names].every(([id, name]) => b.names.get(id) === name);
+
+/** Marks the shape's columns that kept their id under a new name (sp_rename) since `before`. */
+export function markRenamed(shape: TableShape, before: Structure, now: Structure): void {
+  if (before.objectId !== now.objectId) return;
+  for (const c of shape.columns) {
+    const id = [...now.names].find(([, name]) => name === c.name)?.[0];
+    const old = id === undefined ? undefined : before.names.get(id);
+    if (old !== undefined && old !== c.name) c.renamedFrom = old;
   }
-  return renamed;
 }
