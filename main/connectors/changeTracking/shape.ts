@@ -3,7 +3,7 @@
 import mssql from 'mssql';
 import type sql from 'mssql';
 import type { Row, RowValue, TableRef, TableShape } from '../source';
-import { qualified, sameName } from './names';
+import { perSlice, qualified } from './names';
 
 interface ColumnRow {
   schema_name: string;
@@ -36,13 +36,15 @@ export async function describeTables(
   tables: readonly TableRef[],
 ): Promise<TableShape[]> {
   if (tables.length === 0) return [];
-  const request = pool.request();
-  const ids = tables.map((t, i) => {
-    request.input(`t${i}`, qualified(t));
-    return `OBJECT_ID(@t${i})`;
-  });
-  const rows = (
-    await request.query<ColumnRow>(`
+  // Bounded statements (names.ts): SQL Server takes 2,100 parameters per request.
+  const rows = await perSlice(tables, async (slice) => {
+    const request = pool.request();
+    const ids = slice.map((t, i) => {
+      request.input(`t${i}`, qualified(t));
+      return `OBJECT_ID(@t${i})`;
+    });
+    return (
+      await request.query<ColumnRow>(`
       SELECT s.name AS schema_name, t.name AS table_name, c.name AS column_name, ty.name AS type_name,
           c.max_length, c.precision, c.scale, c.is_nullable, ic.key_ordinal
         FROM sys.columns c
@@ -53,9 +55,18 @@ export async function describeTables(
         LEFT JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id AND ic.column_id = c.column_id
         WHERE t.object_id IN (${ids.join(', ')})
         ORDER BY s.name, t.name, c.column_id`)
-  ).recordset;
+    ).recordset;
+  });
+  // Grouped once by name (compared case-insensitively, as sameName does): a lookup per table.
+  const byTable = new Map<string, ColumnRow[]>();
+  for (const r of rows) {
+    const name = `${r.schema_name}.${r.table_name}`.toLowerCase();
+    const list = byTable.get(name);
+    if (list) list.push(r);
+    else byTable.set(name, [r]);
+  }
   return tables.flatMap((ref) => {
-    const mine = rows.filter((r) => sameName(r.schema_name, ref.schema) && sameName(r.table_name, ref.table));
+    const mine = byTable.get(`${ref.schema}.${ref.table}`.toLowerCase()) ?? [];
     if (mine.length === 0) return [];
     const key = mine
       .filter((r) => r.key_ordinal !== null && r.key_ordinal > 0)
