@@ -178,6 +178,33 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE at SQL Server whil
     });
   });
 
+  it('TRUNCATE TABLE while caught up, and while behind between unread changes, leaves the target equal to the source', async () => {
+    const caughtUp: RunnerEvent[] = [];
+    await runner(caughtUp, 'drop').runUntilCaughtUp();
+    await run('TRUNCATE TABLE dbo.Extra');
+    const truncated: RunnerEvent[] = [];
+    await runner(truncated, 'drop').runUntilCaughtUp();
+    expect(truncated.find((e) => e.kind === 'resnapshot')).toMatchObject({
+      table: 'dbo.Extra',
+      reason: expect.stringMatching(/^dbo\.Extra was truncated \(TRUNCATE TABLE\) after version \d+/),
+    });
+    expect(await rows('extra')).toEqual([]);
+    await run(`INSERT INTO dbo.Extra VALUES (7, N'gone soon'), (8, N'gone too');
+      TRUNCATE TABLE dbo.Extra;
+      INSERT INTO dbo.Extra VALUES (9, N'kept');`);
+    const behind: RunnerEvent[] = [];
+    await runner(behind, 'drop').runUntilCaughtUp();
+    expect(behind.filter((e) => e.kind === 'resnapshot')).toEqual([
+      expect.objectContaining({
+        table: 'dbo.Extra',
+        reason: expect.stringContaining('was truncated (TRUNCATE TABLE)'),
+      }),
+    ]);
+    expect(await rows('extra')).toEqual([{ Id: '9', Note: 'kept' }]);
+    // As the next test expects Extra: one row.
+    await run("DELETE FROM dbo.Extra WHERE Id = 9; INSERT INTO dbo.Extra VALUES (1, N'extra');");
+  });
+
   it('a table dropped at the source stops alone, with the reason; the other table reads on', async () => {
     const events: RunnerEvent[] = [];
     const live = runner(events, 'drop');
