@@ -10,6 +10,8 @@ import { SqlError, type SandboxDatabase } from './tsql/database';
 import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
 import { runTableStatement, type Parameters } from './tsql/dml';
 import { spRename } from './tsql/rename';
+import { convert, integerArithmetic, type Evaluated } from './tsql/convert';
+import { parseTypeName } from './tsql/typeNames';
 import { isWord, LexError, solid, splitCommas, splitStatements, textOf, type Token } from './tsql/lexer';
 
 export type { Parameters };
@@ -42,9 +44,106 @@ function bareName(text: string): string {
   return text.trim().replace(/^\[(.*)\]$/, '$1');
 }
 
-interface Evaluated {
-  type: SqlType;
-  value: SqlValue;
+/** Index of the last character at depth 0 (outside parentheses, quotes, brackets) that `is` accepts. */
+function lastTopLevel(e: string, is: (c: string, i: number) => boolean): number {
+  let depth = 0;
+  let quote: string | null = null;
+  let found = -1;
+  for (let i = 0; i < e.length; i++) {
+    const c = e[i] ?? '';
+    if (quote) {
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '[') quote = ']';
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && is(c, i)) found = i;
+  }
+  return found;
+}
+
+/** Whether the parenthesis at `open` closes at the end of `e` (so `e` is one call, not two joined). */
+function closesAtEnd(e: string, open: number): boolean {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = open; i < e.length; i++) {
+    const c = e[i] ?? '';
+    if (quote) {
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '[') quote = ']';
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i === e.length - 1;
+  }
+  return false;
+}
+
+/** The parts of a list at depth 0: CONVERT's arguments. */
+function topLevelParts(e: string): string[] {
+  const parts: string[] = [];
+  let rest = e;
+  for (let at = lastTopLevel(rest, (c) => c === ','); at >= 0; at = lastTopLevel(rest, (c) => c === ',')) {
+    parts.unshift(rest.slice(at + 1));
+    rest = rest.slice(0, at);
+  }
+  return [rest, ...parts];
+}
+
+/** The type CAST and CONVERT name; a character or binary type without a length has 30. */
+function castType(text: string): SqlType {
+  const t = text.trim();
+  const bare = /^(n?char|n?varchar|binary|varbinary)$/i.exec(t);
+  try {
+    return parseTypeName(bare ? `${t}(30)` : t);
+  } catch {
+    throw new SqlError({
+      number: 243,
+      state: 1,
+      class: 16,
+      message: `Type ${t} is not a defined system type.`,
+    });
+  }
+}
+
+/** CAST(x AS t), CONVERT(t, x[, style]), 0x… literals, (x), and integer + - * / %, with T-SQL's types. */
+function evaluateTyped(e: string, params: Parameters, ctx: SessionContext): Evaluated | undefined {
+  if (/^0x[0-9a-f]*$/i.test(e)) {
+    const bytes = Buffer.from(e.slice(2).length % 2 ? `0${e.slice(2)}` : e.slice(2), 'hex');
+    return { type: { name: 'varbinary', length: Math.max(bytes.length, 1) }, value: bytes };
+  }
+  const call = /^(cast|convert)\s*\((.*)\)$/is.exec(e);
+  if (call && closesAtEnd(e, e.indexOf('('))) {
+    const inner = call[2] ?? '';
+    if ((call[1] ?? '').toLowerCase() === 'cast') {
+      const as = lastTopLevel(inner, (_, i) => /^\sas\s/i.test(inner.slice(i, i + 4)));
+      if (as < 0) throw new NotEvaluable();
+      return convert(evaluate(inner.slice(0, as), params, ctx), castType(inner.slice(as + 4)));
+    }
+    const [type = '', value = '', style] = topLevelParts(inner);
+    const styled = style === undefined ? null : evaluate(style, params, ctx).value;
+    return convert(evaluate(value, params, ctx), castType(type), styled === null ? null : Number(styled));
+  }
+  if (e.startsWith('(') && closesAtEnd(e, 0)) return evaluate(e.slice(1, -1), params, ctx);
+  // The last + or - at depth 0 that is not a sign, else the last * / %: left-associative, by precedence.
+  const binary = (ops: string) =>
+    lastTopLevel(
+      e,
+      (c, i) =>
+        ops.includes(c) && i > 0 && !/[-+*/%(,]\s*$/.test(e.slice(0, i)) && !/e$/i.test(e.slice(0, i)),
+    );
+  const at = binary('+-') >= 0 ? binary('+-') : binary('*/%');
+  if (at > 0) {
+    const left = evaluate(e.slice(0, at), params, ctx);
+    const right = evaluate(e.slice(at + 1), params, ctx);
+    const integral = (v: Evaluated) => ['tinyint', 'smallint', 'int', 'bigint'].includes(v.type.name);
+    if (integral(left) && integral(right)) return integerArithmetic(left, e[at] ?? '+', right);
+    throw new NotEvaluable();
+  }
+  return undefined;
 }
 
 /** An expression the exact-type evaluator does not know: the statement goes to the SQL engine instead. */
@@ -58,6 +157,8 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
     if (!found) throw undeclared(e);
     return found;
   }
+  const typed = evaluateTyped(e, params, ctx);
+  if (typed) return typed;
   if (/^null$/i.test(e)) return { type: { name: 'int' }, value: null };
   if (/^-?\d+$/.test(e)) {
     const n = BigInt(e);
