@@ -83,3 +83,29 @@ describe('CAST and CONVERT', () => {
     expect((await value('1 + 1')).v).toBe(2);
   });
 });
+
+describe('session and server functions', () => {
+  it('answers @@SPID per connection, @@OPTIONS, HOST_NAME(), APP_NAME() and SERVERPROPERTY', async () => {
+    const other = await sandboxPool(sandbox, { max: 1 });
+    try {
+      const spid = (p: sql.ConnectionPool) => p.request().query<{ s: number }>('SELECT @@SPID AS s');
+      const [mine, theirs] = await Promise.all([spid(pool), spid(other)]);
+      expect(mine.recordset[0]?.s).toBeGreaterThan(50);
+      expect(theirs.recordset[0]?.s).not.toBe(mine.recordset[0]?.s);
+      expect(mine.recordset.columns.s?.type).toBe(sql.SmallInt);
+    } finally {
+      await other.close();
+    }
+    const { recordset } = await pool.request().query<Record<string, unknown>>(
+      `SELECT @@OPTIONS AS options, APP_NAME() AS app, SERVERPROPERTY('ProductVersion') AS version,
+        SERVERPROPERTY('EngineEdition') AS engine, SERVERPROPERTY('NoSuchProperty') AS none`,
+    );
+    expect(recordset[0]).toEqual({
+      options: 5496,
+      app: 'node-mssql',
+      version: '16.0.1000.6',
+      engine: 3,
+      none: null,
+    });
+  });
+});

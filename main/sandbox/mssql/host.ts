@@ -59,6 +59,8 @@ export class SandboxHost implements TdsHost {
     return file;
   }
 
+  private nextSpid = 51;
+
   close(): void {
     this.databases.clear();
     rmSync(this.dir, { recursive: true, force: true });
@@ -92,7 +94,9 @@ export class SandboxHost implements TdsHost {
         },
       };
     }
-    return { ok: true, session: new SandboxSession(this, login, database) };
+    // Session ids as SQL Server's user sessions have them: above 50, one per connection.
+    const client = { spid: this.nextSpid++, hostName: l.hostName, appName: l.appName };
+    return { ok: true, session: new SandboxSession(this, login, database, client) };
   }
 
   /** sys.databases: every database of this server, with settings read from its own file. */
@@ -139,12 +143,20 @@ class SandboxSession implements HostSession, SessionContext {
 
   readonly login: string;
 
+  readonly spid: number;
+  readonly hostName: string;
+  readonly appName: string;
+
   constructor(
     private readonly host: SandboxHost,
     private readonly account: SandboxLogin,
     public database: string,
+    client: { spid: number; hostName: string; appName: string },
   ) {
     this.login = account.name;
+    this.spid = client.spid;
+    this.hostName = client.hostName;
+    this.appName = client.appName;
     this.loginDatabase = database;
   }
 

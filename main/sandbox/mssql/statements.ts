@@ -18,6 +18,10 @@ export type { Parameters };
 
 export interface SessionContext {
   login: string;
+  /** @@SPID, and HOST_NAME() and APP_NAME() as the client gave them at login. */
+  readonly spid: number;
+  readonly hostName: string;
+  readonly appName: string;
   database: string;
   useDatabase(name: string): string | undefined;
   /** The current database's tables. */
@@ -42,6 +46,33 @@ function unquote(literal: string): string {
 }
 function bareName(text: string): string {
   return text.trim().replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * SERVERPROPERTY(name) for what tools ask first. SQL Server answers sql_variant; the sandbox answers
+ * the value's own type (nvarchar or int), which a client reads as the same value. Unknown → NULL.
+ */
+function serverProperty(name: string): Evaluated {
+  const text = (value: string): Evaluated => ({ type: { name: 'nvarchar', length: 128 }, value });
+  switch (name.toLowerCase()) {
+    case 'productversion':
+      return text('16.0.1000.6');
+    case 'productlevel':
+      return text('RTM');
+    case 'edition':
+      return text('Developer Edition (64-bit)');
+    case 'engineedition':
+      return { type: { name: 'int' }, value: 3 };
+    case 'servername':
+    case 'machinename':
+      return text('SANDBOX');
+    case 'collation':
+      return text('SQL_Latin1_General_CP1_CI_AS');
+    case 'isintegratedsecurityonly':
+      return { type: { name: 'int' }, value: 0 };
+    default:
+      return { type: { name: 'int' }, value: null };
+  }
 }
 
 /** Index of the last character at depth 0 (outside parentheses, quotes, brackets) that `is` accepts. */
@@ -194,6 +225,13 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   if (fn === '@@version') return { type: { name: 'nvarchar', length: 300 }, value: VERSION_TEXT };
   if (fn === '@@trancount') return { type: { name: 'int' }, value: ctx.transaction.count };
   if (fn === '@@servername') return sysname('SANDBOX');
+  if (fn === '@@spid') return { type: { name: 'smallint' }, value: ctx.spid };
+  // The options tedious sets at login (ANSI_WARNINGS, ANSI_PADDING, ANSI_NULLS, CONCAT_NULL_YIELDS_NULL, …).
+  if (fn === '@@options') return { type: { name: 'int' }, value: 5496 };
+  if (fn === 'host_name()') return sysname(ctx.hostName);
+  if (fn === 'app_name()') return sysname(ctx.appName);
+  const property = /^serverproperty\((n?'[^']*')\)$/i.exec(fn);
+  if (property) return serverProperty(unquote((property[1] ?? "''").replace(/^n/i, '')));
   if (fn === 'db_name()') return sysname(ctx.database);
   if (fn === 'suser_sname()' || fn === 'system_user' || fn === 'suser_name()') return sysname(ctx.login);
   throw new NotEvaluable();
