@@ -109,3 +109,27 @@ describe('session and server functions', () => {
     });
   });
 });
+
+describe('variables and OUTPUT parameters (sp_executesql)', () => {
+  it('gives back what SET and SELECT assign to OUTPUT parameters, in their declared types', async () => {
+    const set = await pool.request().input('a', sql.Int, 2).output('x', sql.Int).query('SET @x = @a * 21');
+    expect(set.output).toEqual({ x: 42 });
+    const selected = await pool
+      .request()
+      .output('x', sql.NVarChar(50))
+      .output('y', sql.BigInt)
+      .query("SELECT @x = N'grüße', @y = CAST(8 AS bigint)");
+    expect(selected.output).toEqual({ x: 'grüße', y: '8' });
+  });
+
+  it('refuses an assignment mixed with a result (141) and a value the variable’s type cannot hold (245)', async () => {
+    const number = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => (e as sql.RequestError).number,
+      );
+    expect(await number(pool.request().output('x', sql.Int).query('SELECT @x = 1, 2 AS b'))).toBe(141);
+    expect(await number(pool.request().output('x', sql.Int).query("SET @x = 'abc'"))).toBe(245);
+    expect(await number(pool.request().query('SET @nowhere = 1'))).toBe(137);
+  });
+});

@@ -237,10 +237,20 @@ class SandboxSession implements HostSession, SessionContext {
       new Map(p.map((x) => [x.name.toLowerCase(), { type: x.type, value: x.value }]));
     const [first, second, third, ...rest] = call.params;
     switch (name) {
-      case 'sp_executesql':
-        return {
-          statements: await runBatch(String(first?.value ?? ''), named(call.params.slice(2)), this, signal),
-        };
+      case 'sp_executesql': {
+        // Parameters declared OUTPUT come back with the values the batch assigned them (SET/SELECT @p =).
+        const bound = named(call.params.slice(2));
+        const statements = await runBatch(String(first?.value ?? ''), bound, this, signal);
+        const outputs = call.params
+          .slice(2)
+          .filter((p) => p.output)
+          .map((p) => ({
+            name: p.name,
+            type: p.type,
+            value: bound.get(p.name.toLowerCase())?.value ?? null,
+          }));
+        return { statements, outputs, returnStatus: 0 };
+      }
       case 'sp_prepare':
       case 'sp_prepexec': {
         // @handle OUTPUT, @params, @stmt [, values…]

@@ -237,10 +237,31 @@ function evaluate(expr: string, params: Parameters, ctx: SessionContext): Evalua
   throw new NotEvaluable();
 }
 
+/** SET @v = expr, SELECT @v = expr: the value converted to the variable's declared type. */
+function assignVariable(name: string, expr: string, params: Parameters, ctx: SessionContext): void {
+  const variable = params.get(name.toLowerCase());
+  if (!variable) throw undeclared(name);
+  params.set(name.toLowerCase(), convert(evaluate(expr, params, ctx), variable.type));
+}
+
 function selectWithoutFrom(itemTokens: Token[], params: Parameters, ctx: SessionContext): StatementResult {
   const columns: Column[] = [];
   const row: SqlValue[] = [];
-  for (const item of splitCommas(itemTokens).map(textOf)) {
+  const items = splitCommas(itemTokens).map(textOf);
+  const assignments = items.map((item) => /^\s*(@\w+)\s*=\s*(.+)$/s.exec(item));
+  if (assignments.some(Boolean)) {
+    if (!assignments.every(Boolean))
+      throw new SqlError({
+        number: 141,
+        state: 1,
+        class: 15,
+        message:
+          'A SELECT statement that assigns a value to a variable must not be combined with data-retrieval operations.',
+      });
+    for (const a of assignments) assignVariable(a?.[1] ?? '', a?.[2] ?? '', params, ctx);
+    return {};
+  }
+  for (const item of items) {
     let expr = item;
     let name = '';
     const assigned = /^(\[[^\]]+\]|\w+)\s*=\s*(.+)$/s.exec(item);
@@ -284,6 +305,11 @@ async function runOne(
   const keyword = (/^\w+/.exec(s)?.[0] ?? '').toLowerCase();
   switch (keyword) {
     case 'set': {
+      const assign = /^set\s+(@\w+)\s*=\s*(.+)$/is.exec(s);
+      if (assign) {
+        assignVariable(assign[1] ?? '', assign[2] ?? '', params, ctx);
+        return {};
+      }
       const level =
         /^set\s+transaction\s+isolation\s+level\s+(read\s+uncommitted|read\s+committed|repeatable\s+read|serializable|snapshot)$/i.exec(
           s,
