@@ -55,6 +55,18 @@ describe('the driver’s transactions', () => {
     expect(await count(p)).toBe(1);
   });
 
+  it('begins and commits a named transaction (the name’s length counts bytes), the connection usable after', async () => {
+    const p = await pool();
+    const before = await count(p);
+    const named = new sql.Transaction(p);
+    (named as unknown as { name: string }).name = 'nightly_load';
+    await named.begin(sql.ISOLATION_LEVEL.READ_COMMITTED);
+    await new sql.Request(named).query("INSERT INTO dbo.Ledger VALUES (50, N'named')");
+    await named.commit();
+    expect(await count(p)).toBe(before + 1);
+    await p.request().query('DELETE FROM dbo.Ledger WHERE Id = 50');
+  });
+
   it('counts nesting in @@TRANCOUNT: only the outermost COMMIT commits', async () => {
     const p = await pool();
     const answer = await p.request().query(`

@@ -81,21 +81,22 @@ export const ISOLATION = {
   SNAPSHOT: 5,
 } as const;
 
+/** Transaction names count bytes, not characters (MS-TDS 2.2.6.9; tedious writes name.length * 2). */
 export function parseTransactionManager(data: Buffer): TransactionRequest {
   const c = new Cursor(data);
   skipAllHeaders(c);
   const type = c.u16();
   if (type === 5) {
     const isolation = c.u8();
-    return { kind: 'begin', isolation, name: c.offset < data.length ? c.bVarchar() : '' };
+    return { kind: 'begin', isolation, name: c.offset < data.length ? c.bVarbyteText() : '' };
   }
   if (type === 7 || type === 8) {
-    const name = c.offset < data.length ? c.bVarchar() : '';
+    const name = c.offset < data.length ? c.bVarbyteText() : '';
     const flags = c.offset < data.length ? c.u8() : 0;
     const beginNew = (flags & 0x01) !== 0;
     const isolation = beginNew && c.offset < data.length ? c.u8() : 0;
     return { kind: type === 7 ? 'commit' : 'rollback', name, beginNew, isolation };
   }
-  if (type === 9) return { kind: 'save', name: c.bVarchar() };
+  if (type === 9) return { kind: 'save', name: c.bVarbyteText() };
   return { kind: 'unsupported', code: type };
 }

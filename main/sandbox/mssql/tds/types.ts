@@ -163,6 +163,10 @@ export class Cursor {
   bVarchar(): string {
     return this.bytes(this.u8() * 2).toString('utf16le');
   }
+  /** A BYTELEN count of bytes, then UCS-2 text: a transaction manager request's transaction name. */
+  bVarbyteText(): string {
+    return this.bytes(this.u8()).toString('utf16le');
+  }
   /** US_VARCHAR: a USHORT count of UCS-2 characters. */
   usVarchar(): string {
     return this.bytes(this.u16() * 2).toString('utf16le');
