@@ -62,6 +62,8 @@ export class SandboxHost implements TdsHost {
   private nextSpid = 51;
 
   close(): void {
+    for (const c of this.settingsConnections.values()) c.close();
+    this.settingsConnections.clear();
     this.databases.clear();
     rmSync(this.dir, { recursive: true, force: true });
   }
@@ -99,20 +101,24 @@ export class SandboxHost implements TdsHost {
     return { ok: true, session: new SandboxSession(this, login, database, client) };
   }
 
+  /**
+   * One connection per database kept for reading its settings: opening one parses the database's
+   * whole schema, which grows with every table (and its Change Tracking objects).
+   */
+  private readonly settingsConnections = new Map<string, SandboxDatabase>();
+
   /** sys.databases: every database of this server, with settings read from its own file. */
   serverDatabases(): ServerDatabase[] {
     return this.options.databases.map((name, i) => {
-      const connection = this.database(name).open();
-      try {
-        return {
-          name,
-          databaseId: i + 1,
-          snapshotAllowed: connection.allowsSnapshot(),
-          caseSensitive: this.caseSensitive(name),
-        };
-      } finally {
-        connection.close();
-      }
+      const key = name.toLowerCase();
+      let connection = this.settingsConnections.get(key);
+      if (!connection) this.settingsConnections.set(key, (connection = this.database(name).open()));
+      return {
+        name,
+        databaseId: i + 1,
+        snapshotAllowed: connection.allowsSnapshot(),
+        caseSensitive: this.caseSensitive(name),
+      };
     });
   }
 
