@@ -17,6 +17,17 @@ export interface TargetTable {
 export interface Reconciled {
   added: string[];
   done: string[];
+  /**
+   * Columns made again, empty, because their type changed at the source in a way the target cannot
+   * follow in place: the table must be copied again to fill them.
+   */
+  remade?: string[];
+}
+
+/** A column whose type changed at the source while running, with the source type it had. */
+export interface Retyped {
+  name: string;
+  from: string;
 }
 
 export interface Target {
@@ -29,10 +40,11 @@ export interface Target {
   /**
    * Brings an existing table to the source's shape after a schema change, in one transaction: columns
    * added (nullable: rows already there have no value), widened, made nullable; a column the source no
-   * longer has kept and made nullable, or dropped (`dropped`). Answers the columns it added and what
-   * it did, one sentence each.
+   * longer has kept and made nullable, or dropped (`dropped`); a column retyped at the source (`retyped`)
+   * widened in place where the target can, otherwise made again empty (`remade`). Answers the columns
+   * it added and what it did, one sentence each.
    */
-  reconcile(table: TargetTable, dropped: DroppedColumns): Promise<Reconciled>;
+  reconcile(table: TargetTable, dropped: DroppedColumns, retyped?: readonly Retyped[]): Promise<Reconciled>;
   /** Applies the changes in order and stores the checkpoint, in one transaction. */
   apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;

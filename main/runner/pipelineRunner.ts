@@ -14,7 +14,7 @@ import {
   type TableRef,
   type TableShape,
 } from '../connectors/source';
-import type { Target, TargetTable } from '../connectors/target';
+import type { Retyped, Target, TargetTable } from '../connectors/target';
 import type { DroppedColumns, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
@@ -406,9 +406,14 @@ export class PipelineRunner {
    * NOT NULL column added gave the rows already there a value at the source (its default): only a copy
    * brings those values over (a nullable column added leaves them null on both sides).
    */
-  private async reconcile(table: TargetTable, reason: string, gone: string[] = []): Promise<void> {
+  private async reconcile(
+    table: TargetTable,
+    reason: string,
+    gone: string[] = [],
+    retyped: Retyped[] = [],
+  ): Promise<void> {
     const reconciled = await atTarget(
-      (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep'),
+      (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep', retyped),
     );
     const { added } = reconciled;
     // A column dropped at the source and kept at the target: the target had nothing to change when it
@@ -436,6 +441,20 @@ export class PipelineRunner {
         table: table.source,
         reason: `${reason}: ${done.join('; ')}.${hint}`,
       });
+    const remade = reconciled.remade ?? [];
+    if (remade.length) {
+      const changes = remade.map((name) => {
+        const from = retyped.find((r) => r.name === name)?.from ?? '?';
+        const to = table.columns.find((c) => c.name === name)?.sourceType ?? '?';
+        return `${name} from ${from} to ${to}`;
+      });
+      this.copies.request(
+        table.source,
+        'copy',
+        `column ${changes.join(', ')} changed type at the source, which the target cannot follow in place: the column was made again, empty, and the table is copied again`,
+      );
+      return;
+    }
     const renamed = table.columns.filter((c) => c.renamedFrom !== undefined && added.includes(c.name));
     const filled = table.columns.filter(
       (c) => (!c.nullable || c.defaulted) && c.renamedFrom === undefined && added.includes(c.name),
@@ -460,11 +479,14 @@ export class PipelineRunner {
     const entity = this.entities.find((e) => tableKey(e.source) === changed.table);
     if (index < 0 || !entity) return;
     const table = targetTableOf(entity, await source.describe([entity.source]));
-    const gone = (this.tables[index]?.columns ?? [])
-      .filter((c) => !table.columns.some((n) => n.name === c.name))
-      .map((c) => c.name);
+    const before = this.tables[index]?.columns ?? [];
+    const gone = before.filter((c) => !table.columns.some((n) => n.name === c.name)).map((c) => c.name);
+    const retyped = before.flatMap((c) => {
+      const now = table.columns.find((n) => n.name === c.name);
+      return now && now.sourceType !== c.sourceType ? [{ name: c.name, from: c.sourceType }] : [];
+    });
     this.tables[index] = table;
-    await this.reconcile(table, changed.reason, gone);
+    await this.reconcile(table, changed.reason, gone, retyped);
   }
 
   private async disconnect(): Promise<void> {

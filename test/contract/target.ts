@@ -219,6 +219,29 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await target.close();
     });
 
+    it('follows a column retyped at the source: in place where the target can, otherwise made again empty', async () => {
+      const { t, target } = await fresh();
+      await target.apply([upsert(1, 'one', 'p1')], { 'dbo.Items': 'p1' });
+      const [id, name] = t.columns as [ColumnShape, ColumnShape];
+      // nvarchar(40) → nvarchar(80): every target widens in place (or has nothing to change); no copy.
+      const wider: TargetTable = { ...t, columns: [id, { ...name, sourceType: 'nvarchar(80)' }] };
+      expect(
+        (await target.reconcile(wider, 'keep', [{ name: 'Name', from: 'nvarchar(40)' }])).remade,
+      ).toBeUndefined();
+      expect((await h.read(wider)).rows).toEqual(['1|one']);
+      // nvarchar(80) → int: no target converts text to numbers here; the column is made again, empty.
+      const numeric: TargetTable = { ...t, columns: [id, { ...name, sourceType: 'int', nullable: true }] };
+      const retyped = await target.reconcile(numeric, 'keep', [{ name: 'Name', from: 'nvarchar(80)' }]);
+      expect(retyped.remade).toEqual(['Name']);
+      expect(retyped.done).toContainEqual(expect.stringMatching(/^column Name made again as /));
+      expect((await h.read(numeric)).rows).toEqual(['1|∅']);
+      await target.apply([{ ...upsert(1, '', 'p2'), row: { Id: 1, Name: 42 } }], { 'dbo.Items': 'p2' });
+      expect((await h.read(numeric)).rows).toEqual(['1|42']);
+      // Reconciled again without a retype (a reconnect): nothing to do.
+      expect(await target.reconcile(numeric, 'keep')).toEqual({ added: [], done: [] });
+      await target.close();
+    });
+
     it('writes a value of every type of the mapping and reads it back as written', async () => {
       count += 1;
       const t = typedTable(`typed_${count}`);

@@ -178,6 +178,35 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE at SQL Server whil
     });
   });
 
+  it('ALTER COLUMN: a wider type is followed in place; a type the target cannot convert to makes the column again and copies the table', async () => {
+    const events: RunnerEvent[] = [];
+    const live = runner(events, 'drop');
+    const loop = live.start();
+    await until('streaming', () => live.state === 'streaming');
+    await run(`ALTER TABLE dbo.Items ALTER COLUMN Title NVARCHAR(200) NOT NULL;
+      UPDATE dbo.Items SET Title = N'${'long '.repeat(20).trim()}' WHERE Id = 4;`);
+    await until('the long title', async () => (await rows())[3]?.Title === 'long '.repeat(20).trim());
+    expect(events.some((e) => e.kind === 'snapshot-started')).toBe(false);
+    await run('ALTER TABLE dbo.Items ALTER COLUMN Qty NVARCHAR(10) NULL');
+    await until('the copy after ALTER COLUMN', () => events.some((e) => e.kind === 'snapshot-done'));
+    await run("UPDATE dbo.Items SET Qty = N'x' WHERE Id = 1");
+    await until('Qty as text', async () => (await rows())[0]?.Qty === 'x');
+    await live.stop();
+    await loop;
+    expect(live.failure).toBeNull();
+    expect((await rows()).map((r) => r.Qty)).toEqual(['x', '5', '5', '2']);
+    expect(events.find((e) => e.kind === 'snapshot-started')).toMatchObject({
+      reason: expect.stringMatching(/^column Qty from int to nvarchar\(10\) changed type at the source/),
+    });
+    if (label === 'PostgreSQL') {
+      const type = await (client as pg.Client).query(
+        `SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'items' AND column_name = 'Qty'`,
+        [schema],
+      );
+      expect(type.rows[0]).toEqual({ data_type: 'character varying' });
+    }
+  });
+
   it('TRUNCATE TABLE while caught up, and while behind between unread changes, leaves the target equal to the source', async () => {
     const caughtUp: RunnerEvent[] = [];
     await runner(caughtUp, 'drop').runUntilCaughtUp();

@@ -83,6 +83,41 @@ describe('ALTER TABLE and sp_rename', () => {
     ]);
   });
 
+  it('ALTER COLUMN converts every value as CAST would, keeps tracking, and refuses what would lose data', async () => {
+    await run(`CREATE TABLE dbo.Codes (Id INT PRIMARY KEY, Code VARCHAR(10) NULL, Label NVARCHAR(5) NOT NULL);
+      ALTER TABLE dbo.Codes ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Codes VALUES (1, '12', N'abc'), (2, 'x', N'defgh');`);
+    const before = await version();
+    await run('ALTER TABLE dbo.Codes ALTER COLUMN Label NVARCHAR(50) NOT NULL');
+    expect(await version()).toBe(before);
+    const columns = await pool
+      .request()
+      .query<{ name: string; max_length: number }>(
+        "SELECT name, max_length FROM sys.columns WHERE object_id = OBJECT_ID('dbo.Codes') AND name = 'Label'",
+      );
+    expect(columns.recordset).toEqual([{ name: 'Label', max_length: 100 }]);
+    expect((await refused(run('ALTER TABLE dbo.Codes ALTER COLUMN Code INT NULL')))?.number).toBe(245);
+    expect(
+      (await refused(run('ALTER TABLE dbo.Codes ALTER COLUMN Label NVARCHAR(3) NOT NULL')))?.number,
+    ).toBe(2628);
+    expect((await refused(run('ALTER TABLE dbo.Codes ALTER COLUMN Id BIGINT NOT NULL')))?.number).toBe(4922);
+    expect((await refused(run('ALTER TABLE dbo.Codes ALTER COLUMN Nope INT')))?.number).toBe(4924);
+    await run(
+      "UPDATE dbo.Codes SET Code = '7' WHERE Id = 2; ALTER TABLE dbo.Codes ALTER COLUMN Code BIGINT NULL;",
+    );
+    const { recordset } = await pool.request().query('SELECT Id, Code, Label FROM dbo.Codes ORDER BY Id');
+    expect(recordset).toEqual([
+      { Id: 1, Code: '12', Label: 'abc' },
+      { Id: 2, Code: '7', Label: 'defgh' },
+    ]);
+    await run("UPDATE dbo.Codes SET Label = N'after' WHERE Id = 1");
+    const changed = await pool
+      .request()
+      .input('v', sql.BigInt, before)
+      .query<{ Id: number }>('SELECT Id FROM CHANGETABLE(CHANGES dbo.Codes, @v) AS ct ORDER BY Id');
+    expect(changed.recordset).toEqual([{ Id: 1 }, { Id: 2 }]);
+  });
+
   it('refuses what SQL Server refuses, with its numbers', async () => {
     expect((await refused(run('ALTER TABLE dbo.Items ADD Name INT NULL')))?.number).toBe(2705);
     expect((await refused(run('ALTER TABLE dbo.Items ADD Must INT NOT NULL')))?.number).toBe(4901);

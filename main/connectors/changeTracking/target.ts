@@ -8,7 +8,7 @@ import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import { bracket, SYNC_SCHEMA } from './names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
-import { netChanges, type Reconciled, type Target, type TargetTable } from '../target';
+import { netChanges, type Reconciled, type Retyped, type Target, type TargetTable } from '../target';
 import { portable } from '../targetValues';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
@@ -123,7 +123,11 @@ export class MssqlTarget implements Target {
     return 'WITH CHANGE_TRACKING_CONTEXT (@ctx) ';
   }
 
-  async reconcile(t: TargetTable, dropped: DroppedColumns): Promise<Reconciled> {
+  async reconcile(
+    t: TargetTable,
+    dropped: DroppedColumns,
+    retyped: readonly Retyped[] = [],
+  ): Promise<Reconciled> {
     this.tables.set(t.source, t);
     const { recordset } = await this.pool
       .request()
@@ -140,10 +144,17 @@ export class MssqlTarget implements Target {
     const statements: string[] = [];
     const done: string[] = [];
     const added: string[] = [];
+    const remade: string[] = [];
     for (const c of t.columns) {
       const now = recordset.find((r) => r.name === c.name);
       const wanted = mssqlType(c);
-      if (!now) {
+      const was = retyped.find((r) => r.name === c.name);
+      if (now && was && !mssqlWidens(now, wanted) && mssqlType({ ...c, sourceType: was.from }) !== wanted) {
+        // Not a widening: the column is emptied and retyped here, and its values copied again.
+        statements.push(`DROP COLUMN ${bracket(c.name)}`, `ADD ${bracket(c.name)} ${wanted} NULL`);
+        remade.push(c.name);
+        done.push(`column ${c.name} made again as ${wanted} (was ${mssqlTypeText(now)})`);
+      } else if (!now) {
         statements.push(`ADD ${bracket(c.name)} ${wanted} NULL`);
         added.push(c.name);
         done.push(`column ${c.name} added (${wanted})`);
@@ -171,7 +182,7 @@ export class MssqlTarget implements Target {
       await tx.rollback().catch(() => undefined);
       throw error;
     }
-    return { added, done };
+    return remade.length ? { added, done, remade } : { added, done };
   }
 
   private async exists(name: string): Promise<boolean> {

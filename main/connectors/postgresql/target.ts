@@ -4,7 +4,14 @@
 import pg from 'pg';
 import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { CHECKPOINT_TABLE, netChanges, type Reconciled, type Target, type TargetTable } from '../target';
+import {
+  CHECKPOINT_TABLE,
+  netChanges,
+  type Reconciled,
+  type Retyped,
+  type Target,
+  type TargetTable,
+} from '../target';
 import { affinityOf, portable } from '../targetValues';
 
 export interface PostgresTargetOptions {
@@ -71,7 +78,11 @@ function bindable(c: ColumnShape, v: RowValue): unknown {
  * Whether the wanted type holds more than the current one of the same family: a longer varchar, text
  * for a varchar, more digits of a numeric. Other retypes are not done in place.
  */
+/** Integer types in order of width, as format_type and postgresType write them. */
+const INTEGERS = ['smallint', 'integer', 'bigint'];
+
 function widens(current: string, wanted: string): boolean {
+  if (INTEGERS.includes(current) && INTEGERS.indexOf(wanted) > INTEGERS.indexOf(current)) return true;
   const varchar = /^character varying\((\d+)\)$/.exec(current);
   if (varchar) {
     const n = /^varchar\((\d+)\)$/.exec(wanted);
@@ -129,11 +140,16 @@ export class PostgresTarget implements Target {
     }
   }
 
-  async reconcile(t: TargetTable, dropped: DroppedColumns): Promise<Reconciled> {
+  async reconcile(
+    t: TargetTable,
+    dropped: DroppedColumns,
+    retyped: readonly Retyped[] = [],
+  ): Promise<Reconciled> {
     this.tables.set(t.source, t);
     const client = await this.pool.connect();
     const done: string[] = [];
     const added: string[] = [];
+    const remade: string[] = [];
     try {
       const { rows } = await client.query<{ name: string; type: string; notnull: boolean; key: boolean }>(
         `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS notnull,
@@ -154,9 +170,18 @@ export class PostgresTarget implements Target {
           done.push(`column ${c.name} added (${wanted})`);
           continue;
         }
+        const was = retyped.find((r) => r.name === c.name);
         if (widens(now.type, wanted)) {
           await alter(`ALTER COLUMN ${q(c.name)} TYPE ${wanted}`);
           done.push(`column ${c.name} widened from ${now.type} to ${wanted}`);
+        } else if (was && postgresType({ ...c, sourceType: was.from }) !== wanted) {
+          // Not a widening: the values are not converted here but copied again from the source.
+          await alter(
+            `ALTER COLUMN ${q(c.name)} DROP NOT NULL, ALTER COLUMN ${q(c.name)} TYPE ${wanted} USING NULL`,
+          );
+          remade.push(c.name);
+          done.push(`column ${c.name} made again as ${wanted} (was ${now.type})`);
+          continue;
         }
         if (now.notnull && !now.key && c.nullable) {
           await alter(`ALTER COLUMN ${q(c.name)} DROP NOT NULL`);
@@ -173,7 +198,7 @@ export class PostgresTarget implements Target {
         }
       }
       await client.query('COMMIT');
-      return { added, done };
+      return remade.length ? { added, done, remade } : { added, done };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;

@@ -6,7 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { CHECKPOINT_TABLE, netChanges, type Reconciled, type Target, type TargetTable } from '../target';
+import {
+  CHECKPOINT_TABLE,
+  netChanges,
+  type Reconciled,
+  type Retyped,
+  type Target,
+  type TargetTable,
+} from '../target';
 import { affinityOf, portable } from '../targetValues';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -72,13 +79,29 @@ export class SqliteTarget implements Target {
     }
   }
 
-  async reconcile(t: TargetTable, dropped: DroppedColumns): Promise<Reconciled> {
+  async reconcile(
+    t: TargetTable,
+    dropped: DroppedColumns,
+    retyped: readonly Retyped[] = [],
+  ): Promise<Reconciled> {
     this.tables.set(t.source, t);
     const existing = this.db.prepare(`PRAGMA table_info(${q(t.name)})`).all() as SqliteColumn[];
     if (existing.length === 0) return { added: [], done: [] };
     const done: string[] = [];
     const added: string[] = [];
+    const remade: string[] = [];
     this.db.transaction(() => {
+      // A type whose affinity changed: SQLite changes no column's type in place, so it is made again.
+      for (const r of retyped) {
+        const c = t.columns.find((x) => x.name === r.name);
+        if (!c || sqliteType({ ...c, sourceType: r.from }) === sqliteType(c)) continue;
+        this.db.exec(`ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)}`);
+        this.db.exec(`ALTER TABLE ${q(t.name)} ADD COLUMN ${q(c.name)} ${sqliteType(c)}`);
+        remade.push(c.name);
+        done.push(
+          `column ${c.name} made again as ${sqliteType(c)} (was ${sqliteType({ ...c, sourceType: r.from })})`,
+        );
+      }
       for (const c of t.columns)
         if (!existing.some((e) => e.name === c.name)) {
           this.db.exec(`ALTER TABLE ${q(t.name)} ADD COLUMN ${q(c.name)} ${sqliteType(c)}`);
@@ -109,7 +132,7 @@ export class SqliteTarget implements Target {
           );
       }
     })();
-    return { added, done };
+    return remade.length ? { added, done, remade } : { added, done };
   }
 
   /** The table again, with its rows, without NOT NULL on `columns` (sqlite.org's "other kinds of table schema changes"). */

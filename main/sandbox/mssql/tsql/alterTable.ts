@@ -3,10 +3,12 @@
 // column records no row change; updates of a column added later are tracked. A column added keeps the
 // next column id, and a dropped column's id is never reused, as SQL Server numbers them.
 import type { StatementResult } from '../tds/server';
+import type { SqlValue } from '../tds/types';
 import { typeFacts } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { quote, SqlError, type ColumnDef, type SandboxDatabase, type TableInfo } from './database';
 import { columnDef } from './columnDefs';
+import { convert } from './convert';
 import { isWord, nameOf, splitCommas, solid, type Token } from './lexer';
 import { declaredType } from './typeNames';
 
@@ -27,7 +29,122 @@ export function alterColumns(
     return addColumns(db, table, s.slice(next + 1));
   if (isWord(s[next], 'drop') && isWord(s[next + 1], 'column'))
     return dropColumns(db, table, s.slice(next + 2));
+  if (isWord(s[next], 'alter') && isWord(s[next + 1], 'column'))
+    return alterColumn(db, table, s.slice(next + 2));
   return undefined;
+}
+
+/**
+ * ALTER TABLE t ALTER COLUMN c type [NULL | NOT NULL]: every value converted as CAST would (its errors,
+ * 2628 when text would be cut, 515 for a null under NOT NULL), then the table rebuilt with the new
+ * declared type (SQLite cannot change one in place). A key's or an index's column is refused (4922),
+ * as SQL Server refuses it.
+ */
+function alterColumn(db: SandboxDatabase, table: TableInfo, rest: Token[]): StatementResult {
+  const name = nameOf(rest[0]);
+  const column = table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!column)
+    throw error(
+      4924,
+      `ALTER TABLE ALTER COLUMN failed because column '${name}' does not exist in table '${table.name}'.`,
+    );
+  const wanted = columnDef(rest, column.columnId, () => {
+    throw notYet('ALTER COLUMN … PRIMARY KEY');
+  });
+  const index =
+    table.keys.find((k) => k.columns.some((c) => c.toLowerCase() === name.toLowerCase()))?.name ??
+    db.db
+      .prepare<[number, string], { name: string }>(
+        'SELECT name FROM __indexes WHERE object_id = ? AND column_name = ? COLLATE NOCASE',
+      )
+      .get(table.objectId, name)?.name;
+  if (index)
+    throw error(
+      4922,
+      `ALTER TABLE ALTER COLUMN ${column.name} failed because one or more objects access this column. (The object '${index}' is dependent on column '${column.name}'.)`,
+      9,
+    );
+  const target = { ...column, type: wanted.type, nullable: wanted.nullable };
+  const where = `'${db.name}.${table.schema}.${table.name}'`;
+  const rows = db.db
+    .prepare(`SELECT rowid, ${quote(column.name)} FROM ${table.sqlName}`)
+    .raw()
+    .all() as [number | bigint, SqlValue][];
+  const converted = rows.map(([rowid, value]): [number | bigint, SqlValue] => {
+    if (value === null && !target.nullable)
+      throw error(
+        515,
+        `Cannot insert the value NULL into column '${column.name}', table ${where}; column does not allow nulls. UPDATE fails.`,
+        2,
+      );
+    const to = convert({ type: column.type, value }, target.type).value;
+    const cut =
+      typeof to === 'string' && typeof value === 'string' && to.trimEnd().length < value.trimEnd().length;
+    if (cut)
+      throw error(
+        2628,
+        `String or binary data would be truncated in table ${where}, column '${column.name}'. Truncated value: '${to}'.`,
+      );
+    return [rowid, typeof to === 'boolean' ? (to ? 1 : 0) : to];
+  });
+  change(db, table, () => {
+    rebuild(
+      db,
+      table,
+      column.name,
+      `${quote(column.name)} ${quote(declaredType(target.type))}${target.nullable ? '' : ' NOT NULL'}`,
+    );
+    const update = db.db.prepare(`UPDATE ${table.sqlName} SET ${quote(column.name)} = ? WHERE rowid = ?`);
+    for (const [rowid, value] of converted) update.run(value, rowid);
+    const f = typeFacts(target.type);
+    db.db
+      .prepare(
+        `UPDATE __columns SET type = ?, type_name = ?, system_type_id = ?, max_length = ?, precision = ?, scale = ?,
+          collation_name = ?, is_nullable = ? WHERE object_id = ? AND column_id = ?`,
+      )
+      .run(
+        JSON.stringify(target.type),
+        f.typeName,
+        f.systemTypeId,
+        f.maxLength,
+        f.precision,
+        f.scale,
+        f.collation,
+        target.nullable ? 1 : 0,
+        table.objectId,
+        column.columnId,
+      );
+  });
+  return {};
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The table made again with one column's definition replaced, its rows (rowids kept) and its indexes
+ * ("Making Other Kinds Of Table Schema Changes", sqlite.org/lang_altertable.html).
+ */
+function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, definition: string): void {
+  const own = `${table.schema}.${table.name}`;
+  const sql =
+    db.db
+      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(own)?.sql ?? '';
+  const indexes = db.db
+    .prepare<[string], { sql: string }>(
+      "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    .all(own);
+  const column = new RegExp(`${escapeRegExp(quote(columnName))} "(?:[^"]|"")*"( NOT NULL)?`);
+  const scratch = quote(`${own}__alter`);
+  const names = table.columns.map((c) => quote(c.name)).join(', ');
+  db.db.exec(
+    sql.replace(/^CREATE TABLE ("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${scratch}`).replace(column, definition),
+  );
+  db.db.exec(`INSERT INTO ${scratch} (rowid, ${names}) SELECT rowid, ${names} FROM ${table.sqlName}`);
+  db.db.exec(`DROP TABLE ${table.sqlName}`);
+  db.db.exec(`ALTER TABLE ${scratch} RENAME TO ${table.sqlName}`);
+  for (const i of indexes) db.db.exec(i.sql);
 }
 
 /** A literal default as SQLite's ADD COLUMN takes it (a constant, never an expression). */
