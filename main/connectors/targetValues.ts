@@ -59,13 +59,14 @@ const AFFINITY: Record<string, Affinity> = {
   binary: 'binary',
   varbinary: 'binary',
   image: 'binary',
+  // SQL Server's rowversion (sys.types calls it timestamp; the agent names it rowversion): eight bytes.
+  rowversion: 'binary',
   // IBM i LOBs: a BLOB is bytes; CLOB, DBCLOB and XML are text.
   blob: 'binary',
 };
 
 export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';
 
-/** A value in its portable form: numbers and text as given, decimals as text, times as text. */
 /**
  * A decimal the driver handed as a number, written at the column's scale as SQL Server shows it
  * (`12.50` for decimal(9,2), four places for money), not JavaScript's shortest form (`12.5`).
@@ -78,6 +79,7 @@ function decimalText(c: ColumnShape, v: number): string {
   return Number.isInteger(scale) && Math.abs(v) < 1e21 ? v.toFixed(scale) : String(v);
 }
 
+/** A value in its portable form: numbers and text as given, decimals as text, times as text. */
 export function portable(c: ColumnShape, v: RowValue): RowValue {
   if (v === null) return null;
   const a = affinityOf(c);

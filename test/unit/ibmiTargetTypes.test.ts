@@ -1,6 +1,7 @@
 // The column types an IBM i file's columns get at each target (docs/runner.md, "Type mapping (from
 // IBM i)"): the table a DBA reads is the table the targets create.
 import { describe, expect, it } from 'vitest';
+import { typeText } from '../../main/connectors/changeTracking/shape';
 import { mssqlType } from '../../main/connectors/changeTracking/target';
 import { postgresType } from '../../main/connectors/postgresql/target';
 import { sqliteType } from '../../main/connectors/sqlite/target';
@@ -40,5 +41,12 @@ describe('IBM i column types at the targets', () => {
     expect(mssqlType(column('uniqueidentifier'))).toBe('uniqueidentifier');
     expect(mssqlType(column('nvarchar(max)'))).toBe('nvarchar(max)');
     expect(mssqlType(column('varchar(max)'))).toBe('nvarchar(max)');
+  });
+
+  it('SQL Server’s rowversion (sys.types: timestamp) is eight bytes at every target, never a date', () => {
+    expect(typeText({ type_name: 'timestamp', max_length: 8, precision: 0, scale: 0 })).toBe('rowversion');
+    expect(sqliteType(column('rowversion'))).toBe('BLOB');
+    expect(postgresType(column('rowversion'))).toBe('bytea');
+    expect(mssqlType(column('rowversion'))).toBe('binary(8)');
   });
 });

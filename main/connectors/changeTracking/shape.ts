@@ -24,6 +24,8 @@ const SCALED = new Set(['datetime2', 'time', 'datetimeoffset']);
 /** `decimal(12,2)`, `nvarchar(100)`, `varchar(max)`, `datetime2(7)`, `int`. */
 export function typeText(c: Pick<ColumnRow, 'type_name' | 'max_length' | 'precision' | 'scale'>): string {
   const t = c.type_name.toLowerCase();
+  // T-SQL's timestamp is rowversion, eight bytes, never a date and time ("rowversion (Transact-SQL)").
+  if (t === 'timestamp') return 'rowversion';
   if (t === 'decimal' || t === 'numeric') return `${t}(${c.precision},${c.scale})`;
   if (SIZED.has(t)) return `${t}(${c.max_length === -1 ? 'max' : c.max_length})`;
   if (UNICODE.has(t)) return `${t}(${c.max_length === -1 ? 'max' : c.max_length / 2})`;

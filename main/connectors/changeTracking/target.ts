@@ -44,6 +44,9 @@ export function mssqlType(c: ColumnShape): string {
       return 'nvarchar(max)';
     case 'BLOB':
       return 'varbinary(max)';
+    case 'ROWVERSION':
+      // A target's rowversion would be its own counter: the source's eight bytes are kept as data.
+      return 'binary(8)';
     case 'DECFLOAT':
       // No T-SQL type holds 34 digits and an exponent to 6144: the exact text (docs/runner.md).
       return 'varchar(50)';
