@@ -133,3 +133,28 @@ describe('variables and OUTPUT parameters (sp_executesql)', () => {
     expect(await number(pool.request().query('SET @nowhere = 1'))).toBe(137);
   });
 });
+
+describe('in statements that read tables', () => {
+  it('takes 0x… as binary (not SQLite’s hex integer), and CAST/CONVERT with T-SQL’s rules and styles', async () => {
+    await pool.request()
+      .batch(`CREATE TABLE dbo.Stamps (Id INT PRIMARY KEY, At DATETIMEOFFSET(7) NULL, Bytes VARBINARY(8) NULL, Code VARCHAR(5) NULL);
+      INSERT INTO dbo.Stamps VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', 0x00FF10, '42'), (2, '2026-11-24 10:00:00.0000000 +00:00', 0x, 'x');`);
+    const { recordset } = await pool
+      .request()
+      .query(
+        'SELECT Id, Bytes, CONVERT(nvarchar(34), At, 127) AS iso, CAST(Id AS varchar(5)) AS text FROM dbo.Stamps ORDER BY Id',
+      );
+    expect(recordset).toEqual([
+      { Id: 1, Bytes: Buffer.from([0x00, 0xff, 0x10]), iso: '2026-11-24T10:00:00.1234567+05:30', text: '1' },
+      { Id: 2, Bytes: Buffer.alloc(0), iso: '2026-11-24T10:00:00.0000000Z', text: '2' },
+    ]);
+    const refusal = await pool
+      .request()
+      .query('SELECT CAST(Code AS int) AS n FROM dbo.Stamps')
+      .then(
+        () => undefined,
+        (e: unknown) => (e as sql.RequestError).number,
+      );
+    expect(refusal).toBe(245);
+  });
+});

@@ -2,8 +2,8 @@
 // the primary key in key order. One query for any number of tables.
 import mssql from 'mssql';
 import type sql from 'mssql';
-import type { Row, RowValue, TableRef, TableShape } from '../source';
-import { perSlice, qualified } from './names';
+import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../source';
+import { bracket, perSlice, qualified } from './names';
 
 interface ColumnRow {
   schema_name: string;
@@ -86,6 +86,17 @@ export async function describeTables(
       },
     ];
   });
+}
+
+/**
+ * A column as the agent selects it, `alias.` before it when given: a datetimeoffset as its ISO 8601
+ * text (style 127), since the driver hands one as a Date and its offset and 100 ns digits are lost.
+ */
+export function selectColumn(c: ColumnShape, alias = ''): string {
+  const name = `${alias ? `${alias}.` : ''}${bracket(c.name)}`;
+  return /^datetimeoffset\b/i.test(c.sourceType)
+    ? `CONVERT(nvarchar(34), ${name}, 127) AS ${bracket(c.name)}`
+    : name;
 }
 
 /** A driver row as the agents hand rows on: the driver's values, nothing else. */

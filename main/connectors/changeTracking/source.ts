@@ -36,7 +36,7 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import { describeTables, keyParameterType, toRow } from './shape';
+import { describeTables, keyParameterType, selectColumn, toRow } from './shape';
 import { createSyncTable } from './syncTable';
 
 export interface ChangeTrackingSourceOptions {
@@ -239,7 +239,7 @@ export class ChangeTrackingSource implements SourceAgent {
     }
     const { recordset } = await this.query<Record<string, unknown>>(
       request,
-      `SELECT TOP (@n) ${columns.map(bracket).join(', ')} FROM ${qualified(table)}${where} ORDER BY ${shape.key.map(bracket).join(', ')}`,
+      `SELECT TOP (@n) ${shape.columns.map((c) => selectColumn(c)).join(', ')} FROM ${qualified(table)}${where} ORDER BY ${shape.key.map(bracket).join(', ')}`,
     );
     const rows = recordset.map((r) => toRow(r, columns));
     const last = rows.at(-1);
@@ -455,7 +455,7 @@ export class ChangeTrackingSource implements SourceAgent {
       request,
       `SELECT k.__op, k.__ver, CASE WHEN k.__cols IS NULL THEN 0 ELSE 1 END AS __has_cols, CASE WHEN t.${bracket(shape.key[0] ?? '')} IS NULL THEN 0 ELSE 1 END AS __exists,
           ${shape.key.map((k, n) => `k.${bracket(k)} AS [__k${n}]`).join(', ')},
-          ${columns.map((c) => `t.${bracket(c)}`).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
+          ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
         FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
         WHERE k.__ver > @after AND k.__ver <= @bound ORDER BY k.__ver;`,
     );

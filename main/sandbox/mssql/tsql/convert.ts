@@ -145,9 +145,11 @@ function toTemporal(v: Evaluated, to: SqlType): string {
 /** Date and time as text, in the style CONVERT was given (default: 0 for datetime, 121 otherwise). */
 function temporalText(v: Evaluated, style: number | null): string {
   const text = String(v.value);
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2})(\.\d+)?)?$/.exec(text);
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2})(\.\d+)?)?(?: ([+-]\d{2}:\d{2}))?$/.exec(
+    text,
+  );
   if (!m) return text;
-  const [, y, mo, d, hh = '00', mi = '00', ss = '00', fraction = ''] = m;
+  const [, y, mo, d, hh = '00', mi = '00', ss = '00', fraction = '', offset] = m;
   const chosen = style ?? (v.type.name === 'datetime' ? 0 : 121);
   switch (chosen) {
     case 0:
@@ -169,7 +171,10 @@ function temporalText(v: Evaluated, style: number | null): string {
     case 120:
       return `${y}-${mo}-${d} ${hh}:${mi}:${ss}`;
     case 126:
-      return `${y}-${mo}-${d}T${hh}:${mi}:${ss}${fraction}`;
+      return `${y}-${mo}-${d}T${hh}:${mi}:${ss}${fraction}${offset ?? ''}`;
+    case 127:
+      // ISO 8601 with its time zone: Z for UTC, the offset otherwise.
+      return `${y}-${mo}-${d}T${hh}:${mi}:${ss}${fraction}${offset === undefined ? '' : offset === '+00:00' ? 'Z' : offset}`;
     default:
       return text;
   }
@@ -179,12 +184,7 @@ function toText(v: Evaluated, to: { name: string; length: number | 'max' }, styl
   let text: string;
   if (v.value instanceof Buffer) text = v.value.toString(to.name.startsWith('n') ? 'utf16le' : 'latin1');
   else if (typeof v.value === 'boolean') text = v.value ? '1' : '0';
-  else if (
-    v.type.name === 'datetime' ||
-    v.type.name === 'datetime2' ||
-    v.type.name === 'date' ||
-    v.type.name === 'time'
-  )
+  else if (['datetime', 'datetime2', 'date', 'time', 'datetimeoffset'].includes(v.type.name))
     text = temporalText(v, style);
   else text = String(v.value);
   if (to.length === 'max' || text.length <= to.length) return text;

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqlType } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/types';
+import { convert, type Evaluated } from './convert';
 import { BUILT_IN_TYPES, CATALOG_DDL, typeFacts } from './catalogViews';
 import { CT_DDL } from './changeTracking';
 import { quote, SqlError, tableSql } from './basics';
@@ -39,6 +40,25 @@ export interface TableInfo {
 }
 
 const FIRST_OBJECT_ID = 245_575_913;
+
+const DATETIMEOFFSET_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)? [+-]\d{2}:\d{2}$/;
+const DATETIME2_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/;
+
+/** A stored value with the type its canonical form shows (temporal values are kept as T-SQL's text). */
+function storedValue(value: SqlValue): Evaluated {
+  if (value === null) return { type: { name: 'int' }, value };
+  if (typeof value === 'bigint') return { type: { name: 'bigint' }, value };
+  if (typeof value === 'number')
+    return Number.isInteger(value)
+      ? { type: { name: 'bigint' }, value: BigInt(value) }
+      : { type: { name: 'float' }, value };
+  if (Buffer.isBuffer(value)) return { type: { name: 'varbinary', length: 'max' }, value };
+  if (typeof value === 'string' && DATETIMEOFFSET_TEXT.test(value))
+    return { type: { name: 'datetimeoffset', scale: 7 }, value };
+  if (typeof value === 'string' && DATETIME2_TEXT.test(value))
+    return { type: { name: 'datetime2', scale: 7 }, value };
+  return { type: { name: 'nvarchar', length: 'max' }, value };
+}
 
 /** The database's file, made once per sandbox database; every session opens its own connection to it. */
 export class SandboxDatabaseFile {
@@ -135,6 +155,11 @@ export class SandboxDatabase {
     f('SYSDATETIME', () => now());
     f('SYSUTCDATETIME', () => now());
     f('NEWID', () => randomUUID().toUpperCase());
+    f('TSQL_CONVERT', (value, type, style) => {
+      const to = JSON.parse(String(type)) as SqlType;
+      const done = convert(storedValue(value as SqlValue), to, style === null ? null : Number(style)).value;
+      return typeof done === 'boolean' ? (done ? 1 : 0) : done;
+    });
     f('ISNULL', (a, b) => (a === null ? b : a));
     f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
     f('DB_NAME', () => this.name);

@@ -93,6 +93,43 @@ function closing(tokens: Token[], open: number): number {
   throw syntax(tokens[open]);
 }
 
+/** CAST(expr AS type) or CONVERT(type, expr[, style]) as a call of the TSQL_CONVERT function. */
+function conversion(isCast: boolean, inner: Token[], params: Parameters, db: SandboxDatabase): string {
+  let expr: Token[];
+  let type: Token[];
+  let style: Token[] | undefined;
+  if (isCast) {
+    let depth = 0;
+    let as = -1;
+    inner.forEach((x, k) => {
+      if (isOp(x, '(')) depth++;
+      if (isOp(x, ')')) depth--;
+      if (depth === 0 && isWord(x, 'as')) as = k;
+    });
+    if (as < 0) throw syntax(inner[0]);
+    expr = inner.slice(0, as);
+    type = inner.slice(as + 1);
+  } else {
+    const parts = splitCommas(inner);
+    [type = [], expr = [], style] = parts;
+  }
+  const text = textOf(solid(type));
+  const bare = /^(n?char|n?varchar|binary|varbinary)$/i.test(text);
+  let target: SqlType;
+  try {
+    target = parseTypeName(bare ? `${text}(30)` : text);
+  } catch {
+    throw new SqlError({
+      number: 243,
+      state: 1,
+      class: 16,
+      message: `Type ${text} is not a defined system type.`,
+    });
+  }
+  const styleSql = style ? translate(style, params, db) : 'NULL';
+  return `TSQL_CONVERT(${translate(expr, params, db)}, '${JSON.stringify(target).replaceAll("'", "''")}', ${styleSql})`;
+}
+
 /** A literal or parameter value at translation time (OBJECT_ID, context), for names and blobs. */
 function constant(tokens: Token[], params: Parameters): SqlValue {
   const t = solid(tokens)[0];
@@ -280,6 +317,14 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
     }
     if (t.kind === 'word' && CLAUSE_END.has(t.text.toLowerCase())) inFromList = false;
     if (isOp(t, ',') && inFromList && depth === 0) expectTable = true;
+    // CAST and CONVERT run T-SQL's conversion (convert.ts) in SQLite, not SQLite's own CAST.
+    if (isWord(t, 'cast', 'convert') && isOp(tokens[nextSolid(tokens, i + 1)], '(')) {
+      const open = nextSolid(tokens, i + 1);
+      const close = closing(tokens, open);
+      out.push(conversion(isWord(t, 'cast'), tokens.slice(open + 1, close), params, db));
+      i = close;
+      continue;
+    }
     if (expectTable && isWord(t, 'changetable')) {
       expectTable = false;
       const { sql, next } = changeTable(tokens, i, params, db);
@@ -422,7 +467,11 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       }
     }
     if (t.kind === 'quoted') out.push(quote(t.value));
-    else if (t.kind === 'nstring') out.push(`'${t.value.replaceAll("'", "''")}'`);
+    // 0x… is binary in T-SQL, an integer in SQLite: written as SQLite's blob literal.
+    else if (t.kind === 'number' && /^0x/i.test(t.text)) {
+      const hex = t.text.slice(2);
+      out.push(`X'${hex.length % 2 ? `0${hex}` : hex}'`);
+    } else if (t.kind === 'nstring') out.push(`'${t.value.replaceAll("'", "''")}'`);
     else if (t.kind === 'variable') {
       if (!params.has(t.text.toLowerCase())) throw undeclared(t.text);
       out.push(`@${paramName(t.text)}`);

@@ -98,6 +98,11 @@ export function lex(sql: string): Token[] {
       i++;
       while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
       push('temp', start);
+    } else if (ch === '0' && /[xX]/.test(next)) {
+      // A binary constant, 0x followed by hex digits (none: an empty varbinary).
+      i += 2;
+      while (i < sql.length && /[0-9a-fA-F]/.test(sql[i] ?? '')) i++;
+      push('number', start);
     } else if (/\d/.test(ch) || (ch === '.' && /\d/.test(next))) {
       while (i < sql.length && /[\d.]/.test(sql[i] ?? '')) i++;
       if (/[eE]/.test(sql[i] ?? '') && /[\d+-]/.test(sql[i + 1] ?? '')) {
