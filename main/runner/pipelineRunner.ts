@@ -18,6 +18,7 @@ import type { Retyped, Target, TargetTable } from '../connectors/target';
 import type { DroppedColumns, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
+import { columnChanges, reshaped } from './reshape';
 import { TableCopies } from './tableCopies';
 
 export interface RunnerEntity {
@@ -402,9 +403,8 @@ export class PipelineRunner {
   }
 
   /**
-   * The target table brought to the source's shape; an event says what changed, when anything did. A
-   * NOT NULL column added gave the rows already there a value at the source (its default): only a copy
-   * brings those values over (a nullable column added leaves them null on both sides).
+   * The target table brought to the source's shape; an event says what changed, when anything did,
+   * and the table is copied again when the rows already there cannot carry the change (reshape.ts).
    */
   private async reconcile(
     table: TargetTable,
@@ -415,62 +415,9 @@ export class PipelineRunner {
     const reconciled = await atTarget(
       (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep', retyped),
     );
-    const { added } = reconciled;
-    // A column dropped at the source and kept at the target: the target had nothing to change when it
-    // was nullable already, but the user is told once, when it happens.
-    const done = [
-      ...reconciled.done,
-      ...gone
-        .filter((name) => !reconciled.done.some((d) => d.startsWith(`column ${name} `)))
-        .map(
-          (name) =>
-            `column ${name} kept at the target (no longer at the source: null in rows written from now on)`,
-        ),
-    ];
-    // A source that does not say whether a nullable column added had a default (ADD … DEFAULT) may
-    // have filled the rows already there; no change says so.
-    const nullable = table.columns
-      .filter((c) => c.nullable && c.defaulted === undefined && !c.renamedFrom && added.includes(c.name))
-      .map((c) => c.name);
-    const hint = nullable.length
-      ? ` The rows already there hold null in ${nullable.join(', ')}; if the source gave them a default (ADD … DEFAULT), ask for a re-snapshot of ${table.source}.`
-      : '';
-    if (done.length)
-      this.emit({
-        kind: 'schema-changed',
-        table: table.source,
-        reason: `${reason}: ${done.join('; ')}.${hint}`,
-      });
-    const remade = reconciled.remade ?? [];
-    if (remade.length) {
-      const changes = remade.map((name) => {
-        const from = retyped.find((r) => r.name === name)?.from ?? '?';
-        const to = table.columns.find((c) => c.name === name)?.sourceType ?? '?';
-        return `${name} from ${from} to ${to}`;
-      });
-      this.copies.request(
-        table.source,
-        'copy',
-        `column ${changes.join(', ')} changed type at the source, which the target cannot follow in place: the column was made again, empty, and the table is copied again`,
-      );
-      return;
-    }
-    const renamed = table.columns.filter((c) => c.renamedFrom !== undefined && added.includes(c.name));
-    const filled = table.columns.filter(
-      (c) => (!c.nullable || c.defaulted) && c.renamedFrom === undefined && added.includes(c.name),
-    );
-    if (renamed.length)
-      this.copies.request(
-        table.source,
-        'copy',
-        `column ${renamed.map((c) => `${c.renamedFrom ?? ''} renamed to ${c.name}`).join(', ')} at the source: the rows already there hold its values under the new name`,
-      );
-    else if (filled.length)
-      this.copies.request(
-        table.source,
-        'copy',
-        `column ${filled.map((c) => c.name).join(', ')} added ${filled.every((c) => !c.nullable) ? 'NOT NULL' : 'with a default'}: the rows already there took its default at the source`,
-      );
+    const { said, copy } = reshaped(table, reason, reconciled, gone, retyped);
+    if (said) this.emit({ kind: 'schema-changed', table: table.source, reason: said });
+    if (copy) this.copies.request(table.source, 'copy', copy);
   }
 
   /** After ALTER TABLE or CHGPF at the source: the table described again, the target altered. */
@@ -479,12 +426,7 @@ export class PipelineRunner {
     const entity = this.entities.find((e) => tableKey(e.source) === changed.table);
     if (index < 0 || !entity) return;
     const table = targetTableOf(entity, await source.describe([entity.source]));
-    const before = this.tables[index]?.columns ?? [];
-    const gone = before.filter((c) => !table.columns.some((n) => n.name === c.name)).map((c) => c.name);
-    const retyped = before.flatMap((c) => {
-      const now = table.columns.find((n) => n.name === c.name);
-      return now && now.sourceType !== c.sourceType ? [{ name: c.name, from: c.sourceType }] : [];
-    });
+    const { gone, retyped } = columnChanges(this.tables[index], table);
     this.tables[index] = table;
     await this.reconcile(table, changed.reason, gone, retyped);
   }
