@@ -101,6 +101,9 @@ describe(`${COUNT} entities on one change-tracking agent`, () => {
         ['dbo.T0', 'insert', { Id: 1 }],
         ['dbo.T1199', 'insert', { Id: 2 }],
       ]);
+      // The checkpoint at the source, one row per table (two parameters each, past 2,100 in one request).
+      await source.saveCheckpoint(batch.checkpoint);
+      expect(await source.loadCheckpoint()).toEqual(batch.checkpoint);
     } finally {
       await source.close();
     }

@@ -158,3 +158,19 @@ describe('in statements that read tables', () => {
     expect(refusal).toBe(245);
   });
 });
+
+describe('request limits', () => {
+  it('refuses more than 2,100 parameters in one request with 8003, and the connection stays', async () => {
+    const request = pool.request();
+    for (let i = 0; i < 2_101; i++) request.input(`p${i}`, sql.Int, i);
+    const refusal = await request.query('SELECT @p0 AS v').then(
+      () => undefined,
+      (e: unknown) => (e as sql.RequestError).number,
+    );
+    expect(refusal).toBe(8003);
+    // sp_executesql's own @stmt and @params count: 2,098 of the caller's fit.
+    const atLimit = pool.request();
+    for (let i = 0; i < 2_098; i++) atLimit.input(`p${i}`, sql.Int, i);
+    expect((await atLimit.query<{ v: number }>('SELECT @p2097 AS v')).recordset[0]?.v).toBe(2097);
+  });
+});

@@ -25,7 +25,7 @@ import {
 } from '../source';
 import { runChecks } from './checks';
 import { openPool } from './connection';
-import { bracket, perSlice, qualified, SYNC_SCHEMA } from './names';
+import { bracket, perSlice, qualified } from './names';
 import { PendingKeys, type KeyCount } from './pendingKeys';
 import {
   markRenamed,
@@ -37,7 +37,7 @@ import {
   type Structure,
 } from './structure';
 import { describeTables, keyParameterType, selectColumn, toRow } from './shape';
-import { createSyncTable } from './syncTable';
+import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 
 export interface ChangeTrackingSourceOptions {
   credentials: ChangeTrackingHostCredentials;
@@ -53,7 +53,7 @@ export interface ChangeTrackingSourceOptions {
   trace?: (statement: string) => void;
 }
 
-export const CHECKPOINT_TABLE = 'CT_CHECKPOINT';
+export { CHECKPOINT_TABLE } from './checkpoints';
 const OPS = { I: 'insert', U: 'update', D: 'delete' } as const;
 
 /**
@@ -480,60 +480,12 @@ export class ChangeTrackingSource implements SourceAgent {
     });
   }
 
-  async loadCheckpoint(): Promise<Checkpoint> {
-    if (!(await this.checkpointTableExists())) return {};
-    const request = this.pool.request();
-    request.input('agent', this.agentKey);
-    const { recordset } = await this.query<{ table_name: string; version: string }>(
-      request,
-      `SELECT table_name, version FROM ${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)} WHERE agent_key = @agent`,
-    );
-    return Object.fromEntries(recordset.map((r) => [r.table_name, String(r.version)]));
+  loadCheckpoint(): Promise<Checkpoint> {
+    return loadCheckpoint(this.pool, (r, statement) => this.query(r, statement), this.agentKey);
   }
 
-  private async checkpointTableExists(): Promise<boolean> {
-    const request = this.pool.request();
-    request.input('name', `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`);
-    const { recordset } = await this.query<{ id: number | null }>(request, 'SELECT OBJECT_ID(@name) AS id');
-    return (recordset[0]?.id ?? null) !== null;
-  }
-
-  async saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    const table = `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`;
-    if (!(await this.checkpointTableExists())) await this.saveCheckpointTable(table);
-    await this.writeCheckpoint(table, checkpoint);
-  }
-
-  private saveCheckpointTable(table: string): Promise<void> {
-    return createSyncTable(
-      (statement) => this.query(this.pool.request(), statement),
-      `CREATE TABLE ${table} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL,
-        version BIGINT NOT NULL, saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`,
-    );
-  }
-
-  /**
-   * One batch, one round trip: the rows of this agent are replaced inside one transaction, so its
-   * locks are never held while the network waits.
-   */
-  private async writeCheckpoint(table: string, checkpoint: Checkpoint): Promise<void> {
-    const entries = Object.entries(checkpoint);
-    if (entries.length === 0) return;
-    const request = this.pool.request();
-    request.input('agent', this.agentKey);
-    const values = entries.map(([name, version], i) => {
-      request.input(`n${i}`, name);
-      request.input(`v${i}`, sql.BigInt, version);
-      return `(@agent, @n${i}, @v${i}, SYSUTCDATETIME())`;
-    });
-    await this.query(
-      request,
-      `SET XACT_ABORT ON;
-      BEGIN TRANSACTION;
-      DELETE FROM ${table} WHERE agent_key = @agent AND table_name IN (${entries.map((_, i) => `@n${i}`).join(', ')});
-      INSERT INTO ${table} (agent_key, table_name, version, saved_at) VALUES ${values.join(', ')};
-      COMMIT TRANSACTION;`,
-    );
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    return saveCheckpoint(this.pool, (r, statement) => this.query(r, statement), this.agentKey, checkpoint);
   }
 
   async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {

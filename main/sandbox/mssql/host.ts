@@ -242,6 +242,15 @@ class SandboxSession implements HostSession, SessionContext {
     const named = (p: RpcParam[]): Parameters =>
       new Map(p.map((x) => [x.name.toLowerCase(), { type: x.type, value: x.value }]));
     const [first, second, third, ...rest] = call.params;
+    // SQL Server takes at most 2,100 parameters in one request ("Maximum capacity specifications").
+    if (call.params.length > 2100)
+      return failure({
+        number: 8003,
+        state: 1,
+        class: 16,
+        message:
+          'The incoming request has too many parameters. The server supports a maximum of 2100 parameters. Reduce the number of parameters and resend the request.',
+      });
     switch (name) {
       case 'sp_executesql': {
         // Parameters declared OUTPUT come back with the values the batch assigned them (SET/SELECT @p =).

@@ -1,0 +1,75 @@
+// The change-tracking agent's checkpoint at the source, `[SYNC].[CT_CHECKPOINT]`: one row per agent
+// key and table. Written in slices of tables (names.ts), all in one transaction: SQL Server takes
+// 2,100 parameters per request and 1,000 rows per VALUES list, and a pipeline may hold 10,000 tables.
+import sql from 'mssql';
+import type { Checkpoint } from '../source';
+import { bracket, SYNC_SCHEMA, TABLES_PER_STATEMENT } from './names';
+import { createSyncTable } from './syncTable';
+
+export const CHECKPOINT_TABLE = 'CT_CHECKPOINT';
+const TABLE = `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`;
+
+/** Runs a statement on a request (the source's traced query). */
+type Query = <T>(request: sql.Request, statement: string) => Promise<sql.IResult<T>>;
+
+async function exists(pool: sql.ConnectionPool, query: Query): Promise<boolean> {
+  const request = pool.request();
+  request.input('name', TABLE);
+  const { recordset } = await query<{ id: number | null }>(request, 'SELECT OBJECT_ID(@name) AS id');
+  return (recordset[0]?.id ?? null) !== null;
+}
+
+export async function loadCheckpoint(
+  pool: sql.ConnectionPool,
+  query: Query,
+  agentKey: string,
+): Promise<Checkpoint> {
+  if (!(await exists(pool, query))) return {};
+  const request = pool.request();
+  request.input('agent', agentKey);
+  const { recordset } = await query<{ table_name: string; version: string }>(
+    request,
+    `SELECT table_name, version FROM ${TABLE} WHERE agent_key = @agent`,
+  );
+  return Object.fromEntries(recordset.map((r) => [r.table_name, String(r.version)]));
+}
+
+/** The agent's rows replaced, slice by slice, inside one transaction (its locks held only meanwhile). */
+export async function saveCheckpoint(
+  pool: sql.ConnectionPool,
+  query: Query,
+  agentKey: string,
+  checkpoint: Checkpoint,
+): Promise<void> {
+  if (!(await exists(pool, query)))
+    await createSyncTable(
+      (statement) => query(pool.request(), statement),
+      `CREATE TABLE ${TABLE} (agent_key NVARCHAR(200) NOT NULL, table_name NVARCHAR(300) NOT NULL,
+        version BIGINT NOT NULL, saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`,
+    );
+  const entries = Object.entries(checkpoint);
+  if (entries.length === 0) return;
+  const tx = new sql.Transaction(pool);
+  await tx.begin();
+  try {
+    for (let at = 0; at < entries.length; at += TABLES_PER_STATEMENT) {
+      const slice = entries.slice(at, at + TABLES_PER_STATEMENT);
+      const request = new sql.Request(tx);
+      request.input('agent', agentKey);
+      const values = slice.map(([name, version], i) => {
+        request.input(`n${i}`, name);
+        request.input(`v${i}`, sql.BigInt, version);
+        return `(@agent, @n${i}, @v${i}, SYSUTCDATETIME())`;
+      });
+      await query(
+        request,
+        `DELETE FROM ${TABLE} WHERE agent_key = @agent AND table_name IN (${slice.map((_, i) => `@n${i}`).join(', ')});
+        INSERT INTO ${TABLE} (agent_key, table_name, version, saved_at) VALUES ${values.join(', ')};`,
+      );
+    }
+    await tx.commit();
+  } catch (error) {
+    await tx.rollback().catch(() => undefined);
+    throw error;
+  }
+}
