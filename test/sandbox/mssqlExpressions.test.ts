@@ -122,6 +122,23 @@ describe('variables and OUTPUT parameters (sp_executesql)', () => {
     expect(selected.output).toEqual({ x: 'grüße', y: '8' });
   });
 
+  it('declares variables in a batch, with a first value converted to their type, usable in table statements', async () => {
+    const { recordset } = await pool.request().query(`DECLARE @x int = 5, @y nvarchar(10);
+      SET @y = N'hi';
+      SELECT @x * 2 AS d, @y AS y;`);
+    expect(recordset).toEqual([{ d: 10, y: 'hi' }]);
+    const number = (text: string) =>
+      pool
+        .request()
+        .query(text)
+        .then(
+          () => undefined,
+          (e: unknown) => (e as sql.RequestError).number,
+        );
+    expect(await number('DECLARE @x int; DECLARE @x bigint;')).toBe(134);
+    expect(await number("DECLARE @x int = 'abc'")).toBe(245);
+  });
+
   it('refuses an assignment mixed with a result (141) and a value the variable’s type cannot hold (245)', async () => {
     const number = (p: Promise<unknown>) =>
       p.then(

@@ -446,6 +446,27 @@ async function runOne(
       }
       return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
     }
+    case 'declare': {
+      // DECLARE @v type [= expr] [, …]: a variable of the batch, NULL until assigned.
+      for (const part of topLevelParts(s.replace(/^declare\s+/i, ''))) {
+        const m = /^\s*(@\w+)\s+(?:as\s+)?(.+?)(?:\s*=\s*(.+))?\s*$/is.exec(part);
+        if (!m || /^table\b/i.test(m[2] ?? '')) return unsupported(s);
+        const name = (m[1] ?? '').toLowerCase();
+        if (params.has(name))
+          throw new SqlError({
+            number: 134,
+            state: 1,
+            class: 15,
+            message: `The variable name '${m[1] ?? ''}' has already been declared. Variable names must be unique within a query batch or stored procedure.`,
+          });
+        const type = castType(m[2] ?? '');
+        params.set(
+          name,
+          m[3] === undefined ? { type, value: null } : convert(evaluate(m[3], params, ctx), type),
+        );
+      }
+      return {};
+    }
     case 'exec':
     case 'execute': {
       // EXEC [sys.]sp_rename 'name', 'new name' [, 'COLUMN'], literals by position or @name = literal.
