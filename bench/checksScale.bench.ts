@@ -6,7 +6,7 @@ import { runChecks } from '../main/connectors/changeTracking/checks';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
 import type { Entity } from '../shared/controlApi';
 import type { Benchmark, Figure } from './harness';
-import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
+import { BENCH_CONFIGURATION, benchCredentials, BENCH_LOGIN, openBenchSource } from './sandboxSource';
 
 const SIZES = [100, 1_000, 10_000];
 
@@ -42,23 +42,8 @@ export const checksScaleBenchmark: Benchmark = {
           const start = performance.now();
           const checks = await runChecks(
             source.pool,
-            {
-              connectionName: 'bench',
-              host: '127.0.0.1',
-              port: sandbox.port,
-              databaseName: 'Sales',
-              username: BENCH_LOGIN.name,
-              password: BENCH_LOGIN.password,
-              maxConnectionsCount: 2,
-              enableTls: false,
-            },
-            {
-              enableRecursionProtection: false,
-              sourceChangeRetentionDays: 5,
-              snapshotMode: 'initial',
-              snapshotChunkRows: 10_000,
-              droppedColumns: 'keep',
-            },
+            benchCredentials(sandbox),
+            BENCH_CONFIGURATION,
             entities,
           );
           times.push(performance.now() - start);

@@ -2,29 +2,41 @@
 import type sql from 'mssql';
 import type { SandboxSqlServer } from '../main/sandbox/mssql';
 import type { BenchRow } from './rawTargets';
+import type {
+  ChangeTrackingConfiguration,
+  ChangeTrackingHostCredentials,
+} from '../shared/agents/changeTracking';
 import { openChangeTrackingSource } from '../main/connectors/changeTracking/source';
 
 export const BENCH_LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 
+/** The benchmarks' agent settings: the shared login on Sales, `connections` connections. */
+export const benchCredentials = (
+  sandbox: SandboxSqlServer,
+  connections = 2,
+): ChangeTrackingHostCredentials => ({
+  connectionName: 'bench',
+  host: '127.0.0.1',
+  port: sandbox.port,
+  databaseName: 'Sales',
+  username: BENCH_LOGIN.name,
+  password: BENCH_LOGIN.password,
+  maxConnectionsCount: connections,
+  enableTls: false,
+});
+
+export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
+  enableRecursionProtection: false,
+  sourceChangeRetentionDays: 5,
+  snapshotMode: 'initial',
+  snapshotChunkRows: 10_000,
+  droppedColumns: 'keep',
+};
+
 export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>
   openChangeTrackingSource({
-    credentials: {
-      connectionName: 'bench',
-      host: '127.0.0.1',
-      port: sandbox.port,
-      databaseName: 'Sales',
-      username: BENCH_LOGIN.name,
-      password: BENCH_LOGIN.password,
-      maxConnectionsCount: connections,
-      enableTls: false,
-    },
-    configuration: {
-      enableRecursionProtection: false,
-      sourceChangeRetentionDays: 5,
-      snapshotMode: 'initial',
-      snapshotChunkRows: 10_000,
-      droppedColumns: 'keep',
-    },
+    credentials: benchCredentials(sandbox, connections),
+    configuration: BENCH_CONFIGURATION,
     pipelineId: 'bench',
     agentId: 'src',
   });

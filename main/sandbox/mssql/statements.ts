@@ -75,12 +75,14 @@ function serverProperty(name: string): Evaluated {
   }
 }
 
-/** Index of the last character at depth 0 (outside parentheses, quotes, brackets) that `is` accepts. */
-function lastTopLevel(e: string, is: (c: string, i: number) => boolean): number {
+/**
+ * Walks `e` from `from`, past quoted text and bracketed names: `visit` sees every other character
+ * with the parenthesis depth after it; answering true ends the walk.
+ */
+function walk(e: string, from: number, visit: (c: string, i: number, depth: number) => boolean): void {
   let depth = 0;
   let quote: string | null = null;
-  let found = -1;
-  for (let i = 0; i < e.length; i++) {
+  for (let i = from; i < e.length; i++) {
     const c = e[i] ?? '';
     if (quote) {
       if (c === quote) quote = null;
@@ -88,29 +90,33 @@ function lastTopLevel(e: string, is: (c: string, i: number) => boolean): number 
     }
     if (c === "'" || c === '"') quote = c;
     else if (c === '[') quote = ']';
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (depth === 0 && is(c, i)) found = i;
+    else {
+      if (c === '(') depth++;
+      if (c === ')') depth--;
+      if (visit(c, i, depth)) return;
+    }
   }
+}
+
+/** Index of the last character at depth 0 (outside parentheses, quotes, brackets) that `is` accepts. */
+function lastTopLevel(e: string, is: (c: string, i: number) => boolean): number {
+  let found = -1;
+  walk(e, 0, (c, i, depth) => {
+    if (depth === 0 && c !== '(' && c !== ')' && is(c, i)) found = i;
+    return false;
+  });
   return found;
 }
 
 /** Whether the parenthesis at `open` closes at the end of `e` (so `e` is one call, not two joined). */
 function closesAtEnd(e: string, open: number): boolean {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = open; i < e.length; i++) {
-    const c = e[i] ?? '';
-    if (quote) {
-      if (c === quote) quote = null;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '[') quote = ']';
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i === e.length - 1;
-  }
-  return false;
+  let closes = false;
+  walk(e, open, (c, i, depth) => {
+    if (c !== ')' || depth !== 0) return false;
+    closes = i === e.length - 1;
+    return true;
+  });
+  return closes;
 }
 
 /** The parts of a list at depth 0: CONVERT's arguments. */

@@ -4,7 +4,7 @@
 // next column id, and a dropped column's id is never reused, as SQL Server numbers them.
 import type { StatementResult } from '../tds/server';
 import type { SqlValue } from '../tds/types';
-import { typeFacts } from './catalogViews';
+import { typeColumns } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { quote, SqlError, type ColumnDef, type SandboxDatabase, type TableInfo } from './database';
 import { columnDef } from './columnDefs';
@@ -96,24 +96,12 @@ function alterColumn(db: SandboxDatabase, table: TableInfo, rest: Token[]): Stat
     );
     const update = db.db.prepare(`UPDATE ${table.sqlName} SET ${quote(column.name)} = ? WHERE rowid = ?`);
     for (const [rowid, value] of converted) update.run(value, rowid);
-    const f = typeFacts(target.type);
     db.db
       .prepare(
         `UPDATE __columns SET type = ?, type_name = ?, system_type_id = ?, max_length = ?, precision = ?, scale = ?,
           collation_name = ?, is_nullable = ? WHERE object_id = ? AND column_id = ?`,
       )
-      .run(
-        JSON.stringify(target.type),
-        f.typeName,
-        f.systemTypeId,
-        f.maxLength,
-        f.precision,
-        f.scale,
-        f.collation,
-        target.nullable ? 1 : 0,
-        table.objectId,
-        column.columnId,
-      );
+      .run(...typeColumns(target.type), target.nullable ? 1 : 0, table.objectId, column.columnId);
   });
   return {};
 }
@@ -212,20 +200,13 @@ function addColumn(db: SandboxDatabase, table: TableInfo, c: ColumnDef, withValu
         'SELECT max(column_id) AS id FROM __dropped_columns WHERE object_id = ?',
       )
       .get(table.objectId)?.id ?? 0n;
-  const f = typeFacts(c.type);
   db.db
     .prepare('INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)')
     .run(
       table.objectId,
       Number(last > dropped ? last : dropped) + 1,
       c.name,
-      JSON.stringify(c.type),
-      f.typeName,
-      f.systemTypeId,
-      f.maxLength,
-      f.precision,
-      f.scale,
-      f.collation,
+      ...typeColumns(c.type),
       c.nullable ? 1 : 0,
       0,
       null,

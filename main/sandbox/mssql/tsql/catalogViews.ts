@@ -92,6 +92,12 @@ export const CATALOG_DDL = `
 `;
 
 /** The facts sys.columns and sys.types give for a type ("sys.types (Transact-SQL)"). */
+/** A column's type as __columns stores it: the type itself, then what sys.columns shows of it. */
+export function typeColumns(t: SqlType): [string, string, number, number, number, number, string | null] {
+  const f = typeFacts(t);
+  return [JSON.stringify(t), f.typeName, f.systemTypeId, f.maxLength, f.precision, f.scale, f.collation];
+}
+
 export function typeFacts(t: SqlType): {
   typeName: string;
   systemTypeId: number;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqlType, SqlValue } from '../tds/types';
 import { convert, type Evaluated } from './convert';
-import { BUILT_IN_TYPES, CATALOG_DDL, typeFacts } from './catalogViews';
+import { BUILT_IN_TYPES, CATALOG_DDL, typeColumns, typeFacts } from './catalogViews';
 import { CT_DDL } from './changeTracking';
 import { quote, SqlError, tableSql } from './basics';
 
@@ -336,18 +336,11 @@ export class SandboxDatabase {
         'INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
       );
       columns.forEach((c, i) => {
-        const f = typeFacts(c.type);
         column.run(
           objectId,
           i + 1,
           c.name,
-          JSON.stringify(c.type),
-          f.typeName,
-          f.systemTypeId,
-          f.maxLength,
-          f.precision,
-          f.scale,
-          f.collation,
+          ...typeColumns(c.type),
           c.nullable ? 1 : 0,
           c.identity ? 1 : 0,
           c.identity?.seed ?? null,

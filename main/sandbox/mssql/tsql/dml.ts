@@ -11,7 +11,7 @@ import {
   type SandboxDatabase,
   type TableInfo,
 } from './database';
-import { isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
+import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
 import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
@@ -267,19 +267,6 @@ function writeTarget(s: Token[], db: SandboxDatabase): TableInfo | undefined {
   if (isWord(s[i], 'into', 'from', 'table')) i++;
   const { parts } = dotted(s, i);
   return tableNamed(db, parts);
-}
-
-/** Reads a dotted name (a.b.c, or #temp) at tokens[i]; answers its parts and the index after it. */
-function dotted(tokens: Token[], i: number): { parts: string[]; next: number } {
-  const parts: string[] = [];
-  let j = i;
-  while (tokens[j]?.kind === 'word' || tokens[j]?.kind === 'quoted' || tokens[j]?.kind === 'temp') {
-    parts.push(nameOf(tokens[j]));
-    j++;
-    if (!isOp(tokens[j], '.')) break;
-    j++;
-  }
-  return { parts, next: j };
 }
 
 const nextSolid = (tokens: Token[], i: number) => {

@@ -4,7 +4,7 @@
 // per schema, so the SQLite name carries the table's.
 import type { StatementResult } from '../tds/server';
 import { quote, SqlError, type SandboxDatabase, type TableInfo } from './database';
-import { isOp, isWord, nameOf, solid, splitCommas, type Token } from './lexer';
+import { dotted, isOp, isWord, nameOf, solid, splitCommas, type Token } from './lexer';
 
 const error = (number: number, message: string, state = 1) =>
   new SqlError({ number, state, class: 16, message });
@@ -19,16 +19,9 @@ const syntax = (t: Token | undefined) =>
 
 /** The dotted name at s[i] (schema.table, or #temp): its parts and the index after it. */
 function dottedAt(s: Token[], i: number): { parts: string[]; next: number } {
-  const parts: string[] = [];
-  let j = i;
-  while (s[j]?.kind === 'word' || s[j]?.kind === 'quoted' || s[j]?.kind === 'temp') {
-    parts.push(nameOf(s[j]));
-    j++;
-    if (!isOp(s[j], '.')) break;
-    j++;
-  }
-  if (parts.length === 0) throw syntax(s[i]);
-  return { parts, next: j };
+  const found = dotted(s, i);
+  if (found.parts.length === 0) throw syntax(s[i]);
+  return found;
 }
 
 function tableFor(db: SandboxDatabase, parts: string[]): TableInfo {

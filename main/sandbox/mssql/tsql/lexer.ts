@@ -209,3 +209,16 @@ export const isOp = (t: Token | undefined, op: string) => t?.kind === 'op' && t.
 export const solid = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'space' && t.kind !== 'comment');
 export const textOf = (tokens: Token[]) => tokens.map((t) => t.text).join('');
 export const nameOf = (t: Token | undefined) => (t?.kind === 'quoted' ? t.value : (t?.text ?? ''));
+
+/** Reads a dotted name (a.b.c, or #temp) at tokens[i]; answers its parts and the index after it. */
+export function dotted(tokens: Token[], i: number): { parts: string[]; next: number } {
+  const parts: string[] = [];
+  let j = i;
+  while (tokens[j]?.kind === 'word' || tokens[j]?.kind === 'quoted' || tokens[j]?.kind === 'temp') {
+    parts.push(nameOf(tokens[j]));
+    j++;
+    if (!isOp(tokens[j], '.')) break;
+    j++;
+  }
+  return { parts, next: j };
+}
