@@ -11,7 +11,7 @@ import {
   type SandboxDatabase,
   type TableInfo,
 } from './database';
-import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, textOf, type Token } from './lexer';
+import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, syntax, textOf, type Token } from './lexer';
 import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
@@ -62,14 +62,6 @@ const cannotFind = (number: number, name: string) =>
     state: 1,
     class: 16,
     message: `Cannot find the object "${name}" because it does not exist or you do not have permissions.`,
-  });
-
-const syntax = (t: Token | undefined) =>
-  new SqlError({
-    number: 102,
-    state: 1,
-    class: 15,
-    message: `Incorrect syntax near '${t?.text ?? 'end of statement'}'.`,
   });
 
 const TABLE_REF_AFTER = new Set(['from', 'join', 'into', 'update', 'table']);

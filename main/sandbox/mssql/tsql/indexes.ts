@@ -4,18 +4,10 @@
 // per schema, so the SQLite name carries the table's.
 import type { StatementResult } from '../tds/server';
 import { quote, SqlError, type SandboxDatabase, type TableInfo } from './database';
-import { dotted, isOp, isWord, nameOf, solid, splitCommas, type Token } from './lexer';
+import { dotted, isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
 
 const error = (number: number, message: string, state = 1) =>
   new SqlError({ number, state, class: 16, message });
-
-const syntax = (t: Token | undefined) =>
-  new SqlError({
-    number: 102,
-    state: 1,
-    class: 15,
-    message: `Incorrect syntax near '${t?.text ?? 'end of statement'}'.`,
-  });
 
 /** The dotted name at s[i] (schema.table, or #temp): its parts and the index after it. */
 function dottedAt(s: Token[], i: number): { parts: string[]; next: number } {

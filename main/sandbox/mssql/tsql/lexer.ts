@@ -1,5 +1,7 @@
 // A T-SQL lexer: enough to split batches, find names and literals, and translate to SQLite safely.
 // Quotes follow T-SQL: 'it''s', N'…', [a]]b], "a""b"; comments -- and /* */ (nested, as T-SQL nests them).
+import { SqlError } from './basics';
+
 export type TokenKind =
   | 'word'
   | 'quoted'
@@ -222,3 +224,12 @@ export function dotted(tokens: Token[], i: number): { parts: string[]; next: num
   }
   return { parts, next: j };
 }
+
+/** 102, as SQL Server words it, at the token it stopped on. */
+export const syntax = (t: Token | undefined) =>
+  new SqlError({
+    number: 102,
+    state: 1,
+    class: 15,
+    message: `Incorrect syntax near '${t?.text ?? 'end of statement'}'.`,
+  });
