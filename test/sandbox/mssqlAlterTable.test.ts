@@ -160,3 +160,40 @@ describe('ALTER TABLE and sp_rename', () => {
     expect(changes.recordset).toEqual([{ Id: 2 }]);
   });
 });
+
+describe('declared types on write', () => {
+  it('refuses a value its column cannot hold (2628, 220, 8115), stores nothing, and keeps the connection', async () => {
+    await run(`CREATE TABLE dbo.Narrow (Id INT PRIMARY KEY, Code VARCHAR(3) NULL, Small TINYINT NULL,
+      Amount DECIMAL(5,2) NULL, Raw VARBINARY(2) NULL);`);
+    const failure = async (statement: string, bind?: (r: sql.Request) => void) => {
+      const request = pool.request();
+      bind?.(request);
+      return request.query(statement).then(
+        () => undefined,
+        (e: unknown) => e as sql.RequestError,
+      );
+    };
+    const long = await failure("INSERT INTO dbo.Narrow (Id, Code) VALUES (1, 'ABCDEF')");
+    expect(long?.number).toBe(2628);
+    expect(long?.message).toBe(
+      "String or binary data would be truncated in table 'Sales.dbo.Narrow', column 'Code'. Truncated value: 'ABC'.",
+    );
+    expect((await failure('INSERT INTO dbo.Narrow (Id, Small) VALUES (2, 300)'))?.number).toBe(220);
+    expect((await failure('INSERT INTO dbo.Narrow (Id, Amount) VALUES (3, 12345.6)'))?.number).toBe(8115);
+    expect(
+      (
+        await failure('INSERT INTO dbo.Narrow (Id, Raw) VALUES (4, @b)', (r) =>
+          r.input('b', sql.VarBinary, Buffer.from([1, 2, 3])),
+        )
+      )?.number,
+    ).toBe(2628);
+    await run("INSERT INTO dbo.Narrow VALUES (5, 'ABC', 255, 999.99, 0x0102)");
+    expect((await failure('UPDATE dbo.Narrow SET Small = Small + 1 WHERE Id = 5'))?.number).toBe(220);
+    const { recordset } = await pool.request().query('SELECT Id, Code, Small FROM dbo.Narrow');
+    expect(recordset).toEqual([{ Id: 5, Code: 'ABC', Small: 255 }]);
+    // After ALTER COLUMN the new length is the rule.
+    await run('ALTER TABLE dbo.Narrow ALTER COLUMN Code VARCHAR(10) NULL');
+    await run("UPDATE dbo.Narrow SET Code = 'ABCDEFGHIJ' WHERE Id = 5");
+    expect((await failure("UPDATE dbo.Narrow SET Code = 'ABCDEFGHIJK' WHERE Id = 5"))?.number).toBe(2628);
+  });
+});

@@ -8,9 +8,9 @@ import { typeColumns } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { quote, SqlError, type ColumnDef, type SandboxDatabase, type TableInfo } from './database';
 import { columnDef } from './columnDefs';
+import { columnSql } from './columnRules';
 import { convert } from './convert';
 import { isWord, nameOf, splitCommas, solid, type Token } from './lexer';
-import { declaredType } from './typeNames';
 
 const error = (number: number, message: string, state = 1) =>
   new SqlError({ number, state, class: 16, message });
@@ -88,12 +88,7 @@ function alterColumn(db: SandboxDatabase, table: TableInfo, rest: Token[]): Stat
     return [rowid, typeof to === 'boolean' ? (to ? 1 : 0) : to];
   });
   change(db, table, () => {
-    rebuild(
-      db,
-      table,
-      column.name,
-      `${quote(column.name)} ${quote(declaredType(target.type))}${target.nullable ? '' : ' NOT NULL'}`,
-    );
+    rebuild(db, table, column.name, target);
     const update = db.db.prepare(`UPDATE ${table.sqlName} SET ${quote(column.name)} = ? WHERE rowid = ?`);
     for (const [rowid, value] of converted) update.run(value, rowid);
     db.db
@@ -112,7 +107,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * The table made again with one column's definition replaced, its rows (rowids kept) and its indexes
  * ("Making Other Kinds Of Table Schema Changes", sqlite.org/lang_altertable.html).
  */
-function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, definition: string): void {
+function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, target: ColumnDef): void {
   const own = `${table.schema}.${table.name}`;
   const sql =
     db.db
@@ -123,11 +118,20 @@ function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, defi
       "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
     )
     .all(own);
-  const column = new RegExp(`${escapeRegExp(quote(columnName))} "(?:[^"]|"")*"( NOT NULL)?`);
+  // The column's definition as columnSql or ADD COLUMN wrote it: type, NOT NULL, DEFAULT, its CHECK.
+  const column = new RegExp(
+    `${escapeRegExp(quote(columnName))} "(?:[^"]|"")*"(?: NOT NULL)?( DEFAULT (?:\\((?:[^()']|'(?:[^']|'')*'|\\([^()]*\\))*\\)|'(?:[^']|'')*'|[-+\\w.]+))?(?: CHECK \\(TSQL_FITS\\((?:[^()']|'(?:[^']|'')*')*\\)\\))?`,
+  );
+  // The new type's definition, keeping the column's default (SQL Server keeps its DEFAULT constraint).
+  const replaced = (_whole: string, kept: string | undefined) => {
+    const fresh = columnSql({ ...target, defaultSql: undefined }, own);
+    const at = fresh.indexOf(' CHECK (');
+    return at < 0 ? `${fresh}${kept ?? ''}` : `${fresh.slice(0, at)}${kept ?? ''}${fresh.slice(at)}`;
+  };
   const scratch = quote(`${own}__alter`);
   const names = table.columns.map((c) => quote(c.name)).join(', ');
   db.db.exec(
-    sql.replace(/^CREATE TABLE ("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${scratch}`).replace(column, definition),
+    sql.replace(/^CREATE TABLE ("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${scratch}`).replace(column, replaced),
   );
   db.db.exec(`INSERT INTO ${scratch} (rowid, ${names}) SELECT rowid, ${names} FROM ${table.sqlName}`);
   db.db.exec(`DROP TABLE ${table.sqlName}`);
@@ -183,7 +187,7 @@ function addColumns(db: SandboxDatabase, table: TableInfo, rest: Token[]): State
 function addColumn(db: SandboxDatabase, table: TableInfo, c: ColumnDef, withValues: boolean): void {
   const literal = c.defaultSql === undefined ? undefined : literalDefault(c.defaultSql);
   db.db.exec(
-    `ALTER TABLE ${table.sqlName} ADD COLUMN ${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${literal === undefined ? '' : ` DEFAULT ${literal}`}`,
+    `ALTER TABLE ${table.sqlName} ADD COLUMN ${columnSql({ ...c, defaultSql: undefined }, `${table.schema}.${table.name}`)}${literal === undefined ? '' : ` DEFAULT ${literal}`}`,
   );
   // A nullable column's default is for rows inserted later; the rows there hold NULL unless WITH VALUES.
   if (c.nullable && literal !== undefined && !withValues)

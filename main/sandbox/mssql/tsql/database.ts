@@ -6,13 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqlType, SqlValue } from '../tds/types';
+import { columnSql, fits } from './columnRules';
 import { convert, type Evaluated } from './convert';
 import { BUILT_IN_TYPES, CATALOG_DDL, typeColumns, typeFacts } from './catalogViews';
 import { CT_DDL } from './changeTracking';
 import { quote, SqlError, tableSql } from './basics';
 
 export { quote, SqlError, tableSql };
-import { declaredType, typeFromDeclared } from './typeNames';
+import { typeFromDeclared } from './typeNames';
 
 export interface ColumnDef {
   name: string;
@@ -155,6 +156,10 @@ export class SandboxDatabase {
     f('SYSDATETIME', () => now());
     f('SYSUTCDATETIME', () => now());
     f('NEWID', () => randomUUID().toUpperCase());
+    // In CHECK constraints, so deterministic (SQLite refuses others there).
+    this.db.function('TSQL_FITS', { deterministic: true }, (value, type, table, column) =>
+      fits(this.name, value as SqlValue, JSON.parse(String(type)) as SqlType, String(table), String(column)),
+    );
     f('TSQL_CONVERT', (value, type, style) => {
       const to = JSON.parse(String(type)) as SqlType;
       const done = convert(storedValue(value as SqlValue), to, style === null ? null : Number(style)).value;
@@ -314,10 +319,7 @@ export class SandboxDatabase {
         });
       col.nullable = false;
     }
-    const defs = columns.map(
-      (c) =>
-        `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${c.defaultSql ? ` DEFAULT (${c.defaultSql})` : ''}`,
-    );
+    const defs = columns.map((c) => columnSql(c, `${schema}.${name}`));
     for (const k of keys)
       defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
     this.db.transaction(() => {
@@ -372,10 +374,7 @@ export class SandboxDatabase {
         message: `There is already an object named '${name}' in the database.`,
       });
     }
-    const defs = columns.map(
-      (c) =>
-        `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${c.defaultSql ? ` DEFAULT (${c.defaultSql})` : ''}`,
-    );
+    const defs = columns.map((c) => columnSql(c, name));
     for (const k of keys)
       defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
     this.db.exec(`CREATE TEMP TABLE ${quote(name)} (${defs.join(', ')})`);
