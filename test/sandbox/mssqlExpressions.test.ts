@@ -5,6 +5,7 @@ import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { DBA, sandboxPool } from '../helpers/sandbox';
+import { until } from '../helpers/until';
 
 let sandbox: SandboxSqlServer;
 let pool: sql.ConnectionPool;
@@ -107,6 +108,35 @@ describe('session and server functions', () => {
       engine: 3,
       none: null,
     });
+  });
+});
+
+describe('sys.dm_exec_sessions and sys.dm_exec_connections', () => {
+  it('list the open sessions, each once, with its login, program and database; a closed one leaves', async () => {
+    const other = await sandboxPool(sandbox, { max: 1 });
+    const otherSpid = (await other.request().query<{ s: number }>('SELECT @@SPID AS s')).recordset[0]?.s;
+    const mine = await pool.request().query<Record<string, unknown>>(
+      `SELECT s.session_id, s.login_name, s.program_name, s.database_id, c.net_transport
+        FROM sys.dm_exec_sessions s JOIN sys.dm_exec_connections c ON c.session_id = s.session_id
+        WHERE s.session_id = @@SPID`,
+    );
+    expect(mine.recordset).toEqual([
+      {
+        session_id: expect.any(Number),
+        login_name: DBA.name,
+        program_name: 'node-mssql',
+        database_id: 1,
+        net_transport: 'TCP',
+      },
+    ]);
+    const listed = async () =>
+      (
+        await pool.request().query<{ session_id: number }>('SELECT session_id FROM sys.dm_exec_sessions')
+      ).recordset.map((r) => r.session_id);
+    expect(await listed()).toContain(otherSpid);
+    await other.close();
+    // The server sees the socket close a moment after the client does.
+    await until('the closed session to leave', async () => !(await listed()).includes(otherSpid));
   });
 });
 

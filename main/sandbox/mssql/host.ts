@@ -19,6 +19,7 @@ import {
   type ServerDatabase,
 } from './tsql/database';
 import { spRename } from './tsql/rename';
+import type { ServerSession } from './tsql/sessionViews';
 
 export interface SandboxLogin {
   name: string;
@@ -60,6 +61,26 @@ export class SandboxHost implements TdsHost {
   }
 
   private nextSpid = 51;
+  private readonly sessions = new Set<SandboxSession>();
+
+  /** The sessions open now, as sys.dm_exec_sessions lists them. */
+  openSessions(): ServerSession[] {
+    return [...this.sessions].map((s) => ({
+      spid: s.spid,
+      login: s.login,
+      hostName: s.hostName,
+      appName: s.appName,
+      database: s.database,
+      databaseId: this.options.databases.findIndex((d) => sameName(d, s.database)) + 1,
+      loginTime: s.loginTime,
+      transactionCount: s.transaction.count,
+    }));
+  }
+
+  /** A session that ended leaves the views. */
+  ended(session: SandboxSession): void {
+    this.sessions.delete(session);
+  }
 
   close(): void {
     for (const c of this.settingsConnections.values()) c.close();
@@ -98,7 +119,9 @@ export class SandboxHost implements TdsHost {
     }
     // Session ids as SQL Server's user sessions have them: above 50, one per connection.
     const client = { spid: this.nextSpid++, hostName: l.hostName, appName: l.appName };
-    return { ok: true, session: new SandboxSession(this, login, database, client) };
+    const session = new SandboxSession(this, login, database, client);
+    this.sessions.add(session);
+    return { ok: true, session };
   }
 
   /**
@@ -152,6 +175,8 @@ class SandboxSession implements HostSession, SessionContext {
   readonly spid: number;
   readonly hostName: string;
   readonly appName: string;
+  /** When the login was accepted, as sys.dm_exec_sessions.login_time shows it. */
+  readonly loginTime = new Date().toISOString().replace('T', ' ').slice(0, 23);
 
   constructor(
     private readonly host: SandboxHost,
@@ -179,6 +204,11 @@ class SandboxSession implements HostSession, SessionContext {
       };
       connection.serverDatabases = () => this.host.serverDatabases();
       connection.serverLogins = () => this.host.loginNames();
+      connection.serverSessions = () => this.host.openSessions();
+      connection.sessionVariable = (name) => {
+        const n = name.toLowerCase();
+        return n === '@@spid' ? this.spid : n === '@@trancount' ? this.transaction.count : undefined;
+      };
       this.connections.set(key, connection);
     }
     return connection;
@@ -331,6 +361,7 @@ class SandboxSession implements HostSession, SessionContext {
   }
 
   close(): void {
+    this.host.ended(this);
     this.transaction.abandon();
     this.prepared.clear();
     for (const c of this.connections.values()) c.close();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqlType, SqlValue } from '../tds/types';
 import { columnSql, fits } from './columnRules';
+import type { ServerSession } from './sessionViews';
 import { convert, type Evaluated } from './convert';
 import { BUILT_IN_TYPES, CATALOG_DDL, typeColumns, typeFacts } from './catalogViews';
 import { CT_DDL } from './changeTracking';
@@ -134,6 +135,10 @@ export class SandboxDatabase {
   serverDatabases: () => ServerDatabase[] = () => [];
   /** Set by the session: the server's logins, each a user of every database (sys.database_principals). */
   serverLogins: () => string[] = () => [];
+  /** Set by the session: the server's open sessions (sys.dm_exec_sessions, sys.dm_exec_connections). */
+  serverSessions: () => ServerSession[] = () => [];
+  /** Set by the session: @@SPID, @@TRANCOUNT and the like inside statements that read tables. */
+  sessionVariable: (name: string) => number | string | undefined = () => undefined;
 
   constructor(
     readonly name: string,

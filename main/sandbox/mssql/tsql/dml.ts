@@ -16,6 +16,7 @@ import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
 import { createIndex, dropIndex } from './indexes';
+import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared } from './typeNames';
 import {
@@ -343,7 +344,9 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       }
       if (schema && /^(sys|information_schema)$/i.test(schema)) {
         // sys.databases and sys.database_principals are answered from the server's databases and logins.
-        const serverView = /^sys$/i.test(schema) && /^(databases|database_principals)$/i.test(name);
+        const serverView =
+          /^sys$/i.test(schema) &&
+          /^(databases|database_principals|dm_exec_sessions|dm_exec_connections)$/i.test(name);
         const view = serverView ? `sys.${name.toLowerCase()}` : db.catalogView(schema, name);
         // Without catalog access, or in upper case under a case-sensitive collation, SQL Server sees no such object.
         if (view && (!db.rights.viewCatalog || (db.rights.caseSensitive && view !== `${schema}.${name}`))) {
@@ -363,7 +366,9 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
             message: `The sandbox does not support the catalog view ${schema}.${name} yet.`,
           });
         }
-        if (serverView)
+        if (view === 'sys.dm_exec_sessions' || view === 'sys.dm_exec_connections')
+          out.push(sessionViewSql(view, db.serverSessions()));
+        else if (serverView)
           out.push(
             view === 'sys.databases' ? serverDatabasesSql(db) : databasePrincipalsSql(db.serverLogins()),
           );
@@ -454,6 +459,9 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
     else if (t.kind === 'variable') {
       if (!params.has(t.text.toLowerCase())) throw undeclared(t.text);
       out.push(`@${paramName(t.text)}`);
+    } else if (t.kind === 'sysvar' && db.sessionVariable(t.text) !== undefined) {
+      const value = db.sessionVariable(t.text);
+      out.push(typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value));
     } else if (t.kind === 'sysvar') {
       throw new SqlError({
         number: 50000,
