@@ -114,7 +114,8 @@ describe('session and server functions', () => {
 describe('sys.dm_exec_sessions and sys.dm_exec_connections', () => {
   it('list the open sessions, each once, with its login, program and database; a closed one leaves', async () => {
     const other = await sandboxPool(sandbox, { max: 1 });
-    const otherSpid = (await other.request().query<{ s: number }>('SELECT @@SPID AS s')).recordset[0]?.s;
+    const otherSpid =
+      (await other.request().query<{ s: number }>('SELECT @@SPID AS s')).recordset[0]?.s ?? -1;
     const mine = await pool.request().query<Record<string, unknown>>(
       `SELECT s.session_id, s.login_name, s.program_name, s.database_id, c.net_transport
         FROM sys.dm_exec_sessions s JOIN sys.dm_exec_connections c ON c.session_id = s.session_id
