@@ -1,6 +1,6 @@
 // The change-tracking agent's checkpoint at the source, `[SYNC].[CT_CHECKPOINT]`: one row per agent
-// key and table. Written in slices of tables (names.ts), all in one transaction: SQL Server takes
-// 2,100 parameters per request and 1,000 rows per VALUES list, and a pipeline may hold 10,000 tables.
+// key and table. Written in slices of tables (names.ts): SQL Server takes 2,100 parameters per
+// request and 1,000 rows per VALUES list, and a pipeline may hold 10,000 tables.
 import sql from 'mssql';
 import type { Checkpoint } from '../source';
 import { bracket, SYNC_SCHEMA, TABLES_PER_STATEMENT } from './names';
@@ -34,7 +34,12 @@ export async function loadCheckpoint(
   return Object.fromEntries(recordset.map((r) => [r.table_name, String(r.version)]));
 }
 
-/** The agent's rows replaced, slice by slice, inside one transaction (its locks held only meanwhile). */
+/**
+ * The agent's rows replaced, a slice of tables per request, each in a transaction of its own inside
+ * that one request, so no lock is held while the network waits. A pipeline of up to 250 tables is
+ * one atomic request; beyond, a failure half way leaves some tables' rows older, which only delays
+ * the backlog shown for them (the target's checkpoint is the one the runner resumes from).
+ */
 export async function saveCheckpoint(
   pool: sql.ConnectionPool,
   query: Query,
@@ -48,28 +53,22 @@ export async function saveCheckpoint(
         version BIGINT NOT NULL, saved_at DATETIME2(3) NOT NULL, CONSTRAINT PK_CT_CHECKPOINT PRIMARY KEY (agent_key, table_name))`,
     );
   const entries = Object.entries(checkpoint);
-  if (entries.length === 0) return;
-  const tx = new sql.Transaction(pool);
-  await tx.begin();
-  try {
-    for (let at = 0; at < entries.length; at += TABLES_PER_STATEMENT) {
-      const slice = entries.slice(at, at + TABLES_PER_STATEMENT);
-      const request = new sql.Request(tx);
-      request.input('agent', agentKey);
-      const values = slice.map(([name, version], i) => {
-        request.input(`n${i}`, name);
-        request.input(`v${i}`, sql.BigInt, version);
-        return `(@agent, @n${i}, @v${i}, SYSUTCDATETIME())`;
-      });
-      await query(
-        request,
-        `DELETE FROM ${TABLE} WHERE agent_key = @agent AND table_name IN (${slice.map((_, i) => `@n${i}`).join(', ')});
-        INSERT INTO ${TABLE} (agent_key, table_name, version, saved_at) VALUES ${values.join(', ')};`,
-      );
-    }
-    await tx.commit();
-  } catch (error) {
-    await tx.rollback().catch(() => undefined);
-    throw error;
+  for (let at = 0; at < entries.length; at += TABLES_PER_STATEMENT) {
+    const slice = entries.slice(at, at + TABLES_PER_STATEMENT);
+    const request = pool.request();
+    request.input('agent', agentKey);
+    const values = slice.map(([name, version], i) => {
+      request.input(`n${i}`, name);
+      request.input(`v${i}`, sql.BigInt, version);
+      return `(@agent, @n${i}, @v${i}, SYSUTCDATETIME())`;
+    });
+    await query(
+      request,
+      `SET XACT_ABORT ON;
+      BEGIN TRANSACTION;
+      DELETE FROM ${TABLE} WHERE agent_key = @agent AND table_name IN (${slice.map((_, i) => `@n${i}`).join(', ')});
+      INSERT INTO ${TABLE} (agent_key, table_name, version, saved_at) VALUES ${values.join(', ')};
+      COMMIT TRANSACTION;`,
+    );
   }
 }
