@@ -6,7 +6,7 @@
 // loaded again only once its slice is used up, or when the session (and so its temporary tables) is
 // gone, which one sentinel table tells per batch.
 import sql from 'mssql';
-import type { TableShape } from '../source';
+import { tableKey, type TableShape } from '../source';
 import { bracket, qualified } from './names';
 import type { RunQuery as Run } from './structure';
 
@@ -66,7 +66,7 @@ export class PendingKeys {
    * all read. Returns the version they reach: a batch must not read past it.
    */
   async ensure(run: Run, shape: TableShape, checkpoint: bigint, current: bigint): Promise<bigint> {
-    const table = `${shape.ref.schema}.${shape.ref.table}`;
+    const table = tableKey(shape.ref);
     const keyColumns = shape.key.map((k) => shape.columns.find((c) => c.name === k));
     const definitions = keyColumns.map((c) => `${bracket(c?.name ?? '')} ${c?.sourceType ?? 'int'} NOT NULL`);
     const keyDefinition = definitions.join(', ');
@@ -115,7 +115,7 @@ export class PendingKeys {
     limit: bigint,
     versions: number,
   ): Promise<KeyCount[]> {
-    const temp = this.tempOf(`${shape.ref.schema}.${shape.ref.table}`);
+    const temp = this.tempOf(tableKey(shape.ref));
     return run<{ version: string; n: number }>(
       `SELECT TOP (@versions) __ver AS version, COUNT(*) AS n FROM ${temp}
         WHERE __ver > @after AND __ver <= @limit GROUP BY __ver ORDER BY __ver`,

@@ -106,7 +106,7 @@ export class ChangeTrackingSource implements SourceAgent {
 
   /** The temporary table of a table's pending changed keys, named with the prefix. */
   keysTable(table: TableRef): string {
-    return this.pending.tempOf(`${table.schema}.${table.table}`);
+    return this.pending.tempOf(tableKey(table));
   }
 
   async check(entities: readonly Entity[]): Promise<CheckResult[]> {
@@ -313,17 +313,15 @@ export class ChangeTrackingSource implements SourceAgent {
         'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v',
       );
       const current = recordset[0]?.v ?? null;
-      // Each table's minimum valid version, a bounded slice of tables per statement (names.ts).
-      const first: Record<string, string | null> = {};
-      await perSlice(tables, async (slice, offset) => {
+      // Each table's minimum valid version, in table order, a bounded slice per statement (names.ts).
+      const minimums = await perSlice(tables, async (slice) => {
         const head = this.request(tx);
         const mins = slice.map((t, i) => {
           head.input(`t${i}`, qualified(t));
-          return `CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t${i})) AS m${offset + i}`;
+          return `CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t${i})) AS m${i}`;
         });
         const answer = await this.query<Record<string, string | null>>(head, `SELECT ${mins.join(', ')}`);
-        Object.assign(first, answer.recordset[0] ?? {});
-        return [];
+        return slice.map((_, i) => answer.recordset[0]?.[`m${i}`] ?? null);
       });
       if (current === null) throw new Error('Change Tracking is off for the database.');
       const run = this.runOn(() => this.request(tx));
@@ -337,7 +335,7 @@ export class ChangeTrackingSource implements SourceAgent {
       tables.forEach((t, i) => {
         const key = tableKey(t);
         const from = checkpoint[key];
-        const min = first[`m${i}`] ?? null;
+        const min = minimums[i] ?? null;
         const signal = signals[i] ?? null;
         const known = this.structures.get(key.toLowerCase());
         if (signal === null && from !== undefined)
@@ -496,17 +494,16 @@ export class ChangeTrackingSource implements SourceAgent {
     );
     const current = head.recordset[0]?.v ?? null;
     // Bounded statements: a slice of tables each (names.ts), however many entities.
-    const counted = new Map<string, number>();
-    await perSlice(known, async (slice) => {
+    const pairs = await perSlice(known, async (slice) => {
       const request = this.pool.request();
       const counts = slice.map((t, i) => {
         request.input(`c${i}`, sql.BigInt, checkpoint[tableKey(t)]);
         return `SELECT ${i} AS i, COUNT(*) AS n FROM CHANGETABLE(CHANGES ${qualified(t)}, @c${i}) AS ct`;
       });
       const { recordset } = await this.query<{ i: number; n: number }>(request, counts.join(' UNION ALL '));
-      for (const r of recordset) counted.set(tableKey(slice[Number(r.i)] as TableRef), Number(r.n));
-      return [];
+      return recordset.map((r): [string, number] => [tableKey(slice[Number(r.i)] as TableRef), Number(r.n)]);
     });
+    const counted = new Map(pairs);
     const perTable = tables.map((t) => ({
       table: tableKey(t),
       rowsToRead: counted.get(tableKey(t)) ?? null,

@@ -66,10 +66,15 @@ export async function readStructures(
           (r) => present.forEach((id, k) => r.input(`o${k}`, id)),
         )
       : [];
-    return ids.map(
-      (id) =>
-        new Map(rows.filter((r) => Number(r.object_id) === id).map((r) => [Number(r.column_id), r.name])),
-    );
+    // Grouped once by object: a lookup per table, not a scan of every column of the slice.
+    const byObject = new Map<number, Map<number, string>>();
+    for (const r of rows) {
+      const id = Number(r.object_id);
+      const names = byObject.get(id) ?? new Map<number, string>();
+      names.set(Number(r.column_id), r.name);
+      byObject.set(id, names);
+    }
+    return ids.map((id) => (id === null ? undefined : byObject.get(id)) ?? new Map<number, string>());
   });
   return signals.map((s, i) => (s ? { ...s, names: names[i] ?? new Map<number, string>() } : null));
 }

@@ -3,15 +3,14 @@
 // name, never half-run.
 import type { StatementResult } from './tds/server';
 import type { Column, ServerMessage } from './tds/tokens';
-import type { SqlType, SqlValue } from './tds/types';
+import type { SqlValue } from './tds/types';
 import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
 import { undeclared } from './tsql/basics';
 import { SqlError, type SandboxDatabase } from './tsql/database';
 import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
 import { runTableStatement, type Parameters } from './tsql/dml';
 import { spRename } from './tsql/rename';
-import { convert, integerArithmetic, type Evaluated } from './tsql/convert';
-import { parseTypeName } from './tsql/typeNames';
+import { castType, convert, integerArithmetic, type Evaluated } from './tsql/convert';
 import { isWord, LexError, solid, splitCommas, splitStatements, textOf, type Token } from './tsql/lexer';
 
 export type { Parameters };
@@ -128,22 +127,6 @@ function topLevelParts(e: string): string[] {
     rest = rest.slice(0, at);
   }
   return [rest, ...parts];
-}
-
-/** The type CAST and CONVERT name; a character or binary type without a length has 30. */
-function castType(text: string): SqlType {
-  const t = text.trim();
-  const bare = /^(n?char|n?varchar|binary|varbinary)$/i.exec(t);
-  try {
-    return parseTypeName(bare ? `${t}(30)` : t);
-  } catch {
-    throw new SqlError({
-      number: 243,
-      state: 1,
-      class: 16,
-      message: `Type ${t} is not a defined system type.`,
-    });
-  }
 }
 
 /** CAST(x AS t), CONVERT(t, x[, style]), 0x… literals, (x), and integer + - * / %, with T-SQL's types. */

@@ -6,14 +6,12 @@ import type { StatementResult } from '../tds/server';
 import type { SqlValue } from '../tds/types';
 import { typeColumns } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
-import { quote, SqlError, type ColumnDef, type SandboxDatabase, type TableInfo } from './database';
+import { statementError as error } from './basics';
+import { quote, type ColumnDef, type SandboxDatabase, type TableInfo } from './database';
 import { columnDef } from './columnDefs';
 import { columnSql } from './columnRules';
 import { convert } from './convert';
 import { isWord, nameOf, splitCommas, solid, type Token } from './lexer';
-
-const error = (number: number, message: string, state = 1) =>
-  new SqlError({ number, state, class: 16, message });
 
 const notYet = (what: string) =>
   error(50000, `The sandbox does not support this statement yet: ALTER TABLE … ${what}`);

@@ -7,6 +7,10 @@ export class SqlError extends Error {
   }
 }
 
+/** An error of class 16 (the statement fails, the batch goes on being read) with SQL Server's number and words. */
+export const statementError = (number: number, message: string, state = 1) =>
+  new SqlError({ number, state, class: 16, message });
+
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** The SQLite name of a T-SQL table. */
 export const tableSql = (schema: string, name: string) => quote(`${schema}.${name}`);

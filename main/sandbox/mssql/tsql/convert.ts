@@ -3,15 +3,13 @@
 // 8114, 241, 8169), overflows (220, 244/248, 8115) or cannot be shown (int to a too-short char: *),
 // and integer arithmetic with 8134 and 8115. Values keep the sandbox's canonical forms (tds/types.ts).
 import type { SqlType, SqlValue } from '../tds/types';
-import { SqlError } from './basics';
+import { parseTypeName } from './typeNames';
+import { statementError as fail } from './basics';
 
 export interface Evaluated {
   type: SqlType;
   value: SqlValue;
 }
-
-const fail = (number: number, message: string, state = 1) =>
-  new SqlError({ number, state, class: 16, message });
 
 /** How SQL Server names a type in its messages: `int`, `numeric`, `varchar`, `datetime`. */
 const typeWord = (t: SqlType) => (t.name === 'decimal' ? 'numeric' : t.name);
@@ -276,4 +274,15 @@ export function integerArithmetic(a: Evaluated, op: string, b: Evaluated): Evalu
   if (result < low || result > high)
     throw fail(8115, `Arithmetic overflow error converting expression to data type ${type.name}.`);
   return { type, value: type.name === 'bigint' ? result : Number(result) };
+}
+
+/** The type CAST and CONVERT name; a character or binary type without a length has 30 (243 if unknown). */
+export function castType(text: string): SqlType {
+  const t = text.trim();
+  const bare = /^(n?char|n?varchar|binary|varbinary)$/i.test(t);
+  try {
+    return parseTypeName(bare ? `${t}(30)` : t);
+  } catch {
+    throw fail(243, `Type ${t} is not a defined system type.`);
+  }
 }

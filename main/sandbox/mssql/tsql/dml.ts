@@ -15,6 +15,7 @@ import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, syntax, textOf, 
 import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
+import { castType } from './convert';
 import { createIndex, dropIndex } from './indexes';
 import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
@@ -106,19 +107,7 @@ function conversion(isCast: boolean, inner: Token[], params: Parameters, db: San
     const parts = splitCommas(inner);
     [type = [], expr = [], style] = parts;
   }
-  const text = textOf(solid(type));
-  const bare = /^(n?char|n?varchar|binary|varbinary)$/i.test(text);
-  let target: SqlType;
-  try {
-    target = parseTypeName(bare ? `${text}(30)` : text);
-  } catch {
-    throw new SqlError({
-      number: 243,
-      state: 1,
-      class: 16,
-      message: `Type ${text} is not a defined system type.`,
-    });
-  }
+  const target = castType(textOf(solid(type)));
   const styleSql = style ? translate(style, params, db) : 'NULL';
   return `TSQL_CONVERT(${translate(expr, params, db)}, '${JSON.stringify(target).replaceAll("'", "''")}', ${styleSql})`;
 }

@@ -3,11 +3,9 @@
 // sys.indexes / sys.index_columns for permanent tables. SQL Server names indexes per table, SQLite
 // per schema, so the SQLite name carries the table's.
 import type { StatementResult } from '../tds/server';
-import { quote, SqlError, type SandboxDatabase, type TableInfo } from './database';
+import { statementError as error } from './basics';
+import { quote, type SandboxDatabase, type TableInfo } from './database';
 import { dotted, isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
-
-const error = (number: number, message: string, state = 1) =>
-  new SqlError({ number, state, class: 16, message });
 
 /** The dotted name at s[i] (schema.table, or #temp): its parts and the index after it. */
 function dottedAt(s: Token[], i: number): { parts: string[]; next: number } {

@@ -4,11 +4,9 @@
 // sys.objects.modify_date here, so a reader that relies on it alone misses renames.
 import type { StatementResult } from '../tds/server';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
-import { quote, SqlError, tableSql, type SandboxDatabase, type TableInfo } from './database';
+import { statementError as error } from './basics';
+import { quote, tableSql, type SandboxDatabase, type TableInfo } from './database';
 import { lex, nameOf } from './lexer';
-
-const error = (number: number, message: string, state = 1) =>
-  new SqlError({ number, state, class: 16, message });
 
 const CAUTION = {
   kind: 'info' as const,
