@@ -4,14 +4,13 @@
 // or after the slice already read, all arrive; nothing is lost or read twice.
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { SandboxSqlServer } from '../../main/sandbox/mssql';
 import {
   openChangeTrackingSource,
   type ChangeTrackingSource,
 } from '../../main/connectors/changeTracking/source';
 import type { Checkpoint, Row } from '../../main/connectors/source';
-import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 
 let sandbox: SandboxSqlServer;
 let admin: sql.ConnectionPool;
@@ -26,15 +25,11 @@ const values = (from: number, count: number, label: string) =>
   Array.from({ length: count }, (_, i) => `(${from + i}, N'${label} ${from + i}')`).join(', ');
 
 beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  admin = await sandboxPool(sandbox, { max: 1 });
-  await run(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-    CREATE SCHEMA SYNC;
+  ({ sandbox, admin } = await readySandbox(`
     CREATE TABLE dbo.Lines (Id INT PRIMARY KEY, Label NVARCHAR(40) NOT NULL);
     CREATE TABLE dbo.Notes (Id INT PRIMARY KEY, Label NVARCHAR(40) NOT NULL);
     ALTER TABLE dbo.Lines ENABLE CHANGE_TRACKING;
-    ALTER TABLE dbo.Notes ENABLE CHANGE_TRACKING;`);
+    ALTER TABLE dbo.Notes ENABLE CHANGE_TRACKING;`));
   reader = await openChangeTrackingSource({
     credentials: sandboxCredentials(sandbox),
     configuration: ctConfiguration(),

@@ -9,10 +9,10 @@ import type { Row, TableRef } from '../../main/connectors/source';
 import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import { qualified } from '../../main/connectors/changeTracking/names';
 import type { SourceHarness } from '../contract/sourceAgent';
-import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
 import type { EngineClient } from '../../main/client/engineClient';
-import { DBA } from './sandbox';
+import { DBA, sandboxPool } from './sandbox';
 
 export const ctConfiguration = (
   over: Partial<ChangeTrackingConfiguration> = {},
@@ -172,4 +172,20 @@ export async function configureSeedPipeline(
       target: { table: t.toLowerCase() },
     })),
   });
+}
+
+/**
+ * A sandbox SQL Server made ready for the agent, as a DBA would: the DBA login on Sales, Change
+ * Tracking on (2 days), snapshot isolation allowed, the SYNC schema, then `setup` (the test's tables).
+ */
+export async function readySandbox(
+  setup: string,
+): Promise<{ sandbox: SandboxSqlServer; admin: sql.ConnectionPool }> {
+  const sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
+  const admin = await sandboxPool(sandbox, { max: 1 });
+  await admin.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
+    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
+    CREATE SCHEMA SYNC;
+    ${setup}`);
+  return { sandbox, admin };
 }

@@ -16,10 +16,9 @@ import { PostgresTarget } from '../../main/connectors/postgresql/target';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import type { Target } from '../../main/connectors/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
-import { DBA, sandboxPool } from '../helpers/sandbox';
 import { until } from '../helpers/until';
 
 const items = { schema: 'dbo', table: 'Items' };
@@ -75,17 +74,13 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('ALTER TABLE at SQL Server whil
     events.flatMap((e) => (e.kind === 'schema-changed' ? [e.reason] : [])).join('\n');
 
   beforeAll(async () => {
-    sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-    admin = await sandboxPool(sandbox, { max: 1 });
-    await run(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
-      ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-      CREATE SCHEMA SYNC;
+    ({ sandbox, admin } = await readySandbox(`
       CREATE TABLE dbo.Items (Id INT PRIMARY KEY, Name NVARCHAR(20) NOT NULL, OldCode CHAR(4) NULL);
       CREATE TABLE dbo.Extra (Id INT PRIMARY KEY, Note NVARCHAR(20) NULL);
       ALTER TABLE dbo.Items ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);
       ALTER TABLE dbo.Extra ENABLE CHANGE_TRACKING;
       INSERT INTO dbo.Items VALUES (1, N'first', 'A1');
-      INSERT INTO dbo.Extra VALUES (1, N'extra');`);
+      INSERT INTO dbo.Extra VALUES (1, N'extra');`));
     if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
   });
   afterAll(async () => {

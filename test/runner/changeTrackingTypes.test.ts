@@ -14,10 +14,9 @@ import { PostgresTarget } from '../../main/connectors/postgresql/target';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import type { Target } from '../../main/connectors/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
-import { DBA, sandboxPool } from '../helpers/sandbox';
 
 describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (label) => {
   let sandbox: SandboxSqlServer;
@@ -69,15 +68,11 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
   };
 
   beforeAll(async () => {
-    sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-    admin = await sandboxPool(sandbox, { max: 1 });
-    await admin.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
-      ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-      CREATE SCHEMA SYNC;
+    ({ sandbox, admin } = await readySandbox(`
       CREATE TABLE dbo.Kinds (Id INT PRIMARY KEY, At DATETIMEOFFSET(7) NULL, Said NVARCHAR(40) NULL,
         Exact DATETIME2(7) NULL, Bytes VARBINARY(8) NULL);
       ALTER TABLE dbo.Kinds ENABLE CHANGE_TRACKING;
-      INSERT INTO dbo.Kinds VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', N'Zürich — 東京 🚀', '2026-11-24 23:59:59.9999999', 0x00FF10);`);
+      INSERT INTO dbo.Kinds VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', N'Zürich — 東京 🚀', '2026-11-24 23:59:59.9999999', 0x00FF10);`));
     if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
   });
   afterAll(async () => {
