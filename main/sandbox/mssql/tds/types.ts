@@ -13,7 +13,11 @@ export type SqlType =
         | 'real'
         | 'date'
         | 'datetime'
-        | 'uniqueidentifier';
+        | 'uniqueidentifier'
+        | 'money'
+        | 'smallmoney'
+        | 'rowversion'
+        | 'xml';
     }
   | { name: 'decimal' | 'numeric'; precision: number; scale: number }
   | { name: 'char' | 'varchar' | 'nchar' | 'nvarchar' | 'binary' | 'varbinary'; length: number | 'max' }
@@ -39,6 +43,8 @@ export const TYPE = {
   BIGCHAR: 0xaf,
   NVARCHAR: 0xe7,
   NCHAR: 0xef,
+  MONEYN: 0x6e,
+  XML: 0xf1,
   // Fixed-length types a client may send in RPC parameters.
   INT1: 0x30,
   BIT: 0x32,
@@ -49,6 +55,8 @@ export const TYPE = {
   DATETIME: 0x3d,
   FLT8: 0x3e,
   INT8: 0x7f,
+  MONEY: 0x3c,
+  MONEY4: 0x7a,
 } as const;
 
 /** SQL_Latin1_General_CP1_CI_AS: LCID 0x0409, case-insensitive flags, sort id 52 (code page 1252). */
@@ -100,6 +108,16 @@ export function writeTypeInfo(t: SqlType): Buffer {
       return Buffer.from([TYPE.DATETIMEOFFSETN, t.scale]);
     case 'uniqueidentifier':
       return Buffer.from([TYPE.GUID, 16]);
+    case 'money':
+      return Buffer.from([TYPE.MONEYN, 8]);
+    case 'smallmoney':
+      return Buffer.from([TYPE.MONEYN, 4]);
+    // rowversion is binary(8) on the wire (MS-TDS 2.2.5.5.1.2: timestamp is BIGBINARYTYPE, length 8).
+    case 'rowversion':
+      return Buffer.from([TYPE.BIGBINARY, 8, 0]);
+    // XML_INFO with SCHEMA_PRESENT 0: untyped XML.
+    case 'xml':
+      return Buffer.from([TYPE.XML, 0]);
     case 'char':
     case 'varchar':
     case 'nchar':
@@ -222,6 +240,20 @@ export function readTypeInfo(c: Cursor): SqlType {
     case TYPE.GUID:
       c.u8();
       return { name: 'uniqueidentifier' };
+    case TYPE.MONEY:
+      return { name: 'money' };
+    case TYPE.MONEY4:
+      return { name: 'smallmoney' };
+    case TYPE.MONEYN:
+      return { name: c.u8() === 4 ? 'smallmoney' : 'money' };
+    case TYPE.XML:
+      // SCHEMA_PRESENT, then (when 1) the schema collection's database, owner and name.
+      if (c.u8() === 1) {
+        c.bVarchar();
+        c.bVarchar();
+        c.usVarchar();
+      }
+      return { name: 'xml' };
     case TYPE.BIGCHAR:
     case TYPE.BIGVARCHR:
     case TYPE.NCHAR:
@@ -340,7 +372,7 @@ function shift(days: number, units: bigint, scale: number, minutes: number): [nu
 
 // ---------- values ----------
 
-function decimalToUnscaled(text: string, scale: number): bigint {
+export function decimalToUnscaled(text: string, scale: number): bigint {
   const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text.trim());
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new ValueError(`'${text}' is not a number.`);
   const fraction = (m[3] ?? '').padEnd(scale, '0');
@@ -354,6 +386,17 @@ export function unscaledToDecimal(v: bigint, scale: number): string {
   const digits = (negative ? -v : v).toString().padStart(scale + 1, '0');
   const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
   return negative ? `-${text}` : text;
+}
+
+/**
+ * A number's exact decimal digits: a double's own value, never JavaScript's exponent form (1e+21), so
+ * decimalToUnscaled reads every stored double exactly.
+ */
+export function exactText(value: SqlValue): string {
+  if (typeof value !== 'number') return String(value);
+  if (Number.isInteger(value)) return BigInt(value).toString();
+  const shortest = String(value);
+  return /e/i.test(shortest) ? value.toFixed(20).replace(/0+$/, '') : shortest;
 }
 
 function guidBytes(text: string): Buffer {
@@ -439,7 +482,7 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
     case 'decimal':
     case 'numeric': {
       if (value === null) return lengthPrefixed(null);
-      const unscaled = decimalToUnscaled(String(value), t.scale);
+      const unscaled = decimalToUnscaled(exactText(value), t.scale);
       const size = decimalBytes(t.precision);
       const b = Buffer.alloc(1 + size);
       b[0] = unscaled < 0n ? 0 : 1;
@@ -499,6 +542,28 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
     }
     case 'uniqueidentifier':
       return lengthPrefixed(value === null ? null : guidBytes(String(value)));
+    case 'money':
+    case 'smallmoney': {
+      if (value === null) return lengthPrefixed(null);
+      // Ten-thousandths as an integer: smallmoney in 4 bytes; money in 8, the high half first.
+      const units = decimalToUnscaled(exactText(value), 4);
+      if (t.name === 'smallmoney') {
+        const b = Buffer.alloc(4);
+        b.writeInt32LE(Number(units));
+        return lengthPrefixed(b);
+      }
+      const b = Buffer.alloc(8);
+      b.writeInt32LE(Number(BigInt.asIntN(64, units) >> 32n));
+      b.writeUInt32LE(Number(BigInt.asUintN(32, units)), 4);
+      return lengthPrefixed(b);
+    }
+    case 'rowversion': {
+      if (value === null) return Buffer.from([0xff, 0xff]);
+      const data = Buffer.isBuffer(value) ? value : Buffer.alloc(8);
+      return Buffer.concat([Buffer.from([data.length, 0]), data]);
+    }
+    case 'xml':
+      return plp(value === null ? null : Buffer.from(String(value), 'utf16le'));
     case 'char':
     case 'varchar':
     case 'nchar':
@@ -532,6 +597,7 @@ function readPlp(c: Cursor): Buffer | null {
 
 /** Reads a parameter value that follows its TYPE_INFO. */
 export function readValue(t: SqlType, c: Cursor): SqlValue {
+  if (t.name === 'xml') return readPlp(c)?.toString('utf16le') ?? null;
   if ('length' in t) {
     let data: Buffer | null;
     if (t.length === 'max') data = readPlp(c);
@@ -593,5 +659,13 @@ export function readValue(t: SqlType, c: Cursor): SqlValue {
     }
     case 'uniqueidentifier':
       return guidText(b);
+    case 'money':
+    case 'smallmoney': {
+      const units =
+        size === 4 ? BigInt(b.readInt32LE(0)) : (BigInt(b.readInt32LE(0)) << 32n) | BigInt(b.readUInt32LE(4));
+      return unscaledToDecimal(units, 4);
+    }
+    case 'rowversion':
+      return Buffer.from(b);
   }
 }

@@ -181,6 +181,29 @@ export function typeFacts(t: SqlType): {
       return temporal(3, 42, timeBytes, (s) => (s === 0 ? 19 : 20 + s));
     case 'datetimeoffset':
       return temporal(5, 43, timeBytes, (s) => (s === 0 ? 26 : 27 + s));
+    case 'money':
+      return { typeName: 'money', systemTypeId: 60, maxLength: 8, precision: 19, scale: 4, collation: null };
+    case 'smallmoney':
+      return {
+        typeName: 'smallmoney',
+        systemTypeId: 122,
+        maxLength: 4,
+        precision: 10,
+        scale: 4,
+        collation: null,
+      };
+    // sys.types still names rowversion by its old synonym ("rowversion (Transact-SQL)").
+    case 'rowversion':
+      return {
+        typeName: 'timestamp',
+        systemTypeId: 189,
+        maxLength: 8,
+        precision: 0,
+        scale: 0,
+        collation: null,
+      };
+    case 'xml':
+      return { typeName: 'xml', systemTypeId: 241, maxLength: -1, precision: 0, scale: 0, collation: null };
     case 'uniqueidentifier':
       return {
         typeName: 'uniqueidentifier',
@@ -242,4 +265,8 @@ export const BUILT_IN_TYPES: SqlType[] = [
   { name: 'binary', length: 8000 },
   { name: 'varbinary', length: 8000 },
   { name: 'uniqueidentifier' },
+  { name: 'money' },
+  { name: 'smallmoney' },
+  { name: 'rowversion' },
+  { name: 'xml' },
 ];

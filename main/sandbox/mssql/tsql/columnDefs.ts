@@ -26,6 +26,8 @@ export function columnDef(
       });
     throw error;
   }
+  // A rowversion column is NOT NULL unless declared NULL.
+  if (column.type.name === 'rowversion') column.nullable = false;
   for (let k = typeEnd; k < def.length; k++) {
     const t = def[k];
     if (isWord(t, 'not') && isWord(def[k + 1], 'null')) {

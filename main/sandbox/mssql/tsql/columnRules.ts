@@ -5,6 +5,9 @@
 import type { SqlType, SqlValue } from '../tds/types';
 import { quote, SqlError } from './basics';
 import { declaredType } from './typeNames';
+import { MONEY_RANGE } from './convert';
+import { ROWVERSION_DEFAULT } from './rowversion';
+import { decimalToUnscaled, exactText } from '../tds/types';
 import type { ColumnDef } from './database';
 
 const INTEGER_RANGE: Record<string, [bigint, bigint]> = {
@@ -17,11 +20,15 @@ const INTEGER_RANGE: Record<string, [bigint, bigint]> = {
 /** Whether a column of this type needs the check (a bounded length, an integer, a decimal). */
 function bounded(t: SqlType): boolean {
   if ('length' in t) return t.length !== 'max';
-  return t.name in INTEGER_RANGE || t.name === 'decimal' || t.name === 'numeric';
+  return t.name in INTEGER_RANGE || t.name in MONEY_RANGE || t.name === 'decimal' || t.name === 'numeric';
 }
 
 /** A column's SQLite definition: name, declared T-SQL type, NOT NULL, DEFAULT, and its type's check. */
-export function columnSql(c: ColumnDef, table: string, defaultSql = c.defaultSql): string {
+export function columnSql(
+  c: ColumnDef,
+  table: string,
+  defaultSql = c.type.name === 'rowversion' ? ROWVERSION_DEFAULT : c.defaultSql,
+): string {
   const check = bounded(c.type)
     ? ` CHECK (TSQL_FITS(${quote(c.name)}, '${JSON.stringify(c.type)}', '${table.replaceAll("'", "''")}', '${c.name.replaceAll("'", "''")}'))`
     : '';
@@ -70,6 +77,18 @@ export function fits(
         message: `Arithmetic overflow error converting expression to data type ${type.name}.`,
       });
     }
+    return 1;
+  }
+  if ((type.name === 'money' || type.name === 'smallmoney') && !Buffer.isBuffer(value)) {
+    const units = decimalToUnscaled(exactText(value), 4);
+    const [low, high] = MONEY_RANGE[type.name];
+    if (units < low || units > high)
+      throw new SqlError({
+        number: 8115,
+        state: 6,
+        class: 16,
+        message: `Arithmetic overflow error converting expression to data type ${type.name}.`,
+      });
     return 1;
   }
   if (

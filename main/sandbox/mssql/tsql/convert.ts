@@ -103,6 +103,33 @@ function toDecimal(v: Evaluated, to: { precision: number; scale: number }): stri
   return decimalText(unscaled, to.scale);
 }
 
+/** money and smallmoney: ten-thousandths, within their ranges ("money and smallmoney (Transact-SQL)"). */
+export const MONEY_RANGE = {
+  money: [-9223372036854775808n, 9223372036854775807n],
+  smallmoney: [-2147483648n, 2147483647n],
+} as const;
+
+function toMoney(v: Evaluated, to: { name: 'money' | 'smallmoney' }): string {
+  const parts = numberParts(v);
+  if (!parts)
+    throw fail(235, `Cannot convert a char value to ${to.name}. The char value has incorrect syntax.`);
+  const units = rescale(parts[0], parts[1], 4);
+  const [low, high] = MONEY_RANGE[to.name];
+  if (units < low || units > high)
+    throw fail(8115, `Arithmetic overflow error converting expression to data type ${to.name}.`);
+  return decimalText(units, 4);
+}
+
+/** money as text: two places (style 0, the default, and 1 with commas), four with style 2 or 126. */
+function moneyText(v: Evaluated, style: number | null): string {
+  const parts = numberParts(v) ?? [0n, 0];
+  const four = style === 2 || style === 126;
+  const text = decimalText(rescale(parts[0], parts[1], four ? 4 : 2), four ? 4 : 2);
+  if (style !== 1) return text;
+  const [whole = '', fraction = ''] = text.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
 const DATE_TIME = /^\s*(\d{4})-?(\d{2})-?(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*$/;
 
 /** A date/time string to the canonical `yyyy-mm-dd hh:mm:ss.fffffff` parts, or 241. */
@@ -184,6 +211,7 @@ function toText(v: Evaluated, to: { name: string; length: number | 'max' }, styl
   else if (typeof v.value === 'boolean') text = v.value ? '1' : '0';
   else if (['datetime', 'datetime2', 'date', 'time', 'datetimeoffset'].includes(v.type.name))
     text = temporalText(v, style);
+  else if (v.type.name === 'money' || v.type.name === 'smallmoney') text = moneyText(v, style);
   else text = String(v.value);
   if (to.length === 'max' || text.length <= to.length) return text;
   // A number too long for the character type is shown as * (char, varchar) or refused (nchar, nvarchar).
@@ -204,6 +232,7 @@ export function convert(v: Evaluated, to: SqlType, style: number | null = null):
     return { type: to, value: name === 'bigint' ? n : Number(n) };
   }
   if (name === 'decimal' || name === 'numeric') return { type: to, value: toDecimal(v, to) };
+  if (name === 'money' || name === 'smallmoney') return { type: to, value: toMoney(v, { name }) };
   if (name === 'bit') {
     if (isText(v.type)) {
       const text = String(v.value).trim().toLowerCase();
@@ -258,6 +287,9 @@ export function convert(v: Evaluated, to: SqlType, style: number | null = null):
       };
     throw fail(529, `Explicit conversion from data type ${typeWord(v.type)} to ${name} is not allowed.`);
   }
+  if (name === 'xml')
+    return { type: to, value: v.value instanceof Buffer ? v.value.toString('utf16le') : String(v.value) };
+  if (name === 'rowversion') return convert(v, { name: 'binary', length: 8 }, style);
   throw fail(50000, `The sandbox does not convert to ${name} yet.`);
 }
 

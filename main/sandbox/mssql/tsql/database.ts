@@ -15,6 +15,8 @@ import { quote, SqlError, tableSql } from './basics';
 
 export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
+import { isExactNumeric, storedExact } from './exactDecimals';
+import { ROWVERSION_DDL, RowversionCounter } from './rowversion';
 
 export interface ColumnDef {
   name: string;
@@ -77,6 +79,7 @@ export class SandboxDatabaseFile {
     db.pragma('journal_mode = WAL');
     db.exec(CATALOG_DDL);
     db.exec(CT_DDL);
+    db.exec(ROWVERSION_DDL);
     // SQL Server's fixed schema ids: dbo is 1; user schemas start at 5.
     db.prepare("INSERT INTO __schemas (schema_id, name) VALUES (1, 'dbo')").run();
     const type = db.prepare('INSERT INTO __types VALUES (?, ?, ?, 4, ?, ?, ?, ?, 1, 0)');
@@ -131,6 +134,8 @@ export class SandboxDatabase {
     return statement;
   }
   rights: Rights = ALL_RIGHTS;
+  /** @@DBTS while a write to a table with a rowversion column runs (rowversion.ts). */
+  readonly rowversions = new RowversionCounter();
   /** Set by the session: the server's databases, for sys.databases. */
   serverDatabases: () => ServerDatabase[] = () => [];
   /** Set by the session: the server's logins, each a user of every database (sys.database_principals). */
@@ -168,8 +173,10 @@ export class SandboxDatabase {
     f('TSQL_CONVERT', (value, type, style) => {
       const to = JSON.parse(String(type)) as SqlType;
       const done = convert(storedValue(value as SqlValue), to, style === null ? null : Number(style)).value;
-      return typeof done === 'boolean' ? (done ? 1 : 0) : done;
+      if (typeof done === 'boolean') return done ? 1 : 0;
+      return isExactNumeric(to) ? storedExact(to, done) : done;
     });
+    f('TSQL_ROWVERSION', () => this.rowversions.draw());
     f('ISNULL', (a, b) => (a === null ? b : a));
     f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
     f('DB_NAME', () => this.name);

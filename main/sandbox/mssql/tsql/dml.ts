@@ -20,6 +20,8 @@ import { createIndex, dropIndex } from './indexes';
 import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared } from './typeNames';
+import { rowversionColumn, withRowversionSet } from './rowversion';
+import { exactDigits, isExactNumeric, roundedByDouble, storedExact } from './exactDecimals';
 import {
   changesSql,
   claimedVersion,
@@ -40,8 +42,15 @@ const paramName = (variable: string) => `p_${variable.slice(1).toLowerCase().rep
 
 function bindings(params: Parameters): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, { value }] of params)
-    out[paramName(name)] = typeof value === 'boolean' ? (value ? 1n : 0n) : value;
+  for (const [name, { type, value }] of params)
+    out[paramName(name)] =
+      typeof value === 'boolean'
+        ? value
+          ? 1n
+          : 0n
+        : isExactNumeric(type)
+          ? storedExact(type, value)
+          : value;
   return out;
 }
 
@@ -445,7 +454,35 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       const hex = t.text.slice(2);
       out.push(`X'${hex.length % 2 ? `0${hex}` : hex}'`);
     } else if (t.kind === 'nstring') out.push(`'${t.value.replaceAll("'", "''")}'`);
-    else if (t.kind === 'variable') {
+    // A literal with more digits than a double holds is kept as its digits (exactDecimals.ts).
+    else if (t.kind === 'number' && roundedByDouble(t.text)) {
+      // A unary minus belongs to the digits: -'…' would make SQLite round them to a double.
+      const minus = out.findLastIndex((x) => x.trim() !== '');
+      const before = solid(tokens.slice(0, i)).at(-2);
+      const unary =
+        out[minus] === '-' &&
+        (!before ||
+          (before.kind === 'op' && before.text !== ')') ||
+          isWord(
+            before,
+            'select',
+            'values',
+            'where',
+            'and',
+            'or',
+            'not',
+            'when',
+            'then',
+            'else',
+            'set',
+            'return',
+            'between',
+            'in',
+            'like',
+          ));
+      if (unary) out.splice(minus);
+      out.push(`'${unary ? '-' : ''}${t.text}'`);
+    } else if (t.kind === 'variable') {
       if (!params.has(t.text.toLowerCase())) throw undeclared(t.text);
       out.push(`@${paramName(t.text)}`);
     } else if (t.kind === 'sysvar' && db.sessionVariable(t.text) !== undefined) {
@@ -620,8 +657,7 @@ function fromSqlite(t: SqlType | undefined, v: SqlValue): SqlValue {
   if (t.name === 'bit') return Number(v) !== 0;
   if (t.name === 'tinyint' || t.name === 'smallint' || t.name === 'int') return Number(v);
   if (t.name === 'float' || t.name === 'real') return Number(v);
-  if (t.name === 'decimal' || t.name === 'numeric')
-    return typeof v === 'number' ? v.toFixed(t.scale) : String(v);
+  if (isExactNumeric(t)) return exactDigits(t, v);
   return v;
 }
 
@@ -693,7 +729,8 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     columns = splitCommas(s.slice(k + 1, close)).map((c) => nameOf(c[0]));
     k = close + 1;
   } else {
-    columns = table.columns.filter((c) => !c.identity).map((c) => c.name);
+    // Values for every column but the identity and the rowversion, which the server fills.
+    columns = table.columns.filter((c) => !c.identity && c.type.name !== 'rowversion').map((c) => c.name);
   }
   const identity = table.columns.find((c) => c.identity);
   if (identity && columns.some((c) => c.toLowerCase() === identity.name.toLowerCase())) {
@@ -740,14 +777,15 @@ function insertRows(
   const columnList = [...columns, ...(identity ? [identity.name] : [])].map(quote).join(', ');
   const placeholders = [...columns, ...(identity ? ['id'] : [])].map(() => '?').join(', ');
   const insertRow = db.db.prepare(`INSERT INTO ${table.sqlName} (${columnList}) VALUES (${placeholders})`);
+  const types = columns.map((c) => table.columns.find((d) => d.name.toLowerCase() === c.toLowerCase())?.type);
+  const stored = (v: SqlValue, n: number): unknown => {
+    const type = types[n];
+    if (typeof v === 'boolean') return v ? 1n : 0n;
+    return type && isExactNumeric(type) ? storedExact(type, v) : v;
+  };
   try {
     db.db.transaction(() =>
-      rows.forEach((r, n) =>
-        insertRow.run(
-          ...r.map((v) => (typeof v === 'boolean' ? (v ? 1n : 0n) : v)),
-          ...(identity ? [ids[n]] : []),
-        ),
-      ),
+      rows.forEach((r, n) => insertRow.run(...r.map(stored), ...(identity ? [ids[n]] : []))),
     )();
   } catch (error) {
     throw mapError(error, { db, table: `${table.schema}.${table.name}` });
@@ -900,9 +938,17 @@ export function runTableStatement(
     });
     return {};
   }
-  if (isWord(s[0], 'insert')) return write(db, () => insert(db, tokens, params));
-  if (isWord(s[0], 'update', 'delete'))
-    return write(db, () => run(db, translate(tokens, params, db), params));
+  if (isWord(s[0], 'insert', 'update')) {
+    // A table with a rowversion column: each row inserted or updated draws the next @@DBTS.
+    const stamped = rowversionColumn(writeTarget(s, db));
+    const statement = stamped && isWord(s[0], 'update') ? withRowversionSet(tokens, stamped.name) : tokens;
+    const work = () =>
+      isWord(s[0], 'insert')
+        ? insert(db, statement, params)
+        : run(db, translate(statement, params, db), params);
+    return write(db, () => (stamped ? db.rowversions.during(db.db, work) : work()));
+  }
+  if (isWord(s[0], 'delete')) return write(db, () => run(db, translate(tokens, params, db), params));
   if (isWord(s[0], 'select') && selectIntoAt(s) >= 0)
     return write(db, () => selectInto(db, tokens, params, selectIntoAt(s)));
   if (isWord(s[0], 'select', 'with')) {

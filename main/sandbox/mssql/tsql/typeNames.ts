@@ -1,7 +1,7 @@
 // T-SQL type names ↔ the sandbox's wire types, and how a column is declared in SQLite: the T-SQL type
 // kept whole in the declared type, behind a word that gives SQLite the affinity to store it by:
 // integers as 64-bit integers, temporal values and GUIDs as canonical text (which sorts right),
-// binary as blobs, decimals as NUMERIC so they compare as numbers (exact to 15 significant digits).
+// binary as blobs, decimals and money without affinity (numbers, or exact digits past a double's).
 import type { SqlType } from '../tds/types';
 
 export class TypeNameError extends Error {}
@@ -25,7 +25,13 @@ export function parseTypeName(text: string): SqlType {
     case 'date':
     case 'datetime':
     case 'uniqueidentifier':
+    case 'money':
+    case 'smallmoney':
+    case 'rowversion':
+    case 'xml':
       return { name };
+    case 'timestamp':
+      return { name: 'rowversion' };
     case 'float':
       return a && Number(a) <= 24 ? { name: 'real' } : { name: 'float' };
     case 'decimal':
@@ -71,8 +77,13 @@ const AFFINITY: Partial<Record<SqlType['name'], string>> = {
   real: 'real',
   binary: 'blob',
   varbinary: 'blob',
-  decimal: 'numeric',
-  numeric: 'numeric',
+  // Decimals and money without affinity: a value a double holds exactly is stored as a number (it
+  // compares and sorts as one); longer ones as their exact digits (exactDecimals.ts), never rounded.
+  decimal: 'blob',
+  numeric: 'blob',
+  money: 'blob',
+  smallmoney: 'blob',
+  rowversion: 'blob',
 };
 
 /** The SQLite declared type of a column of this T-SQL type. */

@@ -1,0 +1,155 @@
+// Exact numerics, money, rowversion and xml in the simulated SQL Server, through the real `mssql`
+// driver: a decimal(38,10) keeps all 38 digits in storage and on the wire (read back as text with
+// CONVERT, as a client that needs every digit does), money and smallmoney keep their ranges and four
+// places, rowversion is eight bytes drawn anew by every insert and update, xml is text.
+import sql from 'mssql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { DBA, sandboxPool } from '../helpers/sandbox';
+
+let sandbox: SandboxSqlServer;
+let pool: sql.ConnectionPool;
+const run = (text: string) => pool.request().batch(text);
+const refused = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as sql.RequestError,
+  );
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
+  pool = await sandboxPool(sandbox, { max: 1 });
+  await run(`CREATE TABLE dbo.Amounts (Id INT PRIMARY KEY, Big DECIMAL(38,10) NULL, Cash MONEY NULL,
+      Petty SMALLMONEY NULL, Doc XML NULL, Stamp ROWVERSION);
+    INSERT INTO dbo.Amounts (Id, Big, Cash, Petty, Doc) VALUES
+      (1, 1234567890123456789012345678.1234567890, 922337203685477.5807, 214748.3647, N'<a x="1">é</a>'),
+      (2, -9999999999999999999999999999.9999999999, -922337203685477.5808, -214748.3648, NULL),
+      (3, 12.5, 0.0001, 1.25, N'<b/>');`);
+});
+afterAll(async () => {
+  await pool?.close();
+  await sandbox?.close();
+});
+
+describe('exact numerics', () => {
+  it('decimal(38,10) keeps every digit, read as text; ordinary values stay numbers that compare', async () => {
+    const r = await pool
+      .request()
+      .query<{ Id: number; Big: string }>(
+        'SELECT Id, CONVERT(varchar(41), Big) AS Big FROM dbo.Amounts ORDER BY Id',
+      );
+    expect(r.recordset.map((x) => x.Big)).toEqual([
+      '1234567890123456789012345678.1234567890',
+      '-9999999999999999999999999999.9999999999',
+      '12.5',
+    ]);
+    const small = await pool
+      .request()
+      .query<{ Id: number }>('SELECT Id FROM dbo.Amounts WHERE Big > 10 AND Big < 13');
+    expect(small.recordset).toEqual([{ Id: 3 }]);
+    // On the wire, as DECIMALN with precision 38 and scale 10 (tedious hands it on as a number).
+    const typed = await pool.request().query('SELECT Big FROM dbo.Amounts WHERE Id = 3');
+    expect(typed.recordset.columns.Big?.precision).toBe(38);
+    expect(typed.recordset.columns.Big?.scale).toBe(10);
+    expect(typed.recordset[0].Big).toBe(12.5);
+  });
+
+  it('a decimal parameter is stored exactly and compares as a number', async () => {
+    await pool
+      .request()
+      .input('v', sql.Decimal(38, 10), 7.25)
+      .query('INSERT INTO dbo.Amounts (Id, Big) VALUES (4, @v)');
+    const r = await pool
+      .request()
+      .input('v', sql.Decimal(10, 2), 7.25)
+      .query<{ Id: number }>('SELECT Id FROM dbo.Amounts WHERE Big = @v');
+    expect(r.recordset).toEqual([{ Id: 4 }]);
+  });
+
+  it('a decimal past its precision is refused with 8115', async () => {
+    const e = await refused(
+      run('INSERT INTO dbo.Amounts (Id, Big) VALUES (5, 123456789012345678901234567890.1)'),
+    );
+    expect(e?.number).toBe(8115);
+  });
+});
+
+describe('money and smallmoney', () => {
+  it('keep their extremes to the ten-thousandth, on the wire and as text (style 2)', async () => {
+    const r = await pool
+      .request()
+      .query<{ Cash: string; Petty: string }>(
+        'SELECT CONVERT(varchar(30), Cash, 2) AS Cash, CONVERT(varchar(30), Petty, 2) AS Petty FROM dbo.Amounts WHERE Id IN (1, 2) ORDER BY Id',
+      );
+    expect(r.recordset).toEqual([
+      { Cash: '922337203685477.5807', Petty: '214748.3647' },
+      { Cash: '-922337203685477.5808', Petty: '-214748.3648' },
+    ]);
+    const wire = await pool.request().query('SELECT Cash, Petty FROM dbo.Amounts WHERE Id = 3');
+    expect(wire.recordset[0]).toEqual({ Cash: 0.0001, Petty: 1.25 });
+    expect(wire.recordset.columns.Cash?.type).toBe(sql.Money);
+    expect(wire.recordset.columns.Petty?.type).toBe(sql.SmallMoney);
+  });
+
+  it('a value past money’s range is refused with 8115; money parameters are taken', async () => {
+    const e = await refused(run('INSERT INTO dbo.Amounts (Id, Cash) VALUES (6, 922337203685477.5808)'));
+    expect(e?.number).toBe(8115);
+    await pool
+      .request()
+      .input('m', sql.Money, 1234.5678)
+      .query('INSERT INTO dbo.Amounts (Id, Cash) VALUES (7, @m)');
+    const r = await pool
+      .request()
+      .query<{ c: string }>('SELECT CONVERT(varchar(30), Cash, 2) AS c FROM dbo.Amounts WHERE Id = 7');
+    expect(r.recordset[0]?.c).toBe('1234.5678');
+  });
+
+  it('CAST to money rounds to four places; style 0 shows two, style 1 commas', async () => {
+    const r = await pool
+      .request()
+      .query<{ a: number; b: string; c: string }>(
+        "SELECT CAST('1234567.123456' AS money) AS a, CONVERT(varchar(30), CAST(1234567.125 AS money)) AS b, CONVERT(varchar(30), CAST(1234567.125 AS money), 1) AS c",
+      );
+    expect(r.recordset[0]).toEqual({ a: 1234567.1235, b: '1234567.13', c: '1,234,567.13' });
+  });
+});
+
+describe('rowversion', () => {
+  it('is eight bytes, NOT NULL, shown as timestamp in sys.types; every insert and update takes a new, larger value', async () => {
+    const stamps = async () =>
+      (
+        await pool
+          .request()
+          .query<{ Id: number; Stamp: Buffer }>('SELECT Id, Stamp FROM dbo.Amounts ORDER BY Id')
+      ).recordset;
+    const before = await stamps();
+    expect(before.every((r) => Buffer.isBuffer(r.Stamp) && r.Stamp.length === 8)).toBe(true);
+    expect(new Set(before.map((r) => r.Stamp.toString('hex'))).size).toBe(before.length);
+    await run('UPDATE dbo.Amounts SET Petty = 2 WHERE Id = 3');
+    const after = await stamps();
+    const stampOf = (rows: typeof before, id: number) =>
+      rows.find((r) => r.Id === id)?.Stamp ?? Buffer.alloc(8);
+    expect(Buffer.compare(stampOf(after, 3), Buffer.concat(before.map((r) => r.Stamp)).subarray(-8))).toBe(1);
+    expect(stampOf(after, 1)).toEqual(stampOf(before, 1));
+    const col = await pool.request().query<{ t: string; n: boolean; l: number }>(
+      `SELECT ty.name AS t, c.is_nullable AS n, c.max_length AS l FROM sys.columns c
+         JOIN sys.types ty ON ty.user_type_id = c.user_type_id
+        WHERE c.object_id = OBJECT_ID('dbo.Amounts') AND c.name = 'Stamp'`,
+    );
+    expect(col.recordset[0]).toEqual({ t: 'timestamp', n: false, l: 8 });
+  });
+});
+
+describe('xml', () => {
+  it('is text with its non-Latin characters, typed xml on the wire and in sys.types', async () => {
+    const r = await pool.request().query('SELECT Doc FROM dbo.Amounts WHERE Id = 1');
+    expect(r.recordset[0].Doc).toBe('<a x="1">é</a>');
+    expect(r.recordset.columns.Doc?.type).toBe(sql.Xml);
+    const t = await pool
+      .request()
+      .query<{ t: string }>(
+        "SELECT ty.name AS t FROM sys.columns c JOIN sys.types ty ON ty.user_type_id = c.user_type_id WHERE c.object_id = OBJECT_ID('dbo.Amounts') AND c.name = 'Doc'",
+      );
+    expect(t.recordset[0]?.t).toBe('xml');
+  });
+});
