@@ -67,16 +67,26 @@ const AFFINITY: Record<string, Affinity> = {
 
 export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';
 
-/**
- * A decimal the driver handed as a number, written at the column's scale as SQL Server shows it
- * (`12.50` for decimal(9,2), four places for money), not JavaScript's shortest form (`12.5`).
- */
-function decimalText(c: ColumnShape, v: number): string {
+/** The scale SQL Server shows a decimal or money column's values at; NaN for other types. */
+function scaleOfDecimal(c: ColumnShape): number {
   const type = c.sourceType.toLowerCase();
-  const scale = /money/.test(type)
-    ? 4
-    : Number(/^(?:decimal|numeric)\(\d+,\s*(\d+)\)/.exec(type)?.[1] ?? NaN);
-  return Number.isInteger(scale) && Math.abs(v) < 1e21 ? v.toFixed(scale) : String(v);
+  return /money/.test(type) ? 4 : Number(/^(?:decimal|numeric)\(\d+,\s*(\d+)\)/.exec(type)?.[1] ?? NaN);
+}
+
+/**
+ * A decimal written at the column's scale as SQL Server shows it (`12.50` for decimal(9,2), four
+ * places for money), not JavaScript's shortest form (`12.5`). Text (the exact digits the agent reads)
+ * is padded with zeros, never through a number; a number only when a driver handed one.
+ */
+function decimalText(c: ColumnShape, v: number | string): string {
+  const scale = scaleOfDecimal(c);
+  if (!Number.isInteger(scale)) return String(v);
+  if (typeof v === 'number') return Math.abs(v) < 1e21 ? v.toFixed(scale) : String(v);
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(v.trim());
+  if (!m || (m[3] ?? '').length > scale) return v;
+  const whole = m[2] || '0';
+  const text = scale > 0 ? `${whole}.${(m[3] ?? '').padEnd(scale, '0')}` : whole;
+  return m[1] === '-' ? `-${text}` : text;
 }
 
 /** A value in its portable form: numbers and text as given, decimals as text, times as text. */
@@ -89,7 +99,7 @@ export function portable(c: ColumnShape, v: RowValue): RowValue {
     if (a === 'datetimeoffset') return v.toISOString();
     return dateTimeText(v, baseType(c) === 'datetime2' ? scaleOf(c) : 3, 'datetime');
   }
-  if (a === 'decimal') return typeof v === 'number' ? decimalText(c, v) : String(v);
+  if (a === 'decimal') return typeof v === 'number' || typeof v === 'string' ? decimalText(c, v) : String(v);
   if (a === 'uuid') return String(v).toLowerCase();
   if (a === 'boolean') return v === true || v === 1 || v === '1';
   if (a === 'integer' && typeof v === 'string') return BigInt(v);

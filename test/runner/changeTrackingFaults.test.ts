@@ -29,7 +29,7 @@ afterEach(async () => {
 
 const customers = { schema: 'dbo', table: 'Customers' };
 // A chunk after the first: the copy has committed rows when it breaks off.
-const SNAPSHOT_READ = /FROM \[dbo\]\.\[Customers\] WHERE/;
+const SNAPSHOT_READ = /FROM \[dbo\]\.\[Customers\] AS t WHERE/;
 // The read of a batch: its pending keys joined to the rows (pendingKeys.ts), a result set to break off.
 const CHANGE_READ = /ct_keys_\d+ k LEFT JOIN/;
 

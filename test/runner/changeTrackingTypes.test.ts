@@ -1,7 +1,9 @@
 // Values of SQL Server's types through the change-tracking agent into SQLite and PostgreSQL, by copy
 // and by change, compared with what is written out here: a datetimeoffset keeps its +05:30 and its
 // 100 ns at SQLite (PostgreSQL's timestamptz keeps the instant, to the microsecond), non-Latin text
-// and emoji survive, datetime2(7) keeps seven digits at SQLite, rowversion is eight bytes.
+// and emoji survive, datetime2(7) keeps seven digits at SQLite; decimal(38,10) keeps all 38 digits,
+// money and smallmoney their extremes to the ten-thousandth, rowversion is eight bytes, xml is text; a
+// table keyed by a 38-digit decimal is copied in chunks by its exact key.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,29 +31,36 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
     label === 'SQLite'
       ? new SqliteTarget(path, 'types')
       : new PostgresTarget({ ...POSTGRES, schema }, 'types');
-  const runUntilCaughtUp = async () => {
+  const runUntilCaughtUp = async (chunkRows = 10_000) => {
     const events: RunnerEvent[] = [];
     const runner = new PipelineRunner({
       openSource: () =>
         openChangeTrackingSource({
           credentials: sandboxCredentials(sandbox),
-          configuration: ctConfiguration(),
+          configuration: ctConfiguration({ snapshotChunkRows: chunkRows }),
           pipelineId: 'types',
           agentId: 'src',
         }),
       openTarget: target,
-      entities: [{ source: { schema: 'dbo', table: 'Kinds' }, target: { table: 'kinds' } }],
+      entities: [
+        { source: { schema: 'dbo', table: 'Kinds' }, target: { table: 'kinds' } },
+        { source: { schema: 'dbo', table: 'Exacts' }, target: { table: 'exacts' } },
+      ],
       onEvent: (e) => events.push(e),
     });
     await runner.runUntilCaughtUp();
     expect(runner.failure).toBeNull();
   };
-  const rows = async (): Promise<unknown[][]> => {
+  const rows = async (
+    table = 'kinds',
+    columns = ['Id', 'At', 'Said', 'Exact', 'Bytes'],
+    key = 'Id',
+  ): Promise<unknown[][]> => {
     if (label === 'SQLite') {
       const db = new Database(path, { readonly: true });
       try {
         return db
-          .prepare('SELECT "Id", "At", "Said", "Exact", "Bytes" FROM "kinds" ORDER BY "Id"')
+          .prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY "${key}"`)
           .raw()
           .all() as unknown[][];
       } finally {
@@ -60,8 +69,9 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
     }
     const c = client as pg.Client;
     await c.query("SET TIME ZONE 'UTC'");
+    const asText = new Set(['At', 'Exact', 'K', 'Big', 'Cash', 'Petty']);
     const r = await c.query({
-      text: `SELECT "Id", "At"::text, "Said", "Exact"::text, "Bytes" FROM "${schema}"."kinds" ORDER BY "Id"`,
+      text: `SELECT ${columns.map((c) => (asText.has(c) ? `"${c}"::text` : `"${c}"`)).join(', ')} FROM "${schema}"."${table}" ORDER BY "${key}"`,
       rowMode: 'array',
     });
     return r.rows as unknown[][];
@@ -72,7 +82,16 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
       CREATE TABLE dbo.Kinds (Id INT PRIMARY KEY, At DATETIMEOFFSET(7) NULL, Said NVARCHAR(40) NULL,
         Exact DATETIME2(7) NULL, Bytes VARBINARY(8) NULL);
       ALTER TABLE dbo.Kinds ENABLE CHANGE_TRACKING;
-      INSERT INTO dbo.Kinds VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', N'Zürich — 東京 🚀', '2026-11-24 23:59:59.9999999', 0x00FF10);`));
+      INSERT INTO dbo.Kinds VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', N'Zürich — 東京 🚀', '2026-11-24 23:59:59.9999999', 0x00FF10);
+      CREATE TABLE dbo.Exacts (K DECIMAL(38,10) PRIMARY KEY, Big DECIMAL(38,10) NULL, Cash MONEY NULL,
+        Petty SMALLMONEY NULL, Stamp ROWVERSION, Doc XML NULL);
+      ALTER TABLE dbo.Exacts ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES
+        (1234567890123456789012345678.0000000001, 9999999999999999999999999999.9999999999, 922337203685477.5807, 214748.3647, N'<r a="ü">東京 🚀</r>'),
+        (1234567890123456789012345678.0000000002, -9999999999999999999999999999.9999999999, -922337203685477.5808, -214748.3648, NULL),
+        (1234567890123456789012345678.0000000003, 0.0000000001, 0.0001, -0.0001, N'<e/>'),
+        (-5.5, 12.5, 1, 0, NULL),
+        (7, NULL, NULL, NULL, NULL);`));
     if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
   });
   afterAll(async () => {
@@ -82,7 +101,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
   });
 
   it('arrive as written, by the copy and by changes', async () => {
-    await runUntilCaughtUp();
+    await runUntilCaughtUp(2);
     await admin.request()
       .batch(`INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
       UPDATE dbo.Kinds SET Said = N'שלום 👋' WHERE Id = 1;`);
@@ -105,5 +124,51 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
             [2, '2000-01-01 07:00:00+00', 'Ελληνικά ✓', '0001-01-01 00:00:00', bytes('')],
           ],
     );
+  });
+
+  it('exact numerics, money, rowversion and xml arrive exact, copied in chunks by a 38-digit decimal key', async () => {
+    await admin.request()
+      .batch(`UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
+        INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES (1234567890123456789012345678.0000000004, -0.0000000001, 12345678901.2345, 1.5, N'<n>שלום</n>');`);
+    await runUntilCaughtUp();
+    const stamps = (
+      await admin.request().query<{ Stamp: Buffer }>('SELECT Stamp FROM dbo.Exacts ORDER BY K')
+    ).recordset.map((r) => r.Stamp);
+    // SQLite keeps decimals as text, which sorts as text: ordered here by the exact value.
+    const byKey = (list: unknown[][]) =>
+      list.sort((a, b) => {
+        const d = BigInt(String(a[0]).replace('.', '')) - BigInt(String(b[0]).replace('.', ''));
+        return d < 0n ? -1 : d > 0n ? 1 : 0;
+      });
+    expect(byKey(await rows('exacts', ['K', 'Big', 'Cash', 'Petty', 'Stamp', 'Doc'], 'K'))).toEqual([
+      ['-5.5000000000', '12.5000000000', '1.0000', '0.0000', stamps[0], null],
+      ['7.0000000000', '1234567890123456789012345678.1234567891', '0.0099', null, stamps[1], null],
+      [
+        '1234567890123456789012345678.0000000001',
+        '9999999999999999999999999999.9999999999',
+        '922337203685477.5807',
+        '214748.3647',
+        stamps[2],
+        '<r a="ü">東京 🚀</r>',
+      ],
+      [
+        '1234567890123456789012345678.0000000002',
+        '-9999999999999999999999999999.9999999999',
+        '-922337203685477.5808',
+        '-214748.3648',
+        stamps[3],
+        null,
+      ],
+      ['1234567890123456789012345678.0000000003', '0.0000000001', '0.0001', '-0.0001', stamps[4], '<e/>'],
+      [
+        '1234567890123456789012345678.0000000004',
+        '-0.0000000001',
+        '12345678901.2345',
+        '1.5000',
+        stamps[5],
+        '<n>שלום</n>',
+      ],
+    ]);
+    expect(stamps.every((b) => b.length === 8)).toBe(true);
   });
 });

@@ -89,14 +89,32 @@ export async function describeTables(
 }
 
 /**
- * A column as the agent selects it, `alias.` before it when given: a datetimeoffset as its ISO 8601
- * text (style 127), since the driver hands one as a Date and its offset and 100 ns digits are lost.
+ * A column as the agent selects it, `alias.` before it when given, named `as` (the column's own name
+ * by default). The driver hands some types in a form that loses digits, so they are read as exact
+ * text: a datetimeoffset as ISO 8601 (style 127; a Date drops the offset and the 100 ns), a decimal or
+ * numeric as its digits (a JavaScript number keeps 15 or so of 38), money and smallmoney with their
+ * four places (style 2).
  */
-export function selectColumn(c: ColumnShape, alias = ''): string {
+export function selectColumn(c: ColumnShape, alias = '', as = c.name): string {
   const name = `${alias ? `${alias}.` : ''}${bracket(c.name)}`;
-  return /^datetimeoffset\b/i.test(c.sourceType)
-    ? `CONVERT(nvarchar(34), ${name}, 127) AS ${bracket(c.name)}`
-    : name;
+  const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+  const read =
+    base === 'datetimeoffset'
+      ? `CONVERT(nvarchar(34), ${name}, 127)`
+      : base === 'decimal' || base === 'numeric'
+        ? `CONVERT(varchar(41), ${name})`
+        : base === 'money' || base === 'smallmoney'
+          ? `CONVERT(varchar(30), ${name}, 2)`
+          : name;
+  return read === name && as === c.name ? name : `${read} AS ${bracket(as)}`;
+}
+
+/**
+ * A key value bound as a parameter, as SQL Server should compare it: a decimal goes as its exact
+ * digits and is converted there (the driver would pass it through a JavaScript number).
+ */
+export function keyParameter(sourceType: string, name: string): string {
+  return /^(decimal|numeric)\(/i.test(sourceType) ? `CONVERT(${sourceType}, ${name})` : name;
 }
 
 /** A driver row as the agents hand rows on: the driver's values, nothing else. */
@@ -126,7 +144,8 @@ export function keyParameterType(sourceType: string): sql.ISqlType | (() => sql.
       return mssql.TinyInt;
     case 'decimal':
     case 'numeric':
-      return mssql.Decimal(Number(size), Number(scale ?? 0));
+      // Its exact digits, converted at the server (keyParameter).
+      return mssql.VarChar(50);
     case 'varchar':
     case 'char':
       return mssql.VarChar(length);

@@ -36,7 +36,7 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import { describeTables, keyParameterType, selectColumn, toRow } from './shape';
+import { describeTables, keyParameter, keyParameterType, selectColumn, toRow } from './shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 
 export interface ChangeTrackingSourceOptions {
@@ -228,18 +228,24 @@ export class ChangeTrackingSource implements SourceAgent {
         if (type) request.input(`k${i}`, type, value);
         else request.input(`k${i}`, value);
       });
+      // Columns named through the table's alias: a select-list alias (an exact-text read) never shadows them.
+      const column = (k: string) => `t.${bracket(k)}`;
+      const param = (k: string, j: number) =>
+        keyParameter(shape.columns.find((c) => c.name === k)?.sourceType ?? '', `@k${j}`);
       const after = shape.key.map((k, i) =>
-        [...shape.key.slice(0, i).map((e, j) => `${bracket(e)} = @k${j}`), `${bracket(k)} > @k${i}`].join(
-          ' AND ',
-        ),
+        [
+          ...shape.key.slice(0, i).map((e, j) => `${column(e)} = ${param(e, j)}`),
+          `${column(k)} > ${param(k, i)}`,
+        ].join(' AND '),
       );
       // The leading `>=` lets SQL Server seek on the key's first column; the OR terms do the rest.
-      const seek = shape.key.length > 1 ? `${bracket(shape.key[0] ?? '')} >= @k0 AND ` : '';
+      const first = shape.key[0] ?? '';
+      const seek = shape.key.length > 1 ? `${column(first)} >= ${param(first, 0)} AND ` : '';
       where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})`;
     }
     const { recordset } = await this.query<Record<string, unknown>>(
       request,
-      `SELECT TOP (@n) ${shape.columns.map((c) => selectColumn(c)).join(', ')} FROM ${qualified(table)}${where} ORDER BY ${shape.key.map(bracket).join(', ')}`,
+      `SELECT TOP (@n) ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t${where} ORDER BY ${shape.key.map((k) => `t.${bracket(k)}`).join(', ')}`,
     );
     const rows = recordset.map((r) => toRow(r, columns));
     const last = rows.at(-1);
@@ -452,7 +458,7 @@ export class ChangeTrackingSource implements SourceAgent {
     const { recordset } = await this.query<Record<string, unknown>>(
       request,
       `SELECT k.__op, k.__ver, CASE WHEN k.__cols IS NULL THEN 0 ELSE 1 END AS __has_cols, CASE WHEN t.${bracket(shape.key[0] ?? '')} IS NULL THEN 0 ELSE 1 END AS __exists,
-          ${shape.key.map((k, n) => `k.${bracket(k)} AS [__k${n}]`).join(', ')},
+          ${shape.key.map((k, n) => selectColumn(shape.columns.find((c) => c.name === k) ?? { name: k, sourceType: '', nullable: false }, 'k', `__k${n}`)).join(', ')},
           ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
         FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
         WHERE k.__ver > @after AND k.__ver <= @bound ORDER BY k.__ver;`,

@@ -40,6 +40,8 @@ export function postgresType(c: ColumnShape): string {
     case 'integer':
       return base === 'bigint' ? 'bigint' : base === 'int' || base === 'integer' ? 'integer' : 'smallint';
     case 'decimal':
+      if (base === 'money') return 'numeric(19,4)';
+      if (base === 'smallmoney') return 'numeric(10,4)';
       // A DECFLOAT's exponent floats: numeric without a scale holds each value exactly.
       return n && base !== 'decfloat' ? `numeric(${n})` : 'numeric';
     case 'float':

@@ -14,7 +14,8 @@ export const scaleOf = (t: SqlType): number => ('scale' in t ? t.scale : 4);
 
 /** Whether a double holds this decimal text exactly (compared at the text's own digits). */
 function doubleHolds(text: string, n: number): boolean {
-  if (!Number.isFinite(n)) return false;
+  // A double JavaScript would show with an exponent (1e-10) is kept as digits: CONVERT shows those.
+  if (!Number.isFinite(n) || /e/i.test(String(n))) return false;
   const places = (/\.(\d*)/.exec(text)?.[1] ?? '').length;
   return decimalToUnscaled(exactText(n), places) === decimalToUnscaled(text, places);
 }
