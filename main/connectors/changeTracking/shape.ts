@@ -130,8 +130,8 @@ export function toRow(record: Record<string, unknown>, columns: readonly string[
  * the driver choose.
  */
 export function keyParameterType(sourceType: string): sql.ISqlType | (() => sql.ISqlType) | undefined {
-  const m = /^(\w+)(?:\((\w+)(?:,(\d+))?\))?$/.exec(sourceType.toLowerCase());
-  const [, base = '', size, scale] = m ?? [];
+  const m = /^(\w+)(?:\((\w+)(?:,\d+)?\))?$/.exec(sourceType.toLowerCase());
+  const [, base = '', size] = m ?? [];
   const length = size === 'max' ? mssql.MAX : Number(size);
   switch (base) {
     case 'bigint':
