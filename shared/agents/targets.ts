@@ -1,7 +1,7 @@
 // Target agents of the local replication runner: where a pipeline's rows go. They are configured with
 // the same two steps as the source agents (hostCredentials, then configuration).
 import { z } from 'zod';
-import { integer, optionalIdentifier, optionalText, text } from '../config/fields';
+import { choice, integer, optionalIdentifier, optionalText, text } from '../config/fields';
 import { section } from '../config/section';
 import { connectionName, host, maxConnectionsCount, password } from './common';
 
@@ -55,6 +55,20 @@ export const postgresqlHostCredentials = section({
   }),
 });
 
+// How a PostgreSQL target keeps times it cannot hold natively (microseconds at most, no offset).
+export const PRECISE_TIME_CHOICES = ['native', 'text'] as const;
+const preciseTimes = choice({
+  label: 'Times past the microsecond, and offsets',
+  help:
+    'PostgreSQL keeps microseconds and no time zone offset. "native": datetime2(7), time(7) and IBM i ' +
+    'TIMESTAMP(7..12) columns are timestamp/time, cut to the microsecond, and datetimeoffset is ' +
+    'timestamptz (the instant, its offset not kept). "text": those columns are text holding the exact ' +
+    'value in ISO 8601, every fraction digit and the offset kept.',
+  values: PRECISE_TIME_CHOICES,
+  default: 'native',
+});
+export type PreciseTimes = (typeof PRECISE_TIME_CHOICES)[number];
+
 export const postgresqlConfiguration = section({
   id: 'configuration',
   title: 'Target settings',
@@ -66,6 +80,7 @@ export const postgresqlConfiguration = section({
       max: 63,
     }),
     batchRows,
+    preciseTimes,
   }),
 });
 

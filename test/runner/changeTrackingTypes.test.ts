@@ -20,65 +20,71 @@ import type { SandboxSqlServer } from '../../main/sandbox/mssql';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
 
-describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (label) => {
-  let sandbox: SandboxSqlServer;
-  let admin: sql.ConnectionPool;
-  let client: pg.Client | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  const path = join(mkdtempSync(join(tmpdir(), 'cdc-ct-types-')), 'replica.sqlite');
-  const schema = `cdc_ct_types_${process.pid}`;
-  const target = async (): Promise<Target> =>
-    label === 'SQLite'
-      ? new SqliteTarget(path, 'types')
-      : new PostgresTarget({ ...POSTGRES, schema }, 'types');
-  const runUntilCaughtUp = async (chunkRows = 10_000) => {
-    const events: RunnerEvent[] = [];
-    const runner = new PipelineRunner({
-      openSource: () =>
-        openChangeTrackingSource({
-          credentials: sandboxCredentials(sandbox),
-          configuration: ctConfiguration({ snapshotChunkRows: chunkRows }),
-          pipelineId: 'types',
-          agentId: 'src',
-        }),
-      openTarget: target,
-      entities: [
-        { source: { schema: 'dbo', table: 'Kinds' }, target: { table: 'kinds' } },
-        { source: { schema: 'dbo', table: 'Exacts' }, target: { table: 'exacts' } },
-      ],
-      onEvent: (e) => events.push(e),
-    });
-    await runner.runUntilCaughtUp();
-    expect(runner.failure).toBeNull();
-  };
-  const rows = async (
-    table = 'kinds',
-    columns = ['Id', 'At', 'Said', 'Exact', 'Bytes'],
-    key = 'Id',
-  ): Promise<unknown[][]> => {
-    if (label === 'SQLite') {
-      const db = new Database(path, { readonly: true });
-      try {
-        return db
-          .prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY "${key}"`)
-          .raw()
-          .all() as unknown[][];
-      } finally {
-        db.close();
+// The third: a PostgreSQL target whose pipeline keeps times it cannot hold as exact text (preciseTimes).
+describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const)(
+  'SQL Server types → %s',
+  (label) => {
+    let sandbox: SandboxSqlServer;
+    let admin: sql.ConnectionPool;
+    let client: pg.Client | undefined;
+    let drop: (() => Promise<void>) | undefined;
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-ct-types-')), 'replica.sqlite');
+    const schema = `cdc_ct_types_${label === 'PostgreSQL' ? '' : 'text_'}${process.pid}`;
+    const target = async (): Promise<Target> =>
+      label === 'SQLite'
+        ? new SqliteTarget(path, 'types')
+        : new PostgresTarget(
+            { ...POSTGRES, schema, preciseTimes: label === 'PostgreSQL' ? 'native' : 'text' },
+            'types',
+          );
+    const runUntilCaughtUp = async (chunkRows = 10_000) => {
+      const events: RunnerEvent[] = [];
+      const runner = new PipelineRunner({
+        openSource: () =>
+          openChangeTrackingSource({
+            credentials: sandboxCredentials(sandbox),
+            configuration: ctConfiguration({ snapshotChunkRows: chunkRows }),
+            pipelineId: 'types',
+            agentId: 'src',
+          }),
+        openTarget: target,
+        entities: [
+          { source: { schema: 'dbo', table: 'Kinds' }, target: { table: 'kinds' } },
+          { source: { schema: 'dbo', table: 'Exacts' }, target: { table: 'exacts' } },
+        ],
+        onEvent: (e) => events.push(e),
+      });
+      await runner.runUntilCaughtUp();
+      expect(runner.failure).toBeNull();
+    };
+    const rows = async (
+      table = 'kinds',
+      columns = ['Id', 'At', 'Said', 'Exact', 'Bytes'],
+      key = 'Id',
+    ): Promise<unknown[][]> => {
+      if (label === 'SQLite') {
+        const db = new Database(path, { readonly: true });
+        try {
+          return db
+            .prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY "${key}"`)
+            .raw()
+            .all() as unknown[][];
+        } finally {
+          db.close();
+        }
       }
-    }
-    const c = client as pg.Client;
-    await c.query("SET TIME ZONE 'UTC'");
-    const asText = new Set(['At', 'Exact', 'K', 'Big', 'Cash', 'Petty']);
-    const r = await c.query({
-      text: `SELECT ${columns.map((c) => (asText.has(c) ? `"${c}"::text` : `"${c}"`)).join(', ')} FROM "${schema}"."${table}" ORDER BY "${key}"`,
-      rowMode: 'array',
-    });
-    return r.rows as unknown[][];
-  };
+      const c = client as pg.Client;
+      await c.query("SET TIME ZONE 'UTC'");
+      const asText = new Set(['At', 'Exact', 'K', 'Big', 'Cash', 'Petty']);
+      const r = await c.query({
+        text: `SELECT ${columns.map((c) => (asText.has(c) ? `"${c}"::text` : `"${c}"`)).join(', ')} FROM "${schema}"."${table}" ORDER BY "${key}"`,
+        rowMode: 'array',
+      });
+      return r.rows as unknown[][];
+    };
 
-  beforeAll(async () => {
-    ({ sandbox, admin } = await readySandbox(`
+    beforeAll(async () => {
+      ({ sandbox, admin } = await readySandbox(`
       CREATE TABLE dbo.Kinds (Id INT PRIMARY KEY, At DATETIMEOFFSET(7) NULL, Said NVARCHAR(40) NULL,
         Exact DATETIME2(7) NULL, Bytes VARBINARY(8) NULL);
       ALTER TABLE dbo.Kinds ENABLE CHANGE_TRACKING;
@@ -92,83 +98,90 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('SQL Server types → %s', (lab
         (1234567890123456789012345678.0000000003, 0.0000000001, 0.0001, -0.0001, N'<e/>'),
         (-5.5, 12.5, 1, 0, NULL),
         (7, NULL, NULL, NULL, NULL);`));
-    if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
-  });
-  afterAll(async () => {
-    await admin?.close();
-    await sandbox?.close();
-    await drop?.();
-  });
+      if (label !== 'SQLite') ({ client, drop } = await scratchSchema(schema));
+    });
+    afterAll(async () => {
+      await admin?.close();
+      await sandbox?.close();
+      await drop?.();
+    });
 
-  it('arrive as written, by the copy and by changes', async () => {
-    await runUntilCaughtUp(2);
-    await admin.request()
-      .batch(`INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
+    it('arrive as written, by the copy and by changes', async () => {
+      await runUntilCaughtUp(2);
+      await admin.request()
+        .batch(`INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
       UPDATE dbo.Kinds SET Said = N'שלום 👋' WHERE Id = 1;`);
-    await runUntilCaughtUp();
-    const bytes = (hex: string) => (label === 'SQLite' ? Buffer.from(hex, 'hex') : Buffer.from(hex, 'hex'));
-    expect(await rows()).toEqual(
-      label === 'SQLite'
-        ? [
-            [
-              1,
-              '2026-11-24T10:00:00.1234567+05:30',
-              'שלום 👋',
-              '2026-11-24 23:59:59.9999999',
-              bytes('00ff10'),
+      await runUntilCaughtUp();
+      const bytes = (hex: string) => Buffer.from(hex, 'hex');
+      expect(await rows()).toEqual(
+        label !== 'PostgreSQL'
+          ? [
+              [
+                1,
+                '2026-11-24T10:00:00.1234567+05:30',
+                'שלום 👋',
+                '2026-11-24 23:59:59.9999999',
+                bytes('00ff10'),
+              ],
+              [
+                2,
+                '1999-12-31T23:00:00.0000001-08:00',
+                'Ελληνικά ✓',
+                '0001-01-01 00:00:00.0000000',
+                bytes(''),
+              ],
+            ]
+          : [
+              [1, '2026-11-24 04:30:00.123457+00', 'שלום 👋', '2026-11-24 23:59:59.999999', bytes('00ff10')],
+              [2, '2000-01-01 07:00:00+00', 'Ελληνικά ✓', '0001-01-01 00:00:00', bytes('')],
             ],
-            [2, '1999-12-31T23:00:00.0000001-08:00', 'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', bytes('')],
-          ]
-        : [
-            [1, '2026-11-24 04:30:00.123457+00', 'שלום 👋', '2026-11-24 23:59:59.999999', bytes('00ff10')],
-            [2, '2000-01-01 07:00:00+00', 'Ελληνικά ✓', '0001-01-01 00:00:00', bytes('')],
-          ],
-    );
-  });
+      );
+    });
 
-  it('exact numerics, money, rowversion and xml arrive exact, copied in chunks by a 38-digit decimal key', async () => {
-    await admin.request()
-      .batch(`UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
+    it('exact numerics, money, rowversion and xml arrive exact, copied in chunks by a 38-digit decimal key', async () => {
+      await admin.request()
+        .batch(`UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
         INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES (1234567890123456789012345678.0000000004, -0.0000000001, 12345678901.2345, 1.5, N'<n>שלום</n>');`);
-    await runUntilCaughtUp();
-    const stamps = (
-      await admin.request().query<{ Stamp: Buffer }>('SELECT Stamp FROM dbo.Exacts ORDER BY K')
-    ).recordset.map((r) => r.Stamp);
-    // SQLite keeps decimals as text, which sorts as text: ordered here by the exact value.
-    const byKey = (list: unknown[][]) =>
-      list.sort((a, b) => {
-        const d = BigInt(String(a[0]).replace('.', '')) - BigInt(String(b[0]).replace('.', ''));
-        return d < 0n ? -1 : d > 0n ? 1 : 0;
-      });
-    expect(byKey(await rows('exacts', ['K', 'Big', 'Cash', 'Petty', 'Stamp', 'Doc'], 'K'))).toEqual([
-      ['-5.5000000000', '12.5000000000', '1.0000', '0.0000', stamps[0], null],
-      ['7.0000000000', '1234567890123456789012345678.1234567891', '0.0099', null, stamps[1], null],
-      [
-        '1234567890123456789012345678.0000000001',
-        '9999999999999999999999999999.9999999999',
-        '922337203685477.5807',
-        '214748.3647',
-        stamps[2],
-        '<r a="ü">東京 🚀</r>',
-      ],
-      [
-        '1234567890123456789012345678.0000000002',
-        '-9999999999999999999999999999.9999999999',
-        '-922337203685477.5808',
-        '-214748.3648',
-        stamps[3],
-        null,
-      ],
-      ['1234567890123456789012345678.0000000003', '0.0000000001', '0.0001', '-0.0001', stamps[4], '<e/>'],
-      [
-        '1234567890123456789012345678.0000000004',
-        '-0.0000000001',
-        '12345678901.2345',
-        '1.5000',
-        stamps[5],
-        '<n>שלום</n>',
-      ],
-    ]);
-    expect(stamps.every((b) => b.length === 8)).toBe(true);
-  });
-});
+      await runUntilCaughtUp();
+      const stamps = (
+        await admin.request().query<{ Stamp: Buffer }>('SELECT Stamp FROM dbo.Exacts ORDER BY K')
+      ).recordset.map((r) => r.Stamp);
+      // SQLite keeps decimals as text, which sorts as text: ordered here by the exact value.
+      const byKey = (list: unknown[][]) =>
+        list.sort((a, b) => {
+          const d = BigInt(String(a[0]).replace('.', '')) - BigInt(String(b[0]).replace('.', ''));
+          return d < 0n ? -1 : d > 0n ? 1 : 0;
+        });
+      expect(byKey(await rows('exacts', ['K', 'Big', 'Cash', 'Petty', 'Stamp', 'Doc'], 'K'))).toEqual([
+        ['-5.5000000000', '12.5000000000', '1.0000', '0.0000', stamps[0], null],
+        ['7.0000000000', '1234567890123456789012345678.1234567891', '0.0099', null, stamps[1], null],
+        [
+          '1234567890123456789012345678.0000000001',
+          '9999999999999999999999999999.9999999999',
+          '922337203685477.5807',
+          '214748.3647',
+          stamps[2],
+          '<r a="ü">東京 🚀</r>',
+        ],
+        [
+          '1234567890123456789012345678.0000000002',
+          '-9999999999999999999999999999.9999999999',
+          '-922337203685477.5808',
+          '-214748.3648',
+          stamps[3],
+          null,
+        ],
+        ['1234567890123456789012345678.0000000003', '0.0000000001', '0.0001', '-0.0001', stamps[4], '<e/>'],
+        [
+          '1234567890123456789012345678.0000000004',
+          '-0.0000000001',
+          '12345678901.2345',
+          '1.5000',
+          stamps[5],
+          '<n>שלום</n>',
+        ],
+      ]);
+      expect(stamps.every((b) => b.length === 8)).toBe(true);
+    });
+  },
+);

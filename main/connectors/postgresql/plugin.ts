@@ -28,8 +28,13 @@ export const postgresqlPlugin: AgentPlugin = {
     check: checkPostgresTarget,
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('PostgreSQL is never the default target.');
-      const { credentials, connection, schema, batchRows } = postgresSettingsOf(agent);
-      const options = { ...connection, schema, maxConnections: credentials.maxConnectionsCount };
+      const { credentials, connection, schema, batchRows, preciseTimes } = postgresSettingsOf(agent);
+      const options = {
+        ...connection,
+        schema,
+        maxConnections: credentials.maxConnectionsCount,
+        preciseTimes,
+      };
       return { open: async () => new PostgresTarget(options, pipelineId), batchRows };
     },
   },

@@ -16,5 +16,6 @@ export function postgresSettingsOf(agent: ResolvedAgent) {
     },
     schema: configuration.schema ?? 'public',
     batchRows: configuration.batchRows,
+    preciseTimes: configuration.preciseTimes,
   };
 }

@@ -3,6 +3,7 @@
 // together with the checkpoint.
 import pg from 'pg';
 import type { DroppedColumns } from '../../../shared/agents/common';
+import type { PreciseTimes } from '../../../shared/agents/targets';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import {
   CHECKPOINT_TABLE,
@@ -23,6 +24,8 @@ export interface PostgresTargetOptions {
   /** The schema the tables go in; created when absent. */
   schema: string;
   maxConnections?: number;
+  /** Times PostgreSQL cannot hold (past µs, an offset): native types, cut, or exact ISO 8601 text. */
+  preciseTimes?: PreciseTimes;
 }
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -31,9 +34,20 @@ const MAX_PARAMS = 60_000;
 
 const size = (c: ColumnShape) => /\(([^)]*)\)/.exec(c.sourceType)?.[1];
 
-export function postgresType(c: ColumnShape): string {
+/** A time PostgreSQL's own type would change: past the microsecond, or with an offset to keep. */
+function pastNative(c: ColumnShape): boolean {
+  const a = affinityOf(c);
+  if (a === 'datetimeoffset') return true;
+  if (a !== 'datetime' && a !== 'time') return false;
+  const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+  const digits = Number(size(c) ?? (base === 'datetime2' || base === 'time' ? 7 : 0));
+  return digits > 6;
+}
+
+export function postgresType(c: ColumnShape, preciseTimes: PreciseTimes = 'native'): string {
   const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
   const n = size(c);
+  if (preciseTimes === 'text' && pastNative(c)) return 'text';
   switch (affinityOf(c)) {
     case 'boolean':
       return 'boolean';
@@ -64,9 +78,13 @@ export function postgresType(c: ColumnShape): string {
   }
 }
 
-/** PostgreSQL keeps microseconds and rounds a seventh digit: the value is cut to six digits first. */
-function bindable(c: ColumnShape, v: RowValue): unknown {
+/**
+ * PostgreSQL keeps microseconds and rounds a seventh digit: the value is cut to six digits first,
+ * unless the column keeps exact text (preciseTimes "text").
+ */
+function bindable(c: ColumnShape, v: RowValue, preciseTimes: PreciseTimes = 'native'): unknown {
   const p = portable(c, v);
+  if (preciseTimes === 'text' && pastNative(c)) return p;
   if (typeof p === 'string' && (affinityOf(c) === 'datetime' || affinityOf(c) === 'time'))
     return p.replace(/(\.\d{6})\d+$/, '$1');
   if (typeof p === 'bigint') return String(p);
@@ -135,7 +153,9 @@ export class PostgresTarget implements Target {
       PRIMARY KEY (pipeline_id, source_table))`);
     for (const t of tables) {
       this.tables.set(t.source, t);
-      const columns = t.columns.map((c) => `${q(c.name)} ${postgresType(c)}${c.nullable ? '' : ' NOT NULL'}`);
+      const columns = t.columns.map(
+        (c) => `${q(c.name)} ${postgresType(c, this.o.preciseTimes)}${c.nullable ? '' : ' NOT NULL'}`,
+      );
       await this.pool.query(
         `CREATE TABLE IF NOT EXISTS ${this.name(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
       );
@@ -165,7 +185,7 @@ export class PostgresTarget implements Target {
       await client.query('BEGIN');
       for (const c of t.columns) {
         const now = rows.find((r) => r.name === c.name);
-        const wanted = postgresType(c);
+        const wanted = postgresType(c, this.o.preciseTimes);
         if (!now) {
           await alter(`ADD COLUMN ${q(c.name)} ${wanted}`);
           added.push(c.name);
@@ -176,7 +196,7 @@ export class PostgresTarget implements Target {
         if (widens(now.type, wanted)) {
           await alter(`ALTER COLUMN ${q(c.name)} TYPE ${wanted}`);
           done.push(`column ${c.name} widened from ${now.type} to ${wanted}`);
-        } else if (was && postgresType({ ...c, sourceType: was.from }) !== wanted) {
+        } else if (was && postgresType({ ...c, sourceType: was.from }, this.o.preciseTimes) !== wanted) {
           // Not a widening: the values are not converted here but copied again from the source.
           await alter(
             `ALTER COLUMN ${q(c.name)} DROP NOT NULL, ALTER COLUMN ${q(c.name)} TYPE ${wanted} USING NULL`,
@@ -237,7 +257,7 @@ export class PostgresTarget implements Target {
       const params: unknown[] = [];
       const tuples = chunk.map((r) => {
         const marks = t.columns.map((c) => {
-          params.push(bindable(c, r[c.name] ?? null));
+          params.push(bindable(c, r[c.name] ?? null, this.o.preciseTimes));
           return `$${params.length}`;
         });
         return `(${marks.join(', ')})`;
@@ -257,8 +277,8 @@ export class PostgresTarget implements Target {
       const params: unknown[] = [];
       const tuples = keys.slice(from, from + perStatement).map((k) => {
         const marks = keyColumns.map((c) => {
-          params.push(bindable(c, k[c.name] ?? null));
-          return `$${params.length}::${postgresType(c)}`;
+          params.push(bindable(c, k[c.name] ?? null, this.o.preciseTimes));
+          return `$${params.length}::${postgresType(c, this.o.preciseTimes)}`;
         });
         return `(${marks.join(', ')})`;
       });
