@@ -1,7 +1,8 @@
 // Exact numerics, money, rowversion and xml in the simulated SQL Server, through the real `mssql`
 // driver: a decimal(38,10) keeps all 38 digits in storage and on the wire (read back as text with
 // CONVERT, as a client that needs every digit does), money and smallmoney keep their ranges and four
-// places, rowversion is eight bytes drawn anew by every insert and update, xml is text.
+// places, rowversion is eight bytes drawn anew by every insert and update, xml is text; the legacy
+// types (smalldatetime to the minute, text, ntext, image) go over the wire as SQL Server sends them.
 import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
@@ -151,5 +152,46 @@ describe('xml', () => {
         "SELECT ty.name AS t FROM sys.columns c JOIN sys.types ty ON ty.user_type_id = c.user_type_id WHERE c.object_id = OBJECT_ID('dbo.Amounts') AND c.name = 'Doc'",
       );
     expect(t.recordset[0]?.t).toBe('xml');
+  });
+});
+
+describe('smalldatetime, text, ntext and image', () => {
+  it('round-trip through the driver; smalldatetime rounds to the minute at 29.999 seconds (29.998 rounds down)', async () => {
+    await run(`CREATE TABLE dbo.Legacy (Id INT PRIMARY KEY, At SMALLDATETIME NULL, Note TEXT NULL,
+        Said NTEXT NULL, Picture IMAGE NULL);
+      INSERT INTO dbo.Legacy VALUES (1, '2026-11-24 10:00:29.999', 'plain text', N'Ελληνικά 東京 🚀', 0x89504E47),
+        (2, '2026-11-24 10:00:29.998', NULL, NULL, NULL);`);
+    const r = await pool
+      .request()
+      .query<{ Id: number; At: Date; Note: string | null; Said: string | null; Picture: Buffer | null }>(
+        'SELECT Id, At, Note, Said, Picture FROM dbo.Legacy ORDER BY Id',
+      );
+    expect(r.recordset.map((x) => x.At.toISOString())).toEqual([
+      '2026-11-24T10:01:00.000Z',
+      '2026-11-24T10:00:00.000Z',
+    ]);
+    expect(r.recordset[0]).toMatchObject({ Note: 'plain text', Said: 'Ελληνικά 東京 🚀' });
+    expect(r.recordset[0]?.Picture).toEqual(Buffer.from('89504e47', 'hex'));
+    expect(r.recordset[1]).toMatchObject({ Note: null, Said: null, Picture: null });
+    expect(r.recordset.columns.At?.type).toBe(sql.SmallDateTime);
+    expect(r.recordset.columns.Note?.type).toBe(sql.Text);
+    expect(r.recordset.columns.Said?.type).toBe(sql.NText);
+    expect(r.recordset.columns.Picture?.type).toBe(sql.Image);
+    const types = await pool.request().query<{ c: string; t: string; l: number }>(
+      `SELECT c.name AS c, ty.name AS t, c.max_length AS l FROM sys.columns c
+         JOIN sys.types ty ON ty.user_type_id = c.user_type_id
+        WHERE c.object_id = OBJECT_ID('dbo.Legacy') AND c.name <> 'Id' ORDER BY c.column_id`,
+    );
+    expect(types.recordset).toEqual([
+      { c: 'At', t: 'smalldatetime', l: 4 },
+      { c: 'Note', t: 'text', l: 16 },
+      { c: 'Said', t: 'ntext', l: 16 },
+      { c: 'Picture', t: 'image', l: 16 },
+    ]);
+  });
+
+  it('a smalldatetime out of its range is refused with 242', async () => {
+    const e = await refused(pool.request().query("SELECT CAST('2079-06-07' AS smalldatetime) AS x"));
+    expect(e?.number).toBe(242);
   });
 });

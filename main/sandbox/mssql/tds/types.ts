@@ -17,7 +17,11 @@ export type SqlType =
         | 'money'
         | 'smallmoney'
         | 'rowversion'
-        | 'xml';
+        | 'xml'
+        | 'smalldatetime'
+        | 'text'
+        | 'ntext'
+        | 'image';
     }
   | { name: 'decimal' | 'numeric'; precision: number; scale: number }
   | { name: 'char' | 'varchar' | 'nchar' | 'nvarchar' | 'binary' | 'varbinary'; length: number | 'max' }
@@ -45,6 +49,10 @@ export const TYPE = {
   NCHAR: 0xef,
   MONEYN: 0x6e,
   XML: 0xf1,
+  // The deprecated large types: a text pointer and a timestamp before each value (MS-TDS 2.2.5.5.2).
+  TEXT: 0x23,
+  NTEXT: 0x63,
+  IMAGE: 0x22,
   // Fixed-length types a client may send in RPC parameters.
   INT1: 0x30,
   BIT: 0x32,
@@ -118,6 +126,21 @@ export function writeTypeInfo(t: SqlType): Buffer {
     // XML_INFO with SCHEMA_PRESENT 0: untyped XML.
     case 'xml':
       return Buffer.from([TYPE.XML, 0]);
+    case 'smalldatetime':
+      return Buffer.from([TYPE.DATETIMN, 4]);
+    case 'text':
+    case 'ntext':
+    case 'image': {
+      const head = Buffer.alloc(5);
+      head[0] = { text: TYPE.TEXT, ntext: TYPE.NTEXT, image: TYPE.IMAGE }[t.name];
+      head.writeUInt32LE(t.name === 'ntext' ? 0x7ffffffe : 0x7fffffff, 1);
+      // Then the collation (text, ntext) and the table's name in parts: none named for a result column.
+      return Buffer.concat([
+        head,
+        t.name === 'image' ? Buffer.alloc(0) : DEFAULT_COLLATION,
+        Buffer.from([0]),
+      ]);
+    }
     case 'char':
     case 'varchar':
     case 'nchar':
@@ -229,8 +252,7 @@ export function readTypeInfo(c: Cursor): SqlType {
     case TYPE.DATETIME:
       return { name: 'datetime' };
     case TYPE.DATETIMN:
-      c.u8();
-      return { name: 'datetime' };
+      return { name: c.u8() === 4 ? 'smalldatetime' : 'datetime' };
     case TYPE.TIMEN:
       return { name: 'time', scale: c.u8() };
     case TYPE.DATETIME2N:
@@ -246,6 +268,14 @@ export function readTypeInfo(c: Cursor): SqlType {
       return { name: 'smallmoney' };
     case TYPE.MONEYN:
       return { name: c.u8() === 4 ? 'smallmoney' : 'money' };
+    case TYPE.DATETIM4:
+      return { name: 'smalldatetime' };
+    case TYPE.TEXT:
+    case TYPE.NTEXT:
+    case TYPE.IMAGE:
+      c.u32();
+      if (id !== TYPE.IMAGE) c.bytes(5);
+      return { name: id === TYPE.TEXT ? 'text' : id === TYPE.NTEXT ? 'ntext' : 'image' };
     case TYPE.XML:
       // SCHEMA_PRESENT, then (when 1) the schema collection's database, owner and name.
       if (c.u8() === 1) {
@@ -564,6 +594,35 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
     }
     case 'xml':
       return plp(value === null ? null : Buffer.from(String(value), 'utf16le'));
+    case 'smalldatetime': {
+      if (value === null) return lengthPrefixed(null);
+      const m = DATETIME_RE.exec(String(value));
+      if (!m) throw new ValueError(`'${String(value)}' is not a smalldatetime.`);
+      // Days since 1900 and minutes since midnight; 29.999 seconds and more round up to the next minute.
+      let days = daysFrom(EPOCH_1900, m[1] ?? '');
+      let minutes = Number((timeUnits(m[2] ?? '00:00', 3) + 30_001n) / 60_000n);
+      if (minutes >= 1440) {
+        minutes -= 1440;
+        days += 1;
+      }
+      const b = Buffer.alloc(4);
+      b.writeUInt16LE(days);
+      b.writeUInt16LE(minutes, 2);
+      return lengthPrefixed(b);
+    }
+    case 'text':
+    case 'ntext':
+    case 'image': {
+      if (value === null) return Buffer.from([0]);
+      const data = Buffer.isBuffer(value)
+        ? value
+        : Buffer.from(String(value), t.name === 'ntext' ? 'utf16le' : 'latin1');
+      // A 16-byte text pointer and an 8-byte timestamp, which clients skip, then the value.
+      const head = Buffer.alloc(1 + 16 + 8 + 4);
+      head[0] = 16;
+      head.writeUInt32LE(data.length, 25);
+      return Buffer.concat([head, data]);
+    }
     case 'char':
     case 'varchar':
     case 'nchar':
@@ -598,6 +657,12 @@ function readPlp(c: Cursor): Buffer | null {
 /** Reads a parameter value that follows its TYPE_INFO. */
 export function readValue(t: SqlType, c: Cursor): SqlValue {
   if (t.name === 'xml') return readPlp(c)?.toString('utf16le') ?? null;
+  if (t.name === 'text' || t.name === 'ntext' || t.name === 'image') {
+    const size = c.u32();
+    if (size === 0xffffffff) return null;
+    const data = c.bytes(size);
+    return t.name === 'image' ? Buffer.from(data) : data.toString(t.name === 'ntext' ? 'utf16le' : 'latin1');
+  }
   if ('length' in t) {
     let data: Buffer | null;
     if (t.length === 'max') data = readPlp(c);
@@ -667,5 +732,9 @@ export function readValue(t: SqlType, c: Cursor): SqlValue {
     }
     case 'rowversion':
       return Buffer.from(b);
+    case 'smalldatetime': {
+      const minutes = b.readUInt16LE(2);
+      return `${ymdFrom(EPOCH_1900, b.readUInt16LE(0))} ${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}:00`;
+    }
   }
 }

@@ -204,6 +204,22 @@ export function typeFacts(t: SqlType): {
       };
     case 'xml':
       return { typeName: 'xml', systemTypeId: 241, maxLength: -1, precision: 0, scale: 0, collation: null };
+    case 'smalldatetime':
+      return {
+        typeName: 'smalldatetime',
+        systemTypeId: 58,
+        maxLength: 4,
+        precision: 16,
+        scale: 0,
+        collation: null,
+      };
+    // A text, ntext or image column's max_length is its 16-byte text pointer.
+    case 'text':
+      return { typeName: 'text', systemTypeId: 35, maxLength: 16, precision: 0, scale: 0, collation };
+    case 'ntext':
+      return { typeName: 'ntext', systemTypeId: 99, maxLength: 16, precision: 0, scale: 0, collation };
+    case 'image':
+      return { typeName: 'image', systemTypeId: 34, maxLength: 16, precision: 0, scale: 0, collation: null };
     case 'uniqueidentifier':
       return {
         typeName: 'uniqueidentifier',
@@ -269,4 +285,8 @@ export const BUILT_IN_TYPES: SqlType[] = [
   { name: 'smallmoney' },
   { name: 'rowversion' },
   { name: 'xml' },
+  { name: 'smalldatetime' },
+  { name: 'text' },
+  { name: 'ntext' },
+  { name: 'image' },
 ];

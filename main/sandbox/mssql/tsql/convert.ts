@@ -22,7 +22,12 @@ const INT_RANGE: Record<string, [bigint, bigint]> = {
 };
 
 const isText = (t: SqlType) =>
-  t.name === 'char' || t.name === 'varchar' || t.name === 'nchar' || t.name === 'nvarchar';
+  t.name === 'char' ||
+  t.name === 'varchar' ||
+  t.name === 'nchar' ||
+  t.name === 'nvarchar' ||
+  t.name === 'text' ||
+  t.name === 'ntext';
 const isInteger = (t: SqlType) => t.name in INT_RANGE;
 const isDecimal = (t: SqlType) => t.name === 'decimal' || t.name === 'numeric';
 
@@ -150,6 +155,17 @@ function toTemporal(v: Evaluated, to: SqlType): string {
   const hms = `${String(hh).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;
   const fraction = (m[7] ?? '').padEnd(7, '0');
   if (to.name === 'date') return ymd;
+  if (to.name === 'smalldatetime') {
+    // 1900-01-01 to 2079-06-06, to the minute: 29.999 seconds and more round up ("smalldatetime").
+    const instant = Date.UTC(year, month - 1, day, hh, mi) + Math.round(Number(`${ss}.${fraction}`) * 1000);
+    const rounded = new Date(Math.floor((instant + 30_001) / 60_000) * 60_000);
+    if (rounded.getTime() < Date.UTC(1900, 0, 1) || rounded.getTime() > Date.UTC(2079, 5, 6, 23, 59))
+      throw fail(
+        242,
+        `The conversion of a ${typeWord(v.type)} data type to a smalldatetime data type resulted in an out-of-range value.`,
+      );
+    return rounded.toISOString().slice(0, 19).replace('T', ' ');
+  }
   if (to.name === 'datetime') {
     if (year < 1753)
       throw fail(
@@ -175,7 +191,7 @@ function temporalText(v: Evaluated, style: number | null): string {
   );
   if (!m) return text;
   const [, y, mo, d, hh = '00', mi = '00', ss = '00', fraction = '', offset] = m;
-  const chosen = style ?? (v.type.name === 'datetime' ? 0 : 121);
+  const chosen = style ?? (v.type.name === 'datetime' || v.type.name === 'smalldatetime' ? 0 : 121);
   switch (chosen) {
     case 0:
     case 100: {
@@ -209,7 +225,7 @@ function toText(v: Evaluated, to: { name: string; length: number | 'max' }, styl
   let text: string;
   if (v.value instanceof Buffer) text = v.value.toString(to.name.startsWith('n') ? 'utf16le' : 'latin1');
   else if (typeof v.value === 'boolean') text = v.value ? '1' : '0';
-  else if (['datetime', 'datetime2', 'date', 'time', 'datetimeoffset'].includes(v.type.name))
+  else if (['datetime', 'datetime2', 'date', 'time', 'datetimeoffset', 'smalldatetime'].includes(v.type.name))
     text = temporalText(v, style);
   else if (v.type.name === 'money' || v.type.name === 'smallmoney') text = moneyText(v, style);
   else text = String(v.value);
@@ -278,9 +294,15 @@ export function convert(v: Evaluated, to: SqlType, style: number | null = null):
       throw fail(8169, 'Conversion failed when converting from a character string to uniqueidentifier.');
     return { type: to, value: text.replace(/[{}]/g, '').toUpperCase() };
   }
-  if (name === 'date' || name === 'datetime' || name === 'datetime2' || name === 'time') {
+  if (
+    name === 'date' ||
+    name === 'datetime' ||
+    name === 'datetime2' ||
+    name === 'time' ||
+    name === 'smalldatetime'
+  ) {
     if (isText(v.type)) return { type: to, value: toTemporal(v, to) };
-    if (v.type.name === 'date' || v.type.name === 'datetime' || v.type.name === 'datetime2')
+    if (['date', 'datetime', 'datetime2', 'smalldatetime'].includes(v.type.name))
       return {
         type: to,
         value: toTemporal({ type: { name: 'varchar', length: 'max' }, value: v.value }, to),
@@ -290,6 +312,13 @@ export function convert(v: Evaluated, to: SqlType, style: number | null = null):
   if (name === 'xml')
     return { type: to, value: v.value instanceof Buffer ? v.value.toString('utf16le') : String(v.value) };
   if (name === 'rowversion') return convert(v, { name: 'binary', length: 8 }, style);
+  if (name === 'text' || name === 'ntext')
+    return {
+      type: to,
+      value: convert(v, { name: name === 'text' ? 'varchar' : 'nvarchar', length: 'max' }, style).value,
+    };
+  if (name === 'image')
+    return { type: to, value: convert(v, { name: 'varbinary', length: 'max' }, style).value };
   throw fail(50000, `The sandbox does not convert to ${name} yet.`);
 }
 

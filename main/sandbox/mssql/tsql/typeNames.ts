@@ -29,6 +29,10 @@ export function parseTypeName(text: string): SqlType {
     case 'smallmoney':
     case 'rowversion':
     case 'xml':
+    case 'smalldatetime':
+    case 'text':
+    case 'ntext':
+    case 'image':
       return { name };
     case 'timestamp':
       return { name: 'rowversion' };
@@ -84,6 +88,7 @@ const AFFINITY: Partial<Record<SqlType['name'], string>> = {
   money: 'blob',
   smallmoney: 'blob',
   rowversion: 'blob',
+  image: 'blob',
 };
 
 /** The SQLite declared type of a column of this T-SQL type. */
