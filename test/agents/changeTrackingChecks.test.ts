@@ -72,7 +72,10 @@ beforeAll(async () => {
      ALTER TABLE dbo.Orders ENABLE CHANGE_TRACKING;
      CREATE TABLE dbo.AuditLog (At DATETIME2 NOT NULL, Message NVARCHAR(100));
      CREATE TABLE dbo.Events (Id INT NOT NULL, Body NVARCHAR(100), CONSTRAINT UQ_Events UNIQUE CLUSTERED (Id));
-     CREATE TABLE dbo.Untracked (Id INT PRIMARY KEY);`,
+     CREATE TABLE dbo.Untracked (Id INT PRIMARY KEY);
+     CREATE TABLE dbo.Settings (Id INT PRIMARY KEY, Name NVARCHAR(40), Value SQL_VARIANT NULL);
+     ALTER TABLE dbo.Settings ENABLE CHANGE_TRACKING;
+     INSERT INTO dbo.Settings VALUES (1, N'retries', 3);`,
   );
   await setup('Bare', 'CREATE TABLE dbo.Items (Id INT PRIMARY KEY);');
   await setup('Bare2', 'CREATE TABLE dbo.Items (Id INT PRIMARY KEY);');
@@ -104,6 +107,7 @@ describe('checks on a database made ready', () => {
       'snapshot-isolation',
       'change-tracking-tables',
       'primary-keys',
+      'column-types',
     ]);
   });
 
@@ -169,6 +173,30 @@ describe('the errors the spec names, with their exact text', () => {
 });
 
 describe('each check failing on purpose', () => {
+  it('a column of a type the agent does not replicate exactly fails column-types, and the source refuses the table before reading', async () => {
+    const checks = byId(
+      await checkChangeTracking(agent(credentials('Ready')), [entity('Orders'), entity('Settings')]),
+    );
+    expect(checks['column-types']?.status).toBe('failed');
+    expect(checks['column-types']?.message).toContain('dbo.Settings.Value (sql_variant)');
+    expect(checks['column-types']?.message).not.toContain('Orders');
+    const fine = byId(await checkChangeTracking(agent(credentials('Ready')), [entity('Orders')]));
+    expect(fine['column-types']?.status).toBe('passed');
+    const source = await openChangeTrackingSource({
+      credentials: credentials('Ready'),
+      configuration: ctConfiguration(),
+      pipelineId: 'p1',
+      agentId: 'src',
+    });
+    try {
+      await expect(source.describe([{ schema: 'dbo', table: 'Settings' }])).rejects.toThrow(
+        /cannot replicate: dbo\.Settings\.Value \(sql_variant\)/,
+      );
+    } finally {
+      await source.close();
+    }
+  });
+
   it('a database without Change Tracking or snapshot isolation: both fail with the ALTER DATABASE that fixes them', async () => {
     const checks = byId(await checkChangeTracking(agent(credentials('Bare')), [entity('Items')]));
     expect(checks['change-tracking-database']).toMatchObject({

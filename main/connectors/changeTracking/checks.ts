@@ -11,6 +11,7 @@ import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { failed, passed } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
 import { bracket, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
+import { describeTables, unsupportedColumns } from './shape';
 
 export const SCHEMAS_ERROR = "Driver SQL exception: Invalid object name 'SYS.SCHEMAS'.";
 export const MISSING_KEYS_ERROR = 'IllegalArgumentException: Missing primary keys for entities...';
@@ -60,6 +61,7 @@ export async function runChecks(
       'snapshot-isolation',
       'change-tracking-tables',
       'primary-keys',
+      'column-types',
     ])
       results.push(failed(id, why, remedy));
     return results;
@@ -76,7 +78,26 @@ export async function runChecks(
       () => checkCatalog(pool, credentials, configuration, tables),
     )),
   );
+  results.push(...(await orFailed(['column-types'], () => checkColumnTypes(pool, tables))));
   return results;
+}
+
+/** Every column of every entity has a type the agent replicates exactly, or the run does not start. */
+async function checkColumnTypes(pool: sql.ConnectionPool, tables: TableRef[]): Promise<CheckResult[]> {
+  const shapes = await describeTables(pool, tables);
+  const problems = shapes.flatMap(unsupportedColumns);
+  return [
+    problems.length
+      ? failed(
+          'column-types',
+          `Columns the change-tracking agent cannot replicate:\n${problems.join('\n')}`,
+          'Leave these tables out of the pipeline; it does not start while they are in it.',
+        )
+      : passed(
+          'column-types',
+          `Every column of the ${shapes.length} entity table(s) has a type the agent replicates exactly.`,
+        ),
+  ];
 }
 
 /**

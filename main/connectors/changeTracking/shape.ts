@@ -117,6 +117,35 @@ export function keyParameter(sourceType: string, name: string): string {
   return /^(decimal|numeric)\(/i.test(sourceType) ? `CONVERT(${sourceType}, ${name})` : name;
 }
 
+/** SQL Server types the agent replicates exactly, by the mapping in docs/runner.md. */
+const REPLICATED = new Set(
+  (
+    'bit tinyint smallint int bigint decimal numeric money smallmoney float real char varchar nchar ' +
+    'nvarchar text ntext binary varbinary image rowversion date time datetime datetime2 smalldatetime ' +
+    'datetimeoffset uniqueidentifier xml'
+  ).split(' '),
+);
+
+const NOT_YET: Record<string, string> = {
+  sql_variant: 'its base type changes from row to row, and the agent does not yet keep it',
+  hierarchyid: 'a CLR type the agent does not read yet',
+  geography: 'a CLR type the agent does not read yet',
+  geometry: 'a CLR type the agent does not read yet',
+};
+
+/**
+ * Columns whose type the agent cannot replicate exactly, with the reason: such a table is refused
+ * before anything is read (the column-types check says the same), never written half right.
+ */
+export function unsupportedColumns(shape: TableShape): string[] {
+  return shape.columns.flatMap((c) => {
+    const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+    if (REPLICATED.has(base)) return [];
+    const why = NOT_YET[base] ?? 'a user-defined CLR type, which the agent cannot read';
+    return [`${shape.ref.schema}.${shape.ref.table}.${c.name} (${c.sourceType}): ${why}`];
+  });
+}
+
 /** A driver row as the agents hand rows on: the driver's values, nothing else. */
 export function toRow(record: Record<string, unknown>, columns: readonly string[]): Row {
   const row: Row = {};

@@ -36,7 +36,14 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import { describeTables, keyParameter, keyParameterType, selectColumn, toRow } from './shape';
+import {
+  describeTables,
+  keyParameter,
+  keyParameterType,
+  selectColumn,
+  toRow,
+  unsupportedColumns,
+} from './shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 
 export interface ChangeTrackingSourceOptions {
@@ -131,6 +138,10 @@ export class ChangeTrackingSource implements SourceAgent {
       if (now) this.structures.set(key, now);
       else this.structures.delete(key);
     });
+    // Refused before anything is read or written (the column-types check says the same).
+    const refused = shapes.flatMap(unsupportedColumns);
+    if (refused.length)
+      throw new Error(`Columns the change-tracking agent cannot replicate: ${refused.join('; ')}.`);
     for (const s of shapes) this.shapes.set(tableKey(s.ref).toLowerCase(), s);
     return shapes;
   }

@@ -21,7 +21,8 @@ export type SqlType =
         | 'smalldatetime'
         | 'text'
         | 'ntext'
-        | 'image';
+        | 'image'
+        | 'sql_variant';
     }
   | { name: 'decimal' | 'numeric'; precision: number; scale: number }
   | { name: 'char' | 'varchar' | 'nchar' | 'nvarchar' | 'binary' | 'varbinary'; length: number | 'max' }
@@ -50,6 +51,7 @@ export const TYPE = {
   MONEYN: 0x6e,
   XML: 0xf1,
   // The deprecated large types: a text pointer and a timestamp before each value (MS-TDS 2.2.5.5.2).
+  SSVARIANT: 0x62,
   TEXT: 0x23,
   NTEXT: 0x63,
   IMAGE: 0x22,
@@ -128,6 +130,12 @@ export function writeTypeInfo(t: SqlType): Buffer {
       return Buffer.from([TYPE.XML, 0]);
     case 'smalldatetime':
       return Buffer.from([TYPE.DATETIMN, 4]);
+    case 'sql_variant': {
+      const head = Buffer.alloc(5);
+      head[0] = TYPE.SSVARIANT;
+      head.writeUInt32LE(8016, 1);
+      return head;
+    }
     case 'text':
     case 'ntext':
     case 'image': {
@@ -610,6 +618,8 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
       b.writeUInt16LE(minutes, 2);
       return lengthPrefixed(b);
     }
+    case 'sql_variant':
+      return variantValue(value);
     case 'text':
     case 'ntext':
     case 'image': {
@@ -637,6 +647,43 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
       return Buffer.concat([head, data]);
     }
   }
+}
+
+/**
+ * A sql_variant value (MS-TDS 2.2.5.5.4): its base type's token, the properties' length, the
+ * properties, then the value. The sandbox keeps no base type beside a stored value, so it is told
+ * from the value: int or bigint, float, varbinary, or nvarchar (docs/sandbox-sqlserver.md).
+ */
+function variantValue(value: SqlValue): Buffer {
+  const long = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    return b;
+  };
+  if (value === null) return long(0);
+  let instance: Buffer;
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) {
+    const n = BigInt(value);
+    const small = n >= -2147483648n && n <= 2147483647n;
+    const data = Buffer.alloc(small ? 4 : 8);
+    if (small) data.writeInt32LE(Number(n));
+    else data.writeBigInt64LE(n);
+    instance = Buffer.concat([Buffer.from([small ? TYPE.INT4 : TYPE.INT8, 0]), data]);
+  } else if (typeof value === 'number') {
+    const data = Buffer.alloc(8);
+    data.writeDoubleLE(value);
+    instance = Buffer.concat([Buffer.from([TYPE.FLT8, 0]), data]);
+  } else if (Buffer.isBuffer(value)) {
+    const max = Buffer.alloc(2);
+    max.writeUInt16LE(8000);
+    instance = Buffer.concat([Buffer.from([TYPE.BIGVARBIN, 2]), max, value]);
+  } else {
+    const data = Buffer.from(typeof value === 'boolean' ? (value ? '1' : '0') : String(value), 'utf16le');
+    const max = Buffer.alloc(2);
+    max.writeUInt16LE(8000);
+    instance = Buffer.concat([Buffer.from([TYPE.NVARCHAR, 7]), DEFAULT_COLLATION, max, data]);
+  }
+  return Buffer.concat([long(instance.length), instance]);
 }
 
 function readPlp(c: Cursor): Buffer | null {
@@ -732,6 +779,8 @@ export function readValue(t: SqlType, c: Cursor): SqlValue {
     }
     case 'rowversion':
       return Buffer.from(b);
+    case 'sql_variant':
+      throw new UnsupportedTypeError(TYPE.SSVARIANT);
     case 'smalldatetime': {
       const minutes = b.readUInt16LE(2);
       return `${ymdFrom(EPOCH_1900, b.readUInt16LE(0))} ${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}:00`;

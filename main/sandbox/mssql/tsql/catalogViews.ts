@@ -204,6 +204,15 @@ export function typeFacts(t: SqlType): {
       };
     case 'xml':
       return { typeName: 'xml', systemTypeId: 241, maxLength: -1, precision: 0, scale: 0, collation: null };
+    case 'sql_variant':
+      return {
+        typeName: 'sql_variant',
+        systemTypeId: 98,
+        maxLength: 8016,
+        precision: 0,
+        scale: 0,
+        collation: null,
+      };
     case 'smalldatetime':
       return {
         typeName: 'smalldatetime',
@@ -289,4 +298,5 @@ export const BUILT_IN_TYPES: SqlType[] = [
   { name: 'text' },
   { name: 'ntext' },
   { name: 'image' },
+  { name: 'sql_variant' },
 ];

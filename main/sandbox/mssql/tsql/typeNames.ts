@@ -33,6 +33,7 @@ export function parseTypeName(text: string): SqlType {
     case 'text':
     case 'ntext':
     case 'image':
+    case 'sql_variant':
       return { name };
     case 'timestamp':
       return { name: 'rowversion' };
@@ -89,6 +90,7 @@ const AFFINITY: Partial<Record<SqlType['name'], string>> = {
   smallmoney: 'blob',
   rowversion: 'blob',
   image: 'blob',
+  sql_variant: 'blob',
 };
 
 /** The SQLite declared type of a column of this T-SQL type. */
