@@ -14,11 +14,41 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import { PostgresTarget } from '../../main/connectors/postgresql/target';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
+import { MssqlTarget } from '../../main/connectors/changeTracking/target';
+import { describeTables, selectColumn } from '../../main/connectors/changeTracking/shape';
+import { sandboxPool } from '../helpers/sandbox';
 import type { Target } from '../../main/connectors/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import type { SandboxSqlServer } from '../../main/sandbox/mssql';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
+
+const SETUP = `
+      CREATE TABLE dbo.Kinds (Id INT PRIMARY KEY, At DATETIMEOFFSET(7) NULL, Said NVARCHAR(40) NULL,
+        Exact DATETIME2(7) NULL, Bytes VARBINARY(8) NULL);
+      ALTER TABLE dbo.Kinds ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Kinds VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', N'Zürich — 東京 🚀', '2026-11-24 23:59:59.9999999', 0x00FF10);
+      CREATE TABLE dbo.Exacts (K DECIMAL(38,10) PRIMARY KEY, Big DECIMAL(38,10) NULL, Cash MONEY NULL,
+        Petty SMALLMONEY NULL, Stamp ROWVERSION, Doc XML NULL);
+      ALTER TABLE dbo.Exacts ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES
+        (1234567890123456789012345678.0000000001, 9999999999999999999999999999.9999999999, 922337203685477.5807, 214748.3647, N'<r a="ü">東京 🚀</r>'),
+        (1234567890123456789012345678.0000000002, -9999999999999999999999999999.9999999999, -922337203685477.5808, -214748.3648, NULL),
+        (1234567890123456789012345678.0000000003, 0.0000000001, 0.0001, -0.0001, N'<e/>'),
+        (-5.5, 12.5, 1, 0, NULL),
+        (7, NULL, NULL, NULL, NULL);
+      CREATE TABLE dbo.Legacy (Id INT PRIMARY KEY, At SMALLDATETIME NULL, Note TEXT NULL, Said NTEXT NULL,
+        Picture IMAGE NULL, Code CHAR(5) NULL, Wide NCHAR(4) NULL, Ratio FLOAT NULL, Small REAL NULL,
+        Flag BIT NULL, Guid UNIQUEIDENTIFIER NULL);
+      ALTER TABLE dbo.Legacy ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Legacy VALUES (1, '2026-11-24 10:00:29.999', 'plain', N'Ελληνικά 東京 🚀', 0x89504E47,
+        'ab', N'é', 0.1, 0.1, 1, '6F9619FF-8B86-D011-B42D-00C04FC964FF');`;
+const KIND_CHANGES = `INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
+      UPDATE dbo.Kinds SET Said = N'שלום 👋' WHERE Id = 1;`;
+const EXACT_CHANGES = `UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
+        INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES (1234567890123456789012345678.0000000004, -0.0000000001, 12345678901.2345, 1.5, N'<n>שלום</n>');`;
+const LEGACY_CHANGES = `INSERT INTO dbo.Legacy VALUES (2, '2079-06-06 23:59:00', NULL, N'שלום', 0x, 'x', NULL, -1.7976931348623157E308, 3.4E38, 0, NULL);
+        UPDATE dbo.Legacy SET Note = 'changed', Ratio = 5e-324 WHERE Id = 1;`;
 
 // The third: a PostgreSQL target whose pipeline keeps times it cannot hold as exact text (preciseTimes).
 describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const)(
@@ -85,26 +115,7 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
     };
 
     beforeAll(async () => {
-      ({ sandbox, admin } = await readySandbox(`
-      CREATE TABLE dbo.Kinds (Id INT PRIMARY KEY, At DATETIMEOFFSET(7) NULL, Said NVARCHAR(40) NULL,
-        Exact DATETIME2(7) NULL, Bytes VARBINARY(8) NULL);
-      ALTER TABLE dbo.Kinds ENABLE CHANGE_TRACKING;
-      INSERT INTO dbo.Kinds VALUES (1, '2026-11-24 10:00:00.1234567 +05:30', N'Zürich — 東京 🚀', '2026-11-24 23:59:59.9999999', 0x00FF10);
-      CREATE TABLE dbo.Exacts (K DECIMAL(38,10) PRIMARY KEY, Big DECIMAL(38,10) NULL, Cash MONEY NULL,
-        Petty SMALLMONEY NULL, Stamp ROWVERSION, Doc XML NULL);
-      ALTER TABLE dbo.Exacts ENABLE CHANGE_TRACKING;
-      INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES
-        (1234567890123456789012345678.0000000001, 9999999999999999999999999999.9999999999, 922337203685477.5807, 214748.3647, N'<r a="ü">東京 🚀</r>'),
-        (1234567890123456789012345678.0000000002, -9999999999999999999999999999.9999999999, -922337203685477.5808, -214748.3648, NULL),
-        (1234567890123456789012345678.0000000003, 0.0000000001, 0.0001, -0.0001, N'<e/>'),
-        (-5.5, 12.5, 1, 0, NULL),
-        (7, NULL, NULL, NULL, NULL);
-      CREATE TABLE dbo.Legacy (Id INT PRIMARY KEY, At SMALLDATETIME NULL, Note TEXT NULL, Said NTEXT NULL,
-        Picture IMAGE NULL, Code CHAR(5) NULL, Wide NCHAR(4) NULL, Ratio FLOAT NULL, Small REAL NULL,
-        Flag BIT NULL, Guid UNIQUEIDENTIFIER NULL);
-      ALTER TABLE dbo.Legacy ENABLE CHANGE_TRACKING;
-      INSERT INTO dbo.Legacy VALUES (1, '2026-11-24 10:00:29.999', 'plain', N'Ελληνικά 東京 🚀', 0x89504E47,
-        'ab', N'é', 0.1, 0.1, 1, '6F9619FF-8B86-D011-B42D-00C04FC964FF');`));
+      ({ sandbox, admin } = await readySandbox(SETUP));
       if (label !== 'SQLite') ({ client, drop } = await scratchSchema(schema));
     });
     afterAll(async () => {
@@ -115,9 +126,7 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
 
     it('arrive as written, by the copy and by changes', async () => {
       await runUntilCaughtUp(2);
-      await admin.request()
-        .batch(`INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
-      UPDATE dbo.Kinds SET Said = N'שלום 👋' WHERE Id = 1;`);
+      await admin.request().batch(KIND_CHANGES);
       await runUntilCaughtUp();
       const bytes = (hex: string) => Buffer.from(hex, 'hex');
       expect(await rows()).toEqual(
@@ -146,9 +155,7 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
     });
 
     it('exact numerics, money, rowversion and xml arrive exact, copied in chunks by a 38-digit decimal key', async () => {
-      await admin.request()
-        .batch(`UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
-        INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES (1234567890123456789012345678.0000000004, -0.0000000001, 12345678901.2345, 1.5, N'<n>שלום</n>');`);
+      await admin.request().batch(EXACT_CHANGES);
       await runUntilCaughtUp();
       const stamps = (
         await admin.request().query<{ Stamp: Buffer }>('SELECT Stamp FROM dbo.Exacts ORDER BY K')
@@ -192,9 +199,7 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
     });
 
     it('legacy and fixed types arrive: smalldatetime, text, ntext, image, padded char/nchar, float, real, bit, uuid', async () => {
-      await admin.request()
-        .batch(`INSERT INTO dbo.Legacy VALUES (2, '2079-06-06 23:59:00', NULL, N'שלום', 0x, 'x', NULL, -1.7976931348623157E308, 3.4E38, 0, NULL);
-        UPDATE dbo.Legacy SET Note = 'changed', Ratio = 5e-324 WHERE Id = 1;`);
+      await admin.request().batch(LEGACY_CHANGES);
       await runUntilCaughtUp();
       const got = await rows('legacy', [
         'Id',
@@ -247,3 +252,66 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
     });
   },
 );
+
+// A SQL Server target (another database of the same server): each table read back in the same exact
+// forms as the source (decimals and money as their digits, datetimeoffset as ISO 8601, the rest as the
+// driver hands them) equals the source, by the copy and by changes.
+describe('SQL Server types → SQL Server', () => {
+  let sandbox: SandboxSqlServer;
+  let admin: sql.ConnectionPool;
+  let replica: sql.ConnectionPool;
+  beforeAll(async () => {
+    ({ sandbox, admin } = await readySandbox(`${SETUP}\nCREATE DATABASE Replica;`));
+    replica = await sandboxPool(sandbox, { database: 'Replica', max: 2 });
+  });
+  afterAll(async () => {
+    await replica?.close();
+    await admin?.close();
+    await sandbox?.close();
+  });
+  const run = async () => {
+    const runner = new PipelineRunner({
+      openSource: () =>
+        openChangeTrackingSource({
+          credentials: sandboxCredentials(sandbox),
+          configuration: ctConfiguration({ snapshotChunkRows: 2 }),
+          pipelineId: 'types',
+          agentId: 'src',
+        }),
+      openTarget: async () =>
+        new MssqlTarget(
+          await sandboxPool(sandbox, { database: 'Replica', max: 2 }),
+          'types',
+          false,
+          'Replica',
+        ),
+      entities: ['Kinds', 'Exacts', 'Legacy'].map((t) => ({
+        source: { schema: 'dbo', table: t },
+        target: { table: t.toLowerCase() },
+      })),
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.failure).toBeNull();
+  };
+  const exactRows = async (pool: sql.ConnectionPool, table: string, source: string) => {
+    const [shape] = await describeTables(admin, [{ schema: 'dbo', table: source }]);
+    // rowversion is the source's own counter: the target keeps its eight bytes as binary(8) data.
+    const columns = (shape?.columns ?? []).map((c) => selectColumn(c));
+    const r = await pool
+      .request()
+      .query(`SELECT ${columns.join(', ')} FROM [dbo].[${table}] ORDER BY ${bracketed(shape?.key[0] ?? '')}`);
+    return r.recordset;
+  };
+  const bracketed = (name: string) => `[${name}]`;
+
+  it('every table equals the source, by the copy and by changes', async () => {
+    await run();
+    await admin.request().batch(`${KIND_CHANGES}\n${EXACT_CHANGES}\n${LEGACY_CHANGES}`);
+    await run();
+    for (const table of ['Kinds', 'Exacts', 'Legacy']) {
+      const mine = await exactRows(replica, table.toLowerCase(), table);
+      expect(mine.length).toBeGreaterThan(1);
+      expect(mine).toEqual(await exactRows(admin, table, table));
+    }
+  });
+});

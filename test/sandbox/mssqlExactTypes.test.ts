@@ -67,6 +67,19 @@ describe('exact numerics', () => {
     expect(r.recordset).toEqual([{ Id: 4 }]);
   });
 
+  it('text written into or compared with a decimal column converts to the column’s type, as SQL Server does', async () => {
+    await pool
+      .request()
+      .input('v', sql.NVarChar(50), '12.50')
+      .query('UPDATE dbo.Amounts SET Big = @v WHERE Id = 3');
+    const r = await pool
+      .request()
+      .input('t', sql.NVarChar(50), '12.5000000000')
+      .input('long', sql.NVarChar(50), '1234567890123456789012345678.12345678904')
+      .query<{ Id: number }>('SELECT Id FROM dbo.Amounts WHERE Big = @t OR Big = @long ORDER BY Id');
+    expect(r.recordset).toEqual([{ Id: 1 }, { Id: 3 }]);
+  });
+
   it('a decimal past its precision is refused with 8115', async () => {
     const e = await refused(
       run('INSERT INTO dbo.Amounts (Id, Big) VALUES (5, 123456789012345678901234567890.1)'),

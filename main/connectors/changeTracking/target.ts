@@ -9,7 +9,7 @@ import { bracket, SYNC_SCHEMA } from './names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
 import { netChanges, type Reconciled, type Retyped, type Target, type TargetTable } from '../target';
-import { portable } from '../targetValues';
+import { affinityOf, portable } from '../targetValues';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
@@ -57,6 +57,19 @@ export function mssqlType(c: ColumnShape): string {
     default:
       return c.sourceType;
   }
+}
+
+/**
+ * Binds a value with the driver type its column needs where the driver's own guess would be wrong:
+ * a float is a float even when integral (the driver would send -1.7976931348623157e308 as a bigint
+ * and refuse it); other values go as the driver chooses (text converts at SQL Server, exactly).
+ */
+function input(request: sql.Request, name: string, c: ColumnShape, v: RowValue): void {
+  const value = bindable(c, v);
+  const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+  if (affinityOf(c) === 'float' && typeof value === 'number')
+    request.input(name, base === 'real' ? sql.Real : sql.Float, value);
+  else request.input(name, value);
 }
 
 /** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
@@ -242,7 +255,7 @@ export class MssqlTarget implements Target {
 
   private async upsert(tx: sql.Transaction, t: TargetTable, row: Row): Promise<void> {
     const request = new sql.Request(tx);
-    t.columns.forEach((c, i) => request.input(`c${i}`, bindable(c, row[c.name] ?? null)));
+    t.columns.forEach((c, i) => input(request, `c${i}`, c, row[c.name] ?? null));
     const param = (name: string) => `@c${t.columns.findIndex((c) => c.name === name)}`;
     const rest = t.columns.filter((c) => !t.key.includes(c.name));
     const where = t.key.map((k) => `${bracket(k)} = ${param(k)}`).join(' AND ');
@@ -263,7 +276,7 @@ export class MssqlTarget implements Target {
   private async remove(tx: sql.Transaction, t: TargetTable, key: Row): Promise<void> {
     const request = new sql.Request(tx);
     const where = t.key.map((k, i) => {
-      request.input(`k${i}`, bindable(t.columns.find((c) => c.name === k) as ColumnShape, key[k] ?? null));
+      input(request, `k${i}`, t.columns.find((c) => c.name === k) as ColumnShape, key[k] ?? null);
       return `${bracket(k)} = @k${i}`;
     });
     await request.query(`${this.prefix(request)}DELETE FROM ${this.name(t)} WHERE ${where.join(' AND ')}`);

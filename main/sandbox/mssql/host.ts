@@ -51,7 +51,35 @@ export class SandboxHost implements TdsHost {
   private readonly databases = new Map<string, SandboxDatabaseFile>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'cdc-sandbox-mssql-'));
 
-  constructor(private readonly options: SandboxHostOptions) {}
+  /** The server's databases: those it started with, then those CREATE DATABASE made. */
+  private readonly names: string[];
+  private readonly caseSensitiveNames: string[];
+
+  constructor(private readonly options: SandboxHostOptions) {
+    this.names = [...options.databases];
+    this.caseSensitiveNames = [...(options.caseSensitiveDatabases ?? [])];
+  }
+
+  /** CREATE DATABASE: 262 without the permission, 1801 when the name is taken. */
+  createDatabase(name: string, caseSensitive: boolean, login: SandboxLogin): ServerMessage | undefined {
+    if (login.permissions?.createSchema === false || login.permissions?.write === false)
+      return {
+        number: 262,
+        state: 1,
+        class: 14,
+        message: "CREATE DATABASE permission denied in database 'master'.",
+      };
+    if (this.hasDatabase(name) || sameName(name, 'master'))
+      return {
+        number: 1801,
+        state: 3,
+        class: 16,
+        message: `Database '${name}' already exists. Choose a different database name.`,
+      };
+    this.names.push(name);
+    if (caseSensitive) this.caseSensitiveNames.push(name);
+    return undefined;
+  }
 
   database(name: string): SandboxDatabaseFile {
     const key = name.toLowerCase();
@@ -71,7 +99,7 @@ export class SandboxHost implements TdsHost {
       hostName: s.hostName,
       appName: s.appName,
       database: s.database,
-      databaseId: this.options.databases.findIndex((d) => sameName(d, s.database)) + 1,
+      databaseId: this.names.findIndex((d) => sameName(d, s.database)) + 1,
       loginTime: s.loginTime,
       transactionCount: s.transaction.count,
     }));
@@ -105,7 +133,7 @@ export class SandboxHost implements TdsHost {
     // SQL Server tells the client nothing more than this, whatever the cause (state 1 on the wire).
     if (!login || login.password !== l.password) return { ok: false, error: loginFailed(l.userName) };
     const wanted = l.database || login.defaultDatabase || 'master';
-    const database = this.options.databases.find((d) => sameName(d, wanted));
+    const database = this.names.find((d) => sameName(d, wanted));
     if (!database) {
       return {
         ok: false,
@@ -132,7 +160,7 @@ export class SandboxHost implements TdsHost {
 
   /** sys.databases: every database of this server, with settings read from its own file. */
   serverDatabases(): ServerDatabase[] {
-    return this.options.databases.map((name, i) => {
+    return this.names.map((name, i) => {
       const key = name.toLowerCase();
       let connection = this.settingsConnections.get(key);
       if (!connection) this.settingsConnections.set(key, (connection = this.database(name).open()));
@@ -150,11 +178,11 @@ export class SandboxHost implements TdsHost {
   }
 
   caseSensitive(database: string): boolean {
-    return (this.options.caseSensitiveDatabases ?? []).some((d) => sameName(d, database));
+    return this.caseSensitiveNames.some((d) => sameName(d, database));
   }
 
   hasDatabase(name: string): string | undefined {
-    return this.options.databases.find((d) => sameName(d, name));
+    return this.names.find((d) => sameName(d, name));
   }
 }
 
@@ -257,6 +285,10 @@ class SandboxSession implements HostSession, SessionContext {
   }
 
   /** The session is the statements' context: a USE earlier in a batch is seen by the rest of it. */
+  createDatabase(name: string, caseSensitive: boolean): ServerMessage | undefined {
+    return this.host.createDatabase(name, caseSensitive, this.account);
+  }
+
   useDatabase(name: string): string | undefined {
     const found = this.host.hasDatabase(name);
     if (found) this.database = found;

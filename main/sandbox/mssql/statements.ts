@@ -23,6 +23,8 @@ export interface SessionContext {
   readonly appName: string;
   database: string;
   useDatabase(name: string): string | undefined;
+  /** CREATE DATABASE: SQL Server's error when it cannot be made (see SandboxHost.createDatabase). */
+  createDatabase(name: string, caseSensitive: boolean): ServerMessage | undefined;
   /** The current database's tables. */
   tables(): SandboxDatabase;
   readonly transaction: SessionTransaction;
@@ -484,10 +486,24 @@ async function runOne(
         args.get('@objtype') ?? null,
       );
     }
-    default:
+    default: {
+      // CREATE DATABASE name [COLLATE collation] ("CREATE DATABASE"): a _CS_ collation is case-sensitive.
+      const create = /^create\s+database\s+(\[[^\]]+\]|\w+)\s*(?:collate\s+(\w+))?$/i.exec(s);
+      if (create) {
+        if (ctx.transaction.count > 0)
+          return err({
+            number: 226,
+            state: 6,
+            class: 16,
+            message: 'CREATE DATABASE statement not allowed within multi-statement transaction.',
+          });
+        const refused = ctx.createDatabase(bareName(create[1] ?? ''), /_CS_/i.test(create[2] ?? ''));
+        return refused ? err(refused) : {};
+      }
       if (/^(create\s+(unique\s+)?((non)?clustered\s+)?index|drop\s+index)\b/i.test(s))
         ctx.transaction.refuseSnapshotDdl();
       return runTableStatement(ctx.tables(), tokens, params) ?? unsupported(s);
+    }
   }
 }
 

@@ -21,7 +21,16 @@ import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared } from './typeNames';
 import { rowversionColumn, withRowversionSet } from './rowversion';
-import { exactDigits, isExactNumeric, roundedByDouble, storedExact } from './exactDecimals';
+import {
+  comparedColumnType,
+  exactAssignments,
+  exactColumnsOf,
+  exactDigits,
+  exactValues,
+  isExactNumeric,
+  roundedByDouble,
+  storedExact,
+} from './exactDecimals';
 import {
   changesSql,
   claimedVersion,
@@ -279,6 +288,14 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
   let depth = 0;
   const ctes = new Set<string>();
   const first = solid(tokens);
+  // Variables compared with a decimal or money column are converted to its type, as SQL Server does.
+  const exactColumns = exactColumnsOf(
+    first.flatMap((t, k) =>
+      t.kind === 'word' && TABLE_REF_AFTER.has(t.text.toLowerCase())
+        ? [tableNamed(db, dotted(first, k + 1).parts)]
+        : [],
+    ),
+  );
   if (isWord(first[0], 'with')) {
     for (let k = 1; k < first.length; k++)
       if (isWord(first[k + 1], 'as') && isOp(first[k + 2], '(')) ctes.add(nameOf(first[k]).toLowerCase());
@@ -484,7 +501,12 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
       out.push(`'${unary ? '-' : ''}${t.text}'`);
     } else if (t.kind === 'variable') {
       if (!params.has(t.text.toLowerCase())) throw undeclared(t.text);
-      out.push(`@${paramName(t.text)}`);
+      const compared = comparedColumnType(tokens.slice(0, i), exactColumns);
+      out.push(
+        compared
+          ? `TSQL_CONVERT(@${paramName(t.text)}, '${JSON.stringify(compared)}', NULL)`
+          : `@${paramName(t.text)}`,
+      );
     } else if (t.kind === 'sysvar' && db.sessionVariable(t.text) !== undefined) {
       const value = db.sessionVariable(t.text);
       out.push(typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value));
@@ -750,7 +772,7 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     const ids = identity ? db.nextIdentities(table, tuples.length) : [];
     const rows = tuples.map((tuple, n) => {
       if (!isOp(tuple[0], '(') || !isOp(tuple.at(-1), ')')) throw syntax(tuple[0]);
-      const inner = translate(tuple.slice(1, -1), params, db);
+      const inner = translate(exactValues(tuple.slice(1, -1), columns, table), params, db);
       return `(${inner}${identity ? `, ${String(ids[n])}` : ''})`;
     });
     return run(
@@ -941,7 +963,10 @@ export function runTableStatement(
   if (isWord(s[0], 'insert', 'update')) {
     // A table with a rowversion column: each row inserted or updated draws the next @@DBTS.
     const stamped = rowversionColumn(writeTarget(s, db));
-    const statement = stamped && isWord(s[0], 'update') ? withRowversionSet(tokens, stamped.name) : tokens;
+    const target = writeTarget(s, db);
+    const converted = target && isWord(s[0], 'update') ? exactAssignments(tokens, target) : tokens;
+    const statement =
+      stamped && isWord(s[0], 'update') ? withRowversionSet(converted, stamped.name) : converted;
     const work = () =>
       isWord(s[0], 'insert')
         ? insert(db, statement, params)

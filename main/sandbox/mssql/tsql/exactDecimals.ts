@@ -4,6 +4,8 @@
 // holds it exactly (so it compares and sorts as a number), otherwise as its exact digits at the
 // column's scale. Known limit: a value stored as digits compares with numbers as SQLite compares text.
 import { decimalToUnscaled, exactText, unscaledToDecimal, type SqlType, type SqlValue } from '../tds/types';
+import type { TableInfo } from './database';
+import { isWord, solid, splitCommas, type Token } from './lexer';
 
 export const isExactNumeric = (t: SqlType | undefined): boolean =>
   t !== undefined &&
@@ -40,4 +42,85 @@ export function roundedByDouble(literal: string): boolean {
   // An integer within bigint's range is SQLite's exact 64-bit integer already.
   if (!literal.includes('.') && BigInt(literal) <= 9223372036854775807n) return false;
   return !doubleHolds(literal, Number(literal));
+}
+
+const raw = (text: string): Token => ({ kind: 'op', text, value: text });
+
+/**
+ * A value written into a column of an exact numeric type, converted to the column's type as SQL Server
+ * converts it on INSERT and UPDATE (rounded to the scale, 8115 past the precision), then kept by the
+ * rule above, whatever the value's own type (text from an nvarchar parameter included).
+ */
+export function convertedInto(t: SqlType, value: Token[]): Token[] {
+  if (isWord(solid(value)[0], 'default') && solid(value).length === 1) return value;
+  return [raw('TSQL_CONVERT('), ...value, raw(`, '${JSON.stringify(t).replaceAll("'", "''")}', NULL)`)];
+}
+
+const joined = (parts: Token[][]): Token[] => parts.flatMap((p, i) => (i ? [raw(', '), ...p] : p));
+
+/** One VALUES tuple's values, each converted into its column where that column is an exact numeric. */
+export function exactValues(values: Token[], columns: readonly string[], table: TableInfo): Token[] {
+  const parts = splitCommas(values);
+  if (!parts.some((_, i) => isExactNumeric(columnType(table, columns[i])))) return values;
+  return joined(
+    parts.map((p, i) => {
+      const type = columnType(table, columns[i]);
+      return type && isExactNumeric(type) ? convertedInto(type, p) : p;
+    }),
+  );
+}
+
+/** UPDATE … SET: each assignment to an exact numeric column converted into it. */
+export function exactAssignments(tokens: Token[], table: TableInfo): Token[] {
+  if (!table.columns.some((c) => isExactNumeric(c.type))) return tokens;
+  let depth = 0;
+  let set = -1;
+  let end = tokens.length;
+  tokens.forEach((t, i) => {
+    if (t.kind === 'op' && t.text === '(') depth++;
+    if (t.kind === 'op' && t.text === ')') depth--;
+    if (depth !== 0) return;
+    if (set < 0 && isWord(t, 'set')) set = i;
+    else if (set >= 0 && end === tokens.length && isWord(t, 'where', 'from', 'output', 'option')) end = i;
+  });
+  if (set < 0) return tokens;
+  const assignments = splitCommas(tokens.slice(set + 1, end)).map((a) => {
+    const at = a.findIndex((t) => t.kind === 'op' && t.text === '=');
+    const target = solid(a.slice(0, at)).at(-1);
+    const type = columnType(table, target?.kind === 'quoted' ? target.value : target?.text);
+    return at > 0 && type && isExactNumeric(type)
+      ? [...a.slice(0, at + 1), ...convertedInto(type, a.slice(at + 1))]
+      : a;
+  });
+  return [...tokens.slice(0, set + 1), raw(' '), ...joined(assignments), raw(' '), ...tokens.slice(end)];
+}
+
+function columnType(table: TableInfo, name: string | undefined): SqlType | undefined {
+  const lower = name?.toLowerCase();
+  return table.columns.find((c) => c.name.toLowerCase() === lower)?.type;
+}
+
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '!<', '!>']);
+
+/**
+ * The exact numeric column a variable is compared with (`col = @p`, `t.col > @p`), among the columns
+ * of the statement's tables: SQL Server converts the variable to the column's type, so a decimal given
+ * as text compares as a number.
+ */
+export function comparedColumnType(
+  before: Token[],
+  exactColumns: ReadonlyMap<string, SqlType>,
+): SqlType | undefined {
+  const [column, op] = solid(before).slice(-2);
+  if (!op || op.kind !== 'op' || !COMPARISONS.has(op.text)) return undefined;
+  if (column?.kind !== 'word' && column?.kind !== 'quoted') return undefined;
+  return exactColumns.get((column.kind === 'quoted' ? column.value : column.text).toLowerCase());
+}
+
+/** The exact numeric columns of the tables a statement names, by lower-case name. */
+export function exactColumnsOf(tables: readonly (TableInfo | undefined)[]): Map<string, SqlType> {
+  const out = new Map<string, SqlType>();
+  for (const t of tables)
+    for (const c of t?.columns ?? []) if (isExactNumeric(c.type)) out.set(c.name.toLowerCase(), c.type);
+  return out;
 }
