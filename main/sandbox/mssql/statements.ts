@@ -463,13 +463,17 @@ async function runOne(
       // EXEC [sys.]sp_rename 'name', 'new name' [, 'COLUMN'], literals by position or @name = literal.
       const call = /^exec(?:ute)?\s+(?:\[?sys\]?\.)?\[?(\w+)\]?\s*(.*)$/is.exec(s);
       const proc = (call?.[1] ?? '').toLowerCase();
-      if (proc !== 'sp_rename')
+      if (proc !== 'sp_rename' || !/^\s*($|['N@])/i.test(call?.[2] ?? '')) {
+        // SQL Server names the procedure as the statement wrote it, schema and all.
+        const named =
+          /^exec(?:ute)?\s+((?:\[[^\]]+\]|[\w#@$]+)(?:\.(?:\[[^\]]+\]|[\w#@$]+))*)/i.exec(s)?.[1] ?? s;
         return err({
           number: 2812,
           state: 62,
           class: 16,
-          message: `Could not find stored procedure '${call?.[1] ?? s}'.`,
+          message: `Could not find stored procedure '${named.replace(/\[([^\]]+)\]/g, '$1')}'.`,
         });
+      }
       const args = new Map<string, string | null>();
       (call?.[2] ?? '').split(/,(?=(?:[^']*'[^']*')*[^']*$)/).forEach((part, at) => {
         const m = /^\s*(?:(@\w+)\s*=\s*)?(?:N?'((?:[^']|'')*)'|(NULL))\s*$/is.exec(part);

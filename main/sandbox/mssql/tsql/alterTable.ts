@@ -12,6 +12,8 @@ import { columnDef } from './columnDefs';
 import { columnSql } from './columnRules';
 import { convert } from './convert';
 import { isWord, nameOf, splitCommas, solid, type Token } from './lexer';
+import { alterConstraints } from './constraints';
+import { isExactNumeric, storedExact } from './exactDecimals';
 
 const notYet = (what: string) =>
   error(50000, `The sandbox does not support this statement yet: ALTER TABLE … ${what}`);
@@ -29,7 +31,7 @@ export function alterColumns(
     return dropColumns(db, table, s.slice(next + 2));
   if (isWord(s[next], 'alter') && isWord(s[next + 1], 'column'))
     return alterColumn(db, table, s.slice(next + 2));
-  return undefined;
+  return alterConstraints(db, table, s, next, (work) => change(db, table, work));
 }
 
 /**
@@ -83,7 +85,8 @@ function alterColumn(db: SandboxDatabase, table: TableInfo, rest: Token[]): Stat
         2628,
         `String or binary data would be truncated in table ${where}, column '${column.name}'. Truncated value: '${to}'.`,
       );
-    return [rowid, typeof to === 'boolean' ? (to ? 1 : 0) : to];
+    if (typeof to === 'boolean') return [rowid, to ? 1 : 0];
+    return [rowid, isExactNumeric(target.type) ? storedExact(target.type, to) : to];
   });
   change(db, table, () => {
     rebuild(db, table, column.name, target);
@@ -107,15 +110,6 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, target: ColumnDef): void {
   const own = `${table.schema}.${table.name}`;
-  const sql =
-    db.db
-      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .get(own)?.sql ?? '';
-  const indexes = db.db
-    .prepare<[string], { sql: string }>(
-      "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-    )
-    .all(own);
   // The column's definition as columnSql or ADD COLUMN wrote it: type, NOT NULL, DEFAULT, its CHECK.
   const column = new RegExp(
     `${escapeRegExp(quote(columnName))} "(?:[^"]|"")*"(?: NOT NULL)?( DEFAULT (?:\\((?:[^()']|'(?:[^']|'')*'|\\([^()]*\\))*\\)|'(?:[^']|'')*'|[-+\\w.]+))?(?: CHECK \\(TSQL_FITS\\((?:[^()']|'(?:[^']|'')*')*\\)\\))?`,
@@ -126,11 +120,27 @@ function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, targ
     const at = fresh.indexOf(' CHECK (');
     return at < 0 ? `${fresh}${kept ?? ''}` : `${fresh.slice(0, at)}${kept ?? ''}${fresh.slice(at)}`;
   };
+  remake(db, table, (sql) => sql.replace(column, replaced));
+}
+
+/**
+ * The table made again from its CREATE TABLE text as `edit` changes it, with its rows (rowids kept)
+ * and its indexes: SQLite cannot change a column or a constraint in place.
+ */
+export function remake(db: SandboxDatabase, table: TableInfo, edit: (sql: string) => string): void {
+  const own = `${table.schema}.${table.name}`;
+  const sql =
+    db.db
+      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(own)?.sql ?? '';
+  const indexes = db.db
+    .prepare<[string], { sql: string }>(
+      "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    .all(own);
   const scratch = quote(`${own}__alter`);
   const names = table.columns.map((c) => quote(c.name)).join(', ');
-  db.db.exec(
-    sql.replace(/^CREATE TABLE ("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${scratch}`).replace(column, replaced),
-  );
+  db.db.exec(edit(sql.replace(/^CREATE TABLE ("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${scratch}`)));
   db.db.exec(`INSERT INTO ${scratch} (rowid, ${names}) SELECT rowid, ${names} FROM ${table.sqlName}`);
   db.db.exec(`DROP TABLE ${table.sqlName}`);
   db.db.exec(`ALTER TABLE ${scratch} RENAME TO ${table.sqlName}`);

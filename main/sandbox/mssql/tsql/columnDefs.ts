@@ -1,14 +1,16 @@
 // A column definition as CREATE TABLE and ALTER TABLE … ADD write it ("CREATE TABLE (Transact-SQL)",
-// column_definition): name, type, NULL or NOT NULL, IDENTITY, DEFAULT, and a column PRIMARY KEY.
+// column_definition): name, type, NULL or NOT NULL, IDENTITY, DEFAULT, and the column constraints
+// PRIMARY KEY, UNIQUE and CHECK, each optionally named by CONSTRAINT name.
 import { SqlError, type ColumnDef } from './database';
 import { isOp, isWord, nameOf, textOf, type Token } from './lexer';
 import { parseTypeName, TypeNameError } from './typeNames';
+import { checkAt } from './constraints';
 
 /** One column definition of CREATE TABLE or ALTER TABLE … ADD: name, type, NULL, IDENTITY, DEFAULT, PRIMARY KEY. */
 export function columnDef(
   def: Token[],
   position: number,
-  addKey: (kind: 'PK', clustered: boolean, column: string) => void,
+  addKey: (kind: 'PK' | 'UQ', clustered: boolean, column: string, name?: string) => void,
 ): ColumnDef {
   const column: ColumnDef = { name: nameOf(def[0]), type: { name: 'int' }, nullable: true };
   // The type: a word, then (n), (n,m) or (max).
@@ -28,6 +30,7 @@ export function columnDef(
   }
   // A rowversion column is NOT NULL unless declared NULL.
   if (column.type.name === 'rowversion') column.nullable = false;
+  let constraintName: string | undefined;
   for (let k = typeEnd; k < def.length; k++) {
     const t = def[k];
     if (isWord(t, 'not') && isWord(def[k + 1], 'null')) {
@@ -44,12 +47,27 @@ export function columnDef(
       }
       column.identity = { seed, increment };
       column.nullable = false;
-    } else if (isWord(t, 'primary') && isWord(def[k + 1], 'key')) {
-      addKey('PK', !isWord(def[k + 2], 'nonclustered'), column.name);
+    } else if (isWord(t, 'constraint')) {
+      // CONSTRAINT name names the column constraint that follows it.
+      constraintName = nameOf(def[k + 1]);
       k++;
+    } else if (isWord(t, 'primary') && isWord(def[k + 1], 'key')) {
+      addKey('PK', !isWord(def[k + 2], 'nonclustered'), column.name, constraintName);
+      constraintName = undefined;
+      k++;
+    } else if (isWord(t, 'unique')) {
+      addKey('UQ', isWord(def[k + 1], 'clustered'), column.name, constraintName);
+      constraintName = undefined;
+    } else if (isWord(t, 'check')) {
+      const check = checkAt(def, k);
+      (column.checks ??= []).push({ name: constraintName, sql: check.sql });
+      constraintName = undefined;
+      k = check.next - 1;
     } else if (isWord(t, 'default')) {
       const rest = def.slice(k + 1);
-      const end = rest.findIndex((x) => isWord(x, 'not', 'null', 'primary', 'unique', 'constraint', 'with'));
+      const end = rest.findIndex((x) =>
+        isWord(x, 'not', 'null', 'primary', 'unique', 'constraint', 'with', 'check'),
+      );
       column.defaultSql = textOf(end === -1 ? rest : rest.slice(0, end));
       k += end === -1 ? rest.length : end;
     }

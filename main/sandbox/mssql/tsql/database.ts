@@ -16,12 +16,15 @@ import { quote, SqlError, tableSql } from './basics';
 export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
 import { isExactNumeric, storedExact } from './exactDecimals';
+import type { CheckDef } from './constraints';
 import { ROWVERSION_DDL, RowversionCounter } from './rowversion';
 
 export interface ColumnDef {
   name: string;
   type: SqlType;
   nullable: boolean;
+  /** Column-level CHECK constraints (named by the table when the statement did not). */
+  checks?: { name?: string; sql: string }[];
   identity?: { seed: bigint; increment: bigint };
   defaultSql?: string;
 }
@@ -178,7 +181,10 @@ export class SandboxDatabase {
     });
     f('TSQL_ROWVERSION', () => this.rowversions.draw());
     f('ISNULL', (a, b) => (a === null ? b : a));
-    f('LEN', (a) => (a === null ? null : BigInt(String(a).replace(/ +$/, '').length)));
+    // Deterministic, so a CHECK constraint may call it (SQLite refuses other functions there).
+    this.db.function('LEN', { deterministic: true }, (a) =>
+      a === null ? null : BigInt(String(a).replace(/ +$/, '').length),
+    );
     f('DB_NAME', () => this.name);
     f('DB_ID', (name) => {
       const wanted = String(name ?? this.name).toLowerCase();
@@ -305,7 +311,13 @@ export class SandboxDatabase {
     };
   }
 
-  createTable(schemaName: string | undefined, name: string, columns: ColumnDef[], keys: KeyDef[]): void {
+  createTable(
+    schemaName: string | undefined,
+    name: string,
+    columns: ColumnDef[],
+    keys: KeyDef[],
+    checks: CheckDef[] = [],
+  ): void {
     const schema = this.schemaName(schemaName);
     if (
       this.db
@@ -334,6 +346,7 @@ export class SandboxDatabase {
     const defs = columns.map((c) => columnSql(c, `${schema}.${name}`));
     for (const k of keys)
       defs.push(`${k.kind === 'PK' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.columns.map(quote).join(', ')})`);
+    for (const c of checks) defs.push(`CONSTRAINT ${quote(c.name)} CHECK (${c.sql})`);
     this.db.transaction(() => {
       // Object ids as SQL Server hands them out: large, spaced, never reused.
       const last = this.db

@@ -15,6 +15,7 @@ import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, syntax, textOf, 
 import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
+import { checkAt, generatedName, type CheckDef } from './constraints';
 import { castType } from './convert';
 import { createIndex, dropIndex } from './indexes';
 import { sessionViewSql } from './sessionViews';
@@ -546,7 +547,7 @@ function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): st
 }
 
 /** SQLite's errors in SQL Server's words and numbers. */
-function mapError(error: unknown, context: { table?: string; db: SandboxDatabase }): SqlError {
+function mapError(error: unknown, context: { table?: string; db: SandboxDatabase; verb?: string }): SqlError {
   if (error instanceof SqlError) return error;
   const message = error instanceof Error ? error.message : String(error);
   let m: RegExpExecArray | null;
@@ -597,11 +598,28 @@ function mapError(error: unknown, context: { table?: string; db: SandboxDatabase
   }
   if ((m = /near "(.+?)": syntax error/.exec(message)))
     return new SqlError({ number: 102, state: 1, class: 15, message: `Incorrect syntax near '${m[1]}'.` });
+  if ((m = /no such function: (\w+)/.exec(message)))
+    return new SqlError({
+      number: 195,
+      state: 10,
+      class: 15,
+      message: `'${m[1]}' is not a recognized built-in function name.`,
+    });
+  if ((m = /CHECK constraint failed: (.+)$/.exec(message))) {
+    const constraint = m[1] ?? '';
+    return new SqlError({
+      number: 547,
+      state: 0,
+      class: 16,
+      message: `The ${context.verb ?? 'INSERT'} statement conflicted with the CHECK constraint "${constraint}". The conflict occurred in database "${context.db.name}", table "${context.table ?? '?'}".`,
+    });
+  }
+  // Never another engine's words: what SQLite could not do is a feature the sandbox lacks.
   return new SqlError({
     number: 50000,
     state: 1,
     class: 16,
-    message: `The sandbox could not run this statement: ${message}`,
+    message: 'The sandbox does not support this statement yet.',
   });
 }
 
@@ -633,6 +651,7 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
   } catch (error) {
     throw mapError(error, { db, table });
   }
+  const verb = /^\s*update\b/i.test(sql) ? 'UPDATE' : /^\s*delete\b/i.test(sql) ? 'DELETE' : 'INSERT';
   const bound = bindings(params);
   const used = Object.fromEntries(Object.entries(bound).filter(([k]) => sql.includes(`@${k}`)));
   try {
@@ -657,7 +676,7 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
       rowCount: rows.length,
     };
   } catch (error) {
-    throw mapError(error, { db, table });
+    throw mapError(error, { db, table, verb });
   }
 }
 
@@ -693,12 +712,17 @@ function createTable(db: SandboxDatabase, tokens: Token[]): StatementResult {
   const columns: ColumnDef[] = [];
   const keys: KeyDef[] = [];
   const keyName = (kind: 'PK' | 'UQ') => `${kind}_${name}${keys.length ? `_${keys.length + 1}` : ''}`;
+  const checks: CheckDef[] = [];
   for (const def of splitCommas(body).map(solid)) {
     let i = 0;
     let constraintName: string | undefined;
     if (isWord(def[0], 'constraint')) {
       constraintName = nameOf(def[1]);
       i = 2;
+    }
+    if (isWord(def[i], 'check')) {
+      checks.push({ name: constraintName ?? generatedName('CK', name), sql: checkAt(def, i).sql });
+      continue;
     }
     if (isWord(def[i], 'primary', 'unique')) {
       const kind = isWord(def[i], 'primary') ? 'PK' : 'UQ';
@@ -712,11 +736,12 @@ function createTable(db: SandboxDatabase, tokens: Token[]): StatementResult {
       });
       continue;
     }
-    columns.push(
-      columnDef(def, columns.length + 1, (kind, clustered, column) =>
-        keys.push({ name: keyName(kind), kind, clustered, columns: [column] }),
-      ),
+    const column = columnDef(def, columns.length + 1, (kind, clustered, col, keyed) =>
+      keys.push({ name: keyed ?? keyName(kind), kind, clustered, columns: [col] }),
     );
+    for (const c of column.checks ?? [])
+      checks.push({ name: c.name ?? generatedName('CK', name, column.name), sql: c.sql });
+    columns.push(column);
   }
   if (keys.filter((k) => k.kind === 'PK').length > 1) {
     throw new SqlError({
@@ -727,7 +752,7 @@ function createTable(db: SandboxDatabase, tokens: Token[]): StatementResult {
     });
   }
   if (name.startsWith('#')) db.createTempTable(name, columns, keys);
-  else db.createTable(schema, name, columns, keys);
+  else db.createTable(schema, name, columns, keys, checks);
   return {};
 }
 
@@ -970,7 +995,7 @@ export function runTableStatement(
     const work = () =>
       isWord(s[0], 'insert')
         ? insert(db, statement, params)
-        : run(db, translate(statement, params, db), params);
+        : run(db, translate(statement, params, db), params, target && `${target.schema}.${target.name}`);
     return write(db, () => (stamped ? db.rowversions.during(db.db, work) : work()));
   }
   if (isWord(s[0], 'delete')) return write(db, () => run(db, translate(tokens, params, db), params));

@@ -119,7 +119,7 @@ function clusteredIndexOf(db: SandboxDatabase, table: TableInfo): { name: string
     .get(table.objectId);
 }
 
-function nextIndexId(db: SandboxDatabase, table: TableInfo): number {
+export function nextIndexId(db: SandboxDatabase, table: TableInfo): number {
   const taken = db.db
     .prepare<[number, number], { id: bigint | null }>(
       'SELECT max(index_id) AS id FROM (SELECT index_id FROM __keys WHERE object_id = ? UNION ALL SELECT index_id FROM __indexes WHERE object_id = ?)',
