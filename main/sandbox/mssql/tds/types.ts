@@ -22,7 +22,10 @@ export type SqlType =
         | 'text'
         | 'ntext'
         | 'image'
-        | 'sql_variant';
+        | 'sql_variant'
+        | 'hierarchyid'
+        | 'geography'
+        | 'geometry';
     }
   | { name: 'decimal' | 'numeric'; precision: number; scale: number }
   | { name: 'char' | 'varchar' | 'nchar' | 'nvarchar' | 'binary' | 'varbinary'; length: number | 'max' }
@@ -50,6 +53,7 @@ export const TYPE = {
   NCHAR: 0xef,
   MONEYN: 0x6e,
   XML: 0xf1,
+  UDT: 0xf0,
   // The deprecated large types: a text pointer and a timestamp before each value (MS-TDS 2.2.5.5.2).
   SSVARIANT: 0x62,
   TEXT: 0x23,
@@ -75,6 +79,35 @@ const PLP_NULL = 0xffffffffffffffffn;
 const PLP_UNKNOWN = 0xfffffffffffffffen;
 
 // ---------- TYPE_INFO ----------
+
+const CLR_CLASSES = {
+  hierarchyid: 'SqlHierarchyId',
+  geography: 'SqlGeography',
+  geometry: 'SqlGeometry',
+} as const;
+
+/**
+ * UDT_INFO of a system CLR type (MS-TDS 2.2.5.5.3): the largest value (892 bytes for hierarchyid;
+ * 0xFFFF, unlimited, for the spatial types), database, schema and type name, and the class's
+ * assembly-qualified name.
+ */
+function udtInfo(name: keyof typeof CLR_CLASSES): Buffer {
+  const bVarchar = (s: string) => Buffer.concat([Buffer.from([s.length]), Buffer.from(s, 'utf16le')]);
+  const assembly = `Microsoft.SqlServer.Types.${CLR_CLASSES[name]}, Microsoft.SqlServer.Types, Version=11.0.0.0, Culture=neutral, PublicKeyToken=89845dcd8080cc91`;
+  const head = Buffer.alloc(3);
+  head[0] = TYPE.UDT;
+  head.writeUInt16LE(name === 'hierarchyid' ? 892 : 0xffff, 1);
+  const usLength = Buffer.alloc(2);
+  usLength.writeUInt16LE(assembly.length);
+  return Buffer.concat([
+    head,
+    bVarchar(''),
+    bVarchar('sys'),
+    bVarchar(name),
+    usLength,
+    Buffer.from(assembly, 'utf16le'),
+  ]);
+}
 
 const intLength = { tinyint: 1, smallint: 2, int: 4, bigint: 8 } as const;
 
@@ -130,6 +163,10 @@ export function writeTypeInfo(t: SqlType): Buffer {
       return Buffer.from([TYPE.XML, 0]);
     case 'smalldatetime':
       return Buffer.from([TYPE.DATETIMN, 4]);
+    case 'hierarchyid':
+    case 'geography':
+    case 'geometry':
+      return udtInfo(t.name);
     case 'sql_variant': {
       const head = Buffer.alloc(5);
       head[0] = TYPE.SSVARIANT;
@@ -602,6 +639,11 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
     }
     case 'xml':
       return plp(value === null ? null : Buffer.from(String(value), 'utf16le'));
+    // CLR values go as their stored bytes, always PLP (MS-TDS 2.2.5.5.3).
+    case 'hierarchyid':
+    case 'geography':
+    case 'geometry':
+      return plp(value === null ? null : Buffer.isBuffer(value) ? value : Buffer.alloc(0));
     case 'smalldatetime': {
       if (value === null) return lengthPrefixed(null);
       const m = DATETIME_RE.exec(String(value));
@@ -781,6 +823,10 @@ export function readValue(t: SqlType, c: Cursor): SqlValue {
       return Buffer.from(b);
     case 'sql_variant':
       throw new UnsupportedTypeError(TYPE.SSVARIANT);
+    case 'hierarchyid':
+    case 'geography':
+    case 'geometry':
+      throw new UnsupportedTypeError(TYPE.UDT);
     case 'smalldatetime': {
       const minutes = b.readUInt16LE(2);
       return `${ymdFrom(EPOCH_1900, b.readUInt16LE(0))} ${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}:00`;

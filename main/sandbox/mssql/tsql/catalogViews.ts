@@ -45,10 +45,13 @@ export const CATALOG_DDL = `
       0 AS is_ms_shipped, 0 AS parent_object_id
     FROM __objects o JOIN __schemas s ON s.name = o.schema_name WHERE o.type = 'U';
   CREATE VIEW "sys.columns" AS
-    SELECT c.object_id, c.name, c.column_id, c.system_type_id, c.system_type_id AS user_type_id, c.max_length, c.precision,
+    SELECT c.object_id, c.name, c.column_id, c.system_type_id,
+      CASE c.type_name WHEN 'hierarchyid' THEN 128 WHEN 'geometry' THEN 129 WHEN 'geography' THEN 130
+        ELSE c.system_type_id END AS user_type_id, c.max_length, c.precision,
       c.scale, c.collation_name, c.is_nullable, c.is_identity, 0 AS is_computed
     FROM __columns c;
-  CREATE VIEW "sys.types" AS SELECT * FROM __types;
+  CREATE VIEW "sys.types" AS
+    SELECT *, CASE WHEN system_type_id = 240 THEN 1 ELSE 0 END AS is_assembly_type FROM __types;
   CREATE VIEW "sys.indexes" AS
     SELECT o.object_id, NULL AS name, 0 AS index_id, 0 AS type, 'HEAP' AS type_desc, 0 AS is_unique, 0 AS is_primary_key,
       0 AS is_unique_constraint
@@ -101,6 +104,7 @@ export function typeColumns(t: SqlType): [string, string, number, number, number
 export function typeFacts(t: SqlType): {
   typeName: string;
   systemTypeId: number;
+  userTypeId?: number;
   maxLength: number;
   precision: number;
   scale: number;
@@ -204,6 +208,19 @@ export function typeFacts(t: SqlType): {
       };
     case 'xml':
       return { typeName: 'xml', systemTypeId: 241, maxLength: -1, precision: 0, scale: 0, collation: null };
+    // The system CLR types share system type 240 and differ by user type ("sys.types").
+    case 'hierarchyid':
+    case 'geometry':
+    case 'geography':
+      return {
+        typeName: t.name,
+        systemTypeId: 240,
+        userTypeId: { hierarchyid: 128, geometry: 129, geography: 130 }[t.name],
+        maxLength: t.name === 'hierarchyid' ? 892 : -1,
+        precision: 0,
+        scale: 0,
+        collation: null,
+      };
     case 'sql_variant':
       return {
         typeName: 'sql_variant',
@@ -299,4 +316,7 @@ export const BUILT_IN_TYPES: SqlType[] = [
   { name: 'ntext' },
   { name: 'image' },
   { name: 'sql_variant' },
+  { name: 'hierarchyid' },
+  { name: 'geometry' },
+  { name: 'geography' },
 ];

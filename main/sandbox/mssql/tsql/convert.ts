@@ -5,6 +5,7 @@
 import type { SqlType, SqlValue } from '../tds/types';
 import { parseTypeName } from './typeNames';
 import { statementError as fail } from './basics';
+import { clrText, isClrType, toClr } from './clr/clrValues';
 
 export interface Evaluated {
   type: SqlType;
@@ -242,6 +243,13 @@ function toText(v: Evaluated, to: { name: string; length: number | 'max' }, styl
 /** CAST(value AS to) / CONVERT(to, value, style): the value as SQL Server gives it, or its error. */
 export function convert(v: Evaluated, to: SqlType, style: number | null = null): Evaluated {
   if (v.value === null) return { type: to, value: null };
+  if (isClrType(to)) return { type: to, value: toClr(v.type, v.value, to) };
+  // A CLR value converts to a string by ToString and to binary as its stored bytes.
+  if (isClrType(v.type) && Buffer.isBuffer(v.value)) {
+    if (isText(to)) v = { type: { name: 'nvarchar', length: 'max' }, value: clrText(v.type.name, v.value) };
+    else if (to.name !== 'binary' && to.name !== 'varbinary')
+      throw fail(529, `Explicit conversion from data type ${v.type.name} to ${to.name} is not allowed.`);
+  }
   const name = to.name;
   if (name in INT_RANGE) {
     const n = toInteger(v, to);

@@ -16,6 +16,7 @@ import { quote, SqlError, tableSql } from './basics';
 export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
 import { isExactNumeric, storedExact } from './exactDecimals';
+import { clrMember, clrStatic, type ClrTypeName } from './clr/clrValues';
 import type { CheckDef } from './constraints';
 import { ROWVERSION_DDL, RowversionCounter } from './rowversion';
 
@@ -88,7 +89,15 @@ export class SandboxDatabaseFile {
     const type = db.prepare('INSERT INTO __types VALUES (?, ?, ?, 4, ?, ?, ?, ?, 1, 0)');
     for (const t of BUILT_IN_TYPES) {
       const f = typeFacts(t);
-      type.run(f.typeName, f.systemTypeId, f.systemTypeId, f.maxLength, f.precision, f.scale, f.collation);
+      type.run(
+        f.typeName,
+        f.systemTypeId,
+        f.userTypeId ?? f.systemTypeId,
+        f.maxLength,
+        f.precision,
+        f.scale,
+        f.collation,
+      );
     }
     db.close();
   }
@@ -180,6 +189,13 @@ export class SandboxDatabase {
       return isExactNumeric(to) ? storedExact(to, done) : done;
     });
     f('TSQL_ROWVERSION', () => this.rowversions.draw());
+    f('TSQL_CLR_STATIC', (type, method, ...args) => clrStatic(type as ClrTypeName, String(method), args));
+    f('TSQL_CLR_METHOD', (value, type, member) => clrMember(type as ClrTypeName, value, String(member)));
+    f('TSQL_CLR_CONVERT', (value, type, to, style) => {
+      const from = { type: { name: type as ClrTypeName }, value: value as SqlValue };
+      const done = convert(from, JSON.parse(String(to)) as SqlType, style === null ? null : Number(style));
+      return typeof done.value === 'boolean' ? Number(done.value) : done.value;
+    });
     f('ISNULL', (a, b) => (a === null ? b : a));
     // Deterministic, so a CHECK constraint may call it (SQLite refuses other functions there).
     this.db.function('LEN', { deterministic: true }, (a) =>

@@ -17,6 +17,8 @@ import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
 import { checkAt, generatedName, type CheckDef } from './constraints';
 import { castType } from './convert';
+import { clrCalls, clrColumnsOf } from './clr/clrCalls';
+import { isClrType, toClr } from './clr/clrValues';
 import { createIndex, dropIndex } from './indexes';
 import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
@@ -281,22 +283,24 @@ const nextSolid = (tokens: Token[], i: number) => {
  * table name as alias when none is given, so `Orders.Id` still works), names quoted the SQLite way,
  * N'' strings plain, variables bound, TOP moved to a LIMIT.
  */
-function translate(tokens: Token[], params: Parameters, db: SandboxDatabase): string {
+function translate(given: Token[], params: Parameters, db: SandboxDatabase): string {
   const out: string[] = [];
   let limit: string | undefined;
   let expectTable = false;
   let inFromList = false;
   let depth = 0;
   const ctes = new Set<string>();
-  const first = solid(tokens);
-  // Variables compared with a decimal or money column are converted to its type, as SQL Server does.
-  const exactColumns = exactColumnsOf(
-    first.flatMap((t, k) =>
-      t.kind === 'word' && TABLE_REF_AFTER.has(t.text.toLowerCase())
-        ? [tableNamed(db, dotted(first, k + 1).parts)]
-        : [],
-    ),
+  const named = solid(given);
+  const tables = named.flatMap((t, k) =>
+    t.kind === 'word' && TABLE_REF_AFTER.has(t.text.toLowerCase())
+      ? [tableNamed(db, dotted(named, k + 1).parts)]
+      : [],
   );
+  // Methods of hierarchyid, geography and geometry values become the sandbox's functions.
+  const tokens = clrCalls(given, clrColumnsOf(tables));
+  const first = solid(tokens);
+  // Variables compared with a decimal, money or CLR column are converted to its type, as SQL Server does.
+  const exactColumns = exactColumnsOf(tables);
   if (isWord(first[0], 'with')) {
     for (let k = 1; k < first.length; k++)
       if (isWord(first[k + 1], 'as') && isOp(first[k + 2], '(')) ctes.add(nameOf(first[k]).toLowerCase());
@@ -828,6 +832,12 @@ function insertRows(
   const stored = (v: SqlValue, n: number): unknown => {
     const type = types[n];
     if (typeof v === 'boolean') return v ? 1n : 0n;
+    if (isClrType(type) && v !== null)
+      return toClr(
+        Buffer.isBuffer(v) ? { name: 'varbinary', length: 'max' } : { name: 'nvarchar', length: 'max' },
+        v,
+        type,
+      );
     return type && isExactNumeric(type) ? storedExact(type, v) : v;
   };
   try {

@@ -6,10 +6,17 @@
 import { decimalToUnscaled, exactText, unscaledToDecimal, type SqlType, type SqlValue } from '../tds/types';
 import type { TableInfo } from './database';
 import { isWord, solid, splitCommas, type Token } from './lexer';
+import { isClrType } from './clr/clrValues';
 
 export const isExactNumeric = (t: SqlType | undefined): boolean =>
   t !== undefined &&
   (t.name === 'decimal' || t.name === 'numeric' || t.name === 'money' || t.name === 'smallmoney');
+
+/**
+ * Types a value is converted into when written or compared, as SQL Server converts it: exact
+ * numerics (text to digits) and the CLR types (text parsed, binary checked).
+ */
+export const convertsOnWrite = (t: SqlType | undefined): boolean => isExactNumeric(t) || isClrType(t);
 
 /** The scale a value of an exact numeric type is kept at. */
 export const scaleOf = (t: SqlType): number => ('scale' in t ? t.scale : 4);
@@ -61,18 +68,18 @@ const joined = (parts: Token[][]): Token[] => parts.flatMap((p, i) => (i ? [raw(
 /** One VALUES tuple's values, each converted into its column where that column is an exact numeric. */
 export function exactValues(values: Token[], columns: readonly string[], table: TableInfo): Token[] {
   const parts = splitCommas(values);
-  if (!parts.some((_, i) => isExactNumeric(columnType(table, columns[i])))) return values;
+  if (!parts.some((_, i) => convertsOnWrite(columnType(table, columns[i])))) return values;
   return joined(
     parts.map((p, i) => {
       const type = columnType(table, columns[i]);
-      return type && isExactNumeric(type) ? convertedInto(type, p) : p;
+      return type && convertsOnWrite(type) ? convertedInto(type, p) : p;
     }),
   );
 }
 
 /** UPDATE … SET: each assignment to an exact numeric column converted into it. */
 export function exactAssignments(tokens: Token[], table: TableInfo): Token[] {
-  if (!table.columns.some((c) => isExactNumeric(c.type))) return tokens;
+  if (!table.columns.some((c) => convertsOnWrite(c.type))) return tokens;
   let depth = 0;
   let set = -1;
   let end = tokens.length;
@@ -88,7 +95,7 @@ export function exactAssignments(tokens: Token[], table: TableInfo): Token[] {
     const at = a.findIndex((t) => t.kind === 'op' && t.text === '=');
     const target = solid(a.slice(0, at)).at(-1);
     const type = columnType(table, target?.kind === 'quoted' ? target.value : target?.text);
-    return at > 0 && type && isExactNumeric(type)
+    return at > 0 && type && convertsOnWrite(type)
       ? [...a.slice(0, at + 1), ...convertedInto(type, a.slice(at + 1))]
       : a;
   });
@@ -121,6 +128,6 @@ export function comparedColumnType(
 export function exactColumnsOf(tables: readonly (TableInfo | undefined)[]): Map<string, SqlType> {
   const out = new Map<string, SqlType>();
   for (const t of tables)
-    for (const c of t?.columns ?? []) if (isExactNumeric(c.type)) out.set(c.name.toLowerCase(), c.type);
+    for (const c of t?.columns ?? []) if (convertsOnWrite(c.type)) out.set(c.name.toLowerCase(), c.type);
   return out;
 }

@@ -34,6 +34,9 @@ export function parseTypeName(text: string): SqlType {
     case 'ntext':
     case 'image':
     case 'sql_variant':
+    case 'hierarchyid':
+    case 'geography':
+    case 'geometry':
       return { name };
     case 'timestamp':
       return { name: 'rowversion' };
@@ -91,6 +94,10 @@ const AFFINITY: Partial<Record<SqlType['name'], string>> = {
   rowversion: 'blob',
   image: 'blob',
   sql_variant: 'blob',
+  // CLR values are their stored bytes: hierarchyid's sort as the hierarchy does.
+  hierarchyid: 'blob',
+  geography: 'blob',
+  geometry: 'blob',
 };
 
 /** The SQLite declared type of a column of this T-SQL type. */
