@@ -1,6 +1,7 @@
 // Source values as targets store them, by the source column's type. The mapping is documented in
 // docs/runner.md; tedious gives datetime2 and time their digits past the millisecond separately.
 import type { ColumnShape, RowValue } from './source';
+import { nativeToEwkb } from './spatialValues';
 
 const baseType = (c: ColumnShape) => c.sourceType.toLowerCase().replace(/\(.*$/, '');
 const scaleOf = (c: ColumnShape) => Number(/\((\d+)\)/.exec(c.sourceType)?.[1] ?? '7');
@@ -29,7 +30,8 @@ export type Affinity =
   | 'date'
   | 'time'
   | 'datetimeoffset'
-  | 'uuid';
+  | 'uuid'
+  | 'spatial';
 
 const AFFINITY: Record<string, Affinity> = {
   bit: 'boolean',
@@ -63,6 +65,9 @@ const AFFINITY: Record<string, Affinity> = {
   rowversion: 'binary',
   // IBM i LOBs: a BLOB is bytes; CLOB, DBCLOB and XML are text.
   blob: 'binary',
+  // SQL Server's spatial types, read as their serialized bytes (hierarchyid is read as its path text).
+  geography: 'spatial',
+  geometry: 'spatial',
 };
 
 export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';
@@ -101,6 +106,16 @@ export function portable(c: ColumnShape, v: RowValue): RowValue {
   }
   if (a === 'decimal') return typeof v === 'number' || typeof v === 'string' ? decimalText(c, v) : String(v);
   if (a === 'uuid') return String(v).toLowerCase();
+  if (a === 'spatial' && v instanceof Uint8Array) {
+    try {
+      return nativeToEwkb(v, baseType(c) === 'geography');
+    } catch (e) {
+      throw new Error(
+        `Column ${c.name} (${c.sourceType}) cannot be written as EWKB: ${(e as Error).message}.`,
+        { cause: e },
+      );
+    }
+  }
   if (a === 'boolean') return v === true || v === 1 || v === '1';
   if (a === 'integer' && typeof v === 'string') return BigInt(v);
   return v;

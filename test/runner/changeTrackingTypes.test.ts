@@ -42,13 +42,47 @@ const SETUP = `
         Flag BIT NULL, Guid UNIQUEIDENTIFIER NULL);
       ALTER TABLE dbo.Legacy ENABLE CHANGE_TRACKING;
       INSERT INTO dbo.Legacy VALUES (1, '2026-11-24 10:00:29.999', 'plain', N'Ελληνικά 東京 🚀', 0x89504E47,
-        'ab', N'é', 0.1, 0.1, 1, '6F9619FF-8B86-D011-B42D-00C04FC964FF');`;
+        'ab', N'é', 0.1, 0.1, 1, '6F9619FF-8B86-D011-B42D-00C04FC964FF');
+      CREATE TABLE dbo.Places (Node HIERARCHYID PRIMARY KEY, Spot GEOGRAPHY NULL, Shape GEOMETRY NULL);
+      ALTER TABLE dbo.Places ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Places VALUES ('/1/', geography::Point(47.651, -122.349, 4326), 'POLYGON ((0 0, 10 0, 10 10, 0 0))'),
+        (hierarchyid::Parse('/1/2.5/'), NULL, 'LINESTRING (1 2 3, 4 5 6)'),
+        ('/2/', 'POINT (5.5 -33.9)', 'MULTIPOINT ((1 2), (3 4))');`;
 const KIND_CHANGES = `INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
       UPDATE dbo.Kinds SET Said = N'שלום 👋' WHERE Id = 1;`;
 const EXACT_CHANGES = `UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
         INSERT INTO dbo.Exacts (K, Big, Cash, Petty, Doc) VALUES (1234567890123456789012345678.0000000004, -0.0000000001, 12345678901.2345, 1.5, N'<n>שלום</n>');`;
 const LEGACY_CHANGES = `INSERT INTO dbo.Legacy VALUES (2, '2079-06-06 23:59:00', NULL, N'שלום', 0x, 'x', NULL, -1.7976931348623157E308, 3.4E38, 0, NULL);
         UPDATE dbo.Legacy SET Note = 'changed', Ratio = 5e-324 WHERE Id = 1;`;
+
+const PLACE_CHANGES = `UPDATE dbo.Places SET Shape = geometry::STGeomFromText('GEOMETRYCOLLECTION (POINT (4 6), POINT EMPTY)', 3857) WHERE Node = '/2/';
+        INSERT INTO dbo.Places VALUES ('/1/1/', 'POINT (0 0)', NULL);
+        DELETE FROM dbo.Places WHERE Node = '/1/';`;
+
+/** Extended WKB as PostGIS writes it, built here from the coordinates: little-endian, SRID outside. */
+function ewkb(type: number, srid: number | null, dims: 'xy' | 'xyz', body: (number | Buffer)[]): Buffer {
+  const head = Buffer.alloc(srid === null ? 5 : 9);
+  head[0] = 1;
+  head.writeUInt32LE((type | (dims === 'xyz' ? 0x80000000 : 0) | (srid === null ? 0 : 0x20000000)) >>> 0, 1);
+  if (srid !== null) head.writeUInt32LE(srid, 5);
+  const parts = body.map((x) => {
+    if (Buffer.isBuffer(x)) return x;
+    const b = Buffer.alloc(Number.isInteger(x) && x >= 0 && x < 100 && !Object.is(x, -0) ? 4 : 8);
+    if (b.length === 4) b.writeUInt32LE(x);
+    else b.writeDoubleLE(x);
+    return b;
+  });
+  return Buffer.concat([head, ...parts]);
+}
+/** A coordinate: doubles always, even when integral. */
+const xy = (...values: number[]) =>
+  Buffer.concat(
+    values.map((v) => {
+      const b = Buffer.alloc(8);
+      b.writeDoubleLE(v);
+      return b;
+    }),
+  );
 
 // The third: a PostgreSQL target whose pipeline keeps times it cannot hold as exact text (preciseTimes).
 describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const)(
@@ -82,6 +116,7 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
           { source: { schema: 'dbo', table: 'Kinds' }, target: { table: 'kinds' } },
           { source: { schema: 'dbo', table: 'Exacts' }, target: { table: 'exacts' } },
           { source: { schema: 'dbo', table: 'Legacy' }, target: { table: 'legacy' } },
+          { source: { schema: 'dbo', table: 'Places' }, target: { table: 'places' } },
         ],
         onEvent: (e) => events.push(e),
       });
@@ -250,6 +285,21 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
         ],
       ]);
     });
+
+    it('hierarchyid arrives as its path (the key, copied in chunks); geography and geometry as EWKB with SRID, Z and empties', async () => {
+      await admin.request().batch(PLACE_CHANGES);
+      await runUntilCaughtUp();
+      expect(await rows('places', ['Node', 'Spot', 'Shape'], 'Node')).toEqual([
+        ['/1/1/', ewkb(1, 4326, 'xy', [xy(0, 0)]), null],
+        ['/1/2.5/', null, ewkb(2, 0, 'xyz', [2, xy(1, 2, 3, 4, 5, 6)])],
+        [
+          '/2/',
+          // A geography's WKB is longitude, latitude: POINT (5.5 -33.9) as written in WKT.
+          ewkb(1, 4326, 'xy', [xy(5.5, -33.9)]),
+          ewkb(7, 3857, 'xy', [2, ewkb(1, null, 'xy', [xy(4, 6)]), ewkb(1, null, 'xy', [xy(NaN, NaN)])]),
+        ],
+      ]);
+    });
   },
 );
 
@@ -285,7 +335,7 @@ describe('SQL Server types → SQL Server', () => {
           false,
           'Replica',
         ),
-      entities: ['Kinds', 'Exacts', 'Legacy'].map((t) => ({
+      entities: ['Kinds', 'Exacts', 'Legacy', 'Places'].map((t) => ({
         source: { schema: 'dbo', table: t },
         target: { table: t.toLowerCase() },
       })),
@@ -306,9 +356,9 @@ describe('SQL Server types → SQL Server', () => {
 
   it('every table equals the source, by the copy and by changes', async () => {
     await run();
-    await admin.request().batch(`${KIND_CHANGES}\n${EXACT_CHANGES}\n${LEGACY_CHANGES}`);
+    await admin.request().batch(`${KIND_CHANGES}\n${EXACT_CHANGES}\n${LEGACY_CHANGES}\n${PLACE_CHANGES}`);
     await run();
-    for (const table of ['Kinds', 'Exacts', 'Legacy']) {
+    for (const table of ['Kinds', 'Exacts', 'Legacy', 'Places']) {
       const mine = await exactRows(replica, table.toLowerCase(), table);
       expect(mine.length).toBeGreaterThan(1);
       expect(mine).toEqual(await exactRows(admin, table, table));

@@ -93,7 +93,8 @@ export async function describeTables(
  * by default). The driver hands some types in a form that loses digits, so they are read as exact
  * text: a datetimeoffset as ISO 8601 (style 127; a Date drops the offset and the 100 ns), a decimal or
  * numeric as its digits (a JavaScript number keeps 15 or so of 38), money and smallmoney with their
- * four places (style 2).
+ * four places (style 2). A hierarchyid is read as its path (`/1/3/`, what Parse takes back), a
+ * geography or geometry as its serialized bytes (the driver would parse them into objects).
  */
 export function selectColumn(c: ColumnShape, alias = '', as = c.name): string {
   const name = `${alias ? `${alias}.` : ''}${bracket(c.name)}`;
@@ -105,7 +106,11 @@ export function selectColumn(c: ColumnShape, alias = '', as = c.name): string {
         ? `CONVERT(varchar(41), ${name})`
         : base === 'money' || base === 'smallmoney'
           ? `CONVERT(varchar(30), ${name}, 2)`
-          : name;
+          : base === 'hierarchyid'
+            ? `CONVERT(nvarchar(4000), ${name})`
+            : base === 'geography' || base === 'geometry'
+              ? `CONVERT(varbinary(max), ${name})`
+              : name;
   return read === name && as === c.name ? name : `${read} AS ${bracket(as)}`;
 }
 
@@ -122,15 +127,12 @@ const REPLICATED = new Set(
   (
     'bit tinyint smallint int bigint decimal numeric money smallmoney float real char varchar nchar ' +
     'nvarchar text ntext binary varbinary image rowversion date time datetime datetime2 smalldatetime ' +
-    'datetimeoffset uniqueidentifier xml'
+    'datetimeoffset uniqueidentifier xml hierarchyid geography geometry'
   ).split(' '),
 );
 
 const NOT_YET: Record<string, string> = {
   sql_variant: 'its base type changes from row to row, and the agent does not yet keep it',
-  hierarchyid: 'a CLR type the agent does not read yet',
-  geography: 'a CLR type the agent does not read yet',
-  geometry: 'a CLR type the agent does not read yet',
 };
 
 /**

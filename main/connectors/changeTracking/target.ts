@@ -74,6 +74,8 @@ function input(request: sql.Request, name: string, c: ColumnShape, v: RowValue):
 
 /** A value as SQL Server converts it into the column: decimals and times as text, keep their digits. */
 function bindable(c: ColumnShape, v: RowValue): unknown {
+  // A spatial value is written as the serialized bytes it was read as: SQL Server converts them back.
+  if (affinityOf(c) === 'spatial' && v instanceof Uint8Array) return Buffer.from(v);
   const p = portable(c, v);
   if (typeof p === 'bigint') return String(p);
   if (p instanceof Uint8Array) return Buffer.from(p);

@@ -62,6 +62,9 @@ export function postgresType(c: ColumnShape, preciseTimes: PreciseTimes = 'nativ
       return base === 'real' ? 'real' : 'double precision';
     case 'binary':
       return 'bytea';
+    // EWKB, which PostGIS reads with ST_GeomFromEWKB (docs/runner.md): no extension needed here.
+    case 'spatial':
+      return 'bytea';
     case 'datetime':
       return `timestamp(${Math.min(6, Number(base === 'datetime2' ? (n ?? 7) : base === 'timestamp' ? (n ?? 6) : 3))})`;
     case 'date':

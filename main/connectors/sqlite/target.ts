@@ -30,6 +30,8 @@ const SQLITE_TYPES = {
   time: 'TEXT',
   datetimeoffset: 'TEXT',
   uuid: 'TEXT',
+  // EWKB (targetValues.ts): SpatiaLite's GeomFromEWKB reads it.
+  spatial: 'BLOB',
 } as const;
 
 export const sqliteType = (c: ColumnShape): string => SQLITE_TYPES[affinityOf(c)];

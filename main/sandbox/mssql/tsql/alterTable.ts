@@ -14,6 +14,7 @@ import { convert } from './convert';
 import { isWord, nameOf, splitCommas, solid, type Token } from './lexer';
 import { alterConstraints } from './constraints';
 import { isExactNumeric, storedExact } from './exactDecimals';
+import { remake } from './remake';
 
 const notYet = (what: string) =>
   error(50000, `The sandbox does not support this statement yet: ALTER TABLE … ${what}`);
@@ -121,30 +122,6 @@ function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, targ
     return at < 0 ? `${fresh}${kept ?? ''}` : `${fresh.slice(0, at)}${kept ?? ''}${fresh.slice(at)}`;
   };
   remake(db, table, (sql) => sql.replace(column, replaced));
-}
-
-/**
- * The table made again from its CREATE TABLE text as `edit` changes it, with its rows (rowids kept)
- * and its indexes: SQLite cannot change a column or a constraint in place.
- */
-export function remake(db: SandboxDatabase, table: TableInfo, edit: (sql: string) => string): void {
-  const own = `${table.schema}.${table.name}`;
-  const sql =
-    db.db
-      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .get(own)?.sql ?? '';
-  const indexes = db.db
-    .prepare<[string], { sql: string }>(
-      "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-    )
-    .all(own);
-  const scratch = quote(`${own}__alter`);
-  const names = table.columns.map((c) => quote(c.name)).join(', ');
-  db.db.exec(edit(sql.replace(/^CREATE TABLE ("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${scratch}`)));
-  db.db.exec(`INSERT INTO ${scratch} (rowid, ${names}) SELECT rowid, ${names} FROM ${table.sqlName}`);
-  db.db.exec(`DROP TABLE ${table.sqlName}`);
-  db.db.exec(`ALTER TABLE ${scratch} RENAME TO ${table.sqlName}`);
-  for (const i of indexes) db.db.exec(i.sql);
 }
 
 /** A literal default as SQLite's ADD COLUMN takes it (a constant, never an expression). */

@@ -9,7 +9,7 @@ import { quote, type SandboxDatabase, type TableInfo } from './database';
 import { isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
 import { isTracked } from './changeTracking';
 import { nextIndexId } from './indexes';
-import { remake } from './alterTable';
+import { remake } from './remake';
 
 export interface CheckDef {
   name: string;

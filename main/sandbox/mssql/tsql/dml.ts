@@ -470,7 +470,14 @@ function translate(given: Token[], params: Parameters, db: SandboxDatabase): str
         continue;
       }
     }
+    const comparedClr =
+      t.kind === 'string' || t.kind === 'nstring'
+        ? comparedColumnType(tokens.slice(0, i), exactColumns)
+        : undefined;
     if (t.kind === 'quoted') out.push(quote(t.value));
+    // A string compared with a hierarchyid or spatial column is converted to its type, as SQL Server does.
+    else if (isClrType(comparedClr))
+      out.push(`TSQL_CONVERT('${t.value.replaceAll("'", "''")}', '${JSON.stringify(comparedClr)}', NULL)`);
     // 0x… is binary in T-SQL, an integer in SQLite: written as SQLite's blob literal.
     else if (t.kind === 'number' && /^0x/i.test(t.text)) {
       const hex = t.text.slice(2);
