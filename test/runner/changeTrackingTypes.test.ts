@@ -47,7 +47,13 @@ const SETUP = `
       ALTER TABLE dbo.Places ENABLE CHANGE_TRACKING;
       INSERT INTO dbo.Places VALUES ('/1/', geography::Point(47.651, -122.349, 4326), 'POLYGON ((0 0, 10 0, 10 10, 0 0))'),
         (hierarchyid::Parse('/1/2.5/'), NULL, 'LINESTRING (1 2 3, 4 5 6)'),
-        ('/2/', 'POINT (5.5 -33.9)', 'MULTIPOINT ((1 2), (3 4))');`;
+        ('/2/', 'POINT (5.5 -33.9)', 'MULTIPOINT ((1 2), (3 4))');
+      CREATE TABLE dbo.Settings (Id INT PRIMARY KEY, V SQL_VARIANT NULL);
+      ALTER TABLE dbo.Settings ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Settings VALUES (1, 12.50), (2, N'東京 🚀'), (3, 'abc'),
+        (4, CAST('2026-11-24 10:00:00.1234567' AS datetime2(7))), (5, 5), (6, 0x00FF), (7, CAST(0.1 AS float)),
+        (8, CAST(922337203685477.5807 AS money)), (9, NULL), (10, 12345678901234567890.123456789),
+        (11, CAST('2026-11-24 10:00:00.1234567 +05:30' AS datetimeoffset(7)));`;
 const KIND_CHANGES = `INSERT INTO dbo.Kinds VALUES (2, '1999-12-31 23:00:00.0000001 -08:00', N'Ελληνικά ✓', '0001-01-01 00:00:00.0000000', 0x);
       UPDATE dbo.Kinds SET Said = N'שלום 👋' WHERE Id = 1;`;
 const EXACT_CHANGES = `UPDATE dbo.Exacts SET Big = 1234567890123456789012345678.1234567891, Cash = 0.0099 WHERE K = 7;
@@ -58,6 +64,24 @@ const LEGACY_CHANGES = `INSERT INTO dbo.Legacy VALUES (2, '2079-06-06 23:59:00',
 const PLACE_CHANGES = `UPDATE dbo.Places SET Shape = geometry::STGeomFromText('GEOMETRYCOLLECTION (POINT (4 6), POINT EMPTY)', 3857) WHERE Node = '/2/';
         INSERT INTO dbo.Places VALUES ('/1/1/', 'POINT (0 0)', NULL);
         DELETE FROM dbo.Places WHERE Node = '/1/';`;
+
+const SETTING_CHANGES = `UPDATE dbo.Settings SET V = N'שלום' WHERE Id = 5;
+        INSERT INTO dbo.Settings VALUES (12, CAST(-1.5E-300 AS float));`;
+/** Each sql_variant as the JSON text every target keeps: the base type and the exact value. */
+const SETTINGS = [
+  [1, 'numeric(4,2)', '12.50'],
+  [2, 'nvarchar(5)', '東京 🚀'],
+  [3, 'varchar(3)', 'abc'],
+  [4, 'datetime2(7)', '2026-11-24 10:00:00.1234567'],
+  [5, 'nvarchar(4)', 'שלום'],
+  [6, 'varbinary(2)', '0x00FF'],
+  [7, 'float', '0.1'],
+  [8, 'money', '922337203685477.5807'],
+  [9, null, null],
+  [10, 'numeric(29,9)', '12345678901234567890.123456789'],
+  [11, 'datetimeoffset(7)', '2026-11-24T10:00:00.1234567+05:30'],
+  [12, 'float', '-1.5e-300'],
+].map(([id, baseType, value]) => [id, baseType === null ? null : JSON.stringify({ baseType, value })]);
 
 /** Extended WKB as PostGIS writes it, built here from the coordinates: little-endian, SRID outside. */
 function ewkb(type: number, srid: number | null, dims: 'xy' | 'xyz', body: (number | Buffer)[]): Buffer {
@@ -117,6 +141,7 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
           { source: { schema: 'dbo', table: 'Exacts' }, target: { table: 'exacts' } },
           { source: { schema: 'dbo', table: 'Legacy' }, target: { table: 'legacy' } },
           { source: { schema: 'dbo', table: 'Places' }, target: { table: 'places' } },
+          { source: { schema: 'dbo', table: 'Settings' }, target: { table: 'settings' } },
         ],
         onEvent: (e) => events.push(e),
       });
@@ -300,6 +325,12 @@ describe.each(['SQLite', 'PostgreSQL', 'PostgreSQL, preciseTimes text'] as const
         ],
       ]);
     });
+
+    it('sql_variant arrives as its base type and exact value, by the copy and by changes', async () => {
+      await admin.request().batch(SETTING_CHANGES);
+      await runUntilCaughtUp();
+      expect(await rows('settings', ['Id', 'V'])).toEqual(SETTINGS);
+    });
   },
 );
 
@@ -335,7 +366,7 @@ describe('SQL Server types → SQL Server', () => {
           false,
           'Replica',
         ),
-      entities: ['Kinds', 'Exacts', 'Legacy', 'Places'].map((t) => ({
+      entities: ['Kinds', 'Exacts', 'Legacy', 'Places', 'Settings'].map((t) => ({
         source: { schema: 'dbo', table: t },
         target: { table: t.toLowerCase() },
       })),
@@ -356,12 +387,19 @@ describe('SQL Server types → SQL Server', () => {
 
   it('every table equals the source, by the copy and by changes', async () => {
     await run();
-    await admin.request().batch(`${KIND_CHANGES}\n${EXACT_CHANGES}\n${LEGACY_CHANGES}\n${PLACE_CHANGES}`);
+    await admin
+      .request()
+      .batch(`${KIND_CHANGES}\n${EXACT_CHANGES}\n${LEGACY_CHANGES}\n${PLACE_CHANGES}\n${SETTING_CHANGES}`);
     await run();
     for (const table of ['Kinds', 'Exacts', 'Legacy', 'Places']) {
       const mine = await exactRows(replica, table.toLowerCase(), table);
       expect(mine.length).toBeGreaterThan(1);
       expect(mine).toEqual(await exactRows(admin, table, table));
     }
+    // A variant keeps its base type as the JSON text the other targets hold (docs/runner.md).
+    const settings = await replica
+      .request()
+      .query<{ Id: number; V: string | null }>('SELECT Id, V FROM [dbo].[settings] ORDER BY Id');
+    expect(settings.recordset.map((r) => [r.Id, r.V])).toEqual(SETTINGS);
   });
 });

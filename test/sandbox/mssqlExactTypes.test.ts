@@ -210,11 +210,12 @@ describe('smalldatetime, text, ntext and image', () => {
 });
 
 describe('sql_variant', () => {
-  it('goes over the wire as SSVARIANT with a base type told from the stored value', async () => {
+  it('goes over the wire as SSVARIANT with the base type of the value written', async () => {
     await run(`CREATE TABLE dbo.Settings (Id INT PRIMARY KEY, Value SQL_VARIANT NULL);
       INSERT INTO dbo.Settings VALUES (1, 3), (2, N'東京'), (3, 0x0102), (4, NULL), (5, 9000000000);`);
     const r = await pool.request().query<{ Value: unknown }>('SELECT Value FROM dbo.Settings ORDER BY Id');
-    expect(r.recordset.map((x) => x.Value)).toEqual([3, '東京', Buffer.from([1, 2]), null, '9000000000']);
+    // 9000000000 is past int: SQL Server types the literal numeric(10,0), which the driver reads as a number.
+    expect(r.recordset.map((x) => x.Value)).toEqual([3, '東京', Buffer.from([1, 2]), null, 9000000000]);
     expect(r.recordset.columns.Value?.type).toBe(sql.Variant);
   });
 });

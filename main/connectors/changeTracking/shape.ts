@@ -4,6 +4,7 @@ import mssql from 'mssql';
 import type sql from 'mssql';
 import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../source';
 import { bracket, perSlice, qualified } from './names';
+import { foldVariant, hasVariant, variantSelect } from './variants';
 
 interface ColumnRow {
   schema_name: string;
@@ -94,11 +95,13 @@ export async function describeTables(
  * text: a datetimeoffset as ISO 8601 (style 127; a Date drops the offset and the 100 ns), a decimal or
  * numeric as its digits (a JavaScript number keeps 15 or so of 38), money and smallmoney with their
  * four places (style 2). A hierarchyid is read as its path (`/1/3/`, what Parse takes back), a
- * geography or geometry as its serialized bytes (the driver would parse them into objects).
+ * geography or geometry as its serialized bytes (the driver would parse them into objects), a
+ * sql_variant as exact text beside its base type's properties (variants.ts).
  */
 export function selectColumn(c: ColumnShape, alias = '', as = c.name): string {
   const name = `${alias ? `${alias}.` : ''}${bracket(c.name)}`;
   const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+  if (base === 'sql_variant') return variantSelect(name, as, bracket);
   const read =
     base === 'datetimeoffset'
       ? `CONVERT(nvarchar(34), ${name}, 127)`
@@ -127,13 +130,9 @@ const REPLICATED = new Set(
   (
     'bit tinyint smallint int bigint decimal numeric money smallmoney float real char varchar nchar ' +
     'nvarchar text ntext binary varbinary image rowversion date time datetime datetime2 smalldatetime ' +
-    'datetimeoffset uniqueidentifier xml hierarchyid geography geometry'
+    'datetimeoffset uniqueidentifier xml hierarchyid geography geometry sql_variant'
   ).split(' '),
 );
-
-const NOT_YET: Record<string, string> = {
-  sql_variant: 'its base type changes from row to row, and the agent does not yet keep it',
-};
 
 /**
  * Columns whose type the agent cannot replicate exactly, with the reason: such a table is refused
@@ -142,8 +141,13 @@ const NOT_YET: Record<string, string> = {
 export function unsupportedColumns(shape: TableShape): string[] {
   return shape.columns.flatMap((c) => {
     const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
+    // A variant key would be bound and sought by a value whose type changes from row to row.
+    if (base === 'sql_variant' && shape.key.includes(c.name))
+      return [
+        `${shape.ref.schema}.${shape.ref.table}.${c.name} (sql_variant): a sql_variant primary key column`,
+      ];
     if (REPLICATED.has(base)) return [];
-    const why = NOT_YET[base] ?? 'a user-defined CLR type, which the agent cannot read';
+    const why = 'a user-defined CLR type, which the agent cannot read';
     return [`${shape.ref.schema}.${shape.ref.table}.${c.name} (${c.sourceType}): ${why}`];
   });
 }
@@ -151,7 +155,8 @@ export function unsupportedColumns(shape: TableShape): string[] {
 /** A driver row as the agents hand rows on: the driver's values, nothing else. */
 export function toRow(record: Record<string, unknown>, columns: readonly string[]): Row {
   const row: Row = {};
-  for (const c of columns) row[c] = (record[c] ?? null) as RowValue;
+  for (const c of columns)
+    row[c] = hasVariant(record, c) ? foldVariant(record, c) : ((record[c] ?? null) as RowValue);
   return row;
 }
 

@@ -44,6 +44,9 @@ export function mssqlType(c: ColumnShape): string {
       return 'nvarchar(max)';
     case 'BLOB':
       return 'varbinary(max)';
+    case 'SQL_VARIANT':
+      // The agent hands a variant on as JSON text of its base type and value (docs/runner.md).
+      return 'nvarchar(max)';
     case 'ROWVERSION':
       // A target's rowversion would be its own counter: the source's eight bytes are kept as data.
       return 'binary(8)';

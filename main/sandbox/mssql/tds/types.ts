@@ -660,8 +660,11 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
       b.writeUInt16LE(minutes, 2);
       return lengthPrefixed(b);
     }
+    // A stored variant is its instance (variant.ts): sent with its length.
     case 'sql_variant':
-      return variantValue(value);
+      return Buffer.isBuffer(value)
+        ? Buffer.concat([Buffer.from([value.length & 0xff, (value.length >> 8) & 0xff, 0, 0]), value])
+        : variantValue(value);
     case 'text':
     case 'ntext':
     case 'image': {

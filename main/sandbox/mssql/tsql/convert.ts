@@ -6,10 +6,13 @@ import type { SqlType, SqlValue } from '../tds/types';
 import { parseTypeName } from './typeNames';
 import { statementError as fail } from './basics';
 import { clrText, isClrType, toClr } from './clr/clrValues';
+import { fromVariant, variantInstance } from '../tds/variant';
 
 export interface Evaluated {
   type: SqlType;
   value: SqlValue;
+  /** The type was told from a stored value (a number in a decimal column looks like a float). */
+  guessed?: boolean;
 }
 
 /** How SQL Server names a type in its messages: `int`, `numeric`, `varchar`, `datetime`. */
@@ -222,13 +225,39 @@ function temporalText(v: Evaluated, style: number | null): string {
   }
 }
 
+/**
+ * A float as CONVERT shows it ("float and real styles"): style 0, at most 6 significant digits,
+ * scientific when the exponent is below -4 or 6 and above (1.23457e+006); 1, 8 digits and 2, 16
+ * digits, always scientific; 3, 17 digits, lossless.
+ */
+function floatText(n: number, style: number | null): string {
+  const exponent = (digits: number) => {
+    const [mantissa = '', e = '0'] = n.toExponential(digits - 1).split('e');
+    const power = Number(e);
+    return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(3, '0')}`;
+  };
+  if (!Number.isFinite(n)) return String(n);
+  if (style === 1) return exponent(8);
+  if (style === 2 || style === 126) return exponent(16);
+  if (style === 3) return exponent(17);
+  if (n === 0) return '0';
+  const power = Number(n.toExponential(5).split('e')[1]);
+  if (power < -4 || power >= 6) return exponent(6).replace(/\.?0+e/, 'e');
+  return String(Number(n.toPrecision(6)));
+}
+
 function toText(v: Evaluated, to: { name: string; length: number | 'max' }, style: number | null): string {
   let text: string;
-  if (v.value instanceof Buffer) text = v.value.toString(to.name.startsWith('n') ? 'utf16le' : 'latin1');
+  // Binary styles 1 and 2: hexadecimal, with and without 0x ("Binary styles").
+  if (v.value instanceof Buffer && (style === 1 || style === 2))
+    text = `${style === 1 ? '0x' : ''}${v.value.toString('hex').toUpperCase()}`;
+  else if (v.value instanceof Buffer) text = v.value.toString(to.name.startsWith('n') ? 'utf16le' : 'latin1');
   else if (typeof v.value === 'boolean') text = v.value ? '1' : '0';
   else if (['datetime', 'datetime2', 'date', 'time', 'datetimeoffset', 'smalldatetime'].includes(v.type.name))
     text = temporalText(v, style);
   else if (v.type.name === 'money' || v.type.name === 'smallmoney') text = moneyText(v, style);
+  else if ((v.type.name === 'float' || v.type.name === 'real') && typeof v.value === 'number' && !v.guessed)
+    text = floatText(v.value, style);
   else text = String(v.value);
   if (to.length === 'max' || text.length <= to.length) return text;
   // A number too long for the character type is shown as * (char, varchar) or refused (nchar, nvarchar).
@@ -243,6 +272,9 @@ function toText(v: Evaluated, to: { name: string; length: number | 'max' }, styl
 /** CAST(value AS to) / CONVERT(to, value, style): the value as SQL Server gives it, or its error. */
 export function convert(v: Evaluated, to: SqlType, style: number | null = null): Evaluated {
   if (v.value === null) return { type: to, value: null };
+  // A variant converts as its base type and value; a value becomes a variant of its own type.
+  if (v.type.name === 'sql_variant' && Buffer.isBuffer(v.value)) v = fromVariant(v.value);
+  if (to.name === 'sql_variant') return { type: to, value: variantInstance(variantBase(v), v.value) };
   if (isClrType(to)) return { type: to, value: toClr(v.type, v.value, to) };
   // A CLR value converts to a string by ToString and to binary as its stored bytes.
   if (isClrType(v.type) && Buffer.isBuffer(v.value)) {
@@ -317,6 +349,27 @@ export function convert(v: Evaluated, to: SqlType, style: number | null = null):
       };
     throw fail(529, `Explicit conversion from data type ${typeWord(v.type)} to ${name} is not allowed.`);
   }
+  // datetimeoffset: the date and time as datetime2, then the offset given (+00:00 when none).
+  if (name === 'datetimeoffset' && (isText(v.type) || v.type.name.startsWith('date'))) {
+    const text = String(v.value).trim();
+    const m = /^(.*?)\s*(Z|[+-]\d{2}:\d{2})$/i.exec(text);
+    const offset = !m || (m[2] ?? '').toUpperCase() === 'Z' ? '+00:00' : (m[2] as string);
+    if (
+      Math.abs(
+        Number(offset.slice(0, 3)) * 60 +
+          Math.sign(Number(offset.slice(0, 3)) || 1) * Number(offset.slice(4)),
+      ) > 840
+    )
+      throw fail(241, 'Conversion failed when converting date and/or time from character string.');
+    const local = toTemporal(
+      { type: { name: 'varchar', length: 'max' }, value: m ? (m[1] as string) : text },
+      {
+        name: 'datetime2',
+        scale: to.scale,
+      },
+    );
+    return { type: to, value: `${local} ${offset}` };
+  }
   if (name === 'xml')
     return { type: to, value: v.value instanceof Buffer ? v.value.toString('utf16le') : String(v.value) };
   if (name === 'rowversion') return convert(v, { name: 'binary', length: 8 }, style);
@@ -354,4 +407,21 @@ export function castType(text: string): SqlType {
   } catch {
     throw fail(243, `Type ${t} is not a defined system type.`);
   }
+}
+
+/**
+ * The base type a value keeps in a sql_variant when nothing declared one: an integer within int's
+ * range is an int, text and bytes are sized to the value (sql_variant holds no max types).
+ */
+export function variantBase(v: Evaluated): SqlType {
+  const t = v.type;
+  if (t.name === 'bigint' && typeof v.value !== 'string') {
+    const n = BigInt(v.value as number | bigint);
+    return n >= -2147483648n && n <= 2147483647n ? { name: 'int' } : t;
+  }
+  if ('length' in t && t.length === 'max') {
+    const size = Buffer.isBuffer(v.value) ? v.value.length : String(v.value).length;
+    return { name: t.name, length: Math.max(1, size) } as SqlType;
+  }
+  return t;
 }

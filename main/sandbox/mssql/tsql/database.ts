@@ -17,6 +17,7 @@ export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
 import { isExactNumeric, storedExact } from './exactDecimals';
 import { clrMember, clrStatic, type ClrTypeName } from './clr/clrValues';
+import { variantInstance, variantProperty } from '../tds/variant';
 import type { CheckDef } from './constraints';
 import { ROWVERSION_DDL, RowversionCounter } from './rowversion';
 
@@ -59,7 +60,7 @@ function storedValue(value: SqlValue): Evaluated {
   if (typeof value === 'number')
     return Number.isInteger(value)
       ? { type: { name: 'bigint' }, value: BigInt(value) }
-      : { type: { name: 'float' }, value };
+      : { type: { name: 'float' }, value, guessed: true };
   if (Buffer.isBuffer(value)) return { type: { name: 'varbinary', length: 'max' }, value };
   if (typeof value === 'string' && DATETIMEOFFSET_TEXT.test(value))
     return { type: { name: 'datetimeoffset', scale: 7 }, value };
@@ -189,10 +190,21 @@ export class SandboxDatabase {
       return isExactNumeric(to) ? storedExact(to, done) : done;
     });
     f('TSQL_ROWVERSION', () => this.rowversions.draw());
+    // A value written into a sql_variant column, with the base type the statement declared, if any.
+    f('TSQL_VARIANT', (value, base) => {
+      if (value === null) return null;
+      const given = storedValue(value as SqlValue);
+      if (base === null) return convert(given, { name: 'sql_variant' }).value;
+      const type = JSON.parse(String(base)) as SqlType;
+      return variantInstance(type, convert(given, type).value);
+    });
+    f('SQL_VARIANT_PROPERTY', (value, property) =>
+      Buffer.isBuffer(value) ? variantProperty(value, String(property)) : null,
+    );
     f('TSQL_CLR_STATIC', (type, method, ...args) => clrStatic(type as ClrTypeName, String(method), args));
     f('TSQL_CLR_METHOD', (value, type, member) => clrMember(type as ClrTypeName, value, String(member)));
     f('TSQL_CLR_CONVERT', (value, type, to, style) => {
-      const from = { type: { name: type as ClrTypeName }, value: value as SqlValue };
+      const from = { type: { name: type as ClrTypeName | 'sql_variant' }, value: value as SqlValue };
       const done = convert(from, JSON.parse(String(to)) as SqlType, style === null ? null : Number(style));
       return typeof done.value === 'boolean' ? Number(done.value) : done.value;
     });

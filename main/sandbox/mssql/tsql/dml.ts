@@ -16,7 +16,7 @@ import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
 import { checkAt, generatedName, type CheckDef } from './constraints';
-import { castType } from './convert';
+import { castType, convert } from './convert';
 import { clrCalls, clrColumnsOf } from './clr/clrCalls';
 import { isClrType, toClr } from './clr/clrValues';
 import { createIndex, dropIndex } from './indexes';
@@ -808,7 +808,7 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     const ids = identity ? db.nextIdentities(table, tuples.length) : [];
     const rows = tuples.map((tuple, n) => {
       if (!isOp(tuple[0], '(') || !isOp(tuple.at(-1), ')')) throw syntax(tuple[0]);
-      const inner = translate(exactValues(tuple.slice(1, -1), columns, table), params, db);
+      const inner = translate(exactValues(tuple.slice(1, -1), columns, table, params), params, db);
       return `(${inner}${identity ? `, ${String(ids[n])}` : ''})`;
     });
     return run(
@@ -839,6 +839,7 @@ function insertRows(
   const stored = (v: SqlValue, n: number): unknown => {
     const type = types[n];
     if (typeof v === 'boolean') return v ? 1n : 0n;
+    if (type?.name === 'sql_variant' && v !== null) return variantOf(v);
     if (isClrType(type) && v !== null)
       return toClr(
         Buffer.isBuffer(v) ? { name: 'varbinary', length: 'max' } : { name: 'nvarchar', length: 'max' },
@@ -855,6 +856,20 @@ function insertRows(
     throw mapError(error, { db, table: `${table.schema}.${table.name}` });
   }
   return { rowCount: rows.length };
+}
+
+/** A value from a SELECT written into a sql_variant column: its own type, as SQL Server keeps it. */
+function variantOf(v: SqlValue): Buffer {
+  const type: SqlType =
+    typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))
+      ? { name: 'bigint' }
+      : typeof v === 'number'
+        ? { name: 'float' }
+        : Buffer.isBuffer(v)
+          ? { name: 'varbinary', length: 'max' }
+          : { name: 'nvarchar', length: 'max' };
+  const value = typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v;
+  return convert({ type, value }, { name: 'sql_variant' }).value as Buffer;
 }
 
 /** The INTO of `SELECT … INTO t FROM …`, at the top level before FROM; -1 when there is none. */
@@ -1006,7 +1021,7 @@ export function runTableStatement(
     // A table with a rowversion column: each row inserted or updated draws the next @@DBTS.
     const stamped = rowversionColumn(writeTarget(s, db));
     const target = writeTarget(s, db);
-    const converted = target && isWord(s[0], 'update') ? exactAssignments(tokens, target) : tokens;
+    const converted = target && isWord(s[0], 'update') ? exactAssignments(tokens, target, params) : tokens;
     const statement =
       stamped && isWord(s[0], 'update') ? withRowversionSet(converted, stamped.name) : converted;
     const work = () =>

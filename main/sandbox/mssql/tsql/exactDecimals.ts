@@ -5,7 +5,8 @@
 // column's scale. Known limit: a value stored as digits compares with numbers as SQLite compares text.
 import { decimalToUnscaled, exactText, unscaledToDecimal, type SqlType, type SqlValue } from '../tds/types';
 import type { TableInfo } from './database';
-import { isWord, solid, splitCommas, type Token } from './lexer';
+import { isWord, solid, splitCommas, textOf, type Token } from './lexer';
+import { castType } from './convert';
 import { isClrType } from './clr/clrValues';
 
 export const isExactNumeric = (t: SqlType | undefined): boolean =>
@@ -16,7 +17,8 @@ export const isExactNumeric = (t: SqlType | undefined): boolean =>
  * Types a value is converted into when written or compared, as SQL Server converts it: exact
  * numerics (text to digits) and the CLR types (text parsed, binary checked).
  */
-export const convertsOnWrite = (t: SqlType | undefined): boolean => isExactNumeric(t) || isClrType(t);
+export const convertsOnWrite = (t: SqlType | undefined): boolean =>
+  isExactNumeric(t) || isClrType(t) || t?.name === 'sql_variant';
 
 /** The scale a value of an exact numeric type is kept at. */
 export const scaleOf = (t: SqlType): number => ('scale' in t ? t.scale : 4);
@@ -58,27 +60,45 @@ const raw = (text: string): Token => ({ kind: 'op', text, value: text });
  * converts it on INSERT and UPDATE (rounded to the scale, 8115 past the precision), then kept by the
  * rule above, whatever the value's own type (text from an nvarchar parameter included).
  */
-export function convertedInto(t: SqlType, value: Token[]): Token[] {
+export function convertedInto(
+  t: SqlType,
+  value: Token[],
+  params?: ReadonlyMap<string, { type: SqlType }>,
+): Token[] {
   if (isWord(solid(value)[0], 'default') && solid(value).length === 1) return value;
+  if (t.name === 'sql_variant') {
+    const base = declaredType(value, params);
+    const baseSql = base ? `'${JSON.stringify(base).replaceAll("'", "''")}'` : 'NULL';
+    return [raw('TSQL_VARIANT('), ...value, raw(`, ${baseSql})`)];
+  }
   return [raw('TSQL_CONVERT('), ...value, raw(`, '${JSON.stringify(t).replaceAll("'", "''")}', NULL)`)];
 }
 
 const joined = (parts: Token[][]): Token[] => parts.flatMap((p, i) => (i ? [raw(', '), ...p] : p));
 
 /** One VALUES tuple's values, each converted into its column where that column is an exact numeric. */
-export function exactValues(values: Token[], columns: readonly string[], table: TableInfo): Token[] {
+export function exactValues(
+  values: Token[],
+  columns: readonly string[],
+  table: TableInfo,
+  params?: ReadonlyMap<string, { type: SqlType }>,
+): Token[] {
   const parts = splitCommas(values);
   if (!parts.some((_, i) => convertsOnWrite(columnType(table, columns[i])))) return values;
   return joined(
     parts.map((p, i) => {
       const type = columnType(table, columns[i]);
-      return type && convertsOnWrite(type) ? convertedInto(type, p) : p;
+      return type && convertsOnWrite(type) ? convertedInto(type, p, params) : p;
     }),
   );
 }
 
 /** UPDATE … SET: each assignment to an exact numeric column converted into it. */
-export function exactAssignments(tokens: Token[], table: TableInfo): Token[] {
+export function exactAssignments(
+  tokens: Token[],
+  table: TableInfo,
+  params?: ReadonlyMap<string, { type: SqlType }>,
+): Token[] {
   if (!table.columns.some((c) => convertsOnWrite(c.type))) return tokens;
   let depth = 0;
   let set = -1;
@@ -96,7 +116,7 @@ export function exactAssignments(tokens: Token[], table: TableInfo): Token[] {
     const target = solid(a.slice(0, at)).at(-1);
     const type = columnType(table, target?.kind === 'quoted' ? target.value : target?.text);
     return at > 0 && type && convertsOnWrite(type)
-      ? [...a.slice(0, at + 1), ...convertedInto(type, a.slice(at + 1))]
+      ? [...a.slice(0, at + 1), ...convertedInto(type, a.slice(at + 1), params)]
       : a;
   });
   return [...tokens.slice(0, set + 1), raw(' '), ...joined(assignments), raw(' '), ...tokens.slice(end)];
@@ -130,4 +150,55 @@ export function exactColumnsOf(tables: readonly (TableInfo | undefined)[]): Map<
   for (const t of tables)
     for (const c of t?.columns ?? []) if (convertsOnWrite(c.type)) out.set(c.name.toLowerCase(), c.type);
   return out;
+}
+
+/**
+ * The type SQL Server gives a value written into a sql_variant: a parameter's declared type, a CAST or
+ * CONVERT's target, a literal's own type (an integer is an int, or numeric past int; 1.50 is
+ * numeric(3,2); 1E3 a float; 'x' a varchar, N'x' an nvarchar, 0x… a varbinary, each sized to itself).
+ * Undefined for other expressions: their value's own type is used (convert.ts variantBase).
+ */
+function declaredType(value: Token[], params?: ReadonlyMap<string, { type: SqlType }>): SqlType | undefined {
+  const s = solid(value);
+  const [t] = s;
+  if (!t) return undefined;
+  if (s.length === 1) {
+    if (t.kind === 'variable') return params?.get(t.text.toLowerCase())?.type;
+    if (t.kind === 'string') return { name: 'varchar', length: Math.max(1, t.value.length) };
+    if (t.kind === 'nstring') return { name: 'nvarchar', length: Math.max(1, t.value.length) };
+    if (t.kind === 'number' && /^0x/i.test(t.text))
+      return { name: 'varbinary', length: Math.max(1, Math.ceil((t.text.length - 2) / 2)) };
+    if (t.kind === 'number') return literalType(t.text);
+  }
+  if (isWord(t, 'cast', 'convert') && s[1]?.text === '(' && s.at(-1)?.text === ')') {
+    const inner = s.slice(2, -1);
+    if (isWord(t, 'convert')) return castTypeOf(splitCommas(inner)[0] ?? []);
+    const as = inner.findIndex((x) => isWord(x, 'as'));
+    return as > 0 ? castTypeOf(inner.slice(as + 1)) : undefined;
+  }
+  return undefined;
+}
+
+function literalType(text: string): SqlType | undefined {
+  if (/e/i.test(text)) return { name: 'float' };
+  const [whole = '', fraction] = text.split('.');
+  if (fraction === undefined) {
+    const n = BigInt(whole);
+    if (n <= 2147483647n) return { name: 'int' };
+    return { name: 'numeric', precision: Math.min(38, whole.length), scale: 0 };
+  }
+  const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '');
+  return {
+    name: 'numeric',
+    precision: Math.min(38, Math.max(digits.length, fraction.length, 1)),
+    scale: fraction.length,
+  };
+}
+
+function castTypeOf(tokens: Token[]): SqlType | undefined {
+  try {
+    return castType(textOf(solid(tokens)));
+  } catch {
+    return undefined;
+  }
 }

@@ -2,26 +2,42 @@
 // statement is translated: static methods (`hierarchyid::Parse('/1/')`, `geography::Point(lat, long,
 // srid)`, `geometry::STGeomFromText(wkt, srid)`), instance methods and properties of a column
 // (`t.Node.ToString()`, `Shape.STAsText()`, `Shape.STSrid`, `Node.GetLevel()`), and CAST/CONVERT of
-// such a column, which need its type: SQLite sees only the stored bytes.
+// such a column or of a sql_variant column, which need its type: SQLite sees only the stored bytes.
 import type { SqlType } from '../../tds/types';
 import { isOp, isWord, solid, splitCommas, syntax, textOf, type Token } from '../lexer';
 import { castType } from '../convert';
 import { isClrType, type ClrTypeName } from './clrValues';
 
-const raw = (text: string): Token => ({ kind: 'op', text, value: text });
-const literal = (text: string) => raw(`'${text.replaceAll("'", "''")}'`);
+// Real tokens, so that parentheses and commas still pair up for the translation that follows.
+const op = (text: string): Token => ({ kind: 'op', text, value: text });
+const word = (text: string): Token => ({ kind: 'word', text, value: text });
+const literal = (value: string): Token => ({
+  kind: 'string',
+  text: `'${value.replaceAll("'", "''")}'`,
+  value,
+});
+const call = (name: string, ...args: Token[][]): Token[] => [
+  word(name),
+  op('('),
+  ...args.flatMap((a, i) => (i ? [op(','), ...a] : a)),
+  op(')'),
+];
 
 export const STATIC_METHODS = new Set(['parse', 'getroot', 'point', 'stgeomfromtext', 'stgeomfromwkb']);
 export const INSTANCE_METHODS = new Set(['tostring', 'stastext', 'getlevel', 'stx', 'sty', 'lat', 'long']);
 const PROPERTIES = new Set(['stsrid', 'stx', 'sty', 'lat', 'long']);
 
-/** The CLR columns of the statement's tables, by lower-case name. */
+type Typed = ClrTypeName | 'sql_variant';
+
+/** The CLR and sql_variant columns of the statement's tables, by lower-case name. */
 export function clrColumnsOf(
   tables: readonly ({ columns: readonly { name: string; type: SqlType }[] } | undefined)[],
-): Map<string, ClrTypeName> {
-  const out = new Map<string, ClrTypeName>();
+): Map<string, Typed> {
+  const out = new Map<string, Typed>();
   for (const t of tables)
-    for (const c of t?.columns ?? []) if (isClrType(c.type)) out.set(c.name.toLowerCase(), c.type.name);
+    for (const c of t?.columns ?? [])
+      if (isClrType(c.type) || c.type.name === 'sql_variant')
+        out.set(c.name.toLowerCase(), c.type.name as Typed);
   return out;
 }
 
@@ -45,7 +61,7 @@ function refStart(s: Token[], end: number): number {
 }
 
 /** The statement with CLR calls rewritten; the tokens as given when there are none. */
-export function clrCalls(tokens: Token[], columns: ReadonlyMap<string, ClrTypeName>): Token[] {
+export function clrCalls(tokens: Token[], columns: ReadonlyMap<string, Typed>): Token[] {
   if (columns.size === 0 && !tokens.some((t) => isOp(t, '::'))) return tokens;
   const s = solid(tokens);
   const out: Token[] = [];
@@ -57,30 +73,27 @@ export function clrCalls(tokens: Token[], columns: ReadonlyMap<string, ClrTypeNa
       if (!STATIC_METHODS.has(method) || !isOp(s[i + 3], '(')) throw syntax(s[i + 2]);
       const close = closeOf(s, i + 3);
       const args = s.slice(i + 4, close);
-      out.push(raw('TSQL_CLR_STATIC('), literal(t.text.toLowerCase()), raw(', '), literal(method));
-      if (args.length) out.push(raw(', '), ...clrCalls(args, columns));
-      out.push(raw(')'));
+      const given = args.length ? [clrCalls(args, columns)] : [];
+      out.push(...call('TSQL_CLR_STATIC', [literal(t.text.toLowerCase())], [literal(method)], ...given));
       i = close;
       continue;
     }
     // column.Method() or column.Property
     const member = nameOfToken(s[i + 2]);
     const type = columns.get(nameOfToken(t) ?? '');
-    if (type && isOp(s[i + 1], '.') && member && (INSTANCE_METHODS.has(member) || PROPERTIES.has(member))) {
+    if (
+      type &&
+      type !== 'sql_variant' &&
+      isOp(s[i + 1], '.') &&
+      member &&
+      (INSTANCE_METHODS.has(member) || PROPERTIES.has(member))
+    ) {
       const start = refStart(s, i);
       const ref = s.slice(start, i + 1);
       out.splice(out.length - (i - start), i - start);
       const called = isOp(s[i + 3], '(');
       const close = called ? closeOf(s, i + 3) : i + 2;
-      out.push(
-        raw('TSQL_CLR_METHOD('),
-        ...ref,
-        raw(', '),
-        literal(type),
-        raw(', '),
-        literal(member),
-        raw(')'),
-      );
+      out.push(...call('TSQL_CLR_METHOD', ref, [literal(type)], [literal(member)]));
       i = close;
       continue;
     }
@@ -96,16 +109,7 @@ export function clrCalls(tokens: Token[], columns: ReadonlyMap<string, ClrTypeNa
       const clr = columns.get(nameOfToken(last) ?? '');
       if (clr && (!cast || as > 0) && refStart(expr, expr.length - 1) === 0) {
         const to = JSON.stringify(castType(textOf(target)));
-        out.push(
-          raw('TSQL_CLR_CONVERT('),
-          ...expr,
-          raw(', '),
-          literal(clr),
-          raw(', '),
-          literal(to),
-          raw(', '),
-        );
-        out.push(...(style ?? [raw('NULL')]), raw(')'));
+        out.push(...call('TSQL_CLR_CONVERT', expr, [literal(clr)], [literal(to)], style ?? [word('NULL')]));
         i = close;
         continue;
       }
