@@ -1,5 +1,6 @@
-// Table shapes from SQL Server's catalogue: columns with their types as SQL Server writes them, and
-// the primary key in key order. One query for any number of tables.
+// Table shapes from SQL Server's catalogue: columns with their types as SQL Server writes them (an
+// alias type of CREATE TYPE as its base type), and the primary key in key order. One query for any
+// number of tables.
 import mssql from 'mssql';
 import type sql from 'mssql';
 import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../source';
@@ -48,7 +49,8 @@ export async function describeTables(
     });
     return (
       await request.query<ColumnRow>(`
-      SELECT s.name AS schema_name, t.name AS table_name, c.name AS column_name, ty.name AS type_name,
+      SELECT s.name AS schema_name, t.name AS table_name, c.name AS column_name,
+          CASE WHEN ty.is_assembly_type = 1 THEN ty.name ELSE TYPE_NAME(c.system_type_id) END AS type_name,
           c.max_length, c.precision, c.scale, c.is_nullable, ic.key_ordinal
         FROM sys.columns c
         JOIN sys.tables t ON t.object_id = c.object_id

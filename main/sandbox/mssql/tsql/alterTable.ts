@@ -15,6 +15,7 @@ import { isWord, nameOf, splitCommas, solid, type Token } from './lexer';
 import { alterConstraints } from './constraints';
 import { isExactNumeric, storedExact } from './exactDecimals';
 import { remake } from './remake';
+import { aliasType } from './aliasTypes';
 
 const notYet = (what: string) =>
   error(50000, `The sandbox does not support this statement yet: ALTER TABLE … ${what}`);
@@ -49,9 +50,14 @@ function alterColumn(db: SandboxDatabase, table: TableInfo, rest: Token[]): Stat
       4924,
       `ALTER TABLE ALTER COLUMN failed because column '${name}' does not exist in table '${table.name}'.`,
     );
-  const wanted = columnDef(rest, column.columnId, () => {
-    throw notYet('ALTER COLUMN … PRIMARY KEY');
-  });
+  const wanted = columnDef(
+    rest,
+    column.columnId,
+    () => {
+      throw notYet('ALTER COLUMN … PRIMARY KEY');
+    },
+    (alias) => aliasType(db, alias),
+  );
   const index =
     table.keys.find((k) => k.columns.some((c) => c.toLowerCase() === name.toLowerCase()))?.name ??
     db.db
@@ -96,9 +102,15 @@ function alterColumn(db: SandboxDatabase, table: TableInfo, rest: Token[]): Stat
     db.db
       .prepare(
         `UPDATE __columns SET type = ?, type_name = ?, system_type_id = ?, max_length = ?, precision = ?, scale = ?,
-          collation_name = ?, is_nullable = ? WHERE object_id = ? AND column_id = ?`,
+          collation_name = ?, is_nullable = ?, user_type_id = ? WHERE object_id = ? AND column_id = ?`,
       )
-      .run(...typeColumns(target.type), target.nullable ? 1 : 0, table.objectId, column.columnId);
+      .run(
+        ...typeColumns(target.type),
+        target.nullable ? 1 : 0,
+        wanted.aliasTypeId ?? null,
+        table.objectId,
+        column.columnId,
+      );
   });
   return {};
 }
@@ -140,9 +152,14 @@ function addColumns(db: SandboxDatabase, table: TableInfo, rest: Token[]): State
   const parts = splitCommas(rest).map(solid);
   const withValues = rest.some((t, i) => isWord(t, 'with') && isWord(rest[i + 1], 'values'));
   const columns = parts.map((def, i) =>
-    columnDef(def, table.columns.length + i + 1, () => {
-      throw notYet('ADD … PRIMARY KEY');
-    }),
+    columnDef(
+      def,
+      table.columns.length + i + 1,
+      () => {
+        throw notYet('ADD … PRIMARY KEY');
+      },
+      (alias) => aliasType(db, alias),
+    ),
   );
   const rows = db.db.prepare<[], { n: bigint }>(`SELECT count(*) AS n FROM ${table.sqlName}`).get()?.n ?? 0n;
   for (const c of columns) {
@@ -190,7 +207,7 @@ function addColumn(db: SandboxDatabase, table: TableInfo, c: ColumnDef, withValu
       )
       .get(table.objectId)?.id ?? 0n;
   db.db
-    .prepare('INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)')
+    .prepare('INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)')
     .run(
       table.objectId,
       Number(last > dropped ? last : dropped) + 1,
@@ -200,6 +217,7 @@ function addColumn(db: SandboxDatabase, table: TableInfo, c: ColumnDef, withValu
       0,
       null,
       null,
+      c.aliasTypeId ?? null,
     );
 }
 

@@ -21,7 +21,7 @@ export const CATALOG_DDL = `
     type_name ${SYSNAME} NOT NULL, system_type_id ${TINYINT} NOT NULL, max_length ${SMALLINT} NOT NULL,
     precision ${TINYINT} NOT NULL, scale ${TINYINT} NOT NULL, collation_name ${SYSNAME},
     is_nullable ${BIT} NOT NULL, is_identity ${BIT} NOT NULL, seed INTEGER, increment INTEGER, last_value INTEGER,
-    PRIMARY KEY (object_id, column_id));
+    user_type_id INTEGER, PRIMARY KEY (object_id, column_id));
   CREATE TABLE __keys (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, kind ${T('text char(2)')} NOT NULL,
     clustered ${BIT} NOT NULL, index_id ${INT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL);
   -- Indexes made by CREATE INDEX (those of PRIMARY KEY and UNIQUE constraints are in __keys).
@@ -46,8 +46,8 @@ export const CATALOG_DDL = `
     FROM __objects o JOIN __schemas s ON s.name = o.schema_name WHERE o.type = 'U';
   CREATE VIEW "sys.columns" AS
     SELECT c.object_id, c.name, c.column_id, c.system_type_id,
-      CASE c.type_name WHEN 'hierarchyid' THEN 128 WHEN 'geometry' THEN 129 WHEN 'geography' THEN 130
-        ELSE c.system_type_id END AS user_type_id, c.max_length, c.precision,
+      COALESCE(c.user_type_id, CASE c.type_name WHEN 'hierarchyid' THEN 128 WHEN 'geometry' THEN 129
+        WHEN 'geography' THEN 130 ELSE c.system_type_id END) AS user_type_id, c.max_length, c.precision,
       c.scale, c.collation_name, c.is_nullable, c.is_identity, 0 AS is_computed
     FROM __columns c;
   CREATE VIEW "sys.types" AS

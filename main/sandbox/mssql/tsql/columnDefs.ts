@@ -5,28 +5,38 @@ import { SqlError, type ColumnDef } from './database';
 import { isOp, isWord, nameOf, textOf, type Token } from './lexer';
 import { parseTypeName, TypeNameError } from './typeNames';
 import { checkAt } from './constraints';
+import type { AliasType } from './aliasTypes';
 
 /** One column definition of CREATE TABLE or ALTER TABLE … ADD: name, type, NULL, IDENTITY, DEFAULT, PRIMARY KEY. */
 export function columnDef(
   def: Token[],
   position: number,
   addKey: (kind: 'PK' | 'UQ', clustered: boolean, column: string, name?: string) => void,
+  aliases?: (name: string) => AliasType | undefined,
 ): ColumnDef {
   const column: ColumnDef = { name: nameOf(def[0]), type: { name: 'int' }, nullable: true };
-  // The type: a word, then (n), (n,m) or (max).
+  // The type: a word, then (n), (n,m) or (max); or an alias type, `Name` or `dbo.Name`.
   let typeEnd = 2;
   if (isOp(def[2], '(')) typeEnd = def.findIndex((t, k) => k > 2 && isOp(t, ')')) + 1;
+  else if (isOp(def[2], '.')) typeEnd = 4;
   try {
     column.type = parseTypeName(textOf(def.slice(1, typeEnd)));
   } catch (error) {
-    if (error instanceof TypeNameError)
-      throw new SqlError({
-        number: 2715,
-        state: 6,
-        class: 16,
-        message: `Column, parameter, or variable #${position}: ${error.message}`,
-      });
-    throw error;
+    const named = typeEnd === 4 ? `${nameOf(def[1])}.${nameOf(def[3])}` : nameOf(def[1]);
+    const alias = typeEnd <= 4 ? aliases?.(named) : undefined;
+    if (!alias) {
+      if (error instanceof TypeNameError)
+        throw new SqlError({
+          number: 2715,
+          state: 6,
+          class: 16,
+          message: `Column, parameter, or variable #${position}: ${error.message}`,
+        });
+      throw error;
+    }
+    column.type = alias.type;
+    column.aliasTypeId = alias.userTypeId;
+    column.nullable = alias.nullable;
   }
   // A rowversion column is NOT NULL unless declared NULL.
   if (column.type.name === 'rowversion') column.nullable = false;

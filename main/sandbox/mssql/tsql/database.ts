@@ -29,6 +29,8 @@ export interface ColumnDef {
   checks?: { name?: string; sql: string }[];
   identity?: { seed: bigint; increment: bigint };
   defaultSql?: string;
+  /** The alias type (CREATE TYPE) the column was declared with; its base type is `type`. */
+  aliasTypeId?: number;
 }
 
 export interface KeyDef {
@@ -388,7 +390,7 @@ export class SandboxDatabase {
         .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?, ?)")
         .run(objectId, schema, name, now().slice(0, 23), now().slice(0, 23));
       const column = this.db.prepare(
-        'INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
+        'INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
       );
       columns.forEach((c, i) => {
         column.run(
@@ -400,6 +402,7 @@ export class SandboxDatabase {
           c.identity ? 1 : 0,
           c.identity?.seed ?? null,
           c.identity?.increment ?? null,
+          c.aliasTypeId ?? null,
         );
       });
       // Index ids as SQL Server numbers them: 1 for the clustered index, 2 and on for the others.

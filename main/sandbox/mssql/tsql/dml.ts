@@ -18,6 +18,7 @@ import { columnDef } from './columnDefs';
 import { checkAt, generatedName, type CheckDef } from './constraints';
 import { castType, convert } from './convert';
 import { clrCalls, clrColumnsOf } from './clr/clrCalls';
+import { aliasType, createType, dropType } from './aliasTypes';
 import { isClrType, toClr } from './clr/clrValues';
 import { createIndex, dropIndex } from './indexes';
 import { sessionViewSql } from './sessionViews';
@@ -317,6 +318,19 @@ function translate(given: Token[], params: Parameters, db: SandboxDatabase): str
     }
     if (t.kind === 'word' && CLAUSE_END.has(t.text.toLowerCase())) inFromList = false;
     if (isOp(t, ',') && inFromList && depth === 0) expectTable = true;
+    // TYPE_NAME(id) and TYPE_ID(name) read sys.types (a function may not query while SQLite runs one).
+    if (isWord(t, 'type_name', 'type_id') && isOp(tokens[nextSolid(tokens, i + 1)], '(')) {
+      const open = nextSolid(tokens, i + 1);
+      const close = closing(tokens, open);
+      const argument = translate(tokens.slice(open + 1, close), params, db);
+      out.push(
+        isWord(t, 'type_name')
+          ? `(SELECT name FROM __types WHERE user_type_id = (${argument}))`
+          : `(SELECT user_type_id FROM __types WHERE name = (${argument}) COLLATE NOCASE)`,
+      );
+      i = close;
+      continue;
+    }
     // CAST and CONVERT run T-SQL's conversion (convert.ts) in SQLite, not SQLite's own CAST.
     if (isWord(t, 'cast', 'convert') && isOp(tokens[nextSolid(tokens, i + 1)], '(')) {
       const open = nextSolid(tokens, i + 1);
@@ -747,8 +761,12 @@ function createTable(db: SandboxDatabase, tokens: Token[]): StatementResult {
       });
       continue;
     }
-    const column = columnDef(def, columns.length + 1, (kind, clustered, col, keyed) =>
-      keys.push({ name: keyed ?? keyName(kind), kind, clustered, columns: [col] }),
+    const column = columnDef(
+      def,
+      columns.length + 1,
+      (kind, clustered, col, keyed) =>
+        keys.push({ name: keyed ?? keyName(kind), kind, clustered, columns: [col] }),
+      (alias) => aliasType(db, alias),
     );
     for (const c of column.checks ?? [])
       checks.push({ name: c.name ?? generatedName('CK', name, column.name), sql: c.sql });
@@ -996,6 +1014,8 @@ export function runTableStatement(
     return {};
   }
   if (isWord(s[0], 'create') && isWord(s[1], 'table')) return createTable(db, tokens);
+  if (isWord(s[0], 'create') && isWord(s[1], 'type')) return createType(db, tokens);
+  if (isWord(s[0], 'drop') && isWord(s[1], 'type')) return dropType(db, tokens);
   if (isWord(s[0], 'create') && s.slice(1, 4).some((t) => isWord(t, 'index'))) return createIndex(db, tokens);
   if (isWord(s[0], 'drop') && isWord(s[1], 'index')) return dropIndex(db, tokens);
   if (isWord(s[0], 'drop') && isWord(s[1], 'table')) {
