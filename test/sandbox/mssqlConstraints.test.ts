@@ -134,3 +134,20 @@ describe('unknown names, in SQL Server’s words', () => {
     });
   });
 });
+
+describe('arithmetic in table statements', () => {
+  it('integers divide as integers, a float as a float, and a zero divisor fails with 8134 as SQL Server does', async () => {
+    await run("INSERT INTO dbo.Items VALUES (40, N'ar', 7, 3.50)");
+    const r = await pool
+      .request()
+      .query<{ Half: number; Rest: number; Mixed: number; Scaled: number }>(
+        'SELECT Qty / 2 AS Half, Qty % 4 AS Rest, Qty / 2.0 AS Mixed, Qty * 10 / 4 AS Scaled FROM dbo.Items WHERE Id = 40',
+      );
+    expect(r.recordset[0]).toEqual({ Half: 3, Rest: 3, Mixed: 3.5, Scaled: 17 });
+    const zero = await refused(run('SELECT Qty / (Qty - 7) FROM dbo.Items WHERE Id = 40'));
+    expect(zero?.number).toBe(8134);
+    expect(zero?.message).toBe('Divide by zero error encountered.');
+    expect((await refused(run('UPDATE dbo.Items SET Qty = Qty % 0 WHERE Id = 40')))?.number).toBe(8134);
+    expect(await count('dbo.Items WHERE Id = 40 AND Qty = 7')).toBe(1);
+  });
+});

@@ -16,6 +16,7 @@ import { quote, SqlError, tableSql } from './basics';
 export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
 import { isExactNumeric, storedExact } from './exactDecimals';
+import { divide } from './arithmetic';
 import { clrMember, clrStatic, type ClrTypeName } from './clr/clrValues';
 import { variantInstance, variantProperty } from '../tds/variant';
 import type { CheckDef } from './constraints';
@@ -192,6 +193,13 @@ export class SandboxDatabase {
       return isExactNumeric(to) ? storedExact(to, done) : done;
     });
     f('TSQL_ROWVERSION', () => this.rowversions.draw());
+    // Deterministic, so a CHECK constraint may divide.
+    this.db.function('TSQL_DIVIDE', { deterministic: true }, (a, b) =>
+      divide(a as SqlValue, b as SqlValue, false),
+    );
+    this.db.function('TSQL_MODULO', { deterministic: true }, (a, b) =>
+      divide(a as SqlValue, b as SqlValue, true),
+    );
     // A value written into a sql_variant column, with the base type the statement declared, if any.
     f('TSQL_VARIANT', (value, base) => {
       if (value === null) return null;

@@ -18,6 +18,7 @@ import { columnDef } from './columnDefs';
 import { checkAt, generatedName, type CheckDef } from './constraints';
 import { castType, convert } from './convert';
 import { clrCalls, clrColumnsOf } from './clr/clrCalls';
+import { divisions } from './arithmetic';
 import { aliasType, createType, dropType } from './aliasTypes';
 import { isClrType, toClr } from './clr/clrValues';
 import { createIndex, dropIndex } from './indexes';
@@ -298,7 +299,8 @@ function translate(given: Token[], params: Parameters, db: SandboxDatabase): str
       : [],
   );
   // Methods of hierarchyid, geography and geometry values become the sandbox's functions.
-  const tokens = clrCalls(given, clrColumnsOf(tables));
+  // … and / and % fail on zero (8134) as T-SQL's do.
+  const tokens = divisions(clrCalls(given, clrColumnsOf(tables)));
   const first = solid(tokens);
   // Variables compared with a decimal, money or CLR column are converted to its type, as SQL Server does.
   const exactColumns = exactColumnsOf(tables);
