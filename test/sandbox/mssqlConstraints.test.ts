@@ -151,3 +151,36 @@ describe('arithmetic in table statements', () => {
     expect(await count('dbo.Items WHERE Id = 40 AND Qty = 7')).toBe(1);
   });
 });
+
+describe('DEFAULT constraints by name, as SSMS scripts them', () => {
+  it('ADD CONSTRAINT … DEFAULT … FOR fills later inserts; DROP CONSTRAINT removes it; the rows stay', async () => {
+    await run(`CREATE TABLE dbo.Flags (Id INT NOT NULL, Active BIT NOT NULL, Label NVARCHAR(20) NULL CONSTRAINT DF_Flags_Label DEFAULT (N'none'),
+        CONSTRAINT PK_Flags PRIMARY KEY CLUSTERED ([Id] ASC));
+      INSERT INTO dbo.Flags (Id, Active) VALUES (1, 1);
+      ALTER TABLE [dbo].[Flags] ADD CONSTRAINT [DF_Flags_Active] DEFAULT ((0)) FOR [Active];
+      INSERT INTO dbo.Flags (Id) VALUES (2);`);
+    const rows = await pool
+      .request()
+      .query<{ Id: number; Active: boolean; Label: string }>(
+        'SELECT Id, Active, Label FROM dbo.Flags ORDER BY Id',
+      );
+    expect(rows.recordset).toEqual([
+      { Id: 1, Active: true, Label: 'none' },
+      { Id: 2, Active: false, Label: 'none' },
+    ]);
+    const again = await refused(run('ALTER TABLE dbo.Flags ADD CONSTRAINT DF_Other DEFAULT 1 FOR Active'));
+    expect(again?.number).toBe(1781);
+    expect((await refused(run('ALTER TABLE dbo.Flags ADD DEFAULT 1 FOR Nothing')))?.number).toBe(1752);
+    expect(
+      (await refused(run('ALTER TABLE dbo.Flags ADD CONSTRAINT DF_Flags_Label DEFAULT 1 FOR Id')))?.number,
+    ).toBe(2714);
+    await run(
+      'ALTER TABLE dbo.Flags DROP CONSTRAINT DF_Flags_Active; ALTER TABLE dbo.Flags DROP CONSTRAINT DF_Flags_Label;',
+    );
+    const noDefault = await refused(run('INSERT INTO dbo.Flags (Id) VALUES (3)'));
+    expect(noDefault?.number).toBe(515);
+    await run('INSERT INTO dbo.Flags (Id, Active) VALUES (3, 1)');
+    expect(await count('dbo.Flags WHERE Label IS NULL')).toBe(1);
+    expect(await count('dbo.Flags')).toBe(3);
+  });
+});

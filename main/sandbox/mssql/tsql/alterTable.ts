@@ -27,7 +27,10 @@ export function alterColumns(
   s: Token[],
   next: number,
 ): StatementResult | undefined {
-  if (isWord(s[next], 'add') && !isWord(s[next + 1], 'constraint', 'primary', 'unique', 'check', 'foreign'))
+  if (
+    isWord(s[next], 'add') &&
+    !isWord(s[next + 1], 'constraint', 'primary', 'unique', 'check', 'foreign', 'default')
+  )
     return addColumns(db, table, s.slice(next + 1));
   if (isWord(s[next], 'drop') && isWord(s[next + 1], 'column'))
     return dropColumns(db, table, s.slice(next + 2));

@@ -4,7 +4,7 @@
 import { SqlError, type ColumnDef } from './database';
 import { isOp, isWord, nameOf, textOf, type Token } from './lexer';
 import { parseTypeName, TypeNameError } from './typeNames';
-import { checkAt } from './constraints';
+import { checkAt, checkSql } from './constraintText';
 import type { AliasType } from './aliasTypes';
 
 /** One column definition of CREATE TABLE or ALTER TABLE … ADD: name, type, NULL, IDENTITY, DEFAULT, PRIMARY KEY. */
@@ -78,7 +78,11 @@ export function columnDef(
       const end = rest.findIndex((x) =>
         isWord(x, 'not', 'null', 'primary', 'unique', 'constraint', 'with', 'check'),
       );
-      column.defaultSql = textOf(end === -1 ? rest : rest.slice(0, end));
+      // As SQLite reads it: N'…' as '…', [names] quoted.
+      column.defaultSql = checkSql(end === -1 ? rest : rest.slice(0, end));
+      // CONSTRAINT DF_t_c DEFAULT …: the default keeps its name, so DROP CONSTRAINT finds it.
+      if (constraintName) column.defaultName = constraintName;
+      constraintName = undefined;
       k += end === -1 ? rest.length : end;
     }
   }

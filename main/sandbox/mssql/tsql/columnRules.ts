@@ -32,7 +32,7 @@ export function columnSql(
   const check = bounded(c.type)
     ? ` CHECK (TSQL_FITS(${quote(c.name)}, '${JSON.stringify(c.type)}', '${table.replaceAll("'", "''")}', '${c.name.replaceAll("'", "''")}'))`
     : '';
-  return `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${defaultSql ? ` DEFAULT (${defaultSql})` : ''}${check}`;
+  return `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${defaultSql ? `${c.defaultName ? ` CONSTRAINT ${quote(c.defaultName)}` : ''} DEFAULT (${defaultSql})` : ''}${check}`;
 }
 
 /** TSQL_FITS(value, type, table, column): 1, or SQL Server's error for a value its column cannot hold. */

@@ -2,7 +2,6 @@
 // constraints"): CHECK at column and table level, UNIQUE and PRIMARY KEY added to a table, and DROP
 // CONSTRAINT. A CHECK is SQLite's own named CHECK (so every write is checked, 547 when one fails); a
 // constraint added later becomes part of the table made again, or a unique index for a key.
-import { randomBytes } from 'node:crypto';
 import type { StatementResult } from '../tds/server';
 import { statementError as error } from './basics';
 import { quote, type SandboxDatabase, type TableInfo } from './database';
@@ -10,41 +9,12 @@ import { isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './
 import { isTracked } from './changeTracking';
 import { nextIndexId } from './indexes';
 import { remake } from './remake';
+import { checkAt, generatedName } from './constraintText';
+import { addDefault, defaultNames, dropDefault } from './defaults';
 
 export interface CheckDef {
   name: string;
   sql: string;
-}
-
-/** A CHECK's T-SQL expression as SQLite reads it: bracketed names quoted, N'…' as '…'. */
-export function checkSql(expression: Token[]): string {
-  return expression
-    .map((t) =>
-      t.kind === 'quoted'
-        ? quote(t.value)
-        : t.kind === 'nstring'
-          ? `'${t.value.replaceAll("'", "''")}'`
-          : t.text,
-    )
-    .join('')
-    .trim();
-}
-
-/** A name as SQL Server makes one for an unnamed constraint: CK__Table__Colum__3A81B327. */
-export function generatedName(kind: 'CK' | 'UQ' | 'PK', table: string, column?: string): string {
-  const hex = randomBytes(4).toString('hex').toUpperCase();
-  return `${kind}__${table.slice(0, 8)}__${column ? `${column.slice(0, 5)}__` : ''}${hex}`;
-}
-
-/** The expression of `CHECK ( … )` at tokens[at], and the index after its closing parenthesis. */
-export function checkAt(s: Token[], at: number): { sql: string; next: number } {
-  if (!isWord(s[at], 'check') || !isOp(s[at + 1], '(')) throw syntax(s[at]);
-  let depth = 0;
-  for (let k = at + 1; k < s.length; k++) {
-    if (isOp(s[k], '(')) depth++;
-    if (isOp(s[k], ')') && --depth === 0) return { sql: checkSql(s.slice(at + 2, k)), next: k + 1 };
-  }
-  throw syntax(s[at]);
 }
 
 const conflict = (db: SandboxDatabase, table: TableInfo, name: string) =>
@@ -96,6 +66,10 @@ export function alterConstraints(
   }
   if (name && nameTaken(db, table, name))
     throw error(2714, `There is already an object named '${name}' in the database.`, 5);
+  if (isWord(s[i], 'default')) {
+    addDefault(db, table, name, s, i, change);
+    return {};
+  }
   if (isWord(s[i], 'check')) {
     const check = { name: name ?? generatedName('CK', table.name), sql: checkAt(s, i).sql };
     change(() => {
@@ -133,7 +107,9 @@ function nameTaken(db: SandboxDatabase, table: TableInfo, name: string): boolean
   const lower = name.toLowerCase();
   return (
     table.keys.some((k) => k.name.toLowerCase() === lower) ||
-    checkNames(tableSql(db, table)).some((n) => n.toLowerCase() === lower)
+    [...checkNames(tableSql(db, table)), ...defaultNames(tableSql(db, table))].some(
+      (n) => n.toLowerCase() === lower,
+    )
   );
 }
 
@@ -220,6 +196,7 @@ function dropConstraint(
     });
     return {};
   }
+  if (dropDefault(db, table, name, change)) return {};
   const check = checkNames(tableSql(db, table)).find((n) => n.toLowerCase() === lower);
   if (check) {
     change(() => remake(db, table, (sql) => withoutCheck(sql, check)));

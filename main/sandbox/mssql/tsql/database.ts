@@ -30,6 +30,8 @@ export interface ColumnDef {
   checks?: { name?: string; sql: string }[];
   identity?: { seed: bigint; increment: bigint };
   defaultSql?: string;
+  /** The DEFAULT constraint's name when the statement gave one. */
+  defaultName?: string;
   /** The alias type (CREATE TYPE) the column was declared with; its base type is `type`. */
   aliasTypeId?: number;
 }

@@ -15,7 +15,8 @@ import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, syntax, textOf, 
 import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
-import { checkAt, generatedName, type CheckDef } from './constraints';
+import { checkAt, generatedName } from './constraintText';
+import type { CheckDef } from './constraints';
 import { castType, convert } from './convert';
 import { clrCalls, clrColumnsOf } from './clr/clrCalls';
 import { divisions } from './arithmetic';
