@@ -1,38 +1,20 @@
 // Alias data types (CREATE TYPE … FROM) in the simulated SQL Server, through the real `mssql` driver,
 // and the change-tracking agent's description of their columns: an alias column stores and travels as
 // its base type, sys.columns names the alias by user_type_id, and the agent sees the base type.
-import type sql from 'mssql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { describe, expect, it } from 'vitest';
 import { describeTables, unsupportedColumns } from '../../main/connectors/changeTracking/shape';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import { refused, sandboxSession } from '../helpers/sandbox';
 
-let sandbox: SandboxSqlServer;
-let pool: sql.ConnectionPool;
-const run = (text: string) => pool.request().batch(text);
-const refused = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as sql.RequestError,
-  );
-
-beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  pool = await sandboxPool(sandbox, { max: 1 });
-  await run(`CREATE TYPE dbo.Name FROM nvarchar(50) NULL;
+const session = sandboxSession(`CREATE TYPE dbo.Name FROM nvarchar(50) NULL;
     CREATE TYPE dbo.Flag FROM bit NOT NULL;
     CREATE TYPE Amount FROM decimal(19,4);
     CREATE TABLE dbo.Accounts (Id INT PRIMARY KEY, Holder dbo.Name, Active Flag, Balance [dbo].[Amount] NULL, Note SYSNAME NULL);
     INSERT INTO dbo.Accounts VALUES (1, N'Zoë 東京', 1, 12.5, N'n');`);
-});
-afterAll(async () => {
-  await pool?.close();
-  await sandbox?.close();
-});
+const { run } = session;
 
 describe('alias types', () => {
   it('sys.types lists them from user type 257, sys.columns names them, values travel as the base type', async () => {
-    const types = await pool.request().query<{
+    const types = await session.pool.request().query<{
       name: string;
       system_type_id: number;
       user_type_id: number;
@@ -44,7 +26,7 @@ describe('alias types', () => {
       { name: 'Flag', system_type_id: 104, user_type_id: 258, is_user_defined: true, is_nullable: false },
       { name: 'Amount', system_type_id: 106, user_type_id: 259, is_user_defined: true, is_nullable: true },
     ]);
-    const columns = await pool
+    const columns = await session.pool
       .request()
       .query<{ name: string; type: string; base: string; is_nullable: boolean }>(
         `SELECT c.name, ty.name AS type, TYPE_NAME(c.system_type_id) AS base, c.is_nullable FROM sys.columns c
@@ -55,14 +37,14 @@ describe('alias types', () => {
       { name: 'Active', type: 'Flag', base: 'bit', is_nullable: false },
       { name: 'Balance', type: 'Amount', base: 'decimal', is_nullable: true },
     ]);
-    const row = await pool.request().query('SELECT Holder, Active, Balance FROM dbo.Accounts');
+    const row = await session.pool.request().query('SELECT Holder, Active, Balance FROM dbo.Accounts');
     expect(row.recordset[0]).toEqual({ Holder: 'Zoë 東京', Active: true, Balance: 12.5 });
     // The alias's NOT NULL holds where the column did not say.
     expect((await refused(run('INSERT INTO dbo.Accounts (Id, Active) VALUES (2, NULL)')))?.number).toBe(515);
   });
 
   it('the agent describes alias columns by their base types, so they replicate as those', async () => {
-    const [shape] = await describeTables(pool, [{ schema: 'dbo', table: 'Accounts' }]);
+    const [shape] = await describeTables(session.pool, [{ schema: 'dbo', table: 'Accounts' }]);
     expect(shape?.columns.map((c) => [c.name, c.sourceType, c.nullable])).toEqual([
       ['Id', 'int', false],
       ['Holder', 'nvarchar(50)', true],

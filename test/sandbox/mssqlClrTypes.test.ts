@@ -3,38 +3,22 @@
 // values, listed in sys.types and sys.columns as the system CLR types, made from text, static methods
 // and binary, and shown by ToString/STAsText/STSrid and CAST.
 import sql from 'mssql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { refused, sandboxSession } from '../helpers/sandbox';
 
-let sandbox: SandboxSqlServer;
-let pool: sql.ConnectionPool;
-const run = (text: string) => pool.request().batch(text);
-const refused = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as sql.RequestError,
-  );
-
-beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  pool = await sandboxPool(sandbox, { max: 1 });
-  await run(`CREATE TABLE dbo.Places (Id INT PRIMARY KEY, Node HIERARCHYID NULL, Spot GEOGRAPHY NULL,
+const session =
+  sandboxSession(`CREATE TABLE dbo.Places (Id INT PRIMARY KEY, Node HIERARCHYID NULL, Spot GEOGRAPHY NULL,
       Shape GEOMETRY NULL);
     INSERT INTO dbo.Places VALUES
       (1, '/1/1/3/', geography::Point(47.651, -122.349, 4326), 'POLYGON ((0 0, 10 0, 10 10, 0 0), (1 1, 2 1, 2 2, 1 1))'),
       (2, hierarchyid::Parse('/1/-2.18/'), 'LINESTRING (-122.36 47.656, -122.343 47.656)',
         geometry::STGeomFromText('GEOMETRYCOLLECTION (POINT (4 6), LINESTRING (4 6 1, 7 10 2))', 3857)),
       (3, '/', NULL, 'POINT EMPTY');`);
-});
-afterAll(async () => {
-  await pool?.close();
-  await sandbox?.close();
-});
+const { run } = session;
 
 describe('stored and sent as SQL Server does', () => {
   it('hierarchyid bytes are the ordered bit patterns: /1/1/3/ is 0x5ADE, /1/-2.18/ 0x59FB0540, the root none', async () => {
-    const r = await pool
+    const r = await session.pool
       .request()
       .query<{ Id: number; Node: Buffer }>('SELECT Id, Node FROM dbo.Places ORDER BY Id');
     expect(r.recordset.map((x) => x.Node.toString('hex').toUpperCase())).toEqual(['5ADE', '59FB0540', '']);
@@ -44,7 +28,7 @@ describe('stored and sent as SQL Server does', () => {
   });
 
   it('a geography point is SRID, version 1, properties 0x0C and latitude then longitude', async () => {
-    const r = await pool
+    const r = await session.pool
       .request()
       .query<{ Spot: Buffer; Parsed: { srid: number; points: { lat: number; lng: number }[] } }>(
         'SELECT CONVERT(varbinary(max), Spot) AS Spot, Spot AS Parsed FROM dbo.Places WHERE Id = 1',
@@ -62,7 +46,7 @@ describe('stored and sent as SQL Server does', () => {
   });
 
   it('ToString, STAsText, STSrid and CAST show the values; hierarchyid orders depth first', async () => {
-    const r = await pool
+    const r = await session.pool
       .request()
       .query<{ Id: number; Path: string; Wkt: string | null; Srid: number; Level: number }>(
         `SELECT p.Id, CAST(p.Node AS nvarchar(4000)) AS Path, p.Shape.STAsText() AS Wkt, p.Shape.STSrid AS Srid,
@@ -86,7 +70,7 @@ describe('stored and sent as SQL Server does', () => {
         Level: 3,
       },
     ]);
-    const spot = await pool
+    const spot = await session.pool
       .request()
       .query<{ Text: string }>('SELECT Spot.ToString() AS Text FROM dbo.Places WHERE Id = 2');
     expect(spot.recordset[0]?.Text).toBe('LINESTRING (-122.36 47.656, -122.343 47.656)');
@@ -94,15 +78,15 @@ describe('stored and sent as SQL Server does', () => {
 
   it('binary converts to the type and back unchanged; a parameter compares as a hierarchyid', async () => {
     const bytes = (
-      await pool
+      await session.pool
         .request()
         .query<{ B: Buffer }>('SELECT CONVERT(varbinary(max), Shape) AS B FROM dbo.Places WHERE Id = 1')
     ).recordset[0]?.B as Buffer;
-    await pool
+    await session.pool
       .request()
       .input('b', sql.VarBinary(sql.MAX), bytes)
       .query('INSERT INTO dbo.Places (Id, Shape) VALUES (4, @b)');
-    const back = await pool
+    const back = await session.pool
       .request()
       .input('node', sql.NVarChar, '/1/1/3/')
       .query<{ Same: number }>(
@@ -113,7 +97,7 @@ describe('stored and sent as SQL Server does', () => {
   });
 
   it('the catalog lists the system CLR types: system type 240, user types 128, 129, 130', async () => {
-    const r = await pool.request().query<{
+    const r = await session.pool.request().query<{
       name: string;
       system_type_id: number;
       user_type_id: number;
@@ -144,7 +128,9 @@ describe('refused as SQL Server refuses', () => {
       run('INSERT INTO dbo.Places (Id, Spot) VALUES (9, geography::Point(91, 0, 4326))'),
     );
     expect(lat?.message).toContain('24201: Latitude values must be between -90 and 90 degrees.');
-    const n = await pool.request().query<{ n: number }>('SELECT COUNT(*) AS n FROM dbo.Places WHERE Id = 9');
+    const n = await session.pool
+      .request()
+      .query<{ n: number }>('SELECT COUNT(*) AS n FROM dbo.Places WHERE Id = 9');
     expect(n.recordset[0]?.n).toBe(0);
   });
 

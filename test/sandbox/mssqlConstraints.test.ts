@@ -2,35 +2,18 @@
 // column UNIQUE, and ALTER TABLE … ADD/DROP CONSTRAINT for CHECK, UNIQUE and PRIMARY KEY, with SQL
 // Server's errors (547, 2627, 1505, 1779, 8111, 3728); and the words of unknown functions (195) and
 // procedures (2812).
-import type sql from 'mssql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { refused, sandboxSession } from '../helpers/sandbox';
 
-let sandbox: SandboxSqlServer;
-let pool: sql.ConnectionPool;
-const run = (text: string) => pool.request().batch(text);
-const refused = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as sql.RequestError,
-  );
 const count = async (table: string) =>
-  (await pool.request().query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)).recordset[0]?.n;
+  (await session.pool.request().query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)).recordset[0]?.n;
 
-beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  pool = await sandboxPool(sandbox, { max: 1 });
-  await run(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
+const session = sandboxSession(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
     CREATE TABLE dbo.Items (Id INT PRIMARY KEY, Code NVARCHAR(10) NOT NULL UNIQUE,
       Qty INT NULL CONSTRAINT CK_Items_Qty CHECK (Qty >= 0), Price DECIMAL(9,2) NULL CHECK ([Price] > 0),
       CONSTRAINT CK_Items_Code CHECK (LEN(Code) > 1));
     INSERT INTO dbo.Items VALUES (1, N'ab', 1, 2.50);`);
-});
-afterAll(async () => {
-  await pool?.close();
-  await sandbox?.close();
-});
+const { run } = session;
 
 describe('constraints written with the table', () => {
   it('a CHECK refuses a row with 547 naming the constraint, and nothing is written', async () => {
@@ -50,7 +33,7 @@ describe('constraints written with the table', () => {
 
   it('a column UNIQUE refuses a duplicate with 2627 and is a unique constraint in sys.key_constraints', async () => {
     expect((await refused(run("INSERT INTO dbo.Items VALUES (4, N'ab', 1, 1)")))?.number).toBe(2627);
-    const keys = await pool
+    const keys = await session.pool
       .request()
       .query<{ type: string }>(
         "SELECT type FROM sys.key_constraints WHERE parent_object_id = OBJECT_ID('dbo.Items') ORDER BY type",
@@ -102,7 +85,7 @@ describe('ALTER TABLE … ADD / DROP CONSTRAINT', () => {
   });
 
   it('DROP CONSTRAINT of a key written with the table, then ADD UNIQUE again', async () => {
-    const uq = await pool
+    const uq = await session.pool
       .request()
       .query<{ name: string }>(
         "SELECT name FROM sys.key_constraints WHERE parent_object_id = OBJECT_ID('dbo.Items') AND type = 'UQ'",
@@ -124,7 +107,9 @@ describe('ALTER TABLE … ADD / DROP CONSTRAINT', () => {
 
 describe('unknown names, in SQL Server’s words', () => {
   it('an unknown function is 195, an unknown procedure 2812 named as written', async () => {
-    expect(await refused(pool.request().query('SELECT NO_SUCH_FN(Qty) FROM dbo.Items'))).toMatchObject({
+    expect(
+      await refused(session.pool.request().query('SELECT NO_SUCH_FN(Qty) FROM dbo.Items')),
+    ).toMatchObject({
       number: 195,
       message: "'NO_SUCH_FN' is not a recognized built-in function name.",
     });
@@ -138,7 +123,7 @@ describe('unknown names, in SQL Server’s words', () => {
 describe('arithmetic in table statements', () => {
   it('integers divide as integers, a float as a float, and a zero divisor fails with 8134 as SQL Server does', async () => {
     await run("INSERT INTO dbo.Items VALUES (40, N'ar', 7, 3.50)");
-    const r = await pool
+    const r = await session.pool
       .request()
       .query<{ Half: number; Rest: number; Mixed: number; Scaled: number }>(
         'SELECT Qty / 2 AS Half, Qty % 4 AS Rest, Qty / 2.0 AS Mixed, Qty * 10 / 4 AS Scaled FROM dbo.Items WHERE Id = 40',
@@ -159,7 +144,7 @@ describe('DEFAULT constraints by name, as SSMS scripts them', () => {
       INSERT INTO dbo.Flags (Id, Active) VALUES (1, 1);
       ALTER TABLE [dbo].[Flags] ADD CONSTRAINT [DF_Flags_Active] DEFAULT ((0)) FOR [Active];
       INSERT INTO dbo.Flags (Id) VALUES (2);`);
-    const rows = await pool
+    const rows = await session.pool
       .request()
       .query<{ Id: number; Active: boolean; Label: string }>(
         'SELECT Id, Active, Label FROM dbo.Flags ORDER BY Id',

@@ -3,38 +3,30 @@
 // as SQL Server sends a variant (the driver decodes it by that base type), told by
 // SQL_VARIANT_PROPERTY and converted back by CAST/CONVERT.
 import sql from 'mssql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSession } from '../helpers/sandbox';
 
-let sandbox: SandboxSqlServer;
-let pool: sql.ConnectionPool;
-
-beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  pool = await sandboxPool(sandbox, { max: 1 });
-  await pool.request().batch(`CREATE TABLE dbo.Settings (Id INT PRIMARY KEY, V SQL_VARIANT NULL);
+const session = sandboxSession(`CREATE TABLE dbo.Settings (Id INT PRIMARY KEY, V SQL_VARIANT NULL);
     INSERT INTO dbo.Settings VALUES (1, 12.50), (2, N'abc'), (3, 'abc'),
       (4, CAST('2026-11-24 10:00:00.1234567' AS datetime2(7))), (5, 5), (6, 0x00FF), (7, CAST(1.5 AS float)),
       (8, CAST(922337203685477.5807 AS money)), (9, NULL), (10, 12345678901234567890.123456789);`);
-  await pool
+beforeAll(async () => {
+  await session.pool
     .request()
     .input('big', sql.BigInt, '9007199254740993')
     .query('INSERT INTO dbo.Settings VALUES (11, @big)');
 });
-afterAll(async () => {
-  await pool?.close();
-  await sandbox?.close();
-});
 
 describe('sql_variant', () => {
   it('keeps each value with its base type, precision, scale and length', async () => {
-    const r = await pool.request().query<{ Id: number; T: string | null; P: number; S: number; L: number }>(
-      `SELECT Id, CONVERT(sysname, SQL_VARIANT_PROPERTY(V, 'BaseType')) AS T,
+    const r = await session.pool
+      .request()
+      .query<{ Id: number; T: string | null; P: number; S: number; L: number }>(
+        `SELECT Id, CONVERT(sysname, SQL_VARIANT_PROPERTY(V, 'BaseType')) AS T,
           CONVERT(int, SQL_VARIANT_PROPERTY(V, 'Precision')) AS P, CONVERT(int, SQL_VARIANT_PROPERTY(V, 'Scale')) AS S,
           CONVERT(int, SQL_VARIANT_PROPERTY(V, 'MaxLength')) AS L
         FROM dbo.Settings ORDER BY Id`,
-    );
+      );
     expect(r.recordset.map((x) => [x.Id, x.T, x.P, x.S])).toEqual([
       [1, 'numeric', 4, 2],
       [2, 'nvarchar', 0, 0],
@@ -52,7 +44,7 @@ describe('sql_variant', () => {
   });
 
   it('goes out as a variant the driver decodes by its base type', async () => {
-    const r = await pool
+    const r = await session.pool
       .request()
       .query<{ Id: number; V: unknown }>('SELECT Id, V FROM dbo.Settings ORDER BY Id');
     const v = (id: number) => r.recordset.find((x) => x.Id === id)?.V;
@@ -66,7 +58,7 @@ describe('sql_variant', () => {
   });
 
   it('CAST and CONVERT read the value as its base type: every digit of a numeric, money at four places', async () => {
-    const r = await pool
+    const r = await session.pool
       .request()
       .query<{ Id: number; Text: string }>(
         `SELECT Id, CONVERT(nvarchar(4000), V) AS Text FROM dbo.Settings WHERE Id IN (1, 4, 10, 11) ORDER BY Id`,
@@ -77,7 +69,7 @@ describe('sql_variant', () => {
       '12345678901234567890.123456789',
       '9007199254740993',
     ]);
-    const money = await pool
+    const money = await session.pool
       .request()
       .query<{ M: string }>(
         'SELECT CONVERT(varchar(30), CONVERT(money, V), 2) AS M FROM dbo.Settings WHERE Id = 8',

@@ -11,7 +11,19 @@ import {
   type SandboxDatabase,
   type TableInfo,
 } from './database';
-import { dotted, isOp, isWord, lex, nameOf, solid, splitCommas, syntax, textOf, type Token } from './lexer';
+import {
+  closing,
+  dotted,
+  isOp,
+  isWord,
+  lex,
+  nameOf,
+  solid,
+  splitCommas,
+  syntax,
+  textOf,
+  type Token,
+} from './lexer';
 import { undeclared } from './basics';
 import { alterColumns } from './alterTable';
 import { columnDef } from './columnDefs';
@@ -102,14 +114,6 @@ const CLAUSE_END = new Set(
 );
 
 /** The index of the ')' that closes the '(' at tokens[open]. */
-function closing(tokens: Token[], open: number): number {
-  let depth = 0;
-  for (let k = open; k < tokens.length; k++) {
-    if (isOp(tokens[k], '(')) depth++;
-    if (isOp(tokens[k], ')') && --depth === 0) return k;
-  }
-  throw syntax(tokens[open]);
-}
 
 /** CAST(expr AS type) or CONVERT(type, expr[, style]) as a call of the TSQL_CONVERT function. */
 function conversion(isCast: boolean, inner: Token[], params: Parameters, db: SandboxDatabase): string {

@@ -233,3 +233,13 @@ export const syntax = (t: Token | undefined) =>
     class: 15,
     message: `Incorrect syntax near '${t?.text ?? 'end of statement'}'.`,
   });
+
+/** The index of the `)` that closes the `(` at tokens[open]; 102 when none does. */
+export function closing(tokens: Token[], open: number): number {
+  let depth = 0;
+  for (let k = open; k < tokens.length; k++) {
+    if (isOp(tokens[k], '(')) depth++;
+    if (isOp(tokens[k], ')') && --depth === 0) return k;
+  }
+  throw syntax(tokens[open]);
+}

@@ -4,7 +4,7 @@
 // (`t.Node.ToString()`, `Shape.STAsText()`, `Shape.STSrid`, `Node.GetLevel()`), and CAST/CONVERT of
 // such a column or of a sql_variant column, which need its type: SQLite sees only the stored bytes.
 import type { SqlType } from '../../tds/types';
-import { isOp, isWord, solid, splitCommas, syntax, textOf, type Token } from '../lexer';
+import { closing, isOp, isWord, solid, splitCommas, syntax, textOf, type Token } from '../lexer';
 import { castType } from '../convert';
 import { isClrType, type ClrTypeName } from './clrValues';
 
@@ -44,15 +44,6 @@ export function clrColumnsOf(
 const nameOfToken = (t: Token | undefined) =>
   t?.kind === 'quoted' ? t.value.toLowerCase() : t?.kind === 'word' ? t.text.toLowerCase() : undefined;
 
-function closeOf(s: Token[], open: number): number {
-  let depth = 0;
-  for (let k = open; k < s.length; k++) {
-    if (isOp(s[k], '(')) depth++;
-    if (isOp(s[k], ')') && --depth === 0) return k;
-  }
-  throw syntax(s[open]);
-}
-
 /** Where a column reference ending at `end` starts (`t.[Node]`, `dbo.T.Node`), walking back over dots. */
 function refStart(s: Token[], end: number): number {
   let k = end;
@@ -71,7 +62,7 @@ export function clrCalls(tokens: Token[], columns: ReadonlyMap<string, Typed>): 
     if (isWord(t, 'hierarchyid', 'geography', 'geometry') && isOp(s[i + 1], '::')) {
       const method = nameOfToken(s[i + 2]) ?? '';
       if (!STATIC_METHODS.has(method) || !isOp(s[i + 3], '(')) throw syntax(s[i + 2]);
-      const close = closeOf(s, i + 3);
+      const close = closing(s, i + 3);
       const args = s.slice(i + 4, close);
       const given = args.length ? [clrCalls(args, columns)] : [];
       out.push(...call('TSQL_CLR_STATIC', [literal(t.text.toLowerCase())], [literal(method)], ...given));
@@ -92,14 +83,14 @@ export function clrCalls(tokens: Token[], columns: ReadonlyMap<string, Typed>): 
       const ref = s.slice(start, i + 1);
       out.splice(out.length - (i - start), i - start);
       const called = isOp(s[i + 3], '(');
-      const close = called ? closeOf(s, i + 3) : i + 2;
+      const close = called ? closing(s, i + 3) : i + 2;
       out.push(...call('TSQL_CLR_METHOD', ref, [literal(type)], [literal(member)]));
       i = close;
       continue;
     }
     // CAST(column AS type), CONVERT(type, column[, style]) of a CLR column: the conversion knows its type.
     if (isWord(t, 'cast', 'convert') && isOp(s[i + 1], '(')) {
-      const close = closeOf(s, i + 1);
+      const close = closing(s, i + 1);
       const inner = s.slice(i + 2, close);
       const cast = isWord(t, 'cast');
       const as = inner.findIndex((x) => isWord(x, 'as'));
