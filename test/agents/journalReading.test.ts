@@ -14,6 +14,7 @@ import type { Change, Row } from '../../main/connectors/source';
 import { assemble, type TableReading } from '../../main/connectors/journal/assemble';
 import { backlogQuery, minutesLeft } from '../../main/connectors/journal/backlog';
 import { catalogLayouts } from '../../main/connectors/journal/layout';
+import { recordLength } from '../../main/connectors/drivers/ibmi/recordImage';
 import { parsePosition } from '../../main/connectors/journal/position';
 import { chainOrder, readJournal, receiverChains } from '../../main/connectors/journal/reader';
 import { openJournalSource, type JournalSource } from '../../main/connectors/journal/source';
@@ -83,6 +84,47 @@ describe('record images', () => {
     await expect(withoutDds.readChanges([ITEMS.source], checkpoint)).rejects.toThrow(
       /Journal entry \d+ \(R UP\) of LEGACY\/ITEMS in receiver .*: The record image is \d+ bytes; its layout takes \d+\..*turn DDS discovery on/,
     );
+  });
+
+  it('JOENTL gives each image its own length, so a layout that missed an added column is refused, not misread', async () => {
+    const s = await source([CUSTOMER]);
+    const { position } = await s.snapshot(CUSTOMER.source, async () => undefined);
+    const [before] = await catalogLayouts(admin, [CUSTOMER.source]);
+    // ALTER TABLE journals a D CG the agent reads; a reader that missed it keeps the old layout.
+    await admin.query("ALTER TABLE SHOP.CUSTOMER ADD COLUMN TIER CHAR(4) NOT NULL DEFAULT 'STD'");
+    await admin.query("UPDATE SHOP.CUSTOMER SET CITY = 'Chur' WHERE ID = 4");
+    const [after] = await catalogLayouts(admin, [CUSTOMER.source]);
+    const journal = { library: 'SHOP', name: 'QSQJRN' };
+    const chain = (await receiverChains(admin, [journal])).get('SHOP/QSQJRN') ?? [];
+    const entries = await readJournal(
+      admin,
+      'QGPL',
+      journal,
+      [{ library: 'SHOP', file: 'CUSTOMER' }],
+      parsePosition(position).restart,
+      100,
+    );
+    const update = entries.find((e) => e.code === 'R' && e.type === 'UP');
+    expect(update?.imageLength).toBe(recordLength(after?.fields ?? []));
+    expect(recordLength(after?.fields ?? [])).toBe(recordLength(before?.fields ?? []) + 4);
+    const reading = (fields: TableReading['fields']): TableReading => ({
+      key: 'SHOP.CUSTOMER',
+      library: 'SHOP',
+      file: 'CUSTOMER',
+      members: ['CUSTOMER'],
+      memberKey: false,
+      fields,
+      identify: ['ID'],
+      appliedThrough: parsePosition(position).applied,
+    });
+    const form = { dateFormat: 'iso' as const, timeFormat: 'iso' as const, utcOffsetMinutes: null };
+    const records = entries.filter((e) => e.code === 'R');
+    expect(() => assemble(records, [reading(before?.fields ?? [])], 100, form, chainOrder(chain))).toThrow(
+      /of SHOP\/CUSTOMER in receiver .*: The record image is \d+ bytes; its layout takes \d+\./,
+    );
+    const right = assemble(records, [reading(after?.fields ?? [])], 100, form, chainOrder(chain));
+    // CHAR columns keep their blanks.
+    expect(right.changes.at(-1)?.row).toMatchObject({ ID: 4, CITY: 'Chur'.padEnd(20), TIER: 'STD ' });
   });
 
   it('an update gives the columns it changed; a key update is a delete of the old key and an insert', async () => {

@@ -5,7 +5,7 @@
 // An F RG (RGZPFM) renumbers an RRN-identified file and an F CR (CLRPFM) empties any: both ask for a
 // snapshot of the file instead of changes that would land on the wrong rows. An F EJ (ENDJRNPF) stops:
 // the file's later changes are in no journal.
-import { decodeRecord, ImageLengthError, type FieldDef } from '../drivers/ibmi/recordImage';
+import { decodeRecord, ImageLengthError, recordLength, type FieldDef } from '../drivers/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
 import { formValue, type ValueForm } from './values';
@@ -27,6 +27,12 @@ export interface JournalEntryRow {
   data: Uint8Array;
   /** JOMINESD '1': the entry specific data is minimised (MINENTDTA), not the whole record. */
   minimized?: boolean;
+  /**
+   * The record image's own length (JOENTL less the outfile's positions before JOESD): JOESD is padded
+   * to the longest entry read, so only this tells an image longer than its layout. Undefined when the
+   * entry's data is incomplete (JOINCDAT) or the length is past JOENTL's five digits.
+   */
+  imageLength?: number;
 }
 
 /** RRN identification names the record number column so. */
@@ -85,6 +91,9 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
     );
   let decoded;
   try {
+    const expected = recordLength(t.fields);
+    if (e.imageLength !== undefined && e.imageLength > expected)
+      throw new ImageLengthError(`The record image is ${e.imageLength} bytes; its layout takes ${expected}.`);
     decoded = decodeRecord(t.fields, e.data, e.nullIndicators);
   } catch (error) {
     if (!(error instanceof ImageLengthError)) throw error;

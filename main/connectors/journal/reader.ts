@@ -110,9 +110,10 @@ export async function readJournal(
   }
   try {
     const rows = await c.query(
-      'SELECT JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD ' +
+      'SELECT JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD ' +
         `FROM ${syncLibrary}.JRNOUT ORDER BY RRN(JRNOUT)`,
     );
+    const header = await positionsBeforeEsd(c, syncLibrary);
     return rows.map((r) => ({
       sequence: Number(r.JOSEQN),
       code: text(r.JOCODE),
@@ -128,7 +129,25 @@ export async function readJournal(
       nullIndicators: String(r.JONVI ?? ''),
       data: r.JOESD instanceof Uint8Array ? r.JOESD : new Uint8Array(0),
       minimized: text(r.JOMINESD) === '1',
+      imageLength:
+        text(r.JOINCDAT) === '1' || Number(r.JOENTL) >= 99999 ? undefined : Number(r.JOENTL) - header,
     }));
+  } finally {
+    await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
+  }
+}
+
+/**
+ * How many positions of the outfile's record come before JOESD (its output buffer position less one,
+ * from DSPFFD): JOENTL counts the entry from its first position, and JONVI before JOESD varies with
+ * NULLINDLEN(*CALC), so the prefix is read from the outfile itself, never assumed.
+ */
+async function positionsBeforeEsd(c: IbmiConnection, syncLibrary: string): Promise<number> {
+  const outfile = `${syncLibrary}/JRNFFD`;
+  await c.command(`DSPFFD FILE(${syncLibrary}/JRNOUT) OUTPUT(*OUTFILE) OUTFILE(${outfile})`);
+  try {
+    const [row] = await c.query(`SELECT WHFOBO FROM ${syncLibrary}.JRNFFD WHERE WHFLDE = 'JOESD'`);
+    return Number(row?.WHFOBO ?? 1) - 1;
   } finally {
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
   }

@@ -270,8 +270,11 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const nviText = a.text('NULLINDLEN', '*CALC');
   const nviLength =
     nviText === '*CALC' ? Math.max(1, ...entries.map((e) => e.nullIndicators.length)) : Number(nviText) || 1;
-  const rows = entries.map((e) => type5Row(c, e, esdLength, nviLength));
-  writeOutfile(c, a, type5Columns(esdLength, nviLength), 'QJORDJE5', rows);
+  const columns = type5Columns(esdLength, nviLength);
+  // JOENTL counts the entry from its first position: every field before JOESD, then the data.
+  const header = columns.slice(0, -1).reduce((n, col) => n + fieldLength(col.type), 0);
+  const rows = entries.map((e) => type5Row(c, e, esdLength, nviLength, header));
+  writeOutfile(c, a, columns, 'QJORDJE5', rows);
 }
 
 function type5Row(
@@ -279,9 +282,11 @@ function type5Row(
   e: JournalEntry,
   esdLength: number,
   nviLength: number,
+  header: number,
 ): Record<string, SqlValue> {
   return {
-    JOENTL: Math.min(99999, 125 + e.data.length),
+    // Data past JOESD is still counted (truncated), pointed-to data (incomplete entries) is not.
+    JOENTL: Math.min(99999, header + e.data.length),
     JOSEQN: e.seq,
     JOCODE: e.code,
     JOENTT: e.type,
