@@ -167,5 +167,10 @@ describe('DEFAULT constraints by name, as SSMS scripts them', () => {
     await run('INSERT INTO dbo.Flags (Id, Active) VALUES (3, 1)');
     expect(await count('dbo.Flags WHERE Label IS NULL')).toBe(1);
     expect(await count('dbo.Flags')).toBe(3);
+    // A default named in ALTER TABLE … ADD column keeps its name too.
+    await run("ALTER TABLE dbo.Flags ADD Region CHAR(2) NOT NULL CONSTRAINT DF_Flags_Region DEFAULT 'CH'");
+    expect(await count("dbo.Flags WHERE Region = 'CH'")).toBe(3);
+    await run('ALTER TABLE dbo.Flags DROP CONSTRAINT DF_Flags_Region');
+    expect((await refused(run('INSERT INTO dbo.Flags (Id, Active) VALUES (4, 1)')))?.number).toBe(515);
   });
 });

@@ -192,7 +192,7 @@ function addColumns(db: SandboxDatabase, table: TableInfo, rest: Token[]): State
 function addColumn(db: SandboxDatabase, table: TableInfo, c: ColumnDef, withValues: boolean): void {
   const literal = c.defaultSql === undefined ? undefined : literalDefault(c.defaultSql);
   db.db.exec(
-    `ALTER TABLE ${table.sqlName} ADD COLUMN ${columnSql({ ...c, defaultSql: undefined }, `${table.schema}.${table.name}`)}${literal === undefined ? '' : ` DEFAULT ${literal}`}`,
+    `ALTER TABLE ${table.sqlName} ADD COLUMN ${columnSql({ ...c, defaultSql: undefined }, `${table.schema}.${table.name}`)}${literal === undefined ? '' : `${c.defaultName ? ` CONSTRAINT ${quote(c.defaultName)}` : ''} DEFAULT ${literal}`}`,
   );
   // A nullable column's default is for rows inserted later; the rows there hold NULL unless WITH VALUES.
   if (c.nullable && literal !== undefined && !withValues)

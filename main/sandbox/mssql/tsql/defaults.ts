@@ -16,7 +16,7 @@ const tableText = (db: SandboxDatabase, table: TableInfo) =>
 
 /** The named defaults of a table's CREATE TABLE text. */
 export const defaultNames = (sql: string): string[] =>
-  [...sql.matchAll(/CONSTRAINT "((?:[^"]|"")+)" DEFAULT \(/g)].map((m) => (m[1] ?? '').replaceAll('""', '"'));
+  [...sql.matchAll(/CONSTRAINT "((?:[^"]|"")+)" DEFAULT /g)].map((m) => (m[1] ?? '').replaceAll('""', '"'));
 
 /** Where a column's definition starts in the CREATE TABLE text, and where its type (and NOT NULL) end. */
 function columnAt(sql: string, column: string): { start: number; typeEnd: number } | undefined {
@@ -40,6 +40,21 @@ function closeAt(sql: string, open: number): number {
   return sql.length - 1;
 }
 
+/**
+ * The last position of a default's value at `at`: a parenthesised expression (CREATE TABLE, ADD …
+ * FOR), or the literal SQLite's ADD COLUMN takes ('text' with '' inside, a number).
+ */
+function valueEnd(sql: string, at: number): number {
+  if (sql[at] === '(') return closeAt(sql, at);
+  if (sql[at] === "'") {
+    let k = at + 1;
+    while (k < sql.length && !(sql[k] === "'" && sql[k + 1] !== "'")) k += sql[k] === "'" ? 2 : 1;
+    return k;
+  }
+  const m = /^[^\s,)]+/.exec(sql.slice(at));
+  return at + (m?.[0].length ?? 1) - 1;
+}
+
 /** ADD [CONSTRAINT name] DEFAULT expr FOR column, from the DEFAULT at s[at]. */
 export function addDefault(
   db: SandboxDatabase,
@@ -60,7 +75,7 @@ export function addDefault(
       1752,
       `Column '${column}' in table '${table.name}' is invalid for creating a default constraint.`,
     );
-  if (/^ (CONSTRAINT "(?:[^"]|"")+" )?DEFAULT \(/.test(sql.slice(place.typeEnd)))
+  if (/^ (CONSTRAINT "(?:[^"]|"")+" )?DEFAULT /.test(sql.slice(place.typeEnd)))
     throw error(1781, 'Column already has a DEFAULT bound to it.');
   const constraint = name ?? generatedName('DF', table.name, known.name);
   const expression = checkSql(s.slice(at + 1, forAt));
@@ -83,9 +98,10 @@ export function dropDefault(
   if (!found) return false;
   change(() =>
     remake(db, table, (text) => {
-      const start = text.indexOf(` CONSTRAINT ${quote(found)} DEFAULT (`);
+      const head = ` CONSTRAINT ${quote(found)} DEFAULT `;
+      const start = text.indexOf(head);
       if (start < 0) return text;
-      return text.slice(0, start) + text.slice(closeAt(text, text.indexOf('(', start)) + 1);
+      return text.slice(0, start) + text.slice(valueEnd(text, start + head.length) + 1);
     }),
   );
   return true;
