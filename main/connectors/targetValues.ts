@@ -35,6 +35,9 @@ export type Affinity =
 
 const AFFINITY: Record<string, Affinity> = {
   bit: 'boolean',
+  // IBM i BOOLEAN; a ROWID is 40 bytes of bit data.
+  boolean: 'boolean',
+  rowid: 'binary',
   tinyint: 'integer',
   smallint: 'integer',
   int: 'integer',

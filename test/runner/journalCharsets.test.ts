@@ -1,8 +1,8 @@
 // Files as IBM i shops have them, from the simulated IBM i into SQLite and PostgreSQL: a German file in
 // CCSID 1141 (with the euro sign), a Japanese file in mixed CCSID 939 with a GRAPHIC column in 300, a
-// file of Unicode and binary columns and timestamps of every precision; first copied, then changed so
-// every value also travels through a journal entry's record image. The values the target must hold
-// are written out here, not produced by any code of ours. A file with a CLOB is named by the checks
+// file of Unicode and binary columns and timestamps of every precision, a file of BOOLEAN and ROWID
+// columns; first copied, then changed so every value also travels through a journal entry's record
+// image. The values the target must hold are written out here, not produced by any code of ours. A file with a DATALINK is named by the checks
 // and never starts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ import { POSTGRES, scratchSchema } from '../helpers/replica';
 let sandbox: SandboxIbmi;
 let admin: IbmiConnection;
 
-const files: Entity[] = ['KUNDEN', 'TOKUISAKI', 'UNIVERSE'].map((t) =>
+const files: Entity[] = ['KUNDEN', 'TOKUISAKI', 'UNIVERSE', 'SCHALTER'].map((t) =>
   journalEntity({ schema: 'WORLD', table: t }),
 );
 
@@ -44,8 +44,11 @@ async function createFiles(): Promise<void> {
       'UTF8 VARCHAR(40) CCSID 1208, RAW VARBINARY(8), FLAGS CHAR(4) FOR BIT DATA, ' +
       'AT0 TIMESTAMP(0), AT12 TIMESTAMP(12))',
   );
+  await admin.query(
+    'CREATE TABLE WORLD.SCHALTER (ID INTEGER NOT NULL PRIMARY KEY, AKTIV BOOLEAN NOT NULL, GEPRUEFT BOOLEAN, RID ROWID)',
+  );
   await admin.command(
-    'CHGJRNOBJ OBJ((WORLD/KUNDEN *FILE) (WORLD/TOKUISAKI *FILE) (WORLD/UNIVERSE *FILE)) ATR(*IMAGES) IMAGES(*BOTH)',
+    'CHGJRNOBJ OBJ((WORLD/KUNDEN *FILE) (WORLD/TOKUISAKI *FILE) (WORLD/UNIVERSE *FILE) (WORLD/SCHALTER *FILE)) ATR(*IMAGES) IMAGES(*BOTH)',
   );
 }
 
@@ -87,7 +90,12 @@ async function write(half: 'copied' | 'journaled'): Promise<void> {
     Buffer.from([1, 2, 0, 255]),
     '2026-11-24-10.11.12.123456789012',
   );
+  await admin.query(
+    'INSERT INTO WORLD.SCHALTER (ID, AKTIV, GEPRUEFT) VALUES (?, TRUE, ?), (?, FALSE, NULL)',
+    [base + 1, 'no', base + 2],
+  );
   if (half === 'journaled') {
+    await admin.query("UPDATE WORLD.SCHALTER SET AKTIV = FALSE, GEPRUEFT = 'yes' WHERE ID = 1");
     await admin.query("UPDATE WORLD.KUNDEN SET ORT = 'Zürich €' WHERE ID = 2");
     await admin.query("UPDATE WORLD.TOKUISAKI SET MEMO = '変更済み' WHERE ID = 1");
     await admin.query('DELETE FROM WORLD.UNIVERSE WHERE ID = 1');
@@ -184,7 +192,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
       await drop?.();
     });
 
-    it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary, DECFLOAT and timestamps exactly', async () => {
+    it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary, DECFLOAT, timestamps, BOOLEAN and ROWID exactly', async () => {
       const events: RunnerEvent[] = [];
       await runner(pipeline, files, target, events).runUntilCaughtUp();
       expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
@@ -216,6 +224,18 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
           label === 'SQLite' ? '2026-11-24 10:11:12.123456789012' : '2026-11-24 10:11:12.123456',
         ],
       ]);
+
+      // BOOLEAN: SQLite 1/0, PostgreSQL boolean. ROWID: the 40 bytes the source made, as it gives them.
+      const [yes, no] = label === 'SQLite' ? [1, 0] : [true, false];
+      const rowids = await admin.query('SELECT ID, RID FROM WORLD.SCHALTER ORDER BY ID');
+      const rid = (id: number) => Buffer.from(rowids.find((r) => r.ID === id)?.RID as Uint8Array);
+      expect(rowids.map((r) => (r.RID as Uint8Array).length)).toEqual([40, 40, 40, 40]);
+      expect(await rows('schalter', '"ID", "AKTIV", "GEPRUEFT", "RID"')).toEqual([
+        [1, no, yes, rid(1)],
+        [2, no, null, rid(2)],
+        [11, yes, no, rid(11)],
+        [12, no, null, rid(12)],
+      ]);
     });
   },
 );
@@ -225,7 +245,7 @@ describe('a file with a column the agent cannot replicate', () => {
   afterAll(stopWorld);
   it('is named per column by the column-types check, and the run stops before anything is written', async () => {
     await admin.query(
-      'CREATE TABLE WORLD.DOCS (ID INTEGER NOT NULL PRIMARY KEY, BODY BOOLEAN, WEIRD CHAR(10) CCSID 1097)',
+      'CREATE TABLE WORLD.DOCS (ID INTEGER NOT NULL PRIMARY KEY, BODY DATALINK(200), WEIRD CHAR(10) CCSID 1097)',
     );
     await admin.command('CHGJRNOBJ OBJ((WORLD/DOCS *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
     const docs = journalEntity({ schema: 'WORLD', table: 'DOCS' });
@@ -240,7 +260,7 @@ describe('a file with a column the agent cannot replicate', () => {
       const check = (await source.check([docs])).find((c) => c.id === 'column-types');
       expect(check?.status).toBe('failed');
       expect(check?.message).toContain(
-        'WORLD/DOCS BODY (BOOLEAN): the journal agent does not decode this type',
+        'WORLD/DOCS BODY (DATALINK(200)): IBM documents no record-image form for a DATALINK, so its journal entries cannot be read',
       );
       expect(check?.message).toContain(
         'WORLD/DOCS WEIRD (CHAR(10)): CCSID 1097 is not one the agent has a table for',
@@ -253,7 +273,7 @@ describe('a file with a column the agent cannot replicate', () => {
     const run = runner('DOCSRUN', [docs], async () => new SqliteTarget(path, 'docs'), events);
     await run.runUntilCaughtUp().catch(() => undefined);
     expect(String(run.failure)).toContain(
-      'Columns the journal agent cannot replicate: WORLD/DOCS BODY (BOOLEAN)',
+      'Columns the journal agent cannot replicate: WORLD/DOCS BODY (DATALINK(200))',
     );
     const db = new Database(path, { readonly: true, fileMustExist: false });
     try {

@@ -238,6 +238,71 @@ describe('catalog', () => {
   });
 });
 
+describe('BOOLEAN and ROWID columns', () => {
+  beforeEach(async () => {
+    await c.query('CREATE SCHEMA FLAGS');
+    await c.query(
+      'CREATE TABLE FLAGS.F (ID INTEGER NOT NULL PRIMARY KEY, ACTIVE BOOLEAN NOT NULL, MAYBE BOOLEAN, RID ROWID)',
+    );
+  });
+
+  it('take the truth values IBM lists (any case, numbers 0 and not 0) and refuse others with SQL0420', async () => {
+    await c.query(
+      "INSERT INTO FLAGS.F (ID, ACTIVE, MAYBE) VALUES (1, TRUE, 'off'), (2, 'Yes', 0), (3, 7, NULL)",
+    );
+    await c.query('INSERT INTO FLAGS.F (ID, ACTIVE, MAYBE) VALUES (4, ?, ?)', [' t ', 'N']);
+    expect(await c.query('SELECT ID, ACTIVE, MAYBE FROM FLAGS.F ORDER BY ID')).toEqual([
+      { ID: 1, ACTIVE: 1, MAYBE: 0 },
+      { ID: 2, ACTIVE: 1, MAYBE: 0 },
+      { ID: 3, ACTIVE: 1, MAYBE: null },
+      { ID: 4, ACTIVE: 1, MAYBE: 0 },
+    ]);
+    expect(await c.query('SELECT ID FROM FLAGS.F WHERE MAYBE = FALSE ORDER BY ID')).toEqual([
+      { ID: 1 },
+      { ID: 2 },
+      { ID: 4 },
+    ]);
+    expect((await failure(c.query("INSERT INTO FLAGS.F (ID, ACTIVE) VALUES (5, 'maybe')"))).messageId).toBe(
+      'SQL0420',
+    );
+  });
+
+  it('a ROWID is made by the database: 40 bytes, unique, and GENERATED ALWAYS refuses a value (SQL0798)', async () => {
+    await c.query('INSERT INTO FLAGS.F (ID, ACTIVE) VALUES (1, TRUE), (2, FALSE)');
+    const ids = (await c.query('SELECT RID FROM FLAGS.F ORDER BY ID')).map((r) =>
+      Buffer.from(r.RID as Uint8Array),
+    );
+    expect(ids.map((b) => b.length)).toEqual([40, 40]);
+    expect(ids[0]?.equals(ids[1] ?? Buffer.alloc(0))).toBe(false);
+    expect(
+      (await failure(c.query('INSERT INTO FLAGS.F (ID, ACTIVE, RID) VALUES (3, TRUE, ?)', [ids[0] ?? null])))
+        .messageId,
+    ).toBe('SQL0798');
+    expect((await failure(c.query("UPDATE FLAGS.F SET RID = X'00'"))).messageId).toBe('SQL0798');
+  });
+
+  it("SYSCOLUMNS names them with their lengths, and a journal entry holds x'F1'/x'F0' and the ROWID", async () => {
+    expect(
+      await c.query(
+        "SELECT COLUMN_NAME, DATA_TYPE, LENGTH, IS_NULLABLE FROM QSYS2.SYSCOLUMNS WHERE TABLE_SCHEMA = 'FLAGS' ORDER BY ORDINAL_POSITION",
+      ),
+    ).toEqual([
+      { COLUMN_NAME: 'ID', DATA_TYPE: 'INTEGER', LENGTH: 4, IS_NULLABLE: 'N' },
+      { COLUMN_NAME: 'ACTIVE', DATA_TYPE: 'BOOLEAN', LENGTH: 1, IS_NULLABLE: 'N' },
+      { COLUMN_NAME: 'MAYBE', DATA_TYPE: 'BOOLEAN', LENGTH: 1, IS_NULLABLE: 'Y' },
+      { COLUMN_NAME: 'RID', DATA_TYPE: 'ROWID', LENGTH: 40, IS_NULLABLE: 'N' },
+    ]);
+    await c.query('INSERT INTO FLAGS.F (ID, ACTIVE, MAYBE) VALUES (1, TRUE, FALSE)');
+    const [rid] = (await c.query('SELECT RID FROM FLAGS.F')).map((r) => Buffer.from(r.RID as Uint8Array));
+    const [entry] = (await dspjrn(c, 'FLAGS/QSQJRN')).filter((e) => e.type === 'PT');
+    // INTEGER 1, x'F1', x'F0', then the ROWID's 2-byte length and its 40 bytes.
+    const image = Buffer.from(entry?.esd ?? []);
+    expect(image.subarray(0, 6).toString('hex').toUpperCase()).toBe('00000001F1F0');
+    expect(image.readUInt16BE(6)).toBe(40);
+    expect(image.subarray(8, 48).equals(rid ?? Buffer.alloc(0))).toBe(true);
+  });
+});
+
 describe('sign-on and authority', () => {
   it('a wrong password, an unknown or a disabled profile is refused with its CPF message', async () => {
     await expect(sandbox.connect({ user: 'CDCAGENT', password: 'wrong' })).rejects.toMatchObject({

@@ -247,6 +247,34 @@ describe('a record image of the wider types', () => {
   });
 });
 
+describe('BOOLEAN and ROWID in a record image', () => {
+  const fields: FieldDef[] = [
+    { name: 'ON', type: { kind: 'boolean' } },
+    { name: 'OFF', type: { kind: 'boolean' } },
+    { name: 'RID', type: { kind: 'rowid' } },
+    { name: 'N', type: { kind: 'binary', bytes: 2 } },
+  ];
+  // IBM's Toolbox for Java (AS400Boolean) writes true as x'F1' and false as x'F0'. A ROWID is bit data
+  // with length attribute 40, held as a 2-byte length and 40 bytes: here 3 bytes used, 37 unused. Then 7.
+  const image = 'F1' + 'F0' + '0003' + 'A1B2C3' + '00'.repeat(37) + '0007';
+
+  it('decodes each field exactly, and the fields after a ROWID at their offsets', () => {
+    expect(recordLength(fields)).toBe(1 + 1 + 42 + 2);
+    expect(decodeRecord(fields, bytes(image))).toEqual({ ON: true, OFF: false, RID: bytes('A1B2C3'), N: 7n });
+  });
+
+  it('is what the simulated IBM i writes for those values', () => {
+    const { image: written } = encodeRecord(fields, { ON: true, OFF: false, RID: bytes('A1B2C3'), N: 7n });
+    expect(hex(written)).toBe(image);
+  });
+
+  it('refuses a BOOLEAN byte Db2 does not write, naming it, rather than guessing', () => {
+    expect(() => decodeRecord(fields, bytes(`40${image.slice(2)}`))).toThrow(
+      "A BOOLEAN field holds x'40'; Db2 for i writes x'F1' (true) or x'F0' (false).",
+    );
+  });
+});
+
 describe('names and strings on their way to a CL command', () => {
   it('accepts IBM i names, upper-cased, and refuses anything that could change the command', () => {
     expect(ibmiName('sync', 'Library')).toBe('SYNC');

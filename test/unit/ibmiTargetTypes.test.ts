@@ -29,6 +29,8 @@ describe('IBM i column types at the targets', () => {
     ['DBCLOB(1048576)', 'TEXT', 'text', 'nvarchar(max)'],
     ['XML', 'TEXT', 'text', 'nvarchar(max)'],
     ['BLOB(1048576)', 'BLOB', 'bytea', 'varbinary(max)'],
+    ['BOOLEAN', 'INTEGER', 'boolean', 'bit'],
+    ['ROWID', 'BLOB', 'bytea', 'varbinary(40)'],
   ];
   it.each(cases)('%s: SQLite %s, PostgreSQL %s, SQL Server %s', (source, sqlite, pg, mssql) => {
     expect(sqliteType(column(source))).toBe(sqlite);

@@ -43,6 +43,33 @@ describe('formValue', () => {
     expect(formValue(ts, '2026-11-22 00:30:00.000001', berlin)).toBe('2026-11-21 23:30:00.000001');
   });
 
+  it('BOOLEAN: true or false from an image, a bit, 1/0 or TRUE/FALSE text; anything else named', () => {
+    const flag = field({ kind: 'boolean' });
+    expect([true, 1, 1n, '1', ' true '].map((v) => formValue(flag, v, iso))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([false, 0, 0n, '0', 'FALSE'].map((v) => formValue(flag, v, iso))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(formValue(flag, null, iso)).toBeNull();
+    expect(() => formValue(flag, 'perhaps', iso)).toThrow(
+      'F (BOOLEAN) holds "perhaps", which is neither true nor false.',
+    );
+  });
+
+  it('ROWID: its bytes as they are', () => {
+    const rid = new Uint8Array([0, 1, 0xff]);
+    expect(formValue(field({ kind: 'rowid' }), rid, iso)).toBe(rid);
+  });
+
   it('CURRENT TIMEZONE (a ±hhmmss duration) in minutes', () => {
     expect(timezoneMinutes(10000)).toBe(60);
     expect(timezoneMinutes('-53000')).toBe(-330);

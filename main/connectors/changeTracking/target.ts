@@ -47,6 +47,10 @@ export function mssqlType(c: ColumnShape): string {
     case 'SQL_VARIANT':
       // The agent hands a variant on as JSON text of its base type and value (docs/runner.md).
       return 'nvarchar(max)';
+    case 'BOOLEAN':
+      return 'bit';
+    case 'ROWID':
+      return 'varbinary(40)';
     case 'ROWVERSION':
       // A target's rowversion would be its own counter: the source's eight bytes are kept as data.
       return 'binary(8)';

@@ -93,6 +93,17 @@ function catalogField(r: IbmiRow): FieldType {
       return { kind: 'hex', length };
     case 'VARBIN':
       return { kind: 'varhex', length };
+    case 'BOOLEAN':
+      return { kind: 'boolean' };
+    case 'ROWID':
+      return { kind: 'rowid' };
+    case 'DATALINK':
+      return {
+        kind: 'unsupported',
+        sqlType: `DATALINK(${length})`,
+        length,
+        reason: 'IBM documents no record-image form for a DATALINK, so its journal entries cannot be read',
+      };
     case 'DECFLOAT':
       // LENGTH is the bytes (8 or 16), NUMERIC_PRECISION the digits (16 or 34).
       return { kind: 'decfloat', digits: precision === 16 || length === 8 ? 16 : 34 };

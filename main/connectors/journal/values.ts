@@ -6,7 +6,7 @@ import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../drive
 import { canonicalDecimal } from '../drivers/ibmi/decimal';
 import { decodeDecfloat, encodeDecfloat } from '../drivers/ibmi/decfloat';
 import type { IbmiValue } from '../drivers/ibmi/connection';
-import type { FieldDef, FieldValue } from '../drivers/ibmi/recordImage';
+import { sqlTypeName, type FieldDef, type FieldValue } from '../drivers/ibmi/recordImage';
 import type { RowValue } from '../source';
 
 export interface ValueForm {
@@ -65,8 +65,15 @@ function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint
 export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
   if (v === null) return null;
   const t = f.type;
+  if (t.kind === 'boolean') return booleanValue(f, v);
+  if (typeof v === 'boolean') throw new RangeError(`${f.name} (${sqlTypeName(t)}) was given a boolean.`);
   if (v instanceof Uint8Array)
-    return t.kind === 'hex' || t.kind === 'varhex' || (t.kind === 'lob' && t.lob === 'BLOB') ? v : null;
+    return t.kind === 'hex' ||
+      t.kind === 'varhex' ||
+      t.kind === 'rowid' ||
+      (t.kind === 'lob' && t.lob === 'BLOB')
+      ? v
+      : null;
   switch (t.kind) {
     case 'char':
     case 'varchar':
@@ -93,6 +100,7 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
       return timestampText(String(v), form.utcOffsetMinutes, t.precision ?? 6);
     case 'hex':
     case 'varhex':
+    case 'rowid':
       return typeof v === 'string' ? new TextEncoder().encode(v) : null;
     case 'lob':
       // CLOB, DBCLOB and XML come from SQL as text; a BLOB as bytes (above).
@@ -100,6 +108,18 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
     case 'unsupported':
       throw new RangeError(`${f.name} (${t.sqlType}) cannot be replicated: ${t.reason}`);
   }
+}
+
+/**
+ * A BOOLEAN from a record image (true/false) or from SQL, whichever way the driver hands it: a bit,
+ * 1/0, or Db2's text TRUE/FALSE. Anything else is an error naming the column, never a guess.
+ */
+function booleanValue(f: FieldDef, v: FieldValue | IbmiValue): boolean {
+  if (typeof v === 'boolean') return v;
+  const s = v instanceof Uint8Array ? '' : String(v).trim().toUpperCase();
+  if (s === '1' || s === 'TRUE') return true;
+  if (s === '0' || s === 'FALSE') return false;
+  throw new RangeError(`${f.name} (BOOLEAN) holds "${String(v)}", which is neither true nor false.`);
 }
 
 /** CURRENT TIMEZONE as Db2 answers it (a time duration ±hhmmss) in minutes east of UTC. */

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import {
   binaryDigits,
+  ROWID_LENGTH,
   sqlTypeName,
   type FieldDef,
   type FieldValue,
@@ -28,6 +29,8 @@ export interface ColumnSpec extends FieldDef {
   defaultValue: SqlValue;
   hasDefault: boolean;
   text: string;
+  /** A ROWID column's values are made by the database: always (a value given is SQL0798) or by default. */
+  generated?: 'always' | 'byDefault';
 }
 
 export interface Member {
@@ -108,8 +111,11 @@ function sqliteDecl(c: ColumnSpec): string {
       return 'TEXT COLLATE RTRIM';
     case 'hex':
     case 'varhex':
+    case 'rowid':
     case 'unsupported':
       return 'BLOB';
+    case 'boolean':
+      return 'INTEGER';
     case 'lob':
       return c.type.lob === 'BLOB' ? 'BLOB' : 'TEXT';
     case 'decfloat':
@@ -190,6 +196,7 @@ function toDate(v: string): string | null {
 
 /** A value assigned to a column, checked and converted as Db2 for i assigns it (SQL0404, SQL0406, SQL0407, SQL0180). */
 export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
+  if (c.type.kind === 'rowid' && v === null && c.generated) return newRowid();
   if (v === null) {
     if (!c.nullable) throw sqlError(-407, c.name);
     return null;
@@ -285,6 +292,13 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
       if (bytes.length > t.length) throw sqlError(-404, c.name);
       return bytes;
     }
+    case 'rowid': {
+      const bytes = Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'latin1');
+      if (bytes.length > ROWID_LENGTH) throw sqlError(-404, c.name);
+      return bytes;
+    }
+    case 'boolean':
+      return booleanOf(v) ? 1 : 0;
     case 'lob': {
       // A LOB's length attribute counts bytes (CLOB, BLOB, XML) or two-byte units (DBCLOB): SQL0404 past it.
       if (t.lob === 'BLOB') {
@@ -320,14 +334,44 @@ export function imageValue(c: ColumnSpec, v: SqlValue): FieldValue {
     }
     case 'hex':
     case 'varhex':
+    case 'rowid':
     case 'unsupported':
       return new Uint8Array(v as Buffer);
+    case 'boolean':
+      return Number(v) !== 0;
     case 'lob':
       // The image holds a placeholder, not the value (recordEncode.ts): only its null-ness counts.
       return new Uint8Array(0);
     default:
       return typeof v === 'bigint' ? Number(v) : (v as string | number);
   }
+}
+
+// IBM i 7.5, "Boolean data type": these strings in any case, and numbers (0 is false).
+const TRUE_TEXT = new Set(['T', 'TRUE', 'Y', 'YES', 'ON', '1']);
+const FALSE_TEXT = new Set(['F', 'FALSE', 'N', 'NO', 'OFF', '0']);
+
+/** A value assigned to a BOOLEAN column; a string that names no truth value is SQL0420. */
+function booleanOf(v: Exclude<SqlValue, null>): boolean {
+  if (typeof v === 'number' || typeof v === 'bigint') return Number(v) !== 0;
+  const text = (Buffer.isBuffer(v) ? v.toString('latin1') : v).trim().toUpperCase();
+  if (TRUE_TEXT.has(text)) return true;
+  if (FALSE_TEXT.has(text)) return false;
+  throw sqlError(-420);
+}
+
+let rowids = 0;
+/**
+ * A new row ID: unique in the system, 40 bytes of bit data. Db2 for i keeps its form to itself ("the
+ * internal representation of a row ID value is transparent to the user"): here a time, a counter and
+ * the system's name.
+ */
+function newRowid(): Buffer {
+  const out = Buffer.alloc(ROWID_LENGTH, 0);
+  out.writeBigUInt64BE(BigInt(Date.now()) * 1000n, 0);
+  out.writeUInt32BE(++rowids, 8);
+  out.write('SANDBOX', 12, 'latin1');
+  return out;
 }
 
 export type Row = Record<string, SqlValue>;

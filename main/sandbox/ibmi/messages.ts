@@ -68,6 +68,8 @@ const SQL: Record<number, { state: string; text: string }> = {
   [-313]: { state: '07001', text: 'Number of host variables not valid.' },
   [-404]: { state: '22001', text: 'Value for column or variable &1 too long.' },
   [-406]: { state: '22003', text: 'Conversion error on assignment to column &1.' },
+  [-420]: { state: '22018', text: 'Character in CAST argument not valid.' },
+  [-798]: { state: '428C9', text: 'Value cannot be specified for GENERATED ALWAYS column &1.' },
   [-407]: { state: '23502', text: 'Null values not allowed in column or variable &1.' },
   [-551]: { state: '42501', text: 'Not authorized to object &1 in &2 type *&3.' },
   [-552]: { state: '42502', text: 'Not authorized to &1.' },

@@ -8,6 +8,7 @@ import {
   DATE_LENGTH,
   fieldSpan,
   recordLength,
+  ROWID_LENGTH,
   timestampLength,
   type FieldDef,
   type FieldType,
@@ -25,6 +26,8 @@ function defaultValue(t: FieldType): FieldValue {
       return 0n;
     case 'float':
       return 0;
+    case 'boolean':
+      return false;
     case 'date':
       return '0001-01-01';
     case 'time':
@@ -33,6 +36,7 @@ function defaultValue(t: FieldType): FieldValue {
       return '0001-01-01-00.00.00.000000000000';
     case 'hex':
     case 'varhex':
+    case 'rowid':
     case 'lob':
     case 'unsupported':
       return new Uint8Array(0);
@@ -116,6 +120,10 @@ function encodeField(t: FieldType, value: FieldValue): Uint8Array {
       return fixed(value instanceof Uint8Array ? value : new Uint8Array(0), t.length, Uint8Array.of(0x40));
     case 'varhex':
       return varying(value instanceof Uint8Array ? value : new Uint8Array(0), t.length, 1);
+    case 'rowid':
+      return varying(value instanceof Uint8Array ? value : new Uint8Array(0), ROWID_LENGTH, 1);
+    case 'boolean':
+      return Uint8Array.of(value === true || value === 1 || value === 1n || value === '1' ? 0xf1 : 0xf0);
     case 'lob':
       return lobPlaceholder(0);
     case 'unsupported':

@@ -30,6 +30,13 @@ export type FieldType =
   | { kind: 'hex'; length: number }
   /** VARBINARY, VARCHAR FOR BIT DATA. */
   | { kind: 'varhex'; length: number }
+  /** BOOLEAN: one byte, x'F1' true and x'F0' false (IBM Toolbox for Java, AS400Boolean). */
+  | { kind: 'boolean' }
+  /**
+   * ROWID: bit data never converted, length attribute 40 (Db2 for i SQL reference, "Row ID values"),
+   * held as a varying-length field: a 2-byte length, then 40 bytes.
+   */
+  | { kind: 'rowid' }
   /**
    * CLOB, BLOB, DBCLOB, XML: the image holds no value but IBM's placeholder (LOB_PLACEHOLDER), whose
    * span depends on where the field starts; the agent reads the value from the file by key.
@@ -45,7 +52,10 @@ export interface FieldDef {
 }
 
 /** A field's value: text for char, dates (yyyy-mm-dd), times (hh:mm:ss) and decimals; bigint for binary. */
-export type FieldValue = string | bigint | number | Uint8Array | null;
+export type FieldValue = string | bigint | number | boolean | Uint8Array | null;
+
+/** A ROWID's length attribute: its value is at most 40 bytes. */
+export const ROWID_LENGTH = 40;
 
 export const DATE_LENGTH: Record<DateFormat, number> = {
   iso: 10,
@@ -66,6 +76,10 @@ export function fieldLength(t: FieldType): number {
     case 'varchar':
     case 'varhex':
       return t.length + 2;
+    case 'rowid':
+      return ROWID_LENGTH + 2;
+    case 'boolean':
+      return 1;
     case 'graphic':
       return t.length * 2;
     case 'vargraphic':
@@ -120,6 +134,10 @@ export function sqlTypeName(t: FieldType): string {
       return `VARGRAPHIC(${t.length})`;
     case 'varhex':
       return `VARBINARY(${t.length})`;
+    case 'boolean':
+      return 'BOOLEAN';
+    case 'rowid':
+      return 'ROWID';
     case 'lob':
       return t.lob === 'XML' ? 'XML' : `${t.lob}(${t.length})`;
     case 'unsupported':
@@ -195,12 +213,25 @@ function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
       return bytes.slice();
     case 'varhex':
       return bytes.slice(2, 2 + Math.min(varLength(bytes), t.length));
+    case 'rowid':
+      return bytes.slice(2, 2 + Math.min(varLength(bytes), ROWID_LENGTH));
+    case 'boolean':
+      return booleanOf(bytes[0] ?? 0);
     case 'lob':
       // Only a placeholder: the value is read from the file (journal/lobValues.ts).
       return null;
     case 'unsupported':
       throw new RangeError(`A ${t.sqlType} field cannot be decoded: ${t.reason}`);
   }
+}
+
+/** A BOOLEAN's byte; anything but x'F1' or x'F0' is not a value Db2 writes, never guessed at. */
+function booleanOf(byte: number): boolean {
+  if (byte === 0xf1) return true;
+  if (byte === 0xf0) return false;
+  throw new RangeError(
+    `A BOOLEAN field holds x'${byte.toString(16).toUpperCase().padStart(2, '0')}'; Db2 for i writes x'F1' (true) or x'F0' (false).`,
+  );
 }
 
 /** The values of a record image; a field marked null in the indicators is null whatever its bytes. */

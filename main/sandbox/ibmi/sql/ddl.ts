@@ -1,7 +1,7 @@
 // CREATE SCHEMA, CREATE TABLE (an SQL table: REUSEDLT(*YES), journaled to the schema's QSQJRN when
 // it has one), CREATE ALIAS (a name for a file, or for one member of it), DROP.
 import { doubleByteHalf } from '../../../connectors/drivers/ibmi/ccsid';
-import { timestampLength, type FieldType } from '../../../connectors/drivers/ibmi/recordImage';
+import { ROWID_LENGTH, timestampLength, type FieldType } from '../../../connectors/drivers/ibmi/recordImage';
 import { newAuthority } from '../authority';
 import type { ColumnSpec, SqlValue } from '../files';
 import { sqlError } from '../messages';
@@ -128,8 +128,12 @@ export function columnType(
       return spec({ kind: 'decfloat', digits }, 'DECFLOAT', digits === 16 ? 8 : 16, null);
     }
     case 'BOOLEAN':
+      return spec({ kind: 'boolean' }, 'BOOLEAN', 1, null);
     case 'ROWID':
-      return unsupported(word, 'the journal agent does not decode this type yet');
+      return spec({ kind: 'rowid' }, 'ROWID', ROWID_LENGTH, null);
+    case 'DATALINK':
+      // Accepted so a file can hold one; its value is neither stored nor journaled here.
+      return unsupported(word, 'the journal agent does not replicate DATALINK values');
     case 'DECIMAL':
     case 'DEC':
       return spec({ kind: 'packed', precision: p || 5, scale: s }, 'DECIMAL', p || 5, s);
@@ -170,6 +174,22 @@ export function columnType(
 export function columnSpec(name: string, t: ReturnType<typeof columnType>): ColumnSpec {
   const notNull = t.rest.some((x, k) => isWord(x, 'NOT') && isWord(t.rest[k + 1], 'NULL'));
   const def = defaultOf(t.rest, t.type);
+  if (t.type.kind === 'rowid') {
+    // A ROWID is never null and is made by the database: GENERATED ALWAYS unless BY DEFAULT is said.
+    const byDefault = t.rest.some((x, k) => isWord(x, 'BY') && isWord(t.rest[k + 1], 'DEFAULT'));
+    return {
+      name,
+      type: t.type,
+      nullable: false,
+      sqlType: t.sqlType,
+      length: t.length,
+      scale: t.scale,
+      defaultValue: null,
+      hasDefault: true,
+      text: '',
+      generated: byDefault ? 'byDefault' : 'always',
+    };
+  }
   return {
     name,
     type: t.type,
@@ -202,6 +222,7 @@ export function defaultOf(rest: Token[], type: FieldType): { has: boolean; value
     zoned: 0,
     binary: 0,
     float: 0,
+    boolean: 0,
     date: '0001-01-01',
     time: '00:00:00',
     timestamp: '0001-01-01 00:00:00.000000',

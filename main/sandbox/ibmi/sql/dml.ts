@@ -60,6 +60,7 @@ export function insert(ctx: QueryContext, tokens: Token[], params: ParamCursor):
     const row: Row = {};
     for (const c of file.columns) {
       const at = names.indexOf(c.name);
+      if (at >= 0 && c.generated === 'always') throw sqlError(-798, c.name);
       if (at >= 0) row[c.name] = assign(c, r[at] ?? null);
       else if (c.hasDefault) row[c.name] = assign(c, c.defaultValue);
       else throw sqlError(-407, c.name);
@@ -85,7 +86,9 @@ export function update(ctx: QueryContext, tokens: Token[], params: ParamCursor):
   const whereAt = tokens.findIndex((x, k) => k > next && isWord(x, 'WHERE') && depthAt(tokens, k) === 0);
   const sets = splitCommas(tokens.slice(next + 1, whereAt < 0 ? undefined : whereAt)).map((p) => {
     const eq = p.findIndex((x) => isOp(x, '='));
-    return { column: column(t.file, nameOf(p[eq - 1]) ?? ''), expr: p.slice(eq + 1) };
+    const c = column(t.file, nameOf(p[eq - 1]) ?? '');
+    if (c.generated === 'always') throw sqlError(-798, c.name);
+    return { column: c, expr: p.slice(eq + 1) };
   });
   const ref = alias ?? t.name;
   const select: Token[] = [
