@@ -2,7 +2,8 @@
 // PostgreSQL: a file renamed (RNMOBJ, D FN), moved (MOVOBJ, D FM) or deleted (DROP TABLE, D DT) stops
 // that table alone, after its last changes, with the reason — the other table streams on, a restart
 // keeps it stopped, and a re-snapshot takes it up again once it is back; a file restored from a save
-// (RSTOBJ, F MR) is copied again, so the target holds the restored rows. Expected rows written out here.
+// (RSTOBJ, F MR) is copied again, so the target holds the restored rows; a member cleared (CLRPFM, F CR)
+// is copied again, so the target is emptied with it. Expected rows written out here.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,5 +210,27 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('files renamed, moved, deleted,
       reason: 'a member was restored from a save (RSTOBJ, F MR)',
     });
     expect(await rows('items')).toEqual(saved.map((r) => `${String(r.ID)}:${String(r.NAME).trimEnd()}`));
+  });
+
+  it('a member cleared (CLRPFM, F CR: no record entries for the rows it removes) is copied again: the target is emptied too', async () => {
+    const events: RunnerEvent[] = [];
+    const live = runner(events);
+    const loop = live.start();
+    await until('streaming', () => live.state === 'streaming');
+    expect((await rows('items')).length).toBeGreaterThan(0);
+    await admin.command('CLRPFM FILE(LIFE/ITEMS)');
+    await admin.query("INSERT INTO LIFE.ITEMS VALUES (8, 'after clear')");
+    await until('copied again', () =>
+      events.some((e) => e.kind === 'snapshot-done' && e.table === 'LIFE.ITEMS'),
+    );
+    await until('caught up', async () => (await rows('items')).includes('8:after clear'));
+    await live.stop();
+    await loop;
+    expect(live.failure).toBeNull();
+    expect(events.find((e) => e.kind === 'resnapshot')).toMatchObject({
+      table: 'LIFE.ITEMS',
+      reason: 'the member was cleared (CLRPFM) without record entries',
+    });
+    expect(await rows('items')).toEqual(['8:after clear']);
   });
 });
