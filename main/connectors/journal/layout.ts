@@ -70,12 +70,13 @@ function catalogField(r: IbmiRow): FieldType {
       return { kind: 'packed', precision, scale };
     case 'NUMERIC':
       return { kind: 'zoned', precision, scale };
+    // A DDS binary field with decimal positions is an integer type to SQL, its scale beside it.
     case 'SMALLINT':
-      return { kind: 'binary', bytes: 2 };
+      return scale ? { kind: 'binary', bytes: 2, scale } : { kind: 'binary', bytes: 2 };
     case 'INTEGER':
-      return { kind: 'binary', bytes: 4 };
+      return scale ? { kind: 'binary', bytes: 4, scale } : { kind: 'binary', bytes: 4 };
     case 'BIGINT':
-      return { kind: 'binary', bytes: 8 };
+      return scale ? { kind: 'binary', bytes: 8, scale } : { kind: 'binary', bytes: 8 };
     case 'REAL':
       return { kind: 'float', bytes: 4 };
     case 'DOUBLE':

@@ -6,6 +6,7 @@
 // copied from a transaction later rolled back would never be mended, so chunks read committed rows.
 import { createHash } from 'node:crypto';
 import { IbmiError, ibmiName, type IbmiConnection } from '../drivers/ibmi/connection';
+import { binaryDigits, type FieldDef } from '../drivers/ibmi/recordImage';
 import type { Row, SnapshotChunk } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
@@ -68,6 +69,18 @@ export async function countMemberRows(
  * One chunk: up to `limit` rows after the cursor, across members when one ends. RRNs only grow along a
  * member, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
  */
+/**
+ * A field as the copy selects it. A DDS binary field with decimal positions is an integer to SQL
+ * interfaces (IBM support, "Binary Fields Reported as Integer Types"), so it is read through the cast
+ * to DECIMAL that IBM advises, its scale kept.
+ */
+function selected(f: FieldDef): string {
+  const t = f.type;
+  if (t.kind === 'binary' && t.scale)
+    return `CAST(T.${f.name} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale})) AS ${f.name}`;
+  return `T.${f.name}`;
+}
+
 export async function readMemberChunk(
   members: MemberReader,
   layout: FileLayout,
@@ -83,7 +96,7 @@ export async function readMemberChunk(
   let index = Number(m[1] ?? 0);
   let after = Number(m[2]);
   const sources = await members.tables(layout, read);
-  const columns = layout.fields.map((f) => `T.${f.name}`).join(', ');
+  const columns = layout.fields.map(selected).join(', ');
   const rows: Row[] = [];
   const wanted = Math.max(1, Math.floor(limit));
   while (index < sources.length && rows.length < wanted) {

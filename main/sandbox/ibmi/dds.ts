@@ -1,8 +1,10 @@
 // DDS for a physical file, read by position as the DDS reference lays out an A-specification:
 // 17 name type (R record, K key), 19–28 name, 30–34 length, 35 data type, 36–37 decimal positions,
 // 45–80 keywords (DATFMT, DATSEP, TIMFMT, CCSID, ALWNULL, VARLEN, TEXT, COLHDG; UNIQUE at file level).
+// Data types A, P, S, B (decimal positions too), F, L, T, Z, H, and the DBCS types G, J, E, O.
 import type { FieldType } from '../../connectors/drivers/ibmi/recordImage';
 import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../connectors/drivers/ibmi/dateTime';
+import { ccsidKind, doubleByteHalf } from '../../connectors/drivers/ibmi/ccsid';
 import type { ColumnSpec } from './files';
 import { IbmiError } from '../../connectors/drivers/ibmi/connection';
 
@@ -69,11 +71,35 @@ export function parseDds(source: string, jobCcsid: number): DdsFile {
         sqlType = 'NUMERIC';
         break;
       case 'B': {
+        // With decimal positions, a scaled integer: SQL still calls it an integer type (IBM support,
+        // "Binary Fields Reported as Integer Types"), its scale in the catalogue beside it.
         const bytes = length <= 4 ? 2 : length <= 9 ? 4 : 8;
-        type = { kind: 'binary', bytes };
+        type = decimals ? { kind: 'binary', bytes, scale: decimals } : { kind: 'binary', bytes };
         sqlType = bytes === 2 ? 'SMALLINT' : bytes === 4 ? 'INTEGER' : 'BIGINT';
         break;
       }
+      case 'G': {
+        // DBCS-graphic: the length counts double-byte characters, in the field's double-byte (or
+        // UTF-16) CCSID, else the double-byte half of the job's mixed CCSID, else 65535.
+        const graphic = Number(keyword(keywords, 'CCSID') ?? doubleByteHalf(jobCcsid) ?? 65535);
+        type = /\bVARLEN\b/.test(keywords)
+          ? { kind: 'vargraphic', length, ccsid: graphic }
+          : { kind: 'graphic', length, ccsid: graphic };
+        sqlType = type.kind === 'vargraphic' ? 'VARG' : 'GRAPHIC';
+        break;
+      }
+      case 'J':
+      case 'E':
+      case 'O':
+        // DBCS-only, either and open: bytes in a mixed CCSID, double-byte runs between shift-out and
+        // shift-in; SQL sees a CHAR (or VARCHAR) of that CCSID.
+        if (ccsidKind(ccsid) !== 'mixed')
+          throw bad(n, `data type ${code} needs a mixed CCSID; ${ccsid} is not one.`);
+        type = /\bVARLEN\b/.test(keywords)
+          ? { kind: 'varchar', length, ccsid }
+          : { kind: 'char', length, ccsid };
+        sqlType = type.kind === 'varchar' ? 'VARCHAR' : 'CHAR';
+        break;
       case 'F':
         type = { kind: 'float', bytes: length <= 7 ? 4 : 8 };
         sqlType = length <= 7 ? 'REAL' : 'DOUBLE';
@@ -116,6 +142,7 @@ export function parseDds(source: string, jobCcsid: number): DdsFile {
       defaultValue: null,
       hasDefault: true,
       text: /TEXT\('([^']*)'\)/.exec(keywords)?.[1] ?? '',
+      ddsType: code,
     });
   });
   if (!out.format) throw new IbmiError('CPF7302', 'DDS has no record format (R) line.');

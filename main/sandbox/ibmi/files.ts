@@ -29,6 +29,8 @@ export interface ColumnSpec extends FieldDef {
   defaultValue: SqlValue;
   hasDefault: boolean;
   text: string;
+  /** The DDS data type letter of a field made from DDS (J, E and O are CHAR to SQL): DSPFFD shows it. */
+  ddsType?: string;
   /** A ROWID column's values are made by the database: always (a value given is SQL0798) or by default. */
   generated?: 'always' | 'byDefault';
 }

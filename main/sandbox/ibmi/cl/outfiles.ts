@@ -403,7 +403,7 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
       WHFLDP: t.kind === 'packed' || t.kind === 'zoned' ? t.scale : t.kind === 'binary' ? (t.scale ?? 0) : 0,
       WHFTXT: col.text,
       // SQL-only types (DECFLOAT, LOBs) have no DDS letter here: a blank the agent does not take as text.
-      WHFLDT: FIELD_TYPE[t.kind] ?? ' ',
+      WHFLDT: col.ddsType ?? FIELD_TYPE[t.kind] ?? ' ',
       WHFIOB: 'B',
       WHVARL: VARYING.has(t.kind) ? 'Y' : 'N',
       WHALLC: t.kind === 'varchar' || t.kind === 'varhex' || t.kind === 'vargraphic' ? t.length : 0,
