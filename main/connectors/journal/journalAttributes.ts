@@ -10,6 +10,34 @@ import type { JournalName } from './reader';
 
 const key = (j: JournalName) => `${j.library}/${j.name}`;
 
+const minimisedMessage = (name: string, value: string) =>
+  `${name} minimises entry data for files (MINENTDTA ${value}): update entries carry part of the record, which the agent cannot apply.`;
+
+/**
+ * Why the agent refuses to read these journals, one line per journal that minimises entry data (with
+ * the CHGJRN that stops it); empty when none does. Refused at the start, as the check refuses it, so
+ * a copy never runs to fail at the first update.
+ */
+export async function minimisedJournals(
+  c: IbmiConnection,
+  journals: readonly JournalName[],
+): Promise<string[]> {
+  if (journals.length === 0) return [];
+  const rows = await c.query(
+    `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, MINIMIZE_ESD_FOR_FILES FROM QSYS2.JOURNAL_INFO WHERE ${journals
+      .map(() => '(JOURNAL_LIBRARY = ? AND JOURNAL_NAME = ?)')
+      .join(' OR ')}`,
+    journals.flatMap((j) => [j.library, j.name]),
+  );
+  return rows.flatMap((r) => {
+    const name = `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`;
+    const value = text(r.MINIMIZE_ESD_FOR_FILES);
+    return value && value !== 'NO'
+      ? [`${minimisedMessage(name, value)} Run CHGJRN JRN(${name}) MINENTDTA(*NONE) first.`]
+      : [];
+  });
+}
+
 export async function journalAttributesCheck(
   c: IbmiConnection,
   files: readonly ObjectState[],
@@ -41,9 +69,7 @@ export async function journalAttributesCheck(
     const name = `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`;
     const minimized = text(r.MINIMIZE_ESD_FOR_FILES);
     if (minimized && minimized !== 'NO') {
-      failed.push(
-        `${name} minimises entry data for files (MINENTDTA ${minimized}): update entries carry part of the record, which the agent cannot apply.`,
-      );
+      failed.push(minimisedMessage(name, minimized));
       fixes.push(`CHGJRN JRN(${name}) MINENTDTA(*NONE)`);
     }
     if (text(r.MANAGE_RECEIVER_OPTION) === '*SYSTEM' && text(r.DELETE_RECEIVER_OPTION) === 'YES')

@@ -47,6 +47,7 @@ import {
 import { SyncLibrary } from './syncLibrary';
 import { localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
+import { minimisedJournals } from './journalAttributes';
 
 export interface JournalSourceOptions {
   credentials: JournalHostCredentials;
@@ -173,6 +174,15 @@ export class JournalSource implements SourceAgent {
         if (!found)
           throw new NotJournaled(`${tableKey(t)} is not journaled: STRJRNPF it with IMAGES(*BOTH) first.`);
         this.journals.set(tableKey(t), found);
+      }
+      const refused = await minimisedJournals(this.c, [
+        ...new Map(
+          missing.map((t) => this.journals.get(tableKey(t)) as JournalName).map((j) => [journalKey(j), j]),
+        ).values(),
+      ]);
+      if (refused.length) {
+        for (const t of missing) this.journals.delete(tableKey(t));
+        throw new Error(refused.join('\n'));
       }
     }
     return tables.map((t) => this.journals.get(tableKey(t)) as JournalName);
