@@ -1,7 +1,8 @@
 // Files as IBM i shops have them, from the simulated IBM i into SQLite and PostgreSQL: a German file in
 // CCSID 1141 (with the euro sign), a Japanese file in mixed CCSID 939 with a GRAPHIC column in 300, a
 // file of Unicode and binary columns and timestamps of every precision, a file of BOOLEAN and ROWID
-// columns; first copied, then changed so every value also travels through a journal entry's record
+// columns, a file of numbers at their widest (63 packed and zoned digits), REAL, DOUBLE, BINARY, DATE
+// and TIME; first copied, then changed so every value also travels through a journal entry's record
 // image. The values the target must hold are written out here, not produced by any code of ours. A file with a DATALINK is named by the checks
 // and never starts.
 import { mkdtempSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { POSTGRES, scratchSchema } from '../helpers/replica';
 let sandbox: SandboxIbmi;
 let admin: IbmiConnection;
 
-const files: Entity[] = ['KUNDEN', 'TOKUISAKI', 'UNIVERSE', 'SCHALTER'].map((t) =>
+const files: Entity[] = ['KUNDEN', 'TOKUISAKI', 'UNIVERSE', 'SCHALTER', 'ZAHLEN'].map((t) =>
   journalEntity({ schema: 'WORLD', table: t }),
 );
 
@@ -47,8 +48,12 @@ async function createFiles(): Promise<void> {
   await admin.query(
     'CREATE TABLE WORLD.SCHALTER (ID INTEGER NOT NULL PRIMARY KEY, AKTIV BOOLEAN NOT NULL, GEPRUEFT BOOLEAN, RID ROWID)',
   );
+  await admin.query(
+    'CREATE TABLE WORLD.ZAHLEN (ID INTEGER NOT NULL PRIMARY KEY, KLEIN SMALLINT, GROSS BIGINT, ' +
+      'GEPACKT DECIMAL(63,20), GEZONT NUMERIC(63,0), EINFACH REAL, DOPPELT DOUBLE, ROH BINARY(3), TAG DATE, ZEIT TIME)',
+  );
   await admin.command(
-    'CHGJRNOBJ OBJ((WORLD/KUNDEN *FILE) (WORLD/TOKUISAKI *FILE) (WORLD/UNIVERSE *FILE) (WORLD/SCHALTER *FILE)) ATR(*IMAGES) IMAGES(*BOTH)',
+    'CHGJRNOBJ OBJ((WORLD/KUNDEN *FILE) (WORLD/TOKUISAKI *FILE) (WORLD/UNIVERSE *FILE) (WORLD/SCHALTER *FILE) (WORLD/ZAHLEN *FILE)) ATR(*IMAGES) IMAGES(*BOTH)',
   );
 }
 
@@ -66,6 +71,23 @@ const universe = (id: number, title: string, body: string, utf8: string, raw: Bu
     Buffer.from([0x00, 0xff, 0x0e, 0x0f]),
     at,
     at,
+  ]);
+
+// The widest values each type holds: 63 packed and zoned digits, the ends of SMALLINT and BIGINT.
+const PACKED = '-1234567890123456789012345678901234567890123.45678901234567890123';
+const ZONED = '9'.repeat(63);
+const zahl = (id: number) =>
+  admin.query('INSERT INTO WORLD.ZAHLEN VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    id,
+    -32768,
+    9223372036854775807n,
+    PACKED,
+    ZONED,
+    1.5,
+    -2.25e300,
+    Buffer.from([0x00, 0xff, 0x10]),
+    '0001-01-01',
+    '23:59:59',
   ]);
 
 /** Before the copy and after it: the second half travels as journal entries. */
@@ -94,7 +116,12 @@ async function write(half: 'copied' | 'journaled'): Promise<void> {
     'INSERT INTO WORLD.SCHALTER (ID, AKTIV, GEPRUEFT) VALUES (?, TRUE, ?), (?, FALSE, NULL)',
     [base + 1, 'no', base + 2],
   );
+  await zahl(base + 1);
+  await admin.query('INSERT INTO WORLD.ZAHLEN (ID) VALUES (?)', [base + 2]);
   if (half === 'journaled') {
+    await admin.query(
+      "UPDATE WORLD.ZAHLEN SET GEPACKT = '0.00000000000000000001', KLEIN = 32767 WHERE ID = 1",
+    );
     await admin.query("UPDATE WORLD.SCHALTER SET AKTIV = FALSE, GEPRUEFT = 'yes' WHERE ID = 1");
     await admin.query("UPDATE WORLD.KUNDEN SET ORT = 'Zürich €' WHERE ID = 2");
     await admin.query("UPDATE WORLD.TOKUISAKI SET MEMO = '変更済み' WHERE ID = 1");
@@ -235,6 +262,32 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
         [2, no, null, rid(2)],
         [11, yes, no, rid(11)],
         [12, no, null, rid(12)],
+      ]);
+
+      // Numbers to their last digit, binary, and the ends of DATE and TIME.
+      const text = (c: string) => (label === 'SQLite' ? `CAST("${c}" AS TEXT)` : `"${c}"::text`);
+      const zahlen = await rows(
+        'zahlen',
+        `"ID", "KLEIN", ${text('GROSS')}, ${text('GEPACKT')}, ${text('GEZONT')}, "EINFACH", "DOPPELT", "ROH", ${text('TAG')}, ${text('ZEIT')}`,
+      );
+      const full = (id: number, klein: number, gepackt: string) => [
+        id,
+        klein,
+        '9223372036854775807',
+        gepackt,
+        ZONED,
+        1.5,
+        -2.25e300,
+        Buffer.from([0x00, 0xff, 0x10]),
+        '0001-01-01',
+        '23:59:59',
+      ];
+      const empty = (id: number) => [id, null, null, null, null, null, null, null, null, null];
+      expect(zahlen).toEqual([
+        full(1, 32767, '0.00000000000000000001'),
+        empty(2),
+        full(11, -32768, PACKED),
+        empty(12),
       ]);
     });
   },

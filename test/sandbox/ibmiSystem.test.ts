@@ -236,6 +236,23 @@ describe('catalog', () => {
     expect((await failure(c.query('INSERT INTO SHOP.CUSTOMER (ID) VALUES (98)'))).messageId).toBe('SQL0407');
     expect((await failure(c.query('SELECT * FROM SHOP.NOPE'))).messageId).toBe('SQL0204');
   });
+
+  it('BIGINT takes its whole range from a bound bigint, a literal and INSERT … SELECT; one past it is SQL0406', async () => {
+    await c.query('CREATE SCHEMA WIDE');
+    await c.query('CREATE TABLE WIDE.N (ID INTEGER NOT NULL PRIMARY KEY, BIG BIGINT)');
+    await c.query('INSERT INTO WIDE.N VALUES (1, ?), (2, ?)', [9223372036854775807n, -9223372036854775808n]);
+    await c.query('INSERT INTO WIDE.N VALUES (3, 9223372036854775806)');
+    await c.query('INSERT INTO WIDE.N SELECT ID + 10, BIG FROM WIDE.N WHERE ID = 1');
+    expect(await c.query('SELECT ID, BIG FROM WIDE.N ORDER BY ID')).toEqual([
+      { ID: 1, BIG: 9223372036854775807n },
+      { ID: 2, BIG: -9223372036854775808n },
+      { ID: 3, BIG: 9223372036854775806n },
+      { ID: 11, BIG: 9223372036854775807n },
+    ]);
+    expect(
+      (await failure(c.query('INSERT INTO WIDE.N VALUES (4, ?)', ['9223372036854775808']))).messageId,
+    ).toBe('SQL0406');
+  });
 });
 
 describe('BOOLEAN and ROWID columns', () => {

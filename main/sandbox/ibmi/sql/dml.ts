@@ -25,6 +25,7 @@ function values(ctx: QueryContext, tokens: Token[], params: ParamCursor): SqlVal
   const rows = ctx.system.db
     .prepare(`SELECT ${t.sql}`)
     .raw(true)
+    .safeIntegers(true)
     .all(...t.bound) as SqlValue[][];
   return rows[0] ?? [];
 }
@@ -53,6 +54,7 @@ export function insert(ctx: QueryContext, tokens: Token[], params: ParamCursor):
     rows = ctx.system.db
       .prepare(t.sql)
       .raw(true)
+      .safeIntegers(true)
       .all(...t.bound) as SqlValue[][];
   }
   for (const r of rows) {
