@@ -32,6 +32,7 @@ function syntheticSource(count: number): SourceAgent {
     describe: async () => [BENCH_SHAPE],
     countRows: async () => count,
     snapshotStart: async () => '1',
+    readRows: async () => [],
     readChunk: async (_t: TableRef, cursor: string | null, limit: number) => {
       const from = cursor === null ? 0 : Number(cursor);
       const to = Math.min(count, from + limit);

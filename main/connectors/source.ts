@@ -71,6 +71,11 @@ export interface ChangeBatch {
    * changes up to that point; the runner stops those tables, and the pipeline's others read on.
    */
   stopped?: { table: string; reason: string }[];
+  /**
+   * The read reached the end of the source's changes as they stood when it began (no batch limit cut
+   * it short). Left out, a batch with no changes is taken as caught up.
+   */
+  caughtUp?: boolean;
   /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
   newestCommitTime?: Date | null;
 }
@@ -105,6 +110,11 @@ export interface SourceAgent {
    * by one statement. `next` is the cursor after the last row, or null when the table is read to its end.
    */
   readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk>;
+  /**
+   * The rows whose keys are among `keys` (key values as readChunk and changes give them), as they are
+   * now, in the form readChunk gives; a key without a row is left out. Verify re-reads rows with it.
+   */
+  readRows(table: TableRef, keys: readonly Row[]): Promise<Row[]>;
   /** Changes since the checkpoint, in source order, with one upper bound for all tables. */
   readChanges(
     tables: readonly TableRef[],

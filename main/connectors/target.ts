@@ -3,7 +3,7 @@
 // rows, as upserts) applied together with the new checkpoint in one transaction. A crash at any point
 // leaves either all of a batch or none of it.
 import type { DroppedColumns } from '../../shared/agents/common';
-import type { Change, Checkpoint, ColumnShape } from './source';
+import type { Change, Checkpoint, ColumnShape, Row } from './source';
 
 export interface TargetTable {
   /** The source table's key (`schema.table`), as changes and checkpoints name it. */
@@ -48,6 +48,27 @@ export interface Target {
   /** Applies the changes in order and stores the checkpoint, in one transaction. */
   apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;
+  /** What the target holds, read back to verify a replica; a target without it cannot be verified. */
+  readBack?: TargetReadBack;
+}
+
+/**
+ * A target's rows read back (verify, docs/verify.md). Keys are given as the source's values (the
+ * target binds them as it binds them to write); values come back as the target stores them, times
+ * and decimals as the target's text, bytes as bytes.
+ */
+export interface TargetReadBack {
+  /** The rows whose keys are among `keys`, in no particular order. */
+  rows(table: TargetTable, keys: readonly Row[]): Promise<Row[]>;
+  /** Up to `limit` keys after `cursor` (null: from the first) in the target's own key order. */
+  keys(
+    table: TargetTable,
+    cursor: string | null,
+    limit: number,
+  ): Promise<{ keys: Row[]; next: string | null }>;
+  count(table: TargetTable): Promise<number>;
+  /** The fraction digits the target keeps of a time column's values (Infinity: all it is given). */
+  keptDigits(c: ColumnShape): number;
 }
 
 /** A change's key as text: its values in key order, bigints written as digits. */

@@ -20,6 +20,8 @@ import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
 import { columnChanges, reshaped } from './reshape';
 import { TableCopies } from './tableCopies';
+import type { VerifyOptions, VerifyReport } from '../../shared/verify';
+import { Verifications, VerifyRefused } from './verify/verifications';
 
 export interface RunnerEntity {
   source: TableRef;
@@ -63,6 +65,18 @@ export type RunnerEvent =
       position: string;
       /** From the newest change's commit at the source to its commit at the target; null when unknown. */
       lagMs: number | null;
+    }
+  /** A verify or repair finished (docs/verify.md): what it found, in numbers. */
+  | {
+      kind: 'verify-finished';
+      id: string;
+      verify: 'verify' | 'repair';
+      status: string;
+      rowsCompared: number;
+      missing: number;
+      extra: number;
+      different: number;
+      repaired: number;
     }
   | { kind: 'retrying'; attempt: number; delayMs: number; reason: string }
   | { kind: 'failed'; reason: string }
@@ -178,6 +192,10 @@ export class PipelineRunner {
   private stopped = new Map<string, TableStop>();
   /** Stopped tables asked to be copied again: read from the next (re)connect. */
   private readonly takingUp = new Set<string>();
+  private readonly verifications = new Verifications((r) => this.emitVerified(r));
+  /** When the latest read that reached the end of the source's changes began: what a verify waits for. */
+  private caughtUpReadStartedAt = -Infinity;
+  private verifyStep: string = 'idle';
 
   constructor(private readonly o: RunnerOptions) {
     this.entities = o.entities;
@@ -235,6 +253,50 @@ export class PipelineRunner {
       finishedAt: stop.at,
     }));
     return [...this.copies.snapshots().filter((c) => !this.stopped.has(c.table)), ...stopped];
+  }
+
+  /**
+   * Verifies one entity's table (`schema.table`) or every table read, a step after each batch while the
+   * pipeline runs (docs/verify.md). Throws VerifyRefused when one runs or the table is not read.
+   */
+  requestVerify(table: string | undefined, options: VerifyOptions): VerifyReport {
+    const tables = this.reading().map((e) => tableKey(e.source));
+    if (table !== undefined && !tables.includes(table))
+      throw new VerifyRefused(`No entity of this pipeline reads ${table} (or its replication has stopped).`);
+    const report = this.verifications.verify(table === undefined ? tables : [table], options, this.now());
+    this.wake?.();
+    return report;
+  }
+
+  /** Copies the last verify's differing rows again, then verifies those tables again. */
+  requestRepair(): VerifyReport {
+    const report = this.verifications.repair(this.now());
+    this.wake?.();
+    return report;
+  }
+
+  cancelVerify(): boolean {
+    return this.verifications.cancel(this.now());
+  }
+
+  /** The verify or repair running, or the last one; null before the first. */
+  verifyReport(): VerifyReport | null {
+    return this.verifications.report(this.now());
+  }
+
+  private emitVerified(r: VerifyReport): void {
+    const sum = (k: 'missing' | 'extra' | 'different') => r.tables.reduce((n, t) => n + t.counts[k], 0);
+    this.emit({
+      kind: 'verify-finished',
+      id: r.id,
+      verify: r.kind,
+      status: r.status,
+      rowsCompared: r.tables.reduce((n, t) => n + t.rowsCompared, 0),
+      missing: sum('missing'),
+      extra: sum('extra'),
+      different: sum('different'),
+      repaired: Object.values(r.repaired).reduce((n, v) => n + v, 0),
+    });
   }
 
   /** The entities whose tables are read: all but those stopped. */
@@ -318,8 +380,9 @@ export class PipelineRunner {
           await this.connect();
           const idle = await this.step();
           attempt = 0;
-          if (idle && untilCaughtUp) break;
-          if (idle) await this.sleep(this.o.idleMs ?? 1000);
+          if (idle && untilCaughtUp && !this.verifications.running) break;
+          // A verify at work keeps the loop going; one waiting (its rate, or the stream) waits with it.
+          if (idle && this.verifyStep !== 'worked') await this.sleep(this.o.idleMs ?? 1000);
         } catch (error) {
           if (!isTransient(error) || ++attempt > retry.maxAttempts) throw error;
           const delayMs = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
@@ -454,6 +517,7 @@ export class PipelineRunner {
     for (const t of [...stored.copies.keys()]) if (!known.has(t)) stored.copies.delete(t);
     await this.copies.takeRequests(ctx, stored);
     const saved = { ...stored.positions };
+    const readStartedAt = this.now();
     const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
     const restarted = new Set<string>();
     for (const lost of batch.resnapshot) {
@@ -499,6 +563,13 @@ export class PipelineRunner {
       });
     }
     const copying = await this.copies.advance(ctx, stored);
+    if (batch.caughtUp ?? batch.changes.length === 0) this.caughtUpReadStartedAt = readStartedAt;
+    this.verifyStep = await this.verifications.advance({
+      ...ctx,
+      copying: new Set([...stored.copies].filter(([, c]) => !c.cancelled).map(([t]) => t)),
+      caughtUpReadStartedAt: this.caughtUpReadStartedAt,
+      now: () => this.now(),
+    });
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit; after a
     // (re)connect it is written once anyway, in case a crash came between the two.
     if (batch.changes.length > 0 || moved || restarted.size > 0 || !this.sourceCaughtUp) {

@@ -41,6 +41,7 @@ function memorySource(): SourceAgent {
     describe: async () => [shape],
     countRows: async () => world.rows.length,
     snapshotStart: async () => '1',
+    readRows: async () => [],
     readChunk: async () => ({ rows: world.rows, next: null }),
     // A table the target has no checkpoint for is to be snapshotted first.
     readChanges: async (_tables, checkpoint) => ({

@@ -18,6 +18,7 @@ function source(readChanges: SourceAgent['readChanges']): SourceAgent {
     describe: async () => [shape],
     countRows: async () => 0,
     snapshotStart: async () => '1',
+    readRows: async () => [],
     readChunk: async () => ({ rows: [], next: null }),
     readChanges,
     loadCheckpoint: async () => ({}),

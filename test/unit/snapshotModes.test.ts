@@ -26,6 +26,7 @@ function standIn(rows: number, wide = 0) {
     describe: async () => [shape],
     countRows: async () => rows,
     snapshotStart: async () => '100',
+    readRows: async () => [],
     readChunk: async (_t, cursor, limit) => {
       reads.push(cursor);
       limits.push(limit);

@@ -266,6 +266,37 @@ export class ChangeTrackingSource implements SourceAgent {
     };
   }
 
+  async readRows(table: TableRef, keys: readonly Row[]): Promise<Row[]> {
+    const shape = await this.shapeOf(table);
+    const columns = shape.columns.map((c) => c.name);
+    const typeOf = (k: string) => shape.columns.find((c) => c.name === k)?.sourceType ?? '';
+    // SQL Server takes 2,100 parameters per request.
+    const per = Math.max(1, Math.floor(2000 / Math.max(1, shape.key.length)));
+    const out: Row[] = [];
+    for (let from = 0; from < keys.length; from += per) {
+      const request = this.pool.request();
+      const terms = keys.slice(from, from + per).map((key, i) =>
+        shape.key
+          .map((k, j) => {
+            const name = `k${i}_${j}`;
+            const value = key[k] ?? null;
+            const bound = typeof value === 'bigint' ? String(value) : value;
+            const type = keyParameterType(typeOf(k));
+            if (type) request.input(name, type, bound);
+            else request.input(name, bound);
+            return `t.${bracket(k)} = ${keyParameter(typeOf(k), `@${name}`)}`;
+          })
+          .join(' AND '),
+      );
+      const { recordset } = await this.query<Record<string, unknown>>(
+        request,
+        `SELECT ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t WHERE ${terms.map((t) => `(${t})`).join(' OR ')}`,
+      );
+      out.push(...recordset.map((r) => toRow(r, columns)));
+    }
+    return out;
+  }
+
   async readChanges(
     tables: readonly TableRef[],
     checkpoint: Checkpoint,
@@ -410,7 +441,9 @@ export class ChangeTrackingSource implements SourceAgent {
         const from = BigInt(checkpoint[key] ?? '0');
         next[key] = String(from > bound ? from : bound);
       }
-      return { changes, checkpoint: next, resnapshot, stopped, layoutChanged };
+      // Read up to the version current when the read began: nothing committed before it is left.
+      const caughtUp = bound === BigInt(current);
+      return { changes, checkpoint: next, resnapshot, stopped, layoutChanged, caughtUp };
     });
   }
 

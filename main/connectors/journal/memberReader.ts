@@ -5,9 +5,16 @@
 // WITH CS: the driver's autocommit runs at *NONE, which reads other jobs' uncommitted changes; a row
 // copied from a transaction later rolled back would never be mended, so chunks read committed rows.
 import { createHash } from 'node:crypto';
-import { IbmiError, ibmiName, type IbmiConnection } from '../drivers/ibmi/connection';
+import { Buffer } from 'node:buffer';
+import {
+  IbmiError,
+  ibmiName,
+  type IbmiConnection,
+  type IbmiRow,
+  type IbmiValue,
+} from '../drivers/ibmi/connection';
 import { binaryDigits, type FieldDef } from '../drivers/ibmi/recordImage';
-import type { Row, SnapshotChunk } from '../source';
+import type { Row, RowValue, SnapshotChunk } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
 import { formValue, type ValueForm } from './values';
@@ -81,6 +88,61 @@ function selected(f: FieldDef): string {
   return `T.${f.name}`;
 }
 
+/** A row as SQL answered it, in the agent's form, with its member (files of several) and RRN (when it identifies). */
+function rowOf(layout: FileLayout, r: IbmiRow, member: string | null, byRrn: boolean, form: ValueForm): Row {
+  const row: Row = {};
+  if (member !== null) row[MEMBER_COLUMN] = member;
+  if (byRrn) row[RRN_COLUMN] = Number(r.RRN_);
+  for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, form);
+  return row;
+}
+
+/**
+ * The rows of `keys` as they are now (verify's re-reads): per member, one statement per 200 keys
+ * matching the RRN or the key columns; a key without a row is left out.
+ */
+export async function readMemberRows(
+  members: MemberReader,
+  layout: FileLayout,
+  read: readonly string[],
+  identify: readonly string[] | 'rrn',
+  form: ValueForm,
+  keys: readonly Row[],
+): Promise<Row[]> {
+  const several = layout.members.length > 1;
+  const sources = await members.tables(layout, read);
+  const columns = layout.fields.map(selected).join(', ');
+  const rows: Row[] = [];
+  for (const [index, from] of sources.entries()) {
+    const member = read[index] ?? '';
+    const mine = several ? keys.filter((k) => k[MEMBER_COLUMN] === member) : keys;
+    for (let at = 0; at < mine.length; at += 200) {
+      const slice = mine.slice(at, at + 200);
+      const where =
+        identify === 'rrn'
+          ? `RRN(T) IN (${slice.map(() => '?').join(', ')})`
+          : slice.map(() => `(${identify.map((k) => `T.${k} = ?`).join(' AND ')})`).join(' OR ');
+      const params = slice.flatMap((k) =>
+        identify === 'rrn' ? [Number(k[RRN_COLUMN])] : identify.map((c) => bindableKey(k[c] ?? null)),
+      );
+      const page = await members.c.query(
+        `SELECT RRN(T) AS RRN_, ${columns} FROM ${from} T WHERE ${where} WITH CS`,
+        params,
+      );
+      for (const r of page) rows.push(rowOf(layout, r, several ? member : null, identify === 'rrn', form));
+    }
+  }
+  return rows;
+}
+
+/** A key value bound back as the driver takes it: bytes as a Buffer, a boolean as 1 or 0. */
+function bindableKey(v: RowValue): IbmiValue {
+  if (v instanceof Uint8Array) return Buffer.from(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof Date) return v.toISOString();
+  return v;
+}
+
 export async function readMemberChunk(
   members: MemberReader,
   layout: FileLayout,
@@ -106,13 +168,7 @@ export async function readMemberChunk(
         `ORDER BY RRN(T) FETCH FIRST ${room} ROWS ONLY WITH CS`,
       [after],
     );
-    for (const r of page) {
-      const row: Row = {};
-      if (several) row[MEMBER_COLUMN] = read[index] ?? null;
-      if (byRrn) row[RRN_COLUMN] = Number(r.RRN_);
-      for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, form);
-      rows.push(row);
-    }
+    for (const r of page) rows.push(rowOf(layout, r, several ? (read[index] ?? null) : null, byRrn, form));
     const last = page.at(-1);
     if (last && page.length >= room) after = Number(last.RRN_);
     else {

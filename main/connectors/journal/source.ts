@@ -23,7 +23,7 @@ import { assemble, MEMBER_COLUMN, RRN_COLUMN, type JournalEntryRow, type TableRe
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
 import { screenFileEntries } from './layoutChanges';
-import { countMemberRows, MemberReader, readMemberChunk } from './memberReader';
+import { countMemberRows, MemberReader, readMemberChunk, readMemberRows } from './memberReader';
 import { withLobValues } from './lobValues';
 import {
   catalogLayouts,
@@ -273,6 +273,20 @@ export class JournalSource implements SourceAgent {
     );
   }
 
+  async readRows(table: TableRef, keys: readonly Row[]): Promise<Row[]> {
+    const [layout] = await this.layoutsOf([table]);
+    if (!layout) throw new Error(`${tableKey(table)} cannot be described.`);
+    // SQL reads LOB columns whole, as a copy does.
+    return readMemberRows(
+      this.members,
+      layout,
+      this.membersRead(layout),
+      this.identify(layout),
+      this.form,
+      keys,
+    );
+  }
+
   async readChanges(
     tables: readonly TableRef[],
     checkpoint: Checkpoint,
@@ -288,6 +302,8 @@ export class JournalSource implements SourceAgent {
     };
     const reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
     if (reading.length === 0) return batch;
+    // Cleared by a journal whose read stopped at the batch's limit before the journal's end.
+    batch.caughtUp = true;
     const layouts = await this.layoutsOf(reading);
     const journals = await this.journalsOf(reading);
     const chains = await receiverChains(this.c, journals);
@@ -338,6 +354,7 @@ export class JournalSource implements SourceAgent {
       );
       const order = chainOrder(chain);
       const settled = assembled.exhausted && assembled.restart === assembled.consumed;
+      if (!assembled.exhausted) batch.caughtUp = false;
       members.forEach((i, k) => {
         const t = tableKey(reading[i] as TableRef);
         const old = positions[k] as TablePosition;

@@ -11,9 +11,11 @@ import {
   type Reconciled,
   type Retyped,
   type Target,
+  type TargetReadBack,
   type TargetTable,
 } from '../target';
 import { affinityOf, portable } from '../targetValues';
+import { postgresReadBack } from './readBack';
 
 export interface PostgresTargetOptions {
   host: string;
@@ -90,6 +92,8 @@ function bindable(c: ColumnShape, v: RowValue, preciseTimes: PreciseTimes = 'nat
   if (preciseTimes === 'text' && pastNative(c)) return p;
   if (typeof p === 'string' && (affinityOf(c) === 'datetime' || affinityOf(c) === 'time'))
     return p.replace(/(\.\d{6})\d+$/, '$1');
+  if (typeof p === 'string' && affinityOf(c) === 'datetimeoffset')
+    return p.replace(/(\.\d{6})\d+(?=Z$|[+-]\d\d(?::?\d\d)?$|$)/, '$1');
   if (typeof p === 'bigint') return String(p);
   if (p instanceof Uint8Array) return Buffer.from(p);
   // numeric has one NaN: a DECFLOAT's signalling or negative NaN arrives as NaN (docs/runner.md).
@@ -124,6 +128,7 @@ function widens(current: string, wanted: string): boolean {
 
 export class PostgresTarget implements Target {
   readonly description: string;
+  readonly readBack: TargetReadBack;
   private readonly pool: pg.Pool;
   private tables = new Map<string, TargetTable>();
 
@@ -142,6 +147,14 @@ export class PostgresTarget implements Target {
     // An idle client's lost connection must not crash the process; the next query reports it.
     this.pool.on('error', () => undefined);
     this.description = `PostgreSQL ${o.host}:${o.port}/${o.database} schema ${o.schema}`;
+    this.readBack = postgresReadBack(
+      this.pool,
+      (table) => this.name(table),
+      (c) => postgresType(c, o.preciseTimes),
+      (c, v) => bindable(c, v, o.preciseTimes),
+      // Cut to the microsecond on the way in (bindable), unless kept as exact text.
+      (c) => (o.preciseTimes === 'text' && pastNative(c) ? Infinity : 6),
+    );
   }
 
   private name(table: string) {

@@ -12,9 +12,11 @@ import {
   type Reconciled,
   type Retyped,
   type Target,
+  type TargetReadBack,
   type TargetTable,
 } from '../target';
 import { affinityOf, portable } from '../targetValues';
+import { sqliteReadBack } from './readBack';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -52,6 +54,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class SqliteTarget implements Target {
   readonly description: string;
+  readonly readBack: TargetReadBack;
   private readonly db: Database.Database;
   private tables = new Map<string, TargetTable>();
 
@@ -66,6 +69,7 @@ export class SqliteTarget implements Target {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.description = `SQLite file ${path}`;
+    this.readBack = sqliteReadBack(this.db, bindable);
   }
 
   async prepare(tables: readonly TargetTable[]): Promise<void> {

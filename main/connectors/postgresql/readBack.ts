@@ -1,0 +1,70 @@
+// Reading a PostgreSQL replica back for verify: every value as PostgreSQL's own text (exact numerics,
+// times to the microsecond, an instant in the session's zone with its offset) except bytes; rows by
+// key with one IN list of typed row values, keys in the table's order after a cursor, the count.
+import { Buffer } from 'node:buffer';
+import type pg from 'pg';
+import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
+import type { TargetReadBack, TargetTable } from '../target';
+import { affinityOf } from '../targetValues';
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const MAX_PARAMS = 60_000;
+const bytes = (c: ColumnShape) => affinityOf(c) === 'binary' || affinityOf(c) === 'spatial';
+const selected = (c: ColumnShape) => (bytes(c) ? q(c.name) : `${q(c.name)}::text AS ${q(c.name)}`);
+
+export function postgresReadBack(
+  pool: pg.Pool,
+  name: (table: string) => string,
+  typeOf: (c: ColumnShape) => string,
+  bindable: (c: ColumnShape, v: RowValue) => unknown,
+  keptDigits: (c: ColumnShape) => number,
+): TargetReadBack {
+  const keyColumns = (t: TargetTable) => t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
+  return {
+    async rows(t, keys) {
+      const columns = keyColumns(t);
+      const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+      const out: Row[] = [];
+      for (let from = 0; from < keys.length; from += per) {
+        const params: unknown[] = [];
+        const tuples = keys.slice(from, from + per).map((k) => {
+          const marks = columns.map((c) => {
+            params.push(bindable(c, k[c.name] ?? null));
+            return `$${params.length}::${typeOf(c)}`;
+          });
+          return `(${marks.join(', ')})`;
+        });
+        const { rows } = await pool.query<Row>(
+          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples.join(', ')})`,
+          params,
+        );
+        out.push(...rows);
+      }
+      return out;
+    },
+    async keys(t, cursor, limit) {
+      const columns = keyColumns(t);
+      const names = t.key.map(q).join(', ');
+      const after =
+        cursor === null ? [] : keyValues(cursor).map((v) => (v instanceof Uint8Array ? Buffer.from(v) : v));
+      const where =
+        cursor === null
+          ? ''
+          : ` WHERE (${names}) > (${columns.map((c, i) => `$${i + 1}::${typeOf(c)}`).join(', ')})`;
+      const { rows } = await pool.query<Row>(
+        `SELECT ${columns.map(selected).join(', ')} FROM ${name(t.name)}${where} ORDER BY ${names} LIMIT ${Math.max(1, Math.floor(limit))}`,
+        after,
+      );
+      const last = rows.at(-1);
+      return {
+        keys: rows,
+        next: last && rows.length >= limit ? keyCursor(t.key.map((k) => last[k] ?? null)) : null,
+      };
+    },
+    async count(t) {
+      const { rows } = await pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${name(t.name)}`);
+      return Number(rows[0]?.n ?? 0);
+    },
+    keptDigits,
+  };
+}

@@ -1,0 +1,59 @@
+// Reading a SQLite replica back for verify: rows by key (row values, so a key of several columns is
+// one IN list), keys in the table's own order after a cursor, the count. Integers as bigints, so a
+// value past 2^53 is compared as it is stored.
+import type Database from 'better-sqlite3';
+import { Buffer } from 'node:buffer';
+import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
+import type { TargetReadBack, TargetTable } from '../target';
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** SQLite binds up to 32,766 parameters per statement. */
+const MAX_PARAMS = 30_000;
+
+const rebind = (v: RowValue): unknown => (v instanceof Uint8Array ? Buffer.from(v) : v);
+
+export function sqliteReadBack(
+  db: Database.Database,
+  bindable: (c: ColumnShape, v: RowValue) => unknown,
+): TargetReadBack {
+  const keyColumns = (t: TargetTable) => t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
+  return {
+    async rows(t, keys) {
+      const columns = keyColumns(t);
+      const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+      const out: Row[] = [];
+      for (let from = 0; from < keys.length; from += per) {
+        const slice = keys.slice(from, from + per);
+        const tuple = `(${columns.map(() => '?').join(', ')})`;
+        const sql = `SELECT * FROM ${q(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (VALUES ${slice.map(() => tuple).join(', ')})`;
+        const params = slice.flatMap((k) => columns.map((c) => bindable(c, k[c.name] ?? null)));
+        out.push(
+          ...(db
+            .prepare(sql)
+            .safeIntegers(true)
+            .all(...params) as Row[]),
+        );
+      }
+      return out;
+    },
+    async keys(t, cursor, limit) {
+      const names = t.key.map(q).join(', ');
+      const after = cursor === null ? [] : keyValues(cursor).map(rebind);
+      const where = cursor === null ? '' : ` WHERE (${names}) > (${after.map(() => '?').join(', ')})`;
+      const rows = db
+        .prepare(`SELECT ${names} FROM ${q(t.name)}${where} ORDER BY ${names} LIMIT ?`)
+        .safeIntegers(true)
+        .all(...after, limit) as Row[];
+      const last = rows.at(-1);
+      return {
+        keys: rows,
+        next: last && rows.length >= limit ? keyCursor(t.key.map((k) => last[k] ?? null)) : null,
+      };
+    },
+    async count(t) {
+      const row = db.prepare(`SELECT COUNT(*) AS n FROM ${q(t.name)}`).get() as { n: number };
+      return row.n;
+    },
+    keptDigits: () => Infinity,
+  };
+}

@@ -1,0 +1,98 @@
+// One text form per value for comparing a replica with its source: the source's value as the runner
+// writes it (portable(), the documented type mapping) and the target's value as the target reads it
+// back both become this form, so a correct replica never shows a difference. Numbers compare by value
+// (12.50 = 12.5 = 1.25E+1), a REAL at single precision, times at the fraction digits the target keeps,
+// instants with an offset as the UTC instant, bytes as hex.
+import { Buffer } from 'node:buffer';
+import type { ColumnShape, Row } from '../../connectors/source';
+import { affinityOf, portable } from '../../connectors/targetValues';
+
+/** How a target keeps a column's times: the fraction digits it holds (Infinity: all it is given). */
+export type KeptDigits = (c: ColumnShape) => number;
+
+const NULL = '\u2205';
+
+/** An exact decimal's value as text: no exponent, no leading or trailing zeros, `-` only when below 0. */
+export function decimalValue(text: string): string {
+  const t = text.trim();
+  if (/^[+-]?s?nan$/i.test(t)) return 'NaN';
+  if (/^[+-]?inf(inity)?$/i.test(t)) return t.startsWith('-') ? '-Infinity' : 'Infinity';
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t);
+  if (!m) return t;
+  const digits = `${m[2] ?? ''}${m[3] ?? ''}`;
+  // The decimal point's place within `digits`, after the exponent moves it.
+  let point = (m[2] ?? '').length + Number(m[4] ?? 0);
+  let all = digits.replace(/^0+/, () => '');
+  point -= digits.length - all.length;
+  all = all.replace(/0+$/, '');
+  if (all === '') return '0';
+  const whole =
+    point <= 0 ? '0' : all.length >= point ? all.slice(0, point) : all + '0'.repeat(point - all.length);
+  const fraction = point < 0 ? '0'.repeat(-point) + all : all.slice(Math.max(0, point));
+  return `${m[1] === '-' ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` with its fraction cut to `digits` and its trailing zeros dropped. */
+function timeText(text: string, digits: number): string {
+  const m = /^(.*?)(?:\.(\d+))?$/.exec(text.trim().replace('T', ' ')) as RegExpExecArray;
+  const fraction = (m[2] ?? '').slice(0, Number.isFinite(digits) ? digits : undefined).replace(/0+$/, '');
+  return fraction ? `${m[1]}.${fraction}` : (m[1] ?? '');
+}
+
+/** An instant with an offset (`…+02:00`, `Z`, `+00`) as the UTC instant, its fraction cut to `digits`. */
+function instantText(text: string, digits: number): string {
+  const m = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d+))?\s*(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(
+    text.trim(),
+  );
+  if (!m) return text;
+  const o = /^([+-])(\d\d)(?::?(\d\d))?$/.exec(m[8] ?? 'Z');
+  const offsetMinutes = o ? (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3] ?? 0)) : 0;
+  const ms =
+    Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) -
+    offsetMinutes * 60_000;
+  const iso = new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  return timeText(`${iso}.${m[7] ?? ''}`, digits);
+}
+
+/** One value in the compared form; `digits` is what the target keeps of this column's times. */
+export function canonicalValue(c: ColumnShape, v: unknown, digits: number): string {
+  if (v === null || v === undefined) return NULL;
+  switch (affinityOf(c)) {
+    case 'decimal':
+      return decimalValue(typeof v === 'number' ? String(v) : String(v as string | bigint));
+    case 'integer':
+      return String(typeof v === 'bigint' ? v : BigInt(String(v).trim()));
+    case 'boolean':
+      return v === true || v === 1 || v === 1n || v === '1' || v === 't' || v === 'true' ? '1' : '0';
+    case 'float': {
+      const n = Number(v);
+      return String(/^real/i.test(c.sourceType) ? Math.fround(n) : n);
+    }
+    case 'binary':
+    case 'spatial':
+      return Buffer.from(v as Uint8Array).toString('hex');
+    case 'uuid':
+      return String(v).toLowerCase();
+    case 'datetime':
+    case 'time':
+    case 'date':
+      return timeText(String(v), digits);
+    case 'datetimeoffset':
+      return instantText(String(v), digits);
+    default:
+      return typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('hex') : String(v);
+  }
+}
+
+/** A source row as the target should hold it, column by column in `columns` order. */
+export function sourceForm(columns: readonly ColumnShape[], row: Row, digits: KeptDigits): string[] {
+  return columns.map((c) => canonicalValue(c, portable(c, row[c.name] ?? null), digits(c)));
+}
+
+/** A row read back from the target, column by column in `columns` order. */
+export function targetForm(columns: readonly ColumnShape[], row: Row, digits: KeptDigits): string[] {
+  return columns.map((c) => canonicalValue(c, row[c.name] ?? null, digits(c)));
+}
+
+/** A key's text (its compared values joined), the same from either side. */
+export const keyText = (values: readonly string[]): string => JSON.stringify(values);

@@ -1,0 +1,225 @@
+// Verify and repair on a running pipeline, both sources into SQLite and PostgreSQL: a table verified
+// clean while its rows keep changing (the differences in flight re-read once the pipeline is past
+// them); then rows deleted, altered and added at the target behind the engine's back, found exactly
+// (keys, kinds, the column that differs), repaired without a re-snapshot, and verified clean again.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresTarget } from '../../main/connectors/postgresql/target';
+import type { SourceAgent, TableRef } from '../../main/connectors/source';
+import { SqliteTarget } from '../../main/connectors/sqlite/target';
+import type { Target } from '../../main/connectors/target';
+import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
+import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { verifiedClean, verifyRequestSchema, type VerifyReport } from '../../shared/verify';
+import type { ContractRow, SourceHarness } from '../contract/sourceAgent';
+import { changeTrackingHarness, sandboxCredentials } from '../helpers/changeTracking';
+import { journalHarness, sandboxIbmiCredentials } from '../helpers/journal';
+import { POSTGRES, postgresClient } from '../helpers/replica';
+import { DBA, sandboxPool } from '../helpers/sandbox';
+import { until } from '../helpers/until';
+
+let mssql: SandboxSqlServer;
+let ibmi: SandboxIbmi;
+let client: pg.Client;
+const harnesses: SourceHarness[] = [];
+
+beforeAll(async () => {
+  mssql = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
+  const pool = await sandboxPool(mssql, { max: 1 });
+  await pool.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
+    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;`);
+  await pool.close();
+  ibmi = await startSandboxIbmi({ seed: true });
+  client = await postgresClient();
+});
+afterAll(async () => {
+  for (const h of harnesses) await h.close();
+  await client?.end();
+  await ibmi?.close();
+  await mssql?.close();
+});
+
+const makers = {
+  'change-tracking': () => changeTrackingHarness(sandboxCredentials(mssql), { pipelineId: 'verify' }),
+  journal: async () => {
+    const h = journalHarness(await ibmi.connect({ ...SEED_ADMIN }), sandboxIbmiCredentials(ibmi), {
+      schema: 'VERIFY',
+      pipelineId: 'verify',
+    });
+    await h.prepare();
+    return h;
+  },
+};
+
+/** The agent, with work done right before each chunk it reads while `before` is set. */
+function beforeChunks(
+  agent: SourceAgent,
+  before: { run: ((n: number) => Promise<void>) | null },
+): SourceAgent {
+  let n = 0;
+  return new Proxy(agent, {
+    get(target, property) {
+      if (property === 'readChunk')
+        return async (table: TableRef, cursor: string | null, limit: number) => {
+          await before.run?.(n++);
+          return target.readChunk(table, cursor, limit);
+        };
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
+
+const options = (o: Record<string, unknown> = {}) => verifyRequestSchema.parse({ chunkRows: 100, ...o });
+
+describe.each([
+  ['change-tracking', 'sqlite'],
+  ['change-tracking', 'postgresql'],
+  ['journal', 'sqlite'],
+  ['journal', 'postgresql'],
+] as const)('verify and repair: %s into %s', (sourceKind, targetKind) => {
+  let h: SourceHarness;
+  let table: TableRef;
+  let runner: PipelineRunner;
+  const events: RunnerEvent[] = [];
+  const path = join(mkdtempSync(join(tmpdir(), 'cdc-verify-')), 'replica.sqlite');
+  const schema = `verify_${process.pid}_${sourceKind.replace('-', '_')}`;
+  /** The target's own column names (the agents name them id or ID). */
+  const col = (name: string) => (sourceKind === 'journal' ? name.toUpperCase() : name);
+  let targetTable = '';
+  const before: { run: ((n: number) => Promise<void>) | null } = { run: null };
+
+  /** SQL run straight at the target, behind the engine's back. */
+  async function atTarget(statement: string, params: unknown[] = []): Promise<void> {
+    if (targetKind === 'sqlite') {
+      const db = new Database(path, { timeout: 5000 });
+      try {
+        db.prepare(statement.replace(/\$\d+/g, '?')).run(...params);
+      } finally {
+        db.close();
+      }
+    } else await client.query(statement.replace(/"T"\./g, `"${schema}".`), params);
+  }
+
+  async function verified(run: () => VerifyReport): Promise<VerifyReport> {
+    const started = run();
+    await until(
+      `${started.kind} ${started.id}`,
+      () => {
+        const r = runner.verifyReport();
+        return r?.id === started.id && r.finishedAt !== null;
+      },
+      60_000,
+    );
+    return runner.verifyReport() as VerifyReport;
+  }
+
+  beforeAll(async () => {
+    h = await makers[sourceKind]();
+    harnesses.push(h);
+    table = await h.createTable(`V${targetKind === 'sqlite' ? 'S' : 'P'}`);
+    const rows: ContractRow[] = Array.from({ length: 400 }, (_, i) => ({
+      id: i + 1,
+      name: `row ${i + 1}`,
+      amount: `${i}.50`,
+    }));
+    for (let i = 0; i < rows.length; i += 100) await h.insert(table, rows.slice(i, i + 100));
+    if (targetKind === 'postgresql') await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    targetTable = h.entity(table).target.table;
+    runner = new PipelineRunner({
+      openSource: async () => beforeChunks(await h.open(), before),
+      openTarget: async (): Promise<Target> =>
+        targetKind === 'sqlite'
+          ? new SqliteTarget(path, 'verify')
+          : new PostgresTarget({ ...POSTGRES, schema }, 'verify'),
+      entities: [h.entity(table)],
+      idleMs: 20,
+      onEvent: (e) => events.push(e),
+    });
+    void runner.start();
+    await until('the copy', () => events.some((e) => e.kind === 'snapshot-done'));
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    if (targetKind === 'postgresql') await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  });
+
+  it('a table whose rows keep changing verifies clean', async () => {
+    // Right before each chunk is read, rows of it change at the source: the verify sees them before
+    // the pipeline has applied them, and must re-read them once it has, not report them.
+    before.run = async (n) => {
+      await h.update(table, n * 50 + 10, `changed before chunk ${n}`);
+      await h.remove(table, n * 50 + 20);
+      await h.insert(table, [{ id: 2000 + n, name: `new before chunk ${n}`, amount: '1.00' }]);
+    };
+    let n = 0;
+    let writing = true;
+    // And changes all through the verify, at any time.
+    const writer = (async () => {
+      while (writing) {
+        n++;
+        await h.update(table, (n % 400) + 1, `changed ${n}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const report = await verified(() => runner.requestVerify(undefined, options({ chunkRows: 50 })));
+    writing = false;
+    before.run = null;
+    await writer;
+    expect(runner.failure).toBeNull();
+    expect(report.tables[0]).toMatchObject({
+      status: 'done',
+      counts: { missing: 0, extra: 0, different: 0 },
+    });
+    expect(report.tables[0]?.rowsCompared).toBeGreaterThanOrEqual(390);
+    expect(report.tables[0]?.chunks).toBeGreaterThanOrEqual(8);
+    expect(verifiedClean(report)).toBe(true);
+  });
+
+  it('finds rows deleted, altered and added at the target, repairs exactly those, and verifies clean again', async () => {
+    const t = targetKind === 'sqlite' ? `"${targetTable}"` : `"T"."${targetTable}"`;
+    await atTarget(`DELETE FROM ${t} WHERE "${col('id')}" IN (17, 233)`);
+    await atTarget(`UPDATE ${t} SET "${col('name')}" = 'tampered' WHERE "${col('id')}" = 42`);
+    await atTarget(
+      `INSERT INTO ${t} ("${col('id')}", "${col('name')}", "${col('amount')}") VALUES (9999, 'stray', '3.00')`,
+    );
+    const report = await verified(() =>
+      runner.requestVerify(h.entity(table).source.schema + '.' + table.table, options()),
+    );
+    const [found] = report.tables;
+    expect(found?.counts).toEqual({ missing: 2, extra: 1, different: 1 });
+    const byKind = (kind: string) =>
+      (found?.differences ?? [])
+        .filter((d) => d.kind === kind)
+        .map((d) => ({ key: d.key, columns: d.columns }))
+        .sort((a, b) => Number(a.key[col('id')]) - Number(b.key[col('id')]));
+    expect(byKind('missing')).toEqual([
+      { key: { [col('id')]: '17' }, columns: [] },
+      { key: { [col('id')]: '233' }, columns: [] },
+    ]);
+    expect(byKind('different')).toEqual([{ key: { [col('id')]: '42' }, columns: [col('name')] }]);
+    expect(byKind('extra')).toEqual([{ key: { [col('id')]: '9999' }, columns: [] }]);
+    expect(events.filter((e) => e.kind === 'resnapshot' || e.kind === 'snapshot-started')).toHaveLength(1);
+
+    const repair = await verified(() => runner.requestRepair());
+    expect(repair.kind).toBe('repair');
+    expect(repair.repaired).toEqual({ [`${table.schema}.${table.table}`]: 4 });
+    expect(verifiedClean(repair)).toBe(true);
+    // No copy again: the first snapshot is still the only one.
+    expect(events.filter((e) => e.kind === 'snapshot-started')).toHaveLength(1);
+    expect(events.filter((e) => e.kind === 'verify-finished').at(-1)).toMatchObject({
+      verify: 'repair',
+      status: 'done',
+      repaired: 4,
+      missing: 0,
+      extra: 0,
+      different: 0,
+    });
+  });
+});
