@@ -22,6 +22,7 @@ import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
+import { expectClean, verifyWith } from '../helpers/verify';
 
 let sandbox: SandboxIbmi;
 let admin: IbmiConnection;
@@ -289,6 +290,10 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
         full(11, -32768, PACKED),
         empty(12),
       ]);
+    });
+
+    it('a verify finds no difference in any of these files', async () => {
+      expectClean(await verifyWith(runner(pipeline, files, target, [])));
     });
   },
 );

@@ -19,6 +19,7 @@ import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
+import { expectClean, verifyWith } from '../helpers/verify';
 
 /** An A-specification field line, laid out by position as the DDS reference gives it. */
 const field = (name: string, length: number, type: string, decimals = '', keywords = '') =>
@@ -133,8 +134,8 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a DDS file of every DDS data t
     label === 'SQLite'
       ? new SqliteTarget(path, pipeline)
       : new PostgresTarget({ ...POSTGRES, schema }, pipeline);
-  const run = async (events: RunnerEvent[]) => {
-    const runner = new PipelineRunner({
+  const runner = (events: RunnerEvent[]) =>
+    new PipelineRunner({
       openSource: () =>
         openJournalSource({
           credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline, enableDdsDiscovery: true }),
@@ -148,8 +149,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a DDS file of every DDS data t
       onEvent: (e) => events.push(e),
       retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
     });
-    await runner.runUntilCaughtUp();
-  };
+  const run = (events: RunnerEvent[]) => runner(events).runUntilCaughtUp();
   const rows = async (): Promise<string[][]> => {
     const names = ['ID', 'NAME', 'AMOUNT', 'PRICE', 'QTY', 'RATE', 'ADDED', 'AT', 'STAMP'];
     const rest = ['KANJI', 'ONLYJ', 'EITHER', 'OPEN'].map((n) => `"${n}"`).join(', ');
@@ -211,5 +211,9 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a DDS file of every DDS data t
     changed[10] = '丸の内';
     changed[13] = 'ｶﾅ漢字';
     expect(await rows()).toEqual([expected(changed), expected(second)]);
+  });
+
+  it('a verify finds no difference in any DDS type', async () => {
+    expectClean(await verifyWith(runner([])));
   });
 });

@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
@@ -18,6 +19,7 @@ import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { ibmiReplica, POSTGRES, scratchSchema, postgresReplica, sqliteReplica } from '../helpers/replica';
+import { expectClean, settled, verifyOptions, verifyWith } from '../helpers/verify';
 
 const notes = journalEntity({ schema: 'LEGACY', table: 'NOTES' }, { rowIdentification: { kind: 'rrn' } });
 
@@ -118,5 +120,28 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s',
     );
     expect(rows).toEqual(source);
     expect(rows.some((r) => r.includes('|replicated '))).toBe(true);
+  });
+
+  it('a verify of both members finds no difference; a row changed at the target is found by member and RRN, and repaired', async () => {
+    expectClean(await verifyWith(runner([])));
+    const running = runner([]);
+    void running.start();
+    try {
+      const tamper = 'UPDATE notes SET "NOTE" = \'tampered\' WHERE "MEMBER" = \'ARCHIVE\' AND "RRN" = 3';
+      if (label === 'SQLite') {
+        const db = new Database(path, { timeout: 5000 });
+        db.prepare(tamper).run();
+        db.close();
+      } else await (client as pg.Client).query(tamper.replace('notes', `"${schema}".notes`));
+      const found = await settled(running, () => running.requestVerify(undefined, verifyOptions()));
+      expect(found.tables[0]?.differences).toEqual([
+        { kind: 'different', key: { MEMBER: 'ARCHIVE', RRN: '3' }, columns: ['NOTE'] },
+      ]);
+      const repaired = await settled(running, () => running.requestRepair());
+      expect(repaired.repaired).toEqual({ 'LEGACY.NOTES': 1 });
+      expectClean(repaired);
+    } finally {
+      await running.stop();
+    }
   });
 });

@@ -44,7 +44,8 @@ export function postgresReadBack(
     },
     async keys(t, cursor, limit) {
       const columns = keyColumns(t);
-      const names = t.key.map(q).join(', ');
+      // Qualified: ORDER BY "Id" alone would sort by the text the select list names "Id".
+      const names = t.key.map((k) => `t.${q(k)}`).join(', ');
       const after =
         cursor === null ? [] : keyValues(cursor).map((v) => (v instanceof Uint8Array ? Buffer.from(v) : v));
       const where =
@@ -52,7 +53,7 @@ export function postgresReadBack(
           ? ''
           : ` WHERE (${names}) > (${columns.map((c, i) => `$${i + 1}::${typeOf(c)}`).join(', ')})`;
       const { rows } = await pool.query<Row>(
-        `SELECT ${columns.map(selected).join(', ')} FROM ${name(t.name)}${where} ORDER BY ${names} LIMIT ${Math.max(1, Math.floor(limit))}`,
+        `SELECT ${columns.map((c) => `t.${selected(c)}`).join(', ')} FROM ${name(t.name)} t${where} ORDER BY ${names} LIMIT ${Math.max(1, Math.floor(limit))}`,
         after,
       );
       const last = rows.at(-1);

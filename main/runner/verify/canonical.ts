@@ -51,7 +51,7 @@ function instantText(text: string, digits: number): string {
     Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) -
     offsetMinutes * 60_000;
   const iso = new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  return timeText(`${iso}.${m[7] ?? ''}`, digits);
+  return timeText(m[7] ? `${iso}.${m[7]}` : iso, digits);
 }
 
 /** One value in the compared form; `digits` is what the target keeps of this column's times. */
