@@ -19,6 +19,7 @@ import {
 } from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
+import { verifyAnswerSchema, verifyRequestSchema } from './verify';
 import { METHOD_NAMES, type MethodName } from './ipc';
 
 export { IPC_CHANNEL, METHOD_NAMES, type MethodName, type RawApi } from './ipc';
@@ -164,6 +165,16 @@ export const contract = {
   requestEngineSnapshot: method(
     agentAddress.extend({ table: snapshotRequestBodySchema.shape.table, action: z.enum(['copy', 'cancel']) }),
     snapshotsAnswerSchema,
+  ),
+  /** GET …/verify on the profile's engine: the running verify or repair, and the reports kept. */
+  getEngineVerify: method(agentAddress, verifyAnswerSchema),
+  /** POST …/verify (with its options), …/verify/repair or …/verify/cancel on the profile's engine. */
+  requestEngineVerify: method(
+    agentAddress.extend({
+      action: z.enum(['verify', 'repair', 'cancel']),
+      request: verifyRequestSchema.optional(),
+    }),
+    verifyAnswerSchema,
   ),
   /**
    * Sandbox mode: starts the simulated SQL Server (sample Sales database) and the simulated IBM i

@@ -17,6 +17,7 @@ import {
   tokenAnswerSchema,
 } from './controlApi';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
+import { verifyAnswerSchema, verifyRequestSchema } from './verify';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -216,6 +217,38 @@ export const routes = {
     body: snapshotRequestBodySchema,
     status: 200,
     response: snapshotsAnswerSchema,
+  }),
+  getVerify: route({
+    method: 'GET',
+    path: `${A}/verify`,
+    summary:
+      "The running pipeline's verify or repair (in progress, or its last) and the finished ones kept with the pipeline: per table rows compared, differences (missing, extra, different, with keys and columns), progress.",
+    status: 200,
+    response: verifyAnswerSchema,
+  }),
+  requestVerify: route({
+    method: 'POST',
+    path: `${A}/verify`,
+    summary:
+      'Verify the replica against its source, every table or one, while the pipeline runs: key-ordered chunks compared by digest, differences re-read once the pipeline is past them. Chunk size and a rows-per-second limit keep the source unhurt.',
+    body: verifyRequestSchema,
+    status: 200,
+    response: verifyAnswerSchema,
+  }),
+  repairVerify: route({
+    method: 'POST',
+    path: `${A}/verify/repair`,
+    summary:
+      'Copy exactly the rows the last verify found different again (no re-snapshot), then verify those tables again; the pipeline must be running.',
+    status: 200,
+    response: verifyAnswerSchema,
+  }),
+  cancelVerify: route({
+    method: 'POST',
+    path: `${A}/verify/cancel`,
+    summary: 'Stop the verify or repair in progress; what it found so far is kept.',
+    status: 200,
+    response: verifyAnswerSchema,
   }),
   startAgent: route({
     method: 'POST',

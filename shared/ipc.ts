@@ -19,6 +19,8 @@ export const METHOD_NAMES = [
   'listEngineTables',
   'listEngineSnapshots',
   'requestEngineSnapshot',
+  'getEngineVerify',
+  'requestEngineVerify',
   'startSandbox',
   'getLocalEngine',
   'rotateLocalEngineToken',

@@ -99,3 +99,18 @@ export function differencesCsv(r: VerifyReport): string {
   );
   return ['table,kind,key,columns', ...lines].join('\r\n') + '\r\n';
 }
+
+/** GET and POST …/verify: the running pipeline's verify (in progress or its last) and the ones kept. */
+export const verifyAnswerSchema = z.object({
+  agentId: z.string(),
+  /** Whether the pipeline runs here: a verify or repair is asked of a running pipeline. */
+  running: z.boolean(),
+  current: verifyReportSchema.nullable(),
+  /** Finished verifies and repairs kept with the pipeline, newest first. */
+  history: z.array(verifyReportSchema),
+});
+export type VerifyAnswer = z.infer<typeof verifyAnswerSchema>;
+
+/** What is asked of a running pipeline's verifier. */
+export type VerifyAction =
+  { action: 'verify'; table?: string; options: VerifyOptions } | { action: 'repair' } | { action: 'cancel' };

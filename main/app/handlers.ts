@@ -295,6 +295,18 @@ export const handlers: Handlers = {
         : client.cancelSnapshot({ pipelineId, agentId }, { table }),
     ),
 
+  getEngineVerify: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, (client) => client.getVerify({ pipelineId, agentId })),
+
+  requestEngineVerify: ({ profileId, pipelineId, agentId, action, request }, deps) =>
+    onEngine(deps, profileId, (client) =>
+      action === 'verify'
+        ? client.requestVerify({ pipelineId, agentId }, request ?? {})
+        : action === 'repair'
+          ? client.repairVerify({ pipelineId, agentId })
+          : client.cancelVerify({ pipelineId, agentId }),
+    ),
+
   getEngineBacklog: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.getBacklog({ pipelineId, agentId })),
 

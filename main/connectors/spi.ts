@@ -6,6 +6,7 @@
 import type { AgentTypeDefinition } from '../../shared/agents';
 import type { CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
+import type { VerifyAction, VerifyReport } from '../../shared/verify';
 import type { Checkpoint, SourceAgent } from './source';
 import type { Target } from './target';
 
@@ -33,6 +34,8 @@ export interface StartContext {
   backlog(point: BacklogFigure): void;
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */
   failed(reason: string): void;
+  /** A verify or repair finished: its report is kept with the pipeline. */
+  verified(report: VerifyReport): void;
 }
 
 /** `taken`; or why not: the pipeline does not run here, or no entity of it reads the table (or copies it). */
@@ -74,6 +77,13 @@ export interface AgentRuntime {
   snapshots(agent: ResolvedAgent): TableSnapshot[] | null;
   /** Asks the running pipeline to copy one table (again), or to stop copying it. */
   requestSnapshot(agent: ResolvedAgent, table: string, kind: 'copy' | 'cancel'): SnapshotRequestOutcome;
+  /**
+   * Asks the running pipeline to verify, repair or cancel (docs/verify.md), answering its report then;
+   * `not-running` when it does not run here. A request it cannot take throws VerifyRefused.
+   */
+  verify(agent: ResolvedAgent, action: VerifyAction): VerifyReport | null | 'not-running';
+  /** The running pipeline's verify (in progress or its last); `not-running` when it does not run here. */
+  verifyReport(agent: ResolvedAgent): VerifyReport | null | 'not-running';
   /** The pipeline's entities changed: a running pipeline copies the tables added and drops the others. */
   entitiesChanged(agent: ResolvedAgent, entities: readonly Entity[]): void;
   /** Stops whatever runs, before the engine closes. */

@@ -32,6 +32,7 @@ import {
   type Reply,
 } from './operationKit';
 import { snapshotOperations } from './snapshotOperations';
+import { verifyOperations } from './verifyOperations';
 
 export type { EngineDeps } from './operationKit';
 
@@ -130,6 +131,11 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
     peerPipelines,
     report: (kind, data) => deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString()),
     backlog: (point) => deps.repo.addBacklog(row.pipelineId, row.id, deps.now().toISOString(), point),
+    verified: (report) => {
+      // Kept only while the agent is: a report arriving after it was deleted has nowhere to go.
+      if (deps.repo.storedAgent(row.pipelineId, row.id))
+        deps.repo.addVerifyReport(row.pipelineId, row.id, report);
+    },
     failed: (reason) => {
       const at = deps.now().toISOString();
       const current = deps.repo.storedAgent(row.pipelineId, row.id);
@@ -160,6 +166,7 @@ function transition(
 
 export const operations: Operations = {
   ...snapshotOperations,
+  ...verifyOperations,
   listAgentTypes: () =>
     ok(
       AGENT_TYPES.map((type) => ({

@@ -89,6 +89,8 @@ export interface RunnerOptions {
   openTarget: () => Promise<Target>;
   entities: readonly RunnerEntity[];
   onEvent?: (event: RunnerEvent) => void;
+  /** A verify or repair finished: its whole report (the event has its numbers). */
+  onVerified?: (report: VerifyReport) => void;
   /** A backlog point now and then (at most every `backlogEveryMs`, 10 s by default). */
   onBacklog?: (backlog: SourceBacklog) => void;
   backlogEveryMs?: number;
@@ -285,6 +287,7 @@ export class PipelineRunner {
   }
 
   private emitVerified(r: VerifyReport): void {
+    this.o.onVerified?.(r);
     const sum = (k: 'missing' | 'extra' | 'different') => r.tables.reduce((n, t) => n + t.counts[k], 0);
     this.emit({
       kind: 'verify-finished',

@@ -46,7 +46,15 @@ export function runnerRuntime(
   plugins: AgentPlugins,
 ): Pick<
   AgentRuntime,
-  'start' | 'pause' | 'stop' | 'close' | 'snapshots' | 'requestSnapshot' | 'entitiesChanged'
+  | 'start'
+  | 'pause'
+  | 'stop'
+  | 'close'
+  | 'snapshots'
+  | 'requestSnapshot'
+  | 'verify'
+  | 'verifyReport'
+  | 'entitiesChanged'
 > {
   const runners = new Map<string, PipelineRunner>();
   const keyOf = (a: ResolvedAgent) => `${a.pipelineId}/${a.id}`;
@@ -79,6 +87,7 @@ export function runnerRuntime(
         // One connection stays the change stream's.
         copyConcurrency: Math.max(1, connections - 1),
         onEvent: throttled(ctx.report),
+        onVerified: ctx.verified,
         onBacklog: (b) =>
           ctx.backlog({
             rowsToRead: b.rowsToRead,
@@ -110,6 +119,15 @@ export function runnerRuntime(
       const taken = kind === 'copy' ? runner.requestSnapshot(table) : runner.cancelSnapshot(table);
       return taken ? 'taken' : 'unknown-table';
     },
+    verify: (agent, a) => {
+      const runner = runners.get(keyOf(agent));
+      if (!runner) return 'not-running';
+      if (a.action === 'verify') return runner.requestVerify(a.table, a.options);
+      if (a.action === 'repair') return runner.requestRepair();
+      runner.cancelVerify();
+      return runner.verifyReport();
+    },
+    verifyReport: (agent) => runners.get(keyOf(agent))?.verifyReport() ?? 'not-running',
     entitiesChanged: (agent, entities) => runners.get(keyOf(agent))?.setEntities(runnerEntities(entities)),
     close: async () => {
       const all = [...runners.values()];

@@ -345,6 +345,8 @@ describe('states', () => {
     stop: async () => undefined,
     snapshots: () => null,
     requestSnapshot: () => 'not-running',
+    verify: () => 'not-running',
+    verifyReport: () => 'not-running',
     entitiesChanged: () => undefined,
   };
 

@@ -156,6 +156,7 @@ describe('a made-up agent type, given to the runtime as a plugin', () => {
           target: undefined,
           dataDir,
           peerPipelines: [],
+          verified: () => undefined,
           report: (kind) => {
             events.push(kind);
             if (kind === 'snapshot-done') resolve();

@@ -38,4 +38,10 @@ export const migrations: readonly string[] = [
    CREATE TRIGGER events_go_with_pipeline AFTER DELETE ON pipelines
      BEGIN DELETE FROM events WHERE pipeline_id = OLD.id; END;
    CREATE INDEX events_by_time ON events (at);`,
+  // Finished verifies and repairs, the newest few per agent (docs/verify.md), gone with their agent.
+  `CREATE TABLE verify_reports (
+     pipeline_id TEXT NOT NULL, agent_id TEXT NOT NULL, id TEXT NOT NULL, finished_at TEXT NOT NULL,
+     report TEXT NOT NULL,
+     PRIMARY KEY (pipeline_id, agent_id, id),
+     FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);`,
 ];

@@ -4,6 +4,17 @@ import { redactSection, secretKeysOf } from '../../../shared/config/parse';
 import type { Agent, AgentState, Entity, Pipeline } from '../../../shared/controlApi';
 import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
 import type { Db } from './db';
+import { verifyReportSchema, type VerifyReport } from '../../../shared/verify';
+
+const VERIFY_REPORTS_KEPT = 10;
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 interface PipelineRow {
   id: string;
@@ -135,6 +146,17 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       'DELETE FROM events WHERE pipeline_id = ? AND id <= (SELECT id FROM events WHERE pipeline_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
     ),
     pruneEventsByAge: db.prepare('DELETE FROM events WHERE at < ?'),
+    insertVerify: db.prepare(
+      'INSERT OR REPLACE INTO verify_reports (pipeline_id, agent_id, id, finished_at, report) VALUES (?, ?, ?, ?, ?)',
+    ),
+    /** All but the newest `keep` reports of an agent. */
+    pruneVerify: db.prepare(
+      `DELETE FROM verify_reports WHERE pipeline_id = ? AND agent_id = ? AND id NOT IN (
+         SELECT id FROM verify_reports WHERE pipeline_id = ? AND agent_id = ? ORDER BY finished_at DESC, id LIMIT ?)`,
+    ),
+    verifyReports: db.prepare<[string, string], { report: string }>(
+      'SELECT report FROM verify_reports WHERE pipeline_id = ? AND agent_id = ? ORDER BY finished_at DESC, id',
+    ),
     backlog: db.prepare<
       [string, string, string],
       {
@@ -251,6 +273,23 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       q.pruneEventsByCount.run(pipelineId, pipelineId, retention.keepEvents);
       q.pruneEventsByAge.run(new Date(Date.parse(at) - retention.keepEventDays * DAY_MS).toISOString());
     },
+    /** Keeps a finished verify or repair; the newest VERIFY_REPORTS_KEPT of the agent stay. */
+    addVerifyReport: (pipelineId: string, agentId: string, report: VerifyReport) => {
+      q.insertVerify.run(
+        pipelineId,
+        agentId,
+        report.id,
+        report.finishedAt ?? report.requestedAt,
+        JSON.stringify(report),
+      );
+      q.pruneVerify.run(pipelineId, agentId, pipelineId, agentId, VERIFY_REPORTS_KEPT);
+    },
+    /** The agent's kept reports, newest first; one that no longer parses (an older shape) is left out. */
+    verifyReports: (pipelineId: string, agentId: string): VerifyReport[] =>
+      q.verifyReports.all(pipelineId, agentId).flatMap(({ report }) => {
+        const parsed = verifyReportSchema.safeParse(safeJson(report));
+        return parsed.success ? [parsed.data] : [];
+      }),
     /** Applies the limits now (at start-up: a store from before them, or limits made tighter). */
     pruneEvents: (now: string) => {
       for (const { id } of q.pipelines.all()) q.pruneEventsByCount.run(id, id, retention.keepEvents);
