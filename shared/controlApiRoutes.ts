@@ -275,7 +275,7 @@ export const routes = {
     method: 'POST',
     path: '/diagnostics',
     summary:
-      'A diagnostics bundle (zip): versions, redacted configuration, last check results, backlog history and recent events.',
+      'A diagnostics bundle (zip): versions, redacted configuration, last check results, backlog history, recent events and the verify reports kept.',
     status: 200,
     binary: 'application/zip',
   }),

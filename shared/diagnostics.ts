@@ -1,6 +1,7 @@
 // The diagnostics bundle: what a DBA attaches to a support ticket or reads offline later. Every file of
 // a bundle is parsed with these schemas when it is opened: a bundle is input from outside.
 import { z } from 'zod';
+import { verifyReportSchema } from './verify';
 import { backlogPointSchema, checkResultSchema } from './controlApi';
 import { pipelineDetailSchema } from './controlApiRoutes';
 
@@ -42,12 +43,18 @@ export const diagnosticsProfilesSchema = z.array(
   z.object({ id: z.string(), name: z.string(), baseUrl: z.string(), tokenSet: z.boolean() }),
 );
 
+/** The verifies and repairs kept with each agent (docs/verify.md), newest first. */
+export const diagnosticsVerifySchema = z.array(
+  z.object({ pipelineId: z.string(), agentId: z.string(), reports: z.array(verifyReportSchema) }),
+);
+
 export const diagnosticsViewSchema = z.object({
   manifest: diagnosticsManifestSchema,
   configuration: diagnosticsConfigurationSchema,
   checks: diagnosticsChecksSchema,
   events: diagnosticsEventsSchema,
   backlog: diagnosticsBacklogSchema,
+  verify: diagnosticsVerifySchema,
   profiles: diagnosticsProfilesSchema.nullable(),
   logs: z.array(z.object({ name: z.string(), text: z.string() })),
   files: z.array(z.object({ name: z.string(), size: z.number() })),
@@ -61,6 +68,7 @@ export const DIAGNOSTICS_FILES = {
   checks: 'checks.json',
   events: 'events.json',
   backlog: 'backlog.json',
+  verify: 'verify.json',
   profiles: 'profiles.json',
 } as const;
 export const LOGS_FOLDER = 'logs/';

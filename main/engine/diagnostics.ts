@@ -11,6 +11,7 @@ import {
   diagnosticsEventsSchema,
   diagnosticsManifestSchema,
   diagnosticsProfilesSchema,
+  diagnosticsVerifySchema,
   LOGS_FOLDER,
   MAX_BUNDLE_BYTES,
   type DiagnosticsView,
@@ -91,6 +92,13 @@ export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExt
     [DIAGNOSTICS_FILES.checks]: json(checks),
     [DIAGNOSTICS_FILES.events]: json(deps.repo.recentEvents(RECENT_EVENTS)),
     [DIAGNOSTICS_FILES.backlog]: json(backlog),
+    [DIAGNOSTICS_FILES.verify]: json(
+      pipelines.flatMap((p) =>
+        p.agents
+          .map((a) => ({ pipelineId: p.id, agentId: a.id, reports: deps.repo.verifyReports(p.id, a.id) }))
+          .filter((v) => v.reports.length > 0),
+      ),
+    ),
   };
   if (extras.profiles) files[DIAGNOSTICS_FILES.profiles] = json(extras.profiles);
   for (const log of extras.logs ?? []) files[LOGS_FOLDER + log.name] = tail(log.text);
@@ -148,6 +156,8 @@ export function readDiagnosticsBundle(bytes: Uint8Array): DiagnosticsView {
     checks: read(DIAGNOSTICS_FILES.checks, diagnosticsChecksSchema) ?? [],
     events: read(DIAGNOSTICS_FILES.events, diagnosticsEventsSchema) ?? [],
     backlog: read(DIAGNOSTICS_FILES.backlog, diagnosticsBacklogSchema) ?? [],
+    // Bundles from before verify have none.
+    verify: read(DIAGNOSTICS_FILES.verify, diagnosticsVerifySchema, true) ?? [],
     profiles: read(DIAGNOSTICS_FILES.profiles, diagnosticsProfilesSchema, true),
     logs: Object.entries(entries)
       .filter(([name]) => name.startsWith(LOGS_FOLDER))

@@ -6,6 +6,8 @@ import { useStore } from '../store';
 import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
 import { controlAgent, refreshRun, snapshotTable } from '../store/checks';
 import { BacklogGauge } from './BacklogGauge';
+import { VerifyPanel } from './VerifyPanel';
+import { duration } from '../ui/format';
 
 const describe = (kind: string, data: Record<string, unknown>): string => {
   const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number).toLocaleString('en') : '?');
@@ -32,6 +34,14 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
       return `Columns of ${String(data.table ?? '')} changed — ${String(data.reason ?? '')}`;
     case 'table-stopped':
       return `Replication of ${String(data.table ?? '')} stopped — ${String(data.reason ?? '')}`;
+    case 'verify-finished':
+      return `${data.verify === 'repair' ? `Repair (${n('repaired')} rows copied again), then verify` : 'Verify'} ${String(data.status)}: ${n('rowsCompared')} rows compared, ${n('missing')} missing, ${n('extra')} extra, ${n('different')} different`;
+    case 'verify-verify-requested':
+      return `Verify asked for (${data.table ? String(data.table) : 'every table'}, ${n('chunkRows')} rows per chunk)`;
+    case 'verify-repair-requested':
+      return 'Repair of the differing rows asked for';
+    case 'verify-cancel-requested':
+      return 'Verify cancelled';
     case 'resnapshot':
     case 'retrying':
     case 'failed':
@@ -86,6 +96,7 @@ export function RunPanel() {
       </div>
       <SnapshotProgress snapshots={snapshots} busy={busy !== undefined} />
       <BacklogGauge backlog={backlog} />
+      <VerifyPanel running={running} tables={(snapshots?.tables ?? []).map((t) => t.table)} />
       <h4>Recent events</h4>
       {/* The list scrolls: focusable, so a keyboard can scroll it too. */}
       <ol className="events" aria-label="Pipeline events" tabIndex={0}>
@@ -103,15 +114,6 @@ export function RunPanel() {
 }
 
 const count = (n: number) => n.toLocaleString('en');
-
-/** "2 h 05 min", "4 min 10 s", "12 s": the time left in words a person reads at a glance. */
-export function duration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s >= 3600)
-    return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
-  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${s} s`;
-}
 
 function copyText(t: TableSnapshot): string {
   const of = t.rowsTotal !== null ? ` of ${count(Math.max(t.rowsTotal, t.rowsDone))}` : '';

@@ -9,6 +9,7 @@ import type {
   TableState,
 } from '../../shared/controlApi';
 import type { SnapshotsAnswer } from '../../shared/snapshots';
+import type { VerifyAnswer } from '../../shared/verify';
 import { useStore } from './index';
 
 export interface ChecksSliceState {
@@ -24,6 +25,8 @@ export interface ChecksSliceState {
     backlog?: zod.infer<typeof backlogAnswerSchema>;
     /** The selected pipeline's table copies, while it runs. */
     snapshots?: SnapshotsAnswer;
+    /** The selected pipeline's verify or repair, and the reports kept. */
+    verify?: VerifyAnswer;
     /** The selected agent's entity tables, when asked for. */
     tables?: TableState[] | 'loading';
     notice?: string;
@@ -31,8 +34,8 @@ export interface ChecksSliceState {
   };
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
-const patch = (p: Partial<ChecksSliceState['checker']>) =>
+export const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
+export const patch = (p: Partial<ChecksSliceState['checker']>) =>
   useStore.setState((s) => ({ checker: { ...s.checker, ...p } }));
 
 export async function pickCheckerEngine(profileId: string): Promise<void> {
@@ -57,11 +60,12 @@ export function pickCheckerAgent(selected: string): void {
     events: undefined,
     backlog: undefined,
     snapshots: undefined,
+    verify: undefined,
     tables: undefined,
   });
 }
 
-function address() {
+export function address() {
   const { profileId, selected } = useStore.getState().checker;
   const [pipelineId, agentId] = (selected ?? '').split('/');
   return profileId && pipelineId && agentId ? { profileId, pipelineId, agentId } : undefined;
@@ -151,15 +155,16 @@ export async function refreshRun(): Promise<void> {
   const at = address();
   if (!api || !at) return;
   try {
-    const [{ pipelines }, events, backlog, snapshots] = await Promise.all([
+    const [{ pipelines }, events, backlog, snapshots, verify] = await Promise.all([
       api.listEngineAgents({ profileId: at.profileId }),
       api.listPipelineEvents({ profileId: at.profileId, pipelineId: at.pipelineId }),
       api.getEngineBacklog(at),
       api.listEngineSnapshots(at),
+      api.getEngineVerify(at),
     ]);
     // An answer for an agent no longer selected is dropped, not shown under the new one.
     if (useStore.getState().checker.selected !== `${at.pipelineId}/${at.agentId}`) return;
-    patch({ agents: pipelines, events, backlog, snapshots });
+    patch({ agents: pipelines, events, backlog, snapshots, verify });
   } catch (error) {
     patch({ error: message(error) });
   }

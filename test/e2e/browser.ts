@@ -82,7 +82,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 export interface WebApp {
   browser: Browser;
-  app: AppServices;
+  app: AppServices & { dataDir: string };
   server: WebServer;
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 // Sandbox mode in a real browser: one click starts the simulated SQL Server and the simulated IBM i
 // with sample data and a pipeline for each on the local engine; the user checks them, starts them,
 // and sees the rows arrive.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, startWebApp, type WebApp } from './browser';
@@ -113,6 +115,35 @@ describe('Try the sandbox', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(state).toBe('running');
     await expect.poll(gauge, { timeout: 15_000 }).toMatch(/^0 rows waiting/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(state).toBe('configured');
+  });
+
+  it('verifies the IBM i pipeline clean, finds a row altered at the target, and repairs it', async () => {
+    const state = () => page.getByLabel('Pipeline state').textContent();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(state).toBe('running');
+    const verify = page.getByRole('region', { name: 'Verify the replica' });
+    await verify.getByRole('button', { name: 'Verify', exact: true }).click();
+    await verify.getByText(/^Verify: the replica equals the source \(\d+ rows compared\)$/).waitFor();
+
+    // A row changed behind the engine's back, in the replica file itself.
+    const db = new Database(join(web.app.dataDir, 'replicas', 'sandbox-ibmi.sqlite'), { timeout: 5000 });
+    const { name } = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND lower(name) LIKE '%customer%'")
+      .get() as { name: string };
+    db.prepare(`UPDATE "${name}" SET "NAME" = 'altered by hand' WHERE "ID" = 1`).run();
+    db.close();
+    await verify.getByRole('button', { name: 'Verify', exact: true }).click();
+    await verify.getByText(/^Verify done: 0 missing, 0 extra, 1 different of \d+ rows$/).waitFor();
+    const differences = verify.getByRole('table', { name: 'Rows of SHOP.CUSTOMER that differ' });
+    expect(await differences.locator('tbody tr').allTextContents()).toEqual(['ID = 1differentNAME']);
+    await screenshot(page, 'sandbox-ibmi-verify-differences');
+
+    await verify.getByRole('button', { name: 'Repair the differing rows' }).click();
+    await verify
+      .getByText(/^Repair \(1 rows copied again\), then verify: the replica equals the source/)
+      .waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(state).toBe('configured');
   });

@@ -64,6 +64,7 @@ describe('engine: POST /diagnostics', () => {
       'configuration.json',
       'events.json',
       'manifest.json',
+      'verify.json',
     ]);
     const manifest = JSON.parse(strFromU8(files['manifest.json'] ?? new Uint8Array())) as Record<
       string,

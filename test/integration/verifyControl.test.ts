@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../main/client/engineClient';
+import { readDiagnosticsBundle } from '../../main/engine/diagnostics';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { differencesCsv, verifiedClean, type VerifyAnswer } from '../../shared/verify';
 import { configureSeedPipeline } from '../helpers/changeTracking';
@@ -121,5 +122,8 @@ describe('verify and repair through the control API', () => {
     const stopped = await e.client.getVerify(ids);
     expect(stopped.running).toBe(false);
     expect(stopped.history).toHaveLength(3);
+    // The diagnostics bundle carries them, for a look offline.
+    const bundle = readDiagnosticsBundle(await e.client.createDiagnostics({}));
+    expect(bundle.verify).toEqual([{ ...ids, reports: stopped.history }]);
   });
 });

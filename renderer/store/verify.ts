@@ -1,0 +1,48 @@
+// Verify and repair of the selected running pipeline (docs/verify.md): the request, the report as
+// it advances (refreshed with the run), and the report saved as CSV or JSON.
+import { differencesCsv, type VerifyReport, type VerifyRequest } from '../../shared/verify';
+import { useStore } from './index';
+import { address, message, patch, refreshRun } from './checks';
+
+export async function askVerify(
+  action: 'verify' | 'repair' | 'cancel',
+  request?: VerifyRequest,
+): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ busy: 'acting', error: undefined, notice: undefined });
+  try {
+    const verify = await api.requestEngineVerify({
+      ...at,
+      action,
+      ...(request && action === 'verify' ? { request } : {}),
+    });
+    patch({
+      verify,
+      busy: undefined,
+      notice:
+        action === 'verify'
+          ? 'Verifying: the pipeline keeps running; rows still changing are read again once it is past them.'
+          : action === 'repair'
+            ? 'Repairing: the differing rows are copied again, then verified again.'
+            : 'The verify is cancelled; what it found so far is kept.',
+    });
+    await refreshRun();
+  } catch (error) {
+    patch({ error: message(error), busy: undefined });
+  }
+}
+
+/** Hands a report to the browser (or Electron) as a file: its differences as CSV, or all of it as JSON. */
+export function saveReport(report: VerifyReport, format: 'csv' | 'json'): void {
+  const text = format === 'csv' ? differencesCsv(report) : JSON.stringify(report, null, 2) + '\n';
+  const url = URL.createObjectURL(
+    new Blob([text], { type: format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json' }),
+  );
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `verify-${report.requestedAt.slice(0, 19).replace(/[:T]/g, '-')}.${format}`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
