@@ -14,6 +14,7 @@ import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
 import { snapshotBenchmark } from './snapshot.bench';
 import type { Benchmark, Figure } from './harness';
 import { webBridgeBenchmark } from './webBridge.bench';
+import { verifyBenchmark } from './verify.bench';
 
 const benchmarks: Benchmark[] = [
   configBenchmark,
@@ -27,6 +28,7 @@ const benchmarks: Benchmark[] = [
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,
+  verifyBenchmark,
   bundleBenchmark,
 ];
 const only = process.argv[2];

@@ -73,7 +73,13 @@ const AFFINITY: Record<string, Affinity> = {
   geometry: 'spatial',
 };
 
-export const affinityOf = (c: ColumnShape): Affinity => AFFINITY[baseType(c)] ?? 'text';
+const affinities = new Map<string, Affinity>();
+/** A column's affinity, by its source type (asked per value on every write: kept per type). */
+export function affinityOf(c: ColumnShape): Affinity {
+  let a = affinities.get(c.sourceType);
+  if (a === undefined) affinities.set(c.sourceType, (a = AFFINITY[baseType(c)] ?? 'text'));
+  return a;
+}
 
 /** The scale SQL Server shows a decimal or money column's values at; NaN for other types. */
 function scaleOfDecimal(c: ColumnShape): number {

@@ -25,7 +25,12 @@ export function sqliteReadBack(
       for (let from = 0; from < keys.length; from += per) {
         const slice = keys.slice(from, from + per);
         const tuple = `(${columns.map(() => '?').join(', ')})`;
-        const sql = `SELECT * FROM ${q(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (VALUES ${slice.map(() => tuple).join(', ')})`;
+        // One key column: a plain IN list, which SQLite seeks by the primary key.
+        const list =
+          columns.length === 1
+            ? slice.map(() => '?').join(', ')
+            : `VALUES ${slice.map(() => tuple).join(', ')}`;
+        const sql = `SELECT * FROM ${q(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${list})`;
         const params = slice.flatMap((k) => columns.map((c) => bindable(c, k[c.name] ?? null)));
         out.push(
           ...(db
