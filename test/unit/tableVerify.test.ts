@@ -106,4 +106,26 @@ describe('a table verify', () => {
     );
     expect(report).toMatchObject({ rowsCompared: 3, targetRows: 3, chunks: 1 });
   });
+
+  it('keeps to its rows-per-second limit: the next chunk waits until the time that many rows take', async () => {
+    const source = new Map(Array.from({ length: 50 }, (_, i): [number, string] => [i, `row ${i}`]));
+    const { ctx, tick } = world(source, new Map(source));
+    const job = new TableVerifyJob('dbo.T', verifyRequestSchema.parse({ rowsPerSecond: 100 }));
+    expect(await job.step(ctx)).toBe('worked');
+    // 50 rows at 100 a second: half a second before the target's keys are read.
+    tick(400);
+    expect(await job.step(ctx)).toBe('waiting');
+    tick(100);
+    expect(await job.step(ctx)).toBe('worked');
+    expect(job.report(ctx.now())).toMatchObject({ rowsCompared: 50, rowsPerSecond: 100, targetRows: 50 });
+  });
+
+  it('cancelled, it stops where it is and keeps what it found', async () => {
+    const { ctx } = world(new Map([[1, 'one']]), new Map());
+    const job = new TableVerifyJob('dbo.T', options);
+    await job.step(ctx);
+    job.cancel(ctx.now());
+    expect(await job.step(ctx)).toBe('done');
+    expect(job.report(ctx.now())).toMatchObject({ status: 'cancelled', rowsCompared: 1, pending: 1 });
+  });
 });
