@@ -71,6 +71,10 @@ export interface TargetReadBack {
   keptDigits(c: ColumnShape): number;
 }
 
+/** The table's key columns, in key order. */
+export const keyColumnsOf = (t: TargetTable): ColumnShape[] =>
+  t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
+
 /** A change's key as text: its values in key order, bigints written as digits. */
 const keyText = (c: Change) =>
   JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));

@@ -1,9 +1,9 @@
 // Starts a real local engine on a free loopback port over a fresh (or given) data folder.
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngineClient, type EngineClient } from '../../main/client/engineClient';
+import { createEngineClient, EngineError, type EngineClient } from '../../main/client/engineClient';
 import { openEngine, type LocalEngine } from '../../main/engine/engine';
 import type { AgentRuntime } from '../../main/connectors/spi';
 import { startEngineServer, type EngineServer } from '../../main/engine/server';
@@ -77,4 +77,14 @@ export function enginesStoppedAfterEach(): (
     running.push(e);
     return e;
   };
+}
+
+/** The control API's refusal of `work`: the client's error, for its status and words. */
+export async function refusal(work: Promise<unknown>): Promise<EngineError> {
+  const error = await work.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
 }

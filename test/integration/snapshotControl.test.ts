@@ -3,11 +3,10 @@
 // cancelled half way while the other tables keep streaming, and the refusals in words.
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../main/client/engineClient';
 import { describeTables } from '../../main/connectors/changeTracking/shape';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { join } from 'node:path';
-import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { refusal, startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';
 import { sandboxPool } from '../helpers/sandbox';
 import { until } from '../helpers/until';
@@ -25,14 +24,6 @@ const entity = (table: string) => ({
 });
 const events = async (kind: string) =>
   (await e.client.listEvents({ pipelineId: ids.pipelineId })).filter((x) => x.kind === kind);
-const refusal = async (work: Promise<unknown>) => {
-  const error = await work.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-};
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({ seed: true });

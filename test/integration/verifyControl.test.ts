@@ -5,26 +5,17 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../main/client/engineClient';
 import { readDiagnosticsBundle } from '../../main/engine/diagnostics';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { differencesCsv, verifiedClean, type VerifyAnswer } from '../../shared/verify';
 import { configureSeedPipeline } from '../helpers/changeTracking';
-import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { refusal, startTestEngine, type RunningEngine } from '../helpers/engine';
 import { until } from '../helpers/until';
 
 let sandbox: SandboxSqlServer;
 let e: RunningEngine;
 const ids = { pipelineId: 'checked', agentId: 'sales' };
 
-const refusal = async (work: Promise<unknown>) => {
-  const error = await work.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-};
 /** Waits for the report `asked` started to finish, and answers it. */
 async function finished(asked: VerifyAnswer): Promise<VerifyAnswer> {
   const id = asked.current?.id;

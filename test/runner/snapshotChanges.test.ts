@@ -9,77 +9,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type sql from 'mssql';
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
 import { PostgresTarget } from '../../main/connectors/postgresql/target';
-import type { Row, SourceAgent, TableRef } from '../../main/connectors/source';
+import type { Row } from '../../main/connectors/source';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import type { Target } from '../../main/connectors/target';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import type { ContractRow, SourceHarness } from '../contract/sourceAgent';
-import { changeTrackingHarness, ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
-import { journalHarness, sandboxIbmiCredentials } from '../helpers/journal';
-import { POSTGRES, postgresClient } from '../helpers/replica';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import type { ContractRow } from '../contract/sourceAgent';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import { bothSources, interceptChunks } from '../helpers/bothSources';
+import { POSTGRES } from '../helpers/replica';
+import { sandboxPool } from '../helpers/sandbox';
 import { until } from '../helpers/until';
 
-let mssql: SandboxSqlServer;
-let ibmi: SandboxIbmi;
-let client: pg.Client;
-const harnesses: SourceHarness[] = [];
-
-beforeAll(async () => {
-  mssql = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  const pool = await sandboxPool(mssql, { max: 1 });
-  await pool.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;`);
-  await pool.close();
-  ibmi = await startSandboxIbmi({ seed: true });
-  client = await postgresClient();
-});
-afterAll(async () => {
-  for (const h of harnesses) await h.close();
-  await client?.end();
-  await ibmi?.close();
-  await mssql?.close();
-});
-
-const makers = {
-  'change-tracking': () => changeTrackingHarness(sandboxCredentials(mssql), { pipelineId: 'copying' }),
-  journal: async () => {
-    const h = journalHarness(await ibmi.connect({ ...SEED_ADMIN }), sandboxIbmiCredentials(ibmi), {
-      schema: 'COPYING',
-      pipelineId: 'copying',
-    });
-    await h.prepare();
-    return h;
-  },
-};
-
-/** The agent, with `readChunk` wrapped: work before each chunk is read, and after it is read. */
-function interceptChunks(
-  agent: SourceAgent,
-  around: { before(n: number): Promise<void>; after(n: number, rows: Row[]): Promise<void> },
-): SourceAgent {
-  let n = 0;
-  return new Proxy(agent, {
-    get(target, property) {
-      if (property === 'readChunk')
-        return async (table: TableRef, cursor: string | null, limit: number) => {
-          await around.before(n);
-          const chunk = await target.readChunk(table, cursor, limit);
-          await around.after(n++, chunk.rows);
-          return chunk;
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
-}
+const sources = bothSources({ pipelineId: 'copying', ibmiSchema: 'COPYING' });
 
 describe.each([
   ['change-tracking', 'sqlite'],
@@ -88,8 +32,8 @@ describe.each([
   ['journal', 'postgresql'],
 ] as const)('a %s table changing while it is copied into %s', (sourceKind, targetKind) => {
   it('ends equal to the source: no row lost, doubled or stale', async () => {
-    const h = await makers[sourceKind]();
-    harnesses.push(h);
+    const h = await sources.harness(sourceKind);
+    const client = sources.client();
     const table = await h.createTable(`C${targetKind === 'sqlite' ? 'S' : 'P'}`);
     const expected = new Map<number, ContractRow>();
     const insert = async (id: number, name: string) => {
@@ -166,7 +110,7 @@ describe.each([
 
 describe('two tables copied at once while a third streams', () => {
   it('keeps applying the third table’s changes during the copies, with a bounded lag', async () => {
-    const pool: sql.ConnectionPool = await sandboxPool(mssql, { max: 2 });
+    const pool: sql.ConnectionPool = await sandboxPool(sources.mssql(), { max: 2 });
     const ROWS = 30_000;
     await pool.request().batch(`      CREATE TABLE dbo.CopyA (Id INT PRIMARY KEY, Note NVARCHAR(40) NOT NULL);
       CREATE TABLE dbo.CopyB (Id INT PRIMARY KEY, Note NVARCHAR(40) NOT NULL);
@@ -185,7 +129,7 @@ describe('two tables copied at once while a third streams', () => {
     const runner = new PipelineRunner({
       openSource: () =>
         openChangeTrackingSource({
-          credentials: sandboxCredentials(mssql, { maxConnectionsCount: 3 }),
+          credentials: sandboxCredentials(sources.mssql(), { maxConnectionsCount: 3 }),
           configuration: ctConfiguration(),
           pipelineId: 'concurrent',
           agentId: 'src',

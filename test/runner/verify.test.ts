@@ -13,68 +13,17 @@ import type { SourceAgent, TableRef } from '../../main/connectors/source';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import type { Target } from '../../main/connectors/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { verifiedClean, verifyRequestSchema, type VerifyReport } from '../../shared/verify';
 import type { ContractRow, SourceHarness } from '../contract/sourceAgent';
-import { changeTrackingHarness, sandboxCredentials } from '../helpers/changeTracking';
-import { journalHarness, sandboxIbmiCredentials } from '../helpers/journal';
-import { POSTGRES, postgresClient } from '../helpers/replica';
-import { DBA, sandboxPool } from '../helpers/sandbox';
+import { bothSources, interceptChunks } from '../helpers/bothSources';
+import { POSTGRES } from '../helpers/replica';
 import { until } from '../helpers/until';
 
-let mssql: SandboxSqlServer;
-let ibmi: SandboxIbmi;
-let client: pg.Client;
-const harnesses: SourceHarness[] = [];
+const sources = bothSources({ pipelineId: 'verify', ibmiSchema: 'VERIFY' });
 
-beforeAll(async () => {
-  mssql = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
-  const pool = await sandboxPool(mssql, { max: 1 });
-  await pool.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;`);
-  await pool.close();
-  ibmi = await startSandboxIbmi({ seed: true });
-  client = await postgresClient();
-});
-afterAll(async () => {
-  for (const h of harnesses) await h.close();
-  await client?.end();
-  await ibmi?.close();
-  await mssql?.close();
-});
-
-const makers = {
-  'change-tracking': () => changeTrackingHarness(sandboxCredentials(mssql), { pipelineId: 'verify' }),
-  journal: async () => {
-    const h = journalHarness(await ibmi.connect({ ...SEED_ADMIN }), sandboxIbmiCredentials(ibmi), {
-      schema: 'VERIFY',
-      pipelineId: 'verify',
-    });
-    await h.prepare();
-    return h;
-  },
-};
-
-/** The agent, with work done right before each chunk it reads while `before` is set. */
-function beforeChunks(
-  agent: SourceAgent,
-  before: { run: ((n: number) => Promise<void>) | null },
-): SourceAgent {
-  let n = 0;
-  return new Proxy(agent, {
-    get(target, property) {
-      if (property === 'readChunk')
-        return async (table: TableRef, cursor: string | null, limit: number) => {
-          await before.run?.(n++);
-          return target.readChunk(table, cursor, limit);
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
-}
+/** Work done right before each chunk the agent reads, while `before.run` is set. */
+const beforeChunks = (agent: SourceAgent, before: { run: ((n: number) => Promise<void>) | null }) =>
+  interceptChunks(agent, { before: async (n: number) => before.run?.(n) });
 
 const options = (o: Record<string, unknown> = {}) => verifyRequestSchema.parse({ chunkRows: 100, ...o });
 
@@ -85,6 +34,7 @@ describe.each([
   ['journal', 'postgresql'],
 ] as const)('verify and repair: %s into %s', (sourceKind, targetKind) => {
   let h: SourceHarness;
+  let client: pg.Client;
   let table: TableRef;
   let runner: PipelineRunner;
   const events: RunnerEvent[] = [];
@@ -121,8 +71,8 @@ describe.each([
   }
 
   beforeAll(async () => {
-    h = await makers[sourceKind]();
-    harnesses.push(h);
+    h = await sources.harness(sourceKind);
+    client = sources.client();
     table = await h.createTable(`V${targetKind === 'sqlite' ? 'S' : 'P'}`);
     const rows: ContractRow[] = Array.from({ length: 400 }, (_, i) => ({
       id: i + 1,

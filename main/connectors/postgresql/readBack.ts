@@ -4,7 +4,7 @@
 import { Buffer } from 'node:buffer';
 import type pg from 'pg';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import type { TargetReadBack, TargetTable } from '../target';
+import { keyColumnsOf, type TargetReadBack } from '../target';
 import { affinityOf } from '../targetValues';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -19,10 +19,9 @@ export function postgresReadBack(
   bindable: (c: ColumnShape, v: RowValue) => unknown,
   keptDigits: (c: ColumnShape) => number,
 ): TargetReadBack {
-  const keyColumns = (t: TargetTable) => t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
   return {
     async rows(t, keys) {
-      const columns = keyColumns(t);
+      const columns = keyColumnsOf(t);
       const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
       const out: Row[] = [];
       for (let from = 0; from < keys.length; from += per) {
@@ -43,7 +42,7 @@ export function postgresReadBack(
       return out;
     },
     async keys(t, cursor, limit) {
-      const columns = keyColumns(t);
+      const columns = keyColumnsOf(t);
       // Qualified: ORDER BY "Id" alone would sort by the text the select list names "Id".
       const names = t.key.map((k) => `t.${q(k)}`).join(', ');
       const after =

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { Buffer } from 'node:buffer';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import type { TargetReadBack, TargetTable } from '../target';
+import { keyColumnsOf, type TargetReadBack } from '../target';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** SQLite binds up to 32,766 parameters per statement. */
@@ -16,10 +16,9 @@ export function sqliteReadBack(
   db: Database.Database,
   bindable: (c: ColumnShape, v: RowValue) => unknown,
 ): TargetReadBack {
-  const keyColumns = (t: TargetTable) => t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
   return {
     async rows(t, keys) {
-      const columns = keyColumns(t);
+      const columns = keyColumnsOf(t);
       const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
       const out: Row[] = [];
       for (let from = 0; from < keys.length; from += per) {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Difference, DifferenceKind, TableVerify, VerifyOptions } from '../../../shared/verify';
 import { VERIFY_DEFAULTS } from '../../../shared/verify';
 import type { ColumnShape, Row, RowValue, SourceAgent, TableRef } from '../../connectors/source';
-import type { TargetReadBack, TargetTable } from '../../connectors/target';
+import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../connectors/target';
 import { affinityOf } from '../../connectors/targetValues';
 import { keyText, sourceForm, targetForm } from './canonical';
 import { KeySet } from './keySet';
@@ -117,15 +117,11 @@ export class TableVerifyJob {
     return 'done';
   }
 
-  private keyColumns(t: TargetTable): ColumnShape[] {
-    return t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
-  }
-
   private async compareChunk(ctx: VerifyStepContext): Promise<void> {
     const t = ctx.table;
     const started = ctx.now();
     const chunk = await ctx.source.readChunk(ctx.ref, this.cursor, this.options.chunkRows);
-    const keyColumns = this.keyColumns(t);
+    const keyColumns = keyColumnsOf(t);
     const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
     const sourceRows = chunk.rows.map((row) => {
       const key = sourceForm(keyColumns, row, digits);
@@ -167,7 +163,7 @@ export class TableVerifyJob {
   private async readTargetKeys(ctx: VerifyStepContext): Promise<void> {
     const t = ctx.table;
     const started = ctx.now();
-    const keyColumns = this.keyColumns(t);
+    const keyColumns = keyColumnsOf(t);
     const page = await ctx.readBack.keys(t, this.keyCursor, this.options.chunkRows);
     this.targetSeen += page.keys.length;
     for (const row of page.keys) {
@@ -195,7 +191,7 @@ export class TableVerifyJob {
 
   private async recheck(ctx: VerifyStepContext, due: [string, Suspect][]): Promise<void> {
     const t = ctx.table;
-    const keyColumns = this.keyColumns(t);
+    const keyColumns = keyColumnsOf(t);
     const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
     const now = ctx.now();
     const sourceRows = await ctx.source.readRows(

@@ -12,7 +12,7 @@ import {
   type SourceAgent,
   type TableRef,
 } from '../../connectors/source';
-import type { Target, TargetReadBack, TargetTable } from '../../connectors/target';
+import { keyColumnsOf, type Target, type TargetReadBack, type TargetTable } from '../../connectors/target';
 import { keyText, sourceForm } from './canonical';
 import { TableVerifyJob, type Found, type StepResult } from './tableVerify';
 
@@ -176,7 +176,7 @@ export class Verifications {
       ref,
       some.map((f) => f.sourceKey),
     );
-    const keyColumns = t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
+    const keyColumns = keyColumnsOf(t);
     const digits = (c: ColumnShape) => readBack.keptDigits(c);
     const bySourceKey = new Map(rows.map((r) => [keyText(sourceForm(keyColumns, r, digits)), r]));
     const changes: Change[] = some.map((f): Change => {
