@@ -75,6 +75,16 @@ export interface TargetReadBack {
 export const keyColumnsOf = (t: TargetTable): ColumnShape[] =>
   t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
 
+/** Keys in slices of as many as one statement binds, `maxParams` parameters over the key columns. */
+export function* keySlices<T>(
+  keys: readonly T[],
+  keyColumns: number,
+  maxParams: number,
+): Generator<readonly T[]> {
+  const per = Math.max(1, Math.floor(maxParams / Math.max(1, keyColumns)));
+  for (let from = 0; from < keys.length; from += per) yield keys.slice(from, from + per);
+}
+
 /** A change's key as text: its values in key order, bigints written as digits. */
 const keyText = (c: Change) =>
   JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));

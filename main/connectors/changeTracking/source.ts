@@ -23,6 +23,7 @@ import {
   type TableRef,
   type TableShape,
 } from '../source';
+import { keySlices } from '../target';
 import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, perSlice, qualified } from './names';
@@ -270,12 +271,11 @@ export class ChangeTrackingSource implements SourceAgent {
     const shape = await this.shapeOf(table);
     const columns = shape.columns.map((c) => c.name);
     const typeOf = (k: string) => shape.columns.find((c) => c.name === k)?.sourceType ?? '';
-    // SQL Server takes 2,100 parameters per request.
-    const per = Math.max(1, Math.floor(2000 / Math.max(1, shape.key.length)));
     const out: Row[] = [];
-    for (let from = 0; from < keys.length; from += per) {
+    // SQL Server takes 2,100 parameters per request.
+    for (const slice of keySlices(keys, shape.key.length, 2000)) {
       const request = this.pool.request();
-      const terms = keys.slice(from, from + per).map((key, i) =>
+      const terms = slice.map((key, i) =>
         shape.key
           .map((k, j) => {
             const name = `k${i}_${j}`;

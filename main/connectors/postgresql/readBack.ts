@@ -4,7 +4,7 @@
 import { Buffer } from 'node:buffer';
 import type pg from 'pg';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import { keyColumnsOf, type TargetReadBack } from '../target';
+import { keyColumnsOf, keySlices, type TargetReadBack } from '../target';
 import { affinityOf } from '../targetValues';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -22,11 +22,10 @@ export function postgresReadBack(
   return {
     async rows(t, keys) {
       const columns = keyColumnsOf(t);
-      const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
       const out: Row[] = [];
-      for (let from = 0; from < keys.length; from += per) {
+      for (const slice of keySlices(keys, columns.length, MAX_PARAMS)) {
         const params: unknown[] = [];
-        const tuples = keys.slice(from, from + per).map((k) => {
+        const tuples = slice.map((k) => {
           const marks = columns.map((c) => {
             params.push(bindable(c, k[c.name] ?? null));
             return `$${params.length}::${typeOf(c)}`;

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { Buffer } from 'node:buffer';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import { keyColumnsOf, type TargetReadBack } from '../target';
+import { keyColumnsOf, keySlices, type TargetReadBack } from '../target';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** SQLite binds up to 32,766 parameters per statement. */
@@ -19,10 +19,8 @@ export function sqliteReadBack(
   return {
     async rows(t, keys) {
       const columns = keyColumnsOf(t);
-      const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
       const out: Row[] = [];
-      for (let from = 0; from < keys.length; from += per) {
-        const slice = keys.slice(from, from + per);
+      for (const slice of keySlices(keys, columns.length, MAX_PARAMS)) {
         const tuple = `(${columns.map(() => '?').join(', ')})`;
         // One key column: a plain IN list, which SQLite seeks by the primary key.
         const list =
