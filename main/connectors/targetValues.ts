@@ -125,7 +125,8 @@ export function portable(c: ColumnShape, v: RowValue): RowValue {
       );
     }
   }
-  if (a === 'boolean') return v === true || v === 1 || v === '1';
+  // A boolean read back from a target (SQLite's 1n, PostgreSQL's 't') keys a verify's repair: the same value.
+  if (a === 'boolean') return v === true || v === 1 || v === 1n || v === '1' || v === 't' || v === 'true';
   if (a === 'integer' && typeof v === 'string') return BigInt(v);
   return v;
 }

@@ -1,6 +1,8 @@
 // The compared form of values: a correct replica must compare equal whatever text each side gives,
 // and a changed digit, instant or byte must not.
 import { describe, expect, it } from 'vitest';
+import type { RowValue } from '../../main/connectors/source';
+import { portable } from '../../main/connectors/targetValues';
 import { canonicalValue, decimalValue } from '../../main/runner/verify/canonical';
 
 const col = (sourceType: string) => ({ name: 'c', sourceType, nullable: true });
@@ -60,5 +62,11 @@ describe('times, instants, floats, bytes', () => {
     expect(canonicalValue(col('bit'), true, 6)).toBe(canonicalValue(col('bit'), 1n, 6));
     expect(canonicalValue(col('bit'), 'false', 6)).toBe('0');
     expect(canonicalValue(col('nvarchar(10)'), null, 6)).not.toBe(canonicalValue(col('nvarchar(10)'), '', 6));
+  });
+
+  it('a boolean key read back from a target binds as the same value (a repair deletes by it)', () => {
+    const c = col('bit');
+    for (const v of [true, 1, 1n, '1', 't', 'true']) expect(portable(c, v as RowValue)).toBe(true);
+    for (const v of [false, 0, 0n, '0', 'f', 'false']) expect(portable(c, v as RowValue)).toBe(false);
   });
 });
