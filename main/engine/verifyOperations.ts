@@ -45,7 +45,7 @@ async function ask(
   deps.repo.addEvent(
     params.pipelineId ?? '',
     params.agentId ?? '',
-    `verify-${action.action}-requested`,
+    action.action === 'verify' ? 'verify-requested' : `verify-${action.action}-requested`,
     action.action === 'verify' ? { table: action.table ?? null, ...action.options } : {},
     deps.now().toISOString(),
   );

@@ -36,7 +36,7 @@ const describe = (kind: string, data: Record<string, unknown>): string => {
       return `Replication of ${String(data.table ?? '')} stopped — ${String(data.reason ?? '')}`;
     case 'verify-finished':
       return `${data.verify === 'repair' ? `Repair (${n('repaired')} rows copied again), then verify` : 'Verify'} ${String(data.status)}: ${n('rowsCompared')} rows compared, ${n('missing')} missing, ${n('extra')} extra, ${n('different')} different`;
-    case 'verify-verify-requested':
+    case 'verify-requested':
       return `Verify asked for (${data.table ? String(data.table) : 'every table'}, ${n('chunkRows')} rows per chunk)`;
     case 'verify-repair-requested':
       return 'Repair of the differing rows asked for';

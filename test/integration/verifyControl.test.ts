@@ -108,6 +108,7 @@ describe('verify and repair through the control API', () => {
       'repair',
     ]);
     expect(await events('verify-repair-requested')).toHaveLength(1);
+    expect((await events('verify-requested')).map((x) => x.data.table)).toEqual([null, 'dbo.Customers']);
 
     await e.client.stopAgent(ids);
     const stopped = await e.client.getVerify(ids);
