@@ -203,10 +203,19 @@ async function verifyInto(
 
     // Behind the engine's back: three rows deleted, three altered, three added at the target.
     const t = `"${w.id}"`;
+    // Rows the writer never updated: an update still in flight would bring a deleted row back.
+    const touched = new Set(Array.from({ length: w.changes + 1 }, (_, n) => (n * 7919) % ROWS));
+    const untouched = (from: number) => {
+      let id = from;
+      while (touched.has(id)) id++;
+      touched.add(id);
+      return id;
+    };
+    const ids = (...from: number[]) => from.map(untouched).join(', ');
     const statements = [
-      `DELETE FROM big WHERE ${t} IN (11, ${Math.floor(ROWS / 5)}, ${ROWS - 3})`,
-      `UPDATE big SET "${w.name}" = 'tampered' WHERE ${t} IN (12, ${Math.floor(ROWS / 3)}, ${ROWS - 4})`,
-      `INSERT INTO big SELECT ${t} + ${ROWS * 10}, "${w.name}", "${w.label === 'ct' ? 'Amount' : 'AMOUNT'}", "${w.label === 'ct' ? 'At' : 'AT'}" FROM big WHERE ${t} IN (13, ${Math.floor(ROWS / 2)}, ${ROWS - 5})`,
+      `DELETE FROM big WHERE ${t} IN (${ids(11, Math.floor(ROWS / 5), ROWS - 30)})`,
+      `UPDATE big SET "${w.name}" = 'tampered' WHERE ${t} IN (${ids(12, Math.floor(ROWS / 3), ROWS - 40)})`,
+      `INSERT INTO big SELECT ${t} + ${ROWS * 10}, "${w.name}", "${w.label === 'ct' ? 'Amount' : 'AMOUNT'}", "${w.label === 'ct' ? 'At' : 'AT'}" FROM big WHERE ${t} IN (${ids(13, Math.floor(ROWS / 2), ROWS - 50)})`,
     ];
     if (kind === 'sqlite') {
       const db = new Database(path, { timeout: 10_000 });

@@ -84,6 +84,18 @@ export const verifyReportSchema = z.object({
 });
 export type VerifyReport = z.infer<typeof verifyReportSchema>;
 
+/** A report's figures over all its tables. */
+export function verifyTotals(r: VerifyReport) {
+  const sum = (f: (t: TableVerify) => number) => r.tables.reduce((n, t) => n + f(t), 0);
+  return {
+    rowsCompared: sum((t) => t.rowsCompared),
+    missing: sum((t) => t.counts.missing),
+    extra: sum((t) => t.counts.extra),
+    different: sum((t) => t.counts.different),
+    repaired: Object.values(r.repaired).reduce((n, v) => n + v, 0),
+  };
+}
+
 /** Whether a report says the replica equals its source. */
 export const verifiedClean = (r: VerifyReport): boolean =>
   r.status === 'done' &&

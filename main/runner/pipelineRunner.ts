@@ -20,7 +20,7 @@ import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
 import { columnChanges, reshaped } from './reshape';
 import { TableCopies } from './tableCopies';
-import type { VerifyOptions, VerifyReport } from '../../shared/verify';
+import { verifyTotals, type VerifyOptions, type VerifyReport } from '../../shared/verify';
 import { Verifications, VerifyRefused } from './verify/verifications';
 
 export interface RunnerEntity {
@@ -288,18 +288,7 @@ export class PipelineRunner {
 
   private emitVerified(r: VerifyReport): void {
     this.o.onVerified?.(r);
-    const sum = (k: 'missing' | 'extra' | 'different') => r.tables.reduce((n, t) => n + t.counts[k], 0);
-    this.emit({
-      kind: 'verify-finished',
-      id: r.id,
-      verify: r.kind,
-      status: r.status,
-      rowsCompared: r.tables.reduce((n, t) => n + t.rowsCompared, 0),
-      missing: sum('missing'),
-      extra: sum('extra'),
-      different: sum('different'),
-      repaired: Object.values(r.repaired).reduce((n, v) => n + v, 0),
-    });
+    this.emit({ kind: 'verify-finished', id: r.id, verify: r.kind, status: r.status, ...verifyTotals(r) });
   }
 
   /** The entities whose tables are read: all but those stopped. */

@@ -2,7 +2,13 @@
 // the report as it advances (per table rows compared of total, rate, time left, what differs), the
 // repair of exactly those rows, the report saved as CSV or JSON, and the reports kept.
 import { useState } from 'react';
-import { VERIFY_DEFAULTS, verifiedClean, type TableVerify, type VerifyReport } from '../../shared/verify';
+import {
+  VERIFY_DEFAULTS,
+  verifiedClean,
+  verifyTotals,
+  type TableVerify,
+  type VerifyReport,
+} from '../../shared/verify';
 import { useStore } from '../store';
 import { askVerify, saveReport } from '../store/verify';
 import { duration } from '../ui/format';
@@ -11,13 +17,12 @@ const count = (n: number) => n.toLocaleString('en');
 const SHOWN = 20;
 
 function summary(r: VerifyReport): string {
-  const sum = (k: 'missing' | 'extra' | 'different') => r.tables.reduce((n, t) => n + t.counts[k], 0);
-  const rows = r.tables.reduce((n, t) => n + t.rowsCompared, 0);
-  const repaired = Object.values(r.repaired).reduce((n, v) => n + v, 0);
+  const { rowsCompared, missing, extra, different, repaired } = verifyTotals(r);
   const what = r.kind === 'repair' ? `Repair (${count(repaired)} rows copied again), then verify` : 'Verify';
-  if (r.finishedAt === null) return `${what}: ${r.status}, ${count(rows)} rows compared so far`;
-  if (verifiedClean(r)) return `${what}: the replica equals the source (${count(rows)} rows compared)`;
-  return `${what} ${r.status}: ${count(sum('missing'))} missing, ${count(sum('extra'))} extra, ${count(sum('different'))} different of ${count(rows)} rows`;
+  if (r.finishedAt === null) return `${what}: ${r.status}, ${count(rowsCompared)} rows compared so far`;
+  if (verifiedClean(r))
+    return `${what}: the replica equals the source (${count(rowsCompared)} rows compared)`;
+  return `${what} ${r.status}: ${count(missing)} missing, ${count(extra)} extra, ${count(different)} different of ${count(rowsCompared)} rows`;
 }
 
 function tableText(t: TableVerify): string {

@@ -57,6 +57,20 @@ describe.each([
     } else await client.query(statement.replace(/"T"\./g, `"${schema}".`), params);
   }
 
+  /** Whether the target holds the row with this key. */
+  async function targetHas(id: number): Promise<boolean> {
+    const sql = `SELECT 1 FROM "${targetTable}" WHERE "${col('id')}" = ${id}`;
+    if (targetKind === 'sqlite') {
+      const db = new Database(path, { readonly: true, timeout: 5000 });
+      try {
+        return db.prepare(sql).get() !== undefined;
+      } finally {
+        db.close();
+      }
+    }
+    return ((await client.query(sql.replace('FROM "', `FROM "${schema}"."`))).rowCount ?? 0) > 0;
+  }
+
   async function verified(run: () => VerifyReport): Promise<VerifyReport> {
     const started = run();
     await until(
@@ -130,6 +144,10 @@ describe.each([
     expect(report.tables[0]?.rowsCompared).toBeGreaterThanOrEqual(390);
     expect(report.tables[0]?.chunks).toBeGreaterThanOrEqual(8);
     expect(verifiedClean(report)).toBe(true);
+    // The writer's last changes applied before the next test alters the target: a row inserted after
+    // them arrives after them (an update still in flight would bring a deleted row back).
+    await h.insert(table, [{ id: 9000, name: 'last', amount: '0.00' }]);
+    await until('the stream to apply the writer’s changes', () => targetHas(9000));
   });
 
   it('finds rows deleted, altered and added at the target, repairs exactly those, and verifies clean again', async () => {
