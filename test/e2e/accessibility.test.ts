@@ -1,6 +1,8 @@
 // An axe-core scan of every screen in a real browser, in the OS's light and dark schemes: no serious
 // or critical violation (WCAG 2 A and AA rules, colour contrast included).
+import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebApp, type WebApp } from './browser';
@@ -91,6 +93,41 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
         .getByText(/Snapshot of dbo\.Customers done/)
         .waitFor();
       await page.getByRole('button', { name: 'Stop' }).click();
+    },
+  ],
+  [
+    'pipelines: a verify that found a row differing',
+    async (page) => {
+      await page.getByRole('button', { name: 'Pipelines' }).click();
+      await page.getByRole('button', { name: 'Try the sandbox' }).click();
+      await page
+        .getByRole('status')
+        .getByText(/The sandbox SQL Server runs on/)
+        .waitFor();
+      const start = page.getByRole('button', { name: 'Start' });
+      await start.waitFor();
+      if (await start.isEnabled()) await start.click();
+      await page.getByLabel('Pipeline state').getByText('running').waitFor();
+      // Copied (on the first pass; the second finds the copy there): then a row altered behind its back.
+      const alter = () => {
+        const db = new Database(join(web.app.dataDir, 'replicas', 'sandbox.sqlite'), { timeout: 5000 });
+        try {
+          return db.prepare('UPDATE customers SET "Name" = ? WHERE "CustomerId" = 1').run('altered by hand')
+            .changes;
+        } catch {
+          return 0;
+        } finally {
+          db.close();
+        }
+      };
+      await expect.poll(alter, { timeout: 15_000 }).toBe(1);
+      const verify = page.getByRole('region', { name: 'Verify the replica' });
+      await verify.getByRole('button', { name: 'Verify', exact: true }).click();
+      await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
+      // Stopped, the report stays on screen (the last one kept), and the next scan can start it again.
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByLabel('Pipeline state').getByText('configured').waitFor();
+      await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
     },
   ],
   ['diagnostics', async (page) => void (await page.getByRole('button', { name: 'Diagnostics' }).click())],
