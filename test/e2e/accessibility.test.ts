@@ -37,6 +37,16 @@ beforeAll(async () => {
 });
 afterAll(() => web?.close());
 
+/** The Pipelines screen with the sandbox's pipelines set up (the second time, found set up). */
+async function trySandbox(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Pipelines' }).click();
+  await page.getByRole('button', { name: 'Try the sandbox' }).click();
+  await page
+    .getByRole('status')
+    .getByText(/The sandbox SQL Server runs on/)
+    .waitFor();
+}
+
 /** Every screen, as a user reaches it: the name it is reported under, and the clicks that get there. */
 const SCREENS: [string, (page: Page) => Promise<void>][] = [
   ['agent types', async () => undefined],
@@ -77,12 +87,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
   [
     'pipelines: sandbox checks and a running pipeline',
     async (page) => {
-      await page.getByRole('button', { name: 'Pipelines' }).click();
-      await page.getByRole('button', { name: 'Try the sandbox' }).click();
-      await page
-        .getByRole('status')
-        .getByText(/The sandbox SQL Server runs on/)
-        .waitFor();
+      await trySandbox(page);
       await page.getByRole('button', { name: 'Run checks' }).click();
       await page.getByLabel('Check primary-keys').waitFor();
       await page.getByRole('button', { name: 'Show tables' }).click();
@@ -98,12 +103,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
   [
     'pipelines: a verify that found a row differing',
     async (page) => {
-      await page.getByRole('button', { name: 'Pipelines' }).click();
-      await page.getByRole('button', { name: 'Try the sandbox' }).click();
-      await page
-        .getByRole('status')
-        .getByText(/The sandbox SQL Server runs on/)
-        .waitFor();
+      await trySandbox(page);
       const start = page.getByRole('button', { name: 'Start' });
       await start.waitFor();
       if (await start.isEnabled()) await start.click();
