@@ -66,7 +66,6 @@ export interface TargetReadBack {
     cursor: string | null,
     limit: number,
   ): Promise<{ keys: Row[]; next: string | null }>;
-  count(table: TargetTable): Promise<number>;
   /** The fraction digits the target keeps of a time column's values (Infinity: all it is given). */
   keptDigits(c: ColumnShape): number;
 }

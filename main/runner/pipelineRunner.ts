@@ -197,7 +197,7 @@ export class PipelineRunner {
   private readonly verifications = new Verifications((r) => this.emitVerified(r));
   /** When the latest read that reached the end of the source's changes began: what a verify waits for. */
   private caughtUpReadStartedAt = -Infinity;
-  private verifyStep: string = 'idle';
+  private verifyStep: Awaited<ReturnType<Verifications['advance']>> = 'idle';
 
   constructor(private readonly o: RunnerOptions) {
     this.entities = o.entities;

@@ -29,7 +29,6 @@ function world(source: Map<number, string>, target: Map<number, string>) {
   const readBack: TargetReadBack = {
     rows: async (_t, keys) => rows(target, keys),
     keys: async () => ({ keys: [...target.keys()].map((id) => ({ id })), next: null }),
-    count: async () => target.size,
     keptDigits: () => Infinity,
   };
   let clock = 1000;

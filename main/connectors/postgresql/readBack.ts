@@ -1,6 +1,6 @@
 // Reading a PostgreSQL replica back for verify: every value as PostgreSQL's own text (exact numerics,
 // times to the microsecond, an instant in the session's zone with its offset) except bytes; rows by
-// key with one IN list of typed row values, keys in the table's order after a cursor, the count.
+// key with one IN list of typed row values, keys in the table's order after a cursor.
 import { Buffer } from 'node:buffer';
 import type pg from 'pg';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
@@ -59,10 +59,6 @@ export function postgresReadBack(
         keys: rows,
         next: last && rows.length >= limit ? keyCursor(t.key.map((k) => last[k] ?? null)) : null,
       };
-    },
-    async count(t) {
-      const { rows } = await pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${name(t.name)}`);
-      return Number(rows[0]?.n ?? 0);
     },
     keptDigits,
   };

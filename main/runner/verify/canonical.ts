@@ -96,3 +96,33 @@ export function targetForm(columns: readonly ColumnShape[], row: Row, digits: Ke
 
 /** A key's text (its compared values joined), the same from either side. */
 export const keyText = (values: readonly string[]): string => JSON.stringify(values);
+
+/** A row in its compared form: its key's compared values, their text, and every column's. */
+export interface Compared {
+  row: Row;
+  key: string[];
+  text: string;
+  values: string[];
+}
+
+/**
+ * Rows in their compared form (`sourceForm` or `targetForm`) by their key's text, in the rows' order;
+ * the key is taken from the columns' values, not formed twice.
+ */
+export function byKey(
+  columns: readonly ColumnShape[],
+  key: readonly string[],
+  rows: readonly Row[],
+  form: typeof sourceForm,
+  digits: KeptDigits,
+): Map<string, Compared> {
+  const at = key.map((k) => columns.findIndex((c) => c.name === k));
+  const out = new Map<string, Compared>();
+  for (const row of rows) {
+    const values = form(columns, row, digits);
+    const keyValues = at.map((i) => values[i] ?? '');
+    const text = keyText(keyValues);
+    out.set(text, { row, key: keyValues, text, values });
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { VERIFY_DEFAULTS } from '../../../shared/verify';
 import type { ColumnShape, Row, RowValue, SourceAgent, TableRef } from '../../connectors/source';
 import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../connectors/target';
 import { affinityOf } from '../../connectors/targetValues';
-import { keyText, sourceForm, targetForm } from './canonical';
+import { byKey, keyText, sourceForm, targetForm } from './canonical';
 import { KeySet } from './keySet';
 
 export interface VerifyStepContext {
@@ -121,21 +121,19 @@ export class TableVerifyJob {
     const t = ctx.table;
     const started = ctx.now();
     const chunk = await ctx.source.readChunk(ctx.ref, this.cursor, this.options.chunkRows);
-    const keyColumns = keyColumnsOf(t);
     const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
-    const sourceRows = chunk.rows.map((row) => {
-      const key = sourceForm(keyColumns, row, digits);
-      const text = keyText(key);
-      this.keys.add(text);
-      return { row, key, text, values: sourceForm(t.columns, row, digits) };
-    });
+    const sourceRows = [...byKey(t.columns, t.key, chunk.rows, sourceForm, digits).values()];
+    for (const s of sourceRows) this.keys.add(s.text);
     const keyOf = (row: Row) => Object.fromEntries(t.key.map((k) => [k, row[k] ?? null]));
-    const held = await ctx.readBack.rows(
-      t,
-      sourceRows.map((s) => keyOf(s.row)),
-    );
-    const atTarget = new Map(
-      held.map((row) => [keyText(targetForm(keyColumns, row, digits)), targetForm(t.columns, row, digits)]),
+    const held = byKey(
+      t.columns,
+      t.key,
+      await ctx.readBack.rows(
+        t,
+        sourceRows.map((s) => keyOf(s.row)),
+      ),
+      targetForm,
+      digits,
     );
     // Each side's digest over the chunk's rows in the source's order: equal digests and counts make
     // the chunk clean without comparing row by row.
@@ -143,13 +141,13 @@ export class TableVerifyJob {
     const targetDigest = createHash('sha1');
     const lines = sourceRows.map((s) => {
       const mine = JSON.stringify(s.values);
-      const there = atTarget.get(s.text);
-      const theirs = there ? JSON.stringify(there) : '';
+      const there = held.get(s.text);
+      const theirs = there ? JSON.stringify(there.values) : '';
       sourceDigest.update(mine).update('\n');
       targetDigest.update(theirs).update('\n');
       return { s, mine, theirs };
     });
-    if (sourceDigest.digest('hex') !== targetDigest.digest('hex') || atTarget.size !== sourceRows.length)
+    if (sourceDigest.digest('hex') !== targetDigest.digest('hex') || held.size !== sourceRows.length)
       for (const { s, mine, theirs } of lines)
         if (mine !== theirs) this.suspect(s.key, keyOf(s.row), keyOf(s.row), mine, started);
     this.rowsCompared += sourceRows.length;
@@ -191,7 +189,6 @@ export class TableVerifyJob {
 
   private async recheck(ctx: VerifyStepContext, due: [string, Suspect][]): Promise<void> {
     const t = ctx.table;
-    const keyColumns = keyColumnsOf(t);
     const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
     const now = ctx.now();
     const sourceRows = await ctx.source.readRows(
@@ -202,15 +199,11 @@ export class TableVerifyJob {
       t,
       due.map(([, s]) => s.targetKey),
     );
-    const bySource = new Map(
-      sourceRows.map((r) => [keyText(sourceForm(keyColumns, r, digits)), sourceForm(t.columns, r, digits)]),
-    );
-    const byTarget = new Map(
-      targetRows.map((r) => [keyText(targetForm(keyColumns, r, digits)), targetForm(t.columns, r, digits)]),
-    );
+    const bySource = byKey(t.columns, t.key, sourceRows, sourceForm, digits);
+    const byTarget = byKey(t.columns, t.key, targetRows, targetForm, digits);
     for (const [text, s] of due) {
-      const source = bySource.get(text) ?? null;
-      const target = byTarget.get(text) ?? null;
+      const source = bySource.get(text)?.values ?? null;
+      const target = byTarget.get(text)?.values ?? null;
       const sourceText = source && JSON.stringify(source);
       if (sourceText === (target && JSON.stringify(target))) {
         this.suspects.delete(text);
@@ -229,7 +222,7 @@ export class TableVerifyJob {
       if (this.found.length < MAX_REPAIRABLE)
         this.found.push({
           kind,
-          key: Object.fromEntries(keyColumns.map((c, i) => [c.name, s.key[i] ?? ''])),
+          key: Object.fromEntries(t.key.map((k, i) => [k, s.key[i] ?? ''])),
           columns,
           sourceKey: s.sourceKey,
           targetKey: s.targetKey,

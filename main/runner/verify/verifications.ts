@@ -12,8 +12,8 @@ import {
   type SourceAgent,
   type TableRef,
 } from '../../connectors/source';
-import { keyColumnsOf, type Target, type TargetReadBack, type TargetTable } from '../../connectors/target';
-import { keyText, sourceForm } from './canonical';
+import type { Target, TargetReadBack, TargetTable } from '../../connectors/target';
+import { byKey, keyText, sourceForm } from './canonical';
 import { TableVerifyJob, type Found, type StepResult } from './tableVerify';
 
 export interface VerifyRunContext {
@@ -176,11 +176,10 @@ export class Verifications {
       ref,
       some.map((f) => f.sourceKey),
     );
-    const keyColumns = keyColumnsOf(t);
     const digits = (c: ColumnShape) => readBack.keptDigits(c);
-    const bySourceKey = new Map(rows.map((r) => [keyText(sourceForm(keyColumns, r, digits)), r]));
+    const bySourceKey = byKey(t.columns, t.key, rows, sourceForm, digits);
     const changes: Change[] = some.map((f): Change => {
-      const row = bySourceKey.get(keyText(keyColumns.map((c) => f.key[c.name] ?? ''))) ?? null;
+      const row = bySourceKey.get(keyText(t.key.map((k) => f.key[k] ?? '')))?.row ?? null;
       return row
         ? { table, op: 'insert', key: f.sourceKey, row, changedColumns: null, position: 'repair' }
         : { table, op: 'delete', key: f.targetKey, row: null, changedColumns: null, position: 'repair' };
