@@ -74,14 +74,14 @@ export interface TargetReadBack {
 export const keyColumnsOf = (t: TargetTable): ColumnShape[] =>
   t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
 
-/** Keys in slices of as many as one statement binds, `maxParams` parameters over the key columns. */
-export function* keySlices<T>(
-  keys: readonly T[],
-  keyColumns: number,
+/** Items (keys, rows) in slices of as many as one statement binds, `perItem` parameters each. */
+export function* paramSlices<T>(
+  items: readonly T[],
+  perItem: number,
   maxParams: number,
 ): Generator<readonly T[]> {
-  const per = Math.max(1, Math.floor(maxParams / Math.max(1, keyColumns)));
-  for (let from = 0; from < keys.length; from += per) yield keys.slice(from, from + per);
+  const per = Math.max(1, Math.floor(maxParams / Math.max(1, perItem)));
+  for (let from = 0; from < items.length; from += per) yield items.slice(from, from + per);
 }
 
 /** A change's key as text: its values in key order, bigints written as digits. */

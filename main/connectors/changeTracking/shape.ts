@@ -127,6 +127,23 @@ export function keyParameter(sourceType: string, name: string): string {
   return /^(decimal|numeric)\(/i.test(sourceType) ? `CONVERT(${sourceType}, ${name})` : name;
 }
 
+/**
+ * Binds a key value as parameter `name` of the request, typed by its column (a bigint as its digits),
+ * and answers the parameter as SQL compares it (keyParameter).
+ */
+export function bindKey(
+  request: sql.Request,
+  name: string,
+  sourceType: string,
+  value: RowValue | undefined,
+): string {
+  const bound = typeof value === 'bigint' ? String(value) : (value ?? null);
+  const type = keyParameterType(sourceType);
+  if (type) request.input(name, type, bound);
+  else request.input(name, bound);
+  return keyParameter(sourceType, `@${name}`);
+}
+
 /** SQL Server types the agent replicates exactly, by the mapping in docs/runner.md. */
 const REPLICATED = new Set(
   (

@@ -23,7 +23,7 @@ import {
   type TableRef,
   type TableShape,
 } from '../source';
-import { keySlices } from '../target';
+import { paramSlices } from '../target';
 import { runChecks } from './checks';
 import { openPool } from './connection';
 import { bracket, perSlice, qualified } from './names';
@@ -37,15 +37,12 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import {
-  describeTables,
-  keyParameter,
-  keyParameterType,
-  selectColumn,
-  toRow,
-  unsupportedColumns,
-} from './shape';
+import { bindKey, describeTables, selectColumn, toRow, unsupportedColumns } from './shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
+
+/** A key column's type as SQL Server writes it. */
+const sourceTypeOf = (shape: TableShape, k: string) =>
+  shape.columns.find((c) => c.name === k)?.sourceType ?? '';
 
 export interface ChangeTrackingSourceOptions {
   credentials: ChangeTrackingHostCredentials;
@@ -234,25 +231,18 @@ export class ChangeTrackingSource implements SourceAgent {
     let where = '';
     if (cursor !== null) {
       const values = keyValues(cursor);
-      shape.key.forEach((k, i) => {
-        const type = keyParameterType(shape.columns.find((c) => c.name === k)?.sourceType ?? '');
-        const value = typeof values[i] === 'bigint' ? String(values[i]) : values[i];
-        if (type) request.input(`k${i}`, type, value);
-        else request.input(`k${i}`, value);
-      });
+      const param = shape.key.map((k, i) => bindKey(request, `k${i}`, sourceTypeOf(shape, k), values[i]));
       // Columns named through the table's alias: a select-list alias (an exact-text read) never shadows them.
       const column = (k: string) => `t.${bracket(k)}`;
-      const param = (k: string, j: number) =>
-        keyParameter(shape.columns.find((c) => c.name === k)?.sourceType ?? '', `@k${j}`);
       const after = shape.key.map((k, i) =>
         [
-          ...shape.key.slice(0, i).map((e, j) => `${column(e)} = ${param(e, j)}`),
-          `${column(k)} > ${param(k, i)}`,
+          ...shape.key.slice(0, i).map((e, j) => `${column(e)} = ${param[j]}`),
+          `${column(k)} > ${param[i]}`,
         ].join(' AND '),
       );
       // The leading `>=` lets SQL Server seek on the key's first column; the OR terms do the rest.
       const first = shape.key[0] ?? '';
-      const seek = shape.key.length > 1 ? `${column(first)} >= ${param(first, 0)} AND ` : '';
+      const seek = shape.key.length > 1 ? `${column(first)} >= ${param[0]} AND ` : '';
       where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})`;
     }
     const { recordset } = await this.query<Record<string, unknown>>(
@@ -270,22 +260,15 @@ export class ChangeTrackingSource implements SourceAgent {
   async readRows(table: TableRef, keys: readonly Row[]): Promise<Row[]> {
     const shape = await this.shapeOf(table);
     const columns = shape.columns.map((c) => c.name);
-    const typeOf = (k: string) => shape.columns.find((c) => c.name === k)?.sourceType ?? '';
     const out: Row[] = [];
     // SQL Server takes 2,100 parameters per request.
-    for (const slice of keySlices(keys, shape.key.length, 2000)) {
+    for (const slice of paramSlices(keys, shape.key.length, 2000)) {
       const request = this.pool.request();
       const terms = slice.map((key, i) =>
         shape.key
-          .map((k, j) => {
-            const name = `k${i}_${j}`;
-            const value = key[k] ?? null;
-            const bound = typeof value === 'bigint' ? String(value) : value;
-            const type = keyParameterType(typeOf(k));
-            if (type) request.input(name, type, bound);
-            else request.input(name, bound);
-            return `t.${bracket(k)} = ${keyParameter(typeOf(k), `@${name}`)}`;
-          })
+          .map(
+            (k, j) => `t.${bracket(k)} = ${bindKey(request, `k${i}_${j}`, sourceTypeOf(shape, k), key[k])}`,
+          )
           .join(' AND '),
       );
       const { recordset } = await this.query<Record<string, unknown>>(

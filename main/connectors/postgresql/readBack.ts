@@ -4,11 +4,11 @@
 import { Buffer } from 'node:buffer';
 import type pg from 'pg';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import { keyColumnsOf, keySlices, type TargetReadBack } from '../target';
+import { keyColumnsOf, paramSlices, type TargetReadBack } from '../target';
 import { affinityOf } from '../targetValues';
+import { keyTuples, MAX_PARAMS } from './params';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const MAX_PARAMS = 60_000;
 const bytes = (c: ColumnShape) => affinityOf(c) === 'binary' || affinityOf(c) === 'spatial';
 const selected = (c: ColumnShape) => (bytes(c) ? q(c.name) : `${q(c.name)}::text AS ${q(c.name)}`);
 
@@ -23,17 +23,11 @@ export function postgresReadBack(
     async rows(t, keys) {
       const columns = keyColumnsOf(t);
       const out: Row[] = [];
-      for (const slice of keySlices(keys, columns.length, MAX_PARAMS)) {
+      for (const slice of paramSlices(keys, columns.length, MAX_PARAMS)) {
         const params: unknown[] = [];
-        const tuples = slice.map((k) => {
-          const marks = columns.map((c) => {
-            params.push(bindable(c, k[c.name] ?? null));
-            return `$${params.length}::${typeOf(c)}`;
-          });
-          return `(${marks.join(', ')})`;
-        });
+        const tuples = keyTuples(slice, columns, params, bindable, typeOf);
         const { rows } = await pool.query<Row>(
-          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples.join(', ')})`,
+          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
           params,
         );
         out.push(...rows);

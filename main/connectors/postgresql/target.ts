@@ -11,10 +11,13 @@ import {
   type Reconciled,
   type Retyped,
   type Target,
+  keyColumnsOf,
+  paramSlices,
   type TargetReadBack,
   type TargetTable,
 } from '../target';
 import { affinityOf, portable } from '../targetValues';
+import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 
 export interface PostgresTargetOptions {
@@ -31,8 +34,6 @@ export interface PostgresTargetOptions {
 }
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
-/** PostgreSQL binds at most 65535 parameters per statement. */
-const MAX_PARAMS = 60_000;
 
 const size = (c: ColumnShape) => /\(([^)]*)\)/.exec(c.sourceType)?.[1];
 
@@ -267,9 +268,7 @@ export class PostgresTarget implements Target {
   private async upsertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
     const cols = t.columns.map((c) => q(c.name));
     const rest = t.columns.filter((c) => !t.key.includes(c.name));
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / t.columns.length));
-    for (let from = 0; from < rows.length; from += perStatement) {
-      const chunk = rows.slice(from, from + perStatement);
+    for (const chunk of paramSlices(rows, t.columns.length, MAX_PARAMS)) {
       const params: unknown[] = [];
       const tuples = chunk.map((r) => {
         const marks = t.columns.map((c) => {
@@ -287,19 +286,18 @@ export class PostgresTarget implements Target {
   }
 
   private async deleteKeys(client: pg.PoolClient, t: TargetTable, keys: readonly Row[]): Promise<void> {
-    const keyColumns = t.key.map((k) => t.columns.find((c) => c.name === k) as ColumnShape);
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / keyColumns.length));
-    for (let from = 0; from < keys.length; from += perStatement) {
+    const keyColumns = keyColumnsOf(t);
+    for (const slice of paramSlices(keys, keyColumns.length, MAX_PARAMS)) {
       const params: unknown[] = [];
-      const tuples = keys.slice(from, from + perStatement).map((k) => {
-        const marks = keyColumns.map((c) => {
-          params.push(bindable(c, k[c.name] ?? null, this.o.preciseTimes));
-          return `$${params.length}::${postgresType(c, this.o.preciseTimes)}`;
-        });
-        return `(${marks.join(', ')})`;
-      });
+      const tuples = keyTuples(
+        slice,
+        keyColumns,
+        params,
+        (c, v) => bindable(c, v, this.o.preciseTimes),
+        (c) => postgresType(c, this.o.preciseTimes),
+      );
       await client.query(
-        `DELETE FROM ${this.name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples.join(', ')})`,
+        `DELETE FROM ${this.name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
         params,
       );
     }

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { Buffer } from 'node:buffer';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import { keyColumnsOf, keySlices, type TargetReadBack } from '../target';
+import { keyColumnsOf, paramSlices, type TargetReadBack } from '../target';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** SQLite binds up to 32,766 parameters per statement. */
@@ -20,7 +20,7 @@ export function sqliteReadBack(
     async rows(t, keys) {
       const columns = keyColumnsOf(t);
       const out: Row[] = [];
-      for (const slice of keySlices(keys, columns.length, MAX_PARAMS)) {
+      for (const slice of paramSlices(keys, columns.length, MAX_PARAMS)) {
         const tuple = `(${columns.map(() => '?').join(', ')})`;
         // One key column: a plain IN list, which SQLite seeks by the primary key.
         const list =
