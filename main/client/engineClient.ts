@@ -1,5 +1,6 @@
 // A client for the control API of any sync engine, local or remote: one typed function per route,
 // with a timeout, and errors that carry the engine's problem details. The token never enters a message.
+import { safeJson } from '../../shared/config/parse';
 import { problemDetailsSchema, type ProblemDetails } from '../../shared/controlApi';
 import { parseEngineUrl } from '../../shared/engineUrl';
 import { CertificateChanged, pinnedFetch } from './pinnedTls';
@@ -118,12 +119,4 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     (params: Record<string, string>, body?: unknown) => call(id, params ?? {}, body),
   ]);
   return Object.fromEntries(entries) as EngineClient;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -64,6 +64,21 @@ export function agentOr404(deps: EngineDeps, params: Record<string, string>): St
   return row;
 }
 
+/**
+ * A pipeline's source agent, resolved when configured (null when not): a target is refused with 409,
+ * naming what its source agent does (`does`, e.g. "copies the tables").
+ */
+export async function sourceAgentOr409(
+  deps: EngineDeps,
+  params: Record<string, string>,
+  does: string,
+): Promise<ResolvedAgent | null> {
+  const row = agentOr404(deps, params);
+  if (row.role !== 'source')
+    throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent ${does}.`);
+  return (await resolve(deps, row)) ?? null;
+}
+
 export async function configured(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent> {
   const agent = await resolve(deps, row);
   if (!agent)

@@ -5,19 +5,15 @@ import { parseWith } from '../../shared/config/parse';
 import { snapshotRequestBodySchema, type SnapshotsAnswer } from '../../shared/snapshots';
 import type { ResolvedAgent } from '../connectors/spi';
 import { problem } from '../platform/problem';
-import { agentOr404, ok, parsedOr422, resolve, type EngineDeps, type Operations } from './operationKit';
+import { ok, parsedOr422, sourceAgentOr409, type EngineDeps, type Operations } from './operationKit';
 
 function answer(deps: EngineDeps, agent: ResolvedAgent): SnapshotsAnswer {
   const tables = deps.runtime.snapshots(agent);
   return { agentId: agent.id, running: tables !== null, tables: tables ?? [] };
 }
 
-async function sourceAgent(deps: EngineDeps, params: Record<string, string>): Promise<ResolvedAgent | null> {
-  const row = agentOr404(deps, params);
-  if (row.role !== 'source')
-    throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent copies the tables.`);
-  return (await resolve(deps, row)) ?? null;
-}
+const sourceAgent = (deps: EngineDeps, params: Record<string, string>) =>
+  sourceAgentOr409(deps, params, 'copies the tables');
 
 async function request(
   deps: EngineDeps,

@@ -6,14 +6,10 @@ import { verifyRequestSchema, type VerifyAction, type VerifyAnswer } from '../..
 import type { ResolvedAgent } from '../connectors/spi';
 import { problem } from '../platform/problem';
 import { VerifyRefused } from '../runner/verify/verifications';
-import { agentOr404, ok, parsedOr422, resolve, type EngineDeps, type Operations } from './operationKit';
+import { ok, parsedOr422, sourceAgentOr409, type EngineDeps, type Operations } from './operationKit';
 
-async function sourceAgent(deps: EngineDeps, params: Record<string, string>): Promise<ResolvedAgent | null> {
-  const row = agentOr404(deps, params);
-  if (row.role !== 'source')
-    throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent verifies the tables.`);
-  return (await resolve(deps, row)) ?? null;
-}
+const sourceAgent = (deps: EngineDeps, params: Record<string, string>) =>
+  sourceAgentOr409(deps, params, 'verifies the tables');
 
 function answer(deps: EngineDeps, params: Record<string, string>, agent: ResolvedAgent | null): VerifyAnswer {
   const current = agent ? deps.runtime.verifyReport(agent) : 'not-running';

@@ -4,6 +4,7 @@
 // row means a chunk's rows, the copy's cursor and the table's position commit in one transaction.
 // A table whose replication stopped on its own (dropped or renamed at the source) keeps, instead of a
 // position, `stopped ` and its reason's JSON: it stays stopped across restarts until copied again.
+import { safeJson } from '../../shared/config/parse';
 import { z } from 'zod';
 import { copyStateSchema, type CopyState, type TableSnapshot } from '../../shared/snapshots';
 import type { Checkpoint } from '../connectors/source';
@@ -63,14 +64,6 @@ export function parseStored(stored: Checkpoint): StoredCheckpoint {
     copies.set(table, parsed.success ? parsed.data : fallback);
   }
   return { positions, copies, stopped };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The checkpoint entries to store for these positions, each with its table's copy when one runs. */

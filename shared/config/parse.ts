@@ -5,6 +5,15 @@ import type { Section } from './section';
 
 const HIDDEN = '(hidden)';
 
+/** JSON text parsed, or undefined when it is not JSON: for a schema to judge next. */
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function metaOf(section: Section, key: string): FieldMeta | undefined {
   const schema = Object.hasOwn(section.schema.shape, key) ? section.schema.shape[key] : undefined;
   return schema ? fieldMeta.get(schema) : undefined;

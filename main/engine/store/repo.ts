@@ -1,20 +1,12 @@
 // Typed reads and writes of the state store. SQL stays here; callers see API-shaped objects.
 import { agentTypes, type AgentType } from '../../../shared/agents';
-import { redactSection, secretKeysOf } from '../../../shared/config/parse';
+import { redactSection, safeJson, secretKeysOf } from '../../../shared/config/parse';
 import type { Agent, AgentState, Entity, Pipeline } from '../../../shared/controlApi';
 import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
 import type { Db } from './db';
 import { verifyReportSchema, type VerifyReport } from '../../../shared/verify';
 
 const VERIFY_REPORTS_KEPT = 10;
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 interface PipelineRow {
   id: string;
