@@ -4,14 +4,30 @@
 // them; a receiver saved with its storage freed cannot be read until it is restored. One query for the
 // journals, one for their receivers.
 import type { CheckResult } from '../../../shared/controlApi';
-import { type IbmiConnection, cellText as text } from '../drivers/ibmi/connection';
+import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import type { ObjectState } from './journals';
 import type { JournalName } from './reader';
 
 const key = (j: JournalName) => `${j.library}/${j.name}`;
 
-const minimisedMessage = (name: string, value: string) =>
-  `${name} minimises entry data for files (MINENTDTA ${value}): update entries carry part of the record, which the agent cannot apply.`;
+/** The journals' rows of a QSYS2 journal view: its WHERE clause and parameters. */
+function ofJournals(journals: readonly JournalName[]): { where: string; params: string[] } {
+  return {
+    where: journals.map(() => '(JOURNAL_LIBRARY = ? AND JOURNAL_NAME = ?)').join(' OR '),
+    params: journals.flatMap((j) => [j.library, j.name]),
+  };
+}
+
+/** A JOURNAL_INFO row's minimised entry data, in words with the CHGJRN that stops it; null when none. */
+function minimised(r: IbmiRow): { message: string; fix: string } | null {
+  const name = `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`;
+  const value = text(r.MINIMIZE_ESD_FOR_FILES);
+  if (!value || value === 'NO') return null;
+  return {
+    message: `${name} minimises entry data for files (MINENTDTA ${value}): update entries carry part of the record, which the agent cannot apply.`,
+    fix: `CHGJRN JRN(${name}) MINENTDTA(*NONE)`,
+  };
+}
 
 /**
  * Why the agent refuses to read these journals, one line per journal that minimises entry data (with
@@ -23,18 +39,14 @@ export async function minimisedJournals(
   journals: readonly JournalName[],
 ): Promise<string[]> {
   if (journals.length === 0) return [];
+  const { where, params } = ofJournals(journals);
   const rows = await c.query(
-    `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, MINIMIZE_ESD_FOR_FILES FROM QSYS2.JOURNAL_INFO WHERE ${journals
-      .map(() => '(JOURNAL_LIBRARY = ? AND JOURNAL_NAME = ?)')
-      .join(' OR ')}`,
-    journals.flatMap((j) => [j.library, j.name]),
+    `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, MINIMIZE_ESD_FOR_FILES FROM QSYS2.JOURNAL_INFO WHERE ${where}`,
+    params,
   );
   return rows.flatMap((r) => {
-    const name = `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`;
-    const value = text(r.MINIMIZE_ESD_FOR_FILES);
-    return value && value !== 'NO'
-      ? [`${minimisedMessage(name, value)} Run CHGJRN JRN(${name}) MINENTDTA(*NONE) first.`]
-      : [];
+    const m = minimised(r);
+    return m ? [`${m.message} Run ${m.fix} first.`] : [];
   });
 }
 
@@ -52,8 +64,7 @@ export async function journalAttributesCheck(
       message: 'No journal to look at yet.',
       remedy: null,
     };
-  const where = journals.map(() => '(JOURNAL_LIBRARY = ? AND JOURNAL_NAME = ?)').join(' OR ');
-  const params = journals.flatMap((j) => [j.library, j.name]);
+  const { where, params } = ofJournals(journals);
   const info = await c.query(
     `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, MANAGE_RECEIVER_OPTION, DELETE_RECEIVER_OPTION, MINIMIZE_ESD_FOR_FILES FROM QSYS2.JOURNAL_INFO WHERE ${where}`,
     params,
@@ -67,10 +78,10 @@ export async function journalAttributesCheck(
   const fixes: string[] = [];
   for (const r of info) {
     const name = `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`;
-    const minimized = text(r.MINIMIZE_ESD_FOR_FILES);
-    if (minimized && minimized !== 'NO') {
-      failed.push(minimisedMessage(name, minimized));
-      fixes.push(`CHGJRN JRN(${name}) MINENTDTA(*NONE)`);
+    const m = minimised(r);
+    if (m) {
+      failed.push(m.message);
+      fixes.push(m.fix);
     }
     if (text(r.MANAGE_RECEIVER_OPTION) === '*SYSTEM' && text(r.DELETE_RECEIVER_OPTION) === 'YES')
       warned.push(

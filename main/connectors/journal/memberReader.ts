@@ -73,10 +73,6 @@ export async function countMemberRows(
 }
 
 /**
- * One chunk: up to `limit` rows after the cursor, across members when one ends. RRNs only grow along a
- * member, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
- */
-/**
  * A field as the copy selects it. A DDS binary field with decimal positions is an integer to SQL
  * interfaces (IBM support, "Binary Fields Reported as Integer Types"), so it is read through the cast
  * to DECIMAL that IBM advises, its scale kept.
@@ -143,6 +139,10 @@ function bindableKey(v: RowValue): IbmiValue {
   return v;
 }
 
+/**
+ * One chunk: up to `limit` rows after the cursor, across members when one ends. RRNs only grow along a
+ * member, and a row written below the cursor later (a deleted record reused) arrives by its journal entry.
+ */
 export async function readMemberChunk(
   members: MemberReader,
   layout: FileLayout,
