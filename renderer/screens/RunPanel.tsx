@@ -7,7 +7,7 @@ import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
 import { controlAgent, refreshRun, snapshotTable } from '../store/checks';
 import { BacklogGauge } from './BacklogGauge';
 import { VerifyPanel } from './VerifyPanel';
-import { duration } from '../ui/format';
+import { count, duration } from '../ui/format';
 
 const describe = (kind: string, data: Record<string, unknown>): string => {
   const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number).toLocaleString('en') : '?');
@@ -112,8 +112,6 @@ export function RunPanel() {
     </section>
   );
 }
-
-const count = (n: number) => n.toLocaleString('en');
 
 function copyText(t: TableSnapshot): string {
   const of = t.rowsTotal !== null ? ` of ${count(Math.max(t.rowsTotal, t.rowsDone))}` : '';

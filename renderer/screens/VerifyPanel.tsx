@@ -11,9 +11,8 @@ import {
 } from '../../shared/verify';
 import { useStore } from '../store';
 import { askVerify, saveReport } from '../store/verify';
-import { duration } from '../ui/format';
+import { count, duration } from '../ui/format';
 
-const count = (n: number) => n.toLocaleString('en');
 const SHOWN = 20;
 
 function summary(r: VerifyReport): string {

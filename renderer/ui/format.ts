@@ -8,3 +8,6 @@ export function duration(seconds: number): string {
   if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${s} s`;
 }
+
+/** "1,234,567": a count of rows. */
+export const count = (n: number): string => n.toLocaleString('en');
