@@ -13,9 +13,10 @@ import type { SourceAgent, TableRef } from '../../main/connectors/source';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import type { Target } from '../../main/connectors/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { verifiedClean, verifyRequestSchema, type VerifyReport } from '../../shared/verify';
+import { verifiedClean, verifyRequestSchema } from '../../shared/verify';
 import type { ContractRow, SourceHarness } from '../contract/sourceAgent';
 import { bothSources, interceptChunks } from '../helpers/bothSources';
+import { settled } from '../helpers/verify';
 import { POSTGRES } from '../helpers/replica';
 import { until } from '../helpers/until';
 
@@ -71,19 +72,6 @@ describe.each([
     return ((await client.query(sql.replace('FROM "', `FROM "${schema}"."`))).rowCount ?? 0) > 0;
   }
 
-  async function verified(run: () => VerifyReport): Promise<VerifyReport> {
-    const started = run();
-    await until(
-      `${started.kind} ${started.id}`,
-      () => {
-        const r = runner.verifyReport();
-        return r?.id === started.id && r.finishedAt !== null;
-      },
-      60_000,
-    );
-    return runner.verifyReport() as VerifyReport;
-  }
-
   beforeAll(async () => {
     h = await sources.harness(sourceKind);
     client = sources.client();
@@ -132,7 +120,7 @@ describe.each([
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    const report = await verified(() => runner.requestVerify(undefined, options({ chunkRows: 50 })));
+    const report = await settled(runner, () => runner.requestVerify(undefined, options({ chunkRows: 50 })));
     writing = false;
     before.run = null;
     await writer;
@@ -157,7 +145,7 @@ describe.each([
     await atTarget(
       `INSERT INTO ${t} ("${col('id')}", "${col('name')}", "${col('amount')}") VALUES (9999, 'stray', '3.00')`,
     );
-    const report = await verified(() =>
+    const report = await settled(runner, () =>
       runner.requestVerify(h.entity(table).source.schema + '.' + table.table, options()),
     );
     const [found] = report.tables;
@@ -175,7 +163,7 @@ describe.each([
     expect(byKind('extra')).toEqual([{ key: { [col('id')]: '9999' }, columns: [] }]);
     expect(events.filter((e) => e.kind === 'resnapshot' || e.kind === 'snapshot-started')).toHaveLength(1);
 
-    const repair = await verified(() => runner.requestRepair());
+    const repair = await settled(runner, () => runner.requestRepair());
     expect(repair.kind).toBe('repair');
     expect(repair.repaired).toEqual({ [`${table.schema}.${table.table}`]: 4 });
     expect(verifiedClean(repair)).toBe(true);
