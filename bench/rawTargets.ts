@@ -3,6 +3,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 
 export const PG = { host: '127.0.0.1', port: 5432, database: 'test', user: process.env.PGUSER ?? 'postgres' };
 
@@ -58,6 +61,39 @@ export async function rawPostgresRate(schema: string, rows: readonly BenchRow[])
   } finally {
     await client.end();
   }
+}
+
+/** COPY FROM STDIN (text format) in one transaction into a new table of `schema` (which must exist). */
+export async function rawPostgresCopyRate(schema: string, rows: readonly BenchRow[]): Promise<number> {
+  const client = new pg.Client(PG);
+  await client.connect();
+  try {
+    const table = `"${schema}"."copy_${process.hrtime.bigint()}"`;
+    return await timedRate(rows.length, async () => {
+      await client.query(
+        `CREATE TABLE ${table} (Id integer PRIMARY KEY, Name varchar(50), Amount numeric(12,2), At timestamp(6))`,
+      );
+      await client.query('BEGIN');
+      const lines = function* () {
+        for (let from = 0; from < rows.length; from += 1000)
+          yield rows
+            .slice(from, from + 1000)
+            .map((r) => `${r.join('\t')}\n`)
+            .join('');
+      };
+      await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY ${table} FROM STDIN`)));
+      await client.query('COMMIT');
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createPostgresSchema(schema: string): Promise<void> {
+  const client = new pg.Client(PG);
+  await client.connect();
+  await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await client.end();
 }
 
 export async function dropPostgresSchema(schema: string): Promise<void> {

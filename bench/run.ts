@@ -7,6 +7,7 @@ import { changeTrackingBenchmark } from './changeTracking.bench';
 import { checksScaleBenchmark } from './checksScale.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
+import { fastPathBenchmark } from './fastPath.bench';
 import { journalBenchmark } from './journal.bench';
 import { loadBenchmark } from './load.bench';
 import { runnerBenchmark } from './runner.bench';
@@ -25,6 +26,7 @@ const benchmarks: Benchmark[] = [
   changeTrackingBenchmark,
   checksScaleBenchmark,
   catchUpBenchmark,
+  fastPathBenchmark,
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,

@@ -84,9 +84,19 @@ export function* paramSlices<T>(
   for (let from = 0; from < items.length; from += per) yield items.slice(from, from + per);
 }
 
-/** A change's key as text: its values in key order, bigints written as digits. */
-const keyText = (c: Change) =>
-  JSON.stringify(Object.values(c.key), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+/**
+ * A change's key as text: its values in key order, bigints written as digits. A key of one number or
+ * text (most keys) is written without JSON, prefixed so no two forms can meet.
+ */
+function keyText(c: Change): string {
+  const values = Object.values(c.key);
+  if (values.length === 1) {
+    const v = values[0];
+    if (typeof v === 'number') return `n${v}`;
+    if (typeof v === 'string' || typeof v === 'bigint') return `s${v}`;
+  }
+  return JSON.stringify(values, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+}
 
 /** The last change per key wins: a batch collapses to one upsert or delete per row, in order. */
 export function netChanges(changes: readonly Change[]): Change[] {

@@ -103,6 +103,35 @@ function decimalText(c: ColumnShape, v: number | string): string {
   return m[1] === '-' ? `-${text}` : text;
 }
 
+/** Whether decimal text is already as decimalText() writes it at `scale`: an optional '-', digits, `scale` places. */
+function atScale(v: string, scale: number): boolean {
+  const start = v.charCodeAt(0) === 0x2d ? 1 : 0;
+  const point = scale > 0 ? v.length - scale - 1 : v.length;
+  if (point <= start || (scale > 0 && v.charCodeAt(point) !== 0x2e)) return false;
+  for (let i = start; i < v.length; i++) {
+    const d = v.charCodeAt(i) - 0x30;
+    if (i !== point && (d < 0 || d > 9)) return false;
+  }
+  return true;
+}
+
+/**
+ * portable() for one column, decided once: a target writing a batch converts each value without
+ * looking its column's type up again. The common values (text, numbers, decimals already at their
+ * scale) pass as they are; every other goes through portable(), so the result is always the same.
+ */
+export function portableWriter(c: ColumnShape): (v: RowValue) => RowValue {
+  const a = affinityOf(c);
+  if (a === 'decimal') {
+    const scale = scaleOfDecimal(c);
+    if (!Number.isInteger(scale)) return (v) => portable(c, v);
+    return (v) => (typeof v === 'string' && atScale(v, scale) ? v : portable(c, v));
+  }
+  if (a === 'integer') return (v) => (typeof v === 'number' || typeof v === 'bigint' ? v : portable(c, v));
+  if (a === 'uuid' || a === 'spatial' || a === 'boolean') return (v) => portable(c, v);
+  return (v) => (v instanceof Date ? portable(c, v) : v);
+}
+
 /** A value in its portable form: numbers and text as given, decimals as text, times as text. */
 export function portable(c: ColumnShape, v: RowValue): RowValue {
   if (v === null) return null;

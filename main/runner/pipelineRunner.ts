@@ -528,7 +528,9 @@ export class PipelineRunner {
       Object.entries(batch.checkpoint).filter(([t]) => !restarted.has(t)),
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
-    const changes = batch.changes.filter((c) => this.touchesTarget(c));
+    const changes = batch.changes.some((c) => !this.touchesTarget(c))
+      ? batch.changes.filter((c) => this.touchesTarget(c))
+      : batch.changes;
     // A table that stops commits its last changes with its stop, in the batch's transaction.
     const stops = new Map(
       (batch.stopped ?? []).map((s): [string, TableStop] => [
@@ -543,13 +545,14 @@ export class PipelineRunner {
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
     if (changes.length > 0) {
-      const count = (op: Change['op']) => changes.filter((c) => c.op === op).length;
+      const count = { insert: 0, update: 0, delete: 0 };
+      for (const c of changes) count[c.op]++;
       this.emit({
         kind: 'batch-applied',
         changes: changes.length,
-        inserts: count('insert'),
-        updates: count('update'),
-        deletes: count('delete'),
+        inserts: count.insert,
+        updates: count.update,
+        deletes: count.delete,
         position: changes.at(-1)?.position ?? '',
         lagMs: batch.newestCommitTime ? Math.max(0, this.now() - batch.newestCommitTime.getTime()) : null,
       });

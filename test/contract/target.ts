@@ -242,6 +242,70 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await target.close();
     });
 
+    it('writes a large batch (the bulk path) as it writes small ones: every type, escapes, inserts over rows already there, updates', async () => {
+      count += 1;
+      const bulk = typedTable(`typed_bulk_${count}`);
+      const small = typedTable(`typed_small_${count}`);
+      const target = await h.open(`contract-${count}`);
+      await target.prepare([bulk]);
+      const other = await h.open(`contract-small-${count}`);
+      await other.prepare([small]);
+      const row = (id: number, round: number): Row =>
+        id % 7 === 0
+          ? { Id: id }
+          : {
+              ...VALUES,
+              Id: id,
+              Big: BigInt(id) * 1_000_000_007n * (round ? -1n : 1n),
+              Amount: `${id}.${String(round).padStart(4, '0')}`,
+              Ratio: id / 8,
+              Name: `${round}: tab\there\\back\nline\r\\N ${id}`,
+              Flag: (id + round) % 2 === 0,
+              Bytes: Uint8Array.from([id % 256, 9, 10, 13, 92]),
+            };
+      const change = (id: number, round: number, op: Change['op']): Change => ({
+        table: 'dbo.Typed',
+        op,
+        key: { Id: id },
+        row: row(id, round),
+        changedColumns: null,
+        position: String(round),
+      });
+      const ids = Array.from({ length: 600 }, (_, i) => i + 1);
+      // Round 0: inserts; round 1: updates of them all; round 2: inserts of keys the table has
+      // (a copy that ran ahead), which must land as updates.
+      for (const [round, op] of [
+        [0, 'insert'],
+        [1, 'update'],
+        [2, 'insert'],
+      ] as const) {
+        const changes = ids.map((id) => change(id, round, op));
+        await target.apply(changes, { 'dbo.Typed': String(round) });
+        for (let from = 0; from < changes.length; from += 100)
+          await other.apply(changes.slice(from, from + 100), { 'dbo.Typed': String(round) });
+        const [a, b] = [(await h.read(bulk)).rows, (await h.read(small)).rows];
+        expect(a).toHaveLength(600);
+        expect(a).toEqual(b);
+      }
+      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Typed': '2' });
+      expect(await other.loadCheckpoint()).toEqual({ 'dbo.Typed': '2' });
+      await target.close();
+      await other.close();
+    });
+
+    it('applies nothing of a large batch that fails at its last row, inserts or updates', async () => {
+      const { t, target } = await fresh();
+      await target.apply([upsert(1, 'a', '1')], { 'dbo.Items': '1' });
+      for (const op of ['insert', 'update'] as const) {
+        const failing = Array.from({ length: 600 }, (_, i) => ({ ...upsert(i + 2, 'b', '2'), op }));
+        failing.push({ ...upsert(700, 'c', '3'), op, row: { Id: 700, Name: null } });
+        await expect(target.apply(failing, { 'dbo.Items': '3' })).rejects.toThrow();
+        expect((await h.read(t)).rows).toEqual(['1|a']);
+        expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '1' });
+      }
+      await target.close();
+    });
+
     it('writes a value of every type of the mapping and reads it back as written', async () => {
       count += 1;
       const t = typedTable(`typed_${count}`);

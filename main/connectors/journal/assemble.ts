@@ -5,10 +5,11 @@
 // An F RG (RGZPFM) renumbers an RRN-identified file and an F CR (CLRPFM) empties any: both ask for a
 // snapshot of the file instead of changes that would land on the wrong rows. An F EJ (ENDJRNPF) stops:
 // the file's later changes are in no journal.
-import { decodeRecord, ImageLengthError, recordLength, type FieldDef } from '../drivers/ibmi/recordImage';
+import type { FieldDef } from '../drivers/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
-import { formValue, type ValueForm } from './values';
+import { compileImageDecoder, type ImageDecoder } from './imageDecoder';
+import type { ValueForm } from './values';
 
 export interface JournalEntryRow {
   sequence: number;
@@ -70,16 +71,27 @@ export interface Assembled {
   newestTimestamp: string | null;
 }
 
-interface Pending {
-  first: JournalPosition;
-  items: JournalEntryRow[][];
-}
-
 export const positionOf = (e: JournalEntryRow): JournalPosition => ({
   library: e.receiverLibrary,
   receiver: e.receiver,
   sequence: e.sequence,
 });
+
+// One decoder per layout and form: a layout change gives the table a new fields array.
+const decoders = new WeakMap<readonly FieldDef[], { form: ValueForm; decoder: ImageDecoder }>();
+function decoderOf(fields: readonly FieldDef[], form: ValueForm): ImageDecoder {
+  const known = decoders.get(fields);
+  if (
+    known &&
+    known.form.dateFormat === form.dateFormat &&
+    known.form.timeFormat === form.timeFormat &&
+    known.form.utcOffsetMinutes === form.utcOffsetMinutes
+  )
+    return known.decoder;
+  const decoder = compileImageDecoder(fields, form);
+  decoders.set(fields, { form, decoder });
+  return decoder;
+}
 
 function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
   // The decoded record becomes the row in place: one object per entry, not two.
@@ -89,67 +101,88 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
         'holds minimised entry data (the journal has MINENTDTA): part of the record, which cannot be applied. ' +
         'Run CHGJRN … MINENTDTA(*NONE) on the journal (the journal-attributes check names it), then copy the file again.',
     );
-  let decoded;
-  try {
-    const expected = recordLength(t.fields);
-    if (e.imageLength !== undefined && e.imageLength > expected)
-      throw new ImageLengthError(`The record image is ${e.imageLength} bytes; its layout takes ${expected}.`);
-    decoded = decodeRecord(t.fields, e.data, e.nullIndicators);
-  } catch (error) {
-    if (!(error instanceof ImageLengthError)) throw error;
+  const decoder = decoderOf(t.fields, form);
+  // A shorter image was written with another layout, or minimised: never read past its end. A DSPJRN
+  // outfile pads JOESD to its longest entry, so only the entry's own length tells a longer one.
+  const tooLong = e.imageLength !== undefined && e.imageLength > decoder.length;
+  if (tooLong || e.data.length < decoder.length)
     throw new PermanentImageError(
       `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver}: ` +
-        `${error.message} The file's layout changed since, the journal minimises entry data (MINENTDTA), or SQL describes ` +
+        `The record image is ${tooLong ? e.imageLength : e.data.length} bytes; its layout takes ${decoder.length}. ` +
+        `The file's layout changed since, the journal minimises entry data (MINENTDTA), or SQL describes ` +
         `its DDS fields otherwise than they are stored (turn DDS discovery on): an image is never read by a layout it does not fit.`,
     );
-  }
-  const row: Row = decoded;
-  for (const f of t.fields) row[f.name] = formValue(f, decoded[f.name] ?? null, form);
+  const row = decoder.decode(e.data, e.nullIndicators);
   if (t.identify === 'rrn') row[RRN_COLUMN] = e.rrn;
   if (t.memberKey) row[MEMBER_COLUMN] = e.member;
   return row;
 }
 
-function keyOf(t: TableReading, row: Row): Row {
-  const key: Row = {};
+/** The columns that identify a table's rows: the member first in a file of several. */
+function keyColumnsOf(t: TableReading): string[] {
   const ids = t.identify === 'rrn' ? [RRN_COLUMN] : t.identify;
-  for (const k of t.memberKey ? [MEMBER_COLUMN, ...ids] : ids) key[k] = row[k] ?? null;
+  return t.memberKey ? [MEMBER_COLUMN, ...ids] : ids;
+}
+
+function keyOf(columns: readonly string[], row: Row): Row {
+  const key: Row = {};
+  for (const k of columns) key[k] = row[k] ?? null;
   return key;
 }
 
 const same = (a: Row[string], b: Row[string]) =>
   a instanceof Uint8Array && b instanceof Uint8Array ? Buffer.from(a).equals(Buffer.from(b)) : a === b;
 
-/** One released record change (an update may come with its before image) as changes. */
-function toChanges(t: TableReading, entries: JournalEntryRow[], form: ValueForm): Change[] {
-  const last = entries[entries.length - 1];
-  if (!last) return [];
+interface Reading {
+  table: TableReading;
+  keyColumns: string[];
+}
+
+/** One released record change (an update may come with its before image) as changes, added to `out`. */
+function addChanges(
+  r: Reading,
+  before: JournalEntryRow | undefined,
+  last: JournalEntryRow,
+  form: ValueForm,
+  out: Change[],
+): void {
+  const t = r.table;
   const table = t.key;
   const position = `${last.receiverLibrary}/${last.receiver}/${last.sequence}`;
   const row = rowOf(t, last, form);
-  const key = keyOf(t, row);
-  if (last.type === 'DL') return [{ table, position, op: 'delete', key, row: null, changedColumns: null }];
-  if (last.type === 'PT' || last.type === 'PX')
-    return [{ table, position, op: 'insert', key, row, changedColumns: null }];
-  const base = { table, position };
-  const before = entries.length > 1 && entries[0] ? rowOf(t, entries[0], form) : null;
-  if (!before) return [{ ...base, op: 'update', key, row, changedColumns: null }];
-  const oldKey = keyOf(t, before);
-  if (Object.keys(key).some((k) => !same(key[k] ?? null, oldKey[k] ?? null)))
-    return [
-      { ...base, op: 'delete', key: oldKey, row: null, changedColumns: null },
-      { ...base, op: 'insert', key, row, changedColumns: null },
-    ];
-  // A LOB column's image is a placeholder on both sides: it counts as changed, and is read anew.
-  const lobs = t.fields.filter((f) => f.type.kind === 'lob').map((f) => f.name);
-  const changed = Object.keys(row).filter(
-    (c) => lobs.includes(c) || !same(row[c] ?? null, before[c] ?? null),
-  );
-  return [{ ...base, op: 'update', key, row, changedColumns: changed }];
+  const key = keyOf(r.keyColumns, row);
+  if (last.type === 'DL') out.push({ table, position, op: 'delete', key, row: null, changedColumns: null });
+  else if (last.type === 'PT' || last.type === 'PX')
+    out.push({ table, position, op: 'insert', key, row, changedColumns: null });
+  else if (!before) out.push({ table, position, op: 'update', key, row, changedColumns: null });
+  else {
+    const old = rowOf(t, before, form);
+    const oldKey = keyOf(r.keyColumns, old);
+    if (r.keyColumns.some((k) => !same(key[k] ?? null, oldKey[k] ?? null))) {
+      out.push({ table, position, op: 'delete', key: oldKey, row: null, changedColumns: null });
+      out.push({ table, position, op: 'insert', key, row, changedColumns: null });
+      return;
+    }
+    // A LOB column's image is a placeholder on both sides: it counts as changed, and is read anew.
+    const lobs = t.fields.filter((f) => f.type.kind === 'lob').map((f) => f.name);
+    const changed = Object.keys(row).filter((c) => lobs.includes(c) || !same(row[c] ?? null, old[c] ?? null));
+    out.push({ table, position, op: 'update', key, row, changedColumns: changed });
+  }
 }
 
 /** Orders two positions of one journal: negative, zero or positive. */
 export type PositionOrder = (a: JournalPosition, b: JournalPosition) => number;
+
+/** A record change waiting for its commit: the entry and, for an update, its before image. */
+interface Item {
+  before: JournalEntryRow | undefined;
+  last: JournalEntryRow;
+}
+
+interface Pending {
+  first: JournalPosition;
+  items: Item[];
+}
 
 export function assemble(
   entries: readonly JournalEntryRow[],
@@ -161,53 +194,72 @@ export function assemble(
    * Changes already decoded, by their last entry: a reader that assembles a growing list of entries
    * again (a long commit cycle over several DSPJRN chunks) decodes each record image once.
    */
-  decoded: WeakMap<JournalEntryRow, Change[]> = new WeakMap(),
+  decoded?: WeakMap<JournalEntryRow, Change[]>,
 ): Assembled {
-  const byFile = new Map(tables.map((t) => [`${t.library}/${t.file}`, t]));
+  // Tables by library, then file: no name is built per entry to find its table.
+  const byFile = new Map<string, Map<string, Reading>>();
+  for (const t of tables) {
+    const files = byFile.get(t.library) ?? new Map<string, Reading>();
+    files.set(t.file, { table: t, keyColumns: keyColumnsOf(t) });
+    byFile.set(t.library, files);
+  }
   const passed = new Set(tables.filter((t) => t.appliedThrough === null).map((t) => t.key));
+  let waiting = tables.length - passed.size;
   const pending = new Map<number, Pending>();
   const befores = new Map<string, JournalEntryRow>();
   const resnapshot = new Map<string, string>();
   const changes: Change[] = [];
-  let consumed: JournalPosition | null = null;
+  let consumedEntry: JournalEntryRow | null = null;
   let consumedCount = 0;
   let newestTimestamp: string | null = null;
 
-  const release = (items: JournalEntryRow[][]) => {
-    for (const item of items) {
-      const head = item[item.length - 1];
-      const t = head && byFile.get(`${head.library}/${head.file}`);
-      if (!t || !passed.has(t.key)) continue;
-      let made = decoded.get(head);
-      if (!made) decoded.set(head, (made = toChanges(t, item, form)));
-      for (const change of made) changes.push(change);
-      newestTimestamp = head.timestamp;
-    }
+  const release = (r: Reading, item: Item) => {
+    if (!passed.has(r.table.key)) return;
+    newestTimestamp = item.last.timestamp;
+    if (!decoded) return addChanges(r, item.before, item.last, form, changes);
+    let made = decoded.get(item.last);
+    if (!made) addChanges(r, item.before, item.last, form, (made = []));
+    decoded.set(item.last, made);
+    for (const change of made) changes.push(change);
   };
 
   for (const e of entries) {
-    const at = positionOf(e);
     // A table's entries count from the first one past its applied position (FILE selection means
     // the entry at that position itself may belong to another file and never show).
-    for (const r of tables)
-      if (r.appliedThrough && !passed.has(r.key) && order(at, r.appliedThrough) > 0) passed.add(r.key);
-    const t = byFile.get(`${e.library}/${e.file}`);
+    if (waiting > 0) {
+      const at = positionOf(e);
+      for (const t of tables)
+        if (t.appliedThrough && !passed.has(t.key) && order(at, t.appliedThrough) > 0) {
+          passed.add(t.key);
+          waiting--;
+        }
+    }
+    const r = byFile.get(e.library)?.get(e.file);
+    const t = r?.table;
     if (e.code === 'C') {
-      if (e.type === 'SC') pending.set(e.cycle, { first: at, items: [] });
-      else if (e.type === 'CM') release(pending.get(e.cycle)?.items ?? []);
+      if (e.type === 'SC') pending.set(e.cycle, { first: positionOf(e), items: [] });
+      else if (e.type === 'CM')
+        for (const item of pending.get(e.cycle)?.items ?? []) {
+          const owner = byFile.get(item.last.library)?.get(item.last.file);
+          if (owner) release(owner, item);
+        }
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
-    } else if (e.code === 'R' && t && t.members.includes(e.member)) {
-      const slot = `${t.key}#${e.member}#${e.rrn}`;
-      if (e.type === 'UB') befores.set(slot, e);
-      else if (e.type === 'PT' || e.type === 'PX' || e.type === 'UP' || e.type === 'DL') {
-        const before = e.type === 'UP' ? befores.get(slot) : undefined;
-        befores.delete(slot);
-        const item = before ? [before, e] : [e];
-        if (e.cycle === 0) release([item]);
+    } else if (e.code === 'R' && r && t && t.members.includes(e.member)) {
+      const type = e.type;
+      if (type === 'UB') befores.set(`${t.key}#${e.member}#${e.rrn}`, e);
+      else if (type === 'PT' || type === 'PX' || type === 'UP' || type === 'DL') {
+        let before: JournalEntryRow | undefined;
+        if (befores.size > 0) {
+          const slot = `${t.key}#${e.member}#${e.rrn}`;
+          if (type === 'UP') before = befores.get(slot);
+          befores.delete(slot);
+        }
+        const item = { before, last: e };
+        if (e.cycle === 0) release(r, item);
         else {
-          const open = pending.get(e.cycle) ?? { first: at, items: [] };
+          let open = pending.get(e.cycle);
+          if (!open) pending.set(e.cycle, (open = { first: positionOf(e), items: [] }));
           open.items.push(item);
-          pending.set(e.cycle, open);
         }
       }
       // BR, UR, DR belong to a rolled-back cycle: its C RB drops the cycle whole.
@@ -231,13 +283,14 @@ export function assemble(
             'Journal the file again (STRJRNPF … IMAGES(*BOTH)) and copy it again (a re-snapshot).',
         );
     }
-    consumed = at;
+    consumedEntry = e;
     consumedCount++;
     if (changes.length >= maxRows) break;
   }
   const oldestOpen = pending.values().next().value;
+  const consumed = consumedEntry && positionOf(consumedEntry);
   return {
-    changes: changes.filter((c) => !resnapshot.has(c.table)),
+    changes: resnapshot.size ? changes.filter((c) => !resnapshot.has(c.table)) : changes,
     restart: oldestOpen?.first ?? consumed,
     consumed,
     consumedCount,

@@ -1,6 +1,6 @@
 // Reading a journal: the receiver chain from JOURNAL_RECEIVER_INFO, and DSPJRN into an outfile in the
 // sync library from a position onward, read back in order and removed again with DLTF.
-import { IbmiError, type IbmiConnection, cellText as text } from '../drivers/ibmi/connection';
+import { IbmiError, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import type { JournalEntryRow } from './assemble';
 import type { JournalPosition } from './position';
 
@@ -109,33 +109,36 @@ export async function readJournal(
     throw error;
   }
   try {
-    const rows = await c.query(
-      'SELECT JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD ' +
-        `FROM ${syncLibrary}.JRNOUT ORDER BY RRN(JRNOUT)`,
-    );
+    const rows = await c.query(`SELECT ${OUTFILE_COLUMNS} FROM ${syncLibrary}.JRNOUT ORDER BY RRN(JRNOUT)`);
     const header = await positionsBeforeEsd(c, syncLibrary);
-    return rows.map((r) => ({
-      sequence: Number(r.JOSEQN),
-      code: text(r.JOCODE),
-      type: text(r.JOENTT),
-      timestamp: text(r.JOTSTP),
-      library: text(r.JOLIB),
-      file: text(r.JOOBJ),
-      member: text(r.JOMBR),
-      rrn: Number(r.JOCTRR),
-      cycle: Number(r.JOCCID),
-      receiverLibrary: text(r.JORCVLIB),
-      receiver: text(r.JORCV),
-      nullIndicators: String(r.JONVI ?? ''),
-      data: r.JOESD instanceof Uint8Array ? r.JOESD : new Uint8Array(0),
-      minimized: text(r.JOMINESD) === '1',
-      imageLength:
-        text(r.JOINCDAT) === '1' || Number(r.JOENTL) >= 99999 ? undefined : Number(r.JOENTL) - header,
-    }));
+    return rows.map((r) => outfileEntry(r, header));
   } finally {
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
   }
 }
+
+/** The columns of a DSPJRN *TYPE5 outfile the agent reads, in the order it selects them. */
+export const OUTFILE_COLUMNS =
+  'JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD';
+
+/** One outfile row as an entry; `header` is how many positions precede JOESD (positionsBeforeEsd). */
+export const outfileEntry = (r: IbmiRow, header: number): JournalEntryRow => ({
+  sequence: Number(r.JOSEQN),
+  code: text(r.JOCODE),
+  type: text(r.JOENTT),
+  timestamp: text(r.JOTSTP),
+  library: text(r.JOLIB),
+  file: text(r.JOOBJ),
+  member: text(r.JOMBR),
+  rrn: Number(r.JOCTRR),
+  cycle: Number(r.JOCCID),
+  receiverLibrary: text(r.JORCVLIB),
+  receiver: text(r.JORCV),
+  nullIndicators: String(r.JONVI ?? ''),
+  data: r.JOESD instanceof Uint8Array ? r.JOESD : new Uint8Array(0),
+  minimized: text(r.JOMINESD) === '1',
+  imageLength: text(r.JOINCDAT) === '1' || Number(r.JOENTL) >= 99999 ? undefined : Number(r.JOENTL) - header,
+});
 
 /**
  * How many positions of the outfile's record come before JOESD (its output buffer position less one,

@@ -16,7 +16,8 @@ import {
   type TargetReadBack,
   type TargetTable,
 } from '../target';
-import { affinityOf, portable } from '../targetValues';
+import { affinityOf, portable, portableWriter } from '../targetValues';
+import { copyRows } from './copy';
 import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 
@@ -89,7 +90,11 @@ export function postgresType(c: ColumnShape, preciseTimes: PreciseTimes = 'nativ
  * unless the column keeps exact text (preciseTimes "text").
  */
 function bindable(c: ColumnShape, v: RowValue, preciseTimes: PreciseTimes = 'native'): unknown {
-  const p = portable(c, v);
+  return bound(c, portable(c, v), preciseTimes);
+}
+
+/** A portable value as the target binds it. */
+function bound(c: ColumnShape, p: RowValue, preciseTimes: PreciseTimes): unknown {
   if (preciseTimes === 'text' && pastNative(c)) return p;
   if (typeof p === 'string' && (affinityOf(c) === 'datetime' || affinityOf(c) === 'time'))
     return p.replace(/(\.\d{6})\d+$/, '$1');
@@ -101,6 +106,34 @@ function bindable(c: ColumnShape, v: RowValue, preciseTimes: PreciseTimes = 'nat
   if (typeof p === 'string' && affinityOf(c) === 'decimal' && /^[+-]?s?nan$/i.test(p)) return 'NaN';
   return p;
 }
+
+/** A string no rule of bound() changes: text, or a time with at most six fraction digits. */
+function boundAsIs(c: ColumnShape): (p: string) => boolean {
+  const a = affinityOf(c);
+  if (a === 'datetime' || a === 'time' || a === 'datetimeoffset')
+    return (p) => {
+      const dot = p.lastIndexOf('.');
+      return dot < 0 || p.length - dot - 1 <= 6;
+    };
+  if (a === 'decimal') return (p) => !p.includes('n') && !p.includes('N');
+  return () => true;
+}
+
+/** bindable() for one column, its conversions decided once: every batch value goes through it. */
+function binderOf(c: ColumnShape, preciseTimes: PreciseTimes = 'native'): (v: RowValue) => unknown {
+  const write = portableWriter(c);
+  const asIs = boundAsIs(c);
+  return (v) => {
+    const p = write(v);
+    if (p === null || typeof p === 'number' || (typeof p === 'string' && asIs(p))) return p;
+    return bound(c, p, preciseTimes);
+  };
+}
+
+/** Rows of a batch from which COPY beats multi-row INSERTs. */
+const COPY_MIN_ROWS = 200;
+/** SQLSTATE unique_violation. */
+const UNIQUE_VIOLATION = '23505';
 
 /**
  * Whether the wanted type holds more than the current one of the same family: a longer varchar, text
@@ -127,11 +160,22 @@ function widens(current: string, wanted: string): boolean {
   );
 }
 
+type Binder = (v: RowValue) => unknown;
+
+interface Writer {
+  columns: string[];
+  onConflict: string;
+  binders: Binder[];
+}
+
 export class PostgresTarget implements Target {
   readonly description: string;
   readonly readBack: TargetReadBack;
   private readonly pool: pg.Pool;
   private tables = new Map<string, TargetTable>();
+  private writers = new Map<string, { table: TargetTable; writer: Writer }>();
+  /** Staging tables made on this target (their names, unique per transaction). */
+  private stages = 0;
 
   constructor(
     private readonly o: PostgresTargetOptions,
@@ -265,21 +309,77 @@ export class PostgresTarget implements Target {
     );
   }
 
-  private async upsertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
-    const cols = t.columns.map((c) => q(c.name));
+  /** A table's upsert clause and column binders, made once per table layout. */
+  private writerOf(t: TargetTable): Writer {
+    const known = this.writers.get(t.source);
+    if (known?.table === t) return known.writer;
     const rest = t.columns.filter((c) => !t.key.includes(c.name));
+    const writer: Writer = {
+      columns: t.columns.map((c) => q(c.name)),
+      onConflict: `ON CONFLICT (${t.key.map(q).join(', ')}) DO ${
+        rest.length
+          ? `UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}`
+          : 'NOTHING'
+      }`,
+      binders: t.columns.map((c) => binderOf(c, this.o.preciseTimes)),
+    };
+    this.writers.set(t.source, { table: t, writer });
+    return writer;
+  }
+
+  /**
+   * Rows inserted at the source: most are new at the target too, so they are copied straight into
+   * the table under a savepoint. One already there (a copy that ran ahead, a key deleted and inserted
+   * again in the batch) makes COPY fail as a whole; the savepoint is rolled back and the rows merged.
+   */
+  private async insertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
+    if (rows.length < COPY_MIN_ROWS) return this.upsertRows(client, t, rows);
+    const w = this.writerOf(t);
+    await client.query('SAVEPOINT cdc_copy');
+    try {
+      await copyRows(
+        client,
+        this.name(t.name),
+        w.columns,
+        rows.map((r) => this.values(t, w, r)),
+      );
+      await client.query('RELEASE SAVEPOINT cdc_copy');
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      await client.query('ROLLBACK TO SAVEPOINT cdc_copy');
+      await this.upsertRows(client, t, rows);
+    }
+  }
+
+  private values(t: TargetTable, w: Writer, r: Row): unknown[] {
+    return t.columns.map((c, i) => (w.binders[i] as Binder)(r[c.name] ?? null));
+  }
+
+  private async upsertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
+    const w = this.writerOf(t);
+    const values = (r: Row) => this.values(t, w, r);
+    if (rows.length >= COPY_MIN_ROWS) {
+      // COPY into a staging table dropped at commit, then one set-based merge: the rows are net
+      // changes (one per key), so the merge never meets a key twice.
+      const stage = q(`cdc_stage_${++this.stages}`);
+      await client.query(`CREATE TEMP TABLE ${stage} (LIKE ${this.name(t.name)}) ON COMMIT DROP`);
+      await copyRows(client, stage, w.columns, rows.map(values));
+      await client.query(
+        `INSERT INTO ${this.name(t.name)} (${w.columns.join(', ')}) SELECT ${w.columns.join(', ')} FROM ${stage} ${w.onConflict}`,
+      );
+      return;
+    }
     for (const chunk of paramSlices(rows, t.columns.length, MAX_PARAMS)) {
       const params: unknown[] = [];
       const tuples = chunk.map((r) => {
-        const marks = t.columns.map((c) => {
-          params.push(bindable(c, r[c.name] ?? null, this.o.preciseTimes));
+        const marks = values(r).map((v) => {
+          params.push(v);
           return `$${params.length}`;
         });
         return `(${marks.join(', ')})`;
       });
       await client.query(
-        `INSERT INTO ${this.name(t.name)} (${cols.join(', ')}) VALUES ${tuples.join(', ')}
-         ON CONFLICT (${t.key.map(q).join(', ')}) DO ${rest.length ? `UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}` : 'NOTHING'}`,
+        `INSERT INTO ${this.name(t.name)} (${w.columns.join(', ')}) VALUES ${tuples.join(', ')} ${w.onConflict}`,
         params,
       );
     }
@@ -330,9 +430,11 @@ export class PostgresTarget implements Target {
       for (const t of this.tables.values()) {
         const mine = net.filter((c) => c.table === t.source);
         const removed = mine.filter((c) => c.op === 'delete' || !c.row).map((c) => c.key);
-        const upserted = mine.filter((c) => c.op !== 'delete' && c.row).map((c) => c.row as Row);
+        const inserted = mine.filter((c) => c.op === 'insert' && c.row).map((c) => c.row as Row);
+        const updated = mine.filter((c) => c.op === 'update' && c.row).map((c) => c.row as Row);
         if (removed.length) await this.deleteKeys(client, t, removed);
-        if (upserted.length) await this.upsertRows(client, t, upserted);
+        if (inserted.length) await this.insertRows(client, t, inserted);
+        if (updated.length) await this.upsertRows(client, t, updated);
       }
       const unknown = net.find((c) => !this.tables.has(c.table));
       if (unknown) throw new Error(`No target table for ${unknown.table}: prepare() was not given it.`);

@@ -8,14 +8,13 @@ import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import {
   CHECKPOINT_TABLE,
-  netChanges,
   type Reconciled,
   type Retyped,
   type Target,
   type TargetReadBack,
   type TargetTable,
 } from '../target';
-import { affinityOf, portable } from '../targetValues';
+import { affinityOf, portable, portableWriter } from '../targetValues';
 import { sqliteReadBack } from './readBack';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -38,11 +37,40 @@ const SQLITE_TYPES = {
 
 export const sqliteType = (c: ColumnShape): string => SQLITE_TYPES[affinityOf(c)];
 
-function bindable(c: ColumnShape, v: RowValue): unknown {
-  const p = portable(c, v);
+/** A portable value as better-sqlite3 binds it: booleans as 1/0, bytes as a Buffer. */
+function sqliteValue(p: RowValue): unknown {
   if (typeof p === 'boolean') return p ? 1 : 0;
   if (p instanceof Uint8Array) return Buffer.from(p);
   return p;
+}
+
+const bindable = (c: ColumnShape, v: RowValue): unknown => sqliteValue(portable(c, v));
+
+/** The binder of one column, its conversion decided once (portableWriter). */
+function binderOf(c: ColumnShape): Binder {
+  const write = portableWriter(c);
+  return (v) => {
+    const p = write(v);
+    return typeof p === 'string' || typeof p === 'number' || p === null ? p : sqliteValue(p);
+  };
+}
+
+/** A table's statements and binders, made once per table layout and reused by every batch. */
+interface Statements {
+  upsert: Database.Statement;
+  remove: Database.Statement;
+  names: string[];
+  binders: Binder[];
+  params: unknown[];
+  keyBinders: Binder[];
+  keyParams: unknown[];
+}
+
+type Binder = (v: RowValue) => unknown;
+
+function fill(params: unknown[], binders: readonly Binder[], names: readonly string[], row: Row): unknown[] {
+  for (let i = 0; i < names.length; i++) params[i] = (binders[i] as Binder)(row[names[i] as string] ?? null);
+  return params;
 }
 
 interface SqliteColumn {
@@ -57,6 +85,8 @@ export class SqliteTarget implements Target {
   readonly readBack: TargetReadBack;
   private readonly db: Database.Database;
   private tables = new Map<string, TargetTable>();
+  /** By source table; a table given again (prepare, reconcile) gets new ones. */
+  private statements = new Map<string, { table: TargetTable; statements: Statements }>();
 
   constructor(
     path: string,
@@ -184,8 +214,22 @@ export class SqliteTarget implements Target {
     );
   }
 
-  private values(t: TargetTable, row: Row): unknown[] {
-    return t.columns.map((c) => bindable(c, row[c.name] ?? null));
+  private statementsOf(t: TargetTable): Statements {
+    const known = this.statements.get(t.source);
+    if (known && known.table === t) return known.statements;
+    const statements: Statements = {
+      upsert: this.upsert(t),
+      remove: this.db.prepare(
+        `DELETE FROM ${q(t.name)} WHERE ${t.key.map((k) => `${q(k)} = ?`).join(' AND ')}`,
+      ),
+      names: t.columns.map((c) => c.name),
+      binders: t.columns.map(binderOf),
+      params: t.columns.map(() => null),
+      keyBinders: t.key.map((k) => binderOf(t.columns.find((x) => x.name === k) as ColumnShape)),
+      keyParams: t.key.map(() => null),
+    };
+    this.statements.set(t.source, { table: t, statements });
+    return statements;
   }
 
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
@@ -196,32 +240,16 @@ export class SqliteTarget implements Target {
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
-    const statements = new Map<string, { upsert: Database.Statement; remove: Database.Statement }>();
-    const forTable = (t: TargetTable) => {
-      let s = statements.get(t.source);
-      if (!s) {
-        s = {
-          upsert: this.upsert(t),
-          remove: this.db.prepare(
-            `DELETE FROM ${q(t.name)} WHERE ${t.key.map((k) => `${q(k)} = ?`).join(' AND ')}`,
-          ),
-        };
-        statements.set(t.source, s);
-      }
-      return s;
-    };
+    // Each change in order, one prepared statement each: the rows end as netChanges() would leave
+    // them, without a map of the batch's keys (statements cost SQLite no more than the map costs here).
     this.db.transaction(() => {
-      for (const c of netChanges(changes)) {
+      for (const c of changes) {
         const t = this.tables.get(c.table);
         if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
-        const s = forTable(t);
-        if (c.op === 'delete' || !c.row) {
-          s.remove.run(
-            ...t.key.map((k) =>
-              bindable(t.columns.find((x) => x.name === k) as ColumnShape, c.key[k] ?? null),
-            ),
-          );
-        } else s.upsert.run(...this.values(t, c.row));
+        const s = this.statementsOf(t);
+        // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
+        if (c.op === 'delete' || !c.row) s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
+        else s.upsert.run(fill(s.params, s.binders, s.names, c.row));
       }
       this.saveCheckpoint(checkpoint);
     })();

@@ -105,10 +105,39 @@ function putDouble(out: Uint16Array, at: number, t: DoubleTable, code: number): 
 }
 
 function decodeSingle(bytes: Uint8Array, ccsid: number): string {
-  const t = singleTable(ccsid);
-  const out = room(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = t[bytes[i] as number] as number;
-  return unitsToString(out, bytes.length);
+  return singleByteDecoder(ccsid)(bytes, 0, bytes.length);
+}
+
+/** Decodes `length` bytes of single-byte text at `from`. */
+export type SingleByteDecoder = (bytes: Uint8Array, from: number, length: number) => string;
+
+// String.fromCharCode over a plain array of the exact length is several times faster than over a
+// typed array's subarray (measured: 15M against 6M 20-character strings/s), so arrays are kept per length.
+const unitArrays: number[][] = [];
+const unitArray = (length: number): number[] => (unitArrays[length] ??= new Array<number>(length).fill(0));
+
+/** The UTF-16 unit of each byte of a single-byte CCSID; throws for any other CCSID. */
+export const singleByteUnits = (ccsid: number): Readonly<Uint16Array> => singleTable(ccsid);
+
+const singleDecoders = new Map<number, SingleByteDecoder>();
+/** The decoder of a single-byte CCSID's text, built once per CCSID; throws for any other CCSID. */
+export function singleByteDecoder(ccsid: number): SingleByteDecoder {
+  let decoder = singleDecoders.get(ccsid);
+  if (!decoder) {
+    const t = singleTable(ccsid);
+    decoder = (bytes, from, length) => {
+      if (length > 4096) {
+        const out = room(length);
+        for (let i = 0; i < length; i++) out[i] = t[bytes[from + i] as number] as number;
+        return unitsToString(out, length);
+      }
+      const units = unitArray(length);
+      for (let i = 0; i < length; i++) units[i] = t[bytes[from + i] as number] as number;
+      return String.fromCharCode.apply(null, units);
+    };
+    singleDecoders.set(ccsid, decoder);
+  }
+  return decoder;
 }
 
 function decodeDouble(bytes: Uint8Array, ccsid: number): string {

@@ -179,7 +179,7 @@ function binaryInteger(bytes: Uint8Array, size: 2 | 4 | 8): bigint {
 
 const varLength = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, 2).getUint16(0);
 
-function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
+export function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
   switch (t.kind) {
     case 'char':
       return decodeText(bytes, t.ccsid);
