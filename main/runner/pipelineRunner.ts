@@ -8,6 +8,7 @@ import { AgentConnectionError } from '../connectors/connectionError';
 import {
   tableKey,
   type Change,
+  type ChangeBatch,
   type Checkpoint,
   type SourceAgent,
   type SourceBacklog,
@@ -129,6 +130,17 @@ export const systemClock: RunnerClock = {
     }),
 };
 
+interface ReadAhead {
+  /** The checkpoint it was read from (checkpointText). */
+  from: string;
+  startedAt: number;
+  batch: ChangeBatch | null;
+}
+
+/** A checkpoint as one comparable text, its tables in order. */
+const checkpointText = (c: Checkpoint): string =>
+  JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
 
@@ -197,6 +209,8 @@ export class PipelineRunner {
   private readonly verifications = new Verifications((r) => this.emitVerified(r));
   /** When the latest read that reached the end of the source's changes began: what a verify waits for. */
   private caughtUpReadStartedAt = -Infinity;
+  /** The next batch, read while the last one was applied (null: none, or it failed and is read again). */
+  private readAhead: ReadAhead | null = null;
   private verifyStep: Awaited<ReturnType<Verifications['advance']>> = 'idle';
 
   constructor(private readonly o: RunnerOptions) {
@@ -486,7 +500,15 @@ export class PipelineRunner {
     await this.reconcile(table, changed.reason, gone, retyped);
   }
 
+  /** A read of the batch after `from`, begun now; settles with it, or with null if the read failed. */
+  private async startReadAhead(source: SourceAgent, refs: TableRef[], from: Checkpoint): Promise<ReadAhead> {
+    const startedAt = this.now();
+    const batch = await source.readChanges(refs, from, { maxRows: this.o.maxRows }).catch(() => null);
+    return { from: checkpointText(from), startedAt, batch };
+  }
+
   private async disconnect(): Promise<void> {
+    this.readAhead = null;
     const { source, target } = this;
     this.source = undefined;
     this.target = undefined;
@@ -509,8 +531,15 @@ export class PipelineRunner {
     for (const t of [...stored.copies.keys()]) if (!known.has(t)) stored.copies.delete(t);
     await this.copies.takeRequests(ctx, stored);
     const saved = { ...stored.positions };
-    const readStartedAt = this.now();
-    const batch = await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
+    // The batch read ahead while the previous one was applied, if it starts where the target now is.
+    const ahead = this.readAhead;
+    this.readAhead = null;
+    const fromAhead = ahead !== null && ahead.from === checkpointText(saved) && ahead.batch !== null;
+    const readStartedAt = fromAhead ? ahead.startedAt : this.now();
+    const batch =
+      fromAhead && ahead.batch
+        ? ahead.batch
+        : await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
     const restarted = new Set<string>();
     for (const lost of batch.resnapshot) {
       const table = this.tables.find((t) => t.source === lost.table);
@@ -540,7 +569,24 @@ export class PipelineRunner {
     );
     const written = storedCheckpoint(checkpoint, stored.copies);
     for (const [table, stop] of stops) written[table] = storedStop(stop);
-    if (changes.length > 0 || moved || stops.size > 0) await atTarget(target.apply(changes, written));
+    // A full batch of a plain stream: the next one is read while this one is applied, and waited for
+    // before the source is used for anything else. The checkpoint order holds: batches still commit
+    // one after the other, and a read-ahead batch is used only if it starts at the committed position.
+    const readAhead =
+      !batch.caughtUp &&
+      batch.changes.length > 0 &&
+      restarted.size === 0 &&
+      stops.size === 0 &&
+      !batch.layoutChanged?.length &&
+      stored.copies.size === 0 &&
+      !this.verifications.running
+        ? this.startReadAhead(source, refs, { ...saved, ...checkpoint })
+        : null;
+    try {
+      if (changes.length > 0 || moved || stops.size > 0) await atTarget(target.apply(changes, written));
+    } finally {
+      if (readAhead) this.readAhead = await readAhead;
+    }
     Object.assign(stored.positions, checkpoint);
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);

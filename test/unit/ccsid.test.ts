@@ -4,7 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ccsidKind, decodeText, encodeText, TEXT_CCSIDS } from '../../main/connectors/drivers/ibmi/ccsid';
+import {
+  asciiRoundTrips,
+  ccsidKind,
+  decodeText,
+  encodeText,
+  TEXT_CCSIDS,
+} from '../../main/connectors/drivers/ibmi/ccsid';
 
 interface Sample {
   kind: 'single' | 'mixed' | 'double' | 'unicode';
@@ -119,6 +125,24 @@ describe('CCSIDs', () => {
       if (s.kind === 'unicode') continue;
       expect(hex(encodeText(s.text, Number(ccsid))), `CCSID ${ccsid}`).toBe(s.hex);
     }
+  });
+});
+
+describe('ASCII text a CCSID holds byte for byte (the simulated IBM i stores it without converting)', () => {
+  it('is exactly the text that encodes to one byte a character and decodes back unchanged, in every CCSID', () => {
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    const samples = ['', 'QSYS', 'JRN0001', 'abc xyz', '[]{}@#$!|~^`\\', printable, 'Größe', 'ｱｲ'];
+    for (const ccsid of TEXT_CCSIDS)
+      for (const text of samples) {
+        const bytes = encodeText(text, ccsid);
+        const exact = bytes.length === text.length && decodeText(bytes, ccsid) === text;
+        // Claimed only when exact; refused for non-ASCII, and for ASCII the CCSID cannot hold.
+        if (asciiRoundTrips(text, ccsid)) expect(exact, `${ccsid}: ${text}`).toBe(true);
+        else if (/^[\x20-\x7e]*$/.test(text)) expect(exact, `${ccsid}: ${text}`).toBe(false);
+      }
+    expect(asciiRoundTrips('QSYS', 37)).toBe(true);
+    expect(asciiRoundTrips('Größe', 37)).toBe(false);
+    expect(asciiRoundTrips('ab', 1200)).toBe(false);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type FieldDef,
   type FieldValue,
 } from '../../connectors/drivers/ibmi/recordImage';
-import { ccsidKind, decodeText, encodeText } from '../../connectors/drivers/ibmi/ccsid';
+import { asciiRoundTrips, ccsidKind, decodeText, encodeText } from '../../connectors/drivers/ibmi/ccsid';
 import { canonicalDecimal } from '../../connectors/drivers/ibmi/decimal';
 import { decodeDecfloat, encodeDecfloat } from '../../connectors/drivers/ibmi/decfloat';
 import type { ObjectAuthority } from './authority';
@@ -196,6 +196,13 @@ function toDate(v: string): string | null {
   return `${m[1]}-${m[2]}-${m[3]}`;
 }
 
+/** Text less its trailing single- and double-byte blanks. */
+function withoutTrailingBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x3000)) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /** A value assigned to a column, checked and converted as Db2 for i assigns it (SQL0404, SQL0406, SQL0407, SQL0180). */
 export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
   if (c.type.kind === 'rowid' && v === null && c.generated) return newRowid();
@@ -209,7 +216,12 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
     case 'varchar':
     case 'graphic':
     case 'vargraphic': {
-      const raw = (Buffer.isBuffer(v) ? v.toString('latin1') : String(v)).replace(/[ \u3000]+$/, '');
+      const raw = withoutTrailingBlanks(Buffer.isBuffer(v) ? v.toString('latin1') : String(v));
+      // ASCII the CCSID holds byte for byte (most names and codes): stored as it is, one byte each.
+      if ((t.kind === 'char' || t.kind === 'varchar') && asciiRoundTrips(raw, t.ccsid)) {
+        if (raw.length > t.length) throw sqlError(-404, c.name);
+        return t.kind === 'char' && raw.length < t.length ? raw + ' '.repeat(t.length - raw.length) : raw;
+      }
       // What the column's CCSID can hold: a character it lacks is stored as the substitution character.
       // Lengths count bytes (CHAR, VARCHAR: shift-out/shift-in and UTF-8 included) or two-byte units (GRAPHIC).
       const bytes = encodeText(raw, t.ccsid);
@@ -223,6 +235,13 @@ export function assign(c: ColumnSpec, v: SqlValue): SqlValue {
     }
     case 'packed':
     case 'zoned': {
+      // A whole number at scale 0 (sequence numbers, counts): kept as it is when its digits fit.
+      if (typeof v === 'number' && Number.isSafeInteger(v) && t.scale === 0) {
+        if (v !== 0 && String(Math.abs(v)).length > t.precision) throw sqlError(-406, c.name);
+        // Beyond 15 digits the column keeps exact text (see sqliteDecl), as canonicalDecimal writes it.
+        if (t.precision > EXACT_DIGITS) return String(v === 0 ? 0 : v);
+        return v === 0 ? 0 : v;
+      }
       const text = decimalText(v);
       const m = text === null ? null : DIGITS.exec(text);
       if (!m || text === null) throw sqlError(-302, c.name);

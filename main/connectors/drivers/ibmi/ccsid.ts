@@ -17,12 +17,43 @@ const DBCS_SUB = 0xfefe;
 const SEE_EXTRAS = 0xffff;
 const REPLACEMENT = 0xfffd;
 
+// The tables are large objects: their kind is looked up once per CCSID, not per value.
+const kinds = new Map<number, CcsidKind | null>();
 export function ccsidKind(ccsid: number): CcsidKind | null {
-  if (UNICODE[ccsid]) return UNICODE[ccsid];
-  if (MIXED[ccsid]) return 'mixed';
-  if (DOUBLE_BYTE[ccsid] || DOUBLE_BYTE_SAME_AS[ccsid]) return 'double';
-  if (SINGLE_BYTE[ccsid]) return 'single';
-  return null;
+  let kind = kinds.get(ccsid);
+  if (kind === undefined) {
+    kind = UNICODE[ccsid] ?? null;
+    if (!kind && MIXED[ccsid]) kind = 'mixed';
+    else if (!kind && (DOUBLE_BYTE[ccsid] || DOUBLE_BYTE_SAME_AS[ccsid])) kind = 'double';
+    else if (!kind && SINGLE_BYTE[ccsid]) kind = 'single';
+    kinds.set(ccsid, kind);
+  }
+  return kind;
+}
+
+const asciiTables = new Map<number, Uint8Array>();
+/**
+ * Whether every character of `text` is ASCII that the CCSID holds as one byte and gives back as it
+ * was (decided per character through the codec itself, once per CCSID): such text takes as many
+ * bytes as characters, and encoding then decoding it changes nothing.
+ */
+export function asciiRoundTrips(text: string, ccsid: number): boolean {
+  let table = asciiTables.get(ccsid);
+  if (!table) {
+    table = new Uint8Array(128);
+    if (ccsidKind(ccsid) !== null)
+      for (let code = 0x20; code < 0x7f; code++) {
+        const ch = String.fromCharCode(code);
+        const bytes = encodeText(ch, ccsid);
+        table[code] = bytes.length === 1 && decodeText(bytes, ccsid) === ch ? 1 : 0;
+      }
+    asciiTables.set(ccsid, table);
+  }
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || table[code] !== 1) return false;
+  }
+  return true;
 }
 
 /** The double-byte CCSID of a mixed CCSID's shift-out data (GRAPHIC columns' CCSID in a mixed job). */

@@ -139,9 +139,14 @@ function writeOutfile(
     `INSERT INTO ${q(member.table)} (__RRN, ${names.map(q).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`,
   );
   const cols = file.columns;
+  // One parameter array, refilled per row: better-sqlite3 binds it before run() returns.
+  const params: SqlValue[] = new Array<SqlValue>(cols.length + 1).fill(null);
   c.system.db.transaction(() => {
-    for (const row of rows)
-      insert.run(member.nextRrn++, ...cols.map((col) => assign(col, row[col.name] ?? col.defaultValue)));
+    for (const row of rows) {
+      params[0] = member.nextRrn++;
+      cols.forEach((col, i) => (params[i + 1] = assign(col, row[col.name] ?? col.defaultValue)));
+      insert.run(params);
+    }
   })();
 }
 
@@ -261,15 +266,12 @@ export function displayJournal(c: CommandContext, a: Args): void {
   if (entries.length === 0) throw cpf('CPF7062', name, library);
 
   const esdText = a.text('ENTDTALEN', '*OUTFILFMT');
+  const longest = (length: (e: JournalEntry) => number) =>
+    entries.reduce((n, e) => Math.max(n, length(e)), 1);
   const esdLength =
-    esdText === '*CALC'
-      ? Math.max(1, ...entries.map((e) => e.data.length))
-      : /^\d+$/.test(esdText)
-        ? Number(esdText)
-        : 100;
+    esdText === '*CALC' ? longest((e) => e.data.length) : /^\d+$/.test(esdText) ? Number(esdText) : 100;
   const nviText = a.text('NULLINDLEN', '*CALC');
-  const nviLength =
-    nviText === '*CALC' ? Math.max(1, ...entries.map((e) => e.nullIndicators.length)) : Number(nviText) || 1;
+  const nviLength = nviText === '*CALC' ? longest((e) => e.nullIndicators.length) : Number(nviText) || 1;
   const columns = type5Columns(esdLength, nviLength);
   // JOENTL counts the entry from its first position: every field before JOESD, then the data.
   const header = columns.slice(0, -1).reduce((n, col) => n + fieldLength(col.type), 0);

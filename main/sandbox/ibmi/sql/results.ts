@@ -9,11 +9,24 @@ function decimal(v: number | bigint, scale: number): string {
   return v.toFixed(scale);
 }
 
+const scales = new Map<string, number | null>();
+/** The scale of a DECIMAL(p,s) or NUMERIC(p,s) declaration; null for any other. */
+function decimalScale(d: string): number | null {
+  let scale = scales.get(d);
+  if (scale === undefined) {
+    const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
+    scales.set(d, (scale = m ? Number(m[3]) : null));
+  }
+  return scale;
+}
+
 export function convert(value: unknown, declared: string | null): IbmiValue {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
   const d = (declared ?? '').toUpperCase();
-  const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
-  if (m && (typeof value === 'number' || typeof value === 'bigint')) return decimal(value, Number(m[3]));
+  const scale = decimalScale(d);
+  if (scale !== null && (typeof value === 'number' || typeof value === 'bigint'))
+    return decimal(value, scale);
   if (Buffer.isBuffer(value)) return new Uint8Array(value);
   if (typeof value === 'bigint') {
     if (d === 'BIGINT') return value;
@@ -28,19 +41,24 @@ export function convert(value: unknown, declared: string | null): IbmiValue {
 export function runQuery(db: Database.Database, sql: string, bound: readonly SqlValue[]): IbmiRow[] {
   const stmt = db.prepare(sql);
   stmt.safeIntegers(true);
-  const columns = stmt.columns();
+  // Each column's name and type decided once per statement, not per row.
+  const columns = stmt
+    .columns()
+    .map((c, i) => ({
+      // Db2 names a result column that is not a column or an AS name by its position: 00001, 00002 …
+      name: /^[A-Za-z_$#@][A-Za-z0-9_$#@]*$/.test(c.name)
+        ? c.name.toUpperCase()
+        : String(i + 1).padStart(5, '0'),
+      type: c.type,
+      index: i,
+      // The member table's own record number column is the simulation's, never the file's: * leaves it out.
+      shown: c.name !== '__RRN',
+    }))
+    .filter((c) => c.shown);
   const raw = stmt.raw(true).all(...bound) as unknown[][];
   return raw.map((r) => {
     const row: IbmiRow = {};
-    // Db2 names a result column that is not a column or an AS name by its position: 00001, 00002 …
-    columns.forEach((c, i) => {
-      // The member table's own record number column is the simulation's, never the file's: * leaves it out.
-      if (c.name === '__RRN') return;
-      const name = /^[A-Za-z_$#@][A-Za-z0-9_$#@]*$/.test(c.name)
-        ? c.name.toUpperCase()
-        : String(i + 1).padStart(5, '0');
-      row[name] = convert(r[i], c.type);
-    });
+    for (const c of columns) row[c.name] = convert(r[c.index], c.type);
     return row;
   });
 }
