@@ -237,3 +237,80 @@ describe('PipelineRunner applies only what changed', () => {
     expect(await target.loadCheckpoint()).toEqual({ 'dbo.T': '4' });
   });
 });
+
+describe('PipelineRunner reads ahead', () => {
+  /** A stream of `total` inserts in batches of 10, its log of reads and applies in the order they happened. */
+  function stream(total: number, failFirstReadFrom?: number) {
+    const log: string[] = [];
+    let failed = false;
+    const src = source(async (_tables, checkpoint) => {
+      const from = Number(checkpoint['dbo.T'] ?? 0);
+      log.push(`read ${from}`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (from === failFirstReadFrom && !failed) {
+        failed = true;
+        throw new Error('read ECONNRESET');
+      }
+      const to = Math.min(total, from + 10);
+      const changes = Array.from({ length: to - from }, (_, i) => ({
+        ...change,
+        key: { Id: from + i + 1 },
+        row: { Id: from + i + 1 },
+        position: String(from + i + 1),
+      }));
+      return { changes, checkpoint: { 'dbo.T': String(to) }, resnapshot: [], caughtUp: to >= total };
+    });
+    let checkpoint: Checkpoint = { 'dbo.T': '0' };
+    const applied: number[] = [];
+    const target: Target = {
+      ...memoryTarget(),
+      loadCheckpoint: async () => checkpoint,
+      async apply(changes, next) {
+        log.push(`apply ${next['dbo.T']}`);
+        // The target takes a while: the next read has time to begin.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        for (const c of changes) applied.push(Number(c.key.Id));
+        checkpoint = { ...checkpoint, ...next };
+        log.push(`applied ${next['dbo.T']}`);
+      },
+    };
+    return { src, target, log, applied };
+  }
+
+  it('reads batch n+1 while batch n is applied, and commits the batches in order, each once', async () => {
+    const { src, target, log, applied } = stream(50);
+    const runner = new PipelineRunner({
+      openSource: async () => src,
+      openTarget: async () => target,
+      entities,
+    });
+    await runner.runUntilCaughtUp();
+    expect(applied).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(log.filter((l) => l.startsWith('applied'))).toEqual(
+      ['10', '20', '30', '40', '50'].map((n) => `applied ${n}`),
+    );
+    // The read from 10 begins before batch 10 is committed.
+    expect(log.indexOf('read 10')).toBeLessThan(log.indexOf('applied 10'));
+    // Each batch read once; none ahead of the batch that reached the stream's end: the stream is
+    // read again from 50 only once that batch is committed.
+    expect(log.filter((l) => l.startsWith('read'))).toEqual(
+      ['0', '10', '20', '30', '40', '50'].map((n) => `read ${n}`),
+    );
+    expect(log.indexOf('read 50')).toBeGreaterThan(log.indexOf('applied 50'));
+  });
+
+  it('reads a batch again when its read ahead failed, without a retry or a lost change', async () => {
+    const { src, target, applied } = stream(30, 10);
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: async () => src,
+      openTarget: async () => target,
+      entities,
+      onEvent: (e) => events.push(e),
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(applied).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(events.filter((e) => e.kind === 'retrying' || e.kind === 'failed')).toEqual([]);
+  });
+});
