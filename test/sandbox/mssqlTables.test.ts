@@ -127,6 +127,25 @@ describe('tables', () => {
     expect(ids).toEqual([100, 110, 140]);
   });
 
+  it('copies rows by INSERT … SELECT as they were, plain columns and converted ones (decimal, bit) alike', async () => {
+    const { recordsets } = await pool.request().query(`
+      CREATE TABLE #src (Id INT NOT NULL PRIMARY KEY, Name NVARCHAR(20) NULL, Bytes VARBINARY(8) NULL,
+        At DATETIME2(3) NULL, Big BIGINT NULL, Amount DECIMAL(9, 2) NULL, Flag BIT NULL);
+      INSERT INTO #src VALUES (1, N'Zoë', 0x00FF, '2026-02-01 10:00:00.123', 9007199254740993, 12.50, 1),
+        (2, NULL, NULL, NULL, NULL, NULL, NULL), (3, N'', 0x, '0001-01-01', -1, -0.01, 0);
+      CREATE TABLE #plain (Id INT NOT NULL, Name NVARCHAR(20) NULL, Bytes VARBINARY(8) NULL,
+        At DATETIME2(3) NULL, Big BIGINT NULL);
+      INSERT INTO #plain (Id, Name, Bytes, At, Big) SELECT Id, Name, Bytes, At, Big FROM #src;
+      CREATE TABLE #all (Id INT NOT NULL, Name NVARCHAR(20) NULL, Bytes VARBINARY(8) NULL,
+        At DATETIME2(3) NULL, Big BIGINT NULL, Amount DECIMAL(9, 2) NULL, Flag BIT NULL);
+      INSERT INTO #all SELECT * FROM #src;
+      SELECT * FROM #src ORDER BY Id; SELECT * FROM #plain ORDER BY Id; SELECT * FROM #all ORDER BY Id;`);
+    const [source, plain, all] = recordsets as unknown as Record<string, unknown>[][];
+    expect(all).toEqual(source);
+    expect(plain).toEqual(source?.map(({ Id, Name, Bytes, At, Big }) => ({ Id, Name, Bytes, At, Big })));
+    expect(source?.[0]).toMatchObject({ Name: 'Zoë', Big: '9007199254740993', Amount: 12.5, Flag: true });
+  });
+
   it('reads an INSERT whose SELECT, or a UNION whose next SELECT, starts on a line of its own as one statement', async () => {
     // One batch: a temporary table is its session's, and the pool may hand out another connection.
     const { recordset } = await pool.request().query<{ Id: number; Label: string }>(`

@@ -2,7 +2,8 @@
 // (MS-TDS), computed by hand here, not produced by the code under test.
 import { describe, expect, it } from 'vitest';
 import { decodePassword, parseLogin7 } from '../../main/sandbox/mssql/tds/login7';
-import { encodeMessage, MessageReader, PACKET } from '../../main/sandbox/mssql/tds/packet';
+import { encodeMessage, MessageReader, PACKET, PacketStream } from '../../main/sandbox/mssql/tds/packet';
+import { TokenWriter, type Column } from '../../main/sandbox/mssql/tds/tokens';
 import {
   ENCRYPT,
   negotiateEncryption,
@@ -66,6 +67,42 @@ describe('packets', () => {
     expect(firstHalf).toEqual([]);
     expect(messages).toHaveLength(1);
     expect(messages[0]?.data.equals(data)).toBe(true);
+  });
+
+  it('streams a large result: whole packets leave while rows are written, numbered on, one EOM at the end', () => {
+    const columns: Column[] = [
+      { name: 'Id', type: { name: 'int' }, nullable: false },
+      { name: 'Name', type: { name: 'nvarchar', length: 50 }, nullable: true },
+    ];
+    const rows = Array.from({ length: 5000 }, (_, i) => [i, i % 3 ? `name ${i}` : null]);
+    const whole = new TokenWriter();
+    for (const r of rows) whole.row(columns, r);
+    const expected = whole.take();
+
+    const sent: Buffer[] = [];
+    const stream = new PacketStream(PACKET.TABULAR_RESULT, 4096, 0, (bytes) => sent.push(bytes));
+    const streamed = new TokenWriter((bytes) => stream.add(bytes));
+    let sentWhileWriting = 0;
+    rows.forEach((r, i) => {
+      streamed.row(columns, r);
+      if (i === 2500) sentWhileWriting = sent.length;
+    });
+    // Halfway through the rows, packets have already gone, none of them the last.
+    expect(sentWhileWriting).toBeGreaterThan(0);
+    stream.end(streamed.take());
+    const wire = Buffer.concat(sent);
+    const ids: number[] = [];
+    const statuses: number[] = [];
+    for (let at = 0; at < wire.length; at += wire.readUInt16BE(at + 2)) {
+      ids.push(wire[at + 6] ?? -1);
+      statuses.push(wire[at + 1] ?? -1);
+    }
+    expect(ids).toEqual(ids.map((_, i) => (i + 1) % 256));
+    expect(statuses.filter((s) => s === 1)).toHaveLength(1);
+    expect(statuses.at(-1)).toBe(1);
+    const [message] = new MessageReader().push(wire);
+    expect(message?.data.equals(expected)).toBe(true);
+    expect(wire.equals(encodeMessage(PACKET.TABULAR_RESULT, expected, 4096))).toBe(true);
   });
 
   it('refuses a packet shorter than its own header', () => {

@@ -55,9 +55,56 @@ export class MessageReader {
 }
 
 /**
- * Splits a message into packets of at most `packetSize` bytes, the last one marked EOM — unless the
- * message is left unfinished (a fault drill's connection dropping mid-answer).
+ * One message leaving as packets of at most `packetSize` bytes while it is being written: add() sends
+ * every packet its data fills and keeps the rest, end() sends what is left, the last packet marked EOM
+ * unless the message is left unfinished (a fault drill's connection dropping mid-answer). Packet ids
+ * count on across add() calls, as one message's packets do.
  */
+export class PacketStream {
+  private held: Buffer = Buffer.alloc(0);
+  private id = 1;
+
+  constructor(
+    private readonly type: number,
+    private readonly packetSize: number,
+    private readonly spid: number,
+    private readonly write: (bytes: Buffer) => void,
+  ) {}
+
+  add(data: Buffer): void {
+    this.held = this.held.length === 0 ? data : Buffer.concat([this.held, data]);
+    const room = this.packetSize - HEADER_LENGTH;
+    // A packet is sent only when more follows it: the last one always has data to carry EOM.
+    let offset = 0;
+    const packets: Buffer[] = [];
+    while (this.held.length - offset > room) {
+      packets.push(this.packet(this.held.subarray(offset, offset + room), false));
+      offset += room;
+    }
+    if (packets.length > 0) this.write(Buffer.concat(packets));
+    this.held = this.held.subarray(offset);
+  }
+
+  end(data: Buffer, endOfMessage = true): void {
+    this.add(data);
+    this.write(this.packet(this.held, endOfMessage));
+    this.held = Buffer.alloc(0);
+  }
+
+  private packet(part: Buffer, last: boolean): Buffer {
+    const packet = Buffer.allocUnsafe(HEADER_LENGTH + part.length);
+    packet[0] = this.type;
+    packet[1] = last ? STATUS_EOM : 0;
+    packet.writeUInt16BE(HEADER_LENGTH + part.length, 2);
+    packet.writeUInt16BE(this.spid, 4);
+    packet[6] = this.id++ % 256;
+    packet[7] = 0;
+    part.copy(packet, HEADER_LENGTH);
+    return packet;
+  }
+}
+
+/** A whole message as packets (see PacketStream). */
 export function encodeMessage(
   type: number,
   data: Buffer,
@@ -65,20 +112,7 @@ export function encodeMessage(
   spid = 0,
   endOfMessage = true,
 ): Buffer {
-  const room = packetSize - HEADER_LENGTH;
   const packets: Buffer[] = [];
-  let offset = 0;
-  let id = 1;
-  do {
-    const part = data.subarray(offset, offset + room);
-    offset += part.length;
-    const header = Buffer.alloc(HEADER_LENGTH);
-    header[0] = type;
-    header[1] = endOfMessage && offset >= data.length ? STATUS_EOM : 0;
-    header.writeUInt16BE(HEADER_LENGTH + part.length, 2);
-    header.writeUInt16BE(spid, 4);
-    header[6] = id++ % 256;
-    packets.push(header, part);
-  } while (offset < data.length);
+  new PacketStream(type, packetSize, spid, (bytes) => packets.push(bytes)).end(data, endOfMessage);
   return Buffer.concat(packets);
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { parseLogin7, type Login7 } from './login7';
 import { isMidResult, type Fault, type FaultQueue } from '../../faults';
 import { cutMidResult, DEADLOCK_VICTIM, requestText } from './faults';
-import { DEFAULT_PACKET_SIZE, encodeMessage, MessageReader, PACKET, type Message } from './packet';
+import { DEFAULT_PACKET_SIZE, MessageReader, PACKET, PacketStream, type Message } from './packet';
 import { buildPreloginResponse, ENCRYPT, negotiateEncryption, parsePrelogin } from './prelogin';
 import {
   parseRpc,
@@ -117,6 +117,8 @@ type Phase = 'prelogin' | 'login' | 'ready' | 'closed';
 class Connection {
   private phase: Phase = 'prelogin';
   private reader = new MessageReader();
+  /** The response being streamed, until send() ends it. */
+  private response?: PacketStream;
   private out: Socket | TLSSocket;
   private packetSize = DEFAULT_PACKET_SIZE;
   private session: HostSession | undefined;
@@ -172,9 +174,24 @@ class Connection {
     void this.drain();
   }
 
-  /** `endOfMessage` false leaves the message unfinished (a fault drill's connection dropping mid-answer). */
+  /**
+   * Ends the response: its last bytes after any streamed already, in one message. `endOfMessage` false
+   * leaves it unfinished (a fault drill's connection dropping mid-answer).
+   */
   private send(type: number, data: Buffer, endOfMessage = true): void {
-    if (this.phase !== 'closed') this.out.write(encodeMessage(type, data, this.packetSize, 0, endOfMessage));
+    const response = this.response ?? this.packets(type);
+    this.response = undefined;
+    if (this.phase !== 'closed') response.end(data, endOfMessage);
+  }
+
+  /** Rows of a large result on their way while the rest is written: the response's first packets. */
+  private stream(data: Buffer): void {
+    this.response ??= this.packets(PACKET.TABULAR_RESULT);
+    if (this.phase !== 'closed') this.response.add(data);
+  }
+
+  private packets(type: number): PacketStream {
+    return new PacketStream(type, this.packetSize, 0, (bytes) => this.out.write(bytes));
   }
 
   private onPrelogin(m: Message): void {
@@ -225,7 +242,7 @@ class Connection {
     if (fault?.kind === 'stall') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     const midResult = isMidResult(fault) ? fault : undefined;
     if (m.resetConnection) this.session.reset();
-    const w = new TokenWriter();
+    const w = new TokenWriter((bytes) => this.stream(bytes));
     if (m.type === PACKET.SQL_BATCH) {
       const results = await this.session.batch(parseSqlBatch(m.data), signal);
       if (this.attention) return this.endInterrupted();

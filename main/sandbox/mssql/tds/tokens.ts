@@ -68,17 +68,38 @@ const withLength = (token: number, body: Buffer) => {
   return Buffer.concat([head, body]);
 };
 
+/** Bytes of rows held before they are handed on as packets (a streaming writer's batch). */
+const STREAM_BYTES = 32 * 1024;
+
+const ROW = Buffer.from([TOKEN.ROW]);
+const NBCROW = Buffer.from([TOKEN.NBCROW]);
+
 export class TokenWriter {
   private parts: Buffer[] = [];
+  private size = 0;
+
+  /**
+   * `stream`: where rows go as they are written, a batch at a time, so a large result leaves in
+   * packets while it is produced instead of as one buffer at its end.
+   */
+  constructor(private readonly stream?: (bytes: Buffer) => void) {}
 
   get length(): number {
-    return this.parts.reduce((n, p) => n + p.length, 0);
+    return this.size;
   }
 
   take(): Buffer {
-    const out = Buffer.concat(this.parts);
+    const out = Buffer.concat(this.parts, this.size);
     this.parts = [];
+    this.size = 0;
     return out;
+  }
+
+  private push(...bytes: Buffer[]): void {
+    for (const b of bytes) {
+      this.parts.push(b);
+      this.size += b.length;
+    }
   }
 
   loginAck(programName = 'Microsoft SQL Server'): this {
@@ -90,12 +111,12 @@ export class TokenWriter {
       bVarchar(programName),
       Buffer.from([16, 0, 0x03, 0xe8]),
     ]);
-    this.parts.push(withLength(TOKEN.LOGINACK, body));
+    this.push(withLength(TOKEN.LOGINACK, body));
     return this;
   }
 
   envChange(type: number, newValue: string, oldValue: string): this {
-    this.parts.push(
+    this.push(
       withLength(
         TOKEN.ENVCHANGE,
         Buffer.concat([Buffer.from([type]), bVarchar(newValue), bVarchar(oldValue)]),
@@ -111,7 +132,7 @@ export class TokenWriter {
       Buffer.from([oldValue.length]),
       oldValue,
     ]);
-    this.parts.push(withLength(TOKEN.ENVCHANGE, body));
+    this.push(withLength(TOKEN.ENVCHANGE, body));
     return this;
   }
 
@@ -133,7 +154,7 @@ export class TokenWriter {
       bVarchar(m.procName ?? ''),
       line,
     ]);
-    this.parts.push(withLength(kind === 'error' ? TOKEN.ERROR : TOKEN.INFO, body));
+    this.push(withLength(kind === 'error' ? TOKEN.ERROR : TOKEN.INFO, body));
     return this;
   }
 
@@ -143,7 +164,7 @@ export class TokenWriter {
     b.writeUInt16LE(status, 1);
     b.writeUInt16LE(curCmd, 3);
     b.writeBigUInt64LE(BigInt(rowCount), 5);
-    this.parts.push(b);
+    this.push(b);
     return this;
   }
 
@@ -157,26 +178,26 @@ export class TokenWriter {
       meta.writeUInt16LE((c.nullable ? 0x0001 : 0) | (c.identity ? 0x0010 : 0) | 0x0008, 4);
       return Buffer.concat([meta, writeTypeInfo(c.type), bVarchar(c.name)]);
     });
-    this.parts.push(head, ...cols);
+    this.push(head, ...cols);
     return this;
   }
 
   /** A row; NBCROW (with a null bitmap) when it holds nulls, as SQL Server sends it. */
   row(columns: readonly Column[], values: readonly SqlValue[]): this {
-    const nulls = values.map((v) => v === null || v === undefined);
-    if (nulls.some(Boolean)) {
-      const bitmap = Buffer.alloc(Math.ceil(columns.length / 8));
-      nulls.forEach((isNull, i) => {
-        if (isNull) bitmap[i >> 3] = (bitmap[i >> 3] ?? 0) | (1 << (i & 7));
-      });
-      const data = columns.flatMap((c, i) => (nulls[i] ? [] : [writeValue(c.type, values[i] ?? null)]));
-      this.parts.push(Buffer.from([TOKEN.NBCROW]), bitmap, ...data);
-    } else {
-      this.parts.push(
-        Buffer.from([TOKEN.ROW]),
-        ...columns.map((c, i) => writeValue(c.type, values[i] ?? null)),
-      );
+    let bitmap: Buffer | null = null;
+    for (let i = 0; i < columns.length; i++)
+      if (values[i] === null || values[i] === undefined) {
+        bitmap ??= Buffer.alloc(Math.ceil(columns.length / 8));
+        bitmap[i >> 3] = (bitmap[i >> 3] ?? 0) | (1 << (i & 7));
+      }
+    this.push(bitmap ? NBCROW : ROW);
+    if (bitmap) this.push(bitmap);
+    for (let i = 0; i < columns.length; i++) {
+      const v = values[i];
+      // A null is only in the bitmap: NBCROW leaves its value out.
+      if (v !== null && v !== undefined) this.push(writeValue((columns[i] as Column).type, v));
     }
+    if (this.stream && this.size >= STREAM_BYTES) this.stream(this.take());
     return this;
   }
 
@@ -184,7 +205,7 @@ export class TokenWriter {
     const b = Buffer.alloc(5);
     b[0] = TOKEN.RETURNSTATUS;
     b.writeInt32LE(status, 1);
-    this.parts.push(b);
+    this.push(b);
     return this;
   }
 
@@ -196,7 +217,7 @@ export class TokenWriter {
     meta[0] = 0x01;
     meta.writeUInt32LE(0, 1);
     meta.writeUInt16LE(0x0001, 5);
-    this.parts.push(head, bVarchar(name), meta, writeTypeInfo(type), writeValue(type, value));
+    this.push(head, bVarchar(name), meta, writeTypeInfo(type), writeValue(type, value));
     return this;
   }
 }

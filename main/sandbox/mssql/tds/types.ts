@@ -511,9 +511,13 @@ function plp(data: Buffer | null): Buffer {
     : Buffer.concat([head, data, Buffer.alloc(4)]);
 }
 
+const NULL_VALUE = Buffer.from([0]);
 function lengthPrefixed(data: Buffer | null): Buffer {
-  if (data === null) return Buffer.from([0]);
-  return Buffer.concat([Buffer.from([data.length]), data]);
+  if (data === null) return NULL_VALUE;
+  const b = Buffer.allocUnsafe(1 + data.length);
+  b[0] = data.length;
+  data.copy(b, 1);
+  return b;
 }
 
 function stringBytes(t: SqlType, value: SqlValue): Buffer {
@@ -538,6 +542,13 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
     case 'int':
     case 'bigint': {
       if (value === null) return lengthPrefixed(null);
+      // An int the driver gave as a number: written straight after its length byte.
+      if (t.name === 'int' && typeof value === 'number' && Number.isInteger(value)) {
+        const b = Buffer.allocUnsafe(5);
+        b[0] = 4;
+        b.writeInt32LE(value, 1);
+        return b;
+      }
       const b = Buffer.alloc(intLength[t.name]);
       const n = BigInt(typeof value === 'boolean' ? Number(value) : (value as number | bigint | string));
       if (t.name === 'tinyint') b.writeUInt8(Number(n));

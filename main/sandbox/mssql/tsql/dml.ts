@@ -703,10 +703,11 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
       if (ctType) type = parseTypeName(ctType);
       return { name: c.name, type, nullable: true };
     });
-    return {
-      resultSet: { columns, rows: rows.map((r) => r.map((v, i) => fromSqlite(columns[i]?.type, v))) },
-      rowCount: rows.length,
-    };
+    // Each column's conversion chosen once, not per value.
+    const converters = columns.map((c) => sqliteReader(c.type));
+    for (const r of rows)
+      for (let i = 0; i < r.length; i++) r[i] = (converters[i] as SqliteReader)(r[i] ?? null);
+    return { resultSet: { columns, rows }, rowCount: rows.length };
   } catch (error) {
     throw mapError(error, { db, table, verb });
   }
@@ -725,13 +726,17 @@ function inferType(values: SqlValue[]): SqlType {
   return { name: 'nvarchar', length: 'max' };
 }
 
-function fromSqlite(t: SqlType | undefined, v: SqlValue): SqlValue {
-  if (v === null || !t) return v;
-  if (t.name === 'bit') return Number(v) !== 0;
-  if (t.name === 'tinyint' || t.name === 'smallint' || t.name === 'int') return Number(v);
-  if (t.name === 'float' || t.name === 'real') return Number(v);
-  if (isExactNumeric(t)) return exactDigits(t, v);
-  return v;
+type SqliteReader = (v: SqlValue) => SqlValue;
+
+/** How a column's values come back from SQLite as the column's type holds them. */
+function sqliteReader(t: SqlType | undefined): SqliteReader {
+  if (!t) return (v) => v;
+  if (t.name === 'bit') return (v) => (v === null ? v : Number(v) !== 0);
+  if (t.name === 'tinyint' || t.name === 'smallint' || t.name === 'int')
+    return (v) => (v === null ? v : Number(v));
+  if (t.name === 'float' || t.name === 'real') return (v) => (v === null ? v : Number(v));
+  if (isExactNumeric(t)) return (v) => (v === null ? v : exactDigits(t, v));
+  return (v) => v;
 }
 
 // ---------- statements ----------
@@ -844,8 +849,54 @@ function insert(db: SandboxDatabase, tokens: Token[], params: Parameters): State
     );
   }
   // INSERT … SELECT: the identity values follow the rows the SELECT gives.
-  const selected = run(db, translate(rest, params, db), params);
+  const selectSql = translate(rest, params, db);
+  const direct = insertSelected(db, table, columns, selectSql, params);
+  if (direct) return direct;
+  const selected = run(db, selectSql, params);
   return insertRows(db, table, columns, selected.resultSet?.rows ?? []);
+}
+
+/** Types whose values are converted between the SELECT's rows and the target's (not plain copies). */
+const converted = (t: SqlType | undefined) =>
+  !t || t.name === 'bit' || t.name === 'sql_variant' || isExactNumeric(t) || isClrType(t);
+
+/**
+ * INSERT … SELECT done inside SQLite when nothing on the way is converted: no identity to draw, and
+ * no column on either side whose values insertRows() would change (bits, exact numerics, sql_variant,
+ * CLR types, a type only the values tell). The rows are then the same as row by row, read once
+ * instead of twice (a catch-up's pending keys are such a copy). Null: take the row-by-row way.
+ */
+function insertSelected(
+  db: SandboxDatabase,
+  table: TableInfo,
+  columns: string[],
+  selectSql: string,
+  params: Parameters,
+): StatementResult | null {
+  if (table.columns.some((c) => c.identity)) return null;
+  const targetTypes = columns.map(
+    (c) => table.columns.find((d) => d.name.toLowerCase() === c.toLowerCase())?.type,
+  );
+  if (targetTypes.some(converted)) return null;
+  let select;
+  try {
+    select = db.db.prepare(selectSql);
+  } catch {
+    return null;
+  }
+  const declared = select.reader ? select.columns() : [];
+  const readsChanges = selectSql.includes('"__ct.');
+  const selectedTypes = declared.map((c) => {
+    const ctType = readsChanges ? CT_COLUMN_TYPES[c.name.toLowerCase()] : undefined;
+    return ctType ? parseTypeName(ctType) : typeFromDeclared(c.type);
+  });
+  if (declared.length !== columns.length || selectedTypes.some((t) => converted(t ?? undefined))) return null;
+  return run(
+    db,
+    `INSERT INTO ${table.sqlName} (${columns.map(quote).join(', ')}) ${selectSql}`,
+    params,
+    `${table.schema}.${table.name}`,
+  );
 }
 
 /** Rows a SELECT gave, into a table: identities drawn as the rows arrive, all or nothing. */
@@ -861,21 +912,35 @@ function insertRows(
   const placeholders = [...columns, ...(identity ? ['id'] : [])].map(() => '?').join(', ');
   const insertRow = db.db.prepare(`INSERT INTO ${table.sqlName} (${columnList}) VALUES (${placeholders})`);
   const types = columns.map((c) => table.columns.find((d) => d.name.toLowerCase() === c.toLowerCase())?.type);
-  const stored = (v: SqlValue, n: number): unknown => {
-    const type = types[n];
-    if (typeof v === 'boolean') return v ? 1n : 0n;
-    if (type?.name === 'sql_variant' && v !== null) return variantOf(v);
-    if (isClrType(type) && v !== null)
-      return toClr(
-        Buffer.isBuffer(v) ? { name: 'varbinary', length: 'max' } : { name: 'nvarchar', length: 'max' },
-        v,
-        type,
-      );
-    return type && isExactNumeric(type) ? storedExact(type, v) : v;
-  };
+  // Each column's conversion chosen once; one parameter array, refilled per row.
+  const stored = types.map((type): ((v: SqlValue) => unknown) => {
+    const plain = (v: SqlValue) => (typeof v === 'boolean' ? (v ? 1n : 0n) : v);
+    if (type?.name === 'sql_variant')
+      return (v) => (v === null || typeof v === 'boolean' ? plain(v) : variantOf(v));
+    if (isClrType(type))
+      return (v) =>
+        v === null || typeof v === 'boolean'
+          ? plain(v)
+          : toClr(
+              Buffer.isBuffer(v) ? { name: 'varbinary', length: 'max' } : { name: 'nvarchar', length: 'max' },
+              v,
+              type,
+            );
+    if (type && isExactNumeric(type))
+      return (v) => (typeof v === 'boolean' ? plain(v) : storedExact(type, v));
+    return plain;
+  });
+  const params: unknown[] = new Array<unknown>(columns.length + (identity ? 1 : 0)).fill(null);
   try {
     db.db.transaction(() =>
-      rows.forEach((r, n) => insertRow.run(...r.map(stored), ...(identity ? [ids[n]] : []))),
+      rows.forEach((r, n) => {
+        // A select list longer or shorter than the insert list: SQLite's own refusal, as before.
+        if (r.length !== columns.length) insertRow.run(...r);
+        for (let i = 0; i < columns.length; i++)
+          params[i] = (stored[i] as (v: SqlValue) => unknown)(r[i] ?? null);
+        if (identity) params[columns.length] = ids[n];
+        insertRow.run(params);
+      }),
     )();
   } catch (error) {
     throw mapError(error, { db, table: `${table.schema}.${table.name}` });
