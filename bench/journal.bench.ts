@@ -29,7 +29,7 @@ import {
 } from './rawTargets';
 
 const DECODED = 100_000;
-const CHANGES = 10_000;
+const CHANGES = 30_000;
 
 /** A record like an order line: binary, packed, zoned, EBCDIC text in two CCSIDs, a *MDY date, a timestamp. */
 const FIELDS: FieldDef[] = [
@@ -172,7 +172,7 @@ export const journalBenchmark: Benchmark = {
         });
       const entities = [{ source: { schema: 'BENCH', table: 'BIG' }, target: { table: 'big' } }];
       const runner = (target: () => Promise<Target>) =>
-        new PipelineRunner({ openSource: open, openTarget: target, entities, maxRows: CHANGES });
+        new PipelineRunner({ openSource: open, openTarget: target, entities });
       const sqlite = () => Promise.resolve(new SqliteTarget(join(dir, 'replica.sqlite'), 'bench'));
       const postgres = () => Promise.resolve(new PostgresTarget({ ...PG, schema }, 'bench'));
       // Both targets snapshot the empty table first, so what follows is the change stream alone.
@@ -182,13 +182,33 @@ export const journalBenchmark: Benchmark = {
         for (const [id, name, amount, at] of rows)
           await t.query('INSERT INTO BENCH.BIG VALUES (?, ?, ?, ?)', [id, name, amount, at]);
       });
+      // The simulator alone: the entries to an outfile by DSPJRN and read back by one SELECT.
+      const simRead = await timedRate(CHANGES, async () => {
+        await admin.command(
+          'DSPJRN JRN(BENCH/QSQJRN) FILE((BENCH/BIG)) RCVRNG(*CURCHAIN) JRNCDE((R)) OUTPUT(*OUTFILE) ' +
+            'OUTFILFMT(*TYPE5) OUTFILE(QGPL/BENCHOUT) ENTDTALEN(*CALC)',
+        );
+        const read = await admin.query('SELECT JOSEQN, JOCODE, JOENTT, JONVI, JOESD FROM QGPL.BENCHOUT');
+        if (read.length < CHANGES) throw new Error(`DSPJRN gave ${read.length} entries`);
+      });
       await admin.close();
+      // The agent alone against it: one read of the whole backlog, no target.
+      const reader = await open();
+      const agentRead = await timedRate(CHANGES, async () => {
+        const batch = await reader.readChanges(entities.map((e) => e.source), await reader.loadCheckpoint(), {
+          maxRows: CHANGES,
+        });
+        if (batch.changes.length !== CHANGES) throw new Error(`read ${batch.changes.length} changes`);
+      });
+      await reader.close();
       const toSqlite = await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp());
       const rawSqlite = await rawSqliteRate(dir, rows);
       const toPostgres = await timedRate(CHANGES, () => runner(postgres).runUntilCaughtUp());
       const rawPostgres = await rawPostgresRate(schema, rows);
       return [
         ...decoded,
+        { name: 'sandbox.ibmi.dspjrn', value: simRead, unit: 'entries/s' },
+        { name: 'journal.read', value: agentRead, unit: 'changes/s' },
         { name: 'runner.journal→sqlite', value: toSqlite, unit: 'changes/s' },
         { name: 'runner.journal→sqlite.ratio', value: ratio(toSqlite, rawSqlite), unit: 'of raw' },
         { name: 'runner.journal→postgres', value: toPostgres, unit: 'changes/s' },

@@ -20,7 +20,7 @@ import {
   benchRows,
 } from './rawTargets';
 
-const CHANGES = 10_000;
+const CHANGES = 30_000;
 const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123');
 
 export const runnerBenchmark: Benchmark = {
@@ -35,7 +35,7 @@ export const runnerBenchmark: Benchmark = {
       await createBenchTable(sandbox, []);
       const entities = [{ source: { schema: 'dbo', table: 'Big' }, target: { table: 'big' } }];
       const runner = (target: () => Promise<Target>) =>
-        new PipelineRunner({ openSource: open, openTarget: target, entities, maxRows: CHANGES });
+        new PipelineRunner({ openSource: open, openTarget: target, entities });
       const sqlitePath = join(dir, 'replica.sqlite');
       const sqlite = () => Promise.resolve(new SqliteTarget(sqlitePath, 'bench'));
       const postgres = () => Promise.resolve(new PostgresTarget({ ...PG, schema }, 'bench'));
