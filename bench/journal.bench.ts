@@ -195,9 +195,13 @@ export const journalBenchmark: Benchmark = {
       // The agent alone against it: one read of the whole backlog, no target.
       const reader = await open();
       const agentRead = await timedRate(CHANGES, async () => {
-        const batch = await reader.readChanges(entities.map((e) => e.source), await reader.loadCheckpoint(), {
-          maxRows: CHANGES,
-        });
+        const batch = await reader.readChanges(
+          entities.map((e) => e.source),
+          await reader.loadCheckpoint(),
+          {
+            maxRows: CHANGES,
+          },
+        );
         if (batch.changes.length !== CHANGES) throw new Error(`read ${batch.changes.length} changes`);
       });
       await reader.close();

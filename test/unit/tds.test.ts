@@ -54,6 +54,31 @@ describe('LOGIN7', () => {
   });
 });
 
+describe('datetime2 values', () => {
+  it('are written as the general path writes them, for every scale, date, time, fraction and carry', () => {
+    let seed = 3;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const two = (n: number) => String(n).padStart(2, '0');
+    for (const scale of [0, 1, 3, 5, 7])
+      for (let i = 0; i < 4000; i++) {
+        // Days past a month's end too (Feb 30): those take the general path, as the T form always does.
+        const date = `${String(1 + next(9999)).padStart(4, '0')}-${two(1 + next(12))}-${two(1 + next(31))}`;
+        const time = i % 20 === 0 ? '23:59:59' : `${two(next(24))}:${two(next(60))}:${two(next(60))}`;
+        const digits = next(10);
+        const fraction = digits ? `.${String(next(1e9)).padStart(9, '0').slice(0, digits)}` : '';
+        const text = `${date} ${time}${fraction}`;
+        const write = (v: string) => {
+          try {
+            return writeValue({ name: 'datetime2', scale }, v).toString('hex');
+          } catch (error) {
+            return (error as Error).message;
+          }
+        };
+        expect(write(text), text).toBe(write(text.replace(' ', 'T')));
+      }
+  });
+});
+
 describe('packets', () => {
   it('splits a message into packets of the negotiated size, the last one with EOM, and reads it back', () => {
     const data = Buffer.alloc(10_000, 0xab);

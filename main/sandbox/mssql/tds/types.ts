@@ -429,6 +429,90 @@ export class ValueError extends Error {}
 const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?$/;
 const OFFSET_RE = /^(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*([+-])(\d{2}):(\d{2})$/;
 
+/** Days from 0001-01-01 to a valid proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function civilDays(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - CIVIL_0001;
+}
+const CIVIL_0001 = 306; // days_from_civil(1, 1, 1) counted from 0000-03-01
+
+const digitsOf = (s: string, from: number, count: number): number => {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+};
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A datetime2 as `yyyy-mm-dd hh:mm:ss[.fffffffff]` written straight to its bytes, length first; null
+ * for any other text, which the general path reads (and refuses) as before. Units stay below 2^53.
+ */
+function datetime2Bytes(v: string, scale: number): Buffer | null {
+  if (
+    v.length < 19 ||
+    v.length > 29 ||
+    v[4] !== '-' ||
+    v[7] !== '-' ||
+    v[10] !== ' ' ||
+    v[13] !== ':' ||
+    v[16] !== ':'
+  )
+    return null;
+  const [y, mo, d, h, mi, sec] = [
+    digitsOf(v, 0, 4),
+    digitsOf(v, 5, 2),
+    digitsOf(v, 8, 2),
+    digitsOf(v, 11, 2),
+    digitsOf(v, 14, 2),
+    digitsOf(v, 17, 2),
+  ];
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const monthDays = (MONTH_DAYS[mo - 1] ?? 0) + (mo === 2 && leap ? 1 : 0);
+  if (
+    y < 1 ||
+    mo < 1 ||
+    mo > 12 ||
+    d < 1 ||
+    d > monthDays ||
+    h > 23 ||
+    mi > 59 ||
+    sec > 59 ||
+    h < 0 ||
+    mi < 0 ||
+    sec < 0
+  )
+    return null;
+  let nanos = 0;
+  if (v.length > 19) {
+    const digits = v.length - 20;
+    if (v[19] !== '.' || digits < 1) return null;
+    const fraction = digitsOf(v, 20, digits);
+    if (fraction < 0) return null;
+    nanos = fraction * 10 ** (9 - digits);
+  }
+  const unit = 10 ** (9 - scale);
+  const units = (h * 3600 + mi * 60 + sec) * 10 ** scale + Math.floor((nanos + unit / 2) / unit);
+  // Rounded up into the next day: the general path carries it.
+  if (units >= 86_400 * 10 ** scale) return null;
+  const bytes = timeBytes(scale);
+  const out = Buffer.allocUnsafe(1 + bytes + 3);
+  out[0] = bytes + 3;
+  let rest = units;
+  for (let i = 0; i < bytes; i++) {
+    out[1 + i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  out.writeUIntLE(civilDays(y, mo, d), 1 + bytes, 3);
+  return out;
+}
+
 /** Shifts a local date-time by minutes, in exact units of the scale. */
 function shift(days: number, units: bigint, scale: number, minutes: number): [number, bigint] {
   const perDay = 86_400n * 10n ** BigInt(scale);
@@ -585,6 +669,8 @@ export function writeValue(t: SqlType, value: SqlValue): Buffer {
     }
     case 'datetime2': {
       if (value === null) return lengthPrefixed(null);
+      const fast = typeof value === 'string' ? datetime2Bytes(value, t.scale) : null;
+      if (fast) return fast;
       const m = DATETIME_RE.exec(String(value));
       if (!m) throw new ValueError(`'${String(value)}' is not a datetime2.`);
       const [days, units] = shift(
