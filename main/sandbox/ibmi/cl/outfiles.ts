@@ -90,7 +90,7 @@ function writeOutfile(
   a: Args,
   columns: ColumnSpec[],
   format: string,
-  rows: Record<string, SqlValue>[],
+  rows: Iterable<Record<string, SqlValue>>,
 ) {
   const { library, name } = a.qualified('OUTFILE');
   c.system.useLibrary(c.job, library);
@@ -275,8 +275,11 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const columns = type5Columns(esdLength, nviLength);
   // JOENTL counts the entry from its first position: every field before JOESD, then the data.
   const header = columns.slice(0, -1).reduce((n, col) => n + fieldLength(col.type), 0);
-  const rows = entries.map((e) => type5Row(c, e, esdLength, nviLength, header));
-  writeOutfile(c, a, columns, 'QJORDJE5', rows);
+  // Each entry's row is made as it is written: the outfile is never held twice in memory.
+  function* rows() {
+    for (const e of entries) yield type5Row(c, e, esdLength, nviLength, header);
+  }
+  writeOutfile(c, a, columns, 'QJORDJE5', rows());
 }
 
 function type5Row(
