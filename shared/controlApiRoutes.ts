@@ -30,8 +30,11 @@ export interface RouteSpec {
   status: 200 | 201 | 204;
   response?: z.ZodType;
   /** A file answered as bytes of this type instead of JSON. */
-  binary?: 'application/zip';
+  binary?: 'application/zip' | typeof METRICS_TYPE;
 }
+
+/** Prometheus's text exposition format, version 0.0.4. */
+export const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const route = <R extends RouteSpec>(r: R) => r;
 
@@ -285,6 +288,22 @@ export const routes = {
     summary: 'Replace the admin token; the old one stops working at once. The new one is shown once.',
     status: 200,
     response: tokenAnswerSchema,
+  }),
+  rotateMetricsToken: route({
+    method: 'POST',
+    path: '/admin/metrics-token/rotate',
+    summary:
+      'Make a metrics token, which reads GET /metrics and nothing else (for a Prometheus scrape); the previous one stops working at once.',
+    status: 200,
+    response: tokenAnswerSchema,
+  }),
+  getMetrics: route({
+    method: 'GET',
+    path: '/metrics',
+    summary:
+      'Prometheus metrics: agent states, changes applied by operation, lag, backlog, copies, retries and failures (docs/metrics.md). The admin token or the metrics token.',
+    status: 200,
+    binary: METRICS_TYPE,
   }),
   getOpenApi: route({
     method: 'GET',

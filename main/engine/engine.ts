@@ -12,6 +12,7 @@ import { openDb } from './store/db';
 import { createRepo } from './store/repo';
 import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';
 import { createTokenKeeper } from './tokens';
+import { createEngineMetrics } from './metrics';
 
 export interface EngineOptions {
   dataDir: string;
@@ -45,14 +46,16 @@ export function openEngine(options: EngineOptions): LocalEngine {
   const repo = createRepo(db, engineSettingsSchema.parse(options.settings ?? {}));
   repo.pruneEvents((options.now?.() ?? new Date()).toISOString());
   const { tokens, firstStartToken } = createTokenKeeper(repo);
+  const now = options.now ?? (() => new Date());
   const deps: EngineDeps = {
     repo,
     tokens,
+    metrics: createEngineMetrics(now),
     secrets: options.secrets ?? keyFileSecretBox(join(options.dataDir, KEY_FILE)),
     runtime: options.runtime ?? agentsRuntime({ plugins }),
     plugins,
     log: options.log,
-    now: options.now ?? (() => new Date()),
+    now,
     dataDir: options.dataDir,
     newId: () => randomBytes(5).toString('hex'),
     versions: {

@@ -10,6 +10,7 @@ import { problem } from '../platform/problem';
 import type { SecretBox } from '../platform/secretBox';
 import type { Repo, StoredAgent } from './store/repo';
 import type { TokenKeeper } from './tokens';
+import type { EngineMetrics } from './metrics';
 
 export interface EngineDeps {
   repo: Repo;
@@ -18,6 +19,8 @@ export interface EngineDeps {
   /** The agent types' database side (the registry's; a test may add a type of its own). */
   plugins: AgentPlugins;
   tokens: TokenKeeper;
+  /** What the runners reported since the engine started, for GET /metrics. */
+  metrics: EngineMetrics;
   log: Log;
   /** Seam: the clock, fixed by tests. */
   now: () => Date;

@@ -129,8 +129,14 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
     target,
     dataDir: deps.dataDir,
     peerPipelines,
-    report: (kind, data) => deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString()),
-    backlog: (point) => deps.repo.addBacklog(row.pipelineId, row.id, deps.now().toISOString(), point),
+    report: (kind, data) => {
+      deps.metrics.event(row.pipelineId, row.id, kind, data);
+      deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString());
+    },
+    backlog: (point) => {
+      deps.metrics.backlog(row.pipelineId, row.id, point);
+      deps.repo.addBacklog(row.pipelineId, row.id, deps.now().toISOString(), point);
+    },
     verified: (report) => {
       // Kept only while the agent is: a report arriving after it was deleted has nowhere to go.
       if (deps.repo.storedAgent(row.pipelineId, row.id))
@@ -144,6 +150,7 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
         deps.repo.setState(current, 'failed', reason, at);
         deps.repo.addEvent(row.pipelineId, row.id, 'failed', { reason }, at);
       });
+      deps.metrics.event(row.pipelineId, row.id, 'failed', {});
       deps.log.warn('engine.agent_failed', { pipeline: row.pipelineId, agent: row.id });
     },
   });
@@ -214,6 +221,7 @@ export const operations: Operations = {
     const running = deps.repo.agents(pipeline.id).find((a) => a.state === 'running');
     if (running)
       throw problem.conflict(`Agent "${running.id}" of pipeline "${pipeline.id}" is running; stop it first.`);
+    for (const a of deps.repo.agents(pipeline.id)) deps.metrics.forget(pipeline.id, a.id);
     deps.repo.deletePipeline(pipeline.id);
     return { status: 204 };
   },
@@ -256,6 +264,7 @@ export const operations: Operations = {
     const row = agentOr404(deps, params);
     refuseWhileRunning(row, 'deleting it');
     deps.repo.deleteAgent(row.pipelineId, row.id);
+    deps.metrics.forget(row.pipelineId, row.id);
     return { status: 204 };
   },
 
@@ -467,6 +476,23 @@ export const operations: Operations = {
     const token = deps.tokens.rotate();
     deps.log.info('engine.token_rotated');
     return ok({ token, note: 'Shown once: store it now. The previous token no longer works.' });
+  },
+
+  rotateMetricsToken: (_req, deps) => {
+    const token = deps.tokens.rotateMetrics();
+    deps.log.info('engine.metrics_token_rotated');
+    return ok({
+      token,
+      note: 'Shown once: put it in the Prometheus scrape configuration. It reads GET /metrics only; the previous one no longer works.',
+    });
+  },
+
+  getMetrics: (_req, deps) => {
+    const agents = deps.repo
+      .pipelines()
+      .flatMap((p) => deps.repo.storedAgents(p.id))
+      .map((a) => ({ pipelineId: a.pipelineId, id: a.id, type: a.type, state: a.state }));
+    return ok(new TextEncoder().encode(deps.metrics.render(agents, deps.versions.engine ?? 'unknown')));
   },
 
   getOpenApi: () => ok(openApiDocument()),

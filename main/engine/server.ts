@@ -90,7 +90,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
   const method = req.method ?? 'GET';
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   try {
-    if (!deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
+    const scrape =
+      method === 'GET' && path === '/metrics' && deps.tokens.verifyMetrics(req.headers.authorization);
+    if (!scrape && !deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
     const { route, params } = match(method, path);
     if (unsafeText(params).length > 0) throw problem.notFound(`No resource at ${path.slice(0, 200)}.`);
     const body = route.hasBody ? await readJsonBody(req, MAX_BODY_BYTES) : undefined;
@@ -101,7 +103,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
       res.writeHead(reply.status).end();
     } else if (reply.body instanceof Uint8Array) {
       const spec: RouteSpec = routes[route.operationId];
-      const type = spec.binary ?? 'application/octet-stream';
+      const type: string = spec.binary ?? 'application/octet-stream';
       res.writeHead(reply.status, {
         'Content-Type': type,
         'Content-Length': reply.body.length,

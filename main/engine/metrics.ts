@@ -1,0 +1,219 @@
+// The engine's metrics for Prometheus (`GET /metrics`, text exposition format 0.0.4): what the runners
+// report as they work — changes applied by operation, lag, backlog, copies' progress, retries and
+// failures — kept in memory since the engine started (counters restart at 0 with it, which Prometheus
+// expects of counters), and each agent's state read from the store at scrape time.
+import type { BacklogFigure } from '../connectors/spi';
+import type { AgentState } from '../../shared/controlApi';
+import { agentStateSchema } from '../../shared/controlApi';
+
+/** A backlog point as the runner reports it (null: the source cannot tell). */
+type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft'>;
+
+interface AgentCounters {
+  applied: { insert: number; update: number; delete: number };
+  batches: number;
+  lastBatchAt: number | null;
+  lagSeconds: number | null;
+  failures: number;
+  retries: number;
+  resnapshots: number;
+  backlog: BacklogPoint | null;
+  /** Per table being copied or copied: rows done and rows expected (null: unknown). */
+  copies: Map<string, { done: number; total: number | null; finished: boolean }>;
+}
+
+export interface MetricsAgent {
+  pipelineId: string;
+  id: string;
+  type: string;
+  state: AgentState;
+}
+
+export interface EngineMetrics {
+  /** An event a runner reported, or the engine recorded (failed). */
+  event(pipelineId: string, agentId: string, kind: string, data: object): void;
+  backlog(pipelineId: string, agentId: string, point: BacklogPoint): void;
+  /** Forgets an agent that was deleted. */
+  forget(pipelineId: string, agentId: string): void;
+  /** The exposition text for these agents (every agent the store holds). */
+  render(agents: readonly MetricsAgent[], version: string): string;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function createEngineMetrics(now: () => Date): EngineMetrics {
+  const startedAt = now().getTime() / 1000;
+  const agents = new Map<string, AgentCounters>();
+  const key = (pipelineId: string, agentId: string) => `${pipelineId}\u0000${agentId}`;
+  const countersOf = (pipelineId: string, agentId: string): AgentCounters => {
+    let c = agents.get(key(pipelineId, agentId));
+    if (!c) {
+      c = {
+        applied: { insert: 0, update: 0, delete: 0 },
+        batches: 0,
+        lastBatchAt: null,
+        lagSeconds: null,
+        failures: 0,
+        retries: 0,
+        resnapshots: 0,
+        backlog: null,
+        copies: new Map(),
+      };
+      agents.set(key(pipelineId, agentId), c);
+    }
+    return c;
+  };
+
+  return {
+    event(pipelineId, agentId, kind, event) {
+      const c = countersOf(pipelineId, agentId);
+      const data = event as Record<string, unknown>;
+      const table = typeof data.table === 'string' ? data.table : null;
+      if (kind === 'batch-applied') {
+        c.applied.insert += num(data.inserts) ?? 0;
+        c.applied.update += num(data.updates) ?? 0;
+        c.applied.delete += num(data.deletes) ?? 0;
+        c.batches += 1;
+        c.lastBatchAt = now().getTime() / 1000;
+        const lag = num(data.lagMs);
+        if (lag !== null) c.lagSeconds = lag / 1000;
+      } else if (kind === 'failed') c.failures += 1;
+      else if (kind === 'retrying') c.retries += 1;
+      else if (kind === 'resnapshot') c.resnapshots += 1;
+      else if (
+        table &&
+        (kind === 'snapshot-started' || kind === 'snapshot-resumed' || kind === 'snapshot-progress')
+      )
+        c.copies.set(table, {
+          done: num(data.rowsDone) ?? 0,
+          total: num(data.rowsTotal),
+          finished: false,
+        });
+      else if (table && kind === 'snapshot-done')
+        c.copies.set(table, { done: num(data.rows) ?? 0, total: num(data.rows), finished: true });
+      else if (table && kind === 'snapshot-cancelled') c.copies.delete(table);
+    },
+    backlog(pipelineId, agentId, point) {
+      countersOf(pipelineId, agentId).backlog = point;
+    },
+    forget(pipelineId, agentId) {
+      agents.delete(key(pipelineId, agentId));
+    },
+    render(list, version) {
+      const out = new Exposition();
+      out.family('cdc_engine_info', 'gauge', 'The engine: its version as a label, always 1.');
+      out.sample('cdc_engine_info', { version }, 1);
+      out.family('cdc_engine_start_time_seconds', 'gauge', 'When the engine started, in Unix seconds.');
+      out.sample('cdc_engine_start_time_seconds', {}, startedAt);
+      out.family(
+        'cdc_agent_state',
+        'gauge',
+        'Each agent’s state: 1 for the state it is in, 0 for the others (new, configured, running, paused, failed).',
+      );
+      for (const a of list)
+        for (const state of agentStateSchema.options)
+          out.sample('cdc_agent_state', { ...labels(a), state }, a.state === state ? 1 : 0);
+      const per = list.map((a) => ({ a, c: agents.get(key(a.pipelineId, a.id)) }));
+      const each = (
+        name: string,
+        type: 'counter' | 'gauge',
+        help: string,
+        value: (c: AgentCounters) => number | null,
+      ) => {
+        out.family(name, type, help);
+        for (const { a, c } of per) {
+          const v = c ? value(c) : type === 'counter' ? 0 : null;
+          if (v !== null) out.sample(name, labels(a), v);
+        }
+      };
+      out.family('cdc_changes_applied_total', 'counter', 'Changes committed at the target, by operation.');
+      for (const { a, c } of per)
+        for (const operation of ['insert', 'update', 'delete'] as const)
+          out.sample('cdc_changes_applied_total', { ...labels(a), operation }, c?.applied[operation] ?? 0);
+      each('cdc_batches_applied_total', 'counter', 'Batches committed at the target.', (c) => c.batches);
+      each(
+        'cdc_last_batch_applied_timestamp_seconds',
+        'gauge',
+        'When the last batch was committed at the target, in Unix seconds.',
+        (c) => c.lastBatchAt,
+      );
+      each(
+        'cdc_lag_seconds',
+        'gauge',
+        'The last batch’s lag: from its newest change’s commit at the source to its commit at the target.',
+        (c) => c.lagSeconds,
+      );
+      each(
+        'cdc_backlog_rows',
+        'gauge',
+        'Changed rows the source holds that the pipeline has not read (absent when the source cannot tell).',
+        (c) => c.backlog?.rowsToRead ?? null,
+      );
+      each(
+        'cdc_backlog_time_left_seconds',
+        'gauge',
+        'Time to read the backlog at the rate measured lately (else the agent type’s estimate).',
+        (c) => {
+          const minutes = c.backlog?.measuredMinutesLeft ?? c.backlog?.minutesLeft ?? null;
+          return minutes === null ? null : minutes * 60;
+        },
+      );
+      each(
+        'cdc_retries_total',
+        'counter',
+        'Retries after a lost connection or another passing failure.',
+        (c) => c.retries,
+      );
+      each('cdc_failures_total', 'counter', 'Failures that stopped the pipeline.', (c) => c.failures);
+      each(
+        'cdc_resnapshots_total',
+        'counter',
+        'Tables copied again because their stream position was lost.',
+        (c) => c.resnapshots,
+      );
+      out.family('cdc_snapshot_rows_copied', 'gauge', 'Rows of a table’s copy committed at the target.');
+      out.family('cdc_snapshot_rows_expected', 'gauge', 'Rows the table held when its copy began.');
+      out.family('cdc_snapshot_done', 'gauge', '1 once a table’s copy is complete, 0 while it runs.');
+      for (const { a, c } of per)
+        for (const [table, copy] of c?.copies ?? []) {
+          const l = { ...labels(a), table };
+          out.sample('cdc_snapshot_rows_copied', l, copy.done);
+          if (copy.total !== null) out.sample('cdc_snapshot_rows_expected', l, copy.total);
+          out.sample('cdc_snapshot_done', l, copy.finished ? 1 : 0);
+        }
+      return out.text();
+    },
+  };
+}
+
+const labels = (a: MetricsAgent) => ({ pipeline: a.pipelineId, agent: a.id, type: a.type });
+
+/** The text format: HELP and TYPE before each family's samples, label values escaped. */
+class Exposition {
+  private lines: string[] = [];
+  private families = new Map<string, string[]>();
+  private order: string[] = [];
+
+  family(name: string, type: 'counter' | 'gauge', help: string): void {
+    this.order.push(name);
+    this.families.set(name, [
+      `# HELP ${name} ${help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`,
+      `# TYPE ${name} ${type}`,
+    ]);
+  }
+
+  sample(name: string, labels: Record<string, string>, value: number): void {
+    const pairs = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
+    this.families
+      .get(name)
+      ?.push(`${name}${pairs.length ? `{${pairs.join(',')}}` : ''} ${formatValue(value)}`);
+  }
+
+  text(): string {
+    for (const name of this.order) this.lines.push(...(this.families.get(name) ?? []));
+    return `${this.lines.join('\n')}\n`;
+  }
+}
+
+const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const formatValue = (v: number) => (Number.isFinite(v) ? String(v) : v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN');
