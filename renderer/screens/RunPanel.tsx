@@ -7,49 +7,8 @@ import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
 import { controlAgent, refreshRun, snapshotTable } from '../store/checks';
 import { BacklogGauge } from './BacklogGauge';
 import { VerifyPanel } from './VerifyPanel';
-import { count, duration } from '../ui/format';
-
-const describe = (kind: string, data: Record<string, unknown>): string => {
-  const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number).toLocaleString('en') : '?');
-  switch (kind) {
-    case 'snapshot-started':
-      return `Snapshot of ${String(data.table)} started (${String(data.reason)}): ${n('rowsTotal')} rows`;
-    case 'snapshot-resumed':
-      return `Snapshot of ${String(data.table)} resumed after ${n('rowsDone')} of ${n('rowsTotal')} rows`;
-    case 'snapshot-progress':
-      return `Snapshot of ${String(data.table)}: ${n('rowsDone')} of ${n('rowsTotal')} rows, ${n('rowsPerSecond')} rows/s${
-        typeof data.secondsLeft === 'number' ? `, about ${duration(data.secondsLeft)} left` : ''
-      }`;
-    case 'snapshot-done':
-      return `Snapshot of ${String(data.table)} done: ${n('rows')} rows`;
-    case 'snapshot-cancelled':
-      return `Snapshot of ${String(data.table)} cancelled at ${n('rowsDone')} of ${n('rowsTotal')} rows`;
-    case 'snapshot-skipped':
-      return String(data.reason ?? kind);
-    case 'batch-applied':
-      return `Applied ${n('changes')} changes (${n('inserts')} inserts, ${n('updates')} updates, ${n('deletes')} deletes)${
-        typeof data.lagMs === 'number' ? `, lag ${(data.lagMs / 1000).toFixed(1)} s` : ''
-      }`;
-    case 'schema-changed':
-      return `Columns of ${String(data.table ?? '')} changed — ${String(data.reason ?? '')}`;
-    case 'table-stopped':
-      return `Replication of ${String(data.table ?? '')} stopped — ${String(data.reason ?? '')}`;
-    case 'verify-finished':
-      return `${data.verify === 'repair' ? `Repair (${n('repaired')} rows copied again), then verify` : 'Verify'} ${String(data.status)}: ${n('rowsCompared')} rows compared, ${n('missing')} missing, ${n('extra')} extra, ${n('different')} different`;
-    case 'verify-requested':
-      return `Verify asked for (${data.table ? String(data.table) : 'every table'}, ${n('chunkRows')} rows per chunk)`;
-    case 'verify-repair-requested':
-      return 'Repair of the differing rows asked for';
-    case 'verify-cancel-requested':
-      return 'Verify cancelled';
-    case 'resnapshot':
-    case 'retrying':
-    case 'failed':
-      return `${kind}: ${String(data.reason ?? '')}`;
-    default:
-      return kind;
-  }
-};
+import { EventList } from './EventList';
+import { count, duration } from '../../shared/format';
 
 export function RunPanel() {
   const { agents, selected, events, busy, backlog, snapshots } = useStore((s) => s.checker);
@@ -97,18 +56,7 @@ export function RunPanel() {
       <SnapshotProgress snapshots={snapshots} busy={busy !== undefined} />
       <BacklogGauge backlog={backlog} />
       <VerifyPanel running={running} tables={(snapshots?.tables ?? []).map((t) => t.table)} />
-      <h4>Recent events</h4>
-      {/* The list scrolls: focusable, so a keyboard can scroll it too. */}
-      <ol className="events" aria-label="Pipeline events" tabIndex={0}>
-        {(events ?? [])
-          .slice(-20)
-          .reverse()
-          .map((e) => (
-            <li key={e.id}>
-              <span className="muted">{e.at.slice(11, 19)}</span> {describe(e.kind, e.data)}
-            </li>
-          ))}
-      </ol>
+      <EventList events={events} />
     </section>
   );
 }

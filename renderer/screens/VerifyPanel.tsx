@@ -11,7 +11,7 @@ import {
 } from '../../shared/verify';
 import { useStore } from '../store';
 import { askVerify, saveReport } from '../store/verify';
-import { count, duration } from '../ui/format';
+import { count, duration } from '../../shared/format';
 
 const SHOWN = 20;
 

@@ -58,6 +58,8 @@ beforeAll(async () => {
     token: remote.token,
   });
   page = await web.browser.newPage();
+  // The events' Copy button writes the clipboard; the test reads it back.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   page.setDefaultTimeout(10_000);
 });
 afterAll(async () => {
@@ -129,7 +131,7 @@ describe('Pipelines screen: checks', () => {
     await pool.request().batch("UPDATE dbo.Orders SET Note = N'changed' WHERE Id = 1");
     await page
       .getByLabel('Pipeline events')
-      .getByText(/Applied 1 changes \(0 inserts, 1 updates, 0 deletes\), lag \d+\.\d s$/)
+      .getByText(/Applied 1 change \(1 update\), \d+\.\d s behind the source$/)
       .waitFor();
     await page
       .getByRole('region', { name: 'Run', exact: true })
@@ -147,6 +149,22 @@ describe('Pipelines screen: checks', () => {
       .getByText('Snapshot of dbo.Orders started (asked for by hand): 3 rows')
       .waitFor();
     await page.getByLabel('Pipeline events').getByText('Snapshot of dbo.Orders done: 3 rows').waitFor();
+    // Events in words, filtered by kind and table, and copied as text.
+    const recent = page.getByRole('region', { name: 'Recent events' });
+    const events = recent.getByLabel('Pipeline events');
+    await recent.getByLabel('Event kind').selectOption({ label: 'Snapshot done' });
+    await recent.getByLabel('Event table').selectOption('dbo.Orders');
+    await expect
+      .poll(async () => (await events.locator('li').allTextContents()).map((t) => t.slice(9)))
+      .toEqual(['Snapshot of dbo.Orders done: 3 rows', 'Snapshot of dbo.Orders done: 2 rows']);
+    await recent.getByRole('button', { name: 'Copy events' }).click();
+    await recent.getByRole('status').getByText('Copied 2 events.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.split('\n').map((l) => l.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC {2}/, ''))).toEqual([
+      'Snapshot of dbo.Orders done: 3 rows',
+      'Snapshot of dbo.Orders done: 2 rows',
+    ]);
+    await recent.getByLabel('Event kind').selectOption({ label: 'every kind' });
     await screenshot(page, 'pipeline-running');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');

@@ -1,0 +1,92 @@
+// A pipeline's recent events in words (shared/eventText.ts), newest first: filtered by kind and by
+// table, and copied as text for a ticket or a chat.
+import { useState } from 'react';
+import type { z } from 'zod';
+import type { pipelineEventSchema } from '../../shared/controlApi';
+import { eventLabel, eventSentence, eventTable } from '../../shared/eventText';
+
+type PipelineEvent = z.infer<typeof pipelineEventSchema>;
+
+const SHOWN = 50;
+
+export function EventList({ events }: { events: readonly PipelineEvent[] | undefined }) {
+  const [kind, setKind] = useState('');
+  const [table, setTable] = useState('');
+  const [copied, setCopied] = useState<string>();
+  const all = events ?? [];
+  const kinds = [...new Set(all.map((e) => e.kind))].sort((a, b) =>
+    eventLabel(a).localeCompare(eventLabel(b)),
+  );
+  const tables = [
+    ...new Set(all.map((e) => eventTable(e.data)).filter((t): t is string => t !== null)),
+  ].sort();
+  const shown = all
+    .filter((e) => (kind === '' || e.kind === kind) && (table === '' || eventTable(e.data) === table))
+    .slice(-SHOWN)
+    .reverse()
+    .map((e) => ({ ...e, sentence: eventSentence(e.kind, e.data) }));
+  const lines = shown.map((e) => `${e.at.slice(0, 19).replace('T', ' ')} UTC  ${e.sentence}`);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(lines.join('\n'));
+      setCopied(`Copied ${lines.length} ${lines.length === 1 ? 'event' : 'events'}.`);
+    } catch {
+      setCopied('The clipboard refused: select the events and copy them instead.');
+    }
+  };
+  return (
+    <section aria-labelledby="events-title">
+      <h4 id="events-title">Recent events</h4>
+      <div className="event-filters">
+        <label>
+          Kind
+          <select
+            aria-label="Event kind"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value);
+              setCopied(undefined);
+            }}
+          >
+            <option value="">every kind</option>
+            {kinds.map((k) => (
+              <option key={k} value={k}>
+                {eventLabel(k)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Table
+          <select
+            aria-label="Event table"
+            value={table}
+            onChange={(e) => {
+              setTable(e.target.value);
+              setCopied(undefined);
+            }}
+          >
+            <option value="">every table</option>
+            {tables.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => void copy()} disabled={lines.length === 0}>
+          Copy events
+        </button>
+        {copied && <span role="status">{copied}</span>}
+      </div>
+      {/* The list scrolls: focusable, so a keyboard can scroll it too. */}
+      <ol className="events" aria-label="Pipeline events" tabIndex={0}>
+        {shown.map((e) => (
+          <li key={e.id}>
+            <span className="muted">{e.at.slice(11, 19)}</span> {e.sentence}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

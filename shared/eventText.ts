@@ -1,0 +1,159 @@
+// Every kind of pipeline event in words a DBA reads, declared once: the engine records kinds as codes
+// (`credentials-replaced`, `batch-applied`), the app shows them as sentences, filters them by kind
+// and table, and copies them as text. test/unit/eventText.test.ts checks that every kind the engine
+// and the runner record is here.
+import { count, duration } from './format';
+
+export type EventData = Record<string, unknown>;
+
+interface KindText {
+  /** The kind's name in the filter. */
+  label: string;
+  /** One event as a sentence. */
+  sentence: (d: EventData) => string;
+}
+
+const n = (d: EventData, key: string) => (typeof d[key] === 'number' ? count(d[key] as number) : '?');
+const text = (d: EventData, key: string) => (typeof d[key] === 'string' ? (d[key] as string) : '');
+const table = (d: EventData) => text(d, 'table') || 'a table';
+const of = (d: EventData) => (typeof d.rowsTotal === 'number' ? ` of ${n(d, 'rowsTotal')}` : '');
+const because = (d: EventData) => (text(d, 'reason') ? `: ${text(d, 'reason')}` : '');
+const lag = (d: EventData) =>
+  typeof d.lagMs === 'number' ? `, ${(d.lagMs / 1000).toFixed(1)} s behind the source` : '';
+const plural = (amount: number, what: string) => `${count(amount)} ${what}${amount === 1 ? '' : 's'}`;
+const states = (d: EventData) =>
+  text(d, 'from') && text(d, 'to') ? ` (was ${text(d, 'from')}, now ${text(d, 'to')})` : '';
+
+export const EVENT_TEXT = {
+  started: { label: 'Started', sentence: (d) => `Pipeline started${states(d)}` },
+  resumed: { label: 'Resumed', sentence: (d) => `Pipeline resumed${states(d)}` },
+  paused: { label: 'Paused', sentence: (d) => `Pipeline paused${states(d)}` },
+  stopped: { label: 'Stopped', sentence: (d) => `Pipeline stopped${states(d)}` },
+  'resumed-after-restart': {
+    label: 'Resumed after restart',
+    sentence: () => 'Pipeline resumed after the engine restarted',
+  },
+  failed: { label: 'Failed', sentence: (d) => `Pipeline failed${because(d)}` },
+  retrying: {
+    label: 'Retrying',
+    sentence: (d) =>
+      `Connection lost, retry ${n(d, 'attempt')} in ${
+        typeof d.delayMs === 'number' ? duration(d.delayMs / 1000) : '?'
+      }${because(d)}`,
+  },
+  'credentials-replaced': { label: 'Host credentials replaced', sentence: () => 'Host credentials replaced' },
+  'configuration-replaced': {
+    label: 'Settings replaced',
+    sentence: () => 'Agent settings replaced',
+  },
+  'entities-replaced': {
+    label: 'Tables replaced',
+    sentence: (d) => `Replicated tables replaced: ${n(d, 'count')} now`,
+  },
+  checked: {
+    label: 'Checked',
+    sentence: (d) => {
+      const checks = Array.isArray(d.checks) ? (d.checks as { status?: unknown }[]) : [];
+      const failed = checks.filter((c) => c.status === 'failed').length;
+      return `Checks run: ${count(checks.length)}, ${failed ? `${count(failed)} failed` : 'none failed'}`;
+    },
+  },
+  'fix-applied': {
+    label: 'Fix applied',
+    sentence: (d) => `Fix applied: ${text(d, 'checkId') || 'a check'}, then checked again`,
+  },
+  'fix-not-needed': {
+    label: 'Fix not needed',
+    sentence: (d) => `Fix not needed: ${text(d, 'checkId') || 'the check'} already passes`,
+  },
+  'snapshot-copy-requested': {
+    label: 'Snapshot asked for',
+    sentence: (d) => `Snapshot of ${table(d)} asked for`,
+  },
+  'snapshot-cancel-requested': {
+    label: 'Snapshot cancel asked for',
+    sentence: (d) => `Cancel of the snapshot of ${table(d)} asked for`,
+  },
+  'snapshot-started': {
+    label: 'Snapshot started',
+    sentence: (d) =>
+      `Snapshot of ${table(d)} started${text(d, 'reason') ? ` (${text(d, 'reason').replace(/\.$/, '')})` : ''}${
+        typeof d.rowsTotal === 'number' ? `: ${n(d, 'rowsTotal')} rows` : ''
+      }`,
+  },
+  'snapshot-resumed': {
+    label: 'Snapshot resumed',
+    sentence: (d) => `Snapshot of ${table(d)} resumed after ${n(d, 'rowsDone')}${of(d)} rows`,
+  },
+  'snapshot-progress': {
+    label: 'Snapshot progress',
+    sentence: (d) =>
+      `Snapshot of ${table(d)}: ${n(d, 'rowsDone')}${of(d)} rows, ${n(d, 'rowsPerSecond')} rows/s${
+        typeof d.secondsLeft === 'number' ? `, about ${duration(d.secondsLeft)} left` : ''
+      }`,
+  },
+  'snapshot-done': {
+    label: 'Snapshot done',
+    sentence: (d) => `Snapshot of ${table(d)} done: ${n(d, 'rows')} rows`,
+  },
+  'snapshot-cancelled': {
+    label: 'Snapshot cancelled',
+    sentence: (d) => `Snapshot of ${table(d)} cancelled at ${n(d, 'rowsDone')}${of(d)} rows`,
+  },
+  'snapshot-skipped': {
+    label: 'Snapshot skipped',
+    sentence: (d) => `${table(d)} starts without a snapshot${because(d)}`,
+  },
+  resnapshot: { label: 'Snapshot again', sentence: (d) => `${table(d)} is copied again${because(d)}` },
+  'schema-changed': {
+    label: 'Columns changed',
+    sentence: (d) => `Columns of ${table(d)} changed at the source${because(d)}`,
+  },
+  'table-stopped': {
+    label: 'Table stopped',
+    sentence: (d) => `Replication of ${table(d)} stopped${because(d)}`,
+  },
+  'batch-applied': {
+    label: 'Changes applied',
+    sentence: (d) => {
+      const parts = [
+        [d.inserts, 'insert'],
+        [d.updates, 'update'],
+        [d.deletes, 'delete'],
+      ].flatMap(([v, what]) => (typeof v === 'number' && v > 0 ? [plural(v, what as string)] : []));
+      return `Applied ${plural(typeof d.changes === 'number' ? d.changes : 0, 'change')}${
+        parts.length ? ` (${parts.join(', ')})` : ''
+      }${lag(d)}`;
+    },
+  },
+  'verify-requested': {
+    label: 'Verify asked for',
+    sentence: (d) =>
+      `Verify of ${text(d, 'table') || 'every table'} asked for (${n(d, 'chunkRows')} rows per chunk)`,
+  },
+  'verify-repair-requested': {
+    label: 'Repair asked for',
+    sentence: () => 'Repair of the differing rows asked for',
+  },
+  'verify-cancel-requested': { label: 'Verify cancelled', sentence: () => 'Verify cancelled' },
+  'verify-finished': {
+    label: 'Verify finished',
+    sentence: (d) =>
+      `${d.verify === 'repair' ? `Repair (${n(d, 'repaired')} rows copied again), then verify` : 'Verify'} ${text(d, 'status')}: ${n(d, 'rowsCompared')} rows compared, ${n(d, 'missing')} missing, ${n(d, 'extra')} extra, ${n(d, 'different')} different`,
+  },
+} satisfies Record<string, KindText>;
+
+export type EventKind = keyof typeof EVENT_TEXT;
+
+const known = (kind: string): kind is EventKind => Object.hasOwn(EVENT_TEXT, kind);
+
+/** An event as a sentence; a kind this version does not know (a newer engine's) by its code. */
+export const eventSentence = (kind: string, data: EventData): string =>
+  known(kind) ? EVENT_TEXT[kind].sentence(data) : `${kind}${because(data)}`;
+
+/** A kind's name in the filter. */
+export const eventLabel = (kind: string): string => (known(kind) ? EVENT_TEXT[kind].label : kind);
+
+/** The table an event concerns, if one. */
+export const eventTable = (data: EventData): string | null =>
+  typeof data.table === 'string' && data.table !== '' ? data.table : null;
