@@ -114,63 +114,17 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         for (const state of agentStateSchema.options)
           out.sample('cdc_agent_state', { ...labels(a), state }, a.state === state ? 1 : 0);
       const per = list.map((a) => ({ a, c: agents.get(key(a.pipelineId, a.id)) }));
-      const each = (
-        name: string,
-        type: 'counter' | 'gauge',
-        help: string,
-        value: (c: AgentCounters) => number | null,
-      ) => {
-        out.family(name, type, help);
-        for (const { a, c } of per) {
-          const v = c ? value(c) : type === 'counter' ? 0 : null;
-          if (v !== null) out.sample(name, labels(a), v);
-        }
-      };
       out.family('cdc_changes_applied_total', 'counter', 'Changes committed at the target, by operation.');
       for (const { a, c } of per)
         for (const operation of ['insert', 'update', 'delete'] as const)
           out.sample('cdc_changes_applied_total', { ...labels(a), operation }, c?.applied[operation] ?? 0);
-      each('cdc_batches_applied_total', 'counter', 'Batches committed at the target.', (c) => c.batches);
-      each(
-        'cdc_last_batch_applied_timestamp_seconds',
-        'gauge',
-        'When the last batch was committed at the target, in Unix seconds.',
-        (c) => c.lastBatchAt,
-      );
-      each(
-        'cdc_lag_seconds',
-        'gauge',
-        'The last batch’s lag: from its newest change’s commit at the source to its commit at the target.',
-        (c) => c.lagSeconds,
-      );
-      each(
-        'cdc_backlog_rows',
-        'gauge',
-        'Changed rows the source holds that the pipeline has not read (absent when the source cannot tell).',
-        (c) => c.backlog?.rowsToRead ?? null,
-      );
-      each(
-        'cdc_backlog_time_left_seconds',
-        'gauge',
-        'Time to read the backlog at the rate measured lately (else the agent type’s estimate).',
-        (c) => {
-          const minutes = c.backlog?.measuredMinutesLeft ?? c.backlog?.minutesLeft ?? null;
-          return minutes === null ? null : minutes * 60;
-        },
-      );
-      each(
-        'cdc_retries_total',
-        'counter',
-        'Retries after a lost connection or another passing failure.',
-        (c) => c.retries,
-      );
-      each('cdc_failures_total', 'counter', 'Failures that stopped the pipeline.', (c) => c.failures);
-      each(
-        'cdc_resnapshots_total',
-        'counter',
-        'Tables copied again because their stream position was lost.',
-        (c) => c.resnapshots,
-      );
+      for (const m of PER_AGENT) {
+        out.family(m.name, m.type, m.help);
+        for (const { a, c } of per) {
+          const v = c ? m.value(c) : m.type === 'counter' ? 0 : null;
+          if (v !== null) out.sample(m.name, labels(a), v);
+        }
+      }
       out.family('cdc_snapshot_rows_copied', 'gauge', 'Rows of a table’s copy committed at the target.');
       out.family('cdc_snapshot_rows_expected', 'gauge', 'Rows the table held when its copy began.');
       out.family('cdc_snapshot_done', 'gauge', '1 once a table’s copy is complete, 0 while it runs.');
@@ -185,6 +139,66 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
     },
   };
 }
+
+/** One series per agent: the figures that need no label of their own. */
+const PER_AGENT: {
+  name: string;
+  type: 'counter' | 'gauge';
+  help: string;
+  value: (c: AgentCounters) => number | null;
+}[] = [
+  {
+    name: 'cdc_batches_applied_total',
+    type: 'counter',
+    help: 'Batches committed at the target.',
+    value: (c) => c.batches,
+  },
+  {
+    name: 'cdc_last_batch_applied_timestamp_seconds',
+    type: 'gauge',
+    help: 'When the last batch was committed at the target, in Unix seconds.',
+    value: (c) => c.lastBatchAt,
+  },
+  {
+    name: 'cdc_lag_seconds',
+    type: 'gauge',
+    help: 'The last batch’s lag: from its newest change’s commit at the source to its commit at the target.',
+    value: (c) => c.lagSeconds,
+  },
+  {
+    name: 'cdc_backlog_rows',
+    type: 'gauge',
+    help: 'Changed rows the source holds that the pipeline has not read (absent when the source cannot tell).',
+    value: (c) => c.backlog?.rowsToRead ?? null,
+  },
+  {
+    name: 'cdc_backlog_time_left_seconds',
+    type: 'gauge',
+    help: 'Time to read the backlog at the rate measured lately (else the agent type’s estimate).',
+    value: (c) => {
+      const minutes = c.backlog?.measuredMinutesLeft ?? c.backlog?.minutesLeft ?? null;
+      return minutes === null ? null : minutes * 60;
+    },
+  },
+  {
+    name: 'cdc_retries_total',
+    type: 'counter',
+    help: 'Retries after a lost connection or another passing failure.',
+    value: (c) => c.retries,
+  },
+  {
+    name: 'cdc_failures_total',
+    type: 'counter',
+    help: 'Failures that stopped the pipeline.',
+    value: (c) => c.failures,
+  },
+  {
+    name: 'cdc_resnapshots_total',
+    type: 'counter',
+    help: 'Tables copied again because their stream position was lost.',
+    value: (c) => c.resnapshots,
+  },
+];
 
 const labels = (a: MetricsAgent) => ({ pipeline: a.pipelineId, agent: a.id, type: a.type });
 

@@ -18,15 +18,22 @@ export interface TokenKeeper {
 }
 
 export function createTokenKeeper(repo: Repo): { tokens: TokenKeeper; firstStartToken: string | undefined } {
+  /** A new token under `key`: its digest stored, the token answered once. */
+  const make = (key: string): { token: string; next: Buffer } => {
+    const token = newToken();
+    const next = tokenDigest(token);
+    repo.setMeta(key, next.toString('hex'));
+    return { token, next };
+  };
   let firstStartToken: string | undefined;
   let digest: Buffer;
   const stored = repo.meta(KEY);
   if (stored) {
     digest = Buffer.from(stored, 'hex');
   } else {
-    firstStartToken = newToken();
-    digest = tokenDigest(firstStartToken);
-    repo.setMeta(KEY, digest.toString('hex'));
+    const made = make(KEY);
+    firstStartToken = made.token;
+    digest = made.next;
   }
   const storedMetrics = repo.meta(METRICS_KEY);
   let metricsDigest: Buffer | null = storedMetrics ? Buffer.from(storedMetrics, 'hex') : null;
@@ -34,16 +41,12 @@ export function createTokenKeeper(repo: Repo): { tokens: TokenKeeper; firstStart
     verify: (header) => tokenMatchesDigest(header, digest),
     verifyMetrics: (header) => metricsDigest !== null && tokenMatchesDigest(header, metricsDigest),
     rotateMetrics: () => {
-      const token = newToken();
-      const next = tokenDigest(token);
-      repo.setMeta(METRICS_KEY, next.toString('hex'));
+      const { token, next } = make(METRICS_KEY);
       metricsDigest = next;
       return token;
     },
     rotate: () => {
-      const token = newToken();
-      const next = tokenDigest(token);
-      repo.setMeta(KEY, next.toString('hex'));
+      const { token, next } = make(KEY);
       digest = next;
       return token;
     },

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { pipelineEventSchema } from '../../shared/controlApi';
 import { eventLabel, eventSentence, eventTable } from '../../shared/eventText';
+import { FilterSelect } from '../ui/FilterSelect';
 
 type PipelineEvent = z.infer<typeof pipelineEventSchema>;
 
@@ -38,42 +39,28 @@ export function EventList({ events }: { events: readonly PipelineEvent[] | undef
     <section aria-labelledby="events-title">
       <h4 id="events-title">Recent events</h4>
       <div className="event-filters">
-        <label>
-          Kind
-          <select
-            aria-label="Event kind"
-            value={kind}
-            onChange={(e) => {
-              setKind(e.target.value);
-              setCopied(undefined);
-            }}
-          >
-            <option value="">every kind</option>
-            {kinds.map((k) => (
-              <option key={k} value={k}>
-                {eventLabel(k)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Table
-          <select
-            aria-label="Event table"
-            value={table}
-            onChange={(e) => {
-              setTable(e.target.value);
-              setCopied(undefined);
-            }}
-          >
-            <option value="">every table</option>
-            {tables.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Kind"
+          name="Event kind"
+          all="every kind"
+          value={kind}
+          options={kinds.map((k) => ({ value: k, label: eventLabel(k) }))}
+          onChange={(k) => {
+            setKind(k);
+            setCopied(undefined);
+          }}
+        />
+        <FilterSelect
+          label="Table"
+          name="Event table"
+          all="every table"
+          value={table}
+          options={tables.map((t) => ({ value: t, label: t }))}
+          onChange={(t) => {
+            setTable(t);
+            setCopied(undefined);
+          }}
+        />
         <button type="button" onClick={() => void copy()} disabled={lines.length === 0}>
           Copy events
         </button>

@@ -12,6 +12,7 @@ import {
 import { useStore } from '../store';
 import { askVerify, saveReport } from '../store/verify';
 import { count, duration } from '../../shared/format';
+import { FilterSelect } from '../ui/FilterSelect';
 
 const SHOWN = 20;
 
@@ -112,17 +113,14 @@ export function VerifyPanel({ running, tables }: { running: boolean; tables: str
         again once the pipeline has applied them.
       </p>
       <div className="verify-options">
-        <label>
-          Tables
-          <select value={table} onChange={(e) => setTable(e.target.value)} disabled={inProgress}>
-            <option value="">Every table</option>
-            {tables.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Tables"
+          all="Every table"
+          value={table}
+          options={tables.map((t) => ({ value: t, label: t }))}
+          onChange={setTable}
+          disabled={inProgress}
+        />
         <label>
           Rows per chunk
           <input

@@ -98,6 +98,8 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
         .getByText(/Snapshot of dbo\.Customers done/)
         .waitFor();
       await page.getByRole('button', { name: 'Stop' }).click();
+      // Stopped before the next screen starts: a stop still under way would end the next one's run.
+      await page.getByLabel('Pipeline state').getByText('configured').waitFor();
     },
   ],
   [
