@@ -29,7 +29,7 @@ export function secretsIn(value: unknown, found: string[] = []): string[] {
 }
 
 /** Answers that hand out a token on purpose (first start, rotation): the one place a token may be. */
-const HANDS_OUT_TOKENS = /\/admin\/token\/rotate$|\/api\/(getLocalEngine|rotateLocalEngineToken)$/;
+const HANDS_OUT_TOKENS = /\/admin\/(metrics-)?token\/rotate$|\/api\/(getLocalEngine|rotateLocalEngineToken)$/;
 
 const ZIP = Buffer.from('PK\x03\x04', 'latin1');
 const unzipped = (bytes: Uint8Array) =>
