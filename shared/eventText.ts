@@ -121,9 +121,16 @@ export const EVENT_TEXT = {
         [d.updates, 'update'],
         [d.deletes, 'delete'],
       ].flatMap(([v, what]) => (typeof v === 'number' && v > 0 ? [plural(v, what as string)] : []));
+      const tables = eventTables(d);
+      const to =
+        tables.length === 1
+          ? ` to ${tables[0]}`
+          : tables.length > 1
+            ? ` to ${plural(tables.length, 'table')}`
+            : '';
       return `Applied ${plural(typeof d.changes === 'number' ? d.changes : 0, 'change')}${
         parts.length ? ` (${parts.join(', ')})` : ''
-      }${lag(d)}`;
+      }${to}${lag(d)}`;
     },
   },
   'verify-requested': {
@@ -154,6 +161,8 @@ export const eventSentence = (kind: string, data: EventData): string =>
 /** A kind's name in the filter. */
 export const eventLabel = (kind: string): string => (known(kind) ? EVENT_TEXT[kind].label : kind);
 
-/** The table an event concerns, if one. */
-export const eventTable = (data: EventData): string | null =>
-  typeof data.table === 'string' && data.table !== '' ? data.table : null;
+/** The tables an event concerns: its table, or the tables of a batch's changes. */
+export function eventTables(data: EventData): string[] {
+  if (typeof data.table === 'string' && data.table !== '') return [data.table];
+  return data.tables && typeof data.tables === 'object' ? Object.keys(data.tables).sort() : [];
+}

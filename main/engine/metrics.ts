@@ -18,6 +18,8 @@ interface AgentCounters {
   retries: number;
   resnapshots: number;
   backlog: BacklogPoint | null;
+  /** Per source table: changes applied by operation, and when its last batch was committed. */
+  tables: Map<string, { insert: number; update: number; delete: number; lastAt: number }>;
   /** Per table being copied or copied: rows done and rows expected (null: unknown). */
   copies: Map<string, { done: number; total: number | null; finished: boolean }>;
 }
@@ -57,6 +59,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         retries: 0,
         resnapshots: 0,
         backlog: null,
+        tables: new Map(),
         copies: new Map(),
       };
       agents.set(key(pipelineId, agentId), c);
@@ -77,6 +80,16 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         c.lastBatchAt = now().getTime() / 1000;
         const lag = num(data.lagMs);
         if (lag !== null) c.lagSeconds = lag / 1000;
+        const perTable = data.tables && typeof data.tables === 'object' ? Object.entries(data.tables) : [];
+        for (const [name, counts] of perTable) {
+          const t = c.tables.get(name) ?? { insert: 0, update: 0, delete: 0, lastAt: 0 };
+          const k = counts as Record<string, unknown>;
+          t.insert += num(k.inserts) ?? 0;
+          t.update += num(k.updates) ?? 0;
+          t.delete += num(k.deletes) ?? 0;
+          t.lastAt = c.lastBatchAt;
+          c.tables.set(name, t);
+        }
       } else if (kind === 'failed') c.failures += 1;
       else if (kind === 'retrying') c.retries += 1;
       else if (kind === 'resnapshot') c.resnapshots += 1;
@@ -125,6 +138,22 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
           if (v !== null) out.sample(m.name, labels(a), v);
         }
       }
+      out.family(
+        'cdc_table_changes_applied_total',
+        'counter',
+        'Changes committed at the target per source table, by operation.',
+      );
+      out.family(
+        'cdc_table_last_batch_applied_timestamp_seconds',
+        'gauge',
+        'When a batch with changes of the table was last committed at the target, in Unix seconds.',
+      );
+      for (const { a, c } of per)
+        for (const [table, t] of c?.tables ?? []) {
+          for (const operation of ['insert', 'update', 'delete'] as const)
+            out.sample('cdc_table_changes_applied_total', { ...labels(a), table, operation }, t[operation]);
+          out.sample('cdc_table_last_batch_applied_timestamp_seconds', { ...labels(a), table }, t.lastAt);
+        }
       out.family('cdc_snapshot_rows_copied', 'gauge', 'Rows of a table’s copy committed at the target.');
       out.family('cdc_snapshot_rows_expected', 'gauge', 'Rows the table held when its copy began.');
       out.family('cdc_snapshot_done', 'gauge', '1 once a table’s copy is complete, 0 while it runs.');

@@ -31,6 +31,13 @@ export interface RunnerEntity {
   columns?: string[];
 }
 
+/** Changes of a batch by operation. */
+export interface OperationCounts {
+  inserts: number;
+  updates: number;
+  deletes: number;
+}
+
 export type RunnerState =
   'starting' | 'snapshot' | 'streaming' | 'retrying' | 'paused' | 'stopped' | 'failed';
 
@@ -66,6 +73,8 @@ export type RunnerEvent =
       position: string;
       /** From the newest change's commit at the source to its commit at the target; null when unknown. */
       lagMs: number | null;
+      /** The same counts per source table of the batch. */
+      tables: Record<string, OperationCounts>;
     }
   /** A verify or repair finished (docs/verify.md): what it found, in numbers. */
   | {
@@ -592,13 +601,19 @@ export class PipelineRunner {
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
     if (changes.length > 0) {
       const count = { insert: 0, update: 0, delete: 0 };
-      for (const c of changes) count[c.op]++;
+      const tables: Record<string, OperationCounts> = {};
+      for (const c of changes) {
+        count[c.op]++;
+        const t = (tables[c.table] ??= { inserts: 0, updates: 0, deletes: 0 });
+        t[`${c.op}s`]++;
+      }
       this.emit({
         kind: 'batch-applied',
         changes: changes.length,
         inserts: count.insert,
         updates: count.update,
         deletes: count.delete,
+        tables,
         position: changes.at(-1)?.position ?? '',
         lagMs: batch.newestCommitTime ? Math.max(0, this.now() - batch.newestCommitTime.getTime()) : null,
       });

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { pipelineEventSchema } from '../../shared/controlApi';
-import { eventLabel, eventSentence, eventTable } from '../../shared/eventText';
+import { eventLabel, eventSentence, eventTables } from '../../shared/eventText';
 import { FilterSelect } from '../ui/FilterSelect';
 
 type PipelineEvent = z.infer<typeof pipelineEventSchema>;
@@ -18,11 +18,9 @@ export function EventList({ events }: { events: readonly PipelineEvent[] | undef
   const kinds = [...new Set(all.map((e) => e.kind))].sort((a, b) =>
     eventLabel(a).localeCompare(eventLabel(b)),
   );
-  const tables = [
-    ...new Set(all.map((e) => eventTable(e.data)).filter((t): t is string => t !== null)),
-  ].sort();
+  const tables = [...new Set(all.flatMap((e) => eventTables(e.data)))].sort();
   const shown = all
-    .filter((e) => (kind === '' || e.kind === kind) && (table === '' || eventTable(e.data) === table))
+    .filter((e) => (kind === '' || e.kind === kind) && (table === '' || eventTables(e.data).includes(table)))
     .slice(-SHOWN)
     .reverse()
     .map((e) => ({ ...e, sentence: eventSentence(e.kind, e.data) }));

@@ -131,7 +131,7 @@ describe('Pipelines screen: checks', () => {
     await pool.request().batch("UPDATE dbo.Orders SET Note = N'changed' WHERE Id = 1");
     await page
       .getByLabel('Pipeline events')
-      .getByText(/Applied 1 change \(1 update\), \d+\.\d s behind the source$/)
+      .getByText(/Applied 1 change \(1 update\) to dbo\.Orders, \d+\.\d s behind the source$/)
       .waitFor();
     await page
       .getByRole('region', { name: 'Run', exact: true })

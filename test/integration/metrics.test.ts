@@ -99,6 +99,18 @@ describe('GET /metrics', () => {
     expect(value(families, 'cdc_changes_applied_total', of('metrics', { operation: 'insert' }))).toBe(0);
     expect(value(families, 'cdc_changes_applied_total', of('idle', { operation: 'insert' }))).toBe(0);
     expect(value(families, 'cdc_failures_total', of('broken'))).toBe(1);
+    // The same per source table.
+    const table = (name: string, operation: string) => of('metrics', { table: name, operation });
+    expect(value(families, 'cdc_table_changes_applied_total', table('dbo.Customers', 'update'))).toBe(3);
+    expect(value(families, 'cdc_table_changes_applied_total', table('dbo.Customers', 'delete'))).toBe(0);
+    expect(value(families, 'cdc_table_changes_applied_total', table('dbo.Orders', 'delete'))).toBe(1);
+    expect(
+      value(
+        families,
+        'cdc_table_last_batch_applied_timestamp_seconds',
+        of('metrics', { table: 'dbo.Orders' }),
+      ),
+    ).toBeGreaterThan(Date.now() / 1000 - 600);
     expect(value(families, 'cdc_failures_total', of('metrics'))).toBe(0);
     const customers = (await admin.request().query<{ n: number }>('SELECT COUNT(*) AS n FROM dbo.Customers'))
       .recordset[0]?.n;

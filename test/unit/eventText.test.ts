@@ -2,7 +2,7 @@
 // read from the sources that record them, so a new kind without a sentence fails here.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TEXT, eventLabel, eventSentence, eventTable } from '../../shared/eventText';
+import { EVENT_TEXT, eventLabel, eventSentence, eventTables } from '../../shared/eventText';
 
 const source = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -74,8 +74,25 @@ describe('events in words', () => {
     expect(eventSentence('stopped', { from: 'running', to: 'configured' })).toBe(
       'Pipeline stopped (was running, now configured)',
     );
-    expect(eventTable({ table: 'dbo.Orders', rows: 3 })).toBe('dbo.Orders');
-    expect(eventTable({ reason: 'x' })).toBeNull();
+    const tables = {
+      'dbo.Orders': { inserts: 1, updates: 0, deletes: 0 },
+      'dbo.Customers': { inserts: 0, updates: 2, deletes: 0 },
+    };
+    expect(eventSentence('batch-applied', { changes: 3, inserts: 1, updates: 2, deletes: 0, tables })).toBe(
+      'Applied 3 changes (1 insert, 2 updates) to 2 tables',
+    );
+    expect(
+      eventSentence('batch-applied', {
+        changes: 1,
+        inserts: 1,
+        updates: 0,
+        deletes: 0,
+        tables: { 'dbo.Orders': {} },
+      }),
+    ).toBe('Applied 1 change (1 insert) to dbo.Orders');
+    expect(eventTables({ table: 'dbo.Orders', rows: 3 })).toEqual(['dbo.Orders']);
+    expect(eventTables({ tables })).toEqual(['dbo.Customers', 'dbo.Orders']);
+    expect(eventTables({ reason: 'x' })).toEqual([]);
     // A kind a newer engine records reads as its code, with its reason.
     expect(eventSentence('something-new', { reason: 'why' })).toBe('something-new: why');
   });
