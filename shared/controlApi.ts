@@ -128,10 +128,23 @@ export const tableStateSchema = z.object({
   problem: z.string().nullable(),
 });
 export type TableState = z.infer<typeof tableStateSchema>;
+/** What the pipeline applied of a source table: changes committed at the target since `activitySince`. */
+export const tableActivitySchema = z.object({
+  table: z.string(),
+  inserts: z.number().int(),
+  updates: z.number().int(),
+  deletes: z.number().int(),
+  /** When the last batch with changes of the table was committed, among the events kept; null: none. */
+  lastChangeAt: timestamp.nullable(),
+});
+export type TableActivity = z.infer<typeof tableActivitySchema>;
 export const tablesAnswerSchema = z.object({
   agentId: idSchema,
   checkedAt: timestamp,
   tables: z.array(tableStateSchema),
+  /** Per table the pipeline applied changes of (the last hour's counts; the last change of any age). */
+  activity: z.array(tableActivitySchema),
+  activitySince: timestamp,
 });
 
 export const backlogPointSchema = z.object({

@@ -2,7 +2,7 @@
 // (`credentials-replaced`, `batch-applied`), the app shows them as sentences, filters them by kind
 // and table, and copies them as text. test/unit/eventText.test.ts checks that every kind the engine
 // and the runner record is here.
-import { count, duration } from './format';
+import { count, duration, plural } from './format';
 
 export type EventData = Record<string, unknown>;
 
@@ -20,7 +20,6 @@ const of = (d: EventData) => (typeof d.rowsTotal === 'number' ? ` of ${n(d, 'row
 const because = (d: EventData) => (text(d, 'reason') ? `: ${text(d, 'reason')}` : '');
 const lag = (d: EventData) =>
   typeof d.lagMs === 'number' ? `, ${(d.lagMs / 1000).toFixed(1)} s behind the source` : '';
-const plural = (amount: number, what: string) => `${count(amount)} ${what}${amount === 1 ? '' : 's'}`;
 const states = (d: EventData) =>
   text(d, 'from') && text(d, 'to') ? ` (was ${text(d, 'from')}, now ${text(d, 'to')})` : '';
 

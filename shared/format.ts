@@ -11,3 +11,7 @@ export function duration(seconds: number): string {
 
 /** "1,234,567": a count of rows. */
 export const count = (n: number): string => n.toLocaleString('en');
+
+/** "1 row", "12,000 rows": a count with its noun. */
+export const plural = (amount: number, noun: string): string =>
+  `${count(amount)} ${noun}${amount === 1 ? '' : 's'}`;

@@ -171,6 +171,9 @@ function transition(
   return ok(toAgent({ ...row, state, failureReason: null, updatedAt: at }));
 }
 
+/** The window of a table's applied changes in GET …/tables: the last hour. */
+const ACTIVITY_WINDOW_MS = 3_600_000;
+
 export const operations: Operations = {
   ...snapshotOperations,
   ...verifyOperations,
@@ -407,7 +410,15 @@ export const operations: Operations = {
     if (agent.role !== 'source')
       throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent reads the tables.`);
     const tables = await deps.runtime.tables(agent, deps.repo.entities(row.pipelineId));
-    return ok({ agentId: row.id, checkedAt: deps.now().toISOString(), tables });
+    const now = deps.now();
+    const since = new Date(now.getTime() - ACTIVITY_WINDOW_MS).toISOString();
+    return ok({
+      agentId: row.id,
+      checkedAt: now.toISOString(),
+      tables,
+      activity: deps.repo.tableActivity(row.pipelineId, row.id, since),
+      activitySince: since,
+    });
   },
 
   getBacklog: async ({ params }, deps) => {

@@ -2,6 +2,7 @@
 // rows to read and minutes left (journal), with the last hour as a line.
 import type { z } from 'zod';
 import type { backlogAnswerSchema } from '../../shared/controlApi';
+import { plural } from '../../shared/format';
 
 type Backlog = z.infer<typeof backlogAnswerSchema>;
 
@@ -32,10 +33,8 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
   return (
     <div className="backlog" aria-label="Backlog">
       <p className={level}>
-        <strong>
-          {now.rowsToRead === null ? 'unknown' : now.rowsToRead.toLocaleString('en')} rows waiting
-        </strong>
-        {now.versionsBehind !== null && <> · {now.versionsBehind.toLocaleString('en')} versions behind</>}
+        <strong>{now.rowsToRead === null ? 'unknown rows' : plural(now.rowsToRead, 'row')} waiting</strong>
+        {now.versionsBehind !== null && <> · {plural(now.versionsBehind, 'version')} behind</>}
         {now.minutesLeft !== null && now.minutesLeft > 0 && <> · about {duration(now.minutesLeft)} left</>}
         {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
           <> · {duration(now.measuredMinutesLeft)} at the measured rate</>

@@ -1,12 +1,25 @@
 // The selected agent's entity tables in one sortable, filterable table: primary key, and Change
-// Tracking or journaling (images, journal) per table, with what stops the agent, and a re-snapshot of
-// the table while the pipeline runs. Built for hundreds.
+// Tracking or journaling (images, journal) per table, rows copied, changes applied in the last hour and
+// the last one's time, with what stops the agent, and a re-snapshot of the table while the pipeline
+// runs. Built for hundreds.
 import { useMemo, useState } from 'react';
-import type { TableState } from '../../shared/controlApi';
+import type { TableActivity, TableState } from '../../shared/controlApi';
+import { count } from '../../shared/format';
 import { useStore } from '../store';
 import { loadTables, snapshotTable } from '../store/checks';
 
-type Column = { key: string; label: string; text: (t: TableState) => string };
+/** A table's row: the source's view of it, what the pipeline applied of it lately, and its copy. */
+type TableRow = TableState & { activity: TableActivity | null; copied: number | null };
+
+type Column = {
+  key: string;
+  label: string;
+  text: (t: TableRow) => string;
+  /** How the column sorts, when not by its text (counts, times). */
+  order?: (t: TableRow) => number;
+};
+
+const applied = (a: TableActivity | null) => (a ? a.inserts + a.updates + a.deletes : 0);
 
 const COLUMNS: Column[] = [
   { key: 'table', label: 'Table', text: (t) => t.table },
@@ -26,12 +39,35 @@ const COLUMNS: Column[] = [
             ? 'not journaled'
             : '',
   },
+  {
+    key: 'copied',
+    label: 'Rows copied',
+    text: (t) => (t.copied === null ? '' : count(t.copied)),
+    order: (t) => t.copied ?? -1,
+  },
+  {
+    key: 'applied',
+    label: 'Last hour: ins / upd / del',
+    text: (t) =>
+      t.activity
+        ? `${count(t.activity.inserts)} / ${count(t.activity.updates)} / ${count(t.activity.deletes)}`
+        : '',
+    order: (t) => applied(t.activity),
+  },
+  {
+    key: 'last',
+    label: 'Last change applied',
+    text: (t) => (t.activity?.lastChangeAt ? new Date(t.activity.lastChangeAt).toLocaleString('en-GB') : ''),
+    order: (t) => (t.activity?.lastChangeAt ? Date.parse(t.activity.lastChangeAt) : 0),
+  },
   { key: 'problem', label: 'Status', text: (t) => t.problem ?? 'ready' },
 ];
 
 export function TablesView() {
   const tables = useStore((s) => s.checker.tables);
-  const running = useStore((s) => s.checker.snapshots?.running ?? false);
+  const activity = useStore((s) => s.checker.tableActivity);
+  const snapshots = useStore((s) => s.checker.snapshots);
+  const running = snapshots?.running ?? false;
   const busy = useStore((s) => s.checker.busy !== undefined);
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<{ key: string; ascending: boolean }>({ key: 'table', ascending: true });
@@ -39,12 +75,21 @@ export function TablesView() {
     if (!Array.isArray(tables)) return [];
     const needle = filter.trim().toLowerCase();
     const column = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
+    const compare = (a: TableRow, b: TableRow) =>
+      !column
+        ? 0
+        : column.order
+          ? column.order(a) - column.order(b)
+          : column.text(a).localeCompare(column.text(b));
     return tables
+      .map((t): TableRow => ({
+        ...t,
+        activity: activity?.find((a) => a.table === t.table) ?? null,
+        copied: snapshots?.tables.find((c) => c.table === t.table)?.rowsDone ?? null,
+      }))
       .filter((t) => !needle || COLUMNS.some((c) => c.text(t).toLowerCase().includes(needle)))
-      .sort(
-        (a, b) => (column ? column.text(a).localeCompare(column.text(b)) : 0) * (sort.ascending ? 1 : -1),
-      );
-  }, [tables, filter, sort]);
+      .sort((a, b) => compare(a, b) * (sort.ascending ? 1 : -1));
+  }, [tables, activity, snapshots, filter, sort]);
   return (
     <section aria-labelledby="tables-title">
       <h3 id="tables-title">Tables</h3>

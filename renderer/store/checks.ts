@@ -6,6 +6,7 @@ import type {
   backlogAnswerSchema,
   CheckResult,
   pipelineEventSchema,
+  TableActivity,
   TableState,
 } from '../../shared/controlApi';
 import type { SnapshotsAnswer } from '../../shared/snapshots';
@@ -29,6 +30,8 @@ export interface ChecksSliceState {
     verify?: VerifyAnswer;
     /** The selected agent's entity tables, when asked for. */
     tables?: TableState[] | 'loading';
+    /** What the pipeline applied of each table lately (with the tables). */
+    tableActivity?: TableActivity[];
     notice?: string;
     error?: string;
   };
@@ -62,6 +65,7 @@ export function pickCheckerAgent(selected: string): void {
     snapshots: undefined,
     verify: undefined,
     tables: undefined,
+    tableActivity: undefined,
   });
 }
 
@@ -197,8 +201,9 @@ export async function loadTables(): Promise<void> {
   if (!api || !at) return;
   patch({ tables: 'loading', error: undefined });
   try {
-    const { tables } = await api.listEngineTables(at);
-    if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`) patch({ tables });
+    const { tables, activity } = await api.listEngineTables(at);
+    if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
+      patch({ tables, tableActivity: activity });
   } catch (error) {
     patch({ tables: undefined, error: message(error) });
   }

@@ -149,6 +149,14 @@ describe('Pipelines screen: checks', () => {
       .getByText('Snapshot of dbo.Orders started (asked for by hand): 3 rows')
       .waitFor();
     await page.getByLabel('Pipeline events').getByText('Snapshot of dbo.Orders done: 3 rows').waitFor();
+    // Per table: rows copied, and the last hour's changes applied (the one update).
+    await page.getByRole('button', { name: 'Reload tables' }).click();
+    const orders = page
+      .getByRole('table', { name: 'Entity tables' })
+      .getByRole('row', { name: /dbo\.Orders/ });
+    await expect
+      .poll(async () => (await orders.getByRole('cell').allTextContents()).slice(4, 6))
+      .toEqual(['3', '0 / 1 / 0']);
     // Events in words, filtered by kind and table, and copied as text.
     const recent = page.getByRole('region', { name: 'Recent events' });
     const events = recent.getByLabel('Pipeline events');

@@ -122,6 +122,14 @@ describe('GET /metrics', () => {
     expect(value(families, 'cdc_last_batch_applied_timestamp_seconds', of('metrics'))).toBeGreaterThan(
       Date.now() / 1000 - 600,
     );
+    // GET …/tables gives the same per table, over the last hour.
+    const { activity } = await e.client.listAgentTables(running);
+    expect(activity.map(({ lastChangeAt, ...counts }) => ({ ...counts, at: lastChangeAt !== null }))).toEqual(
+      [
+        { table: 'dbo.Customers', inserts: 0, updates: 3, deletes: 0, at: true },
+        { table: 'dbo.Orders', inserts: 0, updates: 0, deletes: 1, at: true },
+      ],
+    );
     // Nothing that is not a metric: no host, no login, no password in the text.
     expect(text).not.toContain('Passw0rd');
     expect(text).not.toContain(String(sandbox.port));

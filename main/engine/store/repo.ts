@@ -1,7 +1,7 @@
 // Typed reads and writes of the state store. SQL stays here; callers see API-shaped objects.
 import { agentTypes, type AgentType } from '../../../shared/agents';
 import { redactSection, safeJson, secretKeysOf } from '../../../shared/config/parse';
-import type { Agent, AgentState, Entity, Pipeline } from '../../../shared/controlApi';
+import type { Agent, AgentState, Entity, Pipeline, TableActivity } from '../../../shared/controlApi';
 import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
 import type { Db } from './db';
 import { verifyReportSchema, type VerifyReport } from '../../../shared/verify';
@@ -161,6 +161,20 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     >(
       'SELECT at, rows_to_read, minutes_left, versions_behind, measured_minutes_left FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at >= ? ORDER BY at',
     ),
+    // A batch's event counts its changes per source table (data.tables): summed per table.
+    tableActivity: db.prepare<
+      [string, string, string, string, string],
+      { tbl: string; i: number; u: number; d: number; last: string }
+    >(
+      `SELECT t.key AS tbl,
+         SUM(CASE WHEN e.at >= ? THEN coalesce(json_extract(t.value, '$.inserts'), 0) ELSE 0 END) AS i,
+         SUM(CASE WHEN e.at >= ? THEN coalesce(json_extract(t.value, '$.updates'), 0) ELSE 0 END) AS u,
+         SUM(CASE WHEN e.at >= ? THEN coalesce(json_extract(t.value, '$.deletes'), 0) ELSE 0 END) AS d,
+         MAX(e.at) AS last
+       FROM events e, json_each(e.data, '$.tables') t
+       WHERE e.pipeline_id = ? AND e.agent_id = ? AND e.kind = 'batch-applied'
+       GROUP BY t.key ORDER BY t.key`,
+    ),
     pipelineEvents: db.prepare<
       [string, number],
       { id: number; agent_id: string | null; at: string; kind: string; data: string }
@@ -319,6 +333,15 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
         measuredMinutesLeft: r.measured_minutes_left,
       })),
 
+    /** Per source table: changes applied since `since`, and the last batch of it among the events kept. */
+    tableActivity: (pipelineId: string, agentId: string, since: string): TableActivity[] =>
+      q.tableActivity.all(since, since, since, pipelineId, agentId).map((r) => ({
+        table: r.tbl,
+        inserts: Number(r.i),
+        updates: Number(r.u),
+        deletes: Number(r.d),
+        lastChangeAt: r.last,
+      })),
     pipelineEvents: (pipelineId: string, limit: number) =>
       q.pipelineEvents.all(pipelineId, limit).map((r) => ({
         id: r.id,
