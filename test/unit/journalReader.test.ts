@@ -2,7 +2,7 @@
 // from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files.
 import { describe, expect, it } from 'vitest';
 import { IbmiError, type IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
-import { readJournal } from '../../main/connectors/journal/reader';
+import { entriesPerRead, readJournal } from '../../main/connectors/journal/reader';
 
 function recording(): IbmiConnection & { commands: string[] } {
   const commands: string[] = [];
@@ -38,5 +38,16 @@ describe('readJournal', () => {
     const files = Array.from({ length: 301 }, (_, i) => ({ library: 'SHOP', file: `F${i}` }));
     await readJournal(c, 'SYNC', journal, files, { ...from, sequence: 0 }, 500);
     expect(c.commands[0]).toContain('FILE(*ALLFILE) RCVRNG(SHOP/QSQJRN0002 *CURRENT) FROMENTLRG(*FIRST)');
+  });
+});
+
+describe('entries per DSPJRN read', () => {
+  it('keeps a read near 64 MB: 20,000 narrow entries, fewer of a wide record, never under 500', () => {
+    expect(entriesPerRead(120)).toBe(20_000);
+    expect(entriesPerRead(32_766)).toBe(2_016);
+    expect(entriesPerRead(1_000_000)).toBe(500);
+    // The budget holds: entries times their padded record and header.
+    for (const width of [120, 4_000, 32_766])
+      expect(entriesPerRead(width) * (width + 512)).toBeLessThanOrEqual(64 * 2 ** 20);
   });
 });

@@ -47,6 +47,21 @@ export async function receiverChains(
 
 const MAX_DSPJRN_FILES = 300;
 
+/** What one DSPJRN read may bring into memory: entries times their padded record (JOESD) and header. */
+const READ_BUDGET_BYTES = 64 * 2 ** 20;
+/** The outfile's other columns as the driver hands them, and the entry's own objects, per entry. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/**
+ * Entries per DSPJRN read: JOESD is padded to the longest entry read (ENTDTALEN(*CALC)), so a file of
+ * wide records gets fewer entries a read — 20,000 of an order line, ~2,000 of a 32 KB record — and one
+ * read stays near 64 MB whatever the files hold.
+ */
+export function entriesPerRead(widestRecordBytes: number): number {
+  const fit = Math.floor(READ_BUDGET_BYTES / (Math.max(0, widestRecordBytes) + ENTRY_OVERHEAD_BYTES));
+  return Math.max(500, Math.min(20_000, fit));
+}
+
 export const journalKey = (j: JournalName) => `${j.library}/${j.name}`;
 
 /** Where a position falls in the chain, for ordering positions across receivers; -1 when its receiver is gone. */

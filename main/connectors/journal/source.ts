@@ -37,6 +37,7 @@ import { formatPosition, parsePosition, type JournalPosition, type TablePosition
 import {
   chainIndex,
   chainOrder,
+  entriesPerRead,
   journalEnd,
   journalKey,
   readJournal,
@@ -45,6 +46,7 @@ import {
   type ReceiverInfo,
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
+import { recordLength } from '../drivers/ibmi/recordImage';
 import { localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
 import { minimisedJournals } from './journalAttributes';
@@ -71,8 +73,7 @@ export function receiverGoneReason(position: JournalPosition, table: string): st
   );
 }
 
-/** Entries read per DSPJRN; a commit cycle longer than MAX_ENTRIES is refused rather than held. */
-const CHUNK = 20_000;
+/** A commit cycle longer than MAX_ENTRIES is refused rather than held. */
 const MAX_ENTRIES = 1_000_000;
 /** Saves between CHGJRN of the sync library's journal, which keeps its receivers few. */
 const ROTATE_EVERY = 500;
@@ -410,11 +411,13 @@ export class JournalSource implements SourceAgent {
     maxRows: number,
   ) {
     const files = readings.map((r) => ({ library: r.library, file: r.file, allMembers: r.memberKey }));
+    // Entries per read by the widest record of the files read (entriesPerRead).
+    const chunkEntries = entriesPerRead(Math.max(0, ...readings.map((r) => recordLength(r.fields))));
     const entries: JournalEntryRow[] = [];
     const decoded = new WeakMap<JournalEntryRow, Change[]>();
     let from = start;
     for (;;) {
-      const chunk = await readJournal(this.c, await this.sync.ready(), journal, files, from, CHUNK);
+      const chunk = await readJournal(this.c, await this.sync.ready(), journal, files, from, chunkEntries);
       const last = entries.at(-1);
       const first = chunk[0];
       // Each chunk starts with the entry the previous one ended on.
@@ -426,13 +429,13 @@ export class JournalSource implements SourceAgent {
       const assembled = assemble(screened.entries, readings, maxRows, this.form, order, decoded);
       for (const [table, reason] of screened.resnapshot) assembled.resnapshot.set(table, reason);
       const end = entries.at(-1);
-      if (screened.cut || assembled.changes.length >= maxRows || chunk.length < CHUNK - 1 || !end) {
+      if (screened.cut || assembled.changes.length >= maxRows || chunk.length < chunkEntries - 1 || !end) {
         this.consumed += assembled.consumedCount;
         return {
           ...assembled,
           layoutChanged: screened.layoutChanged,
           stopped: screened.stopped,
-          exhausted: !screened.cut && assembled.changes.length < maxRows && chunk.length < CHUNK - 1,
+          exhausted: !screened.cut && assembled.changes.length < maxRows && chunk.length < chunkEntries - 1,
         };
       }
       if (entries.length > MAX_ENTRIES)
