@@ -1,5 +1,5 @@
-// The backlog of the selected agent: changed rows waiting and versions behind (change tracking) or
-// rows to read and minutes left (journal), with the last hour as a line.
+// The backlog of the selected agent: a gauge of the rows waiting, changed rows waiting and versions
+// behind (change tracking) or rows to read and minutes left (journal), with the last hour as a line.
 import type { z } from 'zod';
 import type { backlogAnswerSchema } from '../../shared/controlApi';
 import { plural } from '../../shared/format';
@@ -24,16 +24,75 @@ function duration(minutes: number): string {
   return `${minutes.toFixed(1)} minutes`;
 }
 
+/** The gauge's scale: rows waiting on a log scale up to a million (a night's backlog and more). */
+const GAUGE_MAX = 1_000_000;
+/** Where the backlog stops being "behind" and becomes "far behind" (the colour follows the words). */
+const FAR_BEHIND = 10_000;
+
+const LEVELS = {
+  ok: 'caught up',
+  warn: 'behind',
+  problem: 'far behind',
+} as const;
+
+/** A point on the gauge's half circle for a share of its scale (0 left, 1 right). */
+function arcPoint(share: number): [number, number] {
+  const angle = Math.PI * (1 - Math.min(1, Math.max(0, share)));
+  return [60 + 50 * Math.cos(angle), 60 - 50 * Math.sin(angle)];
+}
+const arc = (from: number, to: number) => {
+  const [x1, y1] = arcPoint(from);
+  const [x2, y2] = arcPoint(to);
+  return `M ${x1.toFixed(2)} ${y1.toFixed(2)} A 50 50 0 0 1 ${x2.toFixed(2)} ${y2.toFixed(2)}`;
+};
+const share = (rows: number) => Math.log10(rows + 1) / Math.log10(GAUGE_MAX + 1);
+
+/**
+ * A gauge of the rows waiting: a half circle on a log scale (0 to 1,000,000), its bands the levels, a
+ * needle at the value, and the value and level in words beside it, so nothing depends on colour alone.
+ */
+function Gauge({ rows, level }: { rows: number; level: keyof typeof LEVELS }) {
+  const [x, y] = arcPoint(share(rows));
+  return (
+    <svg
+      className="gauge"
+      viewBox="0 0 120 68"
+      width="150"
+      height="85"
+      role="meter"
+      aria-label="Rows waiting"
+      aria-valuemin={0}
+      aria-valuemax={GAUGE_MAX}
+      aria-valuenow={Math.min(rows, GAUGE_MAX)}
+      aria-valuetext={`${plural(rows, 'row')} waiting: ${LEVELS[level]}`}
+    >
+      <path d={arc(0, share(1))} className="band band-ok" />
+      <path d={arc(share(1), share(FAR_BEHIND))} className="band band-behind" />
+      <path d={arc(share(FAR_BEHIND), 1)} className="band band-far" />
+      <line x1="60" y1="60" x2={x.toFixed(2)} y2={y.toFixed(2)} className="needle" />
+      <circle cx="60" cy="60" r="3" className="needle" />
+      <text x="10" y="67" className="tick">
+        0
+      </text>
+      <text x="110" y="67" className="tick" textAnchor="end">
+        1M
+      </text>
+    </svg>
+  );
+}
+
 export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
   if (!backlog) return null;
   const now = backlog.current;
   if (!now) return <p className="muted">Backlog: {backlog.unavailableReason}</p>;
   const rows = now.rowsToRead ?? 0;
-  const level = rows === 0 ? 'ok' : rows < 10_000 ? 'warn' : 'problem';
+  const level = rows === 0 ? 'ok' : rows < FAR_BEHIND ? 'warn' : 'problem';
   return (
     <div className="backlog" aria-label="Backlog">
+      {now.rowsToRead !== null && <Gauge rows={now.rowsToRead} level={level} />}
       <p className={level}>
         <strong>{now.rowsToRead === null ? 'unknown rows' : plural(now.rowsToRead, 'row')} waiting</strong>
+        {now.rowsToRead !== null && <> ({LEVELS[level]})</>}
         {now.versionsBehind !== null && <> · {plural(now.versionsBehind, 'version')} behind</>}
         {now.minutesLeft !== null && now.minutesLeft > 0 && <> · about {duration(now.minutesLeft)} left</>}
         {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (

@@ -87,11 +87,11 @@ describe('Try the sandbox', () => {
 
   it('pauses and resumes the IBM i pipeline; the backlog gauge rises while paused and falls as it catches up', async () => {
     const state = () => page.getByLabel('Pipeline state').textContent();
-    const gauge = () =>
-      page
-        .getByRole('region', { name: 'Run', exact: true })
-        .getByLabel('Backlog', { exact: true })
-        .textContent();
+    const backlog = page
+      .getByRole('region', { name: 'Run', exact: true })
+      .getByLabel('Backlog', { exact: true });
+    const gauge = () => backlog.locator('p').textContent();
+    const meter = backlog.getByRole('meter', { name: 'Rows waiting' });
     await page.getByRole('button', { name: 'Start' }).click();
     await expect.poll(state).toBe('running');
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -103,7 +103,10 @@ describe('Try the sandbox', () => {
     for (let id = 500; id < 530; id++)
       await admin.query('INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (?, ?)', [id, `while paused ${id}`]);
     await admin.close();
-    await expect.poll(gauge, { timeout: 10_000 }).toMatch(/^30 rows waiting/);
+    await expect.poll(gauge, { timeout: 10_000 }).toMatch(/^30 rows waiting \(behind\)/);
+    // The gauge: its value, and its level in words as well as in colour.
+    expect(await meter.getAttribute('aria-valuenow')).toBe('30');
+    expect(await meter.getAttribute('aria-valuetext')).toBe('30 rows waiting: behind');
     await screenshot(page, 'sandbox-ibmi-paused-backlog');
 
     // The overview shows every agent of the engine: this one waits, the SQL Server one does not.
@@ -114,7 +117,8 @@ describe('Try the sandbox', () => {
 
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(state).toBe('running');
-    await expect.poll(gauge, { timeout: 15_000 }).toMatch(/^0 rows waiting/);
+    await expect.poll(gauge, { timeout: 15_000 }).toMatch(/^0 rows waiting \(caught up\)/);
+    expect(await meter.getAttribute('aria-valuetext')).toBe('0 rows waiting: caught up');
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(state).toBe('configured');
   });
