@@ -24,8 +24,10 @@ export interface DrillChildOptions {
   /**
    * Where the process kills itself with SIGKILL: right after the n-th event of a kind (before anything
    * else runs), `delayMs` after it, or `delayMs` after the start. Exact, unlike a kill from outside.
+   * `atMostChunks`: a kill timed from the start comes no later than right after that many chunk
+   * reads, so a fast copy still needs every round of a drill.
    */
-  kill?: { after?: { kind: string; count: number }; delayMs: number };
+  kill?: { after?: { kind: string; count: number }; delayMs: number; atMostChunks?: number };
 }
 
 const o = JSON.parse(process.argv[2] ?? '{}') as DrillChildOptions;
@@ -64,6 +66,7 @@ const openTarget = async (): Promise<Target> =>
 
 if (o.source.kind === 'journal') reachParentIbmi(o.source.host);
 let remaining = o.kill?.after?.count ?? 0;
+let chunksLeft = o.kill?.atMostChunks ?? Infinity;
 const killNow = () => process.kill(process.pid, 'SIGKILL');
 const killLater = (ms: number) => (ms <= 0 ? killNow() : setTimeout(killNow, ms));
 if (o.kill && !o.kill.after) killLater(o.kill.delayMs);
@@ -74,6 +77,7 @@ const runner = new PipelineRunner({
   onEvent: (e) => {
     process.stdout.write(`${JSON.stringify(e)}\n`);
     if (o.kill?.after && e.kind === o.kill.after.kind && --remaining === 0) killLater(o.kill.delayMs);
+    if (e.kind === 'snapshot-chunk-read' && --chunksLeft <= 0) killNow();
     // A copy that ends before the planned point: the process dies there, so no round outlives it.
     if (o.kill && e.kind === 'snapshot-done') killNow();
   },
