@@ -8,6 +8,7 @@ import { ccsidKind, singleByteDecoder, singleByteUnits, type SingleByteDecoder }
 import { decodeField, fieldSpan, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
 import type { Row, RowValue } from '../source';
 import { formValue, type ValueForm } from './values';
+import { daysInMonth } from '../../../shared/calendar';
 
 type Reader = (image: Uint8Array, at: number) => RowValue;
 
@@ -29,7 +30,8 @@ export function compileImageDecoder(fields: readonly FieldDef[], form: ValueForm
     names.push(f.name);
     offsets.push(length);
     const span = fieldSpan(f.type, length);
-    readers.push(fastReader(f.type, form) ?? slowReader(f, span, form));
+    const general = slowReader(f, span, form);
+    readers.push(fastReader(f.type, form, general) ?? general);
     length += span;
   }
   const count = names.length;
@@ -53,7 +55,11 @@ const slowReader =
   (image, at) =>
     formValue(f, decodeField(f.type, image.subarray(at, at + span)), form);
 
-function fastReader(t: FieldType, form: ValueForm): Reader | null {
+/**
+ * The field's fast reader, if its type has one; `general` is the field's general reader, which a fast
+ * reader hands any value it does not recognise.
+ */
+function fastReader(t: FieldType, form: ValueForm, general: Reader): Reader | null {
   switch (t.kind) {
     case 'char': {
       const text = singleByte(t.ccsid);
@@ -71,15 +77,15 @@ function fastReader(t: FieldType, form: ValueForm): Reader | null {
     case 'float':
       return t.bytes === 4 ? float32 : float64;
     case 'packed':
-      return t.precision <= 15 ? packed(t.precision, t.scale) : null;
+      return t.precision <= 15 ? packed(t.precision, t.scale, general) : null;
     case 'zoned':
-      return t.precision <= 15 ? zoned(t.precision, t.scale) : null;
+      return t.precision <= 15 ? zoned(t.precision, t.scale, general) : null;
     case 'date':
-      return dateReader(t);
+      return dateReader(t, general);
     case 'time':
-      return timeReader(t);
+      return timeReader(t, general);
     case 'timestamp':
-      return (t.precision ?? 6) === 6 && form.utcOffsetMinutes === null ? timestampReader(t) : null;
+      return (t.precision ?? 6) === 6 && form.utcOffsetMinutes === null ? timestampReader(t, general) : null;
     default:
       return null;
   }
@@ -120,9 +126,8 @@ const ZEROS = Array.from({ length: 16 }, (_, scale) => (0).toFixed(scale));
 const POSITIVE_SIGN = [0xa, 0xc, 0xe, 0xf];
 const NEGATIVE_SIGN = [0xb, 0xd];
 
-function packed(precision: number, scale: number): Reader {
+function packed(precision: number, scale: number, fallback: Reader): Reader {
   const bytes = Math.floor(precision / 2) + 1;
-  const fallback = slowReader({ name: '', type: { kind: 'packed', precision, scale } }, bytes, FORM_UNUSED);
   return (image, at) => {
     let digits = 0;
     const last = at + bytes - 1;
@@ -141,12 +146,7 @@ function packed(precision: number, scale: number): Reader {
   };
 }
 
-function zoned(precision: number, scale: number): Reader {
-  const fallback = slowReader(
-    { name: '', type: { kind: 'zoned', precision, scale } },
-    precision,
-    FORM_UNUSED,
-  );
+function zoned(precision: number, scale: number, fallback: Reader): Reader {
   return (image, at) => {
     let digits = 0;
     for (let i = at; i < at + precision; i++) {
@@ -160,9 +160,6 @@ function zoned(precision: number, scale: number): Reader {
     return decimalText(digits, scale, negative);
   };
 }
-
-// Packed and zoned values do not depend on the form; their fallback is given one for its signature.
-const FORM_UNUSED: ValueForm = { dateFormat: 'iso', timeFormat: 'iso', utcOffsetMinutes: null };
 
 const DIGIT_0 = 0x30;
 const DASH = 0x2d;
@@ -205,16 +202,11 @@ const DATE_PLACES = {
   ymd: { y: 0, m: 3, d: 6, yearDigits: 2, separators: [2, 5] },
 } as const;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const daysIn = (y: number, m: number) =>
-  m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : (DAYS_IN_MONTH[m - 1] ?? 0);
-
-function dateReader(t: Extract<FieldType, { kind: 'date' }>): Reader | null {
+function dateReader(t: Extract<FieldType, { kind: 'date' }>, fallback: Reader): Reader | null {
   const places = t.format === 'julian' ? null : DATE_PLACES[t.format];
   const length = places?.yearDigits === 4 ? 10 : 8;
   const read = unitsReader(t.ccsid, length);
   if (!read || !places) return null;
-  const fallback = slowReader({ name: '', type: t }, length, FORM_UNUSED);
   const iso = [0, 0, 0, 0, DASH, 0, 0, DASH, 0, 0];
   return (image, at) => {
     const units = read(image, at);
@@ -225,7 +217,7 @@ function dateReader(t: Extract<FieldType, { kind: 'date' }>): Reader | null {
       return fallback(image, at);
     // Two-digit years hold 1940 to 2039 (dateTime.ts); year 0 is no date (parseDate decides).
     const y = places.yearDigits === 4 ? year : year >= 40 ? 1900 + year : 2000 + year;
-    if (y < 1 || d > daysIn(y, m)) return fallback(image, at);
+    if (y < 1 || d > daysInMonth(y, m)) return fallback(image, at);
     const century = places.yearDigits === 4 ? -1 : y < 2000 ? 19 : 20;
     iso[0] = century < 0 ? (units[places.y] as number) : DIGIT_0 + Math.floor(century / 10);
     iso[1] = century < 0 ? (units[places.y + 1] as number) : DIGIT_0 + (century % 10);
@@ -239,10 +231,9 @@ function dateReader(t: Extract<FieldType, { kind: 'date' }>): Reader | null {
   };
 }
 
-function timeReader(t: Extract<FieldType, { kind: 'time' }>): Reader | null {
+function timeReader(t: Extract<FieldType, { kind: 'time' }>, fallback: Reader): Reader | null {
   const read = unitsReader(t.ccsid, 8);
   if (!read || t.format === 'usa') return null;
-  const fallback = slowReader({ name: '', type: t }, 8, FORM_UNUSED);
   return (image, at) => {
     const units = read(image, at);
     const h = digitsAt(units, 0, 2);
@@ -256,13 +247,12 @@ function timeReader(t: Extract<FieldType, { kind: 'time' }>): Reader | null {
 }
 
 /** `yyyy-mm-dd-hh.mm.ss.ffffff` as `yyyy-mm-dd hh:mm:ss.ffffff`, the form values.ts gives it. */
-function timestampReader(t: Extract<FieldType, { kind: 'timestamp' }>): Reader | null {
+function timestampReader(t: Extract<FieldType, { kind: 'timestamp' }>, fallback: Reader): Reader | null {
   const read = unitsReader(t.ccsid, 26);
   if (!read) return null;
   return (image, at) => {
     const units = read(image, at);
-    if (units[10] !== DASH || units[13] !== DOT)
-      return formValue({ name: '', type: t }, text(units), FORM_UNUSED);
+    if (units[10] !== DASH || units[13] !== DOT) return fallback(image, at);
     units[10] = SPACE;
     units[13] = units[16] = COLON;
     units[19] = DOT;

@@ -1,6 +1,8 @@
 // SQL Server data types on the wire (MS-TDS 2.2.5.4 TYPE_INFO, 2.2.5.5 values). The sandbox keeps
 // values in exact, canonical forms: numbers, bigint, decimal digits as text, temporal values as text
 // in T-SQL's own format (so datetime2(7) keeps its 100 ns), GUIDs as upper-case text, bytes as Buffer.
+import { daysInMonth } from '../../../../shared/calendar';
+
 export type SqlType =
   | {
       name:
@@ -448,7 +450,6 @@ const digitsOf = (s: string, from: number, count: number): number => {
   }
   return n;
 };
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * A datetime2 as `yyyy-mm-dd hh:mm:ss[.fffffffff]` written straight to its bytes, length first; null
@@ -473,14 +474,12 @@ function datetime2Bytes(v: string, scale: number): Buffer | null {
     digitsOf(v, 14, 2),
     digitsOf(v, 17, 2),
   ];
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  const monthDays = (MONTH_DAYS[mo - 1] ?? 0) + (mo === 2 && leap ? 1 : 0);
   if (
     y < 1 ||
     mo < 1 ||
     mo > 12 ||
     d < 1 ||
-    d > monthDays ||
+    d > daysInMonth(y, mo) ||
     h > 23 ||
     mi > 59 ||
     sec > 59 ||
