@@ -136,6 +136,8 @@ const same = (a: Row[string], b: Row[string]) =>
 interface Reading {
   table: TableReading;
   keyColumns: string[];
+  /** LOB columns: their images hold a placeholder, so an update always counts them as changed. */
+  lobColumns: string[];
 }
 
 /** One released record change (an update may come with its before image) as changes, added to `out`. */
@@ -164,11 +166,15 @@ function addChanges(
       return;
     }
     // A LOB column's image is a placeholder on both sides: it counts as changed, and is read anew.
-    const lobs = t.fields.filter((f) => f.type.kind === 'lob').map((f) => f.name);
-    const changed = Object.keys(row).filter((c) => lobs.includes(c) || !same(row[c] ?? null, old[c] ?? null));
+    const changed = Object.keys(row).filter(
+      (c) => r.lobColumns.includes(c) || !same(row[c] ?? null, old[c] ?? null),
+    );
     out.push({ table, position, op: 'update', key, row, changedColumns: changed });
   }
 }
+
+/** A record's slot: its before image (UB) waits there for the update (UP) that follows it. */
+const slotOf = (t: TableReading, e: JournalEntryRow) => `${t.key}#${e.member}#${e.rrn}`;
 
 /** Orders two positions of one journal: negative, zero or positive. */
 export type PositionOrder = (a: JournalPosition, b: JournalPosition) => number;
@@ -200,7 +206,11 @@ export function assemble(
   const byFile = new Map<string, Map<string, Reading>>();
   for (const t of tables) {
     const files = byFile.get(t.library) ?? new Map<string, Reading>();
-    files.set(t.file, { table: t, keyColumns: keyColumnsOf(t) });
+    files.set(t.file, {
+      table: t,
+      keyColumns: keyColumnsOf(t),
+      lobColumns: t.fields.filter((f) => f.type.kind === 'lob').map((f) => f.name),
+    });
     byFile.set(t.library, files);
   }
   const passed = new Set(tables.filter((t) => t.appliedThrough === null).map((t) => t.key));
@@ -218,8 +228,10 @@ export function assemble(
     newestTimestamp = item.last.timestamp;
     if (!decoded) return addChanges(r, item.before, item.last, form, changes);
     let made = decoded.get(item.last);
-    if (!made) addChanges(r, item.before, item.last, form, (made = []));
-    decoded.set(item.last, made);
+    if (!made) {
+      addChanges(r, item.before, item.last, form, (made = []));
+      decoded.set(item.last, made);
+    }
     for (const change of made) changes.push(change);
   };
 
@@ -246,11 +258,11 @@ export function assemble(
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
     } else if (e.code === 'R' && r && t && t.members.includes(e.member)) {
       const type = e.type;
-      if (type === 'UB') befores.set(`${t.key}#${e.member}#${e.rrn}`, e);
+      if (type === 'UB') befores.set(slotOf(t, e), e);
       else if (type === 'PT' || type === 'PX' || type === 'UP' || type === 'DL') {
         let before: JournalEntryRow | undefined;
         if (befores.size > 0) {
-          const slot = `${t.key}#${e.member}#${e.rrn}`;
+          const slot = slotOf(t, e);
           if (type === 'UP') before = befores.get(slot);
           befores.delete(slot);
         }
