@@ -693,16 +693,11 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
     }
     const declared = statement.columns();
     const rows = (statement.raw(true).all(used) as unknown[][]).map((r) => r.map((v) => v as SqlValue));
-    // Catalog views compute their flags; SQL Server types every is_* catalog column as bit.
-    const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql) || sql.includes('/* catalog */');
-    const readsChanges = sql.includes('"__ct.');
-    const columns: Column[] = declared.map((c, i) => {
-      let type = typeFromDeclared(c.type) ?? inferType(rows.map((r) => r[i] ?? null));
-      if (readsCatalog && type.name === 'int' && /^is_/i.test(c.name)) type = { name: 'bit' };
-      const ctType = readsChanges ? CT_COLUMN_TYPES[c.name.toLowerCase()] : undefined;
-      if (ctType) type = parseTypeName(ctType);
-      return { name: c.name, type, nullable: true };
-    });
+    const columns: Column[] = declared.map((c, i) => ({
+      name: c.name,
+      type: resultType(sql, c, () => inferType(rows.map((r) => r[i] ?? null))),
+      nullable: true,
+    }));
     // Each column's conversion chosen once, not per value.
     const converters = columns.map((c) => sqliteReader(c.type));
     for (const r of rows)
@@ -711,6 +706,23 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
   } catch (error) {
     throw mapError(error, { db, table, verb });
   }
+}
+
+/**
+ * A result column's type as SQL Server types it: declared, else `inferred()` from its values (or
+ * undefined when they are not at hand); every is_* column of a catalog view bit, since the views
+ * compute their flags; a CHANGETABLE column its documented type.
+ */
+function resultType<Inferred extends SqlType | undefined>(
+  sql: string,
+  c: { name: string; type: string | null },
+  inferred: () => Inferred,
+): SqlType | Inferred {
+  const ctType = sql.includes('"__ct.') ? CT_COLUMN_TYPES[c.name.toLowerCase()] : undefined;
+  if (ctType) return parseTypeName(ctType);
+  const type = typeFromDeclared(c.type) ?? inferred();
+  const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql) || sql.includes('/* catalog */');
+  return readsCatalog && type?.name === 'int' && /^is_/i.test(c.name) ? { name: 'bit' } : type;
 }
 
 /** An expression column's type from its values, as close to SQL Server's as values allow. */
@@ -885,12 +897,9 @@ function insertSelected(
     return null;
   }
   const declared = select.reader ? select.columns() : [];
-  const readsChanges = selectSql.includes('"__ct.');
-  const selectedTypes = declared.map((c) => {
-    const ctType = readsChanges ? CT_COLUMN_TYPES[c.name.toLowerCase()] : undefined;
-    return ctType ? parseTypeName(ctType) : typeFromDeclared(c.type);
-  });
-  if (declared.length !== columns.length || selectedTypes.some((t) => converted(t ?? undefined))) return null;
+  // A column whose type only its values tell is not known here: converted, so row by row.
+  const selectedTypes = declared.map((c) => resultType(selectSql, c, () => undefined));
+  if (declared.length !== columns.length || selectedTypes.some(converted)) return null;
   return run(
     db,
     `INSERT INTO ${table.sqlName} (${columns.map(quote).join(', ')}) ${selectSql}`,
