@@ -143,7 +143,7 @@ interface ReadAhead {
   /** The checkpoint it was read from (checkpointText). */
   from: string;
   startedAt: number;
-  batch: ChangeBatch | null;
+  batch: ChangeBatch;
 }
 
 /** A checkpoint as one comparable text, its tables in order. */
@@ -510,10 +510,14 @@ export class PipelineRunner {
   }
 
   /** A read of the batch after `from`, begun now; settles with it, or with null if the read failed. */
-  private async startReadAhead(source: SourceAgent, refs: TableRef[], from: Checkpoint): Promise<ReadAhead> {
+  private async startReadAhead(
+    source: SourceAgent,
+    refs: TableRef[],
+    from: Checkpoint,
+  ): Promise<ReadAhead | null> {
     const startedAt = this.now();
     const batch = await source.readChanges(refs, from, { maxRows: this.o.maxRows }).catch(() => null);
-    return { from: checkpointText(from), startedAt, batch };
+    return batch && { from: checkpointText(from), startedAt, batch };
   }
 
   private async disconnect(): Promise<void> {
@@ -543,12 +547,9 @@ export class PipelineRunner {
     // The batch read ahead while the previous one was applied, if it starts where the target now is.
     const ahead = this.readAhead;
     this.readAhead = null;
-    const fromAhead = ahead !== null && ahead.from === checkpointText(saved) && ahead.batch !== null;
-    const readStartedAt = fromAhead ? ahead.startedAt : this.now();
-    const batch =
-      fromAhead && ahead.batch
-        ? ahead.batch
-        : await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
+    const usable = ahead?.from === checkpointText(saved) ? ahead : null;
+    const readStartedAt = usable ? usable.startedAt : this.now();
+    const batch = usable ? usable.batch : await source.readChanges(refs, saved, { maxRows: this.o.maxRows });
     const restarted = new Set<string>();
     for (const lost of batch.resnapshot) {
       const table = this.tables.find((t) => t.source === lost.table);

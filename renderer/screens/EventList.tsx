@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { pipelineEventSchema } from '../../shared/controlApi';
 import { eventLabel, eventSentence, eventTables } from '../../shared/eventText';
 import { FilterSelect } from '../ui/FilterSelect';
+import { plural } from '../../shared/format';
 
 type PipelineEvent = z.infer<typeof pipelineEventSchema>;
 
@@ -28,7 +29,7 @@ export function EventList({ events }: { events: readonly PipelineEvent[] | undef
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(lines.join('\n'));
-      setCopied(`Copied ${lines.length} ${lines.length === 1 ? 'event' : 'events'}.`);
+      setCopied(`Copied ${plural(lines.length, 'event')}.`);
     } catch {
       setCopied('The clipboard refused: select the events and copy them instead.');
     }

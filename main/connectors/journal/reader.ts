@@ -133,7 +133,7 @@ export async function readJournal(
 }
 
 /** The columns of a DSPJRN *TYPE5 outfile the agent reads, in the order it selects them. */
-export const OUTFILE_COLUMNS =
+const OUTFILE_COLUMNS =
   'JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD';
 
 /** One outfile row as an entry; `header` is how many positions precede JOESD (positionsBeforeEsd). */
