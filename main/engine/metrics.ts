@@ -10,7 +10,6 @@ import { agentStateSchema } from '../../shared/controlApi';
 type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft'>;
 
 interface AgentCounters {
-  applied: { insert: number; update: number; delete: number };
   batches: number;
   lastBatchAt: number | null;
   lagSeconds: number | null;
@@ -51,7 +50,6 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
     let c = agents.get(key(pipelineId, agentId));
     if (!c) {
       c = {
-        applied: { insert: 0, update: 0, delete: 0 },
         batches: 0,
         lastBatchAt: null,
         lagSeconds: null,
@@ -73,9 +71,6 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       const data = event as Record<string, unknown>;
       const table = typeof data.table === 'string' ? data.table : null;
       if (kind === 'batch-applied') {
-        c.applied.insert += num(data.inserts) ?? 0;
-        c.applied.update += num(data.updates) ?? 0;
-        c.applied.delete += num(data.deletes) ?? 0;
         c.batches += 1;
         c.lastBatchAt = now().getTime() / 1000;
         const lag = num(data.lagMs);
@@ -127,10 +122,14 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         for (const state of agentStateSchema.options)
           out.sample('cdc_agent_state', { ...labels(a), state }, a.state === state ? 1 : 0);
       const per = list.map((a) => ({ a, c: agents.get(key(a.pipelineId, a.id)) }));
+      // An agent's changes are its tables' changes, summed: each batch counts them per table.
       out.family('cdc_changes_applied_total', 'counter', 'Changes committed at the target, by operation.');
       for (const { a, c } of per)
-        for (const operation of ['insert', 'update', 'delete'] as const)
-          out.sample('cdc_changes_applied_total', { ...labels(a), operation }, c?.applied[operation] ?? 0);
+        for (const operation of ['insert', 'update', 'delete'] as const) {
+          let sum = 0;
+          for (const t of c?.tables.values() ?? []) sum += t[operation];
+          out.sample('cdc_changes_applied_total', { ...labels(a), operation }, sum);
+        }
       for (const m of PER_AGENT) {
         out.family(m.name, m.type, m.help);
         for (const { a, c } of per) {
