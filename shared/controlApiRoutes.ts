@@ -16,6 +16,7 @@ import {
   testAnswerSchema,
   tokenAnswerSchema,
 } from './controlApi';
+import { feedMessageSchema, overviewSchema, seriesAnswerSchema } from './liveFeed';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 import { verifyAnswerSchema, verifyRequestSchema } from './verify';
 
@@ -29,6 +30,8 @@ export interface RouteSpec {
   body?: z.ZodType;
   status: 200 | 201 | 204;
   response?: z.ZodType;
+  /** A stream of server-sent events, each message of this shape (held open until the client leaves). */
+  stream?: z.ZodType;
   /** A file answered as bytes of this type instead of JSON. */
   binary?: 'application/zip' | typeof METRICS_TYPE;
 }
@@ -296,6 +299,30 @@ export const routes = {
       'Make a metrics token, which reads GET /metrics and nothing else (for a Prometheus scrape); the previous one stops working at once.',
     status: 200,
     response: tokenAnswerSchema,
+  }),
+  getOverview: route({
+    method: 'GET',
+    path: '/overview',
+    summary:
+      'Every pipeline with its agents and their status: state, lag, backlog and time left, changes per second, last failure.',
+    status: 200,
+    response: overviewSchema,
+  }),
+  getSeries: route({
+    method: 'GET',
+    path: `${A}/series/{window}`,
+    summary:
+      'The agent’s charts over the last hour (a step a minute) or day (ten minutes): changes applied, peak lag and peak backlog, for the agent and each source table.',
+    status: 200,
+    response: seriesAnswerSchema,
+  }),
+  streamEvents: route({
+    method: 'GET',
+    path: '/events/stream',
+    summary:
+      'Server-sent events (text/event-stream), each a JSON message named `feed`: every event the engine records, an agent’s status when it changes (at most once a second per agent), and `pipelines` when pipelines or agents come or go (docs/live.md).',
+    status: 200,
+    stream: feedMessageSchema,
   }),
   getMetrics: route({
     method: 'GET',

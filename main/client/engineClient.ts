@@ -36,8 +36,12 @@ export interface EngineClientOptions {
 }
 
 type Params<O extends OperationId> = RouteParams<Routes[O]['path']>;
+/** Routes answered with a held-open stream, read by engineStream.ts instead. */
+type StreamOperationId = {
+  [O in OperationId]: Routes[O] extends { stream: unknown } ? O : never;
+}[OperationId];
 export type EngineClient = {
-  [O in OperationId]: RouteBody<O> extends undefined
+  [O in Exclude<OperationId, StreamOperationId>]: RouteBody<O> extends undefined
     ? (params: Params<O>) => Promise<RouteAnswer<O>>
     : (params: Params<O>, body: RouteBody<O>) => Promise<RouteAnswer<O>>;
 };
@@ -54,7 +58,8 @@ function describeProblem(p: ProblemDetails): string {
   return [`${p.title} (${p.status}): ${p.detail}`, ...fields].join('\n');
 }
 
-export function createEngineClient(options: EngineClientOptions): EngineClient {
+/** The engine's origin (with any path prefix) and the fetch that reaches it (pinned for https). */
+export function engineTransport(options: EngineClientOptions): { origin: string; doFetch: typeof fetch } {
   const base = parseBaseUrl(options.baseUrl);
   const origin = base.origin + base.pathname.replace(/\/$/, '');
   const doFetch =
@@ -62,6 +67,11 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     (base.protocol === 'https:' && options.pinnedCertificate
       ? pinnedFetch(options.pinnedCertificate)
       : fetch);
+  return { origin, doFetch };
+}
+
+export function createEngineClient(options: EngineClientOptions): EngineClient {
+  const { origin, doFetch } = engineTransport(options);
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call(
@@ -114,9 +124,8 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     return answer.data;
   }
 
-  const entries = (Object.keys(routes) as OperationId[]).map((id) => [
-    id,
-    (params: Record<string, string>, body?: unknown) => call(id, params ?? {}, body),
-  ]);
+  const entries = (Object.keys(routes) as OperationId[])
+    .filter((id) => !('stream' in routes[id]))
+    .map((id) => [id, (params: Record<string, string>, body?: unknown) => call(id, params ?? {}, body)]);
   return Object.fromEntries(entries) as EngineClient;
 }

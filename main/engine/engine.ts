@@ -13,6 +13,9 @@ import { createRepo } from './store/repo';
 import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';
 import { createTokenKeeper } from './tokens';
 import { createEngineMetrics } from './metrics';
+import { createEngineFeed, observeRepo } from './feed';
+import { agentStatus } from './liveOperations';
+import { createSeriesStore } from './store/series';
 
 export interface EngineOptions {
   dataDir: string;
@@ -43,14 +46,18 @@ export function openEngine(options: EngineOptions): LocalEngine {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const db = openDb(join(options.dataDir, STORE_FILE));
   const plugins = options.plugins ?? AGENT_PLUGINS;
-  const repo = createRepo(db, engineSettingsSchema.parse(options.settings ?? {}));
-  repo.pruneEvents((options.now?.() ?? new Date()).toISOString());
-  const { tokens, firstStartToken } = createTokenKeeper(repo);
   const now = options.now ?? (() => new Date());
+  // The feed reads statuses through deps, made below; it reads none before a change is told to it.
+  const feed = createEngineFeed((pipelineId, agentId) => agentStatus(deps, pipelineId, agentId), now);
+  const repo = observeRepo(createRepo(db, engineSettingsSchema.parse(options.settings ?? {})), feed);
+  repo.pruneEvents(now().toISOString());
+  const { tokens, firstStartToken } = createTokenKeeper(repo);
   const deps: EngineDeps = {
     repo,
     tokens,
     metrics: createEngineMetrics(now),
+    series: createSeriesStore(db),
+    feed,
     secrets: options.secrets ?? keyFileSecretBox(join(options.dataDir, KEY_FILE)),
     runtime: options.runtime ?? agentsRuntime({ plugins }),
     plugins,

@@ -21,6 +21,20 @@ interface AgentCounters {
   tables: Map<string, { insert: number; update: number; delete: number; lastAt: number }>;
   /** Per table being copied or copied: rows done and rows expected (null: unknown). */
   copies: Map<string, { done: number; total: number | null; finished: boolean }>;
+  /** Changes applied per second, the last RATE_WINDOW_S seconds (second → changes). */
+  recent: Map<number, number>;
+}
+
+/** The window of an agent's rate of changes applied (changes per second over the last minute). */
+const RATE_WINDOW_S = 60;
+
+/** What the home screen shows of an agent besides its state. */
+export interface AgentFigures {
+  lagSeconds: number | null;
+  backlogRows: number | null;
+  secondsLeft: number | null;
+  changesPerSecond: number;
+  lastBatchAt: string | null;
 }
 
 export interface MetricsAgent {
@@ -34,6 +48,7 @@ export interface EngineMetrics {
   /** An event a runner reported, or the engine recorded (failed). */
   event(pipelineId: string, agentId: string, kind: string, data: object): void;
   backlog(pipelineId: string, agentId: string, point: BacklogPoint): void;
+  figures(pipelineId: string, agentId: string): AgentFigures;
   /** Forgets an agent that was deleted. */
   forget(pipelineId: string, agentId: string): void;
   /** The exposition text for these agents (every agent the store holds). */
@@ -59,6 +74,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         backlog: null,
         tables: new Map(),
         copies: new Map(),
+        recent: new Map(),
       };
       agents.set(key(pipelineId, agentId), c);
     }
@@ -73,6 +89,9 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       if (kind === 'batch-applied') {
         c.batches += 1;
         c.lastBatchAt = now().getTime() / 1000;
+        const second = Math.floor(c.lastBatchAt);
+        c.recent.set(second, (c.recent.get(second) ?? 0) + (num(data.changes) ?? 0));
+        for (const s of c.recent.keys()) if (s <= second - RATE_WINDOW_S) c.recent.delete(s);
         const lag = num(data.lagMs);
         if (lag !== null) c.lagSeconds = lag / 1000;
         const perTable = data.tables && typeof data.tables === 'object' ? Object.entries(data.tables) : [];
@@ -103,6 +122,20 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
     },
     backlog(pipelineId, agentId, point) {
       countersOf(pipelineId, agentId).backlog = point;
+    },
+    figures(pipelineId, agentId) {
+      const c = agents.get(key(pipelineId, agentId));
+      const second = Math.floor(now().getTime() / 1000);
+      let changes = 0;
+      for (const [s, n] of c?.recent ?? []) if (s > second - RATE_WINDOW_S) changes += n;
+      const minutesLeft = c?.backlog?.measuredMinutesLeft ?? c?.backlog?.minutesLeft ?? null;
+      return {
+        lagSeconds: c?.lagSeconds ?? null,
+        backlogRows: c?.backlog?.rowsToRead ?? null,
+        secondsLeft: minutesLeft === null ? null : minutesLeft * 60,
+        changesPerSecond: changes / RATE_WINDOW_S,
+        lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
+      };
     },
     forget(pipelineId, agentId) {
       agents.delete(key(pipelineId, agentId));

@@ -45,14 +45,19 @@ export function openApiDocument(): Json {
         ? { description: 'Done.' }
         : 'binary' in r
           ? { description: 'OK', content: { [r.binary]: { schema: { type: 'string', format: 'binary' } } } }
-          : {
-              description: 'OK',
-              content: {
-                'application/json': {
-                  schema: 'response' in r && r.response ? schemaOf(r.response, 'output') : {},
+          : 'stream' in r
+            ? {
+                description: 'Server-sent events; each `data:` line is one message of this schema, as JSON.',
+                content: { 'text/event-stream': { schema: schemaOf(r.stream, 'output') } },
+              }
+            : {
+                description: 'OK',
+                content: {
+                  'application/json': {
+                    schema: 'response' in r && r.response ? schemaOf(r.response, 'output') : {},
+                  },
                 },
-              },
-            };
+              };
     paths[r.path] = {
       ...paths[r.path],
       [r.method.toLowerCase()]: {

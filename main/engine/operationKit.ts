@@ -10,6 +10,8 @@ import { problem } from '../platform/problem';
 import type { SecretBox } from '../platform/secretBox';
 import type { Repo, StoredAgent } from './store/repo';
 import type { TokenKeeper } from './tokens';
+import type { EngineFeed } from './feed';
+import type { SeriesStore } from './store/series';
 import type { EngineMetrics } from './metrics';
 
 export interface EngineDeps {
@@ -19,8 +21,12 @@ export interface EngineDeps {
   /** The agent types' database side (the registry's; a test may add a type of its own). */
   plugins: AgentPlugins;
   tokens: TokenKeeper;
-  /** What the runners reported since the engine started, for GET /metrics. */
+  /** What the runners reported since the engine started, for GET /metrics and the statuses. */
   metrics: EngineMetrics;
+  /** The charts' figures, a row a minute per agent and table, kept a day. */
+  series: SeriesStore;
+  /** The event stream's subscribers (GET /events/stream). */
+  feed: EngineFeed;
   log: Log;
   /** Seam: the clock, fixed by tests. */
   now: () => Date;

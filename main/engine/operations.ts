@@ -33,6 +33,7 @@ import {
 } from './operationKit';
 import { snapshotOperations } from './snapshotOperations';
 import { verifyOperations } from './verifyOperations';
+import { liveOperations } from './liveOperations';
 
 export type { EngineDeps } from './operationKit';
 
@@ -131,11 +132,15 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
     peerPipelines,
     report: (kind, data) => {
       deps.metrics.event(row.pipelineId, row.id, kind, data);
+      if (kind === 'batch-applied') deps.series.addBatch(row.pipelineId, row.id, deps.now().getTime(), data);
       deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString());
     },
     backlog: (point) => {
+      const at = deps.now();
       deps.metrics.backlog(row.pipelineId, row.id, point);
-      deps.repo.addBacklog(row.pipelineId, row.id, deps.now().toISOString(), point);
+      deps.series.addBacklog(row.pipelineId, row.id, at.getTime(), point.rowsToRead, point.perTable);
+      deps.repo.addBacklog(row.pipelineId, row.id, at.toISOString(), point);
+      deps.feed.agentChanged(row.pipelineId, row.id);
     },
     verified: (report) => {
       // Kept only while the agent is: a report arriving after it was deleted has nowhere to go.
@@ -177,6 +182,7 @@ const ACTIVITY_WINDOW_MS = 3_600_000;
 export const operations: Operations = {
   ...snapshotOperations,
   ...verifyOperations,
+  ...liveOperations,
   listAgentTypes: () =>
     ok(
       AGENT_TYPES.map((type) => ({

@@ -8,6 +8,8 @@ import { HttpError, readJsonBody } from '../platform/http/body';
 import { createLimitedServer, type ServerLimits } from '../platform/http/server';
 import { operations, type EngineDeps } from './operations';
 import { problem, ProblemError } from '../platform/problem';
+import { serveEventStream } from '../platform/http/eventStream';
+import { FEED_EVENT } from '../../shared/liveFeed';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -17,6 +19,7 @@ interface CompiledRoute {
   pattern: RegExp;
   keys: string[];
   hasBody: boolean;
+  stream: boolean;
 }
 
 const compiled: CompiledRoute[] = Object.entries(routes).map(([operationId, r]) => {
@@ -31,6 +34,7 @@ const compiled: CompiledRoute[] = Object.entries(routes).map(([operationId, r]) 
     pattern: new RegExp(`^${source}$`),
     keys,
     hasBody: 'body' in r,
+    stream: 'stream' in r,
   };
 });
 
@@ -95,6 +99,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
     if (!scrape && !deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
     const { route, params } = match(method, path);
     if (unsafeText(params).length > 0) throw problem.notFound(`No resource at ${path.slice(0, 200)}.`);
+    if (route.stream) {
+      serveEventStream(req, res, (sink) => deps.feed.subscribe((message) => sink.send(FEED_EVENT, message)));
+      return;
+    }
     const body = route.hasBody ? await readJsonBody(req, MAX_BODY_BYTES) : undefined;
     const unsafe = unsafeText(body);
     if (unsafe.length > 0) throw problem.invalid(unsafe);

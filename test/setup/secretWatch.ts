@@ -10,6 +10,20 @@ async function answerBody(response: Response): Promise<Uint8Array | string> {
   return /json|text/.test(type) ? response.clone().text() : '';
 }
 
+async function noteStream(url: string, secrets: string[], response: Response): Promise<void> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = (await reader?.read()) ?? { done: true, value: undefined };
+      if (done) return;
+      noteAnswer(url, secrets, decoder.decode(value, { stream: true }));
+    }
+  } catch {
+    // The subscriber left: the stream ends here.
+  }
+}
+
 if (process.env.CDC_SECRET_WATCH_DIR) {
   const original = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
@@ -25,6 +39,11 @@ if (process.env.CDC_SECRET_WATCH_DIR) {
       }
     }
     const response = await original(input, init);
+    // A held-open stream is noted as it arrives, message by message, without waiting for its end.
+    if (/event-stream/.test(response.headers.get('content-type') ?? '')) {
+      void noteStream(url, secrets, response.clone());
+      return response;
+    }
     noteAnswer(url, secrets, await answerBody(response).catch(() => ''));
     return response;
   };

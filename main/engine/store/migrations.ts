@@ -44,4 +44,13 @@ export const migrations: readonly string[] = [
      report TEXT NOT NULL,
      PRIMARY KEY (pipeline_id, agent_id, id),
      FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);`,
+  // The charts' figures per agent and per source table, one row a minute, kept a day (store/series.ts).
+  // tbl '' is the agent as a whole.
+  `CREATE TABLE series (
+     pipeline_id TEXT NOT NULL, agent_id TEXT NOT NULL, tbl TEXT NOT NULL, minute INTEGER NOT NULL,
+     changes INTEGER NOT NULL DEFAULT 0, lag_ms REAL, backlog_rows REAL,
+     PRIMARY KEY (pipeline_id, agent_id, tbl, minute),
+     FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE
+   ) WITHOUT ROWID;
+   CREATE INDEX series_by_minute ON series (minute);`,
 ];

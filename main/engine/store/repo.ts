@@ -138,6 +138,9 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       'DELETE FROM events WHERE pipeline_id = ? AND id <= (SELECT id FROM events WHERE pipeline_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
     ),
     pruneEventsByAge: db.prepare('DELETE FROM events WHERE at < ?'),
+    lastFailure: db.prepare<[string, string], { at: string; data: string }>(
+      "SELECT at, data FROM events WHERE pipeline_id = ? AND agent_id = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1",
+    ),
     insertVerify: db.prepare(
       'INSERT OR REPLACE INTO verify_reports (pipeline_id, agent_id, id, finished_at, report) VALUES (?, ?, ?, ?, ?)',
     ),
@@ -271,13 +274,29 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     },
 
     /** Keeps an event; every PRUNE_EVERY events of a pipeline, its oldest beyond the limits go. */
-    addEvent: (pipelineId: string, agentId: string | null, kind: string, data: object, at: string) => {
-      q.insertEvent.run(pipelineId, agentId, at, kind, JSON.stringify(data));
+    addEvent: (
+      pipelineId: string,
+      agentId: string | null,
+      kind: string,
+      data: object,
+      at: string,
+    ): number => {
+      const id = Number(
+        q.insertEvent.run(pipelineId, agentId, at, kind, JSON.stringify(data)).lastInsertRowid,
+      );
       const added = (sincePrune.get(pipelineId) ?? 0) + 1;
       sincePrune.set(pipelineId, added % PRUNE_EVERY);
-      if (added < PRUNE_EVERY) return;
+      if (added < PRUNE_EVERY) return id;
       q.pruneEventsByCount.run(pipelineId, pipelineId, retention.keepEvents);
       q.pruneEventsByAge.run(new Date(Date.parse(at) - retention.keepEventDays * DAY_MS).toISOString());
+      return id;
+    },
+    /** The agent's latest failure among the events kept. */
+    lastFailure: (pipelineId: string, agentId: string): { at: string; reason: string } | null => {
+      const row = q.lastFailure.get(pipelineId, agentId);
+      if (!row) return null;
+      const data = safeJson(row.data) as { reason?: unknown } | undefined;
+      return { at: row.at, reason: typeof data?.reason === 'string' ? data.reason : 'failed' };
     },
     /** Keeps a finished verify or repair; the newest VERIFY_REPORTS_KEPT of the agent stay. */
     addVerifyReport: (pipelineId: string, agentId: string, report: VerifyReport) => {

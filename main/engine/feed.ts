@@ -1,0 +1,120 @@
+// The engine's event stream as its subscribers see it: every event it records, an agent's status when it
+// changes (at most once a second per agent: a pipeline applying fifty batches a second is one message a
+// second, always with the latest figures), and a word when pipelines or agents come or go. Nothing is
+// computed while nobody listens. Statuses are read after the change's transaction, never inside it.
+import type { AgentStatus, FeedMessage } from '../../shared/liveFeed';
+import type { Repo } from './store/repo';
+
+export const STATUS_EVERY_MS = 1_000;
+
+export interface EngineFeed {
+  /** Each message to `listener` until the answer is called. */
+  subscribe(listener: (message: FeedMessage) => void): () => void;
+  agentChanged(pipelineId: string, agentId: string): void;
+  pipelinesChanged(): void;
+  eventAdded(
+    pipelineId: string,
+    event: { id: number; agentId: string | null; at: string; kind: string; data: object },
+  ): void;
+}
+
+export function createEngineFeed(
+  statusOf: (pipelineId: string, agentId: string) => AgentStatus | undefined,
+  now: () => Date,
+): EngineFeed {
+  const listeners = new Set<(message: FeedMessage) => void>();
+  const lastSent = new Map<string, number>();
+  const pending = new Map<string, NodeJS.Timeout>();
+  const send = (message: FeedMessage) => {
+    for (const listener of listeners) listener(message);
+  };
+  const sendStatus = (pipelineId: string, agentId: string, key: string) => {
+    pending.delete(key);
+    lastSent.set(key, Date.now());
+    const status = statusOf(pipelineId, agentId);
+    if (status) send({ type: 'status', pipelineId, agentId, at: now().toISOString(), status });
+  };
+  const agentChanged = (pipelineId: string, agentId: string) => {
+    if (listeners.size === 0) return;
+    const key = `${pipelineId}\u0000${agentId}`;
+    if (pending.has(key)) return;
+    const wait = Math.max(0, (lastSent.get(key) ?? 0) + STATUS_EVERY_MS - Date.now());
+    const timer = setTimeout(() => sendStatus(pipelineId, agentId, key), wait);
+    timer.unref();
+    pending.set(key, timer);
+  };
+  return {
+    agentChanged,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        for (const timer of pending.values()) clearTimeout(timer);
+        pending.clear();
+      };
+    },
+    pipelinesChanged() {
+      if (listeners.size > 0) send({ type: 'pipelines', at: now().toISOString() });
+    },
+    eventAdded(pipelineId, event) {
+      if (listeners.size === 0) return;
+      // A copy: the event's data is the runner's object, which it may reuse.
+      send({
+        type: 'event',
+        pipelineId,
+        event: { ...event, data: JSON.parse(JSON.stringify(event.data)) as Record<string, unknown> },
+      });
+      if (event.agentId) agentChanged(pipelineId, event.agentId);
+    },
+  };
+}
+
+/**
+ * The store with its changes told to the feed: every event kept, every state set, every pipeline or
+ * agent made or deleted. (One place, so no code path that records something can forget to tell.)
+ */
+export function observeRepo(repo: Repo, feed: EngineFeed): Repo {
+  return {
+    ...repo,
+    addEvent: (pipelineId, agentId, kind, data, at) => {
+      const id = repo.addEvent(pipelineId, agentId, kind, data, at);
+      feed.eventAdded(pipelineId, { id, agentId, at, kind, data });
+      return id;
+    },
+    setState: (agent, state, reason, at) => {
+      const result = repo.setState(agent, state, reason, at);
+      feed.agentChanged(agent.pipelineId, agent.id);
+      return result;
+    },
+    putCredentials: (agent, plain, sealed, state, at) => {
+      const result = repo.putCredentials(agent, plain, sealed, state, at);
+      feed.agentChanged(agent.pipelineId, agent.id);
+      return result;
+    },
+    putConfiguration: (agent, configuration, state, at) => {
+      const result = repo.putConfiguration(agent, configuration, state, at);
+      feed.agentChanged(agent.pipelineId, agent.id);
+      return result;
+    },
+    createPipeline: (pipeline, at) => {
+      const result = repo.createPipeline(pipeline, at);
+      feed.pipelinesChanged();
+      return result;
+    },
+    deletePipeline: (id) => {
+      const deleted = repo.deletePipeline(id);
+      if (deleted) feed.pipelinesChanged();
+      return deleted;
+    },
+    createAgent: (agent, at) => {
+      repo.createAgent(agent, at);
+      feed.pipelinesChanged();
+    },
+    deleteAgent: (pipelineId, id) => {
+      const deleted = repo.deleteAgent(pipelineId, id);
+      if (deleted) feed.pipelinesChanged();
+      return deleted;
+    },
+  };
+}

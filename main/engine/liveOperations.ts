@@ -1,0 +1,53 @@
+// What the cockpit reads of an engine: every pipeline's agents with their status in one answer
+// (GET /overview), an agent's charts over the last hour or day (GET …/series/{window}); the event stream
+// itself is served by server.ts from deps.feed.
+import { seriesWindowSchema, type AgentStatus } from '../../shared/liveFeed';
+import { problem } from '../platform/problem';
+import { agentOr404, ok, type EngineDeps, type Operations } from './operationKit';
+
+/** An agent's status from the store (state, last failure) and the runner's latest figures. */
+export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: string): AgentStatus | undefined {
+  const row = deps.repo.storedAgent(pipelineId, agentId);
+  if (!row) return undefined;
+  const figures = deps.metrics.figures(pipelineId, agentId);
+  const running = row.state === 'running';
+  return {
+    state: row.state,
+    failureReason: row.failureReason,
+    lagSeconds: figures.lagSeconds,
+    backlogRows: figures.backlogRows,
+    secondsLeft: figures.secondsLeft,
+    changesPerSecond: running ? figures.changesPerSecond : null,
+    lastBatchAt: figures.lastBatchAt,
+    lastFailure: deps.repo.lastFailure(pipelineId, agentId),
+  };
+}
+
+export const liveOperations: Pick<Operations, 'getOverview' | 'getSeries' | 'streamEvents'> = {
+  getOverview: (_request, deps) =>
+    ok({
+      at: deps.now().toISOString(),
+      pipelines: deps.repo.pipelines().map((pipeline) => ({
+        ...pipeline,
+        agents: deps.repo.storedAgents(pipeline.id).flatMap((a) => {
+          const status = agentStatus(deps, pipeline.id, a.id);
+          return status ? [{ id: a.id, name: a.name, type: a.type, role: a.role, status }] : [];
+        }),
+      })),
+    }),
+
+  getSeries: ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    const window = seriesWindowSchema.safeParse(params.window);
+    if (!window.success)
+      throw problem.notFound(
+        `There is no window "${String(params.window).slice(0, 32)}"; the windows are hour and day.`,
+      );
+    return ok(deps.series.read(row.pipelineId, row.id, window.data, deps.now().getTime()));
+  },
+
+  // The stream is served by the server itself (it holds the response open); reached here, it is a mistake.
+  streamEvents: () => {
+    throw new Error('The event stream is served by the engine server.');
+  },
+};

@@ -1,0 +1,91 @@
+// What an engine tells about its pipelines as they run: each agent's status in figures (the home screen's
+// row), the engine's overview of every pipeline, the messages of its event stream (GET /events/stream,
+// server-sent events) and the charts' series. Shared by the engine, the client and the renderer.
+import { z } from 'zod';
+import {
+  agentRoleSchema,
+  agentSchema,
+  agentStateSchema,
+  idSchema,
+  pipelineEventSchema,
+  pipelineSchema,
+} from './controlApi';
+
+const timestamp = z.string();
+const figure = z.number().nullable();
+
+/** An agent as a DBA watches it: its state and what it is doing, from the engine's latest figures. */
+export const agentStatusSchema = z.object({
+  state: agentStateSchema,
+  failureReason: z.string().nullable(),
+  /** From the newest change's commit at the source to its commit at the target, at the last batch. */
+  lagSeconds: figure,
+  /** Rows (journal entries or changed rows) the source holds that the pipeline has not read yet. */
+  backlogRows: figure,
+  /** Time to read them at the rate measured lately, else the agent type's own estimate. */
+  secondsLeft: figure,
+  /** Changes applied per second over the last minute; null while the agent does not run. */
+  changesPerSecond: figure,
+  lastBatchAt: timestamp.nullable(),
+  /** The latest failure among the events kept, even when the agent runs again since. */
+  lastFailure: z.object({ at: timestamp, reason: z.string() }).nullable(),
+});
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
+export const overviewAgentSchema = agentSchema
+  .pick({ id: true, name: true, type: true })
+  .extend({ role: agentRoleSchema, status: agentStatusSchema });
+export type OverviewAgent = z.infer<typeof overviewAgentSchema>;
+
+/** GET /overview: every pipeline with its agents' statuses, in one answer. */
+export const overviewSchema = z.object({
+  at: timestamp,
+  pipelines: z.array(pipelineSchema.extend({ agents: z.array(overviewAgentSchema) })),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+export type OverviewPipeline = Overview['pipelines'][number];
+
+/**
+ * A message of the event stream. `event`: an event the engine recorded; `status`: an agent's status
+ * changed (a state, a batch, a backlog point; at most once a second per agent); `pipelines`: pipelines or
+ * agents were added, renamed or deleted (read GET /overview again).
+ */
+export const feedMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('event'), pipelineId: idSchema, event: pipelineEventSchema }),
+  z.object({
+    type: z.literal('status'),
+    pipelineId: idSchema,
+    agentId: idSchema,
+    at: timestamp,
+    status: agentStatusSchema,
+  }),
+  z.object({ type: z.literal('pipelines'), at: timestamp }),
+]);
+export type FeedMessage = z.infer<typeof feedMessageSchema>;
+
+/** The server-sent-event name each message travels under. */
+export const FEED_EVENT = 'feed';
+
+/** The charts' windows: the last hour in minutes, the last day in ten-minute steps. */
+export const SERIES_WINDOWS = { hour: { seconds: 3_600, step: 60 }, day: { seconds: 86_400, step: 600 } };
+export const seriesWindowSchema = z.enum(['hour', 'day']);
+export type SeriesWindow = z.infer<typeof seriesWindowSchema>;
+
+/** One step of a chart: changes applied in it; the peak lag and backlog seen in it (null: none seen). */
+export const seriesPointSchema = z.object({
+  at: timestamp,
+  changes: z.number().int(),
+  lagSeconds: figure,
+  backlogRows: figure,
+});
+export type SeriesPoint = z.infer<typeof seriesPointSchema>;
+
+/** GET …/series/{window}: the agent's steps over the window, and each source table's. */
+export const seriesAnswerSchema = z.object({
+  agentId: idSchema,
+  window: seriesWindowSchema,
+  stepSeconds: z.number().int(),
+  points: z.array(seriesPointSchema),
+  tables: z.array(z.object({ table: z.string(), points: z.array(seriesPointSchema) })),
+});
+export type SeriesAnswer = z.infer<typeof seriesAnswerSchema>;
