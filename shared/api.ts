@@ -21,8 +21,10 @@ import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 import { verifyAnswerSchema, verifyRequestSchema } from './verify';
 import { METHOD_NAMES, type MethodName } from './ipc';
+import { seriesAnswerSchema, seriesWindowSchema } from './liveFeed';
+import { alertSettingsSchema, fleetEngineSchema } from './push';
 
-export { IPC_CHANNEL, METHOD_NAMES, type MethodName, type RawApi } from './ipc';
+export { IPC_CHANNEL, METHOD_NAMES, PUSH_CHANNEL, type MethodName, type RawApi, type RawPush } from './ipc';
 
 interface MethodSpec<I extends z.ZodType, O extends z.ZodType> {
   input: I;
@@ -203,6 +205,12 @@ export const contract = {
     z.strictObject({ base64: z.string().max(Math.ceil((MAX_BUNDLE_BYTES * 4) / 3) + 4) }),
     diagnosticsViewSchema,
   ),
+  /** Every engine's picture now (each saved profile's); changes come pushed (shared/push.ts). */
+  getFleet: method(noInput, z.array(fleetEngineSchema)),
+  /** GET …/series/{window} on the profile's engine: the agent's and its tables' charts. */
+  getEngineSeries: method(agentAddress.extend({ window: seriesWindowSchema }), seriesAnswerSchema),
+  getAlertSettings: method(noInput, alertSettingsSchema),
+  saveAlertSettings: method(alertSettingsSchema, alertSettingsSchema),
 } satisfies Record<MethodName, MethodSpec<z.ZodType, z.ZodType>>;
 
 export type Contract = typeof contract;

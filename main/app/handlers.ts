@@ -5,13 +5,21 @@ import type { contract, MethodName, MethodOutput } from '../../shared/api';
 import { parseSection, redactSection } from '../../shared/config/parse';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createEngineClient, EngineError, parseBaseUrl, type EngineClient } from '../client/engineClient';
+import {
+  createEngineClient,
+  EngineError,
+  parseBaseUrl,
+  type EngineClient,
+  type EngineClientOptions,
+} from '../client/engineClient';
 import { peekFingerprint } from '../client/pinnedTls';
 import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from '../engine/diagnostics';
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type Profile, type ProfileStore } from './profiles';
 import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
 import { testConnection } from './connectionTest';
+import type { Fleet } from './fleet';
+import type { AlertSettingsStore } from './alerts';
 
 export interface Deps {
   mode: 'electron' | 'web';
@@ -28,6 +36,9 @@ export interface Deps {
   logFiles: () => string[];
   /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
   sandbox: { start(): Promise<SandboxSystems> };
+  /** Every engine watched live, pushed to the renderer. */
+  fleet: Fleet;
+  alertSettings: AlertSettingsStore;
   /** Seam: the clock. */
   now: () => Date;
 }
@@ -36,15 +47,17 @@ export const connectEngine = (baseUrl: string, token: string, timeoutMs = 5000, 
   createEngineClient({ baseUrl, token, timeoutMs, pinnedCertificate });
 
 /**
- * A client for a profile's engine. An https:// engine's certificate is pinned on first use (read
- * before anything is sent) and required from then on; `pinnedNow` says when this call pinned it.
+ * How to reach a profile's engine: its address, token and certificate. An https:// engine's certificate
+ * is pinned on first use (read before anything is sent) and required from then on; `pinnedNow` says when
+ * this call pinned it.
  */
-async function clientFor(
-  deps: Deps,
+export async function engineAccess(
+  deps: Pick<Deps, 'profiles'>,
   profile: Profile,
-  token: string,
-  timeoutMs?: number,
-): Promise<{ client: EngineClient; pinnedNow: string | null }> {
+): Promise<{ options: EngineClientOptions; pinnedNow: string | null }> {
+  const token = await deps.profiles.token(profile.id);
+  if (!token)
+    throw new UserError('No token is stored for this engine: edit the profile and paste its token.');
   const url = parseBaseUrl(profile.baseUrl);
   let pin = profile.certificateFingerprint;
   let pinnedNow: string | null = null;
@@ -56,7 +69,19 @@ async function clientFor(
     }
     deps.profiles.pin(profile.id, pin);
   }
-  return { client: deps.connectEngine(profile.baseUrl, token, timeoutMs, pin ?? undefined), pinnedNow };
+  return { options: { baseUrl: profile.baseUrl, token, pinnedCertificate: pin ?? undefined }, pinnedNow };
+}
+
+async function clientFor(
+  deps: Deps,
+  profile: Profile,
+  timeoutMs?: number,
+): Promise<{ client: EngineClient; pinnedNow: string | null }> {
+  const { options, pinnedNow } = await engineAccess(deps, profile);
+  return {
+    client: deps.connectEngine(options.baseUrl, options.token, timeoutMs, options.pinnedCertificate),
+    pinnedNow,
+  };
 }
 
 /** Checks reach the source database, whose login can take its own 15 s to time out. */
@@ -77,11 +102,8 @@ async function onEngine<T>(
 ): Promise<T> {
   const profile = deps.profiles.get(profileId);
   if (!profile) throw new UserError(`There is no engine profile "${profileId}".`);
-  const token = await deps.profiles.token(profileId);
-  if (!token)
-    throw new UserError('No token is stored for this engine: edit the profile and paste its token.');
   try {
-    return await call((await clientFor(deps, profile, token, CHECK_TIMEOUT_MS)).client);
+    return await call((await clientFor(deps, profile, CHECK_TIMEOUT_MS)).client);
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     if (error.status === 401)
@@ -219,27 +241,25 @@ export const handlers: Handlers = {
 
   listEngineProfiles: (_input, deps) => deps.profiles.list(),
 
-  saveEngineProfile: (input, deps) => {
+  saveEngineProfile: async (input, deps) => {
     if (input.id === LOCAL_PROFILE_ID) throw new UserError('The local engine profile is managed by the app.');
-    return deps.profiles.save(input);
+    const saved = await deps.profiles.save(input);
+    deps.fleet.sync(saved.id);
+    return saved;
   },
 
   deleteEngineProfile: ({ id }, deps) => {
     if (id === LOCAL_PROFILE_ID) throw new UserError('The local engine profile cannot be deleted.');
-    return { deleted: deps.profiles.remove(id) };
+    const deleted = deps.profiles.remove(id);
+    deps.fleet.sync();
+    return { deleted };
   },
 
   checkEngine: async ({ id }, deps) => {
     const profile = deps.profiles.get(id);
     if (!profile) throw new UserError(`There is no engine profile "${id}".`);
-    const token = await deps.profiles.token(id);
-    if (!token)
-      return {
-        ok: false,
-        message: 'No token is stored for this engine: edit the profile and paste its token.',
-      };
     try {
-      const { client, pinnedNow } = await clientFor(deps, profile, token);
+      const { client, pinnedNow } = await clientFor(deps, profile);
       const pipelines = await client.listPipelines({});
       const pinned = pinnedNow
         ? ` Its certificate is pinned from now on (SHA-256 ${pinnedNow}): compare it with the fingerprint the engine printed.`
@@ -249,6 +269,7 @@ export const handlers: Handlers = {
         message: `Connected to ${profile.baseUrl}: ${pipelines.length} pipeline(s).${pinned}`,
       };
     } catch (error) {
+      if (error instanceof UserError) return { ok: false, message: error.message };
       if (!(error instanceof EngineError)) throw error;
       if (error.status === 401)
         return {
@@ -328,7 +349,17 @@ export const handlers: Handlers = {
     tokenToShow: deps.localEngine.takeTokenToShow(),
   }),
 
-  rotateLocalEngineToken: async (_input, deps) => ({ token: await deps.localEngine.rotateToken() }),
+  rotateLocalEngineToken: async (_input, deps) => {
+    const token = await deps.localEngine.rotateToken();
+    deps.fleet.sync(LOCAL_PROFILE_ID);
+    return { token };
+  },
+
+  getFleet: (_input, deps) => deps.fleet.engines(),
+  getEngineSeries: ({ profileId, pipelineId, agentId, window }, deps) =>
+    onEngine(deps, profileId, (client) => client.getSeries({ pipelineId, agentId, window })),
+  getAlertSettings: (_input, deps) => deps.alertSettings.get(),
+  saveAlertSettings: (settings, deps) => deps.alertSettings.save(settings),
 
   createDiagnostics: async ({ profileId }, deps) => {
     const stamp = deps.now().toISOString().replace(/[:.]/g, '-');

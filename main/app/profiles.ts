@@ -1,7 +1,7 @@
 // Engine profiles of the app (name, base URL, token): a JSON file in the data folder, written atomically,
 // readable by its owner only, tokens sealed by the secret box (safeStorage on the desktop).
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../platform/atomicFile';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { idSchema } from '../../shared/controlApi';
@@ -57,9 +57,7 @@ export function createProfileStore(dataDir: string, secrets: SecretBox) {
   }
 
   function write(profiles: StoredProfile[]): void {
-    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: 1, profiles }, null, 2), { mode: 0o600 });
-    renameSync(tmp, path);
+    writeFileAtomic(path, JSON.stringify({ version: 1, profiles }, null, 2));
   }
 
   return {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createDispatch, type Dispatch } from './dispatch';
 import type { AgentRuntime } from '../connectors/spi';
 import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';
-import { connectEngine, handlers, UserError, type Deps } from './handlers';
+import { connectEngine, engineAccess, handlers, UserError, type Deps } from './handlers';
+import { createAlertSettingsStore } from './alerts';
+import { createFleet } from './fleet';
 import { startLocalEngine } from './localEngine';
 import type { Log } from '../platform/log';
 import { createProfileStore } from './profiles';
@@ -50,6 +52,15 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     runtime: o.runtime,
   });
   let sandbox: Promise<SandboxMode> | undefined;
+  const alertSettings = createAlertSettingsStore(o.dataDir);
+  const fleet = createFleet({
+    profiles: () => profiles.list(),
+    access: async (profile) => (await engineAccess({ profiles }, profile)).options,
+    settings: () => alertSettings.get(),
+    log: o.log,
+    now: () => new Date(),
+  });
+  fleet.sync();
   const deps: Deps = {
     mode: o.mode,
     appVersion: o.appVersion,
@@ -68,12 +79,15 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
         return (await sandbox).start();
       },
     },
+    fleet,
+    alertSettings,
     now: () => new Date(),
   };
   return {
     dispatch: createDispatch(handlers, deps, o.log),
     deps,
     close: async () => {
+      fleet.close();
       await localEngine.close();
       await sandbox?.then((s) => s.close()).catch(() => undefined);
     },

@@ -68,7 +68,11 @@ export function subscribeToEngine(
       }
       if (!response.ok || !response.body) {
         await response.body?.cancel();
-        throw new Error(`The engine answered ${response.status} to its event stream.`);
+        throw new Error(
+          response.status === 401
+            ? 'The engine refused the token: paste the current one into the profile.'
+            : `The engine answered ${response.status} to its event stream.`,
+        );
       }
       failures = 0;
       handlers.connected();

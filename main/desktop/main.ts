@@ -6,6 +6,7 @@ import {
   dialog,
   ipcMain,
   Menu,
+  Notification,
   protocol,
   safeStorage,
   screen,
@@ -20,6 +21,7 @@ import { portOption } from '../platform/cli';
 import { createFileLog } from '../platform/fileLog';
 import type { Log } from '../platform/log';
 import { registerIpc } from './ipc';
+import { forwardPushes } from './pushes';
 import { aboutText, menuTemplate } from './menu';
 import { secretBoxForDesktop } from './secretBox';
 import { startAppServices } from '../app/services';
@@ -125,6 +127,14 @@ async function start(): Promise<void> {
       ),
     ),
   );
+
+  // Notifications come from main (Electron's Notification), so they ring with the window hidden too.
+  const stopPushes = forwardPushes(
+    services.deps.fleet.subscribe,
+    window,
+    (options) => new Notification(options),
+  );
+  window.on('closed', stopPushes);
 
   await window.loadURL(RENDERER_URL);
 }

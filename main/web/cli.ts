@@ -37,7 +37,13 @@ runCommandLine(
       loadSandbox: () => import('../sandbox/mode').then((m) => m.sandboxMode()),
     });
     const staticRoot = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
-    const server = await startWebServer({ dispatch: services.dispatch, log, staticRoot, port });
+    const server = await startWebServer({
+      dispatch: services.dispatch,
+      log,
+      staticRoot,
+      port,
+      subscribe: services.deps.fleet.subscribe,
+    });
 
     const engine = services.deps.localEngine.status();
     process.stdout.write(

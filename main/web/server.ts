@@ -9,6 +9,8 @@ import { readStatic } from '../platform/http/static';
 import { HttpError, readJsonBody } from '../platform/http/body';
 import { createLimitedServer } from '../platform/http/server';
 import { newToken, tokenMatches } from '../platform/http/token';
+import { serveEventStream } from '../platform/http/eventStream';
+import { PUSH_EVENT, WEB_PUSH_PATH, type PushMessage } from '../../shared/push';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -20,6 +22,8 @@ export interface WebServerOptions {
   port?: number;
   /** Fixed only by tests; otherwise a new random token per launch. */
   token?: string;
+  /** Main's pushed messages (shared/push.ts), served as the stream at WEB_PUSH_PATH. */
+  subscribe?: (listener: (message: PushMessage) => void) => () => void;
 }
 
 export interface WebServer {
@@ -63,15 +67,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (!allowedHosts.has(req.headers.host ?? ''))
       throw new HttpError(421, 'Misdirected', 'Unknown Host header.');
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === WEB_PUSH_PATH && options.subscribe) {
+      if (req.method !== 'GET') throw new MethodNotAllowed('GET', 'The push stream is read with GET.');
+      if (!tokenMatches(req.headers.authorization, token)) throw unauthorized();
+      const subscribe = options.subscribe;
+      serveEventStream(req, res, (sink) => subscribe((message) => sink.send(PUSH_EVENT, message)));
+      return;
+    }
     if (path.startsWith('/api/')) {
       if (req.method !== 'POST') throw new MethodNotAllowed('POST', 'API calls use POST.');
-      if (!tokenMatches(req.headers.authorization, token)) {
-        throw new HttpError(
-          401,
-          'Unauthorized',
-          'Missing or wrong token: open the URL that `npm run web` printed.',
-        );
-      }
+      if (!tokenMatches(req.headers.authorization, token)) throw unauthorized();
       const input = await readJsonBody(req, MAX_BODY_BYTES, {});
       const envelope = await options.dispatch(path.slice('/api/'.length), input);
       sendJson(res, envelope.ok || envelope.error.code !== 'unknown_method' ? 200 : 404, envelope);
@@ -108,6 +113,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       }),
   };
 }
+
+const unauthorized = () =>
+  new HttpError(401, 'Unauthorized', 'Missing or wrong token: open the URL that `npm run web` printed.');
 
 function errorCode(status: number): ApiErrorData['code'] {
   if (status === 401) return 'unauthorized';

@@ -5,8 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METHOD_NAMES } from '../../shared/ipc';
+import { METHOD_NAMES, PUSH_CHANNEL, type RawPush } from '../../shared/ipc';
 import { bundleEntry, launchBundle, ROOT, type LaunchedBundle } from './launch';
+import { until } from '../helpers/until';
 
 describe('the built main bundle, started as Electron starts it', () => {
   let app: LaunchedBundle;
@@ -61,6 +62,18 @@ describe('the built main bundle, started as Electron starts it', () => {
     expect(unauthorised.status).toBe(401);
   });
 
+  it('pushes its local engine, watched live, to the window', async () => {
+    await until('the local engine pushed live', async () =>
+      (await app.pushes()).some(
+        (p) =>
+          p.channel === PUSH_CHANNEL &&
+          p.message.type === 'engine' &&
+          p.message.engine.profileId === 'local' &&
+          p.message.engine.connection === 'live',
+      ),
+    );
+  });
+
   it('loads the odbc package and reaches unixODBC for a journal agent', async () => {
     const answer = await app.call('testHostCredentials', {
       agentType: 'journal',
@@ -105,9 +118,15 @@ describe('the built preload', () => {
     const code = readFileSync(join(dirname(bundleEntry()), 'preload.cjs'), 'utf8');
     const exposed: Record<string, unknown> = {};
     const invoked: unknown[][] = [];
+    const listeners = new Map<string, (event: unknown, message: unknown) => void>();
     const electron = {
       contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
-      ipcRenderer: { invoke: (...args: unknown[]) => invoked.push(args) },
+      ipcRenderer: {
+        invoke: (...args: unknown[]) => invoked.push(args),
+        on: (channel: string, listener: (event: unknown, message: unknown) => void) =>
+          listeners.set(channel, listener),
+        removeListener: (channel: string) => listeners.delete(channel),
+      },
     };
     const module = { exports: {} };
     const require = (name: string) => {
@@ -115,11 +134,22 @@ describe('the built preload', () => {
       throw new Error(`the sandboxed preload required "${name}": only electron is available there`);
     };
     runInNewContext(code, { require, module, exports: module.exports });
-    expect(Object.keys(exposed)).toEqual(['api']);
+    expect(Object.keys(exposed)).toEqual(['api', 'push']);
     const api = exposed.api as Record<string, (input: unknown) => unknown>;
     expect(Object.keys(api).sort()).toEqual([...METHOD_NAMES].sort());
     api.getAppInfo?.({});
     expect(invoked).toEqual([['api', 'getAppInfo', {}]]);
+
+    // window.push: the listener hears the message alone (never Electron's event), until unsubscribed.
+    const heard: unknown[] = [];
+    const unsubscribe = (exposed.push as RawPush).subscribe((message) => heard.push(message));
+    listeners.get(PUSH_CHANNEL)?.(
+      { sender: 'electron internals' },
+      { type: 'engine-removed', profileId: 'x' },
+    );
+    expect(heard).toEqual([{ type: 'engine-removed', profileId: 'x' }]);
+    unsubscribe();
+    expect(listeners.has(PUSH_CHANNEL)).toBe(false);
   });
 });
 

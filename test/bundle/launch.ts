@@ -16,6 +16,8 @@ export function bundleEntry(): string {
   return entry;
 }
 
+import type { PushMessage } from '../../shared/push';
+
 export interface Ready {
   url: string;
   webPreferences: Record<string, unknown>;
@@ -30,6 +32,11 @@ export interface LaunchedBundle {
   call(method: string, input?: unknown): Promise<unknown>;
   untrusted(method: string): Promise<unknown>;
   fetch(url: string): Promise<{ status: number; headers: Record<string, string>; body: string }>;
+  /** What main pushed to its window so far: each message with its channel. */
+  pushes(): Promise<{ channel: string; message: PushMessage }[]>;
+  /** The system notifications shown so far, and a click on one of them. */
+  notifications(): Promise<{ title: string; body: string }[]>;
+  click(index: number): Promise<unknown>;
   /** app.quit(): answers the exit code. */
   quit(): Promise<number | null>;
   kill(): void;
@@ -85,6 +92,9 @@ export async function launchBundle(env: Record<string, string> = {}): Promise<La
     call: (method, input = {}) => send({ kind: 'call', method, input }),
     untrusted: (method) => send({ kind: 'untrusted', method }),
     fetch: (url) => send({ kind: 'fetch', url }) as ReturnType<LaunchedBundle['fetch']>,
+    pushes: () => send({ kind: 'pushes' }) as ReturnType<LaunchedBundle['pushes']>,
+    notifications: () => send({ kind: 'notifications' }) as ReturnType<LaunchedBundle['notifications']>,
+    click: (index) => send({ kind: 'click', index }),
     quit: async () => {
       void send({ kind: 'quit' });
       return exited;

@@ -72,7 +72,12 @@ function watchAnswers(browser: Browser): Browser {
 }
 
 export function startWebMode(services: AppServices): Promise<WebServer> {
-  return startWebServer({ dispatch: services.dispatch, log: watchedLog, staticRoot: RENDERER });
+  return startWebServer({
+    dispatch: services.dispatch,
+    log: watchedLog,
+    staticRoot: RENDERER,
+    subscribe: services.deps.fleet.subscribe,
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

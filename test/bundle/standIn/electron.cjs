@@ -4,6 +4,9 @@
 //   { id, kind: 'call', method, input }  → the app's IPC handler, as the app window's top frame calls it
 //   { id, kind: 'fetch', url }           → the app:// protocol handler
 //   { id, kind: 'untrusted', method }    → the IPC handler, called from a frame that is not the app's
+//   { id, kind: 'pushes' }               → what main pushed to the window (its push channel), so far
+//   { id, kind: 'notifications' }        → the system notifications shown so far
+//   { id, kind: 'click', index }         → the user clicks notification `index`
 //   { id, kind: 'quit' }                 → app.quit(): will-quit handlers run, then the process ends
 'use strict';
 const { EventEmitter } = require('node:events');
@@ -11,7 +14,14 @@ const { join } = require('node:path');
 
 const home = process.env.STAND_IN_HOME ?? '/nonexistent';
 const app = new EventEmitter();
-const recorded = { schemes: [], protocolHandlers: new Map(), ipcHandlers: new Map(), windows: [] };
+const recorded = {
+  schemes: [],
+  protocolHandlers: new Map(),
+  ipcHandlers: new Map(),
+  windows: [],
+  pushes: [],
+  notifications: [],
+};
 let ready;
 const whenReadyPromise = new Promise((resolve) => (ready = resolve));
 
@@ -55,7 +65,11 @@ class BrowserWindow extends EventEmitter {
     this.options = options;
     this.webContents = new EventEmitter();
     this.webContents.setWindowOpenHandler = () => undefined;
+    this.webContents.send = (channel, message) => recorded.pushes.push({ channel, message });
     recorded.windows.push(this);
+  }
+  isDestroyed() {
+    return false;
   }
   maximize() {}
   show() {}
@@ -85,6 +99,17 @@ class BrowserWindow extends EventEmitter {
 
 exports.BrowserWindow = BrowserWindow;
 
+class Notification extends EventEmitter {
+  constructor(options) {
+    super();
+    this.options = options;
+  }
+  show() {
+    recorded.notifications.push(this);
+  }
+}
+exports.Notification = Notification;
+
 const trustedFrame = () => ({ url: recorded.windows[0]?.url ?? 'app://bundle/index.html', parent: null });
 
 async function answer(message) {
@@ -103,6 +128,13 @@ async function answer(message) {
       const body = await response.text();
       return { status: response.status, headers: Object.fromEntries(response.headers), body };
     }
+    case 'pushes':
+      return recorded.pushes;
+    case 'notifications':
+      return recorded.notifications.map((n) => n.options);
+    case 'click':
+      recorded.notifications[message.index]?.emit('click');
+      return null;
     case 'quit':
       app.quit();
       return null;

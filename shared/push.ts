@@ -1,0 +1,72 @@
+// What main pushes to the renderer, unasked: each engine's picture (every pipeline with its agents'
+// statuses, and whether the engine answers), the events and statuses its stream carries, the alerts the
+// user's thresholds raise, and "open this pipeline" when a desktop notification is clicked. Carried by
+// IPC events on the desktop and one server-sent-event stream in web mode (GET /api/push).
+import { z } from 'zod';
+import { idSchema, pipelineEventSchema } from './controlApi';
+import { agentStatusSchema, overviewSchema } from './liveFeed';
+
+const timestamp = z.string();
+
+/**
+ * How main knows an engine: `live` (its event stream is open), `polling` (an engine without the stream,
+ * read every few seconds), `connecting`, or `unreachable` (with the problem in words).
+ */
+export const engineConnectionSchema = z.enum(['live', 'polling', 'connecting', 'unreachable']);
+
+export const fleetEngineSchema = z.object({
+  profileId: idSchema,
+  name: z.string(),
+  local: z.boolean(),
+  connection: engineConnectionSchema,
+  problem: z.string().nullable(),
+  /** When the pipelines below were read; null before the first answer. */
+  readAt: timestamp.nullable(),
+  pipelines: overviewSchema.shape.pipelines,
+});
+export type FleetEngine = z.infer<typeof fleetEngineSchema>;
+
+export const alertKindSchema = z.enum(['failed', 'stopped', 'lag', 'backlog']);
+export type AlertKind = z.infer<typeof alertKindSchema>;
+
+export const pipelineAddressSchema = z.object({
+  profileId: idSchema,
+  pipelineId: idSchema,
+  agentId: idSchema,
+});
+
+export const alertSchema = pipelineAddressSchema.extend({
+  kind: alertKindSchema,
+  title: z.string(),
+  body: z.string(),
+  at: timestamp,
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+export const pushMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('engine'), engine: fleetEngineSchema }),
+  z.object({ type: z.literal('engine-removed'), profileId: idSchema }),
+  z.object({
+    type: z.literal('event'),
+    profileId: idSchema,
+    pipelineId: idSchema,
+    event: pipelineEventSchema,
+  }),
+  pipelineAddressSchema.extend({ type: z.literal('status'), at: timestamp, status: agentStatusSchema }),
+  z.object({ type: z.literal('alert'), alert: alertSchema }),
+  pipelineAddressSchema.extend({ type: z.literal('open-pipeline') }),
+]);
+export type PushMessage = z.infer<typeof pushMessageSchema>;
+
+/** Web mode: the push stream's path and its server-sent-event name. */
+export const WEB_PUSH_PATH = '/api/push';
+export const PUSH_EVENT = 'push';
+
+/** When to tell the user, set by the user: each threshold null when off. */
+export const alertSettingsSchema = z.strictObject({
+  failed: z.boolean().default(true),
+  stopped: z.boolean().default(true),
+  lagSeconds: z.number().int().min(1).max(604_800).nullable().default(300),
+  backlogRows: z.number().int().min(1).max(1e12).nullable().default(100_000),
+});
+export type AlertSettings = z.infer<typeof alertSettingsSchema>;

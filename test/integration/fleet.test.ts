@@ -1,0 +1,125 @@
+// The app watching every engine at once, as the renderer receives it: the local engine and a remote one
+// live, a profile whose engine does not answer shown as unreachable without holding up the others, a
+// pipeline failing on the remote engine pushed as its status and as an alert in words, a profile
+// deleted pushed as gone, and the user's alert settings kept across a restart.
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { FleetEngine, PushMessage } from '../../shared/push';
+import { callApp, startTestApp } from '../helpers/app';
+import { configureSeedPipeline } from '../helpers/changeTracking';
+import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { until } from '../helpers/until';
+
+let sandbox: SandboxSqlServer;
+let remote: RunningEngine;
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let deadUrl: string;
+const pushed: PushMessage[] = [];
+
+/** A loopback port nothing listens on. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({ seed: true });
+  remote = await startTestEngine();
+  app = await startTestApp();
+  app.deps.fleet.subscribe((m) => pushed.push(m));
+  deadUrl = `http://127.0.0.1:${await freePort()}`;
+});
+afterAll(async () => {
+  await app?.close();
+  await remote?.stop();
+  await sandbox?.close();
+});
+
+const engines = async () => (await callApp(app, 'getFleet')) as FleetEngine[];
+
+describe('the fleet', () => {
+  it('watches every engine; one that does not answer is shown as such, the others live', async () => {
+    await callApp(app, 'saveEngineProfile', {
+      id: 'remote',
+      name: 'Remote',
+      baseUrl: remote.url,
+      token: remote.token,
+    });
+    await callApp(app, 'saveEngineProfile', { id: 'gone', name: 'Gone', baseUrl: deadUrl, token: 'x' });
+    await until('both answering engines live, the dead one unreachable', async () => {
+      const all = await engines();
+      const by = (id: string) => all.find((e) => e.profileId === id);
+      return (
+        by('local')?.connection === 'live' &&
+        by('remote')?.connection === 'live' &&
+        by('gone')?.connection === 'unreachable'
+      );
+    });
+    const gone = (await engines()).find((e) => e.profileId === 'gone');
+    expect(gone?.problem).toBe(`Cannot reach the engine at ${deadUrl}.`);
+    expect(gone?.name).toBe('Gone');
+  });
+
+  it('pushes a remote pipeline as it fails, with an alert that names it', async () => {
+    const ids = { pipelineId: 'orders', agentId: 'sales' };
+    await configureSeedPipeline(remote.client, sandbox, ids, ['NoSuchTable']);
+    await until('the new pipeline in the picture', async () =>
+      (await engines()).some((e) => e.profileId === 'remote' && e.pipelines.some((p) => p.id === 'orders')),
+    );
+    await remote.client.startAgent(ids);
+    await until('the alert pushed', () => pushed.some((m) => m.type === 'alert'));
+    const alert = pushed.find((m) => m.type === 'alert');
+    expect(alert).toMatchObject({
+      alert: {
+        profileId: 'remote',
+        pipelineId: 'orders',
+        agentId: 'sales',
+        kind: 'failed',
+        title: 'orders failed',
+      },
+    });
+    expect(alert?.type === 'alert' && alert.alert.body).toMatch(/NoSuchTable.*\(on Remote\)$/s);
+    expect(
+      pushed.some(
+        (m) =>
+          m.type === 'status' &&
+          m.profileId === 'remote' &&
+          m.pipelineId === 'orders' &&
+          m.status.state === 'failed',
+      ),
+    ).toBe(true);
+    expect(
+      pushed.some((m) => m.type === 'event' && m.profileId === 'remote' && m.event.kind === 'failed'),
+    ).toBe(true);
+    const picture = (await engines()).find((e) => e.profileId === 'remote');
+    expect(picture?.pipelines.find((p) => p.id === 'orders')?.agents[0]?.status.state).toBe('failed');
+  });
+
+  it('pushes a deleted profile as gone', async () => {
+    await callApp(app, 'deleteEngineProfile', { id: 'gone' });
+    await until('the removal pushed', () =>
+      pushed.some((m) => m.type === 'engine-removed' && m.profileId === 'gone'),
+    );
+    expect((await engines()).map((e) => e.profileId).sort()).toEqual(['local', 'remote']);
+  });
+
+  it('keeps the alert settings, checked by their schema, across a restart', async () => {
+    expect(await callApp(app, 'getAlertSettings')).toEqual({
+      failed: true,
+      stopped: true,
+      lagSeconds: 300,
+      backlogRows: 100_000,
+    });
+    const mine = { failed: true, stopped: false, lagSeconds: 60, backlogRows: null };
+    expect(await callApp(app, 'saveAlertSettings', mine)).toEqual(mine);
+    await expect(callApp(app, 'saveAlertSettings', { ...mine, lagSeconds: 0 })).rejects.toThrow(/lagSeconds/);
+    await app.close();
+    app = await startTestApp(app.dataDir);
+    expect(await callApp(app, 'getAlertSettings')).toEqual(mine);
+  });
+});
