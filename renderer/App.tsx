@@ -3,6 +3,7 @@ import { AgentTypeList } from './screens/AgentTypeList';
 import { ChecksScreen } from './screens/ChecksScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { EnginesScreen } from './screens/EnginesScreen';
+import { HomeScreen } from './screens/HomeScreen';
 import { AgentWizard } from './wizard/AgentWizard';
 
 export function App() {
@@ -31,6 +32,7 @@ export function App() {
           </span>
         )}
         <nav aria-label="Screens" className="tabs">
+          {tab('home', 'Home')}
           {tab('agents', 'Agents')}
           {tab('engines', 'Engines')}
           {tab('checks', 'Pipelines')}
@@ -48,6 +50,7 @@ export function App() {
             {loadError}
           </p>
         )}
+        {screen === 'home' && <HomeScreen />}
         {screen === 'engines' && <EnginesScreen />}
         {screen === 'checks' && <ChecksScreen />}
         {screen === 'diagnostics' && <DiagnosticsScreen />}

@@ -67,7 +67,7 @@ export function httpTransport(token: string, fetchImpl: typeof fetch = fetch): R
 const TOKEN_KEY = 'cdc-admin.web-token';
 
 /** Web mode: take the token from the URL fragment once, keep it for this tab, and clear the address bar. */
-function webToken(): string | undefined {
+export function webToken(): string | undefined {
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
   if (fromHash) {
     sessionStorage.setItem(TOKEN_KEY, fromHash);

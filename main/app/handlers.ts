@@ -241,18 +241,14 @@ export const handlers: Handlers = {
 
   listEngineProfiles: (_input, deps) => deps.profiles.list(),
 
-  saveEngineProfile: async (input, deps) => {
+  saveEngineProfile: (input, deps) => {
     if (input.id === LOCAL_PROFILE_ID) throw new UserError('The local engine profile is managed by the app.');
-    const saved = await deps.profiles.save(input);
-    deps.fleet.sync(saved.id);
-    return saved;
+    return deps.profiles.save(input);
   },
 
   deleteEngineProfile: ({ id }, deps) => {
     if (id === LOCAL_PROFILE_ID) throw new UserError('The local engine profile cannot be deleted.');
-    const deleted = deps.profiles.remove(id);
-    deps.fleet.sync();
-    return { deleted };
+    return { deleted: deps.profiles.remove(id) };
   },
 
   checkEngine: async ({ id }, deps) => {
@@ -349,11 +345,7 @@ export const handlers: Handlers = {
     tokenToShow: deps.localEngine.takeTokenToShow(),
   }),
 
-  rotateLocalEngineToken: async (_input, deps) => {
-    const token = await deps.localEngine.rotateToken();
-    deps.fleet.sync(LOCAL_PROFILE_ID);
-    return { token };
-  },
+  rotateLocalEngineToken: async (_input, deps) => ({ token: await deps.localEngine.rotateToken() }),
 
   getFleet: (_input, deps) => deps.fleet.engines(),
   getEngineSeries: ({ profileId, pipelineId, agentId, window }, deps) =>

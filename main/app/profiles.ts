@@ -60,6 +60,7 @@ export function createProfileStore(dataDir: string, secrets: SecretBox) {
     writeFileAtomic(path, JSON.stringify({ version: 1, profiles }, null, 2));
   }
 
+  const changed = new Set<(id: string) => void>();
   return {
     list: (): Profile[] => read().map(toProfile),
     get: (id: string): Profile | undefined => {
@@ -91,6 +92,7 @@ export function createProfileStore(dataDir: string, secrets: SecretBox) {
         certificatePin: keepPin ? (existing.certificatePin ?? null) : null,
       };
       write(existing ? profiles.map((p) => (p.id === input.id ? next : p)) : [...profiles, next]);
+      for (const listener of changed) listener(input.id);
       return toProfile(next);
     },
     /** Pins the certificate an https:// engine presented on first use. */
@@ -101,7 +103,12 @@ export function createProfileStore(dataDir: string, secrets: SecretBox) {
       const profiles = read();
       const rest = profiles.filter((p) => p.id !== id);
       write(rest);
+      for (const listener of changed) listener(id);
       return rest.length < profiles.length;
+    },
+    /** `listener` hears the id of each profile saved or removed (a pin is no change of the engine). */
+    onChange: (listener: (id: string) => void): void => {
+      changed.add(listener);
     },
     token: async (id: string): Promise<string | undefined> => {
       const found = read().find((p) => p.id === id);

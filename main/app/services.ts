@@ -61,6 +61,8 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     now: () => new Date(),
   });
   fleet.sync();
+  // A profile saved (its address or token perhaps changed) is watched afresh; a removed one dropped.
+  profiles.onChange((id) => fleet.sync(id));
   const deps: Deps = {
     mode: o.mode,
     appVersion: o.appVersion,

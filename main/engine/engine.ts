@@ -16,6 +16,7 @@ import { createEngineMetrics } from './metrics';
 import { createEngineFeed, observeRepo } from './feed';
 import { agentStatus } from './liveOperations';
 import { createSeriesStore } from './store/series';
+import { watchIdleBacklogs } from './idleBacklog';
 
 export interface EngineOptions {
   dataDir: string;
@@ -27,6 +28,8 @@ export interface EngineOptions {
   plugins?: AgentPlugins;
   now?: () => Date;
   appVersion?: string;
+  /** How often the backlog of pipelines that do not run is measured (idleBacklog.ts). */
+  idleBacklogEveryMs?: number;
   /** Event retention and other engine settings; defaults from shared/engineSettings.ts. */
   settings?: Partial<EngineSettings>;
 }
@@ -72,10 +75,12 @@ export function openEngine(options: EngineOptions): LocalEngine {
     },
   };
   void resumeRunning(deps);
+  const stopIdleBacklogs = watchIdleBacklogs(deps, options.idleBacklogEveryMs);
   return {
     deps,
     firstStartToken,
     close: async () => {
+      stopIdleBacklogs();
       await deps.runtime.close?.();
       db.close();
     },

@@ -14,7 +14,7 @@ import {
 import { problem } from '../platform/problem';
 import { reachabilityCheck } from '../connectors/reachability';
 import { pluginOf } from '../connectors/registry';
-import type { ResolvedAgent } from '../connectors/spi';
+import type { BacklogFigure, ResolvedAgent } from '../connectors/spi';
 import type { StoredAgent } from './store/repo';
 import { toAgent } from './store/repo';
 import { buildDiagnosticsBundle } from './diagnostics';
@@ -104,6 +104,15 @@ export async function resumeRunning(deps: EngineDeps): Promise<void> {
   }
 }
 
+/** A backlog point of an agent (its runner's, or measured while it does not run): kept, charted, told. */
+export function recordBacklog(deps: EngineDeps, row: StoredAgent, point: BacklogFigure): void {
+  const at = deps.now();
+  deps.metrics.backlog(row.pipelineId, row.id, point);
+  deps.series.addBacklog(row.pipelineId, row.id, at.getTime(), point.rowsToRead, point.perTable);
+  deps.repo.addBacklog(row.pipelineId, row.id, at.toISOString(), point);
+  deps.feed.agentChanged(row.pipelineId, row.id);
+}
+
 /** Hands a source agent to the runtime with its pipeline: entities, target, and where its events go. */
 export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: ResolvedAgent): Promise<void> {
   const targetRow = deps.repo.storedAgents(row.pipelineId).find((a) => a.role === 'target');
@@ -135,13 +144,7 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
       if (kind === 'batch-applied') deps.series.addBatch(row.pipelineId, row.id, deps.now().getTime(), data);
       deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString());
     },
-    backlog: (point) => {
-      const at = deps.now();
-      deps.metrics.backlog(row.pipelineId, row.id, point);
-      deps.series.addBacklog(row.pipelineId, row.id, at.getTime(), point.rowsToRead, point.perTable);
-      deps.repo.addBacklog(row.pipelineId, row.id, at.toISOString(), point);
-      deps.feed.agentChanged(row.pipelineId, row.id);
-    },
+    backlog: (point) => recordBacklog(deps, row, point),
     verified: (report) => {
       // Kept only while the agent is: a report arriving after it was deleted has nowhere to go.
       if (deps.repo.storedAgent(row.pipelineId, row.id))

@@ -98,6 +98,12 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
         {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
           <> · {duration(now.measuredMinutesLeft)} at the measured rate</>
         )}
+        {Number.isFinite(Date.parse(now.at)) && (
+          <span className="muted" aria-label="Backlog measured at">
+            {' '}
+            · as of {new Date(now.at).toLocaleTimeString()}
+          </span>
+        )}
       </p>
       <Line points={backlog.history.map((p) => p.rowsToRead ?? 0)} />
     </div>

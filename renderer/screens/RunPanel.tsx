@@ -1,10 +1,10 @@
 // Running the selected pipeline: its state, start/pause/stop, each table's copy (progress, rate,
-// time left, cancel) and recent events,
-// refreshed every two seconds while shown.
+// time left, cancel), its charts and recent events: read once when opened, then kept current by pushes.
 import { useEffect } from 'react';
 import { useStore } from '../store';
 import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
-import { controlAgent, refreshRun, snapshotTable } from '../store/checks';
+import { controlAgent, loadSeries, refreshRun, snapshotTable } from '../store/checks';
+import { Charts } from './Charts';
 import { BacklogGauge } from './BacklogGauge';
 import { VerifyPanel } from './VerifyPanel';
 import { EventList } from './EventList';
@@ -17,8 +17,7 @@ export function RunPanel() {
   useEffect(() => {
     if (!selected) return;
     void refreshRun();
-    const timer = setInterval(() => void refreshRun(), 2000);
-    return () => clearInterval(timer);
+    void loadSeries();
   }, [selected]);
   if (!agent || agent.role !== 'source') return null;
   const running = agent.state === 'running';
@@ -55,6 +54,7 @@ export function RunPanel() {
       </div>
       <SnapshotProgress snapshots={snapshots} busy={busy !== undefined} />
       <BacklogGauge backlog={backlog} />
+      <Charts />
       <VerifyPanel running={running} tables={(snapshots?.tables ?? []).map((t) => t.table)} />
       <EventList events={events} />
     </section>

@@ -11,7 +11,8 @@ import type {
 } from '../../shared/controlApi';
 import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
-import { useStore } from './index';
+import { showScreen, useStore } from './index';
+import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
 export interface ChecksSliceState {
   checker: {
@@ -32,6 +33,10 @@ export interface ChecksSliceState {
     tables?: TableState[] | 'loading';
     /** What the pipeline applied of each table lately (with the tables). */
     tableActivity?: TableActivity[];
+    /** The selected agent's charts over the chosen window, kept current by pushed events. */
+    series?: SeriesAnswer;
+    seriesWindow?: SeriesWindow;
+    seriesError?: string;
     notice?: string;
     error?: string;
   };
@@ -66,8 +71,82 @@ export function pickCheckerAgent(selected: string): void {
     verify: undefined,
     tables: undefined,
     tableActivity: undefined,
+    series: undefined,
+    seriesError: undefined,
   });
 }
+
+/**
+ * Opens a pipeline's detail (from the home list or a notification): its engine, then its agent, read
+ * once; pushes keep it current from then on.
+ */
+export async function openPipeline(to: {
+  profileId: string;
+  pipelineId: string;
+  agentId: string;
+}): Promise<void> {
+  showScreen('checks');
+  if (useStore.getState().checker.profileId !== to.profileId || !useStore.getState().checker.agents)
+    await pickCheckerEngine(to.profileId);
+  pickCheckerAgent(`${to.pipelineId}/${to.agentId}`);
+}
+
+/** The selected agent's charts over `window` (the last hour or day), read once; pushes add to them. */
+export async function loadSeries(
+  window: SeriesWindow = useStore.getState().checker.seriesWindow ?? 'hour',
+): Promise<void> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  patch({ seriesWindow: window });
+  try {
+    const series = await api.getEngineSeries({ ...at, window });
+    if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
+      patch({ series, seriesError: undefined });
+  } catch (error) {
+    patch({ series: undefined, seriesError: message(error) });
+  }
+}
+
+/** Reads once, and again once more if asked while reading: a burst of events costs two requests. */
+function coalesced(read: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = read().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        void run();
+      }
+    });
+    return running;
+  };
+  return run;
+}
+
+/** The open pipeline's copies, after an event said they changed. */
+export const refreshCopies = coalesced(async () => {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  const snapshots = await api.listEngineSnapshots(at).catch(() => undefined);
+  if (snapshots && useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
+    patch({ snapshots });
+});
+
+/** The open pipeline's verify, after an event said it changed. */
+export const refreshVerify = coalesced(async () => {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return;
+  const verify = await api.getEngineVerify(at).catch(() => undefined);
+  if (verify && useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`) patch({ verify });
+});
 
 export function address() {
   const { profileId, selected } = useStore.getState().checker;
@@ -153,7 +232,10 @@ export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<
   }
 }
 
-/** Reloads the agents' states and the selected pipeline's events (the screen calls it every 2 s). */
+/**
+ * Reads the selected pipeline whole — the agents' states, its events, backlog, copies and verify — when it
+ * is opened or acted on; pushed statuses and events keep it current in between.
+ */
 export async function refreshRun(): Promise<void> {
   const { api } = useStore.getState();
   const at = address();

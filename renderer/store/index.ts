@@ -4,23 +4,26 @@ import type { AppSliceState } from './app';
 import type { ChecksSliceState } from './checks';
 import type { DiagnosticsSliceState } from './diagnostics';
 import type { EnginesSliceState } from './engines';
+import type { FleetSliceState } from './fleet';
 import type { WizardSliceState } from './wizard';
 
-export type Screen = 'agents' | 'engines' | 'checks' | 'diagnostics';
+export type Screen = 'home' | 'agents' | 'engines' | 'checks' | 'diagnostics';
 export type StoreState = AppSliceState &
   WizardSliceState &
   EnginesSliceState &
   DiagnosticsSliceState &
-  ChecksSliceState & { screen: Screen };
+  ChecksSliceState &
+  FleetSliceState & { screen: Screen };
 
 export const useStore = create<StoreState>()(() => ({
-  screen: 'agents',
+  screen: 'home',
   agentTypes: [],
   wizard: undefined,
   profiles: [],
   engineChecks: {},
   diagnostics: { busy: false },
   checker: {},
+  fleet: { engines: [], channel: 'none' },
 }));
 
 export const showScreen = (screen: Screen) => useStore.setState({ screen });

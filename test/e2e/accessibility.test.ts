@@ -1,35 +1,10 @@
 // An axe-core scan of every screen in a real browser, in the OS's light and dark schemes: no serious
 // or critical violation (WCAG 2 A and AA rules, colour contrast included).
 import Database from 'better-sqlite3';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebApp, type WebApp } from './browser';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Serious and critical violations on the page as it is now, one line each. */
-async function scan(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { scanAccessibility as scan, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
 beforeAll(async () => {
@@ -47,12 +22,20 @@ async function trySandbox(page: Page): Promise<void> {
     .waitFor();
 }
 
+const agents = async (page: Page) =>
+  void (await page.getByRole('button', { name: 'Agents', exact: true }).click());
+
 /** Every screen, as a user reaches it: the name it is reported under, and the clicks that get there. */
 const SCREENS: [string, (page: Page) => Promise<void>][] = [
-  ['agent types', async () => undefined],
+  [
+    'home',
+    async (page) => void (await page.getByRole('table', { name: 'Pipelines of every engine' }).waitFor()),
+  ],
+  ['agent types', agents],
   [
     'change-tracking wizard, a bad port',
     async (page) => {
+      await agents(page);
       await page.getByRole('button', { name: /Change tracking/ }).click();
       await page.getByLabel('Port').fill('70000');
       await page.locator('#hostCredentials-port-error').waitFor();
@@ -61,6 +44,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
   [
     'journal wizard, advanced settings open',
     async (page) => {
+      await agents(page);
       await page.getByRole('button', { name: /Journal/ }).click();
       await page.getByText('Advanced').click();
       await page.getByLabel('Sync library').waitFor();
@@ -69,6 +53,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
   [
     'journal wizard, accepted, with the apply form',
     async (page) => {
+      await agents(page);
       await page.getByRole('button', { name: /Journal/ }).click();
       for (const [label, text] of [
         ['Connection name', 'as400'],

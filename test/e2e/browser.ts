@@ -1,4 +1,5 @@
 // Debian's chromium driven by playwright-core; never a downloaded browser.
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
@@ -107,4 +108,28 @@ export async function startWebApp(): Promise<WebApp> {
       await app.close();
     },
   };
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Serious and critical violations on the page as it is now, one line each. */
+export async function scanAccessibility(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  return (violations as Violation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

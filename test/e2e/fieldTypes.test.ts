@@ -101,6 +101,7 @@ describe.each(Object.entries(WIZARDS))('the %s wizard', (_name, wizard) => {
     page.setDefaultTimeout(5000);
     try {
       await page.goto(web.server.openUrl);
+      await page.getByRole('button', { name: 'Agents', exact: true }).click();
       await page.getByRole('button', { name: wizard.button }).click();
       if (wizard.advanced) await page.getByText('Advanced').click();
       for (const [label, value] of wizard.fill) await page.getByLabel(label, { exact: true }).fill(value);

@@ -33,6 +33,8 @@ async function tabTo(target: string | RegExp): Promise<void> {
 describe('keyboard only', () => {
   it('fills the journal wizard, opens Advanced, and gets both steps accepted', async () => {
     await page.goto(web.server.openUrl);
+    await tabTo('Agents');
+    await page.keyboard.press('Enter');
     await tabTo(/^Journal/);
     await page.keyboard.press('Enter');
     for (const [id, text] of [

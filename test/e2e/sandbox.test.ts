@@ -103,7 +103,8 @@ describe('Try the sandbox', () => {
     for (let id = 500; id < 530; id++)
       await admin.query('INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (?, ?)', [id, `while paused ${id}`]);
     await admin.close();
-    await expect.poll(gauge, { timeout: 10_000 }).toMatch(/^30 rows waiting \(behind\)/);
+    // A paused pipeline's backlog is measured at the source every 10 s, and pushed.
+    await expect.poll(gauge, { timeout: 25_000 }).toMatch(/^30 rows waiting \(behind\)/);
     // The gauge: its value, and its level in words as well as in colour.
     expect(await meter.getAttribute('aria-valuenow')).toBe('30');
     expect(await meter.getAttribute('aria-valuetext')).toBe('30 rows waiting: behind');
@@ -111,7 +112,7 @@ describe('Try the sandbox', () => {
 
     // The overview shows every agent of the engine: this one waits, the SQL Server one does not.
     await expect
-      .poll(() => page.getByLabel('Backlog of sandbox-ibmi/as400').textContent(), { timeout: 10_000 })
+      .poll(() => page.getByLabel('Backlog of sandbox-ibmi/as400').textContent(), { timeout: 25_000 })
       .toContain('30 rows waiting');
     expect(await page.getByLabel('Backlog of sandbox/sales').textContent()).toContain('0 rows waiting');
 

@@ -28,6 +28,7 @@ describe('web mode: change-tracking form', () => {
     const consoleErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     await page.goto(server.openUrl);
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
     await page.getByRole('button', { name: /Change tracking/ }).click();
     await page.getByLabel('Connection name').fill('orders');
     await page.getByLabel('Host', { exact: true }).fill('sql01.example.com');
@@ -76,6 +77,7 @@ describe('web mode: change-tracking form', () => {
 describe('web mode: journal form', () => {
   it('keeps custom options under Advanced and explains the format inheritance', async () => {
     await page.goto(server.openUrl);
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
     await page.getByRole('button', { name: /Journal/ }).click();
     expect(await page.getByLabel('Port').count()).toBe(0);
     const syncLibrary = page.getByLabel('Sync library');
@@ -136,6 +138,7 @@ describe('web mode: test the connection, then apply to the local engine', () => 
 
   it('"Test connection" signs on from step 1; "Apply" sends the two PUTs in order and shows each answer', async () => {
     await page.goto(server.openUrl);
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
     await page.getByRole('button', { name: /Journal/ }).click();
     await fillJournal('Not-The-Password');
     await page.getByRole('button', { name: 'Test connection' }).click();

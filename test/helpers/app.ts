@@ -25,6 +25,8 @@ export async function startTestApp(
     noteAnswer(String(method), secretsIn(input), JSON.stringify(answer));
     return answer;
   };
+  // What main pushes (to the window, to the browser's stream) is an answer too.
+  services.deps.fleet.subscribe((message) => noteAnswer('push', [], JSON.stringify(message)));
   return { ...services, dataDir };
 }
 

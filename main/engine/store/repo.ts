@@ -109,6 +109,9 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       'INSERT INTO backlog (pipeline_id, agent_id, at, rows_to_read, minutes_left, versions_behind, measured_minutes_left) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     pruneBacklog: db.prepare('DELETE FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at < ?'),
+    idleSourceAgents: db.prepare<[], AgentRecord>(
+      "SELECT * FROM agents WHERE state IN ('configured', 'paused', 'failed') AND role = 'source' ORDER BY pipeline_id, id",
+    ),
     runningAgents: db.prepare<[], AgentRecord>(
       "SELECT * FROM agents WHERE state = 'running' AND role = 'source' ORDER BY pipeline_id, id",
     ),
@@ -237,6 +240,8 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     /** Agents of a type whose credentials are stored, with every field but the secrets. */
     configuredAgentsOfType: (type: AgentType) => q.configuredAgentsOfType.all(type).map(toStoredAgent),
     runningAgents: () => q.runningAgents.all().map(toStoredAgent),
+    /** Source agents set up but not running (stopped, paused or failed): their backlog grows unread. */
+    idleSourceAgents: () => q.idleSourceAgents.all().map(toStoredAgent),
     createAgent: (
       a: { pipelineId: string; id: string; name: string; type: AgentType; role: 'source' | 'target' },
       at: string,

@@ -1,0 +1,194 @@
+// Home: every pipeline of every engine the app knows, as main pushes them — state, lag, rows waiting and
+// time left, changes per second, last failure — failed and lagging ones first; a pipeline's name opens
+// its detail. An engine that does not answer is said at the top and never holds up the others.
+import { useMemo, useState } from 'react';
+import { count, duration } from '../../shared/format';
+import type { AlertSettings, FleetEngine } from '../../shared/push';
+import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
+import { useStore } from '../store';
+import { openPipeline } from '../store/checks';
+import { AlertSettingsForm } from './AlertSettingsForm';
+
+interface Row {
+  engine: FleetEngine;
+  pipeline: OverviewPipeline;
+  agent: OverviewAgent;
+  rank: number;
+  why: string | null;
+}
+
+const DEFAULT_THRESHOLDS = { lagSeconds: 300, backlogRows: 100_000 };
+
+/** Failed first, then over a threshold, then running, paused, and the rest. */
+function rankOf(
+  agent: OverviewAgent,
+  settings: AlertSettings | undefined,
+): { rank: number; why: string | null } {
+  const { status } = agent;
+  if (status.state === 'failed') return { rank: 0, why: 'failed' };
+  const lagLimit = settings ? settings.lagSeconds : DEFAULT_THRESHOLDS.lagSeconds;
+  const backlogLimit = settings ? settings.backlogRows : DEFAULT_THRESHOLDS.backlogRows;
+  if (lagLimit !== null && (status.lagSeconds ?? 0) >= lagLimit) return { rank: 1, why: 'lagging' };
+  if (backlogLimit !== null && (status.backlogRows ?? 0) >= backlogLimit)
+    return { rank: 1, why: 'backlog over threshold' };
+  const rest: Record<string, number> = { running: 2, paused: 3 };
+  return { rank: rest[status.state] ?? 4, why: null };
+}
+
+const CONNECTION_WORDS: Record<FleetEngine['connection'], string> = {
+  live: 'live',
+  polling: 'read every 5 s (this engine has no event stream)',
+  connecting: 'connecting…',
+  unreachable: 'not answering',
+};
+
+export function HomeScreen() {
+  const engines = useStore((s) => s.fleet.engines);
+  const channel = useStore((s) => s.fleet.channel);
+  const settings = useStore((s) => s.alertSettings);
+  const [filter, setFilter] = useState('');
+  const rows = useMemo(() => {
+    const all: Row[] = engines.flatMap((engine) =>
+      engine.pipelines.flatMap((pipeline) => {
+        const agent = pipeline.agents.find((a) => a.role === 'source') ?? pipeline.agents[0];
+        return agent ? [{ engine, pipeline, agent, ...rankOf(agent, settings) }] : [];
+      }),
+    );
+    const needle = filter.trim().toLowerCase();
+    return all
+      .filter(
+        (r) =>
+          !needle ||
+          [r.pipeline.name, r.pipeline.id, r.engine.name, r.agent.type, r.agent.status.state].some((t) =>
+            t.toLowerCase().includes(needle),
+          ),
+      )
+      .sort(
+        (a, b) =>
+          a.rank - b.rank ||
+          a.engine.name.localeCompare(b.engine.name) ||
+          a.pipeline.name.localeCompare(b.pipeline.name),
+      );
+  }, [engines, settings, filter]);
+  const down = engines.filter((e) => e.connection === 'unreachable');
+  const failed = rows.filter((r) => r.rank === 0).length;
+  const lagging = rows.filter((r) => r.rank === 1).length;
+
+  return (
+    <section aria-labelledby="home-title">
+      <h2 id="home-title">Home</h2>
+      <p className="muted">
+        Every pipeline of every engine, kept current as the engines report.{' '}
+        {channel === 'closed' && (
+          <strong className="problem">The app lost its live updates; reconnecting…</strong>
+        )}
+      </p>
+      <ul className="engines-live" aria-label="Engines">
+        {engines.map((e) => (
+          <li key={e.profileId} className={e.connection === 'unreachable' ? 'engine-down' : undefined}>
+            <strong>{e.name}</strong>: {CONNECTION_WORDS[e.connection]}
+            {e.connection !== 'unreachable' && (
+              <>, {e.pipelines.length === 1 ? '1 pipeline' : `${e.pipelines.length} pipelines`}</>
+            )}
+            {e.problem && <span className="problem"> — {e.problem}</span>}
+          </li>
+        ))}
+      </ul>
+      {down.length > 0 && (
+        <p role="status" className="problem">
+          {down.length === 1 ? `${down[0]?.name} does not answer` : `${down.length} engines do not answer`}:
+          their pipelines are not shown until they do.
+        </p>
+      )}
+      <p role="status" aria-label="Summary">
+        <strong>{rows.length === 1 ? '1 pipeline' : `${rows.length} pipelines`}</strong>
+        {failed > 0 && (
+          <>
+            {' '}
+            · <span className="problem">{failed} failed</span>
+          </>
+        )}
+        {lagging > 0 && (
+          <>
+            {' '}
+            · <span className="warn">{lagging} over a threshold</span>
+          </>
+        )}
+      </p>
+      <label className="filter">
+        Filter pipelines
+        <input
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="name, engine, state"
+        />
+      </label>
+      <table className="fleet" aria-label="Pipelines of every engine">
+        <thead>
+          <tr>
+            <th scope="col">Pipeline</th>
+            <th scope="col">Source</th>
+            <th scope="col">Engine</th>
+            <th scope="col">State</th>
+            <th scope="col">Lag</th>
+            <th scope="col">Rows waiting</th>
+            <th scope="col">Time left</th>
+            <th scope="col">Changes/s</th>
+            <th scope="col">Last failure</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ engine, pipeline, agent, rank, why }) => {
+            const s = agent.status;
+            return (
+              <tr
+                key={`${engine.profileId}/${pipeline.id}`}
+                className={rank === 0 ? 'row-failed' : rank === 1 ? 'row-lagging' : undefined}
+              >
+                <th scope="row">
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() =>
+                      void openPipeline({
+                        profileId: engine.profileId,
+                        pipelineId: pipeline.id,
+                        agentId: agent.id,
+                      })
+                    }
+                  >
+                    {pipeline.name}
+                  </button>
+                </th>
+                <td className="muted">{agent.type}</td>
+                <td>{engine.name}</td>
+                <td>
+                  <span className={`state state-${s.state}`}>{s.state}</span>
+                  {why && why !== 'failed' && <span className="warn"> ({why})</span>}
+                </td>
+                <td>{s.lagSeconds === null ? '–' : duration(s.lagSeconds)}</td>
+                <td>{s.backlogRows === null ? '–' : count(s.backlogRows)}</td>
+                <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>
+                <td>{s.changesPerSecond === null ? '–' : s.changesPerSecond.toFixed(1)}</td>
+                <td>
+                  {s.lastFailure ? (
+                    <span title={s.lastFailure.reason}>
+                      {new Date(s.lastFailure.at).toLocaleString()}: {s.lastFailure.reason.slice(0, 80)}
+                    </span>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {rows.length === 0 && (
+        <p className="muted">No pipelines yet: add an engine, or try the sandbox on the Pipelines screen.</p>
+      )}
+      <AlertSettingsForm />
+    </section>
+  );
+}
