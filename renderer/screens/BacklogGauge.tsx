@@ -1,21 +1,10 @@
 // The backlog of the selected agent: a gauge of the rows waiting, changed rows waiting and versions
-// behind (change tracking) or rows to read and minutes left (journal), with the last hour as a line.
+// behind (change tracking) or rows to read and minutes left (journal); its history is in the charts.
 import type { z } from 'zod';
 import type { backlogAnswerSchema } from '../../shared/controlApi';
 import { plural } from '../../shared/format';
 
 type Backlog = z.infer<typeof backlogAnswerSchema>;
-
-function Line({ points }: { points: number[] }) {
-  if (points.length < 2) return null;
-  const max = Math.max(1, ...points);
-  const path = points.map((p, i) => `${(i / (points.length - 1)) * 200},${40 - (p / max) * 38}`).join(' ');
-  return (
-    <svg viewBox="0 0 200 40" width="200" height="40" role="img" aria-label="Backlog over the last hour">
-      <polyline points={path} fill="none" stroke="currentColor" strokeWidth="1.5" />
-    </svg>
-  );
-}
 
 /** Minutes as a person reads them: seconds below a minute, never "0.0 minutes". */
 function duration(minutes: number): string {
@@ -105,7 +94,6 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
           </span>
         )}
       </p>
-      <Line points={backlog.history.map((p) => p.rowsToRead ?? 0)} />
     </div>
   );
 }

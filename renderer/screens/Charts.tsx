@@ -28,10 +28,17 @@ const MEASURES: Measure[] = [
     value: (p, step) => p.changes / step,
     format: perSecond,
   },
-  { title: 'Lag', unit: 'seconds behind the source (peak)', value: (p) => p.lagSeconds, format: duration },
+  {
+    title: 'Lag',
+    unit: 'seconds behind the source (peak)',
+    value: (p) => p.lagSeconds,
+    // Under ten seconds the tenths matter (a healthy pipeline runs a fraction of a second behind).
+    format: (v) => (v < 10 ? `${v.toFixed(1)} s` : duration(v)),
+  },
   {
     title: 'Backlog',
     unit: 'rows waiting (peak)',
+    whole: true,
     value: (p) => p.backlogRows,
     format: (v) => count(Math.round(v)),
   },

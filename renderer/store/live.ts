@@ -118,10 +118,6 @@ function applyStatus(message: Status): void {
               versionsBehind: current?.versionsBehind ?? null,
               measuredMinutesLeft: status.secondsLeft === null ? null : status.secondsLeft / 60,
             },
-            history: [
-              ...backlog.history,
-              { at: message.at, rowsToRead: status.backlogRows, minutesLeft: null, versionsBehind: null },
-            ].slice(-720),
           }
         : backlog,
     series:

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES, PUSH_CHANNEL, type RawPush } from '../../shared/ipc';
 import { bundleEntry, launchBundle, ROOT, type LaunchedBundle } from './launch';
 import { until } from '../helpers/until';
+import { createEngineClient } from '../../main/client/engineClient';
+import { startSandboxSqlServer } from '../../main/sandbox/mssql';
+import { configureSeedPipeline } from '../helpers/changeTracking';
 
 describe('the built main bundle, started as Electron starts it', () => {
   let app: LaunchedBundle;
@@ -72,6 +75,42 @@ describe('the built main bundle, started as Electron starts it', () => {
           p.message.engine.connection === 'live',
       ),
     );
+  });
+
+  it('tells a failure by a system notification, whose click opens the pipeline in the window', async () => {
+    const sandbox = await startSandboxSqlServer({ seed: true });
+    try {
+      const local = (await app.call('getLocalEngine')) as { value: { url: string } };
+      const { value } = (await app.call('rotateLocalEngineToken')) as { value: { token: string } };
+      const engine = createEngineClient({ baseUrl: local.value.url, token: value.token });
+      const ids = { pipelineId: 'night', agentId: 'sales' };
+      await configureSeedPipeline(engine, sandbox, ids, ['NoSuchTable']);
+      // Watched afresh after the rotation: the failure must come after the new watch read the engine.
+      await until('the local engine live again', async () =>
+        (await app.pushes()).some(
+          (p) =>
+            p.message.type === 'engine' &&
+            p.message.engine.connection === 'live' &&
+            p.message.engine.pipelines.some((x) => x.id === 'night'),
+        ),
+      );
+      await engine.startAgent(ids);
+      await until('the notification shown', async () => (await app.notifications()).length > 0);
+      const [shown] = await app.notifications();
+      expect(shown?.title).toBe('night failed');
+      expect(shown?.body).toMatch(/NoSuchTable.*\(on Local engine\)$/s);
+      await app.click(0);
+      await until('the window told to open the pipeline', async () =>
+        (await app.pushes()).some(
+          (p) =>
+            p.message.type === 'open-pipeline' &&
+            p.message.pipelineId === 'night' &&
+            p.message.agentId === 'sales',
+        ),
+      );
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('loads the odbc package and reaches unixODBC for a journal agent', async () => {

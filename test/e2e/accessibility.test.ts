@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanAccessibility as scan, startWebApp, type WebApp } from './browser';
+import { scanAccessibility as scan, screenshot, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
 beforeAll(async () => {
@@ -121,7 +121,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
 ];
 
 describe.each(['light', 'dark'] as const)('accessibility in the %s scheme', (scheme) => {
-  it.each(SCREENS)('%s: no serious or critical violation', async (_name, reach) => {
+  it.each(SCREENS)('%s: no serious or critical violation', async (name, reach) => {
     // Only to let the test inject axe: the app's own CSP stays as it ships.
     const page = await web.browser.newPage({ colorScheme: scheme, bypassCSP: true });
     page.setDefaultTimeout(15_000);
@@ -129,6 +129,8 @@ describe.each(['light', 'dark'] as const)('accessibility in the %s scheme', (sch
       await page.goto(web.server.openUrl);
       await reach(page);
       expect(await scan(page)).toEqual([]);
+      // Every screen in both schemes, for a person to look at (test/artifacts).
+      await screenshot(page, `screen-${scheme}-${name.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}`);
     } finally {
       await page.close();
     }

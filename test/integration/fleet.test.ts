@@ -4,6 +4,7 @@
 // deleted pushed as gone, and the user's alert settings kept across a restart.
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import type { FleetEngine, PushMessage } from '../../shared/push';
@@ -98,6 +99,57 @@ describe('the fleet', () => {
     ).toBe(true);
     const picture = (await engines()).find((e) => e.profileId === 'remote');
     expect(picture?.pipelines.find((p) => p.id === 'orders')?.agents[0]?.status.state).toBe('failed');
+  });
+
+  it('reads an engine without the event stream every few seconds instead', async () => {
+    // An engine from before the stream: the same API, but 404 for /events/stream and /overview.
+    const older = createHttpServer((req, res) => {
+      const path = req.url ?? '/';
+      if (path === '/events/stream' || path === '/overview') return void res.writeHead(404).end();
+      void fetch(remote.url + path, { headers: { authorization: req.headers.authorization ?? '' } }).then(
+        async (answer) => {
+          res.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
+          });
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        },
+      );
+    });
+    await new Promise<void>((resolve) => older.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+      await callApp(app, 'saveEngineProfile', {
+        id: 'older',
+        name: 'Older',
+        baseUrl: url,
+        token: remote.token,
+      });
+      await until('the older engine read by polling', async () => {
+        const older = (await engines()).find((e) => e.profileId === 'older');
+        return older?.connection === 'polling' && older.pipelines.some((p) => p.id === 'orders');
+      });
+      const orders = (await engines())
+        .find((e) => e.profileId === 'older')
+        ?.pipelines.find((p) => p.id === 'orders');
+      expect(orders?.agents[0]?.status).toMatchObject({
+        state: 'failed',
+        lagSeconds: null,
+        changesPerSecond: null,
+      });
+      // A pipeline added there shows at the next reading.
+      await remote.client.createPipeline({}, { id: 'later', name: 'Added later' });
+      await until(
+        'the new pipeline read',
+        async () =>
+          (await engines()).find((e) => e.profileId === 'older')?.pipelines.some((p) => p.id === 'later') ??
+          false,
+        15_000,
+      );
+      await callApp(app, 'deleteEngineProfile', { id: 'older' });
+    } finally {
+      older.closeAllConnections();
+      await new Promise<void>((resolve) => older.close(() => resolve()));
+    }
   });
 
   it('pushes a deleted profile as gone', async () => {
