@@ -108,7 +108,13 @@ export async function loadSeries(
   }
 }
 
-/** Reads once, and again once more if asked while reading: a burst of events costs two requests. */
+/** Between two reads of one thing asked for by events (a copy reports its progress many times a second). */
+const READ_SPACING_MS = 500;
+
+/**
+ * Reads once, and once more if asked while reading (half a second later): a burst of events costs two
+ * requests, a steady stream of them two a second at most.
+ */
 function coalesced(read: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   let again = false;
@@ -118,11 +124,12 @@ function coalesced(read: () => Promise<void>): () => Promise<void> {
       return running;
     }
     running = read().finally(() => {
-      running = undefined;
-      if (again) {
+      setTimeout(() => {
+        running = undefined;
+        if (!again) return;
         again = false;
         void run();
-      }
+      }, READ_SPACING_MS);
     });
     return running;
   };
