@@ -108,6 +108,9 @@ export async function loadSeries(
   }
 }
 
+/** Events kept in the open pipeline's list (its first read brings the engine's newest). */
+export const EVENTS_KEPT = 500;
+
 /** Between two reads of one thing asked for by events (a copy reports its progress many times a second). */
 const READ_SPACING_MS = 500;
 
@@ -256,8 +259,32 @@ export async function refreshRun(): Promise<void> {
       api.getEngineVerify(at),
     ]);
     // An answer for an agent no longer selected is dropped, not shown under the new one.
-    if (useStore.getState().checker.selected !== `${at.pipelineId}/${at.agentId}`) return;
-    patch({ agents: pipelines, events, backlog, snapshots, verify });
+    const now = useStore.getState();
+    if (now.checker.selected !== `${at.pipelineId}/${at.agentId}`) return;
+    // Events pushed while this was read are newer than the answer: kept, not overwritten.
+    const fetched = new Set(events.map((e) => e.id));
+    const pushed = (now.checker.events ?? []).filter((e) => !fetched.has(e.id));
+    // So are the states the live picture holds (when it is live).
+    const engine = now.fleet.engines.find((e) => e.profileId === at.profileId);
+    const live = now.fleet.channel === 'open' && engine?.connection === 'live' ? engine : undefined;
+    patch({
+      agents: pipelines.map((p) => ({
+        ...p,
+        agents: p.agents.map((a) => {
+          const status = live?.pipelines
+            .find((x) => x.id === p.id)
+            ?.agents.find((x) => x.id === a.id)?.status;
+          return status ? { ...a, state: status.state, failureReason: status.failureReason } : a;
+        }),
+      })),
+      events: [...events, ...pushed].sort((x, y) => x.id - y.id).slice(-EVENTS_KEPT),
+      backlog,
+      snapshots,
+      verify,
+    });
+    // A copy or verify that moved while this was read is read again.
+    if (pushed.some((e) => /^(snapshot|resnapshot|table-)/.test(e.kind))) void refreshCopies();
+    if (pushed.some((e) => /^(verify|repair)/.test(e.kind))) void refreshVerify();
   } catch (error) {
     patch({ error: message(error) });
   }

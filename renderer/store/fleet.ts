@@ -6,7 +6,7 @@ import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push'
 import type { PushSource } from '../push';
 import { applyToOpenPipeline } from './live';
 import { useStore } from './index';
-import { openPipeline } from './checks';
+import { openPipeline, refreshRun } from './checks';
 
 export interface FleetSliceState {
   fleet: {
@@ -50,13 +50,23 @@ function notifyInBrowser(message: Extract<PushMessage, { type: 'alert' }>): void
 
 export function applyPush(message: PushMessage): void {
   switch (message.type) {
-    case 'engine':
+    case 'engine': {
+      // The open pipeline's engine live again: what it pushed while it was not is read once.
+      const before = useStore.getState().fleet.engines.find((e) => e.profileId === message.engine.profileId);
+      if (
+        before &&
+        before.connection !== 'live' &&
+        message.engine.connection === 'live' &&
+        useStore.getState().checker.profileId === message.engine.profileId
+      )
+        void refreshRun();
       setEngines((engines) =>
         engines.some((e) => e.profileId === message.engine.profileId)
           ? engines.map((e) => (e.profileId === message.engine.profileId ? message.engine : e))
           : [...engines, message.engine],
       );
       return;
+    }
     case 'engine-removed':
       setEngines((engines) => engines.filter((e) => e.profileId !== message.profileId));
       return;
@@ -100,8 +110,11 @@ export function startPush(source: PushSource | undefined): () => void {
   return source({
     message: applyPush,
     opened: () => {
+      const reopened = useStore.getState().fleet.channel === 'closed';
       useStore.setState((s) => ({ fleet: { ...s.fleet, channel: 'open' } }));
       void readFleet();
+      // Pushes were missed while the channel was down: the open pipeline is read once more.
+      if (reopened) void refreshRun();
     },
     closed: () => useStore.setState((s) => ({ fleet: { ...s.fleet, channel: 'closed' } })),
   });

@@ -3,11 +3,8 @@
 // verify, read once. The whole pipeline is read once when it is opened (refreshRun); never on a timer.
 import type { SeriesAnswer, SeriesPoint } from '../../shared/liveFeed';
 import type { PushMessage } from '../../shared/push';
-import { address, patch, refreshCopies, refreshVerify } from './checks';
+import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify } from './checks';
 import { useStore } from './index';
-
-/** Events kept in the open pipeline's list (its first read brings the engine's newest). */
-const EVENTS_KEPT = 500;
 
 type Status = Extract<PushMessage, { type: 'status' }>;
 type Event = Extract<PushMessage, { type: 'event' }>;
