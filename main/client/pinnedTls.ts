@@ -4,6 +4,7 @@
 // TLS handshake, before the request (and its token) is written; a different one is refused and said.
 import { request } from 'node:https';
 import { connect, type TLSSocket } from 'node:tls';
+import { Readable } from 'node:stream';
 
 export class CertificateChanged extends Error {
   constructor(
@@ -71,17 +72,15 @@ export function pinnedFetch(pin: string): typeof fetch {
       const signal = init.signal;
       signal?.addEventListener('abort', () => req.destroy(signal.reason as Error), { once: true });
       req.once('error', reject);
+      // Answered as soon as the headers arrive, the body streamed as it comes (an event stream never ends).
       req.once('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.once('error', reject);
-        res.once('end', () => {
-          const headers = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
-          const status = res.statusCode ?? 0;
-          const body = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-          resolve(new Response(body, { status, statusText: res.statusMessage, headers }));
-        });
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+        const status = res.statusCode ?? 0;
+        const empty = status === 204 || status === 304;
+        if (empty) res.resume();
+        const body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+        resolve(new Response(body, { status, statusText: res.statusMessage, headers }));
       });
       if (typeof init.body === 'string') req.write(init.body);
       req.end();

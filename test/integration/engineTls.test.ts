@@ -8,6 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ownCertificate } from '../../main/app/engineCertificate';
 import { callApp, startTestApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import { until } from '../helpers/until';
+import { createEngineClient } from '../../main/client/engineClient';
+import type { FleetEngine } from '../../shared/push';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,6 +23,29 @@ const call = callApp;
 const certificate = () => ownCertificate(mkdtempSync(join(tmpdir(), 'cdc-tls-')), '127.0.0.1');
 
 describe('HTTPS to a remote engine', () => {
+  it('watches the engine live through its event stream, over the pinned certificate', async () => {
+    const tls = await certificate();
+    const e: RunningEngine = await startTestEngine({ tls });
+    closers.push(() => e.stop());
+    const pinned = createEngineClient({
+      baseUrl: e.url,
+      token: e.token,
+      pinnedCertificate: tls.fingerprint256,
+    });
+    const a = await startTestApp();
+    closers.push(() => a.close());
+    await call(a, 'saveEngineProfile', { id: 'remote', name: 'Remote', baseUrl: e.url, token: e.token });
+    const remote = async () =>
+      ((await call(a, 'getFleet')) as FleetEngine[]).find((engine) => engine.profileId === 'remote');
+    await until('the engine live', async () => (await remote())?.connection === 'live');
+    // A pipeline made there arrives through the stream (which says pipelines changed).
+    await pinned.createPipeline({}, { id: 'over-tls', name: 'Over TLS' });
+    await until('the pipeline pushed', async () =>
+      Boolean((await remote())?.pipelines.some((p) => p.id === 'over-tls')),
+    );
+    expect((await remote())?.connection).toBe('live');
+  });
+
   it('pins the certificate on first use, then refuses another one without sending the token', async () => {
     const first = await certificate();
     const e: RunningEngine = await startTestEngine({ tls: first });
