@@ -29,6 +29,8 @@ export async function startTestEngine(
     runtime?: AgentRuntime;
     limits?: ServerLimits;
     tls?: { cert: string; key: string };
+    /** How often the engine measures pipelines that do not run (idleBacklog.ts). */
+    idleBacklogEveryMs?: number;
   } = {},
 ): Promise<RunningEngine> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cdc-engine-'));
@@ -44,7 +46,12 @@ export async function startTestEngine(
       watchedLog.warn(event, fields);
     },
   };
-  const engine = openEngine({ dataDir, log, runtime: options.runtime });
+  const engine = openEngine({
+    dataDir,
+    log,
+    runtime: options.runtime,
+    idleBacklogEveryMs: options.idleBacklogEveryMs,
+  });
   const token = engine.firstStartToken ?? options.token;
   if (!token) throw new Error('reopening an engine needs the token of its first start');
   const server = await startEngineServer(engine.deps, { port: 0, limits: options.limits, tls: options.tls });
