@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES, PUSH_CHANNEL, type RawPush } from '../../shared/ipc';
 import { bundleEntry, launchBundle, ROOT, type LaunchedBundle } from './launch';
@@ -241,5 +242,16 @@ describe('what each built file holds', () => {
       projectSources(f).some((s) => s.path === 'main/sandbox/mode.ts'),
     );
     expect(sandboxChunk).toHaveLength(1);
+  });
+});
+
+describe('the built renderer', () => {
+  it('stays within 300 KB gzipped, charts included', () => {
+    const assets = join(ROOT, 'dist', 'renderer', 'assets');
+    const files = readdirSync(assets).filter((f) => /\.(js|css)$/.test(f));
+    const gzipped = files.reduce((n, f) => n + gzipSync(readFileSync(join(assets, f))).length, 0);
+    expect(gzipped).toBeLessThanOrEqual(300 * 1024);
+    // The chart library is in it (a lazily loaded or missing chunk would pass the size and break Home).
+    expect(files.some((f) => /uPlot|u-legend/.test(readFileSync(join(assets, f), 'utf8')))).toBe(true);
   });
 });
