@@ -8,6 +8,9 @@ import { watchedLog } from '../setup/secretNotes';
 import type { AppServices } from '../../main/app/services';
 import { startTestApp } from '../helpers/app';
 import { MAX_BODY_BYTES, startWebServer, type WebServer } from '../../main/web/server';
+import { readEventStream } from '../../shared/eventStream';
+import { PUSH_EVENT, pushMessageSchema, type PushMessage } from '../../shared/push';
+import { until } from '../helpers/until';
 
 let server: WebServer;
 let app: AppServices;
@@ -21,6 +24,7 @@ beforeAll(async () => {
     dispatch: app.dispatch,
     log: watchedLog,
     staticRoot: root,
+    subscribe: app.deps.fleet.subscribe,
   });
 });
 afterAll(async () => {
@@ -129,5 +133,43 @@ describe('web bridge', () => {
       const answer = await call(path);
       expect(answer.body).not.toContain('outside-secret');
     }
+  });
+});
+
+describe('the push stream', () => {
+  it('needs the launch token, then streams the pushes of main as server-sent events', async () => {
+    const refused = await fetch(`${server.url}/api/push`);
+    expect(refused.status).toBe(401);
+    const posted = await fetch(`${server.url}/api/push`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.token}` },
+    });
+    expect(posted.status).toBe(405);
+
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/api/push`, {
+      headers: { Authorization: `Bearer ${server.token}` },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    const messages: PushMessage[] = [];
+    const reading = (async () => {
+      for await (const { event, data } of readEventStream(res.body as unknown as AsyncIterable<Uint8Array>))
+        if (event === PUSH_EVENT) messages.push(pushMessageSchema.parse(JSON.parse(data)));
+    })().catch(() => undefined);
+    // A profile saved is watched, and its engine pushed.
+    await app.deps.profiles.save({
+      id: 'elsewhere',
+      name: 'Elsewhere',
+      baseUrl: 'http://127.0.0.1:9',
+      token: 'x-token',
+    });
+    await until('the new engine pushed', () =>
+      messages.some((m) => m.type === 'engine' && m.engine.profileId === 'elsewhere'),
+    );
+    controller.abort();
+    await reading;
   });
 });
