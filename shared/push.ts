@@ -14,6 +14,14 @@ const timestamp = z.string();
  */
 export const engineConnectionSchema = z.enum(['live', 'polling', 'connecting', 'unreachable']);
 
+/** How each connection state reads on screen. */
+export const CONNECTION_WORDS: Record<z.infer<typeof engineConnectionSchema>, string> = {
+  live: 'live',
+  polling: 'read every 5 s (this engine has no event stream)',
+  connecting: 'connecting…',
+  unreachable: 'not answering',
+};
+
 export const fleetEngineSchema = z.object({
   profileId: idSchema,
   name: z.string(),

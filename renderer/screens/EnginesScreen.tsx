@@ -1,6 +1,7 @@
 // Engines: the app's own local engine (its token shown once) and profiles of other engines.
 import { useState, type FormEvent } from 'react';
 import { useStore } from '../store';
+import { CONNECTION_WORDS } from '../../shared/push';
 import {
   checkEngine,
   deleteProfile,
@@ -72,6 +73,7 @@ export function EnginesScreen() {
                   className={check && check !== 'checking' ? (check.ok ? 'ok' : 'problem') : undefined}
                 >
                   {check === 'checking' ? 'Checking…' : (check?.message ?? '')}
+                  <LiveState profileId={p.id} />
                 </td>
                 <td>
                   <div className="row-actions">
@@ -212,5 +214,17 @@ function ProfileForm() {
         </button>
       </div>
     </form>
+  );
+}
+
+/** How the app watches the engine now (live, read every 5 s, not answering), from main's pushes. */
+function LiveState({ profileId }: { profileId: string }) {
+  const engine = useStore((s) => s.fleet.engines.find((e) => e.profileId === profileId));
+  if (!engine) return null;
+  return (
+    <div className={engine.connection === 'unreachable' ? 'problem' : 'muted'}>
+      Watched: {CONNECTION_WORDS[engine.connection]}
+      {engine.problem && ` — ${engine.problem}`}
+    </div>
   );
 }

@@ -3,7 +3,7 @@
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
 import { count, duration } from '../../shared/format';
-import type { AlertSettings, FleetEngine } from '../../shared/push';
+import { CONNECTION_WORDS, type AlertSettings, type FleetEngine } from '../../shared/push';
 import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
 import { useStore } from '../store';
 import { openPipeline } from '../store/checks';
@@ -34,13 +34,6 @@ function rankOf(
   const rest: Record<string, number> = { running: 2, paused: 3 };
   return { rank: rest[status.state] ?? 4, why: null };
 }
-
-const CONNECTION_WORDS: Record<FleetEngine['connection'], string> = {
-  live: 'live',
-  polling: 'read every 5 s (this engine has no event stream)',
-  connecting: 'connecting…',
-  unreachable: 'not answering',
-};
 
 export function HomeScreen() {
   const engines = useStore((s) => s.fleet.engines);

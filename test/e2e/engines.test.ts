@@ -58,6 +58,11 @@ describe('Engines screen', () => {
     await page.getByText('Saved Staging.').waitFor();
     await page.getByRole('button', { name: 'Check Staging' }).click();
     await page.getByText(`Connected to ${remote.url}: 0 pipeline(s).`).waitFor();
+    // Watched from the moment it is saved, as the app says beside it.
+    await page
+      .getByRole('row', { name: /Staging/ })
+      .getByText('Watched: live')
+      .waitFor();
     await page.getByRole('button', { name: 'Check Local engine' }).click();
     await page
       .getByRole('row', { name: /Local engine/ })

@@ -3,8 +3,6 @@
 // click opens it; an open running pipeline whose gauge, charts and events follow pushed messages with no
 // request from the page; Home by keyboard alone; axe clean and screenshots in both schemes.
 import type sql from 'mssql';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineClient, type EngineClient } from '../../main/client/engineClient';
@@ -12,6 +10,7 @@ import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sandboxPool } from '../helpers/sandbox';
+import { freePort } from '../helpers/ports';
 import { scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
@@ -30,14 +29,6 @@ const RECORD_NOTIFICATIONS = `
     constructor(title, options) { this.title = title; this.body = options?.body; window.__notifications.push(this); }
     close() {}
   };`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A pipeline with a change-tracking source agent not yet configured (state "new"). */
 async function plainPipeline(client: EngineClient, id: string, name: string): Promise<void> {

@@ -2,7 +2,7 @@
 // on a free port: fault drills stop and start it without touching the machine's shared server.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,17 +27,6 @@ export interface PrivatePostgres {
   start(): void;
   /** Stops the server and removes its folder. */
   destroy(): void;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {

@@ -2,9 +2,8 @@
 // live, a profile whose engine does not answer shown as unreachable without holding up the others, a
 // pipeline failing on the remote engine pushed as its status and as an alert in words, a profile
 // deleted pushed as gone, and the user's alert settings kept across a restart.
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import type { FleetEngine, PushMessage } from '../../shared/push';
@@ -12,6 +11,7 @@ import { callApp, startTestApp } from '../helpers/app';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { until } from '../helpers/until';
+import { freePort } from '../helpers/ports';
 
 let sandbox: SandboxSqlServer;
 let remote: RunningEngine;
@@ -20,13 +20,6 @@ let deadUrl: string;
 const pushed: PushMessage[] = [];
 
 /** A loopback port nothing listens on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({ seed: true });
