@@ -126,17 +126,36 @@ export function createFleet(o: FleetOptions): Fleet {
       }
       picture.pipelines = overview.pipelines;
       picture.readAt = overview.at;
+      // Agents gone from the engine are forgotten here too.
+      const present = new Set(overview.pipelines.flatMap((p) => p.agents.map((a) => `${p.id}/${a.id}`)));
+      for (const key of memory.keys()) if (!present.has(key)) memory.delete(key);
       picture.connection = connection;
       picture.problem = null;
       pushPicture(true);
     };
 
-    const readOverview = async () => {
-      try {
-        if (client) applyOverview(await client.getOverview({}), 'live');
-      } catch (error) {
-        if (!stopped) unreachable(problemOf(error));
+    // One reading at a time; asked again meanwhile (fifty pipelines created in a row), one more after it.
+    let reading: Promise<void> | undefined;
+    let readAgain = false;
+    const readOverview = async (): Promise<void> => {
+      if (reading) {
+        readAgain = true;
+        return reading;
       }
+      reading = (async () => {
+        try {
+          if (client) applyOverview(await client.getOverview({}), 'live');
+        } catch (error) {
+          if (!stopped) unreachable(problemOf(error));
+        }
+      })().finally(() => {
+        reading = undefined;
+        if (readAgain && !stopped) {
+          readAgain = false;
+          void readOverview();
+        }
+      });
+      return reading;
     };
 
     /** An engine older than the stream: its pipelines and agents' states, read every few seconds. */

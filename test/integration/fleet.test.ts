@@ -4,6 +4,7 @@
 // deleted pushed as gone, and the user's alert settings kept across a restart.
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import type { FleetEngine, PushMessage } from '../../shared/push';
@@ -142,6 +143,64 @@ describe('the fleet', () => {
     } finally {
       older.closeAllConnections();
       await new Promise<void>((resolve) => older.close(() => resolve()));
+    }
+  });
+
+  it('reads an engine whole once per burst of changes, not once per change', async () => {
+    // A counting pass-through in front of the remote engine, streams included.
+    let overviews = 0;
+    const counting = createHttpServer((req, res) => {
+      const path = req.url ?? '/';
+      if (path === '/overview') overviews += 1;
+      const controller = new AbortController();
+      res.on('close', () => controller.abort());
+      fetch(remote.url + path, {
+        headers: { authorization: req.headers.authorization ?? '' },
+        signal: controller.signal,
+      }).then(
+        (answer) => {
+          res.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
+          });
+          if (answer.body) Readable.fromWeb(answer.body as Parameters<typeof Readable.fromWeb>[0]).pipe(res);
+          else res.end();
+        },
+        () => res.destroy(),
+      );
+    });
+    await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+      await callApp(app, 'saveEngineProfile', {
+        id: 'counted',
+        name: 'Counted',
+        baseUrl: url,
+        token: remote.token,
+      });
+      const counted = async () => (await engines()).find((e) => e.profileId === 'counted');
+      await until('watched live', async () => (await counted())?.connection === 'live');
+      const before = overviews;
+      // Twenty pipelines with an agent each: forty "pipelines changed" messages.
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          await remote.client.createPipeline({}, { id: `burst-${i}`, name: `Burst ${i}` });
+          await remote.client.createAgent(
+            { pipelineId: `burst-${i}` },
+            { id: 'src', type: 'change-tracking', role: 'source' },
+          );
+        }),
+      );
+      await until(
+        'all twenty read',
+        async () =>
+          (await counted())?.pipelines.filter((p) => p.id.startsWith('burst-') && p.agents.length === 1)
+            .length === 20,
+      );
+      expect(overviews - before).toBeLessThan(20);
+      await callApp(app, 'deleteEngineProfile', { id: 'counted' });
+    } finally {
+      counting.closeAllConnections();
+      await new Promise<void>((resolve) => counting.close(() => resolve()));
     }
   });
 
