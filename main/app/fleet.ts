@@ -10,6 +10,7 @@ import { subscribeToEngine } from '../client/engineStream';
 import type { Log } from '../platform/log';
 import { alertsFor, alertText, type AlertMemory } from './alerts';
 import type { Profile } from './profiles';
+import { coalesced } from '../../shared/coalesce';
 
 export interface Fleet {
   engines(): FleetEngine[];
@@ -135,28 +136,14 @@ export function createFleet(o: FleetOptions): Fleet {
     };
 
     // One reading at a time; asked again meanwhile (fifty pipelines created in a row), one more after it.
-    let reading: Promise<void> | undefined;
-    let readAgain = false;
-    const readOverview = async (): Promise<void> => {
-      if (reading) {
-        readAgain = true;
-        return reading;
+    const readOverview = coalesced(async () => {
+      if (stopped || !client) return;
+      try {
+        applyOverview(await client.getOverview({}), 'live');
+      } catch (error) {
+        if (!stopped) unreachable(problemOf(error));
       }
-      reading = (async () => {
-        try {
-          if (client) applyOverview(await client.getOverview({}), 'live');
-        } catch (error) {
-          if (!stopped) unreachable(problemOf(error));
-        }
-      })().finally(() => {
-        reading = undefined;
-        if (readAgain && !stopped) {
-          readAgain = false;
-          void readOverview();
-        }
-      });
-      return reading;
-    };
+    });
 
     /** An engine older than the stream: its pipelines and agents' states, read every few seconds. */
     const poll = async () => {

@@ -12,6 +12,7 @@ import type {
 import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
+import { coalesced } from '../../shared/coalesce';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
 export interface ChecksSliceState {
@@ -114,31 +115,6 @@ export const EVENTS_KEPT = 500;
 /** Between two reads of one thing asked for by events (a copy reports its progress many times a second). */
 const READ_SPACING_MS = 500;
 
-/**
- * Reads once, and once more if asked while reading (half a second later): a burst of events costs two
- * requests, a steady stream of them two a second at most.
- */
-function coalesced(read: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = read().finally(() => {
-      setTimeout(() => {
-        running = undefined;
-        if (!again) return;
-        again = false;
-        void run();
-      }, READ_SPACING_MS);
-    });
-    return running;
-  };
-  return run;
-}
-
 /** The open pipeline's copies, after an event said they changed. */
 export const refreshCopies = coalesced(async () => {
   const { api } = useStore.getState();
@@ -147,7 +123,7 @@ export const refreshCopies = coalesced(async () => {
   const snapshots = await api.listEngineSnapshots(at).catch(() => undefined);
   if (snapshots && useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
     patch({ snapshots });
-});
+}, READ_SPACING_MS);
 
 /** The open pipeline's verify, after an event said it changed. */
 export const refreshVerify = coalesced(async () => {
@@ -156,7 +132,7 @@ export const refreshVerify = coalesced(async () => {
   if (!api || !at) return;
   const verify = await api.getEngineVerify(at).catch(() => undefined);
   if (verify && useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`) patch({ verify });
-});
+}, READ_SPACING_MS);
 
 export function address() {
   const { profileId, selected } = useStore.getState().checker;
