@@ -4,7 +4,7 @@
 // deleted pushed as gone, and the user's alert settings kept across a restart.
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import type { FleetEngine, PushMessage } from '../../shared/push';
@@ -100,14 +100,17 @@ describe('the fleet', () => {
     const older = createHttpServer((req, res) => {
       const path = req.url ?? '/';
       if (path === '/events/stream' || path === '/overview') return void res.writeHead(404).end();
-      void fetch(remote.url + path, { headers: { authorization: req.headers.authorization ?? '' } }).then(
-        async (answer) => {
-          res.writeHead(answer.status, {
-            'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
-          });
-          res.end(Buffer.from(await answer.arrayBuffer()));
-        },
-      );
+      void fetch(remote.url + path, { headers: { authorization: req.headers.authorization ?? '' } })
+        .then(
+          async (answer) => {
+            res.writeHead(answer.status, {
+              'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
+            });
+            res.end(Buffer.from(await answer.arrayBuffer()));
+          },
+          // The engine gone mid-answer (the test closing): this side is cut too.
+        )
+        .catch(() => res.destroy());
     });
     await new Promise<void>((resolve) => older.listen(0, '127.0.0.1', resolve));
     try {
@@ -162,7 +165,13 @@ describe('the fleet', () => {
           res.writeHead(answer.status, {
             'Content-Type': answer.headers.get('content-type') ?? 'text/plain',
           });
-          if (answer.body) Readable.fromWeb(answer.body as Parameters<typeof Readable.fromWeb>[0]).pipe(res);
+          // The engine's side ending mid-stream (the test closing) ends this side too, not the run.
+          if (answer.body)
+            pipeline(
+              Readable.fromWeb(answer.body as Parameters<typeof Readable.fromWeb>[0]),
+              res,
+              () => undefined,
+            );
           else res.end();
         },
         () => res.destroy(),
