@@ -3,7 +3,8 @@
 // EventSource cannot send, hence fetch). Every message is parsed before use; a dropped stream is opened
 // again after two seconds, and `opened` tells the store to read the whole picture again.
 import { pushMessageSchema, PUSH_EVENT, WEB_PUSH_PATH, type PushMessage } from '../shared/push';
-import { readEventStream } from '../shared/eventStream';
+import { readEventStream, streamChunks } from '../shared/eventStream';
+import { safeJson } from '../shared/config/parse';
 import type { RawPush } from '../shared/ipc';
 
 declare global {
@@ -52,23 +53,9 @@ export function webPush(token: string, fetchImpl: typeof fetch = fetch): PushSou
         });
         if (!response.ok || !response.body) throw new Error(`push stream answered ${response.status}`);
         handlers.opened();
-        const reader = response.body.getReader();
-        const chunks = async function* () {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) return;
-            yield value;
-          }
-        };
-        for await (const { event, data } of readEventStream(chunks())) {
+        for await (const { event, data } of readEventStream(streamChunks(response.body))) {
           if (event !== PUSH_EVENT) continue;
-          let raw: unknown;
-          try {
-            raw = JSON.parse(data);
-          } catch {
-            continue;
-          }
-          const message = parsed(raw);
+          const message = parsed(safeJson(data));
           if (message) handlers.message(message);
         }
       } catch {

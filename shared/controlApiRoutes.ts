@@ -343,6 +343,13 @@ export const routes = {
 
 export type Routes = typeof routes;
 export type OperationId = keyof Routes;
+/** Routes answered with a held-open stream (server-sent events) rather than one answer. */
+export type StreamOperationId = {
+  [O in OperationId]: Routes[O] extends { stream: unknown } ? O : never;
+}[OperationId];
+/** Routes answered once: the engine's operations and the client's typed functions. */
+export type AnsweredOperationId = Exclude<OperationId, StreamOperationId>;
+export const isAnswered = (id: OperationId): id is AnsweredOperationId => !('stream' in routes[id]);
 export type RouteBody<O extends OperationId> = Routes[O] extends { body: z.ZodType }
   ? z.input<Routes[O]['body']>
   : undefined;

@@ -26,3 +26,17 @@ export async function* readEventStream(
     }
   }
 }
+
+/** A fetch body's bytes as they arrive, `each` told of every chunk (a silence timer, say). */
+export async function* streamChunks(
+  body: ReadableStream<Uint8Array>,
+  each?: () => void,
+): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    each?.();
+    yield value;
+  }
+}

@@ -5,9 +5,13 @@
 // every few seconds instead; one that does not answer is shown as such and never holds up the others.
 import type { AgentStatus, FeedMessage, Overview } from '../../shared/liveFeed';
 import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push';
-import { createEngineClient, EngineError, type EngineClientOptions } from '../client/engineClient';
+import {
+  createEngineClient,
+  EngineError,
+  TOKEN_REFUSED,
+  type EngineClientOptions,
+} from '../client/engineClient';
 import { subscribeToEngine } from '../client/engineStream';
-import type { Log } from '../platform/log';
 import { alertsFor, alertText, type AlertMemory } from './alerts';
 import type { Profile } from './profiles';
 import { coalesced } from '../../shared/coalesce';
@@ -25,7 +29,6 @@ export interface FleetOptions {
   /** How to reach a profile's engine (its token, its pinned certificate); throws with words when it cannot. */
   access: (profile: Profile) => Promise<EngineClientOptions>;
   settings: () => AlertSettings;
-  log: Log;
   now: () => Date;
   /** An engine without the event stream is read this often. */
   pollEveryMs?: number;
@@ -36,8 +39,7 @@ export interface FleetOptions {
 }
 
 const problemOf = (error: unknown): string => {
-  if (error instanceof EngineError && error.status === 401)
-    return 'The engine refused the token: paste the current one into the profile.';
+  if (error instanceof EngineError && error.status === 401) return TOKEN_REFUSED;
   return error instanceof Error ? error.message : 'The engine could not be read.';
 };
 

@@ -9,6 +9,7 @@ import {
   createEngineClient,
   EngineError,
   parseBaseUrl,
+  TOKEN_REFUSED,
   type EngineClient,
   type EngineClientOptions,
 } from '../client/engineClient';
@@ -106,8 +107,7 @@ async function onEngine<T>(
     return await call((await clientFor(deps, profile, CHECK_TIMEOUT_MS)).client);
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
-    if (error.status === 401)
-      throw new UserError('The engine refused the token: paste the current one into the profile.');
+    if (error.status === 401) throw new UserError(TOKEN_REFUSED);
     throw new UserError(error.message);
   }
 }
@@ -270,7 +270,7 @@ export const handlers: Handlers = {
       if (error.status === 401)
         return {
           ok: false,
-          message: 'The engine refused the token: paste the current one into the profile.',
+          message: TOKEN_REFUSED,
         };
       return { ok: false, message: error.message };
     }

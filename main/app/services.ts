@@ -57,7 +57,6 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     profiles: () => profiles.list(),
     access: async (profile) => (await engineAccess({ profiles }, profile)).options,
     settings: () => alertSettings.get(),
-    log: o.log,
     now: () => new Date(),
   });
   fleet.sync();

@@ -6,13 +6,18 @@ import { parseEngineUrl } from '../../shared/engineUrl';
 import { CertificateChanged, pinnedFetch } from './pinnedTls';
 import {
   fillPath,
+  isAnswered,
   routes,
+  type AnsweredOperationId,
   type OperationId,
   type RouteAnswer,
   type RouteBody,
   type RouteParams,
   type Routes,
 } from '../../shared/controlApiRoutes';
+
+/** What the user reads when an engine answers 401 to its stored token. */
+export const TOKEN_REFUSED = 'The engine refused the token: paste the current one into the profile.';
 
 export class EngineError extends Error {
   constructor(
@@ -36,12 +41,9 @@ export interface EngineClientOptions {
 }
 
 type Params<O extends OperationId> = RouteParams<Routes[O]['path']>;
-/** Routes answered with a held-open stream, read by engineStream.ts instead. */
-type StreamOperationId = {
-  [O in OperationId]: Routes[O] extends { stream: unknown } ? O : never;
-}[OperationId];
+/** Every route answered once; the event stream is read by engineStream.ts instead. */
 export type EngineClient = {
-  [O in Exclude<OperationId, StreamOperationId>]: RouteBody<O> extends undefined
+  [O in AnsweredOperationId]: RouteBody<O> extends undefined
     ? (params: Params<O>) => Promise<RouteAnswer<O>>
     : (params: Params<O>, body: RouteBody<O>) => Promise<RouteAnswer<O>>;
 };
@@ -125,7 +127,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   }
 
   const entries = (Object.keys(routes) as OperationId[])
-    .filter((id) => !('stream' in routes[id]))
+    .filter(isAnswered)
     .map((id) => [id, (params: Record<string, string>, body?: unknown) => call(id, params ?? {}, body)]);
   return Object.fromEntries(entries) as EngineClient;
 }

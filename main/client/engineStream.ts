@@ -3,10 +3,10 @@
 // a stream that stays silent past three keep-alives treated as dropped, and an engine without the stream
 // (one older than it: 404 or 405) reported once so the caller can poll instead.
 import { FEED_EVENT, feedMessageSchema, type FeedMessage } from '../../shared/liveFeed';
-import { readEventStream } from '../../shared/eventStream';
+import { readEventStream, streamChunks } from '../../shared/eventStream';
 import { routes } from '../../shared/controlApiRoutes';
 import { safeJson } from '../../shared/config/parse';
-import { engineTransport, type EngineClientOptions } from './engineClient';
+import { engineTransport, TOKEN_REFUSED, type EngineClientOptions } from './engineClient';
 import { CertificateChanged } from './pinnedTls';
 
 export interface StreamHandlers {
@@ -70,7 +70,7 @@ export function subscribeToEngine(
         await response.body?.cancel();
         throw new Error(
           response.status === 401
-            ? 'The engine refused the token: paste the current one into the profile.'
+            ? TOKEN_REFUSED
             : `The engine answered ${response.status} to its event stream.`,
         );
       }
@@ -78,16 +78,8 @@ export function subscribeToEngine(
       handlers.connected();
       const silenceLimit = timing.silenceLimitMs ?? SILENCE_LIMIT_MS;
       resetSilence(silenceLimit);
-      const bytes = async function* (body: ReadableStream<Uint8Array>) {
-        const reader = body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          resetSilence(silenceLimit);
-          yield value;
-        }
-      };
-      for await (const { event, data } of readEventStream(bytes(response.body))) {
+      const chunks = streamChunks(response.body, () => resetSilence(silenceLimit));
+      for await (const { event, data } of readEventStream(chunks)) {
         if (event !== FEED_EVENT) continue;
         const parsed = feedMessageSchema.safeParse(safeJson(data));
         // A message this app does not understand (a newer engine's) is skipped, not fatal.

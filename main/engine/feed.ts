@@ -8,7 +8,10 @@ import type { Repo } from './store/repo';
 export const STATUS_EVERY_MS = 1_000;
 
 export interface EngineFeed {
-  /** Each message to `listener` until the answer is called. */
+  /**
+   * Each message to `listener` until the answer is called. A message is the engine's own objects: the
+   * listener uses (writes out) it during the call and keeps no reference.
+   */
   subscribe(listener: (message: FeedMessage) => void): () => void;
   agentChanged(pipelineId: string, agentId: string): void;
   pipelinesChanged(): void;
@@ -59,12 +62,8 @@ export function createEngineFeed(
     },
     eventAdded(pipelineId, event) {
       if (listeners.size === 0) return;
-      // A copy: the event's data is the runner's object, which it may reuse.
-      send({
-        type: 'event',
-        pipelineId,
-        event: { ...event, data: JSON.parse(JSON.stringify(event.data)) as Record<string, unknown> },
-      });
+      // The runner's own object, not a copy: listeners write it out during the call (see subscribe).
+      send({ type: 'event', pipelineId, event: { ...event, data: event.data as Record<string, unknown> } });
       if (event.agentId) agentChanged(pipelineId, event.agentId);
     },
   };

@@ -23,7 +23,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
   };
 }
 
-export const liveOperations: Pick<Operations, 'getOverview' | 'getSeries' | 'streamEvents'> = {
+export const liveOperations: Pick<Operations, 'getOverview' | 'getSeries'> = {
   getOverview: (_request, deps) =>
     ok({
       at: deps.now().toISOString(),
@@ -44,10 +44,5 @@ export const liveOperations: Pick<Operations, 'getOverview' | 'getSeries' | 'str
         `There is no window "${String(params.window).slice(0, 32)}"; the windows are hour and day.`,
       );
     return ok(deps.series.read(row.pipelineId, row.id, window.data, deps.now().getTime()));
-  },
-
-  // The stream is served by the server itself (it holds the response open); reached here, it is a mistake.
-  streamEvents: () => {
-    throw new Error('The event stream is served by the engine server.');
   },
 };

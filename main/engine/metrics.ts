@@ -5,6 +5,7 @@
 import type { BacklogFigure } from '../connectors/spi';
 import type { AgentState } from '../../shared/controlApi';
 import { agentStateSchema } from '../../shared/controlApi';
+import { batchFigures, finiteOrNull } from '../../shared/batchEvent';
 
 /** A backlog point as the runner reports it (null: the source cannot tell). */
 type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft'>;
@@ -55,8 +56,6 @@ export interface EngineMetrics {
   render(agents: readonly MetricsAgent[], version: string): string;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 export function createEngineMetrics(now: () => Date): EngineMetrics {
   const startedAt = now().getTime() / 1000;
   const agents = new Map<string, AgentCounters>();
@@ -89,20 +88,18 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       if (kind === 'batch-applied') {
         c.batches += 1;
         c.lastBatchAt = now().getTime() / 1000;
+        const batch = batchFigures(data);
         const second = Math.floor(c.lastBatchAt);
-        c.recent.set(second, (c.recent.get(second) ?? 0) + (num(data.changes) ?? 0));
+        c.recent.set(second, (c.recent.get(second) ?? 0) + batch.changes);
         for (const s of c.recent.keys()) if (s <= second - RATE_WINDOW_S) c.recent.delete(s);
-        const lag = num(data.lagMs);
-        if (lag !== null) c.lagSeconds = lag / 1000;
-        const perTable = data.tables && typeof data.tables === 'object' ? Object.entries(data.tables) : [];
-        for (const [name, counts] of perTable) {
-          const t = c.tables.get(name) ?? { insert: 0, update: 0, delete: 0, lastAt: 0 };
-          const k = counts as Record<string, unknown>;
-          t.insert += num(k.inserts) ?? 0;
-          t.update += num(k.updates) ?? 0;
-          t.delete += num(k.deletes) ?? 0;
+        if (batch.lagMs !== null) c.lagSeconds = batch.lagMs / 1000;
+        for (const counts of batch.tables) {
+          const t = c.tables.get(counts.table) ?? { insert: 0, update: 0, delete: 0, lastAt: 0 };
+          t.insert += counts.inserts;
+          t.update += counts.updates;
+          t.delete += counts.deletes;
           t.lastAt = c.lastBatchAt;
-          c.tables.set(name, t);
+          c.tables.set(counts.table, t);
         }
       } else if (kind === 'failed') c.failures += 1;
       else if (kind === 'retrying') c.retries += 1;
@@ -112,12 +109,16 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         (kind === 'snapshot-started' || kind === 'snapshot-resumed' || kind === 'snapshot-progress')
       )
         c.copies.set(table, {
-          done: num(data.rowsDone) ?? 0,
-          total: num(data.rowsTotal),
+          done: finiteOrNull(data.rowsDone) ?? 0,
+          total: finiteOrNull(data.rowsTotal),
           finished: false,
         });
       else if (table && kind === 'snapshot-done')
-        c.copies.set(table, { done: num(data.rows) ?? 0, total: num(data.rows), finished: true });
+        c.copies.set(table, {
+          done: finiteOrNull(data.rows) ?? 0,
+          total: finiteOrNull(data.rows),
+          finished: true,
+        });
       else if (table && kind === 'snapshot-cancelled') c.copies.delete(table);
     },
     backlog(pipelineId, agentId, point) {
@@ -128,11 +129,10 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       const second = Math.floor(now().getTime() / 1000);
       let changes = 0;
       for (const [s, n] of c?.recent ?? []) if (s > second - RATE_WINDOW_S) changes += n;
-      const minutesLeft = c?.backlog?.measuredMinutesLeft ?? c?.backlog?.minutesLeft ?? null;
       return {
         lagSeconds: c?.lagSeconds ?? null,
         backlogRows: c?.backlog?.rowsToRead ?? null,
-        secondsLeft: minutesLeft === null ? null : minutesLeft * 60,
+        secondsLeft: c ? secondsLeft(c) : null,
         changesPerSecond: changes / RATE_WINDOW_S,
         lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
       };
@@ -201,6 +201,12 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
   };
 }
 
+/** Time to read the backlog at the rate measured lately, else the agent type's own estimate. */
+function secondsLeft(c: AgentCounters): number | null {
+  const minutes = c.backlog?.measuredMinutesLeft ?? c.backlog?.minutesLeft ?? null;
+  return minutes === null ? null : minutes * 60;
+}
+
 /** One series per agent: the figures that need no label of their own. */
 const PER_AGENT: {
   name: string;
@@ -236,10 +242,7 @@ const PER_AGENT: {
     name: 'cdc_backlog_time_left_seconds',
     type: 'gauge',
     help: 'Time to read the backlog at the rate measured lately (else the agent type’s estimate).',
-    value: (c) => {
-      const minutes = c.backlog?.measuredMinutesLeft ?? c.backlog?.minutesLeft ?? null;
-      return minutes === null ? null : minutes * 60;
-    },
+    value: (c) => secondsLeft(c),
   },
   {
     name: 'cdc_retries_total',

@@ -2,7 +2,13 @@
 // types, and the lookups that answer 404, 409 or 422 in the same words everywhere.
 import type { Problem } from '../../shared/config/problems';
 import { ID_PATTERN } from '../../shared/controlApi';
-import type { OperationId, RouteAnswer, RouteParams, Routes } from '../../shared/controlApiRoutes';
+import type {
+  AnsweredOperationId,
+  OperationId,
+  RouteAnswer,
+  RouteParams,
+  Routes,
+} from '../../shared/controlApiRoutes';
 import type { AgentPlugins } from '../connectors/registry';
 import type { AgentRuntime, ResolvedAgent } from '../connectors/spi';
 import type { Log } from '../platform/log';
@@ -48,8 +54,9 @@ export interface Reply<O extends OperationId = OperationId> {
   status: number;
   body?: RouteAnswer<O>;
 }
+/** The engine's operations: every route answered once (the event stream is the server's own). */
 export type Operations = {
-  [O in OperationId]: (req: OperationRequest<O>, deps: EngineDeps) => Promise<Reply<O>> | Reply<O>;
+  [O in AnsweredOperationId]: (req: OperationRequest<O>, deps: EngineDeps) => Promise<Reply<O>> | Reply<O>;
 };
 
 export const ok = <T>(body: T, status = 200) => ({ status, body });

@@ -2,7 +2,7 @@
 // request handling stays visible). Loopback by default; every route needs the admin token.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { routes, type OperationId, type RouteSpec } from '../../shared/controlApiRoutes';
+import { isAnswered, routes, type OperationId, type RouteSpec } from '../../shared/controlApiRoutes';
 import { unsafeText } from '../../shared/config/unsafeText';
 import { HttpError, readJsonBody } from '../platform/http/body';
 import { createLimitedServer, type ServerLimits } from '../platform/http/server';
@@ -19,7 +19,6 @@ interface CompiledRoute {
   pattern: RegExp;
   keys: string[];
   hasBody: boolean;
-  stream: boolean;
 }
 
 const compiled: CompiledRoute[] = Object.entries(routes).map(([operationId, r]) => {
@@ -34,7 +33,6 @@ const compiled: CompiledRoute[] = Object.entries(routes).map(([operationId, r]) 
     pattern: new RegExp(`^${source}$`),
     keys,
     hasBody: 'body' in r,
-    stream: 'stream' in r,
   };
 });
 
@@ -99,14 +97,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
     if (!scrape && !deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
     const { route, params } = match(method, path);
     if (unsafeText(params).length > 0) throw problem.notFound(`No resource at ${path.slice(0, 200)}.`);
-    if (route.stream) {
+    const operationId = route.operationId;
+    if (!isAnswered(operationId)) {
       serveEventStream(req, res, (sink) => deps.feed.subscribe((message) => sink.send(FEED_EVENT, message)));
       return;
     }
     const body = route.hasBody ? await readJsonBody(req, MAX_BODY_BYTES) : undefined;
     const unsafe = unsafeText(body);
     if (unsafe.length > 0) throw problem.invalid(unsafe);
-    const reply = await operations[route.operationId]({ params, body }, deps);
+    const reply = await operations[operationId]({ params, body }, deps);
     if (reply.body === undefined) {
       res.writeHead(reply.status).end();
     } else if (reply.body instanceof Uint8Array) {

@@ -2,6 +2,7 @@
 // the engine at a glance beside the open pipeline, from the statuses main pushes (no request of its own).
 import { useStore } from '../store';
 import { BacklogGauge } from './BacklogGauge';
+import { backlogPointOf } from '../store/live';
 
 const WATCHED = new Set(['configured', 'running', 'paused']);
 
@@ -23,17 +24,10 @@ export function BacklogOverview() {
           const { status } = agent;
           const backlog = {
             agentId: agent.id,
-            current:
-              status.backlogRows === null
-                ? null
-                : {
-                    at: '',
-                    rowsToRead: status.backlogRows,
-                    minutesLeft: null,
-                    versionsBehind: null,
-                    measuredMinutesLeft: status.secondsLeft === null ? null : status.secondsLeft / 60,
-                  },
-            unavailableReason: 'not measured yet: the running pipeline reports it every 10 s.',
+            // No time of its own: the picture's statuses carry none.
+            current: backlogPointOf(status, ''),
+            unavailableReason:
+              'not measured yet: a running or paused pipeline every 10 s, a stopped or failed one every 5 minutes.',
             history: [],
           };
           return (

@@ -3,7 +3,12 @@
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
 import { count, duration } from '../../shared/format';
-import { CONNECTION_WORDS, type AlertSettings, type FleetEngine } from '../../shared/push';
+import {
+  alertSettingsSchema,
+  CONNECTION_WORDS,
+  type AlertSettings,
+  type FleetEngine,
+} from '../../shared/push';
 import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
 import { useStore } from '../store';
 import { openPipeline } from '../store/checks';
@@ -17,7 +22,8 @@ interface Row {
   why: string | null;
 }
 
-const DEFAULT_THRESHOLDS = { lagSeconds: 300, backlogRows: 100_000 };
+/** Until the user's settings are read: the same defaults main applies. */
+const DEFAULT_SETTINGS = alertSettingsSchema.parse({});
 
 /** Failed first, then over a threshold, then running, paused, and the rest. */
 function rankOf(
@@ -26,8 +32,7 @@ function rankOf(
 ): { rank: number; why: string | null } {
   const { status } = agent;
   if (status.state === 'failed') return { rank: 0, why: 'failed' };
-  const lagLimit = settings ? settings.lagSeconds : DEFAULT_THRESHOLDS.lagSeconds;
-  const backlogLimit = settings ? settings.backlogRows : DEFAULT_THRESHOLDS.backlogRows;
+  const { lagSeconds: lagLimit, backlogRows: backlogLimit } = settings ?? DEFAULT_SETTINGS;
   if (lagLimit !== null && (status.lagSeconds ?? 0) >= lagLimit) return { rank: 1, why: 'lagging' };
   if (backlogLimit !== null && (status.backlogRows ?? 0) >= backlogLimit)
     return { rank: 1, why: 'backlog over threshold' };

@@ -4,7 +4,7 @@
 // by the messages.
 import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push';
 import type { PushSource } from '../push';
-import { applyToOpenPipeline } from './live';
+import { applyToOpenPipeline, withAgent } from './live';
 import { useStore } from './index';
 import { openPipeline, refreshRun } from './checks';
 
@@ -73,21 +73,15 @@ export function applyPush(message: PushMessage): void {
     case 'status':
       setEngines((engines) =>
         engines.map((e) =>
-          e.profileId !== message.profileId
-            ? e
-            : {
+          e.profileId === message.profileId
+            ? {
                 ...e,
-                pipelines: e.pipelines.map((p) =>
-                  p.id !== message.pipelineId
-                    ? p
-                    : {
-                        ...p,
-                        agents: p.agents.map((a) =>
-                          a.id === message.agentId ? { ...a, status: message.status } : a,
-                        ),
-                      },
-                ),
-              },
+                pipelines: withAgent(e.pipelines, message.pipelineId, message.agentId, (a) => ({
+                  ...a,
+                  status: message.status,
+                })),
+              }
+            : e,
         ),
       );
       applyToOpenPipeline(message);

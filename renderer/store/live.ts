@@ -1,8 +1,11 @@
 // What a pushed status or event changes in the open pipeline: its agent's state, the gauge's figure, the
 // event list, the charts' newest step, and — only when an event says they changed — its copies or its
 // verify, read once. The whole pipeline is read once when it is opened (refreshRun); never on a timer.
-import type { SeriesAnswer, SeriesPoint } from '../../shared/liveFeed';
+import type { AgentStatus, SeriesAnswer, SeriesPoint } from '../../shared/liveFeed';
+import type { z } from 'zod';
+import type { backlogPointSchema } from '../../shared/controlApi';
 import type { PushMessage } from '../../shared/push';
+import { batchFigures } from '../../shared/batchEvent';
 import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify } from './checks';
 import { useStore } from './index';
 
@@ -40,41 +43,53 @@ function addToSeries(
   );
 }
 
-function seriesWithBatch(series: SeriesAnswer, at: string, data: Record<string, unknown>): SeriesAnswer {
-  const changes = typeof data.changes === 'number' ? data.changes : 0;
-  const lagSeconds = typeof data.lagMs === 'number' ? data.lagMs / 1000 : null;
-  const perTable =
-    data.tables && typeof data.tables === 'object' ? (data.tables as Record<string, unknown>) : {};
-  const tableChanges = (counts: unknown) => {
-    const c = (counts ?? {}) as Record<string, unknown>;
-    return ['inserts', 'updates', 'deletes'].reduce(
-      (n, k) => n + (typeof c[k] === 'number' ? (c[k] as number) : 0),
-      0,
-    );
-  };
-  const tables = series.tables.map((t) =>
-    t.table in perTable
-      ? {
-          ...t,
-          points: addToSeries(t.points, series.stepSeconds, at, {
-            changes: tableChanges(perTable[t.table]),
-            lagSeconds,
-          }),
-        }
-      : t,
-  );
-  for (const [table, counts] of Object.entries(perTable))
-    if (!tables.some((t) => t.table === table)) {
+function seriesWithBatch(series: SeriesAnswer, at: string, data: object): SeriesAnswer {
+  const batch = batchFigures(data);
+  const lagSeconds = batch.lagMs === null ? null : batch.lagMs / 1000;
+  const add = (points: SeriesPoint[], changes: number) =>
+    addToSeries(points, series.stepSeconds, at, { changes, lagSeconds });
+  const tables = series.tables.map((t) => {
+    const counts = batch.tables.find((b) => b.table === t.table);
+    return counts ? { ...t, points: add(t.points, counts.changes) } : t;
+  });
+  for (const counts of batch.tables)
+    if (!tables.some((t) => t.table === counts.table)) {
       const empty = series.points.map((p) => ({ ...p, changes: 0, lagSeconds: null, backlogRows: null }));
-      tables.push({
-        table,
-        points: addToSeries(empty, series.stepSeconds, at, { changes: tableChanges(counts), lagSeconds }),
-      });
+      tables.push({ table: counts.table, points: add(empty, counts.changes) });
     }
+  return { ...series, points: add(series.points, batch.changes), tables };
+}
+
+type BacklogPoint = z.infer<typeof backlogPointSchema>;
+
+/** `pipelines` with one agent replaced by `update` of it; the others as they are. */
+export function withAgent<A extends { id: string }, P extends { id: string; agents: A[] }>(
+  pipelines: P[],
+  pipelineId: string,
+  agentId: string,
+  update: (agent: A) => A,
+): P[] {
+  return pipelines.map((p) =>
+    p.id === pipelineId ? { ...p, agents: p.agents.map((a) => (a.id === agentId ? update(a) : a)) } : p,
+  );
+}
+
+/**
+ * The gauge's point for a pushed status: its rows waiting and time left; what only the source's own
+ * query tells (minutes left by its estimate, versions behind) taken from `known`, the point before.
+ */
+export function backlogPointOf(
+  status: AgentStatus,
+  at: string,
+  known?: BacklogPoint | null,
+): BacklogPoint | null {
+  if (status.backlogRows === null) return null;
   return {
-    ...series,
-    points: addToSeries(series.points, series.stepSeconds, at, { changes, lagSeconds }),
-    tables,
+    at,
+    rowsToRead: status.backlogRows,
+    minutesLeft: known?.minutesLeft ?? null,
+    versionsBehind: known?.versionsBehind ?? null,
+    measuredMinutesLeft: status.secondsLeft === null ? null : status.secondsLeft / 60,
   };
 }
 
@@ -88,35 +103,17 @@ function applyStatus(message: Status): void {
   if (!at || at.agentId !== message.agentId) return;
   const { agents, backlog, series } = useStore.getState().checker;
   const { status } = message;
-  const current = backlog?.current;
+  const point = backlogPointOf(status, message.at, backlog?.current);
   patch({
-    agents: agents?.map((p) =>
-      p.id !== message.pipelineId
-        ? p
-        : {
-            ...p,
-            agents: p.agents.map((a) =>
-              a.id === message.agentId
-                ? { ...a, state: status.state, failureReason: status.failureReason }
-                : a,
-            ),
-          },
-    ),
-    // The gauge follows the runner's backlog points; what only the source's own query tells stays.
-    backlog:
-      backlog && status.backlogRows !== null
-        ? {
-            ...backlog,
-            unavailableReason: null,
-            current: {
-              at: message.at,
-              rowsToRead: status.backlogRows,
-              minutesLeft: current?.minutesLeft ?? null,
-              versionsBehind: current?.versionsBehind ?? null,
-              measuredMinutesLeft: status.secondsLeft === null ? null : status.secondsLeft / 60,
-            },
-          }
-        : backlog,
+    agents:
+      agents &&
+      withAgent(agents, message.pipelineId, message.agentId, (a) => ({
+        ...a,
+        state: status.state,
+        failureReason: status.failureReason,
+      })),
+    // The gauge follows the runner's backlog points.
+    backlog: backlog && point ? { ...backlog, unavailableReason: null, current: point } : backlog,
     series:
       series && status.backlogRows !== null
         ? {

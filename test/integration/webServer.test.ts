@@ -8,7 +8,7 @@ import { watchedLog } from '../setup/secretNotes';
 import type { AppServices } from '../../main/app/services';
 import { startTestApp } from '../helpers/app';
 import { MAX_BODY_BYTES, startWebServer, type WebServer } from '../../main/web/server';
-import { readEventStream } from '../../shared/eventStream';
+import { readEventStream, streamChunks } from '../../shared/eventStream';
 import { PUSH_EVENT, pushMessageSchema, type PushMessage } from '../../shared/push';
 import { until } from '../helpers/until';
 
@@ -156,7 +156,9 @@ describe('the push stream', () => {
     expect(res.headers.get('content-security-policy')).toBeNull();
     const messages: PushMessage[] = [];
     const reading = (async () => {
-      for await (const { event, data } of readEventStream(res.body as unknown as AsyncIterable<Uint8Array>))
+      for await (const { event, data } of readEventStream(
+        streamChunks(res.body as ReadableStream<Uint8Array>),
+      ))
         if (event === PUSH_EVENT) messages.push(pushMessageSchema.parse(JSON.parse(data)));
     })().catch(() => undefined);
     // A profile saved is watched, and its engine pushed.

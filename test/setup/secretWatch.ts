@@ -3,6 +3,7 @@
 // and the answer it got — a zip answer (a diagnostics bundle) by the text of its files — and whatever
 // the code prints is noted too. test/setup/secretScan.ts searches the notes after the whole run.
 import { noteAnswer, noteOutput, secretsIn } from './secretNotes';
+import { streamChunks } from '../../shared/eventStream';
 
 async function answerBody(response: Response): Promise<Uint8Array | string> {
   const type = response.headers.get('content-type') ?? '';
@@ -11,14 +12,11 @@ async function answerBody(response: Response): Promise<Uint8Array | string> {
 }
 
 async function noteStream(url: string, secrets: string[], response: Response): Promise<void> {
-  const reader = response.body?.getReader();
+  if (!response.body) return;
   const decoder = new TextDecoder();
   try {
-    for (;;) {
-      const { done, value } = (await reader?.read()) ?? { done: true, value: undefined };
-      if (done) return;
-      noteAnswer(url, secrets, decoder.decode(value, { stream: true }));
-    }
+    for await (const chunk of streamChunks(response.body))
+      noteAnswer(url, secrets, decoder.decode(chunk, { stream: true }));
   } catch {
     // The subscriber left: the stream ends here.
   }

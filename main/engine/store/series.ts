@@ -2,6 +2,7 @@
 // and the peak backlog seen in it — kept a day. Batches add to their minute, so a busy pipeline writes a
 // row per table per batch at most, and a window is read back in one grouped query.
 import type { Db } from './db';
+import { batchFigures } from '../../../shared/batchEvent';
 import {
   SERIES_WINDOWS,
   type SeriesAnswer,
@@ -13,7 +14,6 @@ const MINUTE_MS = 60_000;
 const KEEP_MINUTES = 24 * 60 + 10;
 /** Rows written between two prunings of minutes older than a day. */
 const PRUNE_EVERY = 500;
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** The agent as a whole, beside its tables. */
 const WHOLE = '';
 
@@ -62,16 +62,10 @@ export function createSeriesStore(db: Db) {
   return {
     /** A committed batch as the runner reports it (batch-applied): its changes and lag, whole and per table. */
     addBatch(pipelineId: string, agentId: string, at: number, event: object) {
-      const data = event as Record<string, unknown>;
-      const lagMs = num(data.lagMs);
-      const tables = data.tables && typeof data.tables === 'object' ? Object.entries(data.tables) : [];
+      const { changes, lagMs, tables } = batchFigures(event);
       write(pipelineId, agentId, at, [
-        { table: WHOLE, changes: num(data.changes) ?? 0, lagMs, backlogRows: null },
-        ...tables.map(([table, counts]) => {
-          const c = (counts ?? {}) as Record<string, unknown>;
-          const changes = (num(c.inserts) ?? 0) + (num(c.updates) ?? 0) + (num(c.deletes) ?? 0);
-          return { table, changes, lagMs, backlogRows: null };
-        }),
+        { table: WHOLE, changes, lagMs, backlogRows: null },
+        ...tables.map((t) => ({ table: t.table, changes: t.changes, lagMs, backlogRows: null })),
       ]);
     },
 

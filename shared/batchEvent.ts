@@ -1,0 +1,29 @@
+// A batch-applied event's figures, read once for everyone who counts them (the engine's metrics and
+// charts, the renderer's live charts): its data is the runner's object, untyped once it has crossed a
+// store or the wire, so each figure that is not a finite number reads as absent.
+export interface BatchFigures {
+  changes: number;
+  /** From the newest change's commit at the source to its commit at the target; null when unknown. */
+  lagMs: number | null;
+  /** Per source table of the batch: its changes by operation, and their sum. */
+  tables: { table: string; inserts: number; updates: number; deletes: number; changes: number }[];
+}
+
+export const finiteOrNull = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
+
+export function batchFigures(data: object): BatchFigures {
+  const d = data as Record<string, unknown>;
+  const perTable = d.tables && typeof d.tables === 'object' ? Object.entries(d.tables) : [];
+  return {
+    changes: finiteOrNull(d.changes) ?? 0,
+    lagMs: finiteOrNull(d.lagMs),
+    tables: perTable.map(([table, counts]) => {
+      const c = (counts ?? {}) as Record<string, unknown>;
+      const inserts = finiteOrNull(c.inserts) ?? 0;
+      const updates = finiteOrNull(c.updates) ?? 0;
+      const deletes = finiteOrNull(c.deletes) ?? 0;
+      return { table, inserts, updates, deletes, changes: inserts + updates + deletes };
+    }),
+  };
+}
