@@ -108,8 +108,11 @@ export async function resumeRunning(deps: EngineDeps): Promise<void> {
 export function recordBacklog(deps: EngineDeps, row: StoredAgent, point: BacklogFigure): void {
   const at = deps.now();
   deps.metrics.backlog(row.pipelineId, row.id, point);
-  deps.series.addBacklog(row.pipelineId, row.id, at.getTime(), point.rowsToRead, point.perTable);
-  deps.repo.addBacklog(row.pipelineId, row.id, at.toISOString(), point);
+  // The chart's row and the backlog history in one commit of the store, not two.
+  deps.repo.transaction(() => {
+    deps.series.addBacklog(row.pipelineId, row.id, at.getTime(), point.rowsToRead, point.perTable);
+    deps.repo.addBacklog(row.pipelineId, row.id, at.toISOString(), point);
+  });
   deps.feed.agentChanged(row.pipelineId, row.id);
 }
 
@@ -141,8 +144,12 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
     peerPipelines,
     report: (kind, data) => {
       deps.metrics.event(row.pipelineId, row.id, kind, data);
-      if (kind === 'batch-applied') deps.series.addBatch(row.pipelineId, row.id, deps.now().getTime(), data);
-      deps.repo.addEvent(row.pipelineId, row.id, kind, data, deps.now().toISOString());
+      const at = deps.now();
+      // A batch's chart row and its event in one commit of the store, not two.
+      deps.repo.transaction(() => {
+        if (kind === 'batch-applied') deps.series.addBatch(row.pipelineId, row.id, at.getTime(), data);
+        deps.repo.addEvent(row.pipelineId, row.id, kind, data, at.toISOString());
+      });
     },
     backlog: (point) => recordBacklog(deps, row, point),
     verified: (report) => {
