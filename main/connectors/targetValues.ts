@@ -12,11 +12,21 @@ type TediousDate = Date & { nanosecondsDelta?: number };
 /** `2026-03-01 12:00:00.1234567`, as many fraction digits as the column's scale. */
 export function dateTimeText(d: TediousDate, scale: number, part: 'datetime' | 'date' | 'time'): string {
   const iso = d.toISOString(); // tedious reads datetime2 as UTC (useUTC), so this is the stored value
-  const date = iso.slice(0, 10);
-  const ticks = Math.round((d.getUTCMilliseconds() / 1000 + (d.nanosecondsDelta ?? 0)) * 1e7);
-  const fraction = scale > 0 ? `.${String(ticks).padStart(7, '0').slice(0, scale)}` : '';
+  if (part === 'date') return iso.slice(0, 10);
+  const delta = d.nanosecondsDelta ?? 0;
+  // Without digits past the millisecond the fraction is the ISO text's own (`.123`), zeros after it.
+  const fraction =
+    scale <= 0
+      ? ''
+      : delta === 0
+        ? scale <= 3
+          ? iso.slice(19, 20 + scale)
+          : `${iso.slice(19, 23)}${'0'.repeat(scale - 3)}`
+        : `.${String(Math.round((d.getUTCMilliseconds() / 1000 + delta) * 1e7))
+            .padStart(7, '0')
+            .slice(0, scale)}`;
   const time = `${iso.slice(11, 19)}${fraction}`;
-  return part === 'date' ? date : part === 'time' ? time : `${date} ${time}`;
+  return part === 'time' ? time : `${iso.slice(0, 10)} ${time}`;
 }
 
 export type Affinity =
@@ -129,6 +139,11 @@ export function portableWriter(c: ColumnShape): (v: RowValue) => RowValue {
   }
   if (a === 'integer') return (v) => (typeof v === 'number' || typeof v === 'bigint' ? v : portable(c, v));
   if (a === 'uuid' || a === 'spatial' || a === 'boolean') return (v) => portable(c, v);
+  if (a === 'datetime' || a === 'date' || a === 'time') {
+    // The column's scale read once, not per value (what portable does for a Date of these types).
+    const scale = a === 'date' ? 0 : a === 'time' || baseType(c) === 'datetime2' ? scaleOf(c) : 3;
+    return (v) => (v instanceof Date ? dateTimeText(v, scale, a) : v);
+  }
   return (v) => (v instanceof Date ? portable(c, v) : v);
 }
 

@@ -5,7 +5,7 @@ import mssql from 'mssql';
 import type sql from 'mssql';
 import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../source';
 import { bracket, perSlice, qualified } from './names';
-import { foldVariant, hasVariant, variantSelect } from './variants';
+import { foldVariant, variantKey, variantSelect } from './variants';
 
 interface ColumnRow {
   schema_name: string;
@@ -171,12 +171,21 @@ export function unsupportedColumns(shape: TableShape): string[] {
   });
 }
 
-/** A driver row as the agents hand rows on: the driver's values, nothing else. */
-export function toRow(record: Record<string, unknown>, columns: readonly string[]): Row {
-  const row: Row = {};
-  for (const c of columns)
-    row[c] = hasVariant(record, c) ? foldVariant(record, c) : ((record[c] ?? null) as RowValue);
-  return row;
+/**
+ * Driver rows as the agents hand rows on: the driver's values, a variant folded into one text. The
+ * reader is made once per result, so the per-row work is the copy alone.
+ */
+export function rowReader(columns: readonly string[]): (record: Record<string, unknown>) => Row {
+  const variantKeys = columns.map(variantKey);
+  return (record) => {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) {
+      const c = columns[i] as string;
+      row[c] =
+        (variantKeys[i] as string) in record ? foldVariant(record, c) : ((record[c] ?? null) as RowValue);
+    }
+    return row;
+  };
 }
 
 /**

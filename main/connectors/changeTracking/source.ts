@@ -37,7 +37,7 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import { bindKey, describeTables, selectColumn, toRow, unsupportedColumns } from './shape';
+import { bindKey, describeTables, selectColumn, rowReader, unsupportedColumns } from './shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 
 /** A key column's type as SQL Server writes it. */
@@ -249,7 +249,7 @@ export class ChangeTrackingSource implements SourceAgent {
       request,
       `SELECT TOP (@n) ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t${where} ORDER BY ${shape.key.map((k) => `t.${bracket(k)}`).join(', ')}`,
     );
-    const rows = recordset.map((r) => toRow(r, columns));
+    const rows = recordset.map(rowReader(columns));
     const last = rows.at(-1);
     return {
       rows,
@@ -275,7 +275,7 @@ export class ChangeTrackingSource implements SourceAgent {
         request,
         `SELECT ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t WHERE ${terms.map((t) => `(${t})`).join(' OR ')}`,
       );
-      out.push(...recordset.map((r) => toRow(r, columns)));
+      out.push(...recordset.map(rowReader(columns)));
     }
     return out;
   }
@@ -490,21 +490,26 @@ export class ChangeTrackingSource implements SourceAgent {
         FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
         WHERE k.__ver > @after AND k.__ver <= @bound ORDER BY k.__ver;`,
     );
+    // Names and readers made once per batch, not per row.
+    const table = tableKey(shape.ref);
+    const keyNames = shape.key.map((k, n) => [k, `__k${n}`] as const);
+    const maskNames = columns.map((_, n) => `__m${n}`);
+    const readRow = rowReader(columns);
     return recordset.map((r): Change => {
       const key: Row = {};
-      shape.key.forEach((k, n) => (key[k] = r[`__k${n}`] as Row[string]));
+      for (const [k, as] of keyNames) key[k] = r[as] as Row[string];
       const exists = Number(r.__exists) === 1;
       const op = OPS[String(r.__op).trim() as keyof typeof OPS] ?? 'update';
       const changedColumns =
         op === 'update' && Number(r.__has_cols) === 1
-          ? columns.filter((_, n) => Number(r[`__m${n}`]) === 1)
+          ? columns.filter((_, n) => Number(r[maskNames[n] as string]) === 1)
           : null;
       return {
-        table: tableKey(shape.ref),
+        table,
         // A row changed and then deleted after the bound cannot be here: a missing row is a delete.
         op: exists ? op : 'delete',
         key,
-        row: exists && op !== 'delete' ? toRow(r, columns) : null,
+        row: exists && op !== 'delete' ? readRow(r) : null,
         changedColumns,
         position: String(r.__ver),
       };

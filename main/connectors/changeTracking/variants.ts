@@ -29,9 +29,8 @@ export function variantSelect(name: string, as: string, bracket: (s: string) => 
   return [`${value} AS ${bracket(as)}`, ...properties].join(', ');
 }
 
-/** Whether a driver record holds a variant column's properties beside it. */
-export const hasVariant = (record: Record<string, unknown>, as: string): boolean =>
-  propertyAlias(as, 'base') in record;
+/** The name a driver record holds a variant column's base type under: present only for variants. */
+export const variantKey = (as: string): string => propertyAlias(as, 'base');
 
 /** The base type as T-SQL writes it: decimal(10,2), nvarchar(20), datetime2(7), int. */
 function baseTypeText(base: string, precision: number, scale: number, length: number): string {
