@@ -125,6 +125,32 @@ describe('net changes (CHANGETABLE CHANGES)', () => {
     expect(answer.recordset[0].SYS_CHANGE_VERSION).toBe(String(since + 1));
   });
 
+  it('SYS_CHANGE_COLUMNS of a row updated several times holds every column updated after the version', async () => {
+    await q("UPDATE dbo.Orders SET Customer = N'Before' WHERE Id = 2");
+    const since = await version();
+    await q('UPDATE dbo.Orders SET Amount = 40 WHERE Id = 2');
+    await q('UPDATE dbo.Orders SET Amount = 41 WHERE Id = 2');
+    await q('UPDATE dbo.Orders SET Amount = 42 WHERE Id = 1');
+    const inMask = (column: string) =>
+      `CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID('dbo.Orders'), '${column}', 'ColumnId'), CT.SYS_CHANGE_COLUMNS)`;
+    const rows = await q(
+      `SELECT CT.Id, ${inMask('Amount')} AS amount, ${inMask('Customer')} AS customer
+        FROM CHANGETABLE(CHANGES dbo.Orders, @since) AS CT ORDER BY CT.Id`,
+      { since: [sql.BigInt, since] },
+    );
+    expect(rows).toEqual([
+      { Id: 1, amount: 1, customer: 0 },
+      { Id: 2, amount: 1, customer: 0 },
+    ]);
+    await q("UPDATE dbo.Orders SET Customer = N'After' WHERE Id = 2");
+    const again = await q(
+      `SELECT CT.Id, ${inMask('Amount')} AS amount, ${inMask('Customer')} AS customer
+        FROM CHANGETABLE(CHANGES dbo.Orders, @since) AS CT WHERE CT.Id = 2`,
+      { since: [sql.BigInt, since] },
+    );
+    expect(again).toEqual([{ Id: 2, amount: 1, customer: 1 }]);
+  });
+
   it('joins to the current rows, as a reader does', async () => {
     const since = await version();
     await q("UPDATE dbo.Orders SET Customer = N'Ada L.' WHERE Id = 1");

@@ -85,6 +85,26 @@ function type5Columns(esdLength: number, nviLength: number): ColumnSpec[] {
 }
 
 /** Creates (or, with *REPLACE and another layout, re-creates) the outfile and writes `rows` to its first member. */
+/**
+ * `assign` for one column of an outfile, remembering its last value: most fields of a journal's
+ * entries repeat from row to row (job, user, program, object, flags), and assigning one is pure.
+ * Bytes are not remembered (each entry's image differs, and a Buffer could be changed after).
+ */
+function rememberingAssign(col: ColumnSpec): (v: SqlValue) => SqlValue {
+  if (col.type.kind === 'rowid') return (v) => assign(col, v);
+  let lastIn: SqlValue | undefined;
+  let lastOut: SqlValue = null;
+  return (v) => {
+    if (v === lastIn) return lastOut;
+    const out = assign(col, v);
+    if (!Buffer.isBuffer(v) && !Buffer.isBuffer(out)) {
+      lastIn = v;
+      lastOut = out;
+    }
+    return out;
+  };
+}
+
 function writeOutfile(
   c: CommandContext,
   a: Args,
@@ -139,12 +159,16 @@ function writeOutfile(
     `INSERT INTO ${q(member.table)} (__RRN, ${names.map(q).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`,
   );
   const cols = file.columns;
+  const assigners = cols.map(rememberingAssign);
   // One parameter array, refilled per row: better-sqlite3 binds it before run() returns.
   const params: SqlValue[] = new Array<SqlValue>(cols.length + 1).fill(null);
   c.system.db.transaction(() => {
     for (const row of rows) {
       params[0] = member.nextRrn++;
-      cols.forEach((col, i) => (params[i + 1] = assign(col, row[col.name] ?? col.defaultValue)));
+      for (let i = 0; i < cols.length; i++) {
+        const col = cols[i] as ColumnSpec;
+        params[i + 1] = (assigners[i] as (v: SqlValue) => SqlValue)(row[col.name] ?? col.defaultValue);
+      }
       insert.run(params);
     }
   })();

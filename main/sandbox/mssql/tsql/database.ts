@@ -177,6 +177,14 @@ export class SandboxDatabase {
   }
 
   private registerFunctions(): void {
+    // A statement names its types as JSON text, and calls these once per row: each text parsed once.
+    const types = new Map<string, SqlType>();
+    const typeOf = (text: unknown): SqlType => {
+      const key = String(text);
+      let type = types.get(key);
+      if (!type) types.set(key, (type = JSON.parse(key) as SqlType));
+      return type;
+    };
     const f = (name: string, fn: (...args: unknown[]) => unknown) =>
       this.db.function(name, { varargs: true, deterministic: false }, fn);
     f('GETDATE', () => now().slice(0, 23));
@@ -186,10 +194,10 @@ export class SandboxDatabase {
     f('NEWID', () => randomUUID().toUpperCase());
     // In CHECK constraints, so deterministic (SQLite refuses others there).
     this.db.function('TSQL_FITS', { deterministic: true }, (value, type, table, column) =>
-      fits(this.name, value as SqlValue, JSON.parse(String(type)) as SqlType, String(table), String(column)),
+      fits(this.name, value as SqlValue, typeOf(type), String(table), String(column)),
     );
     f('TSQL_CONVERT', (value, type, style) => {
-      const to = JSON.parse(String(type)) as SqlType;
+      const to = typeOf(type);
       const done = convert(storedValue(value as SqlValue), to, style === null ? null : Number(style)).value;
       if (typeof done === 'boolean') return done ? 1 : 0;
       return isExactNumeric(to) ? storedExact(to, done) : done;
@@ -207,7 +215,7 @@ export class SandboxDatabase {
       if (value === null) return null;
       const given = storedValue(value as SqlValue);
       if (base === null) return convert(given, { name: 'sql_variant' }).value;
-      const type = JSON.parse(String(base)) as SqlType;
+      const type = typeOf(base);
       return variantInstance(type, convert(given, type).value);
     });
     f('SQL_VARIANT_PROPERTY', (value, property) =>
@@ -217,7 +225,7 @@ export class SandboxDatabase {
     f('TSQL_CLR_METHOD', (value, type, member) => clrMember(type as ClrTypeName, value, String(member)));
     f('TSQL_CLR_CONVERT', (value, type, to, style) => {
       const from = { type: { name: type as ClrTypeName | 'sql_variant' }, value: value as SqlValue };
-      const done = convert(from, JSON.parse(String(to)) as SqlType, style === null ? null : Number(style));
+      const done = convert(from, typeOf(to), style === null ? null : Number(style));
       return typeof done.value === 'boolean' ? Number(done.value) : done.value;
     });
     f('ISNULL', (a, b) => (a === null ? b : a));
@@ -245,7 +253,10 @@ export class SandboxDatabase {
     });
     f('CT_IN_MASK', (columnId, mask) => {
       if (mask === null || columnId === null || !Buffer.isBuffer(mask)) return 0n;
-      return (mask.readBigUInt64LE(0) >> BigInt(columnId as bigint)) & 1n;
+      // Bit `columnId` of the 8-byte little-endian mask, read from its byte (called per row and column).
+      const id = Number(columnId);
+      if (id < 0 || id >= mask.length * 8) return 0n;
+      return (mask[id >> 3] as number) & (1 << (id & 7)) ? 1n : 0n;
     });
   }
 

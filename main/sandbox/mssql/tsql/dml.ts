@@ -692,10 +692,10 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
       return { rowCount: info.changes };
     }
     const declared = statement.columns();
-    const rows = (statement.raw(true).all(used) as unknown[][]).map((r) => r.map((v) => v as SqlValue));
+    const rows = statement.raw(true).all(used) as SqlValue[][];
     const columns: Column[] = declared.map((c, i) => ({
       name: c.name,
-      type: resultType(sql, c, () => inferType(rows.map((r) => r[i] ?? null))),
+      type: resultType(sql, c, () => inferType(rows, i)),
       nullable: true,
     }));
     // Each column's conversion chosen once, not per value.
@@ -726,15 +726,27 @@ function resultType<Inferred extends SqlType | undefined>(
 }
 
 /** An expression column's type from its values, as close to SQL Server's as values allow. */
-function inferType(values: SqlValue[]): SqlType {
-  const present = values.filter((v) => v !== null);
-  if (present.length === 0) return { name: 'int' };
-  if (present.every((v) => typeof v === 'bigint'))
-    return present.every((v) => (v as bigint) >= -2147483648n && (v as bigint) <= 2147483647n)
-      ? { name: 'int' }
-      : { name: 'bigint' };
-  if (present.every((v) => typeof v === 'bigint' || typeof v === 'number')) return { name: 'float' };
-  if (present.every((v) => Buffer.isBuffer(v))) return { name: 'varbinary', length: 'max' };
+function inferType(rows: readonly SqlValue[][], column: number): SqlType {
+  // One pass over the column: results run to many thousands of rows.
+  let present = 0;
+  let allIntegers = true;
+  let allNumbers = true;
+  let allBuffers = true;
+  let fitsInt = true;
+  for (const row of rows) {
+    const v = row[column] ?? null;
+    if (v === null) continue;
+    present++;
+    const isInteger = typeof v === 'bigint';
+    if (!isInteger) allIntegers = false;
+    else if (v < -2147483648n || v > 2147483647n) fitsInt = false;
+    if (!isInteger && typeof v !== 'number') allNumbers = false;
+    if (!Buffer.isBuffer(v)) allBuffers = false;
+  }
+  if (present === 0) return { name: 'int' };
+  if (allIntegers) return fitsInt ? { name: 'int' } : { name: 'bigint' };
+  if (allNumbers) return { name: 'float' };
+  if (allBuffers) return { name: 'varbinary', length: 'max' };
   return { name: 'nvarchar', length: 'max' };
 }
 
