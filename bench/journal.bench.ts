@@ -5,15 +5,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assemble, type JournalEntryRow, type TableReading } from '../main/connectors/journal/assemble';
-import { openJournalSource } from '../main/connectors/journal/source';
 import { encodeRecord } from '../main/connectors/drivers/ibmi/recordEncode';
 import type { FieldDef } from '../main/connectors/drivers/ibmi/recordImage';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { PostgresTarget } from '../main/connectors/postgresql/target';
 import { SqliteTarget } from '../main/connectors/sqlite/target';
 import type { Target } from '../main/connectors/target';
-import { startSandboxIbmi } from '../main/sandbox/ibmi';
-import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
+import { JOURNAL_BENCH_ENTITIES, startJournalBench } from './journalSource';
 import type { Benchmark, Figure } from './harness';
 import { compileImageDecoder } from '../main/connectors/journal/imageDecoder';
 import { outfileEntry } from '../main/connectors/journal/reader';
@@ -147,53 +145,26 @@ export const journalBenchmark: Benchmark = {
   name: 'journal agent',
   run: async () => {
     const decoded = decodeFigures();
-    const sandbox = await startSandboxIbmi({ seed: true });
+    const bench = await startJournalBench();
     const dir = mkdtempSync(join(tmpdir(), 'cdc-bench-journal-'));
     const schema = `cdc_bench_jr_${process.pid}`;
     try {
-      const admin = await sandbox.connect({ ...SEED_ADMIN });
-      await admin.query('CREATE SCHEMA BENCH');
-      await admin.query(
-        'CREATE TABLE BENCH.BIG (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, AT TIMESTAMP NOT NULL)',
-      );
-      await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
-      const open = () =>
-        openJournalSource({
-          credentials: seedAgentCredentials(sandbox.host),
-          configuration: {
-            dateFormat: null,
-            timeFormat: null,
-            snapshotMode: 'initial',
-            snapshotChunkRows: 10_000,
-            droppedColumns: 'keep',
-          },
-          pipelineId: 'bench',
-          agentId: 'src',
-        });
-      const entities = [{ source: { schema: 'BENCH', table: 'BIG' }, target: { table: 'big' } }];
+      const entities = JOURNAL_BENCH_ENTITIES;
       const runner = (target: () => Promise<Target>) =>
-        new PipelineRunner({ openSource: open, openTarget: target, entities });
+        new PipelineRunner({ openSource: bench.open, openTarget: target, entities });
       const sqlite = () => Promise.resolve(new SqliteTarget(join(dir, 'replica.sqlite'), 'bench'));
       const postgres = () => Promise.resolve(new PostgresTarget({ ...PG, schema }, 'bench'));
       // Both targets snapshot the empty table first, so what follows is the change stream alone.
       await runner(sqlite).runUntilCaughtUp();
       await runner(postgres).runUntilCaughtUp();
-      await admin.transaction(async (t) => {
-        for (const [id, name, amount, at] of rows)
-          await t.query('INSERT INTO BENCH.BIG VALUES (?, ?, ?, ?)', [id, name, amount, at]);
-      });
+      await bench.insert(rows);
       // The simulator alone: the entries to an outfile by DSPJRN and read back by one SELECT.
       const simRead = await timedRate(CHANGES, async () => {
-        await admin.command(
-          'DSPJRN JRN(BENCH/QSQJRN) FILE((BENCH/BIG)) RCVRNG(*CURCHAIN) JRNCDE((R)) OUTPUT(*OUTFILE) ' +
-            'OUTFILFMT(*TYPE5) OUTFILE(QGPL/BENCHOUT) ENTDTALEN(*CALC)',
-        );
-        const read = await admin.query('SELECT JOSEQN, JOCODE, JOENTT, JONVI, JOESD FROM QGPL.BENCHOUT');
-        if (read.length < CHANGES) throw new Error(`DSPJRN gave ${read.length} entries`);
+        const read = await bench.displayJournal();
+        if (read < CHANGES) throw new Error(`DSPJRN gave ${read} entries`);
       });
-      await admin.close();
       // The agent alone against it: one read of the whole backlog, no target.
-      const reader = await open();
+      const reader = await bench.open();
       const agentRead = await timedRate(CHANGES, async () => {
         const batch = await reader.readChanges(
           entities.map((e) => e.source),
@@ -220,7 +191,7 @@ export const journalBenchmark: Benchmark = {
       ];
     } finally {
       await dropPostgresSchema(schema);
-      await sandbox.close();
+      await bench.sandbox.close();
     }
   },
 };

@@ -151,6 +151,23 @@ describe('net changes (CHANGETABLE CHANGES)', () => {
     expect(again).toEqual([{ Id: 2, amount: 1, customer: 1 }]);
   });
 
+  it('CHANGE_TRACKING_IS_COLUMN_IN_MASK takes two arguments and finds nothing in an insert’s missing mask', async () => {
+    const since = await version();
+    await q("INSERT INTO dbo.Orders VALUES (77, N'New', 1)");
+    const rows = await q(
+      `SELECT CT.Id, CT.SYS_CHANGE_COLUMNS AS mask,
+          CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID('dbo.Orders'), 'Amount', 'ColumnId'), CT.SYS_CHANGE_COLUMNS) AS amount
+        FROM CHANGETABLE(CHANGES dbo.Orders, @since) AS CT`,
+      { since: [sql.BigInt, since] },
+    );
+    expect(rows).toEqual([{ Id: 77, mask: null, amount: 0 }]);
+    const error = await pool
+      .request()
+      .query('SELECT CHANGE_TRACKING_IS_COLUMN_IN_MASK(1) AS m')
+      .catch((e: sql.RequestError) => e);
+    expect((error as sql.RequestError).number).toBe(174);
+  });
+
   it('joins to the current rows, as a reader does', async () => {
     const since = await version();
     await q("UPDATE dbo.Orders SET Customer = N'Ada L.' WHERE Id = 1");

@@ -472,9 +472,17 @@ function translate(given: Token[], params: Parameters, db: SandboxDatabase): str
         if (String(constant(property, params)).toLowerCase() !== 'columnid') throw syntax(property[0]);
         sql = `(SELECT column_id FROM __columns WHERE object_id = (${translate(obj, params, db)}) AND name = ${translate(column, params, db)} COLLATE NOCASE)`;
       } else if (name === 'change_tracking_is_column_in_mask') {
-        sql = `CT_IN_MASK(${args()
-          .map((a) => translate(a, params, db))
-          .join(', ')})`;
+        const given = args();
+        if (given.length !== 2)
+          throw new SqlError({
+            number: 174,
+            state: 1,
+            class: 15,
+            message: 'The change_tracking_is_column_in_mask function requires 2 argument(s).',
+          });
+        const [column, mask] = given.map((a) => translate(a, params, db));
+        // Inserts and deletes carry no mask: answered in SQLite, without a call into JavaScript per row.
+        sql = `(CASE WHEN (${mask}) IS NULL THEN 0 ELSE CT_IN_MASK(${column}, ${mask}) END)`;
       }
       if (sql !== undefined) {
         out.push(sql);
