@@ -343,7 +343,8 @@ function type5Row(
     JOFILTYP: e.objectType === '*QDDS' ? '0' : '',
     JOCMTLVL: e.commitCycle ? '2' : '0',
     JONVI: e.nullIndicators.padEnd(nviLength, '0').slice(0, nviLength),
-    JOESD: Buffer.from(e.data.subarray(0, esdLength)),
+    // A view of the image, not a copy: assigning JOESD pads it into a buffer of its own.
+    JOESD: Buffer.from(e.data.buffer, e.data.byteOffset, Math.min(esdLength, e.data.length)),
   };
 }
 

@@ -9,33 +9,32 @@ function decimal(v: number | bigint, scale: number): string {
   return v.toFixed(scale);
 }
 
-const scales = new Map<string, number | null>();
-/** The scale of a DECIMAL(p,s) or NUMERIC(p,s) declaration; null for any other. */
-function decimalScale(d: string): number | null {
-  let scale = scales.get(d);
-  if (scale === undefined) {
-    const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
-    scales.set(d, (scale = m ? Number(m[3]) : null));
-  }
-  return scale;
-}
+const SAFE_LOW = BigInt(Number.MIN_SAFE_INTEGER);
+const SAFE_HIGH = BigInt(Number.MAX_SAFE_INTEGER);
 
-export function convert(value: unknown, declared: string | null): IbmiValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
+/**
+ * How a column's values come back, decided once per column from its declared type: a DECIMAL(p,s) or
+ * NUMERIC(p,s) as exact text at its scale, BIGINT as bigint, other integers as numbers while they are
+ * safe, bytes as a copy, text as stored.
+ */
+function converterFor(declared: string | null): (value: unknown) => IbmiValue {
   const d = (declared ?? '').toUpperCase();
-  const scale = decimalScale(d);
-  if (scale !== null && (typeof value === 'number' || typeof value === 'bigint'))
-    return decimal(value, scale);
-  if (Buffer.isBuffer(value)) return new Uint8Array(value);
-  if (typeof value === 'bigint') {
-    if (d === 'BIGINT') return value;
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(value)
-      : value;
-  }
-  if (typeof value === 'number' && d === 'BIGINT') return BigInt(Math.trunc(value));
-  return value as IbmiValue;
+  const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
+  const scale = m ? Number(m[3]) : null;
+  const isBigint = d === 'BIGINT';
+  return (value) => {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string') return value;
+    if (scale !== null && (typeof value === 'number' || typeof value === 'bigint'))
+      return decimal(value, scale);
+    if (Buffer.isBuffer(value)) return new Uint8Array(value);
+    if (typeof value === 'bigint') {
+      if (isBigint) return value;
+      return value >= SAFE_LOW && value <= SAFE_HIGH ? Number(value) : value;
+    }
+    if (typeof value === 'number' && isBigint) return BigInt(Math.trunc(value));
+    return value as IbmiValue;
+  };
 }
 
 export function runQuery(db: Database.Database, sql: string, bound: readonly SqlValue[]): IbmiRow[] {
@@ -49,7 +48,7 @@ export function runQuery(db: Database.Database, sql: string, bound: readonly Sql
       name: /^[A-Za-z_$#@][A-Za-z0-9_$#@]*$/.test(c.name)
         ? c.name.toUpperCase()
         : String(i + 1).padStart(5, '0'),
-      type: c.type,
+      convert: converterFor(c.type),
       index: i,
       // The member table's own record number column is the simulation's, never the file's: * leaves it out.
       shown: c.name !== '__RRN',
@@ -58,7 +57,7 @@ export function runQuery(db: Database.Database, sql: string, bound: readonly Sql
   const raw = stmt.raw(true).all(...bound) as unknown[][];
   return raw.map((r) => {
     const row: IbmiRow = {};
-    for (const c of columns) row[c.name] = convert(r[c.index], c.type);
+    for (const c of columns) row[c.name] = c.convert(r[c.index]);
     return row;
   });
 }
