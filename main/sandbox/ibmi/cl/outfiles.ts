@@ -105,12 +105,15 @@ function rememberingAssign(col: ColumnSpec): (v: SqlValue) => SqlValue {
   };
 }
 
+/** An outfile's row: its fields by name, or by position in the outfile's columns (no object per row). */
+type OutfileRow = Readonly<Record<string, SqlValue>> | readonly SqlValue[];
+
 function writeOutfile(
   c: CommandContext,
   a: Args,
   columns: ColumnSpec[],
   format: string,
-  rows: Iterable<Record<string, SqlValue>>,
+  rows: Iterable<OutfileRow>,
 ) {
   const { library, name } = a.qualified('OUTFILE');
   c.system.useLibrary(c.job, library);
@@ -165,9 +168,13 @@ function writeOutfile(
   c.system.db.transaction(() => {
     for (const row of rows) {
       params[0] = member.nextRrn++;
+      const byPosition = Array.isArray(row);
       for (let i = 0; i < cols.length; i++) {
         const col = cols[i] as ColumnSpec;
-        params[i + 1] = (assigners[i] as (v: SqlValue) => SqlValue)(row[col.name] ?? col.defaultValue);
+        const value = byPosition
+          ? (row as readonly SqlValue[])[i]
+          : (row as Record<string, SqlValue>)[col.name];
+        params[i + 1] = (assigners[i] as (v: SqlValue) => SqlValue)(value ?? col.defaultValue);
       }
       insert.run(params);
     }
@@ -299,53 +306,100 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const columns = type5Columns(esdLength, nviLength);
   // JOENTL counts the entry from its first position: every field before JOESD, then the data.
   const header = columns.slice(0, -1).reduce((n, col) => n + fieldLength(col.type), 0);
-  // Each entry's row is made as it is written: the outfile is never held twice in memory.
+  // Each entry's row is filled as it is written, into one array the writer reads before the next:
+  // the outfile is never held twice in memory, and no object is made per entry.
+  const at = type5Positions(columns);
+  const row = new Array<SqlValue>(columns.length).fill(null);
   function* rows() {
-    for (const e of entries) yield type5Row(c, e, esdLength, nviLength, header);
+    for (const e of entries) yield fillType5Row(row, at, c, e, esdLength, nviLength, header);
   }
   writeOutfile(c, a, columns, 'QJORDJE5', rows());
 }
 
-function type5Row(
+const TYPE5_FILLED = [
+  'JOENTL',
+  'JOSEQN',
+  'JOCODE',
+  'JOENTT',
+  'JOTSTP',
+  'JOJOB',
+  'JOUSER',
+  'JONBR',
+  'JOPGM',
+  'JOPGMLIB',
+  'JOOBJ',
+  'JOLIB',
+  'JOMBR',
+  'JOCTRR',
+  'JOFLAG',
+  'JOCCID',
+  'JOUSPF',
+  'JOSYNM',
+  'JOINCDAT',
+  'JOMINESD',
+  'JORCV',
+  'JORCVLIB',
+  'JOOBJTYP',
+  'JOFILTYP',
+  'JOCMTLVL',
+  'JONVI',
+  'JOESD',
+] as const;
+type Type5Positions = Record<(typeof TYPE5_FILLED)[number], number>;
+
+/** Where each field DSPJRN fills sits among the outfile's columns, found by name once per command. */
+function type5Positions(columns: readonly ColumnSpec[]): Type5Positions {
+  const positions = {} as Type5Positions;
+  for (const name of TYPE5_FILLED) {
+    const i = columns.findIndex((col) => col.name === name);
+    if (i < 0) throw new Error(`QJORDJE5 has no field ${name}.`);
+    positions[name] = i;
+  }
+  return positions;
+}
+
+/** An entry's fields written into `row` at their positions; the fields it leaves get their defaults. */
+function fillType5Row(
+  row: SqlValue[],
+  at: Type5Positions,
   c: CommandContext,
   e: JournalEntry,
   esdLength: number,
   nviLength: number,
   header: number,
-): Record<string, SqlValue> {
-  return {
-    // Data past JOESD is still counted (truncated), pointed-to data (incomplete entries) is not.
-    JOENTL: Math.min(99999, header + e.data.length),
-    JOSEQN: e.seq,
-    JOCODE: e.code,
-    JOENTT: e.type,
-    JOTSTP: e.timestamp,
-    JOJOB: e.job,
-    JOUSER: e.jobUser,
-    JONBR: Number(e.jobNumber),
-    JOPGM: e.program,
-    JOPGMLIB: e.programLibrary,
-    JOOBJ: e.object,
-    JOLIB: e.library,
-    JOMBR: e.member,
-    JOCTRR: e.rrn,
-    // JOFLAG 1: the entry carries a before or after image of a record.
-    JOFLAG: e.data.length > 0 ? '1' : '0',
-    JOCCID: e.commitCycle,
-    JOUSPF: e.userProfile,
-    JOSYNM: c.system.systemName,
-    // Incomplete data: an image longer than the outfile's JOESD, or a LOB's *POINTER in its place.
-    JOINCDAT: e.data.length > esdLength || e.incomplete ? '1' : '0',
-    JOMINESD: e.minimized ? '1' : '0',
-    JORCV: e.receiver.name,
-    JORCVLIB: e.receiver.library,
-    JOOBJTYP: e.objectType,
-    JOFILTYP: e.objectType === '*QDDS' ? '0' : '',
-    JOCMTLVL: e.commitCycle ? '2' : '0',
-    JONVI: e.nullIndicators.padEnd(nviLength, '0').slice(0, nviLength),
-    // A view of the image, not a copy: assigning JOESD pads it into a buffer of its own.
-    JOESD: Buffer.from(e.data.buffer, e.data.byteOffset, Math.min(esdLength, e.data.length)),
-  };
+): SqlValue[] {
+  // Data past JOESD is still counted (truncated), pointed-to data (incomplete entries) is not.
+  row[at.JOENTL] = Math.min(99999, header + e.data.length);
+  row[at.JOSEQN] = e.seq;
+  row[at.JOCODE] = e.code;
+  row[at.JOENTT] = e.type;
+  row[at.JOTSTP] = e.timestamp;
+  row[at.JOJOB] = e.job;
+  row[at.JOUSER] = e.jobUser;
+  row[at.JONBR] = Number(e.jobNumber);
+  row[at.JOPGM] = e.program;
+  row[at.JOPGMLIB] = e.programLibrary;
+  row[at.JOOBJ] = e.object;
+  row[at.JOLIB] = e.library;
+  row[at.JOMBR] = e.member;
+  row[at.JOCTRR] = e.rrn;
+  // JOFLAG 1: the entry carries a before or after image of a record.
+  row[at.JOFLAG] = e.data.length > 0 ? '1' : '0';
+  row[at.JOCCID] = e.commitCycle;
+  row[at.JOUSPF] = e.userProfile;
+  row[at.JOSYNM] = c.system.systemName;
+  // Incomplete data: an image longer than the outfile's JOESD, or a LOB's *POINTER in its place.
+  row[at.JOINCDAT] = e.data.length > esdLength || e.incomplete ? '1' : '0';
+  row[at.JOMINESD] = e.minimized ? '1' : '0';
+  row[at.JORCV] = e.receiver.name;
+  row[at.JORCVLIB] = e.receiver.library;
+  row[at.JOOBJTYP] = e.objectType;
+  row[at.JOFILTYP] = e.objectType === '*QDDS' ? '0' : '';
+  row[at.JOCMTLVL] = e.commitCycle ? '2' : '0';
+  row[at.JONVI] = e.nullIndicators.padEnd(nviLength, '0').slice(0, nviLength);
+  // A view of the image, not a copy: assigning JOESD pads it into a buffer of its own.
+  row[at.JOESD] = Buffer.from(e.data.buffer, e.data.byteOffset, Math.min(esdLength, e.data.length));
+  return row;
 }
 
 export const DSPFFD_SHAPE: CommandShape = {
