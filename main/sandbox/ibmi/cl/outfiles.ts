@@ -306,100 +306,74 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const columns = type5Columns(esdLength, nviLength);
   // JOENTL counts the entry from its first position: every field before JOESD, then the data.
   const header = columns.slice(0, -1).reduce((n, col) => n + fieldLength(col.type), 0);
-  // Each entry's row is filled as it is written, into one array the writer reads before the next:
-  // the outfile is never held twice in memory, and no object is made per entry.
-  const at = type5Positions(columns);
-  const row = new Array<SqlValue>(columns.length).fill(null);
-  function* rows() {
-    for (const e of entries) yield fillType5Row(row, at, c, e, esdLength, nviLength, header);
-  }
-  writeOutfile(c, a, columns, 'QJORDJE5', rows());
+  // Each entry's row is made as it is written: the outfile is never held twice in memory.
+  const rows = type5Rows(entries, columns, { systemName: c.system.systemName, esdLength, nviLength, header });
+  writeOutfile(c, a, columns, 'QJORDJE5', rows);
 }
 
-const TYPE5_FILLED = [
-  'JOENTL',
-  'JOSEQN',
-  'JOCODE',
-  'JOENTT',
-  'JOTSTP',
-  'JOJOB',
-  'JOUSER',
-  'JONBR',
-  'JOPGM',
-  'JOPGMLIB',
-  'JOOBJ',
-  'JOLIB',
-  'JOMBR',
-  'JOCTRR',
-  'JOFLAG',
-  'JOCCID',
-  'JOUSPF',
-  'JOSYNM',
-  'JOINCDAT',
-  'JOMINESD',
-  'JORCV',
-  'JORCVLIB',
-  'JOOBJTYP',
-  'JOFILTYP',
-  'JOCMTLVL',
-  'JONVI',
-  'JOESD',
-] as const;
-type Type5Positions = Record<(typeof TYPE5_FILLED)[number], number>;
-
-/** Where each field DSPJRN fills sits among the outfile's columns, found by name once per command. */
-function type5Positions(columns: readonly ColumnSpec[]): Type5Positions {
-  const positions = {} as Type5Positions;
-  for (const name of TYPE5_FILLED) {
-    const i = columns.findIndex((col) => col.name === name);
-    if (i < 0) throw new Error(`QJORDJE5 has no field ${name}.`);
-    positions[name] = i;
-  }
-  return positions;
+/** What DSPJRN knows of one entry while it writes the outfile. */
+interface EntryContext {
+  systemName: string;
+  esdLength: number;
+  nviLength: number;
+  /** The length of every field before JOESD. */
+  header: number;
 }
 
-/** An entry's fields written into `row` at their positions; the fields it leaves get their defaults. */
-function fillType5Row(
-  row: SqlValue[],
-  at: Type5Positions,
-  c: CommandContext,
-  e: JournalEntry,
-  esdLength: number,
-  nviLength: number,
-  header: number,
-): SqlValue[] {
+/** The fields DSPJRN fills in QJORDJE5, each from the entry; the others keep their defaults. */
+const TYPE5_FIELDS: [string, (e: JournalEntry, x: EntryContext) => SqlValue][] = [
   // Data past JOESD is still counted (truncated), pointed-to data (incomplete entries) is not.
-  row[at.JOENTL] = Math.min(99999, header + e.data.length);
-  row[at.JOSEQN] = e.seq;
-  row[at.JOCODE] = e.code;
-  row[at.JOENTT] = e.type;
-  row[at.JOTSTP] = e.timestamp;
-  row[at.JOJOB] = e.job;
-  row[at.JOUSER] = e.jobUser;
-  row[at.JONBR] = Number(e.jobNumber);
-  row[at.JOPGM] = e.program;
-  row[at.JOPGMLIB] = e.programLibrary;
-  row[at.JOOBJ] = e.object;
-  row[at.JOLIB] = e.library;
-  row[at.JOMBR] = e.member;
-  row[at.JOCTRR] = e.rrn;
+  ['JOENTL', (e, x) => Math.min(99999, x.header + e.data.length)],
+  ['JOSEQN', (e) => e.seq],
+  ['JOCODE', (e) => e.code],
+  ['JOENTT', (e) => e.type],
+  ['JOTSTP', (e) => e.timestamp],
+  ['JOJOB', (e) => e.job],
+  ['JOUSER', (e) => e.jobUser],
+  ['JONBR', (e) => Number(e.jobNumber)],
+  ['JOPGM', (e) => e.program],
+  ['JOPGMLIB', (e) => e.programLibrary],
+  ['JOOBJ', (e) => e.object],
+  ['JOLIB', (e) => e.library],
+  ['JOMBR', (e) => e.member],
+  ['JOCTRR', (e) => e.rrn],
   // JOFLAG 1: the entry carries a before or after image of a record.
-  row[at.JOFLAG] = e.data.length > 0 ? '1' : '0';
-  row[at.JOCCID] = e.commitCycle;
-  row[at.JOUSPF] = e.userProfile;
-  row[at.JOSYNM] = c.system.systemName;
+  ['JOFLAG', (e) => (e.data.length > 0 ? '1' : '0')],
+  ['JOCCID', (e) => e.commitCycle],
+  ['JOUSPF', (e) => e.userProfile],
+  ['JOSYNM', (_, x) => x.systemName],
   // Incomplete data: an image longer than the outfile's JOESD, or a LOB's *POINTER in its place.
-  row[at.JOINCDAT] = e.data.length > esdLength || e.incomplete ? '1' : '0';
-  row[at.JOMINESD] = e.minimized ? '1' : '0';
-  row[at.JORCV] = e.receiver.name;
-  row[at.JORCVLIB] = e.receiver.library;
-  row[at.JOOBJTYP] = e.objectType;
-  row[at.JOFILTYP] = e.objectType === '*QDDS' ? '0' : '';
-  row[at.JOCMTLVL] = e.commitCycle ? '2' : '0';
-  row[at.JONVI] = e.nullIndicators.padEnd(nviLength, '0').slice(0, nviLength);
+  ['JOINCDAT', (e, x) => (e.data.length > x.esdLength || e.incomplete ? '1' : '0')],
+  ['JOMINESD', (e) => (e.minimized ? '1' : '0')],
+  ['JORCV', (e) => e.receiver.name],
+  ['JORCVLIB', (e) => e.receiver.library],
+  ['JOOBJTYP', (e) => e.objectType],
+  ['JOFILTYP', (e) => (e.objectType === '*QDDS' ? '0' : '')],
+  ['JOCMTLVL', (e) => (e.commitCycle ? '2' : '0')],
+  ['JONVI', (e, x) => e.nullIndicators.padEnd(x.nviLength, '0').slice(0, x.nviLength)],
   // A view of the image, not a copy: assigning JOESD pads it into a buffer of its own.
-  row[at.JOESD] = Buffer.from(e.data.buffer, e.data.byteOffset, Math.min(esdLength, e.data.length));
-  return row;
+  ['JOESD', (e, x) => Buffer.from(e.data.buffer, e.data.byteOffset, Math.min(x.esdLength, e.data.length))],
+];
+
+/**
+ * Entries as outfile rows by position: each field's column found by name once per command, and one
+ * row array filled per entry, which the writer reads before it asks for the next.
+ */
+function* type5Rows(
+  entries: readonly JournalEntry[],
+  columns: readonly ColumnSpec[],
+  x: EntryContext,
+): Generator<SqlValue[]> {
+  const fields = TYPE5_FIELDS.map(([name, read]): [number, typeof read] => {
+    const at = columns.findIndex((col) => col.name === name);
+    if (at < 0) throw new Error(`QJORDJE5 has no field ${name}.`);
+    return [at, read];
+  });
+  const row = new Array<SqlValue>(columns.length).fill(null);
+  for (const e of entries) {
+    for (const [at, read] of fields) row[at] = read(e, x);
+    yield row;
+  }
 }
 
 export const DSPFFD_SHAPE: CommandShape = {
