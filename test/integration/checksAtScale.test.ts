@@ -79,6 +79,8 @@ describe(`${COUNT} entities on one change-tracking agent`, () => {
     expect(checks.find((c) => c.id === 'primary-keys')?.status).toBe('passed');
   });
 
+  // 1,200 tables' catalogue, backlog and changes through the simulator: ~30 s on a loaded 2-core
+  // machine. What is checked is that every table is covered; speed is the benchmarks' business.
   it('the tables view, the backlog and a change batch cover every table', async () => {
     expect((await changeTrackingTables(admin, entities)).filter((t) => t.problem !== null)).toEqual([]);
     const source = await openChangeTrackingSource({
@@ -107,5 +109,5 @@ describe(`${COUNT} entities on one change-tracking agent`, () => {
     } finally {
       await source.close();
     }
-  });
+  }, 120_000);
 });

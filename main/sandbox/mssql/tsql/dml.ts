@@ -39,7 +39,7 @@ import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared } from './typeNames';
 import { rowversionColumn, withRowversionSet } from './rowversion';
-import { selectListTypes } from './selectTypes';
+import { conversionParts, selectListTypes } from './selectTypes';
 import {
   comparedColumnType,
   exactAssignments,
@@ -124,24 +124,8 @@ function conversion(
   db: SandboxDatabase,
   exactColumns: ReadonlyMap<string, SqlType>,
 ): string {
-  let expr: Token[];
-  let type: Token[];
-  let style: Token[] | undefined;
-  if (isCast) {
-    let depth = 0;
-    let as = -1;
-    inner.forEach((x, k) => {
-      if (isOp(x, '(')) depth++;
-      if (isOp(x, ')')) depth--;
-      if (depth === 0 && isWord(x, 'as')) as = k;
-    });
-    if (as < 0) throw syntax(inner[0]);
-    expr = inner.slice(0, as);
-    type = inner.slice(as + 1);
-  } else {
-    const parts = splitCommas(inner);
-    [type = [], expr = [], style] = parts;
-  }
+  const { expr, type, style } = conversionParts(isCast, inner);
+  if (isCast && type.length === 0) throw syntax(inner[0]);
   const target = castType(textOf(solid(type)));
   const styleSql = style ? translate(style, params, db) : 'NULL';
   const json = (t: SqlType) => `'${JSON.stringify(t).replaceAll("'", "''")}'`;

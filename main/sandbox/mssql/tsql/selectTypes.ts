@@ -88,6 +88,30 @@ export function selectListTypes(tokens: Token[]): (SqlType | undefined)[] | unde
   return items.map(expressionType);
 }
 
+/**
+ * The parts of CAST(expr AS type) or CONVERT(type, expr[, style]) between its parentheses; for a CAST
+ * without AS at its own level, no type.
+ */
+export function conversionParts(
+  isCast: boolean,
+  inner: Token[],
+): { expr: Token[]; type: Token[]; style: Token[] | undefined } {
+  if (!isCast) {
+    const [type = [], expr = [], style] = splitCommas(inner);
+    return { expr, type, style };
+  }
+  let depth = 0;
+  let as = -1;
+  inner.forEach((x, k) => {
+    if (isOp(x, '(')) depth++;
+    if (isOp(x, ')')) depth--;
+    if (depth === 0 && isWord(x, 'as')) as = k;
+  });
+  return as < 0
+    ? { expr: inner, type: [], style: undefined }
+    : { expr: inner.slice(0, as), type: inner.slice(as + 1), style: undefined };
+}
+
 /** The type of a select-list item that is one CAST, CONVERT or CHANGE_TRACKING_IS_COLUMN_IN_MASK call. */
 function expressionType(item: Token[]): SqlType | undefined {
   const call = item[0];
@@ -100,22 +124,16 @@ function expressionType(item: Token[]): SqlType | undefined {
     (rest.length === 1 && rest[0]?.kind !== 'op') ||
     (rest.length === 2 && isWord(rest[0], 'as'));
   if (!aliasOnly) return undefined;
-  const inner = item.slice(2, close);
-  let type: SqlType | undefined;
   if (isWord(call, 'change_tracking_is_column_in_mask')) return { name: 'bit' };
-  if (isWord(call, 'cast')) {
-    let level = 0;
-    let as = -1;
-    inner.forEach((x, k) => {
-      if (isOp(x, '(')) level++;
-      if (isOp(x, ')')) level--;
-      if (level === 0 && isWord(x, 'as')) as = k;
-    });
+  if (!isWord(call, 'cast', 'convert')) return undefined;
+  const { type: typeTokens } = conversionParts(isWord(call, 'cast'), item.slice(2, close));
+  if (typeTokens.length === 0) return undefined;
+  try {
     // The type's text as the translator reads it (conversion in dml.ts), so both name the same type.
-    if (as >= 0) type = castType(textOf(inner.slice(as + 1)));
-  } else if (isWord(call, 'convert')) {
-    const [target] = splitCommas(inner);
-    if (target) type = castType(textOf(target));
+    const type = castType(textOf(solid(typeTokens)));
+    return TYPED.has(type.name) ? type : undefined;
+  } catch {
+    // An unknown type: the translation refuses the statement with SQL Server's error, not this.
+    return undefined;
   }
-  return type && TYPED.has(type.name) ? type : undefined;
 }
