@@ -108,7 +108,7 @@ if (source === 'ct') {
   await runner().runUntilCaughtUp();
   await bench.insert(rows);
   profile = await profiled(() => runner().runUntilCaughtUp());
-  await bench.close();
+  await bench.sandbox.close();
 }
 const file = new URL(`./profile-${source}.cpuprofile`, import.meta.url);
 writeFileSync(file, JSON.stringify(profile));
