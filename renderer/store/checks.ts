@@ -13,6 +13,7 @@ import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
 import { coalesced } from '../../shared/coalesce';
+import { readIsNewer, readSent, shownNow } from './answerOrder';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
 export interface ChecksSliceState {
@@ -52,8 +53,9 @@ export async function pickCheckerEngine(profileId: string): Promise<void> {
   if (!api) return;
   useStore.setState({ checker: { profileId, busy: 'loading' } });
   try {
+    const sentAt = readSent();
     const { pipelines } = await api.listEngineAgents({ profileId });
-    patch({ agents: pipelines, busy: undefined });
+    patch({ ...(readIsNewer('agents', sentAt) && { agents: pipelines }), busy: undefined });
   } catch (error) {
     patch({ error: message(error), busy: undefined });
   }
@@ -120,8 +122,13 @@ export const refreshCopies = coalesced(async () => {
   const { api } = useStore.getState();
   const at = address();
   if (!api || !at) return;
+  const sentAt = readSent();
   const snapshots = await api.listEngineSnapshots(at).catch(() => undefined);
-  if (snapshots && useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
+  if (
+    snapshots &&
+    useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}` &&
+    readIsNewer('snapshots', sentAt)
+  )
     patch({ snapshots });
 }, READ_SPACING_MS);
 
@@ -130,8 +137,14 @@ export const refreshVerify = coalesced(async () => {
   const { api } = useStore.getState();
   const at = address();
   if (!api || !at) return;
+  const sentAt = readSent();
   const verify = await api.getEngineVerify(at).catch(() => undefined);
-  if (verify && useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`) patch({ verify });
+  if (
+    verify &&
+    useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}` &&
+    readIsNewer('verify', sentAt)
+  )
+    patch({ verify });
 }, READ_SPACING_MS);
 
 export function address() {
@@ -204,6 +217,7 @@ export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<
   try {
     const agent = await api.controlEngineAgent({ ...at, action });
     const { agents } = useStore.getState().checker;
+    shownNow('agents');
     patch({
       agents: agents?.map((p) =>
         p.id === agent.pipelineId
@@ -226,6 +240,7 @@ export async function refreshRun(): Promise<void> {
   const { api } = useStore.getState();
   const at = address();
   if (!api || !at) return;
+  const sentAt = readSent();
   try {
     const [{ pipelines }, events, backlog, snapshots, verify] = await Promise.all([
       api.listEngineAgents({ profileId: at.profileId }),
@@ -243,20 +258,23 @@ export async function refreshRun(): Promise<void> {
     // So are the states the live picture holds (when it is live).
     const engine = now.fleet.engines.find((e) => e.profileId === at.profileId);
     const live = now.fleet.channel === 'open' && engine?.connection === 'live' ? engine : undefined;
+    // A part an action's answer or a push wrote after this read was sent keeps what it shows.
     patch({
-      agents: pipelines.map((p) => ({
-        ...p,
-        agents: p.agents.map((a) => {
-          const status = live?.pipelines
-            .find((x) => x.id === p.id)
-            ?.agents.find((x) => x.id === a.id)?.status;
-          return status ? { ...a, state: status.state, failureReason: status.failureReason } : a;
-        }),
-      })),
+      ...(readIsNewer('agents', sentAt) && {
+        agents: pipelines.map((p) => ({
+          ...p,
+          agents: p.agents.map((a) => {
+            const status = live?.pipelines
+              .find((x) => x.id === p.id)
+              ?.agents.find((x) => x.id === a.id)?.status;
+            return status ? { ...a, state: status.state, failureReason: status.failureReason } : a;
+          }),
+        })),
+      }),
       events: [...events, ...pushed].sort((x, y) => x.id - y.id).slice(-EVENTS_KEPT),
-      backlog,
-      snapshots,
-      verify,
+      ...(readIsNewer('backlog', sentAt) && { backlog }),
+      ...(readIsNewer('snapshots', sentAt) && { snapshots }),
+      ...(readIsNewer('verify', sentAt) && { verify }),
     });
     // A copy or verify that moved while this was read is read again.
     if (pushed.some((e) => /^(snapshot|resnapshot|table-)/.test(e.kind))) void refreshCopies();
@@ -309,6 +327,7 @@ export async function snapshotTable(table: string, action: 'copy' | 'cancel'): P
   patch({ busy: 'acting', error: undefined, notice: undefined });
   try {
     const snapshots = await api.requestEngineSnapshot({ ...at, table, action });
+    shownNow('snapshots');
     patch({
       snapshots,
       busy: undefined,

@@ -8,6 +8,7 @@ import type { PushMessage } from '../../shared/push';
 import { batchFigures } from '../../shared/batchEvent';
 import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify } from './checks';
 import { useStore } from './index';
+import { shownNow } from './answerOrder';
 
 type Status = Extract<PushMessage, { type: 'status' }>;
 type Event = Extract<PushMessage, { type: 'event' }>;
@@ -104,6 +105,9 @@ function applyStatus(message: Status): void {
   const { agents, backlog, series } = useStore.getState().checker;
   const { status } = message;
   const point = backlogPointOf(status, message.at, backlog?.current);
+  // Newer than any read sent before it (a read answering later is dropped for these parts).
+  if (agents) shownNow('agents');
+  if (backlog && point) shownNow('backlog');
   patch({
     agents:
       agents &&

@@ -3,6 +3,7 @@
 import { differencesCsv, type VerifyReport, type VerifyRequest } from '../../shared/verify';
 import { useStore } from './index';
 import { address, message, patch, refreshRun } from './checks';
+import { shownNow } from './answerOrder';
 
 export async function askVerify(
   action: 'verify' | 'repair' | 'cancel',
@@ -18,6 +19,7 @@ export async function askVerify(
       action,
       ...(request && action === 'verify' ? { request } : {}),
     });
+    shownNow('verify');
     patch({
       verify,
       busy: undefined,

@@ -1,0 +1,115 @@
+// The open pipeline in the renderer store when answers cross: a read of the whole pipeline sent before
+// Start (or Verify) was answered must not put back the state from before it, which disabled a running
+// pipeline's buttons until the next push; a read sent after an action still shows what it read.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Api } from '../../renderer/api';
+import { useStore } from '../../renderer/store';
+import { controlAgent, pickCheckerAgent, refreshRun } from '../../renderer/store/checks';
+import { askVerify } from '../../renderer/store/verify';
+
+type State = 'configured' | 'running' | 'paused';
+
+const agent = (state: State) => ({
+  id: 'a',
+  pipelineId: 'p',
+  name: 'a',
+  type: 'change-tracking',
+  role: 'source',
+  state,
+  failureReason: null,
+});
+
+const report = (id: string) => ({
+  agentId: 'a',
+  running: true,
+  current: { id, kind: 'verify', status: 'queued', finishedAt: null, tables: [] },
+  history: [],
+});
+
+/** A stand-in engine whose reads answer only when the test lets them, with the state of their sending. */
+function engine() {
+  let state: State = 'configured';
+  let verify: ReturnType<typeof report> | { agentId: string; running: boolean; current: null; history: [] } =
+    {
+      agentId: 'a',
+      running: false,
+      current: null,
+      history: [],
+    };
+  const held: (() => void)[] = [];
+  const later = <T>(value: T) => new Promise<T>((resolve) => held.push(() => resolve(value)));
+  const api = {
+    listEngineAgents: () => later({ pipelines: [{ id: 'p', name: 'p', agents: [agent(state)] }] }),
+    listPipelineEvents: () => later([]),
+    getEngineBacklog: () => later({ agentId: 'a', current: null, unavailableReason: null }),
+    listEngineSnapshots: () => later({ agentId: 'a', running: state === 'running', tables: [] }),
+    getEngineVerify: () => later(verify),
+    controlEngineAgent: async ({ action }: { action: string }) => {
+      state = action === 'start' ? 'running' : action === 'pause' ? 'paused' : 'configured';
+      return agent(state);
+    },
+    requestEngineVerify: async () => (verify = report('v1')),
+  } as unknown as Api;
+  // Newest first: the read sent before the action answers last, as it can over a network.
+  const releaseAll = async () => {
+    while (held.length)
+      held
+        .splice(0)
+        .reverse()
+        .forEach((release) => release());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { api, releaseAll, setState: (s: State) => (state = s) };
+}
+
+const shownState = () => useStore.getState().checker.agents?.[0]?.agents[0]?.state;
+
+describe('answers to the open pipeline arriving out of order', () => {
+  let fake: ReturnType<typeof engine>;
+  beforeEach(async () => {
+    fake = engine();
+    useStore.setState({ api: fake.api, checker: { profileId: 'local' } });
+    pickCheckerAgent('p/a');
+    const first = refreshRun();
+    await fake.releaseAll();
+    await first;
+    expect(shownState()).toBe('configured');
+  });
+
+  it('keeps "running" when a read sent before Start answered answers after it', async () => {
+    const stale = refreshRun(); // sent while the pipeline is configured, answered later
+    const start = controlAgent('start');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(shownState()).toBe('running');
+    await fake.releaseAll(); // the stale read and Start's own read answer now
+    await Promise.all([stale, start]);
+    expect(shownState()).toBe('running');
+    expect(useStore.getState().checker.busy).toBeUndefined();
+  });
+
+  it('keeps the verify just asked for when a read sent before it answers after it', async () => {
+    fake.setState('running');
+    const ready = refreshRun();
+    await fake.releaseAll();
+    await ready;
+    const stale = refreshRun();
+    const asked = askVerify('verify', { chunkRows: 100, rowsPerSecond: null });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(useStore.getState().checker.verify?.current?.id).toBe('v1');
+    await fake.releaseAll();
+    await Promise.all([stale, asked]);
+    expect(useStore.getState().checker.verify?.current?.id).toBe('v1');
+  });
+
+  it('still shows what a read sent after an action found', async () => {
+    const start = controlAgent('start');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await fake.releaseAll();
+    await start;
+    fake.setState('paused'); // changed elsewhere (another window, the control API)
+    const read = refreshRun();
+    await fake.releaseAll();
+    await read;
+    expect(shownState()).toBe('paused');
+  });
+});
