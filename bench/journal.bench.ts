@@ -191,7 +191,7 @@ export const journalBenchmark: Benchmark = {
       ];
     } finally {
       await dropPostgresSchema(schema);
-      await bench.sandbox.close();
+      await bench.close();
     }
   },
 };

@@ -1,7 +1,7 @@
 // The journal agent on a benchmark's own simulated IBM i: BENCH.BIG journaled with both images, the
 // agent's settings, and the benchmark's rows inserted in one commit cycle.
 import { openJournalSource } from '../main/connectors/journal/source';
-import { startSandboxIbmi, type SandboxIbmi } from '../main/sandbox/ibmi';
+import { startSandboxIbmi } from '../main/sandbox/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
 import type { BenchRow } from './rawTargets';
 
@@ -10,37 +10,26 @@ export const JOURNAL_BENCH_ENTITIES = [
 ];
 
 export interface JournalBench {
-  sandbox: SandboxIbmi;
   /** The journal agent on BENCH.BIG, as the runner opens it. */
   open(): ReturnType<typeof openJournalSource>;
   /** `rows` inserted into BENCH.BIG in one transaction: one journal entry each. */
   insert(rows: readonly BenchRow[]): Promise<void>;
   /** DSPJRN of BENCH.BIG's record entries to QGPL.BENCHOUT, read back by one SELECT: the entries read. */
   displayJournal(): Promise<number>;
+  /** The administrator's session and the simulated IBM i closed. */
+  close(): Promise<void>;
 }
 
 export async function startJournalBench(): Promise<JournalBench> {
   const sandbox = await startSandboxIbmi({ seed: true });
+  // One administrator's session for the whole benchmark: a timed DSPJRN does not sign on.
   const admin = await sandbox.connect({ ...SEED_ADMIN });
-  try {
-    await admin.query('CREATE SCHEMA BENCH');
-    await admin.query(
-      'CREATE TABLE BENCH.BIG (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, AT TIMESTAMP NOT NULL)',
-    );
-    await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
-  } finally {
-    await admin.close();
-  }
-  const asAdmin = async <T>(work: (a: typeof admin) => Promise<T>): Promise<T> => {
-    const session = await sandbox.connect({ ...SEED_ADMIN });
-    try {
-      return await work(session);
-    } finally {
-      await session.close();
-    }
-  };
+  await admin.query('CREATE SCHEMA BENCH');
+  await admin.query(
+    'CREATE TABLE BENCH.BIG (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, AT TIMESTAMP NOT NULL)',
+  );
+  await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
   return {
-    sandbox,
     open: () =>
       openJournalSource({
         credentials: seedAgentCredentials(sandbox.host),
@@ -55,19 +44,20 @@ export async function startJournalBench(): Promise<JournalBench> {
         agentId: 'src',
       }),
     insert: (rows) =>
-      asAdmin((a) =>
-        a.transaction(async (t) => {
-          for (const [id, name, amount, at] of rows)
-            await t.query('INSERT INTO BENCH.BIG VALUES (?, ?, ?, ?)', [id, name, amount, at]);
-        }),
-      ),
-    displayJournal: () =>
-      asAdmin(async (a) => {
-        await a.command(
-          'DSPJRN JRN(BENCH/QSQJRN) FILE((BENCH/BIG)) RCVRNG(*CURCHAIN) JRNCDE((R)) OUTPUT(*OUTFILE) ' +
-            'OUTFILFMT(*TYPE5) OUTFILE(QGPL/BENCHOUT) ENTDTALEN(*CALC)',
-        );
-        return (await a.query('SELECT JOSEQN, JOCODE, JOENTT, JONVI, JOESD FROM QGPL.BENCHOUT')).length;
+      admin.transaction(async (t) => {
+        for (const [id, name, amount, at] of rows)
+          await t.query('INSERT INTO BENCH.BIG VALUES (?, ?, ?, ?)', [id, name, amount, at]);
       }),
+    displayJournal: async () => {
+      await admin.command(
+        'DSPJRN JRN(BENCH/QSQJRN) FILE((BENCH/BIG)) RCVRNG(*CURCHAIN) JRNCDE((R)) OUTPUT(*OUTFILE) ' +
+          'OUTFILFMT(*TYPE5) OUTFILE(QGPL/BENCHOUT) ENTDTALEN(*CALC)',
+      );
+      return (await admin.query('SELECT JOSEQN, JOCODE, JOENTT, JONVI, JOESD FROM QGPL.BENCHOUT')).length;
+    },
+    close: async () => {
+      await admin.close();
+      await sandbox.close();
+    },
   };
 }

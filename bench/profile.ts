@@ -108,7 +108,7 @@ if (source === 'ct') {
   await runner().runUntilCaughtUp();
   await bench.insert(rows);
   profile = await profiled(() => runner().runUntilCaughtUp());
-  await bench.sandbox.close();
+  await bench.close();
 }
 const file = new URL(`./profile-${source}.cpuprofile`, import.meta.url);
 writeFileSync(file, JSON.stringify(profile));

@@ -13,20 +13,19 @@ type TediousDate = Date & { nanosecondsDelta?: number };
 export function dateTimeText(d: TediousDate, scale: number, part: 'datetime' | 'date' | 'time'): string {
   const iso = d.toISOString(); // tedious reads datetime2 as UTC (useUTC), so this is the stored value
   if (part === 'date') return iso.slice(0, 10);
+  const time = `${iso.slice(11, 19)}${fractionText(d, iso, scale)}`;
+  return part === 'time' ? time : `${iso.slice(0, 10)} ${time}`;
+}
+
+/** `.1234567` cut to `scale` digits ('' at scale 0), from the Date and tedious's digits past the millisecond. */
+function fractionText(d: TediousDate, iso: string, scale: number): string {
+  if (scale <= 0) return '';
   const delta = d.nanosecondsDelta ?? 0;
   // Without digits past the millisecond the fraction is the ISO text's own (`.123`), zeros after it.
-  const fraction =
-    scale <= 0
-      ? ''
-      : delta === 0
-        ? scale <= 3
-          ? iso.slice(19, 20 + scale)
-          : `${iso.slice(19, 23)}${'0'.repeat(scale - 3)}`
-        : `.${String(Math.round((d.getUTCMilliseconds() / 1000 + delta) * 1e7))
-            .padStart(7, '0')
-            .slice(0, scale)}`;
-  const time = `${iso.slice(11, 19)}${fraction}`;
-  return part === 'time' ? time : `${iso.slice(0, 10)} ${time}`;
+  if (delta === 0)
+    return scale <= 3 ? iso.slice(19, 20 + scale) : `${iso.slice(19, 23)}${'0'.repeat(scale - 3)}`;
+  const ticks = Math.round((d.getUTCMilliseconds() / 1000 + delta) * 1e7);
+  return `.${String(ticks).padStart(7, '0').slice(0, scale)}`;
 }
 
 export type Affinity =
@@ -139,24 +138,28 @@ export function portableWriter(c: ColumnShape): (v: RowValue) => RowValue {
   }
   if (a === 'integer') return (v) => (typeof v === 'number' || typeof v === 'bigint' ? v : portable(c, v));
   if (a === 'uuid' || a === 'spatial' || a === 'boolean') return (v) => portable(c, v);
-  if (a === 'datetime' || a === 'date' || a === 'time') {
-    // The column's scale read once, not per value (what portable does for a Date of these types).
-    const scale = a === 'date' ? 0 : a === 'time' || baseType(c) === 'datetime2' ? scaleOf(c) : 3;
-    return (v) => (v instanceof Date ? dateTimeText(v, scale, a) : v);
+  // The column's part and scale read once, not per value.
+  const writeDate = dateWriter(c, a);
+  return (v) => (v instanceof Date ? writeDate(v) : v);
+}
+
+/** How a Date read from column `c` is written: its part, and the digits the column's scale keeps. */
+function dateWriter(c: ColumnShape, a: Affinity): (d: TediousDate) => string {
+  if (a === 'datetimeoffset') return (d) => d.toISOString();
+  if (a === 'date') return (d) => dateTimeText(d, 0, 'date');
+  if (a === 'time') {
+    const scale = scaleOf(c);
+    return (d) => dateTimeText(d, scale, 'time');
   }
-  return (v) => (v instanceof Date ? portable(c, v) : v);
+  const scale = baseType(c) === 'datetime2' ? scaleOf(c) : 3;
+  return (d) => dateTimeText(d, scale, 'datetime');
 }
 
 /** A value in its portable form: numbers and text as given, decimals as text, times as text. */
 export function portable(c: ColumnShape, v: RowValue): RowValue {
   if (v === null) return null;
   const a = affinityOf(c);
-  if (v instanceof Date) {
-    if (a === 'date') return dateTimeText(v, 0, 'date');
-    if (a === 'time') return dateTimeText(v, scaleOf(c), 'time');
-    if (a === 'datetimeoffset') return v.toISOString();
-    return dateTimeText(v, baseType(c) === 'datetime2' ? scaleOf(c) : 3, 'datetime');
-  }
+  if (v instanceof Date) return dateWriter(c, a)(v);
   if (a === 'decimal') return typeof v === 'number' || typeof v === 'string' ? decimalText(c, v) : String(v);
   if (a === 'uuid') return String(v).toLowerCase();
   if (a === 'spatial' && v instanceof Uint8Array) {

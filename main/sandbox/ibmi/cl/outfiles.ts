@@ -84,7 +84,6 @@ function type5Columns(esdLength: number, nviLength: number): ColumnSpec[] {
   ];
 }
 
-/** Creates (or, with *REPLACE and another layout, re-creates) the outfile and writes `rows` to its first member. */
 /**
  * `assign` for one column of an outfile, remembering its last value: most fields of a journal's
  * entries repeat from row to row (job, user, program, object, flags), and assigning one is pure.
@@ -108,6 +107,7 @@ function rememberingAssign(col: ColumnSpec): (v: SqlValue) => SqlValue {
 /** An outfile's row: its fields by name, or by position in the outfile's columns (no object per row). */
 type OutfileRow = Readonly<Record<string, SqlValue>> | readonly SqlValue[];
 
+/** Creates (or, with *REPLACE and another layout, re-creates) the outfile and writes `rows` to its first member. */
 function writeOutfile(
   c: CommandContext,
   a: Args,

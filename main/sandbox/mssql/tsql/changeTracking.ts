@@ -317,10 +317,11 @@ export function changesSql(table: TableInfo, lastSync: string): string {
   const side = sideTable(table.objectId);
   const v = `(${lastSync})`;
   const same = (a: string, b: string) => pk.map((c) => `${a}.${c} = ${b}.${c}`).join(' AND ');
-  const after = `${side} WHERE ${v} IS NULL OR __version > ${v}`;
+  // A side-table row recorded after v (every kept row when v is NULL).
+  const newer = (alias: string) => `(${v} IS NULL OR ${alias}.__version > ${v})`;
   // The union of the updates' column masks: one update's own mask, else OR-ed in a subquery that runs
   // only for keys updated more than once (an aggregate over every change called JavaScript per row).
-  const maskAll = `CASE WHEN g.__changes = 1 THEN g.__mask_max ELSE (SELECT CT_OR(m.__mask) FROM ${side} m WHERE ${same('m', 'g')} AND (${v} IS NULL OR m.__version > ${v})) END`;
+  const maskAll = `CASE WHEN g.__changes = 1 THEN g.__mask_max ELSE (SELECT CT_OR(m.__mask) FROM ${side} m WHERE ${same('m', 'g')} AND ${newer('m')}) END`;
   const op = `(CASE WHEN (SELECT __op FROM ${side} x WHERE x.__seq = g.__last_seq) = 'D' THEN 'D'
     WHEN (SELECT __op FROM ${side} x WHERE x.__seq = g.__first_seq) = 'I' THEN 'I' ELSE 'U' END)`;
   return `(SELECT g.__max_version AS SYS_CHANGE_VERSION,
@@ -331,7 +332,7 @@ export function changesSql(table: TableInfo, lastSync: string): string {
       ${pk.map((c) => `g.${c}`).join(', ')}
     FROM (SELECT ${pk.join(', ')}, max(__version) AS __max_version, min(__seq) AS __first_seq, max(__seq) AS __last_seq,
             sum(CASE WHEN __mask IS NULL THEN 1 ELSE 0 END) AS __unmasked, count(*) AS __changes, max(__mask) AS __mask_max
-          FROM ${after} GROUP BY ${pk.join(', ')}) g)`;
+          FROM ${side} s WHERE ${newer('s')} GROUP BY ${pk.join(', ')}) g)`;
 }
 
 /** CHANGETABLE(VERSION t, (pk cols), (values)): the row's last change, or NULLs when none is kept. */
