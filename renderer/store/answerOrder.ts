@@ -4,10 +4,13 @@
 // that, the read is older than what shows and is dropped for that part (a Start answered "running", then
 // a read sent before it answering "configured", disabled the buttons of a running pipeline).
 
-export type RunPart = 'agents' | 'backlog' | 'snapshots' | 'verify';
+/** The open pipeline's backlog, copies or verify, or one agent's state in the engine's list. */
+export type RunPart = 'backlog' | 'snapshots' | 'verify' | `agent ${string}/${string}`;
+
+export const agentPart = (pipelineId: string, agentId: string): RunPart => `agent ${pipelineId}/${agentId}`;
 
 let sent = 0;
-const shown: Record<RunPart, number> = { agents: 0, backlog: 0, snapshots: 0, verify: 0 };
+const shown = new Map<RunPart, number>();
 
 /** Taken when a read is sent: its place among the answers. */
 export function readSent(): number {
@@ -16,13 +19,13 @@ export function readSent(): number {
 
 /** Whether a read sent at `at` is newer than what `part` shows; when it is, it is what shows now. */
 export function readIsNewer(part: RunPart, at: number): boolean {
-  if (at <= shown[part]) return false;
-  shown[part] = at;
+  if (at <= (shown.get(part) ?? 0)) return false;
+  shown.set(part, at);
   return true;
 }
 
 /** An action's answer or a push is shown for `parts`: every read sent before now is older for them. */
 export function shownNow(...parts: RunPart[]): void {
   const at = ++sent;
-  for (const part of parts) shown[part] = at;
+  for (const part of parts) shown.set(part, at);
 }

@@ -13,7 +13,7 @@ import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
 import { coalesced } from '../../shared/coalesce';
-import { readIsNewer, readSent, shownNow } from './answerOrder';
+import { agentPart, readIsNewer, readSent, shownNow } from './answerOrder';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
 export interface ChecksSliceState {
@@ -53,9 +53,8 @@ export async function pickCheckerEngine(profileId: string): Promise<void> {
   if (!api) return;
   useStore.setState({ checker: { profileId, busy: 'loading' } });
   try {
-    const sentAt = readSent();
     const { pipelines } = await api.listEngineAgents({ profileId });
-    patch({ ...(readIsNewer('agents', sentAt) && { agents: pipelines }), busy: undefined });
+    patch({ agents: pipelines, busy: undefined });
   } catch (error) {
     patch({ error: message(error), busy: undefined });
   }
@@ -217,7 +216,7 @@ export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<
   try {
     const agent = await api.controlEngineAgent({ ...at, action });
     const { agents } = useStore.getState().checker;
-    shownNow('agents');
+    shownNow(agentPart(agent.pipelineId, agent.id));
     patch({
       agents: agents?.map((p) =>
         p.id === agent.pipelineId
@@ -255,22 +254,17 @@ export async function refreshRun(): Promise<void> {
     // Events pushed while this was read are newer than the answer: kept, not overwritten.
     const fetched = new Set(events.map((e) => e.id));
     const pushed = (now.checker.events ?? []).filter((e) => !fetched.has(e.id));
-    // So are the states the live picture holds (when it is live).
-    const engine = now.fleet.engines.find((e) => e.profileId === at.profileId);
-    const live = now.fleet.channel === 'open' && engine?.connection === 'live' ? engine : undefined;
-    // A part an action's answer or a push wrote after this read was sent keeps what it shows.
+    // A part an action's answer or a push wrote after this read was sent keeps what it shows (an agent's
+    // state included: the live picture's can be older than this read, so it is not taken over it).
+    const shownAgents = now.checker.agents;
     patch({
-      ...(readIsNewer('agents', sentAt) && {
-        agents: pipelines.map((p) => ({
-          ...p,
-          agents: p.agents.map((a) => {
-            const status = live?.pipelines
-              .find((x) => x.id === p.id)
-              ?.agents.find((x) => x.id === a.id)?.status;
-            return status ? { ...a, state: status.state, failureReason: status.failureReason } : a;
-          }),
-        })),
-      }),
+      agents: pipelines.map((p) => ({
+        ...p,
+        agents: p.agents.map((a) => {
+          if (readIsNewer(agentPart(p.id, a.id), sentAt)) return a;
+          return shownAgents?.find((x) => x.id === p.id)?.agents.find((x) => x.id === a.id) ?? a;
+        }),
+      })),
       events: [...events, ...pushed].sort((x, y) => x.id - y.id).slice(-EVENTS_KEPT),
       ...(readIsNewer('backlog', sentAt) && { backlog }),
       ...(readIsNewer('snapshots', sentAt) && { snapshots }),

@@ -8,7 +8,7 @@ import type { PushMessage } from '../../shared/push';
 import { batchFigures } from '../../shared/batchEvent';
 import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify } from './checks';
 import { useStore } from './index';
-import { shownNow } from './answerOrder';
+import { agentPart, shownNow } from './answerOrder';
 
 type Status = Extract<PushMessage, { type: 'status' }>;
 type Event = Extract<PushMessage, { type: 'event' }>;
@@ -100,22 +100,26 @@ const isOpen = (profileId: string, pipelineId: string) => {
 };
 
 function applyStatus(message: Status): void {
-  const at = isOpen(message.profileId, message.pipelineId);
-  if (!at || at.agentId !== message.agentId) return;
-  const { agents, backlog, series } = useStore.getState().checker;
+  const { profileId, agents, backlog, series } = useStore.getState().checker;
+  if (profileId !== message.profileId || !agents) return;
   const { status } = message;
+  // Any agent of the engine shown: its state in the picker; the open one's gauge and chart as well.
+  // Each is newer than what a read sent before it answers (answerOrder).
+  shownNow(agentPart(message.pipelineId, message.agentId));
+  const withState = withAgent(agents, message.pipelineId, message.agentId, (a) => ({
+    ...a,
+    state: status.state,
+    failureReason: status.failureReason,
+  }));
+  const at = isOpen(message.profileId, message.pipelineId);
+  if (!at || at.agentId !== message.agentId) {
+    patch({ agents: withState });
+    return;
+  }
   const point = backlogPointOf(status, message.at, backlog?.current);
-  // Newer than any read sent before it (a read answering later is dropped for these parts).
-  if (agents) shownNow('agents');
   if (backlog && point) shownNow('backlog');
   patch({
-    agents:
-      agents &&
-      withAgent(agents, message.pipelineId, message.agentId, (a) => ({
-        ...a,
-        state: status.state,
-        failureReason: status.failureReason,
-      })),
+    agents: withState,
     // The gauge follows the runner's backlog points.
     backlog: backlog && point ? { ...backlog, unavailableReason: null, current: point } : backlog,
     series:

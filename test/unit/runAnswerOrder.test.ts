@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Api } from '../../renderer/api';
 import { useStore } from '../../renderer/store';
 import { controlAgent, pickCheckerAgent, refreshRun } from '../../renderer/store/checks';
+import { applyPush } from '../../renderer/store/fleet';
 import { askVerify } from '../../renderer/store/verify';
 
 type State = 'configured' | 'running' | 'paused';
@@ -68,7 +69,11 @@ describe('answers to the open pipeline arriving out of order', () => {
   let fake: ReturnType<typeof engine>;
   beforeEach(async () => {
     fake = engine();
-    useStore.setState({ api: fake.api, checker: { profileId: 'local' } });
+    useStore.setState({
+      api: fake.api,
+      checker: { profileId: 'local' },
+      fleet: { engines: [], channel: 'none' },
+    });
     pickCheckerAgent('p/a');
     const first = refreshRun();
     await fake.releaseAll();
@@ -99,6 +104,47 @@ describe('answers to the open pipeline arriving out of order', () => {
     await fake.releaseAll();
     await Promise.all([stale, asked]);
     expect(useStore.getState().checker.verify?.current?.id).toBe('v1');
+  });
+
+  it('shows what a read sent after Start found, not the older state the live picture still holds', async () => {
+    // The engine's pushes hold "configured" until its status push for the start arrives.
+    useStore.setState({
+      fleet: {
+        channel: 'open',
+        engines: [
+          {
+            profileId: 'local',
+            connection: 'live',
+            pipelines: [
+              { id: 'p', agents: [{ id: 'a', status: { state: 'configured', failureReason: null } }] },
+            ],
+          },
+        ],
+      },
+    } as never);
+    const start = controlAgent('start');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await fake.releaseAll();
+    await start;
+    expect(shownState()).toBe('running');
+  });
+
+  it('keeps a pushed state over a read sent before the push', async () => {
+    const stale = refreshRun(); // reads "configured"
+    const push = (agentId: string) =>
+      applyPush({
+        type: 'status',
+        profileId: 'local',
+        pipelineId: 'p',
+        agentId,
+        at: new Date().toISOString(),
+        status: { state: 'running', failureReason: null },
+      } as never);
+    push('a');
+    expect(shownState()).toBe('running');
+    await fake.releaseAll();
+    await stale;
+    expect(shownState()).toBe('running');
   });
 
   it('still shows what a read sent after an action found', async () => {
