@@ -55,7 +55,7 @@ describe('ALTER TABLE and sp_rename', () => {
           CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID('dbo.Items'), 'Name', 'ColumnId'), SYS_CHANGE_COLUMNS) AS name
         FROM CHANGETABLE(CHANGES dbo.Items, @v) AS ct`,
       );
-    expect(changed.recordset).toEqual([{ note: 1, name: 0 }]);
+    expect(changed.recordset).toEqual([{ note: true, name: false }]);
   });
 
   it('DROP COLUMN keeps the other columns’ ids and never gives the dropped id again; modify_date moves', async () => {

@@ -117,10 +117,12 @@ describe('net changes (CHANGETABLE CHANGES)', () => {
     expect(answer.recordset.columns.SYS_CHANGE_VERSION?.type).toBe(sql.BigInt);
     expect(answer.recordset.columns.SYS_CHANGE_OPERATION?.type).toBe(sql.NChar);
     expect(answer.recordset.columns.SYS_CHANGE_COLUMNS?.type).toBe(sql.VarBinary);
+    // CHANGE_TRACKING_IS_COLUMN_IN_MASK returns bit ("CHANGE_TRACKING_IS_COLUMN_IN_MASK (Transact-SQL)").
+    expect(answer.recordset.columns.amount_changed?.type).toBe(sql.Bit);
     expect(answer.recordset[0]).toMatchObject({
       SYS_CHANGE_OPERATION: 'U',
-      amount_changed: 1,
-      customer_changed: 0,
+      amount_changed: true,
+      customer_changed: false,
     });
     expect(answer.recordset[0].SYS_CHANGE_VERSION).toBe(String(since + 1));
   });
@@ -139,8 +141,8 @@ describe('net changes (CHANGETABLE CHANGES)', () => {
       { since: [sql.BigInt, since] },
     );
     expect(rows).toEqual([
-      { Id: 1, amount: 1, customer: 0 },
-      { Id: 2, amount: 1, customer: 0 },
+      { Id: 1, amount: true, customer: false },
+      { Id: 2, amount: true, customer: false },
     ]);
     await q("UPDATE dbo.Orders SET Customer = N'After' WHERE Id = 2");
     const again = await q(
@@ -148,7 +150,7 @@ describe('net changes (CHANGETABLE CHANGES)', () => {
         FROM CHANGETABLE(CHANGES dbo.Orders, @since) AS CT WHERE CT.Id = 2`,
       { since: [sql.BigInt, since] },
     );
-    expect(again).toEqual([{ Id: 2, amount: 1, customer: 1 }]);
+    expect(again).toEqual([{ Id: 2, amount: true, customer: true }]);
   });
 
   it('CHANGE_TRACKING_IS_COLUMN_IN_MASK takes two arguments and finds nothing in an insert’s missing mask', async () => {
@@ -160,7 +162,7 @@ describe('net changes (CHANGETABLE CHANGES)', () => {
         FROM CHANGETABLE(CHANGES dbo.Orders, @since) AS CT`,
       { since: [sql.BigInt, since] },
     );
-    expect(rows).toEqual([{ Id: 77, mask: null, amount: 0 }]);
+    expect(rows).toEqual([{ Id: 77, mask: null, amount: false }]);
     const error = await pool
       .request()
       .query('SELECT CHANGE_TRACKING_IS_COLUMN_IN_MASK(1) AS m')

@@ -205,6 +205,37 @@ describe('in statements that read tables', () => {
       );
     expect(refusal).toBe(245);
   });
+
+  it('types a converted column by its target type, as SQL Server does, not by its values', async () => {
+    await pool.request().batch(`CREATE TABLE dbo.Flags (Id INT PRIMARY KEY, Amount DECIMAL(12, 2) NOT NULL);
+      INSERT INTO dbo.Flags VALUES (1, 12.50), (0, 3.00);`);
+    const { recordset } = await pool.request().query(
+      `SELECT TOP (5) CAST(Id AS bit) AS flag, CONVERT(bit, Id) other, CONVERT(varchar(41), Amount) AS digits,
+          CAST(Id AS smallint) AS small, CAST(Id AS int) + 1 AS next, Id * 2 AS twice
+        FROM dbo.Flags ORDER BY Id`,
+    );
+    const types = Object.fromEntries(Object.entries(recordset.columns).map(([name, c]) => [name, c.type]));
+    expect(types).toEqual({
+      flag: sql.Bit,
+      other: sql.Bit,
+      digits: sql.VarChar,
+      small: sql.SmallInt,
+      next: sql.Int,
+      twice: sql.Int,
+    });
+    expect(recordset.columns.digits?.length).toBe(41);
+    expect(recordset).toEqual([
+      { flag: false, other: false, digits: '3.00', small: 0, next: 1, twice: 0 },
+      { flag: true, other: true, digits: '12.50', small: 1, next: 2, twice: 2 },
+    ]);
+    // SELECT * and a UNION are typed as before: by their columns, and by their values.
+    const star = await pool.request().query('SELECT * FROM dbo.Flags WHERE Id = 1');
+    expect(star.recordset.columns.Amount?.type).toBe(sql.Decimal);
+    const union = await pool
+      .request()
+      .query('SELECT CAST(Id AS bit) AS b FROM dbo.Flags UNION ALL SELECT CAST(0 AS bit) FROM dbo.Flags');
+    expect(union.recordset).toHaveLength(4);
+  });
 });
 
 describe('request limits', () => {

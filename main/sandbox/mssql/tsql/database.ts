@@ -15,7 +15,7 @@ import { quote, SqlError, tableSql } from './basics';
 
 export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
-import { isExactNumeric, storedExact } from './exactDecimals';
+import { exactDigits, isExactNumeric, storedExact } from './exactDecimals';
 import { divide } from './arithmetic';
 import { clrMember, clrStatic, type ClrTypeName } from './clr/clrValues';
 import { variantInstance, variantProperty } from '../tds/variant';
@@ -142,6 +142,8 @@ export interface ServerDatabase {
   caseSensitive: boolean;
 }
 
+const WHOLE_TYPES = new Set(['tinyint', 'smallint', 'int', 'bigint']);
+
 export class SandboxDatabase {
   readonly db: Database.Database;
   /** The catalogue lookups every statement makes, prepared once per connection. */
@@ -196,10 +198,18 @@ export class SandboxDatabase {
     this.db.function('TSQL_FITS', { deterministic: true }, (value, type, table, column) =>
       fits(this.name, value as SqlValue, typeOf(type), String(table), String(column)),
     );
-    f('TSQL_CONVERT', (value, type, style) => {
+    f('TSQL_CONVERT', (value, type, style, from) => {
       const to = typeOf(type);
-      const done = convert(storedValue(value as SqlValue), to, style === null ? null : Number(style)).value;
-      if (typeof done === 'boolean') return done ? 1 : 0;
+      // `from`: the exact numeric column the value was read from, whose scale its stored form lost.
+      const given =
+        from === undefined || from === null || value === null
+          ? storedValue(value as SqlValue)
+          : { type: typeOf(from), value: exactDigits(typeOf(from), value as SqlValue) };
+      const done = convert(given, to, style === null ? null : Number(style)).value;
+      // Whole-number types leave as SQLite integers, so an expression over them stays whole (CAST(x AS
+      // int) + 1 is an int), as a column of the type holds them.
+      if (typeof done === 'boolean') return done ? 1n : 0n;
+      if (typeof done === 'number' && WHOLE_TYPES.has(to.name)) return BigInt(done);
       return isExactNumeric(to) ? storedExact(to, done) : done;
     });
     f('TSQL_ROWVERSION', () => this.rowversions.draw());

@@ -39,6 +39,7 @@ import { sessionViewSql } from './sessionViews';
 import { databasePrincipalsSql, myPermissions, myPermissionsSql } from './security';
 import { parseTypeName, typeFromDeclared } from './typeNames';
 import { rowversionColumn, withRowversionSet } from './rowversion';
+import { conversionParts, selectListTypes } from './selectTypes';
 import {
   comparedColumnType,
   exactAssignments,
@@ -116,28 +117,32 @@ const CLAUSE_END = new Set(
 /** The index of the ')' that closes the '(' at tokens[open]. */
 
 /** CAST(expr AS type) or CONVERT(type, expr[, style]) as a call of the TSQL_CONVERT function. */
-function conversion(isCast: boolean, inner: Token[], params: Parameters, db: SandboxDatabase): string {
-  let expr: Token[];
-  let type: Token[];
-  let style: Token[] | undefined;
-  if (isCast) {
-    let depth = 0;
-    let as = -1;
-    inner.forEach((x, k) => {
-      if (isOp(x, '(')) depth++;
-      if (isOp(x, ')')) depth--;
-      if (depth === 0 && isWord(x, 'as')) as = k;
-    });
-    if (as < 0) throw syntax(inner[0]);
-    expr = inner.slice(0, as);
-    type = inner.slice(as + 1);
-  } else {
-    const parts = splitCommas(inner);
-    [type = [], expr = [], style] = parts;
-  }
+function conversion(
+  isCast: boolean,
+  inner: Token[],
+  params: Parameters,
+  db: SandboxDatabase,
+  exactColumns: ReadonlyMap<string, SqlType>,
+): string {
+  const { expr, type, style } = conversionParts(isCast, inner);
+  if (isCast && type.length === 0) throw syntax(inner[0]);
   const target = castType(textOf(solid(type)));
   const styleSql = style ? translate(style, params, db) : 'NULL';
-  return `TSQL_CONVERT(${translate(expr, params, db)}, '${JSON.stringify(target).replaceAll("'", "''")}', ${styleSql})`;
+  const json = (t: SqlType) => `'${JSON.stringify(t).replaceAll("'", "''")}'`;
+  // A decimal or money column's value reaches the function as SQLite keeps it (12.5 for 12.50): its
+  // column's type goes along, so CONVERT shows the column's scale as SQL Server does ('12.50').
+  const from = exactColumnOf(solid(expr), exactColumns);
+  return `TSQL_CONVERT(${translate(expr, params, db)}, ${json(target)}, ${styleSql}${from ? `, ${json(from)}` : ''})`;
+}
+
+/** The decimal, numeric, money or smallmoney column an expression is, when it is one column alone. */
+function exactColumnOf(s: Token[], exactColumns: ReadonlyMap<string, SqlType>): SqlType | undefined {
+  const named = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'quoted';
+  const alone = s.length === 1 && named(s[0]);
+  const qualified = s.length === 3 && named(s[0]) && isOp(s[1], '.') && named(s[2]);
+  if (!alone && !qualified) return undefined;
+  const type = exactColumns.get(nameOf(s.at(-1)).toLowerCase());
+  return isExactNumeric(type) ? type : undefined;
 }
 
 /** A literal or parameter value at translation time (OBJECT_ID, context), for names and blobs. */
@@ -342,7 +347,7 @@ function translate(given: Token[], params: Parameters, db: SandboxDatabase): str
     if (isWord(t, 'cast', 'convert') && isOp(tokens[nextSolid(tokens, i + 1)], '(')) {
       const open = nextSolid(tokens, i + 1);
       const close = closing(tokens, open);
-      out.push(conversion(isWord(t, 'cast'), tokens.slice(open + 1, close), params, db));
+      out.push(conversion(isWord(t, 'cast'), tokens.slice(open + 1, close), params, db, exactColumns));
       i = close;
       continue;
     }
@@ -684,7 +689,17 @@ function uniqueIndexNamed(
   return found ? { table: `${table.schema}.${table.name}`, name: found.name } : undefined;
 }
 
-function run(db: SandboxDatabase, sql: string, params: Parameters, table?: string): StatementResult {
+/**
+ * Runs translated SQL. `expressionTypes`, by result column, types the columns SQLite declares no type
+ * for as SQL Server would (selectTypes.ts); ignored unless it counts the result's columns.
+ */
+function run(
+  db: SandboxDatabase,
+  sql: string,
+  params: Parameters,
+  table?: string,
+  expressionTypes?: readonly (SqlType | undefined)[],
+): StatementResult {
   let statement;
   try {
     statement = db.db.prepare(sql);
@@ -701,9 +716,10 @@ function run(db: SandboxDatabase, sql: string, params: Parameters, table?: strin
     }
     const declared = statement.columns();
     const rows = statement.raw(true).all(used) as SqlValue[][];
+    const hints = expressionTypes?.length === declared.length ? expressionTypes : undefined;
     const columns: Column[] = declared.map((c, i) => ({
       name: c.name,
-      type: resultType(sql, c, () => inferType(rows, i)),
+      type: resultType(sql, c, () => hints?.[i] ?? inferType(rows, i)),
       nullable: true,
     }));
     // Each column's conversion chosen once, not per value.
@@ -1162,7 +1178,7 @@ export function runTableStatement(
     ) {
       db.db.transaction(() => cleanup(db, db.now()))();
     }
-    return run(db, translate(tokens, params, db), params);
+    return run(db, translate(tokens, params, db), params, undefined, selectListTypes(tokens));
   }
   return undefined;
 }
