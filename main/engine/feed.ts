@@ -74,45 +74,71 @@ export function createEngineFeed(
  * agent made or deleted. (One place, so no code path that records something can forget to tell.)
  */
 export function observeRepo(repo: Repo, feed: EngineFeed): Repo {
+  // Inside a transaction what is told waits for its commit, and is dropped with its rollback (an event
+  // pushed before a failed commit would show a subscriber what the engine never kept).
+  let held: (() => void)[] | null = null;
+  const tell = (message: () => void) => (held ? held.push(message) : message());
   return {
     ...repo,
+    transaction: (fn) => {
+      if (held) {
+        // A nested transaction is a savepoint: what it told goes with it if it rolls back.
+        const mark = held.length;
+        try {
+          return repo.transaction(fn);
+        } catch (error) {
+          held.length = mark;
+          throw error;
+        }
+      }
+      held = [];
+      try {
+        const result = repo.transaction(fn);
+        const committed = held;
+        held = null;
+        for (const message of committed) message();
+        return result;
+      } finally {
+        held = null;
+      }
+    },
     addEvent: (pipelineId, agentId, kind, data, at) => {
       const id = repo.addEvent(pipelineId, agentId, kind, data, at);
-      feed.eventAdded(pipelineId, { id, agentId, at, kind, data });
+      tell(() => feed.eventAdded(pipelineId, { id, agentId, at, kind, data }));
       return id;
     },
     setState: (agent, state, reason, at) => {
       const result = repo.setState(agent, state, reason, at);
-      feed.agentChanged(agent.pipelineId, agent.id);
+      tell(() => feed.agentChanged(agent.pipelineId, agent.id));
       return result;
     },
     putCredentials: (agent, plain, sealed, state, at) => {
       const result = repo.putCredentials(agent, plain, sealed, state, at);
-      feed.agentChanged(agent.pipelineId, agent.id);
+      tell(() => feed.agentChanged(agent.pipelineId, agent.id));
       return result;
     },
     putConfiguration: (agent, configuration, state, at) => {
       const result = repo.putConfiguration(agent, configuration, state, at);
-      feed.agentChanged(agent.pipelineId, agent.id);
+      tell(() => feed.agentChanged(agent.pipelineId, agent.id));
       return result;
     },
     createPipeline: (pipeline, at) => {
       const result = repo.createPipeline(pipeline, at);
-      feed.pipelinesChanged();
+      tell(() => feed.pipelinesChanged());
       return result;
     },
     deletePipeline: (id) => {
       const deleted = repo.deletePipeline(id);
-      if (deleted) feed.pipelinesChanged();
+      if (deleted) tell(() => feed.pipelinesChanged());
       return deleted;
     },
     createAgent: (agent, at) => {
       repo.createAgent(agent, at);
-      feed.pipelinesChanged();
+      tell(() => feed.pipelinesChanged());
     },
     deleteAgent: (pipelineId, id) => {
       const deleted = repo.deleteAgent(pipelineId, id);
-      if (deleted) feed.pipelinesChanged();
+      if (deleted) tell(() => feed.pipelinesChanged());
       return deleted;
     },
   };
