@@ -91,16 +91,15 @@ export function observeRepo(repo: Repo, feed: EngineFeed): Repo {
           throw error;
         }
       }
-      held = [];
+      const committed: (() => void)[] = (held = []);
+      let result;
       try {
-        const result = repo.transaction(fn);
-        const committed = held;
-        held = null;
-        for (const message of committed) message();
-        return result;
+        result = repo.transaction(fn);
       } finally {
         held = null;
       }
+      for (const message of committed) message();
+      return result;
     },
     addEvent: (pipelineId, agentId, kind, data, at) => {
       const id = repo.addEvent(pipelineId, agentId, kind, data, at);
