@@ -48,6 +48,18 @@ export const message = (error: unknown) => (error instanceof Error ? error.messa
 export const patch = (p: Partial<ChecksSliceState['checker']>) =>
   useStore.setState((s) => ({ checker: { ...s.checker, ...p } }));
 
+/** `pipelines` with one agent replaced by `update` of it; the others as they are. */
+export function withAgent<A extends { id: string }, P extends { id: string; agents: A[] }>(
+  pipelines: P[],
+  pipelineId: string,
+  agentId: string,
+  update: (agent: A) => A,
+): P[] {
+  return pipelines.map((p) =>
+    p.id === pipelineId ? { ...p, agents: p.agents.map((a) => (a.id === agentId ? update(a) : a)) } : p,
+  );
+}
+
 export async function pickCheckerEngine(profileId: string): Promise<void> {
   const { api } = useStore.getState();
   if (!api) return;
@@ -218,11 +230,7 @@ export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<
     const { agents } = useStore.getState().checker;
     shownNow(agentPart(agent.pipelineId, agent.id));
     patch({
-      agents: agents?.map((p) =>
-        p.id === agent.pipelineId
-          ? { ...p, agents: p.agents.map((a) => (a.id === agent.id ? agent : a)) }
-          : p,
-      ),
+      agents: agents && withAgent(agents, agent.pipelineId, agent.id, () => agent),
       busy: undefined,
     });
     await refreshRun();

@@ -4,9 +4,9 @@
 // by the messages.
 import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push';
 import type { PushSource } from '../push';
-import { applyToOpenPipeline, withAgent } from './live';
+import { applyToOpenPipeline } from './live';
 import { useStore } from './index';
-import { openPipeline, refreshRun } from './checks';
+import { openPipeline, refreshRun, withAgent } from './checks';
 
 export interface FleetSliceState {
   fleet: {

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { backlogPointSchema } from '../../shared/controlApi';
 import type { PushMessage } from '../../shared/push';
 import { batchFigures } from '../../shared/batchEvent';
-import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify } from './checks';
+import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify, withAgent } from './checks';
 import { useStore } from './index';
 import { agentPart, shownNow } from './answerOrder';
 
@@ -62,18 +62,6 @@ function seriesWithBatch(series: SeriesAnswer, at: string, data: object): Series
 }
 
 type BacklogPoint = z.infer<typeof backlogPointSchema>;
-
-/** `pipelines` with one agent replaced by `update` of it; the others as they are. */
-export function withAgent<A extends { id: string }, P extends { id: string; agents: A[] }>(
-  pipelines: P[],
-  pipelineId: string,
-  agentId: string,
-  update: (agent: A) => A,
-): P[] {
-  return pipelines.map((p) =>
-    p.id === pipelineId ? { ...p, agents: p.agents.map((a) => (a.id === agentId ? update(a) : a)) } : p,
-  );
-}
 
 /**
  * The gauge's point for a pushed status: its rows waiting and time left; what only the source's own
