@@ -1,4 +1,5 @@
 // Token stream written by the server (MS-TDS 2.2.7): each method appends one token.
+import { ByteSink, valueWriter, type ValueWriter } from './rowWriter';
 import { DEFAULT_COLLATION, writeTypeInfo, writeValue, type SqlType, type SqlValue } from './types';
 
 export const TOKEN = {
@@ -71,12 +72,11 @@ const withLength = (token: number, body: Buffer) => {
 /** Bytes of rows held before they are handed on as packets (a streaming writer's batch). */
 const STREAM_BYTES = 32 * 1024;
 
-const ROW = Buffer.from([TOKEN.ROW]);
-const NBCROW = Buffer.from([TOKEN.NBCROW]);
-
 export class TokenWriter {
-  private parts: Buffer[] = [];
-  private size = 0;
+  private readonly sink = new ByteSink();
+  /** The columns the last rows were written for, and a writer per column made once for them. */
+  private rowColumns: readonly Column[] = [];
+  private writers: ValueWriter[] = [];
 
   /**
    * `stream`: where rows go as they are written, a batch at a time, so a large result leaves in
@@ -85,21 +85,15 @@ export class TokenWriter {
   constructor(private readonly stream?: (bytes: Buffer) => void) {}
 
   get length(): number {
-    return this.size;
+    return this.sink.length;
   }
 
   take(): Buffer {
-    const out = Buffer.concat(this.parts, this.size);
-    this.parts = [];
-    this.size = 0;
-    return out;
+    return this.sink.take();
   }
 
   private push(...bytes: Buffer[]): void {
-    for (const b of bytes) {
-      this.parts.push(b);
-      this.size += b.length;
-    }
+    for (const b of bytes) this.sink.put(b);
   }
 
   loginAck(programName = 'Microsoft SQL Server'): this {
@@ -184,20 +178,35 @@ export class TokenWriter {
 
   /** A row; NBCROW (with a null bitmap) when it holds nulls, as SQL Server sends it. */
   row(columns: readonly Column[], values: readonly SqlValue[]): this {
-    let bitmap: Buffer | null = null;
-    for (let i = 0; i < columns.length; i++)
+    if (columns !== this.rowColumns) {
+      this.rowColumns = columns;
+      this.writers = columns.map((c) => valueWriter(c.type));
+    }
+    const count = columns.length;
+    let nulls = false;
+    for (let i = 0; i < count; i++)
       if (values[i] === null || values[i] === undefined) {
-        bitmap ??= Buffer.alloc(Math.ceil(columns.length / 8));
-        bitmap[i >> 3] = (bitmap[i >> 3] ?? 0) | (1 << (i & 7));
+        nulls = true;
+        break;
       }
-    this.push(bitmap ? NBCROW : ROW);
-    if (bitmap) this.push(bitmap);
-    for (let i = 0; i < columns.length; i++) {
+    const sink = this.sink;
+    if (nulls) {
+      const bitmapBytes = Math.ceil(count / 8);
+      const b = sink.room(1 + bitmapBytes);
+      const at = sink.at();
+      b[at] = TOKEN.NBCROW;
+      b.fill(0, at + 1, at + 1 + bitmapBytes);
+      for (let i = 0; i < count; i++)
+        if (values[i] === null || values[i] === undefined)
+          b[at + 1 + (i >> 3)] = (b[at + 1 + (i >> 3)] ?? 0) | (1 << (i & 7));
+      sink.advance(1 + bitmapBytes);
+    } else sink.byte(TOKEN.ROW);
+    for (let i = 0; i < count; i++) {
       const v = values[i];
       // A null is only in the bitmap: NBCROW leaves its value out.
-      if (v !== null && v !== undefined) this.push(writeValue((columns[i] as Column).type, v));
+      if (v !== null && v !== undefined) (this.writers[i] as ValueWriter)(sink, v);
     }
-    if (this.stream && this.size >= STREAM_BYTES) this.stream(this.take());
+    if (this.stream && sink.length >= STREAM_BYTES) this.stream(this.take());
     return this;
   }
 

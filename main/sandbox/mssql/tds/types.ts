@@ -452,10 +452,11 @@ const digitsOf = (s: string, from: number, count: number): number => {
 };
 
 /**
- * A datetime2 as `yyyy-mm-dd hh:mm:ss[.fffffffff]` written straight to its bytes, length first; null
- * for any other text, which the general path reads (and refuses) as before. Units stay below 2^53.
+ * A datetime2 as `yyyy-mm-dd hh:mm:ss[.fffffffff]` written straight into `out` at `at`, length first
+ * (4 + timeBytes(scale) bytes); false, with nothing written, for any other text, which the general
+ * path reads (and refuses) as before. Units stay below 2^53.
  */
-function datetime2Bytes(v: string, scale: number): Buffer | null {
+export function datetime2Into(v: string, scale: number, out: Buffer, at: number): boolean {
   if (
     v.length < 19 ||
     v.length > 29 ||
@@ -465,7 +466,7 @@ function datetime2Bytes(v: string, scale: number): Buffer | null {
     v[13] !== ':' ||
     v[16] !== ':'
   )
-    return null;
+    return false;
   const [y, mo, d, h, mi, sec] = [
     digitsOf(v, 0, 4),
     digitsOf(v, 5, 2),
@@ -487,29 +488,33 @@ function datetime2Bytes(v: string, scale: number): Buffer | null {
     mi < 0 ||
     sec < 0
   )
-    return null;
+    return false;
   let nanos = 0;
   if (v.length > 19) {
     const digits = v.length - 20;
-    if (v[19] !== '.' || digits < 1) return null;
+    if (v[19] !== '.' || digits < 1) return false;
     const fraction = digitsOf(v, 20, digits);
-    if (fraction < 0) return null;
+    if (fraction < 0) return false;
     nanos = fraction * 10 ** (9 - digits);
   }
   const unit = 10 ** (9 - scale);
   const units = (h * 3600 + mi * 60 + sec) * 10 ** scale + Math.floor((nanos + unit / 2) / unit);
   // Rounded up into the next day: the general path carries it.
-  if (units >= 86_400 * 10 ** scale) return null;
+  if (units >= 86_400 * 10 ** scale) return false;
   const bytes = timeBytes(scale);
-  const out = Buffer.allocUnsafe(1 + bytes + 3);
-  out[0] = bytes + 3;
+  out[at] = bytes + 3;
   let rest = units;
   for (let i = 0; i < bytes; i++) {
-    out[1 + i] = rest % 256;
+    out[at + 1 + i] = rest % 256;
     rest = Math.floor(rest / 256);
   }
-  out.writeUIntLE(civilDays(y, mo, d), 1 + bytes, 3);
-  return out;
+  out.writeUIntLE(civilDays(y, mo, d), at + 1 + bytes, 3);
+  return true;
+}
+
+function datetime2Bytes(v: string, scale: number): Buffer | null {
+  const out = Buffer.allocUnsafe(4 + timeBytes(scale));
+  return datetime2Into(v, scale, out, 0) ? out : null;
 }
 
 /** Shifts a local date-time by minutes, in exact units of the scale. */
@@ -538,6 +543,48 @@ export function decimalToUnscaled(text: string, scale: number): bigint {
   const roundUp = scale < fraction.length && Number(fraction[scale]) >= 5 ? 1n : 0n;
   const magnitude = kept + roundUp;
   return m[1] === '-' ? -magnitude : magnitude;
+}
+/**
+ * decimalToUnscaled's answer as a number when the text is plain (sign, digits, one point) and the
+ * unscaled value is a safe integer; null otherwise, for decimalToUnscaled to read or refuse. The same
+ * rounding (half up on the first dropped digit), without a regular expression or a bigint per value.
+ */
+export function smallUnscaled(text: string, scale: number): number | null {
+  let i = 0;
+  const first = text.charCodeAt(0);
+  const negative = first === 45;
+  if (negative || first === 43) i = 1;
+  let units = 0;
+  let places = -1;
+  let digits = 0;
+  let roundUp = false;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 && places < 0) {
+      places = 0;
+      continue;
+    }
+    const d = c - 48;
+    if (d < 0 || d > 9) return null;
+    digits++;
+    if (places < 0) units = units * 10 + d;
+    else if (places < scale) {
+      units = units * 10 + d;
+      places++;
+    } else if (places++ === scale) roundUp = d >= 5;
+  }
+  if (digits === 0) return null;
+  for (let kept = Math.max(places, 0); kept < scale; kept++) units *= 10;
+  if (roundUp) units += 1;
+  if (!Number.isSafeInteger(units)) return null;
+  return negative ? -units : units;
+}
+
+/** unscaledToDecimal for a safe integer (smallUnscaled's answer). */
+export function smallDecimalText(units: number, scale: number): string {
+  const digits = String(Math.abs(units)).padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return units < 0 ? `-${text}` : text;
 }
 export function unscaledToDecimal(v: bigint, scale: number): string {
   const negative = v < 0n;

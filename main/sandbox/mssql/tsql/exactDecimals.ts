@@ -3,7 +3,15 @@
 // so these columns have no affinity and each value is stored by this rule: as a number when a double
 // holds it exactly (so it compares and sorts as a number), otherwise as its exact digits at the
 // column's scale. Known limit: a value stored as digits compares with numbers as SQLite compares text.
-import { decimalToUnscaled, exactText, unscaledToDecimal, type SqlType, type SqlValue } from '../tds/types';
+import {
+  decimalToUnscaled,
+  exactText,
+  smallDecimalText,
+  smallUnscaled,
+  unscaledToDecimal,
+  type SqlType,
+  type SqlValue,
+} from '../tds/types';
 import type { TableInfo } from './database';
 import { isWord, solid, splitCommas, textOf, type Token } from './lexer';
 import { castType } from './convert';
@@ -42,7 +50,12 @@ export function storedExact(t: SqlType, v: SqlValue): SqlValue {
 /** A stored value as the exact digits at the type's scale (`12.50` for decimal(9,2)). */
 export function exactDigits(t: SqlType, v: SqlValue): SqlValue {
   if (v === null || Buffer.isBuffer(v) || typeof v === 'boolean') return v;
-  return unscaledToDecimal(decimalToUnscaled(exactText(v), scaleOf(t)), scaleOf(t));
+  const scale = scaleOf(t);
+  // A double's shortest digits are its exact ones unless shown with an exponent, which smallUnscaled
+  // refuses; then (and past 2^53) the exact way below.
+  const small = typeof v === 'string' || typeof v === 'number' ? smallUnscaled(String(v), scale) : null;
+  if (small !== null) return smallDecimalText(small, scale);
+  return unscaledToDecimal(decimalToUnscaled(exactText(v), scale), scale);
 }
 
 /** A numeric literal of T-SQL text that a double would round (more digits than it holds). */
