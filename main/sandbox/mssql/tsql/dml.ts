@@ -722,10 +722,11 @@ function run(
       type: resultType(sql, c, () => hints?.[i] ?? inferType(rows, i)),
       nullable: true,
     }));
-    // Each column's conversion chosen once, not per value.
-    const converters = columns.map((c) => sqliteReader(c.type));
-    for (const r of rows)
-      for (let i = 0; i < r.length; i++) r[i] = (converters[i] as SqliteReader)(r[i] ?? null);
+    // Each column's conversion chosen once, not per value, and a column SQLite gives as it is skipped.
+    columns.forEach((c, i) => {
+      const convert = sqliteReader(c.type);
+      if (convert) for (const r of rows) r[i] = convert(r[i] ?? null);
+    });
     return { resultSet: { columns, rows }, rowCount: rows.length };
   } catch (error) {
     throw mapError(error, { db, table, verb });
@@ -776,15 +777,15 @@ function inferType(rows: readonly SqlValue[][], column: number): SqlType {
 
 type SqliteReader = (v: SqlValue) => SqlValue;
 
-/** How a column's values come back from SQLite as the column's type holds them. */
-function sqliteReader(t: SqlType | undefined): SqliteReader {
-  if (!t) return (v) => v;
+/** How a column's values come back from SQLite as the column's type holds them; undefined: as they are. */
+function sqliteReader(t: SqlType | undefined): SqliteReader | undefined {
+  if (!t) return undefined;
   if (t.name === 'bit') return (v) => (v === null ? v : Number(v) !== 0);
   if (t.name === 'tinyint' || t.name === 'smallint' || t.name === 'int')
     return (v) => (v === null ? v : Number(v));
   if (t.name === 'float' || t.name === 'real') return (v) => (v === null ? v : Number(v));
   if (isExactNumeric(t)) return (v) => (v === null ? v : exactDigits(t, v));
-  return (v) => v;
+  return undefined;
 }
 
 // ---------- statements ----------
