@@ -322,15 +322,19 @@ export function changesSql(table: TableInfo, lastSync: string): string {
   // The union of the updates' column masks: one update's own mask, else OR-ed in a subquery that runs
   // only for keys updated more than once (an aggregate over every change called JavaScript per row).
   const maskAll = `CASE WHEN g.__changes = 1 THEN g.__mask_max ELSE (SELECT CT_OR(m.__mask) FROM ${side} m WHERE ${same('m', 'g')} AND ${newer('m')}) END`;
-  const op = `(CASE WHEN (SELECT __op FROM ${side} x WHERE x.__seq = g.__last_seq) = 'D' THEN 'D'
-    WHEN (SELECT __op FROM ${side} x WHERE x.__seq = g.__first_seq) = 'I' THEN 'I' ELSE 'U' END)`;
+  // The first and last change's operation from the aggregate itself rather than a lookup each (and
+  // the operation is used twice): __seq is unique, so the row with the highest __seq * 3 + code is the
+  // last change, and % 3 gives back its code (D 2, I 1, U 0). Rowids stay far below 2^63 / 3.
+  const code = `(CASE __op WHEN 'D' THEN 2 WHEN 'I' THEN 1 ELSE 0 END)`;
+  const op = `(CASE WHEN g.__last_op = 2 THEN 'D' WHEN g.__first_op = 1 THEN 'I' ELSE 'U' END)`;
   return `(SELECT g.__max_version AS SYS_CHANGE_VERSION,
       (SELECT max(a.__version) FROM ${side} a WHERE ${same('a', 'g')} AND a.__op = 'I') AS SYS_CHANGE_CREATION_VERSION,
       ${op} AS SYS_CHANGE_OPERATION,
       CASE WHEN ${op} = 'U' AND g.__unmasked = 0 THEN CT_MASK(${maskAll}) END AS SYS_CHANGE_COLUMNS,
       (SELECT __context FROM ${side} x WHERE x.__seq = g.__last_seq) AS SYS_CHANGE_CONTEXT,
       ${pk.map((c) => `g.${c}`).join(', ')}
-    FROM (SELECT ${pk.join(', ')}, max(__version) AS __max_version, min(__seq) AS __first_seq, max(__seq) AS __last_seq,
+    FROM (SELECT ${pk.join(', ')}, max(__version) AS __max_version, max(__seq) AS __last_seq,
+            max(__seq * 3 + ${code}) % 3 AS __last_op, min(__seq * 3 + ${code}) % 3 AS __first_op,
             sum(CASE WHEN __mask IS NULL THEN 1 ELSE 0 END) AS __unmasked, count(*) AS __changes, max(__mask) AS __mask_max
           FROM ${side} s WHERE ${newer('s')} GROUP BY ${pk.join(', ')}) g)`;
 }
