@@ -477,14 +477,16 @@ export class ChangeTrackingSource implements SourceAgent {
     request.input('bound', sql.BigInt, String(bound));
     request.input('t', qualified(shape.ref));
     const columns = shape.columns.map((c) => c.name);
+    // A column's bit only where the change has a mask (an update with TRACK_COLUMNS_UPDATED): NULL
+    // elsewhere, which travels as a bit in the row's null bitmap rather than a value.
     const masks = columns.map((c, n) => {
       request.input(`c${n}`, c);
-      return `CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID(@t), @c${n}, 'ColumnId'), k.__cols) AS [__m${n}]`;
+      return `CASE WHEN k.__cols IS NULL THEN NULL ELSE CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID(@t), @c${n}, 'ColumnId'), k.__cols) END AS [__m${n}]`;
     });
     const join = shape.key.map((k) => `t.${bracket(k)} = k.${bracket(k)}`).join(' AND ');
     const { recordset } = await this.query<Record<string, unknown>>(
       request,
-      `SELECT k.__op, k.__ver, CASE WHEN k.__cols IS NULL THEN 0 ELSE 1 END AS __has_cols, CASE WHEN t.${bracket(shape.key[0] ?? '')} IS NULL THEN 0 ELSE 1 END AS __exists,
+      `SELECT k.__op, k.__ver,
           ${shape.key.map((k, n) => selectColumn(shape.columns.find((c) => c.name === k) ?? { name: k, sourceType: '', nullable: false }, 'k', `__k${n}`)).join(', ')},
           ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
         FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
@@ -494,14 +496,17 @@ export class ChangeTrackingSource implements SourceAgent {
     const table = tableKey(shape.ref);
     const keyNames = shape.key.map((k, n) => [k, `__k${n}`] as const);
     const maskNames = columns.map((_, n) => `__m${n}`);
+    const firstMask = maskNames[0] ?? '';
+    // A key column is NOT NULL: read from the table, it is NULL only when the row is gone.
+    const firstKey = shape.key[0] ?? '';
     const readRow = rowReader(columns);
     return recordset.map((r): Change => {
       const key: Row = {};
       for (const [k, as] of keyNames) key[k] = r[as] as Row[string];
-      const exists = Number(r.__exists) === 1;
+      const exists = r[firstKey] !== null && r[firstKey] !== undefined;
       const op = OPS[String(r.__op).trim() as keyof typeof OPS] ?? 'update';
       const changedColumns =
-        op === 'update' && Number(r.__has_cols) === 1
+        op === 'update' && r[firstMask] !== null && r[firstMask] !== undefined
           ? columns.filter((_, n) => Number(r[maskNames[n] as string]) === 1)
           : null;
       return {
