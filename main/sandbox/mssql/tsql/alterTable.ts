@@ -126,9 +126,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 function rebuild(db: SandboxDatabase, table: TableInfo, columnName: string, target: ColumnDef): void {
   const own = `${table.schema}.${table.name}`;
-  // The column's definition as columnSql or ADD COLUMN wrote it: type, NOT NULL, DEFAULT, its CHECK.
+  // The column's definition as columnSql or ADD COLUMN wrote it: type, NOT NULL, DEFAULT, its CHECK
+  // (with or without the plain test before TSQL_FITS that columnSql now writes).
   const column = new RegExp(
-    `${escapeRegExp(quote(columnName))} "(?:[^"]|"")*"(?: NOT NULL)?( DEFAULT (?:\\((?:[^()']|'(?:[^']|'')*'|\\([^()]*\\))*\\)|'(?:[^']|'')*'|[-+\\w.]+))?(?: CHECK \\(TSQL_FITS\\((?:[^()']|'(?:[^']|'')*')*\\)\\))?`,
+    `${escapeRegExp(quote(columnName))} "(?:[^"]|"")*"(?: NOT NULL)?( DEFAULT (?:\\((?:[^()']|'(?:[^']|'')*'|\\([^()]*\\))*\\)|'(?:[^']|'')*'|[-+\\w.]+))?(?: CHECK \\((?:\\((?:[^()']|'(?:[^']|'')*'|\\((?:[^()']|'(?:[^']|'')*'|\\([^()]*\\))*\\))*\\) OR )?TSQL_FITS\\((?:[^()']|'(?:[^']|'')*')*\\)\\))?`,
   );
   // The new type's definition, keeping the column's default (SQL Server keeps its DEFAULT constraint).
   const replaced = (_whole: string, kept: string | undefined) => {

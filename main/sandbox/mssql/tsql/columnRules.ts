@@ -23,14 +23,28 @@ function bounded(t: SqlType): boolean {
   return t.name in INTEGER_RANGE || t.name in MONEY_RANGE || t.name === 'decimal' || t.name === 'numeric';
 }
 
+/**
+ * What SQLite itself can tell fits, before TSQL_FITS is called (a JavaScript call per value written):
+ * an integer within its type's range; text or bytes whose UTF-8 length is within the column's length
+ * (never less than the UTF-16 length TSQL_FITS counts). Anything else still goes to TSQL_FITS.
+ */
+function plainlyFits(t: SqlType, column: string): string | null {
+  const range = INTEGER_RANGE[t.name];
+  if (range) return `typeof(${column}) = 'integer' AND ${column} BETWEEN ${range[0]} AND ${range[1]}`;
+  if ('length' in t && t.length !== 'max')
+    return `typeof(${column}) IN ('text', 'blob') AND length(CAST(${column} AS BLOB)) <= ${t.length}`;
+  return null;
+}
+
 /** A column's SQLite definition: name, declared T-SQL type, NOT NULL, DEFAULT, and its type's check. */
 export function columnSql(
   c: ColumnDef,
   table: string,
   defaultSql = c.type.name === 'rowversion' ? ROWVERSION_DEFAULT : c.defaultSql,
 ): string {
+  const plain = plainlyFits(c.type, quote(c.name));
   const check = bounded(c.type)
-    ? ` CHECK (TSQL_FITS(${quote(c.name)}, '${JSON.stringify(c.type)}', '${table.replaceAll("'", "''")}', '${c.name.replaceAll("'", "''")}'))`
+    ? ` CHECK (${plain ? `(${plain}) OR ` : ''}TSQL_FITS(${quote(c.name)}, '${JSON.stringify(c.type)}', '${table.replaceAll("'", "''")}', '${c.name.replaceAll("'", "''")}'))`
     : '';
   return `${quote(c.name)} ${quote(declaredType(c.type))}${c.nullable ? '' : ' NOT NULL'}${defaultSql ? `${c.defaultName ? ` CONSTRAINT ${quote(c.defaultName)}` : ''} DEFAULT (${defaultSql})` : ''}${check}`;
 }
