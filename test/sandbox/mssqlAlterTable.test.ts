@@ -164,7 +164,7 @@ describe('ALTER TABLE and sp_rename', () => {
 describe('declared types on write', () => {
   it('refuses a value its column cannot hold (2628, 220, 8115), stores nothing, and keeps the connection', async () => {
     await run(`CREATE TABLE dbo.Narrow (Id INT PRIMARY KEY, Code VARCHAR(3) NULL, Small TINYINT NULL,
-      Amount DECIMAL(5,2) NULL, Raw VARBINARY(2) NULL);`);
+      Amount DECIMAL(5,2) NULL, Raw VARBINARY(2) NULL, Wide NVARCHAR(2) NULL);`);
     const failure = async (statement: string, bind?: (r: sql.Request) => void) => {
       const request = pool.request();
       bind?.(request);
@@ -187,7 +187,11 @@ describe('declared types on write', () => {
         )
       )?.number,
     ).toBe(2628);
-    await run("INSERT INTO dbo.Narrow VALUES (5, 'ABC', 255, 999.99, 0x0102)");
+    // Lengths count UTF-16 units, as SQL Server's nvarchar does: one emoji is two, 'é' one.
+    expect((await failure("INSERT INTO dbo.Narrow (Id, Wide) VALUES (6, N'😀😀')"))?.number).toBe(2628);
+    await run("INSERT INTO dbo.Narrow (Id, Code, Wide) VALUES (7, 'ééé', N'😀')");
+    await run('DELETE FROM dbo.Narrow WHERE Id = 7');
+    await run("INSERT INTO dbo.Narrow VALUES (5, 'ABC', 255, 999.99, 0x0102, NULL)");
     expect((await failure('UPDATE dbo.Narrow SET Small = Small + 1 WHERE Id = 5'))?.number).toBe(220);
     const { recordset } = await pool.request().query('SELECT Id, Code, Small FROM dbo.Narrow');
     expect(recordset).toEqual([{ Id: 5, Code: 'ABC', Small: 255 }]);
