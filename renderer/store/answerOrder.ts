@@ -3,11 +3,22 @@
 // engine as it was when the read was sent: when an action's answer or a push was shown for a part after
 // that, the read is older than what shows and is dropped for that part (a Start answered "running", then
 // a read sent before it answering "configured", disabled the buttons of a running pipeline).
+//
+// Parts are kept per engine, pipeline and agent: an answer for one pipeline says nothing of another's
+// reads (two engines can have pipelines of the same ids).
 
-/** The open pipeline's backlog, copies or verify, or one agent's state in the engine's list. */
-export type RunPart = 'backlog' | 'snapshots' | 'verify' | `agent ${string}/${string}`;
+/** One agent of one engine's pipeline: what the checker has open, or an agent in its picker. */
+export interface RunAddress {
+  profileId: string;
+  pipelineId: string;
+  agentId: string;
+}
 
-export const agentPart = (pipelineId: string, agentId: string): RunPart => `agent ${pipelineId}/${agentId}`;
+/** An agent's backlog, copies or verify, or its state in the engine's list. */
+export type RunPart = `${'backlog' | 'snapshots' | 'verify' | 'agent'} ${string}/${string}/${string}`;
+
+export const runPart = (kind: 'backlog' | 'snapshots' | 'verify' | 'agent', at: RunAddress): RunPart =>
+  `${kind} ${at.profileId}/${at.pipelineId}/${at.agentId}`;
 
 let sent = 0;
 const shown = new Map<RunPart, number>();

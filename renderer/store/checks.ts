@@ -13,7 +13,7 @@ import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
 import { coalesced } from '../../shared/coalesce';
-import { agentPart, readIsNewer, readSent, shownNow } from './answerOrder';
+import { readIsNewer, readSent, runPart, shownNow, type RunAddress } from './answerOrder';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
 export interface ChecksSliceState {
@@ -115,10 +115,9 @@ export async function loadSeries(
   patch({ seriesWindow: window });
   try {
     const series = await api.getEngineSeries({ ...at, window });
-    if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
-      patch({ series, seriesError: undefined });
+    if (stillOpen(at)) patch({ series, seriesError: undefined });
   } catch (error) {
-    patch({ series: undefined, seriesError: message(error) });
+    if (stillOpen(at)) patch({ series: undefined, seriesError: message(error) });
   }
 }
 
@@ -135,12 +134,7 @@ export const refreshCopies = coalesced(async () => {
   if (!api || !at) return;
   const sentAt = readSent();
   const snapshots = await api.listEngineSnapshots(at).catch(() => undefined);
-  if (
-    snapshots &&
-    useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}` &&
-    readIsNewer('snapshots', sentAt)
-  )
-    patch({ snapshots });
+  if (snapshots && stillOpen(at) && readIsNewer(runPart('snapshots', at), sentAt)) patch({ snapshots });
 }, READ_SPACING_MS);
 
 /** The open pipeline's verify, after an event said it changed. */
@@ -150,18 +144,27 @@ export const refreshVerify = coalesced(async () => {
   if (!api || !at) return;
   const sentAt = readSent();
   const verify = await api.getEngineVerify(at).catch(() => undefined);
-  if (
-    verify &&
-    useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}` &&
-    readIsNewer('verify', sentAt)
-  )
-    patch({ verify });
+  if (verify && stillOpen(at) && readIsNewer(runPart('verify', at), sentAt)) patch({ verify });
 }, READ_SPACING_MS);
 
-export function address() {
+export function address(): RunAddress | undefined {
   const { profileId, selected } = useStore.getState().checker;
   const [pipelineId, agentId] = (selected ?? '').split('/');
   return profileId && pipelineId && agentId ? { profileId, pipelineId, agentId } : undefined;
+}
+
+/**
+ * Whether `at` (engine, pipeline and agent) is still what the checker has open: an answer for another
+ * one, arriving after the DBA moved on, is not shown under this one.
+ */
+export function stillOpen(at: RunAddress): boolean {
+  const now = address();
+  return now?.profileId === at.profileId && now.pipelineId === at.pipelineId && now.agentId === at.agentId;
+}
+
+/** What an action on `at` failed with: named when the DBA has since opened another pipeline. */
+export function failure(at: RunAddress, error: unknown): string {
+  return stillOpen(at) ? message(error) : `${at.pipelineId}/${at.agentId}: ${message(error)}`;
 }
 
 export async function runChecks(): Promise<void> {
@@ -171,9 +174,10 @@ export async function runChecks(): Promise<void> {
   patch({ busy: 'checking', error: undefined, notice: undefined });
   try {
     const answer = await api.testEngineAgent(at);
-    patch({ results: { checkedAt: answer.checkedAt, checks: answer.checks }, busy: undefined });
+    if (stillOpen(at)) patch({ results: { checkedAt: answer.checkedAt, checks: answer.checks } });
+    patch({ busy: undefined });
   } catch (error) {
-    patch({ error: message(error), busy: undefined });
+    patch({ error: failure(at, error), busy: undefined });
   }
 }
 
@@ -190,6 +194,7 @@ export async function recheck(checkId: string): Promise<void> {
   try {
     const answer = await api.testEngineAgent(at);
     const fresh = answer.checks.find((c) => c.id === checkId);
+    if (!stillOpen(at)) return patch({ busy: undefined });
     patch({
       results: { ...before, checks: before.checks.map((c) => (c.id === checkId && fresh ? fresh : c)) },
       notice: fresh
@@ -209,13 +214,15 @@ export async function applyFix(checkId: string): Promise<void> {
   patch({ busy: 'fixing', error: undefined, notice: undefined });
   try {
     const answer = await api.applyEngineFix({ ...at, checkId });
-    patch({
-      results: { checkedAt: answer.checkedAt, checks: answer.checks },
-      notice: answer.applied ? `Applied: ${answer.applied}` : `Nothing to fix for ${checkId}: it passes.`,
-      busy: undefined,
-    });
+    const notice = answer.applied
+      ? `Applied: ${answer.applied}`
+      : `Nothing to fix for ${checkId}: it passes.`;
+    // A fix is a change at the source: told even when another pipeline is open now, named.
+    if (!stillOpen(at))
+      return patch({ notice: `${at.pipelineId}/${at.agentId}: ${notice}`, busy: undefined });
+    patch({ results: { checkedAt: answer.checkedAt, checks: answer.checks }, notice, busy: undefined });
   } catch (error) {
-    patch({ error: message(error), busy: undefined });
+    patch({ error: failure(at, error), busy: undefined });
   }
 }
 
@@ -227,15 +234,17 @@ export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<
   patch({ busy: 'acting', error: undefined, notice: undefined });
   try {
     const agent = await api.controlEngineAgent({ ...at, action });
-    const { agents } = useStore.getState().checker;
-    shownNow(agentPart(agent.pipelineId, agent.id));
+    const { agents, profileId } = useStore.getState().checker;
+    // The agent's new state shows in the picker while its engine is open, whichever pipeline is.
+    if (profileId !== at.profileId) return patch({ busy: undefined });
+    shownNow(runPart('agent', { ...at, pipelineId: agent.pipelineId, agentId: agent.id }));
     patch({
       agents: agents && withAgent(agents, agent.pipelineId, agent.id, () => agent),
       busy: undefined,
     });
-    await refreshRun();
+    if (stillOpen(at)) await refreshRun();
   } catch (error) {
-    patch({ error: message(error), busy: undefined });
+    patch({ error: failure(at, error), busy: undefined });
   }
 }
 
@@ -256,9 +265,9 @@ export async function refreshRun(): Promise<void> {
       api.listEngineSnapshots(at),
       api.getEngineVerify(at),
     ]);
-    // An answer for an agent no longer selected is dropped, not shown under the new one.
+    // An answer for an agent no longer open is dropped, not shown under the new one.
+    if (!stillOpen(at)) return;
     const now = useStore.getState();
-    if (now.checker.selected !== `${at.pipelineId}/${at.agentId}`) return;
     // Events pushed while this was read are newer than the answer: kept, not overwritten.
     const fetched = new Set(events.map((e) => e.id));
     const pushed = (now.checker.events ?? []).filter((e) => !fetched.has(e.id));
@@ -269,20 +278,20 @@ export async function refreshRun(): Promise<void> {
       agents: pipelines.map((p) => ({
         ...p,
         agents: p.agents.map((a) => {
-          if (readIsNewer(agentPart(p.id, a.id), sentAt)) return a;
+          if (readIsNewer(runPart('agent', { ...at, pipelineId: p.id, agentId: a.id }), sentAt)) return a;
           return shownAgents?.find((x) => x.id === p.id)?.agents.find((x) => x.id === a.id) ?? a;
         }),
       })),
       events: [...events, ...pushed].sort((x, y) => x.id - y.id).slice(-EVENTS_KEPT),
-      ...(readIsNewer('backlog', sentAt) && { backlog }),
-      ...(readIsNewer('snapshots', sentAt) && { snapshots }),
-      ...(readIsNewer('verify', sentAt) && { verify }),
+      ...(readIsNewer(runPart('backlog', at), sentAt) && { backlog }),
+      ...(readIsNewer(runPart('snapshots', at), sentAt) && { snapshots }),
+      ...(readIsNewer(runPart('verify', at), sentAt) && { verify }),
     });
     // A copy or verify that moved while this was read is read again.
     if (pushed.some((e) => /^(snapshot|resnapshot|table-)/.test(e.kind))) void refreshCopies();
     if (pushed.some((e) => /^(verify|repair)/.test(e.kind))) void refreshVerify();
   } catch (error) {
-    patch({ error: message(error) });
+    if (stillOpen(at)) patch({ error: message(error) });
   }
 }
 
@@ -314,10 +323,9 @@ export async function loadTables(): Promise<void> {
   patch({ tables: 'loading', error: undefined });
   try {
     const { tables, activity } = await api.listEngineTables(at);
-    if (useStore.getState().checker.selected === `${at.pipelineId}/${at.agentId}`)
-      patch({ tables, tableActivity: activity });
+    if (stillOpen(at)) patch({ tables, tableActivity: activity });
   } catch (error) {
-    patch({ tables: undefined, error: message(error) });
+    if (stillOpen(at)) patch({ tables: undefined, error: message(error) });
   }
 }
 
@@ -329,13 +337,14 @@ export async function snapshotTable(table: string, action: 'copy' | 'cancel'): P
   patch({ busy: 'acting', error: undefined, notice: undefined });
   try {
     const snapshots = await api.requestEngineSnapshot({ ...at, table, action });
-    shownNow('snapshots');
+    if (!stillOpen(at)) return patch({ busy: undefined });
+    shownNow(runPart('snapshots', at));
     patch({
       snapshots,
       busy: undefined,
       notice: action === 'copy' ? `${table} will be copied again.` : `The copy of ${table} is cancelled.`,
     });
   } catch (error) {
-    patch({ error: message(error), busy: undefined });
+    patch({ error: failure(at, error), busy: undefined });
   }
 }

@@ -8,7 +8,7 @@ import type { PushMessage } from '../../shared/push';
 import { batchFigures } from '../../shared/batchEvent';
 import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify, withAgent } from './checks';
 import { useStore } from './index';
-import { agentPart, shownNow } from './answerOrder';
+import { runPart, shownNow } from './answerOrder';
 
 type Status = Extract<PushMessage, { type: 'status' }>;
 type Event = Extract<PushMessage, { type: 'event' }>;
@@ -93,7 +93,7 @@ function applyStatus(message: Status): void {
   const { status } = message;
   // Any agent of the engine shown: its state in the picker; the open one's gauge and chart as well.
   // Each is newer than what a read sent before it answers (answerOrder).
-  shownNow(agentPart(message.pipelineId, message.agentId));
+  shownNow(runPart('agent', message));
   const withState = withAgent(agents, message.pipelineId, message.agentId, (a) => ({
     ...a,
     state: status.state,
@@ -105,7 +105,7 @@ function applyStatus(message: Status): void {
     return;
   }
   const point = backlogPointOf(status, message.at, backlog?.current);
-  if (backlog && point) shownNow('backlog');
+  if (backlog && point) shownNow(runPart('backlog', at));
   patch({
     agents: withState,
     // The gauge follows the runner's backlog points.

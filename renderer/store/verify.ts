@@ -2,8 +2,8 @@
 // it advances (refreshed with the run), and the report saved as CSV or JSON.
 import { differencesCsv, type VerifyReport, type VerifyRequest } from '../../shared/verify';
 import { useStore } from './index';
-import { address, message, patch, refreshRun } from './checks';
-import { shownNow } from './answerOrder';
+import { address, failure, patch, refreshRun, stillOpen } from './checks';
+import { runPart, shownNow } from './answerOrder';
 
 export async function askVerify(
   action: 'verify' | 'repair' | 'cancel',
@@ -19,7 +19,8 @@ export async function askVerify(
       action,
       ...(request && action === 'verify' ? { request } : {}),
     });
-    shownNow('verify');
+    if (!stillOpen(at)) return patch({ busy: undefined });
+    shownNow(runPart('verify', at));
     patch({
       verify,
       busy: undefined,
@@ -32,7 +33,7 @@ export async function askVerify(
     });
     await refreshRun();
   } catch (error) {
-    patch({ error: message(error), busy: undefined });
+    patch({ error: failure(at, error), busy: undefined });
   }
 }
 

@@ -159,3 +159,95 @@ describe('answers to the open pipeline arriving out of order', () => {
     expect(shownState()).toBe('paused');
   });
 });
+
+describe('answers for a pipeline the DBA has moved away from', () => {
+  /** An engine with pipelines p (agent a) and q (agent b); every answer waits for the test's release. */
+  function twoPipelines(options: { verifyFails?: boolean } = {}) {
+    const held: (() => void)[] = [];
+    const later = <T>(value: T, fails = false) =>
+      new Promise<T>((resolve, reject) =>
+        held.push(() => (fails ? reject(new Error('the engine refused')) : resolve(value))),
+      );
+    const verifyOf = (agentId: string, id: string | null) => ({
+      agentId,
+      running: id !== null,
+      current: id === null ? null : { id, kind: 'verify', status: 'queued', finishedAt: null, tables: [] },
+      history: [],
+    });
+    const api = {
+      listEngineAgents: () =>
+        later({
+          pipelines: [
+            { id: 'p', name: 'p', agents: [{ ...agent('running'), id: 'a', pipelineId: 'p' }] },
+            { id: 'q', name: 'q', agents: [{ ...agent('running'), id: 'b', pipelineId: 'q' }] },
+          ],
+        }),
+      listPipelineEvents: () => later([]),
+      getEngineBacklog: ({ agentId }: { agentId: string }) =>
+        later({ agentId, current: null, unavailableReason: null }),
+      listEngineSnapshots: ({ agentId }: { agentId: string }) =>
+        later({ agentId, running: true, tables: [] }),
+      getEngineVerify: ({ agentId }: { agentId: string }) =>
+        later(verifyOf(agentId, agentId === 'b' ? 'q-verify' : null)),
+      requestEngineVerify: ({ agentId }: { agentId: string }) =>
+        later(verifyOf(agentId, 'p-verify'), options.verifyFails),
+    } as unknown as Api;
+    const release = async () => {
+      while (held.length) held.splice(0).forEach((r) => r());
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    return { api, release };
+  }
+
+  async function openP(fake: ReturnType<typeof twoPipelines>) {
+    useStore.setState({
+      api: fake.api,
+      checker: { profileId: 'local' },
+      fleet: { engines: [], channel: 'none' },
+    });
+    pickCheckerAgent('p/a');
+    const read = refreshRun();
+    await fake.release();
+    await read;
+  }
+
+  it('shows neither a verify asked on p nor its notice under q, and q’s own read still shows', async () => {
+    const fake = twoPipelines();
+    await openP(fake);
+    const asked = askVerify('verify', { chunkRows: 100, rowsPerSecond: null });
+    pickCheckerAgent('q/b');
+    const readQ = refreshRun(); // sent before p's verify is answered
+    await fake.release();
+    await Promise.all([asked, readQ]);
+    const { verify, notice, busy, error } = useStore.getState().checker;
+    expect(verify?.agentId).toBe('b');
+    expect(verify?.current?.id).toBe('q-verify');
+    expect(notice).toBeUndefined();
+    expect(error).toBeUndefined();
+    expect(busy).toBeUndefined();
+  });
+
+  it('tells a failure of p’s action under q, naming p', async () => {
+    const fake = twoPipelines({ verifyFails: true });
+    await openP(fake);
+    const asked = askVerify('verify', { chunkRows: 100, rowsPerSecond: null });
+    pickCheckerAgent('q/b');
+    await fake.release();
+    await asked;
+    expect(useStore.getState().checker.error).toBe('p/a: the engine refused');
+    expect(useStore.getState().checker.busy).toBeUndefined();
+  });
+
+  it('drops a read of p answering after the engine’s other pipeline with the same ids on another engine opened', async () => {
+    const fake = twoPipelines();
+    await openP(fake);
+    const readP = refreshRun();
+    // Another engine, with a pipeline p of its own, opened before the read of this one answers.
+    useStore.setState((s) => ({ checker: { ...s.checker, profileId: 'remote', agents: [] } }));
+    pickCheckerAgent('p/a');
+    await fake.release();
+    await readP;
+    expect(useStore.getState().checker.agents).toEqual([]);
+    expect(useStore.getState().checker.verify).toBeUndefined();
+  });
+});
