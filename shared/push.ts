@@ -34,7 +34,7 @@ export const fleetEngineSchema = z.object({
 });
 export type FleetEngine = z.infer<typeof fleetEngineSchema>;
 
-export const alertKindSchema = z.enum(['failed', 'stopped', 'lag', 'backlog']);
+export const alertKindSchema = z.enum(['failed', 'stopped', 'lag', 'backlog', 'unreachable']);
 export type AlertKind = z.infer<typeof alertKindSchema>;
 
 export const pipelineAddressSchema = z.object({
@@ -43,7 +43,11 @@ export const pipelineAddressSchema = z.object({
   agentId: idSchema,
 });
 
-export const alertSchema = pipelineAddressSchema.extend({
+export const alertSchema = z.object({
+  profileId: idSchema,
+  /** The pipeline it is about; both null for the engine as a whole (`unreachable`). */
+  pipelineId: idSchema.nullable(),
+  agentId: idSchema.nullable(),
   kind: alertKindSchema,
   title: z.string(),
   body: z.string(),
@@ -63,6 +67,8 @@ export const pushMessageSchema = z.discriminatedUnion('type', [
   pipelineAddressSchema.extend({ type: z.literal('status'), at: timestamp, status: agentStatusSchema }),
   z.object({ type: z.literal('alert'), alert: alertSchema }),
   pipelineAddressSchema.extend({ type: z.literal('open-pipeline') }),
+  /** A click on an engine's alert: the home screen, where each engine shows whether it answers. */
+  z.object({ type: z.literal('open-engine'), profileId: idSchema }),
 ]);
 export type PushMessage = z.infer<typeof pushMessageSchema>;
 
@@ -74,7 +80,15 @@ export const PUSH_EVENT = 'push';
 export const alertSettingsSchema = z.strictObject({
   failed: z.boolean().default(true),
   stopped: z.boolean().default(true),
+  /** An engine that answered stops answering for ENGINE_SILENCE_SECONDS. */
+  unreachable: z.boolean().default(true),
   lagSeconds: z.number().int().min(1).max(604_800).nullable().default(300),
   backlogRows: z.number().int().min(1).max(1e12).nullable().default(100_000),
 });
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+
+/**
+ * How long an engine that answered may go without answering before the `unreachable` alert rings: its
+ * event stream reconnecting, or the engine restarting for an upgrade, is not worth a notification.
+ */
+export const ENGINE_SILENCE_SECONDS = 60;

@@ -8,6 +8,9 @@ import { safeJson } from '../../shared/config/parse';
 import { duration, count } from '../../shared/format';
 import type { AgentStatus } from '../../shared/liveFeed';
 import { alertSettingsSchema, type AlertKind, type AlertSettings } from '../../shared/push';
+
+/** What a pipeline's status can ring (an engine's silence is the fleet's to tell). */
+export type PipelineAlertKind = Exclude<AlertKind, 'unreachable'>;
 import { writeFileAtomic } from '../platform/atomicFile';
 
 /** Below this share of a threshold, a figure counts as back under it. */
@@ -30,13 +33,13 @@ export function alertsFor(
   after: AgentStatus,
   settings: AlertSettings,
   memory: AlertMemory | undefined,
-): { kinds: AlertKind[]; memory: AlertMemory } {
+): { kinds: PipelineAlertKind[]; memory: AlertMemory } {
   const next = {
     lagOver: over(after.lagSeconds, settings.lagSeconds, memory?.lagOver ?? false),
     backlogOver: over(after.backlogRows, settings.backlogRows, memory?.backlogOver ?? false),
   };
   if (!before || !memory) return { kinds: [], memory: next };
-  const kinds: AlertKind[] = [];
+  const kinds: PipelineAlertKind[] = [];
   if (settings.failed && after.state === 'failed' && before.state !== 'failed') kinds.push('failed');
   const wasActive = before.state === 'running' || before.state === 'paused';
   if (settings.stopped && wasActive && after.state === 'configured') kinds.push('stopped');
@@ -45,9 +48,17 @@ export function alertsFor(
   return { kinds, memory: next };
 }
 
+/** The words of an engine's `unreachable` alert. */
+export function engineSilenceText(engineName: string, problem: string | null, silentSeconds: number) {
+  return {
+    title: `${engineName} is not answering`,
+    body: `${problem ?? 'The engine does not answer.'} Not answering for ${duration(silentSeconds)}: its pipelines' states are not known until it answers again.`,
+  };
+}
+
 /** An alert's words: the title names the pipeline, the body says what happened and where. */
 export function alertText(
-  kind: AlertKind,
+  kind: PipelineAlertKind,
   status: AgentStatus,
   settings: AlertSettings,
   where: { pipelineName: string; engineName: string },

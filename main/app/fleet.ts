@@ -4,7 +4,12 @@
 // subscribes (the window, the web bridge, the desktop notifier). An engine without the stream is read
 // every few seconds instead; one that does not answer is shown as such and never holds up the others.
 import type { AgentStatus, FeedMessage, Overview } from '../../shared/liveFeed';
-import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push';
+import {
+  ENGINE_SILENCE_SECONDS,
+  type AlertSettings,
+  type FleetEngine,
+  type PushMessage,
+} from '../../shared/push';
 import {
   createEngineClient,
   EngineError,
@@ -12,7 +17,7 @@ import {
   type EngineClientOptions,
 } from '../client/engineClient';
 import { subscribeToEngine } from '../client/engineStream';
-import { alertsFor, alertText, type AlertMemory } from './alerts';
+import { alertsFor, alertText, engineSilenceText, type AlertMemory } from './alerts';
 import type { Profile } from './profiles';
 import { coalesced } from '../../shared/coalesce';
 
@@ -36,6 +41,8 @@ export interface FleetOptions {
   retryAccessMs?: number;
   /** Pictures pushed at most this often per engine (statuses come at most once a second per agent). */
   pictureEveryMs?: number;
+  /** An engine that answered and then did not for this long is told as not answering (tests shorten it). */
+  silenceMs?: number;
 }
 
 const problemOf = (error: unknown): string => {
@@ -66,6 +73,12 @@ export function createFleet(o: FleetOptions): Fleet {
     let timer: NodeJS.Timeout | undefined;
     let pictureTimer: NodeJS.Timeout | undefined;
     let client: ReturnType<typeof createEngineClient> | undefined;
+    // Its silence is told only after it answered once (what the first reading finds is on Home, not
+    // rung), once per silence, and only when it lasts: a reconnect or a restart goes unrung.
+    let answered = false;
+    let silence: NodeJS.Timeout | undefined;
+    let silenceTold = false;
+    const silenceMs = o.silenceMs ?? ENGINE_SILENCE_SECONDS * 1000;
 
     const pushPicture = (now = false) => {
       if (stopped) return;
@@ -83,6 +96,24 @@ export function createFleet(o: FleetOptions): Fleet {
       picture.connection = 'unreachable';
       picture.problem = problem;
       pushPicture(true);
+      if (!answered || silence || silenceTold) return;
+      silence = setTimeout(() => {
+        silence = undefined;
+        if (stopped || picture.connection !== 'unreachable' || !o.settings().unreachable) return;
+        silenceTold = true;
+        emit({
+          type: 'alert',
+          alert: {
+            profileId: profile.id,
+            pipelineId: null,
+            agentId: null,
+            kind: 'unreachable',
+            at: o.now().toISOString(),
+            ...engineSilenceText(profile.name, picture.problem, silenceMs / 1000),
+          },
+        });
+      }, silenceMs);
+      silence.unref();
     };
 
     /** Applies an agent's new status: alerts first (against the one it replaces), then the push. */
@@ -134,6 +165,10 @@ export function createFleet(o: FleetOptions): Fleet {
       for (const key of memory.keys()) if (!present.has(key)) memory.delete(key);
       picture.connection = connection;
       picture.problem = null;
+      answered = true;
+      clearTimeout(silence);
+      silence = undefined;
+      silenceTold = false;
       pushPicture(true);
     };
 
@@ -230,6 +265,7 @@ export function createFleet(o: FleetOptions): Fleet {
         stopStream?.();
         clearTimeout(timer);
         clearTimeout(pictureTimer);
+        clearTimeout(silence);
       },
     };
   }

@@ -1,5 +1,6 @@
 // The desktop side of main's pushes: every message to the window on the push channel, and each alert
-// as a system notification that, clicked, brings the window forward on that pipeline. Kept free of the
+// as a system notification that, clicked, brings the window forward on that pipeline (or, for an
+// engine's alert, on Home, where each engine shows whether it answers). Kept free of the
 // electron import so it can be tested with stand-ins.
 import { PUSH_CHANNEL } from '../../shared/ipc';
 import type { PushMessage } from '../../shared/push';
@@ -35,12 +36,16 @@ export function forwardPushes(
       if (window.isMinimized()) window.restore();
       window.show();
       window.focus();
-      send({
-        type: 'open-pipeline',
-        profileId: alert.profileId,
-        pipelineId: alert.pipelineId,
-        agentId: alert.agentId,
-      });
+      send(
+        alert.pipelineId !== null && alert.agentId !== null
+          ? {
+              type: 'open-pipeline',
+              profileId: alert.profileId,
+              pipelineId: alert.pipelineId,
+              agentId: alert.agentId,
+            }
+          : { type: 'open-engine', profileId: alert.profileId },
+      );
     });
     notification.show();
   });

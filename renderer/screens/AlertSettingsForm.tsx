@@ -1,7 +1,7 @@
 // When the app tells the user: a pipeline that fails or stops, a lag or backlog over a threshold (empty:
-// never). Desktop notifications come from main; in a browser this tab shows them once allowed.
+// never), an engine that stops answering. Desktop notifications come from main; in a browser this tab shows them once allowed.
 import { useEffect, useState } from 'react';
-import { alertSettingsSchema, type AlertSettings } from '../../shared/push';
+import { alertSettingsSchema, ENGINE_SILENCE_SECONDS, type AlertSettings } from '../../shared/push';
 import { useStore } from '../store';
 import { loadAlertSettings, saveAlertSettings } from '../store/fleet';
 
@@ -35,6 +35,7 @@ function SettingsForm({
   const [draft, setDraft] = useState({
     failed: settings.failed,
     stopped: settings.stopped,
+    unreachable: settings.unreachable,
     lag: settings.lagSeconds === null ? '' : String(settings.lagSeconds),
     backlog: settings.backlogRows === null ? '' : String(settings.backlogRows),
   });
@@ -46,6 +47,7 @@ function SettingsForm({
     const parsed = alertSettingsSchema.safeParse({
       failed: draft.failed,
       stopped: draft.stopped,
+      unreachable: draft.unreachable,
       lagSeconds: draft.lag.trim() === '' ? null : Number(draft.lag),
       backlogRows: draft.backlog.trim() === '' ? null : Number(draft.backlog),
     });
@@ -83,6 +85,14 @@ function SettingsForm({
             onChange={(e) => setDraft({ ...draft, stopped: e.target.checked })}
           />{' '}
           When a pipeline stops
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={draft.unreachable}
+            onChange={(e) => setDraft({ ...draft, unreachable: e.target.checked })}
+          />{' '}
+          When an engine stops answering (for {ENGINE_SILENCE_SECONDS} s)
         </label>
         <label>
           Lag threshold (seconds; empty: never)

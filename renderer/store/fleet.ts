@@ -5,7 +5,7 @@
 import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push';
 import type { PushSource } from '../push';
 import { applyToOpenPipeline } from './live';
-import { useStore } from './index';
+import { showScreen, useStore } from './index';
 import { openPipeline, refreshRun, withAgent } from './checks';
 
 export interface FleetSliceState {
@@ -43,7 +43,9 @@ function notifyInBrowser(message: Extract<PushMessage, { type: 'alert' }>): void
   });
   notification.onclick = () => {
     window.focus();
-    void openPipeline(alert);
+    const { profileId, pipelineId, agentId } = alert;
+    if (pipelineId !== null && agentId !== null) void openPipeline({ profileId, pipelineId, agentId });
+    else showScreen('home');
     notification.close();
   };
 }
@@ -94,6 +96,9 @@ export function applyPush(message: PushMessage): void {
       return;
     case 'open-pipeline':
       void openPipeline(message);
+      return;
+    case 'open-engine':
+      showScreen('home');
       return;
   }
 }

@@ -1,13 +1,16 @@
 // The app watching every engine at once, as the renderer receives it: the local engine and a remote one
 // live, a profile whose engine does not answer shown as unreachable without holding up the others, a
 // pipeline failing on the remote engine pushed as its status and as an alert in words, a profile
-// deleted pushed as gone, and the user's alert settings kept across a restart.
+// deleted pushed as gone, an engine that answered and then went silent told once (one never reached,
+// never), and the user's alert settings kept across a restart.
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import type { FleetEngine, PushMessage } from '../../shared/push';
+import { alertSettingsSchema, type Alert, type FleetEngine, type PushMessage } from '../../shared/push';
+import { createFleet } from '../../main/app/fleet';
+import type { Profile } from '../../main/app/profiles';
 import { callApp, startTestApp } from '../helpers/app';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
@@ -213,6 +216,75 @@ describe('the fleet', () => {
     }
   });
 
+  it('tells an engine that answered and then went silent, once, and never one that never answered', async () => {
+    const plant = await startTestEngine();
+    const mill = await startTestEngine();
+    const profile = (id: string, name: string, engine: { url: string; token: string }): Profile => ({
+      id,
+      name,
+      baseUrl: engine.url,
+      tokenSet: true,
+      local: false,
+      certificateFingerprint: null,
+    });
+    const tokens = new Map([
+      ['plant', plant.token],
+      ['mill', mill.token],
+    ]);
+    const profiles = [
+      profile('plant', 'Plant 4', plant),
+      profile('never', 'Never', { url: deadUrl, token: 'x' }),
+    ];
+    let settings = alertSettingsSchema.parse({});
+    const fleet = createFleet({
+      profiles: () => profiles,
+      access: (p) => Promise.resolve({ baseUrl: p.baseUrl, token: tokens.get(p.id) ?? 'x' }),
+      settings: () => settings,
+      now: () => new Date(),
+      silenceMs: 400,
+    });
+    const alerts: Alert[] = [];
+    fleet.subscribe((m) => {
+      if (m.type === 'alert') alerts.push(m.alert);
+    });
+    const state = (id: string) => fleet.engines().find((e) => e.profileId === id)?.connection;
+    try {
+      fleet.sync();
+      await until(
+        'Plant 4 live and Never unreachable',
+        () => state('plant') === 'live' && state('never') === 'unreachable',
+      );
+      await plant.stop();
+      await until('Plant 4 unreachable', () => state('plant') === 'unreachable');
+      await until('the alert', () => alerts.length > 0);
+      expect(alerts[0]).toMatchObject({
+        profileId: 'plant',
+        pipelineId: null,
+        agentId: null,
+        kind: 'unreachable',
+        title: 'Plant 4 is not answering',
+      });
+      expect(alerts[0]?.body).toMatch(
+        /^Cannot reach the engine at .*\. Not answering for 0 s: its pipelines' states are not known until it answers again\.$/,
+      );
+      // Silent on: told once, not at each failed reconnect; the engine never reached is never told.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(alerts).toHaveLength(1);
+
+      // Turned off, another engine's silence is not told.
+      settings = alertSettingsSchema.parse({ unreachable: false });
+      profiles.push(profile('mill', 'Mill', mill));
+      fleet.sync();
+      await until('Mill live', () => state('mill') === 'live');
+      await mill.stop();
+      await until('Mill unreachable', () => state('mill') === 'unreachable');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(alerts).toHaveLength(1);
+    } finally {
+      fleet.close();
+    }
+  });
+
   it('pushes a deleted profile as gone', async () => {
     await callApp(app, 'deleteEngineProfile', { id: 'gone' });
     await until('the removal pushed', () =>
@@ -225,10 +297,11 @@ describe('the fleet', () => {
     expect(await callApp(app, 'getAlertSettings')).toEqual({
       failed: true,
       stopped: true,
+      unreachable: true,
       lagSeconds: 300,
       backlogRows: 100_000,
     });
-    const mine = { failed: true, stopped: false, lagSeconds: 60, backlogRows: null };
+    const mine = { failed: true, stopped: false, unreachable: false, lagSeconds: 60, backlogRows: null };
     expect(await callApp(app, 'saveAlertSettings', mine)).toEqual(mine);
     await expect(callApp(app, 'saveAlertSettings', { ...mine, lagSeconds: 0 })).rejects.toThrow(/lagSeconds/);
     await app.close();

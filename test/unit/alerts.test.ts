@@ -2,7 +2,7 @@
 // threshold once (and again only after falling below 80 % of it), nothing for what the first reading
 // found; and on the desktop, each alert as a notification whose click brings the window to the pipeline.
 import { describe, expect, it } from 'vitest';
-import { alertsFor, alertText, type AlertMemory } from '../../main/app/alerts';
+import { alertsFor, alertText, engineSilenceText, type AlertMemory } from '../../main/app/alerts';
 import { forwardPushes, type NotificationLike } from '../../main/desktop/pushes';
 import type { AgentStatus } from '../../shared/liveFeed';
 import { alertSettingsSchema, type AlertKind, type PushMessage } from '../../shared/push';
@@ -84,6 +84,15 @@ describe('alerts', () => {
   });
 });
 
+describe('an engine that stops answering', () => {
+  it('is told in words: what failed, for how long, and what is not known meanwhile', () => {
+    expect(engineSilenceText('Plant 4', 'Cannot reach the engine at https://plant4:1717.', 60)).toEqual({
+      title: 'Plant 4 is not answering',
+      body: "Cannot reach the engine at https://plant4:1717. Not answering for 1 min 0 s: its pipelines' states are not known until it answers again.",
+    });
+  });
+});
+
 describe('desktop pushes', () => {
   it('sends every message to the window and shows each alert; a click opens its pipeline', () => {
     const sent: unknown[] = [];
@@ -131,6 +140,21 @@ describe('desktop pushes', () => {
     shown[0]?.click?.();
     expect(focused).toEqual(['restore', 'show', 'focus']);
     expect(sent.at(-1)).toEqual(['push', { type: 'open-pipeline', ...address }]);
+    // An engine's alert: a click opens Home, where each engine shows whether it answers.
+    listener({
+      type: 'alert',
+      alert: {
+        profileId: 'plant',
+        pipelineId: null,
+        agentId: null,
+        kind: 'unreachable',
+        title: 'Plant 4 is not answering',
+        body: 'Cannot reach the engine.',
+        at: '2026-11-25T00:00:00Z',
+      },
+    });
+    shown[1]?.click?.();
+    expect(sent.at(-1)).toEqual(['push', { type: 'open-engine', profileId: 'plant' }]);
     stop();
   });
 });
