@@ -37,11 +37,28 @@ export interface ColumnSpec extends FieldDef {
 
 export interface Member {
   name: string;
-  table: string;
+  /** The member's SQLite table, its pending records written into it first (see `pending`). */
+  readonly table: string;
+  /** The table's name whether or not records are pending: for writing them, or dropping the table. */
+  readonly tableName: string;
   /** The RRN the next record added at the end gets. */
   nextRrn: number;
   /** Deleted record slots, lowest first. */
   deleted: number[];
+  /**
+   * Records an outfile command wrote (RRN 1 on) that are not in the table yet: DSPJRN's outfile is most
+   * often read once, whole, and deleted, so its records are kept as made and read from here by that
+   * plain read (sql/pendingRead.ts). Anything else that reaches the table writes them first.
+   */
+  pending?: PendingRecords;
+}
+
+export interface PendingRecords {
+  count: number;
+  /** The fields of the columns at `positions`, in that order, record by record, as the table takes them. */
+  fields(positions: readonly number[]): Iterable<readonly SqlValue[]>;
+  /** Puts them into the table (as the command would have). */
+  write(): void;
 }
 
 export interface JournaledAs {
@@ -104,7 +121,7 @@ export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const EXACT_DIGITS = 15;
 
 /** The member table's column: text compares as Db2 compares it, trailing blanks ignored (CHAR and VARCHAR). */
-function sqliteDecl(c: ColumnSpec): string {
+export function sqliteDecl(c: ColumnSpec): string {
   switch (c.type.kind) {
     case 'char':
     case 'varchar':
@@ -141,7 +158,25 @@ export function createMemberTable(db: Database.Database, file: PhysicalFile, mem
     db.exec(
       `CREATE ${file.key.unique ? 'UNIQUE ' : ''}INDEX ${q(`${table}_key`)} ON ${q(table)} (${file.key.columns.map(q).join(', ')})`,
     );
-  return { name: member, table, nextRrn: 1, deleted: [] };
+  const m: Member = {
+    name: member,
+    tableName: table,
+    nextRrn: 1,
+    deleted: [],
+    get table() {
+      writePending(m);
+      return table;
+    },
+  };
+  return m;
+}
+
+/** A member's pending records written into its table (nothing when none are pending). */
+export function writePending(member: Member): void {
+  const pending = member.pending;
+  if (!pending) return;
+  member.pending = undefined;
+  pending.write();
 }
 
 /** A member's table after ALTER TABLE: columns added (holding their default), dropped or changed. */

@@ -248,7 +248,11 @@ export class SimulatedIbmi {
   deleteFile(file: PhysicalFile): void {
     // A journaled file's deletion is its last entry: D DT ("Delete file").
     this.journalFileOperation(null, file, 'DT');
-    for (const m of file.members) this.db.exec(`DROP TABLE ${q(m.table)}`);
+    // Pending records go with the table, never written only to be dropped.
+    for (const m of file.members) {
+      m.pending = undefined;
+      this.db.exec(`DROP TABLE ${q(m.tableName)}`);
+    }
     this.files.delete(key(file.library, file.name));
   }
 
@@ -268,12 +272,15 @@ export class SimulatedIbmi {
   /** RMVM: the member's records go with it, journaled as F DM ("Remove member"). */
   removeMember(job: Job, file: PhysicalFile, member: Member): void {
     this.journalFileEntry(job, file, member, 'F', 'DM');
-    this.db.exec(`DROP TABLE ${q(member.table)}`);
+    member.pending = undefined;
+    this.db.exec(`DROP TABLE ${q(member.tableName)}`);
     file.members = file.members.filter((m) => m !== member);
   }
 
   /** The records a member holds (deleted slots not counted). */
   countRecords(member: Member): number {
+    // Pending records are the member's only ones (its table was emptied when they were made).
+    if (member.pending) return member.pending.count;
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${q(member.table)}`).get() as { n: number }).n;
   }
 

@@ -6,6 +6,7 @@ import {
   assign,
   charColumn,
   q,
+  writePending,
   zonedColumn,
   type ColumnSpec,
   type PhysicalFile,
@@ -107,13 +108,44 @@ function rememberingAssign(col: ColumnSpec): (v: SqlValue) => SqlValue {
 /** An outfile's row: its fields by name, or by position in the outfile's columns (no object per row). */
 type OutfileRow = Readonly<Record<string, SqlValue>> | readonly SqlValue[];
 
-/** Creates (or, with *REPLACE and another layout, re-creates) the outfile and writes `rows` to its first member. */
+/** An outfile's records, made afresh for each call; with `positions`, only those fields need be made. */
+interface OutfileRecords {
+  rows(positions?: readonly number[]): Iterable<OutfileRow>;
+  /**
+   * How many there are, when they may be kept pending (Member.pending) instead of written at once: DSPJRN's
+   * outfile is most often read once, whole, and deleted.
+   */
+  count?: number;
+}
+
+/** The fields at `positions` of each record, as the outfile's columns take them (one array, refilled). */
+function* assignedFields(
+  cols: readonly ColumnSpec[],
+  records: OutfileRecords,
+  positions: readonly number[],
+): Generator<readonly SqlValue[]> {
+  const assigners = positions.map((i) => rememberingAssign(cols[i] as ColumnSpec));
+  const fields = new Array<SqlValue>(positions.length).fill(null);
+  for (const row of records.rows(positions)) {
+    const byPosition = Array.isArray(row);
+    for (let k = 0; k < positions.length; k++) {
+      const col = cols[positions[k] as number] as ColumnSpec;
+      const value = byPosition
+        ? (row as readonly SqlValue[])[positions[k] as number]
+        : (row as Record<string, SqlValue>)[col.name];
+      fields[k] = (assigners[k] as (v: SqlValue) => SqlValue)(value ?? col.defaultValue);
+    }
+    yield fields;
+  }
+}
+
+/** Creates (or, with *REPLACE and another layout, re-creates) the outfile and writes `records` to its first member. */
 function writeOutfile(
   c: CommandContext,
   a: Args,
   columns: ColumnSpec[],
   format: string,
-  rows: Iterable<OutfileRow>,
+  records: OutfileRecords,
 ) {
   const { library, name } = a.qualified('OUTFILE');
   c.system.useLibrary(c.job, library);
@@ -152,33 +184,43 @@ function writeOutfile(
   } else if (!c.system.can(c.job, file.authority, ['*OBJOPR', '*ADD', '*DLT']))
     throw cpf('CPF9802', '', name, library);
   const member = file.members[0] ?? c.system.addMember(file, name);
-  if (mode !== '*ADD') {
-    c.system.db.exec(`DELETE FROM ${q(member.table)}`);
+  if (mode === '*ADD') writePending(member);
+  else {
+    member.pending = undefined;
+    c.system.db.exec(`DELETE FROM ${q(member.tableName)}`);
     member.nextRrn = 1;
     member.deleted = [];
   }
-  const names = file.columns.map((col) => col.name);
-  const insert = c.system.db.prepare(
-    `INSERT INTO ${q(member.table)} (__RRN, ${names.map(q).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`,
-  );
   const cols = file.columns;
-  const assigners = cols.map(rememberingAssign);
-  // One parameter array, refilled per row: better-sqlite3 binds it before run() returns.
-  const params: SqlValue[] = new Array<SqlValue>(cols.length + 1).fill(null);
-  c.system.db.transaction(() => {
-    for (const row of rows) {
-      params[0] = member.nextRrn++;
-      const byPosition = Array.isArray(row);
-      for (let i = 0; i < cols.length; i++) {
-        const col = cols[i] as ColumnSpec;
-        const value = byPosition
-          ? (row as readonly SqlValue[])[i]
-          : (row as Record<string, SqlValue>)[col.name];
-        params[i + 1] = (assigners[i] as (v: SqlValue) => SqlValue)(value ?? col.defaultValue);
+  const all = cols.map((_, i) => i);
+  const table = member.tableName;
+  const write = (firstRrn: number): number => {
+    const insert = c.system.db.prepare(
+      `INSERT INTO ${q(table)} (__RRN, ${cols.map((col) => q(col.name)).join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`,
+    );
+    // One parameter array, refilled per row: better-sqlite3 binds it before run() returns.
+    const params: SqlValue[] = new Array<SqlValue>(cols.length + 1).fill(null);
+    let rrn = firstRrn;
+    c.system.db.transaction(() => {
+      for (const fields of assignedFields(cols, records, all)) {
+        params[0] = rrn++;
+        for (let i = 0; i < fields.length; i++) params[i + 1] = fields[i] ?? null;
+        insert.run(params);
       }
-      insert.run(params);
-    }
-  })();
+    })();
+    return rrn - firstRrn;
+  };
+  if (records.count !== undefined && mode !== '*ADD') {
+    member.nextRrn = 1 + records.count;
+    member.pending = {
+      count: records.count,
+      fields: (positions) => assignedFields(cols, records, positions),
+      write: () => void write(1),
+    };
+    return;
+  }
+  const first = member.nextRrn;
+  member.nextRrn = first + write(first);
 }
 
 export const DSPJRN_SHAPE: CommandShape = {
@@ -306,9 +348,12 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const columns = type5Columns(esdLength, nviLength);
   // JOENTL counts the entry from its first position: every field before JOESD, then the data.
   const header = columns.slice(0, -1).reduce((n, col) => n + fieldLength(col.type), 0);
-  // Each entry's row is made as it is written: the outfile is never held twice in memory.
-  const rows = type5Rows(entries, columns, { systemName: c.system.systemName, esdLength, nviLength, header });
-  writeOutfile(c, a, columns, 'QJORDJE5', rows);
+  // Each entry's row is made as it is written or read: the outfile is never held twice in memory.
+  const context = { systemName: c.system.systemName, esdLength, nviLength, header };
+  writeOutfile(c, a, columns, 'QJORDJE5', {
+    rows: (positions) => type5Rows(entries, columns, context, positions),
+    count: entries.length,
+  });
 }
 
 /** What DSPJRN knows of one entry while it writes the outfile. */
@@ -356,18 +401,20 @@ const TYPE5_FIELDS: [string, (e: JournalEntry, x: EntryContext) => SqlValue][] =
 ];
 
 /**
- * Entries as outfile rows by position: each field's column found by name once per command, and one
- * row array filled per entry, which the writer reads before it asks for the next.
+ * Entries as outfile rows by position: each field's column found by name once per command, and one row
+ * array filled per entry, which the writer reads before it asks for the next. With `positions`, only
+ * the fields at those positions are made (a plain read of some columns).
  */
 function* type5Rows(
   entries: readonly JournalEntry[],
   columns: readonly ColumnSpec[],
   x: EntryContext,
+  positions?: readonly number[],
 ): Generator<SqlValue[]> {
-  const fields = TYPE5_FIELDS.map(([name, read]): [number, typeof read] => {
+  const fields = TYPE5_FIELDS.flatMap(([name, read]): [number, typeof read][] => {
     const at = columns.findIndex((col) => col.name === name);
     if (at < 0) throw new Error(`QJORDJE5 has no field ${name}.`);
-    return [at, read];
+    return !positions || positions.includes(at) ? [[at, read]] : [];
   });
   const row = new Array<SqlValue>(columns.length).fill(null);
   for (const e of entries) {
@@ -473,5 +520,5 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
     offset += length;
     return row;
   });
-  writeOutfile(c, a, ffdColumns(), 'QWHDRFFD', rows);
+  writeOutfile(c, a, ffdColumns(), 'QWHDRFFD', { rows: () => rows });
 }

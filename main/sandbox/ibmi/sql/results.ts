@@ -17,7 +17,7 @@ const SAFE_HIGH = BigInt(Number.MAX_SAFE_INTEGER);
  * NUMERIC(p,s) as exact text at its scale, BIGINT as bigint, other integers as numbers while they are
  * safe, bytes as a copy, text as stored.
  */
-function converterFor(declared: string | null): (value: unknown) => IbmiValue {
+export function converterFor(declared: string | null): (value: unknown) => IbmiValue {
   const d = (declared ?? '').toUpperCase();
   const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
   const scale = m ? Number(m[3]) : null;

@@ -8,6 +8,7 @@ import { alterTable } from './alter';
 import { createAlias, createTable, drop, readName } from './ddl';
 import { insert, remove, update } from './dml';
 import { isOp, isWord, lex, nameOf, solid, type Token } from './lexer';
+import { readPending } from './pendingRead';
 import { runQuery } from './results';
 import { ParamCursor, translate, type QueryContext } from './translate';
 
@@ -22,6 +23,8 @@ function query(ctx: QueryContext, tokens: Token[], params: ParamCursor): IbmiRow
   const body = isWord(tokens[0], 'VALUES')
     ? [{ kind: 'word' as const, value: 'SELECT', text: 'SELECT' }, ...stripParens(tokens.slice(1))]
     : tokens;
+  const pending = readPending(ctx, body);
+  if (pending) return pending;
   const t = translate(ctx, body, params);
   try {
     return runQuery(ctx.system.db, t.sql, t.bound);

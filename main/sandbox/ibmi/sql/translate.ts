@@ -2,7 +2,7 @@
 // member's table, QSYS2 views and table functions become temporary tables filled for this query,
 // RRN(t), special registers, FETCH FIRST and OFFSET take SQLite's spelling. Everything else passes.
 import type { Right } from '../authority';
-import { q, type SqlValue } from '../files';
+import { q, type Member, type PhysicalFile, type SqlValue } from '../files';
 import { sqlError } from '../messages';
 import type { Job, SimulatedIbmi } from '../system';
 import { catalogView, isCatalogView, tableFunction, type Relation } from './catalog';
@@ -75,6 +75,17 @@ export function resolveTable(
   name: string,
   needed: readonly Right[],
 ): { table: string; file: ReturnType<SimulatedIbmi['file']>; memberName: string | null } {
+  const { file, member } = resolveMember(ctx, schema, name, needed);
+  return { table: member.table, file, memberName: member.name };
+}
+
+/** The file and member a Db2 name refers to (an alias's member included), checked for `needed` authority. */
+export function resolveMember(
+  ctx: QueryContext,
+  schema: string | undefined,
+  name: string,
+  needed: readonly Right[],
+): { file: PhysicalFile; member: Member } {
   const lib = schema ?? ctx.schema;
   const alias = ctx.system.aliases.get(`${lib}/${name}`);
   const target = alias?.target ?? { library: lib, file: name, member: null };
@@ -85,8 +96,7 @@ export function resolveTable(
   if (!ctx.system.can(ctx.job, libObject.authority, ['*EXECUTE']))
     throw sqlError(-551, target.library, 'QSYS', 'LIB');
   if (!ctx.system.can(ctx.job, file.authority, needed)) throw sqlError(-551, file.name, file.library, 'FILE');
-  const member = ctx.system.member(file, target.member);
-  return { table: member.table, file, memberName: member.name };
+  return { file, member: ctx.system.member(file, target.member) };
 }
 
 function literal(t: Token | undefined, params: ParamCursor): SqlValue {
