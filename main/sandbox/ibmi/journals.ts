@@ -107,16 +107,34 @@ export function selectEntries(s: EntrySelection): JournalEntry[] {
   const out: JournalEntry[] = [];
   let started = s.from === null;
   for (const receiver of s.receivers) {
-    for (const e of receiver.entries) {
-      if (!started) {
-        if (e.seq < (s.from ?? 0)) continue;
-        started = true;
-      }
+    const entries = receiver.entries;
+    let i = 0;
+    if (!started) {
+      // A receiver's sequence numbers only grow: the first entry at or after FROMENT by bisection, so
+      // reading a long journal batch by batch does not rescan what earlier batches read.
+      i = firstAtOrAfter(entries, s.from ?? 0);
+      if (i === entries.length) continue;
+      started = true;
+    }
+    for (; i < entries.length; i++) {
+      const e = entries[i] as JournalEntry;
       if (keep(e, s)) out.push(e);
       if ((s.max !== null && out.length >= s.max) || (s.to !== null && e.seq === s.to)) return out;
     }
   }
   return out;
+}
+
+/** The index of the first entry whose sequence number is `seq` or more (entries.length when none). */
+function firstAtOrAfter(entries: readonly JournalEntry[], seq: number): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((entries[mid] as JournalEntry).seq < seq) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 function keep(e: JournalEntry, s: EntrySelection): boolean {
