@@ -104,3 +104,7 @@ export async function dropPostgresSchema(schema: string): Promise<void> {
 }
 
 export const ratio = (runner: number, raw: number) => Math.round((runner / raw) * 1000) / 1000;
+
+/** The middle one of a few rounds' figures. */
+export const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -18,12 +18,12 @@ import {
   rawSqliteRate,
   timedRate,
   benchRows,
+  median,
   type BenchRow,
 } from './rawTargets';
 
 const CHANGES = 30_000;
 const ROUNDS = 3;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123');
 
 export const runnerBenchmark: Benchmark = {
