@@ -24,7 +24,7 @@ import {
   rawSqliteRate,
   timedRate,
   benchRows,
-  median,
+  catchUpRounds,
   type BenchRow,
 } from './rawTargets';
 
@@ -142,7 +142,6 @@ function decodeFigures(): Figure[] {
 }
 
 const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123000');
-const ROUNDS = 3;
 
 export const journalBenchmark: Benchmark = {
   name: 'journal agent',
@@ -179,21 +178,18 @@ export const journalBenchmark: Benchmark = {
         if (batch.changes.length !== CHANGES) throw new Error(`read ${batch.changes.length} changes`);
       });
       await reader.close();
-      // Rounds of new changes, each read by both pipelines: the first (these rows) warms up, then the
-      // median of three is shown, as for Change Tracking (runner.bench.ts).
-      const toSqliteRounds: number[] = [];
-      const toPostgresRounds: number[] = [];
-      for (let round = 0; round <= ROUNDS; round++) {
-        if (round > 0)
-          await bench.insert(rows.map(([id, ...rest]): BenchRow => [id + round * CHANGES, ...rest]));
-        const toSqliteRound = await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp());
-        const toPostgresRound = await timedRate(CHANGES, () => runner(postgres).runUntilCaughtUp());
-        if (round === 0) continue;
-        toSqliteRounds.push(toSqliteRound);
-        toPostgresRounds.push(toPostgresRound);
-      }
-      const toSqlite = median(toSqliteRounds);
-      const toPostgres = median(toPostgresRounds);
+      // The rows inserted above are the warm-up round's; each round after it adds as many.
+      const { sqlite: toSqlite, postgres: toPostgres } = await catchUpRounds(
+        CHANGES,
+        (round) =>
+          round === 0
+            ? Promise.resolve()
+            : bench.insert(rows.map(([id, ...rest]): BenchRow => [id + round * CHANGES, ...rest])),
+        {
+          sqlite: () => runner(sqlite).runUntilCaughtUp(),
+          postgres: () => runner(postgres).runUntilCaughtUp(),
+        },
+      );
       const rawSqlite = await rawSqliteRate(dir, rows);
       const rawPostgres = await rawPostgresRate(schema, rows);
       return [

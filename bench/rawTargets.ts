@@ -108,3 +108,26 @@ export const ratio = (runner: number, raw: number) => Math.round((runner / raw) 
 /** The middle one of a few rounds' figures. */
 export const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Rounds of `count` new changes (`addChanges` makes round n's), each read by both pipelines: a first to
+ * warm up (the JIT compiling the simulator, the driver and the targets: a night's backlog runs long
+ * past it), then the median of three (single runs on a shared 2-core machine vary by a quarter).
+ */
+export async function catchUpRounds(
+  count: number,
+  addChanges: (round: number) => Promise<void>,
+  catchUp: { sqlite: () => Promise<void>; postgres: () => Promise<void> },
+): Promise<{ sqlite: number; postgres: number }> {
+  const sqlite: number[] = [];
+  const postgres: number[] = [];
+  for (let round = 0; round <= 3; round++) {
+    await addChanges(round);
+    const toSqlite = await timedRate(count, catchUp.sqlite);
+    const toPostgres = await timedRate(count, catchUp.postgres);
+    if (round === 0) continue;
+    sqlite.push(toSqlite);
+    postgres.push(toPostgres);
+  }
+  return { sqlite: median(sqlite), postgres: median(postgres) };
+}

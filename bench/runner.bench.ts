@@ -16,14 +16,12 @@ import {
   ratio,
   rawPostgresRate,
   rawSqliteRate,
-  timedRate,
   benchRows,
-  median,
+  catchUpRounds,
   type BenchRow,
 } from './rawTargets';
 
 const CHANGES = 30_000;
-const ROUNDS = 3;
 const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123');
 
 export const runnerBenchmark: Benchmark = {
@@ -45,26 +43,21 @@ export const runnerBenchmark: Benchmark = {
       // Both targets snapshot the empty table first, so what follows is the change stream alone.
       await runner(sqlite).runUntilCaughtUp();
       await runner(postgres).runUntilCaughtUp();
-      // Rounds of new changes, each read by both pipelines: a first to warm up (the JIT compiling the
-      // simulator, the driver and the targets: a night's backlog runs long past it), then three whose
-      // median is shown (single runs on a shared 2-core machine vary by a quarter).
-      const toSqliteRounds: number[] = [];
-      const toPostgresRounds: number[] = [];
-      for (let round = 0; round <= ROUNDS; round++) {
-        const setup = await open();
-        await insertBenchRows(
-          setup.pool,
-          rows.map(([id, ...rest]): BenchRow => [id + round * CHANGES, ...rest]),
-        );
-        await setup.close();
-        const toSqliteRound = await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp());
-        const toPostgresRound = await timedRate(CHANGES, () => runner(postgres).runUntilCaughtUp());
-        if (round === 0) continue;
-        toSqliteRounds.push(toSqliteRound);
-        toPostgresRounds.push(toPostgresRound);
-      }
-      const toSqlite = median(toSqliteRounds);
-      const toPostgres = median(toPostgresRounds);
+      const { sqlite: toSqlite, postgres: toPostgres } = await catchUpRounds(
+        CHANGES,
+        async (round) => {
+          const setup = await open();
+          await insertBenchRows(
+            setup.pool,
+            rows.map(([id, ...rest]): BenchRow => [id + round * CHANGES, ...rest]),
+          );
+          await setup.close();
+        },
+        {
+          sqlite: () => runner(sqlite).runUntilCaughtUp(),
+          postgres: () => runner(postgres).runUntilCaughtUp(),
+        },
+      );
 
       const rawSqlite = await rawSqliteRate(dir, rows);
       figures.push(
