@@ -71,7 +71,7 @@ describe("DSPJRN's outfile kept as made until its table is needed", () => {
     expect(rows.length).toBeGreaterThan(first);
   });
 
-  it('is counted by the catalog, replaced by the next DSPJRN, and dropped with the file unwritten', async () => {
+  it('is counted by the catalog, replaced by the next DSPJRN, and cleared or dropped unwritten', async () => {
     await display();
     const count = outfileMember()?.pending?.count ?? 0;
     const [stat] = await c.query(
@@ -83,6 +83,10 @@ describe("DSPJRN's outfile kept as made until its table is needed", () => {
     const replaced = outfileMember()?.pending?.count ?? 0;
     expect(replaced).toBeLessThan(count);
     expect((await c.query('SELECT JOCODE FROM QGPL.JRNOUT')).length).toBe(replaced);
+    await c.command('CLRPFM FILE(QGPL/JRNOUT)');
+    expect(outfileMember()?.pending).toBeUndefined();
+    expect(await c.query('SELECT JOCODE FROM QGPL.JRNOUT')).toEqual([]);
+    await display();
     await c.command('DLTF FILE(QGPL/JRNOUT)');
     expect(sandbox.system.file('QGPL', 'JRNOUT')).toBeUndefined();
   });

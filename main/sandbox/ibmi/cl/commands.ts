@@ -290,7 +290,9 @@ define('CLRPFM', { positional: ['FILE', 'MBR'], keywords: [], required: ['FILE']
   const { library, name } = a.qualified('FILE');
   const file = useFile(c, library, name, ['*OBJOPR', '*OBJMGT', '*DLT']);
   const member = c.system.member(file, a.text('MBR', '*FIRST'));
-  c.system.db.exec(`DELETE FROM ${q(member.table)}`);
+  // Pending records go with the rest, never written only to be deleted.
+  member.pending = undefined;
+  c.system.db.exec(`DELETE FROM ${q(member.tableName)}`);
   member.deleted = [];
   member.nextRrn = 1;
   c.system.journalFileEntry(c.job, file, member, 'F', 'CR');
