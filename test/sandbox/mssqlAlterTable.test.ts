@@ -191,6 +191,11 @@ describe('declared types on write', () => {
     expect((await failure("INSERT INTO dbo.Narrow (Id, Wide) VALUES (6, N'😀😀')"))?.number).toBe(2628);
     await run("INSERT INTO dbo.Narrow (Id, Code, Wide) VALUES (7, 'ééé', N'😀')");
     await run('DELETE FROM dbo.Narrow WHERE Id = 7');
+    // The same in a session's temporary table, whose check tests plain values in SQLite first.
+    await run('CREATE TABLE #Wide (W NVARCHAR(2) NULL, N INT NULL)');
+    expect((await failure("INSERT INTO #Wide (W) VALUES (N'😀😀')"))?.number).toBe(2628);
+    expect((await failure('INSERT INTO #Wide (N) VALUES (2147483648)'))?.number).toBe(8115);
+    await run("INSERT INTO #Wide VALUES (N'😀', 2147483647)");
     await run("INSERT INTO dbo.Narrow VALUES (5, 'ABC', 255, 999.99, 0x0102, NULL)");
     expect((await failure('UPDATE dbo.Narrow SET Small = Small + 1 WHERE Id = 5'))?.number).toBe(220);
     const { recordset } = await pool.request().query('SELECT Id, Code, Small FROM dbo.Narrow');
