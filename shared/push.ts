@@ -72,6 +72,14 @@ export const pushMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type PushMessage = z.infer<typeof pushMessageSchema>;
 
+/** What a click on an alert opens: its pipeline, or Home for an engine's alert. */
+export function openedBy(alert: Alert): Extract<PushMessage, { type: 'open-pipeline' | 'open-engine' }> {
+  const { profileId, pipelineId, agentId } = alert;
+  return pipelineId !== null && agentId !== null
+    ? { type: 'open-pipeline', profileId, pipelineId, agentId }
+    : { type: 'open-engine', profileId };
+}
+
 /** Web mode: the push stream's path and its server-sent-event name. */
 export const WEB_PUSH_PATH = '/api/push';
 export const PUSH_EVENT = 'push';

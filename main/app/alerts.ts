@@ -8,10 +8,10 @@ import { safeJson } from '../../shared/config/parse';
 import { duration, count } from '../../shared/format';
 import type { AgentStatus } from '../../shared/liveFeed';
 import { alertSettingsSchema, type AlertKind, type AlertSettings } from '../../shared/push';
+import { writeFileAtomic } from '../platform/atomicFile';
 
 /** What a pipeline's status can ring (an engine's silence is the fleet's to tell). */
 export type PipelineAlertKind = Exclude<AlertKind, 'unreachable'>;
-import { writeFileAtomic } from '../platform/atomicFile';
 
 /** Below this share of a threshold, a figure counts as back under it. */
 const REARM_SHARE = 0.8;

@@ -3,7 +3,7 @@
 // engine's alert, on Home, where each engine shows whether it answers). Kept free of the
 // electron import so it can be tested with stand-ins.
 import { PUSH_CHANNEL } from '../../shared/ipc';
-import type { PushMessage } from '../../shared/push';
+import { openedBy, type PushMessage } from '../../shared/push';
 
 export interface WindowLike {
   isDestroyed(): boolean;
@@ -36,16 +36,7 @@ export function forwardPushes(
       if (window.isMinimized()) window.restore();
       window.show();
       window.focus();
-      send(
-        alert.pipelineId !== null && alert.agentId !== null
-          ? {
-              type: 'open-pipeline',
-              profileId: alert.profileId,
-              pipelineId: alert.pipelineId,
-              agentId: alert.agentId,
-            }
-          : { type: 'open-engine', profileId: alert.profileId },
-      );
+      send(openedBy(alert));
     });
     notification.show();
   });

@@ -1,5 +1,6 @@
 // When the app tells the user: a pipeline that fails or stops, a lag or backlog over a threshold (empty:
-// never), an engine that stops answering. Desktop notifications come from main; in a browser this tab shows them once allowed.
+// never), an engine that stops answering. Desktop notifications come from main; in a browser this tab
+// shows them once allowed.
 import { useEffect, useState } from 'react';
 import { alertSettingsSchema, ENGINE_SILENCE_SECONDS, type AlertSettings } from '../../shared/push';
 import { useStore } from '../store';

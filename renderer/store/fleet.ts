@@ -2,7 +2,7 @@
 // changes on screen: the home list, the open pipeline's state, gauge, events and charts. Nothing here
 // polls: the picture is read whole once when the push channel opens (and after it reopens), then kept
 // by the messages.
-import type { AlertSettings, FleetEngine, PushMessage } from '../../shared/push';
+import { openedBy, type AlertSettings, type FleetEngine, type PushMessage } from '../../shared/push';
 import type { PushSource } from '../push';
 import { applyToOpenPipeline } from './live';
 import { showScreen, useStore } from './index';
@@ -43,9 +43,7 @@ function notifyInBrowser(message: Extract<PushMessage, { type: 'alert' }>): void
   });
   notification.onclick = () => {
     window.focus();
-    const { profileId, pipelineId, agentId } = alert;
-    if (pipelineId !== null && agentId !== null) void openPipeline({ profileId, pipelineId, agentId });
-    else showScreen('home');
+    applyPush(openedBy(alert));
     notification.close();
   };
 }

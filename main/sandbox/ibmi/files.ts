@@ -171,6 +171,15 @@ export function createMemberTable(db: Database.Database, file: PhysicalFile, mem
   return m;
 }
 
+/**
+ * The member's table name for a statement that removes every record (DELETE FROM, DROP TABLE): its
+ * pending records are discarded with the rest, never written only to be removed.
+ */
+export function discardingPending(member: Member): string {
+  member.pending = undefined;
+  return member.tableName;
+}
+
 /** A member's pending records written into its table (nothing when none are pending). */
 export function writePending(member: Member): void {
   const pending = member.pending;

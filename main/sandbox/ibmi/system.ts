@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { encodeRecord } from '../../connectors/drivers/ibmi/recordEncode';
 import { holds, newAuthority, type ObjectAuthority, type Right } from './authority';
 import {
+  discardingPending,
   alterMemberTable,
   createMemberTable,
   freeSlot,
@@ -248,11 +249,7 @@ export class SimulatedIbmi {
   deleteFile(file: PhysicalFile): void {
     // A journaled file's deletion is its last entry: D DT ("Delete file").
     this.journalFileOperation(null, file, 'DT');
-    // Pending records go with the table, never written only to be dropped.
-    for (const m of file.members) {
-      m.pending = undefined;
-      this.db.exec(`DROP TABLE ${q(m.tableName)}`);
-    }
+    for (const m of file.members) this.db.exec(`DROP TABLE ${q(discardingPending(m))}`);
     this.files.delete(key(file.library, file.name));
   }
 
@@ -272,8 +269,7 @@ export class SimulatedIbmi {
   /** RMVM: the member's records go with it, journaled as F DM ("Remove member"). */
   removeMember(job: Job, file: PhysicalFile, member: Member): void {
     this.journalFileEntry(job, file, member, 'F', 'DM');
-    member.pending = undefined;
-    this.db.exec(`DROP TABLE ${q(member.tableName)}`);
+    this.db.exec(`DROP TABLE ${q(discardingPending(member))}`);
     file.members = file.members.filter((m) => m !== member);
   }
 

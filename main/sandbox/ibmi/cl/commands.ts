@@ -3,7 +3,7 @@
 import type { Right } from '../authority';
 import { NAMED, rights, type AuthorityName } from '../authority';
 import { parseDds } from '../dds';
-import { charColumn, q, reorganize, zonedColumn } from '../files';
+import { charColumn, discardingPending, q, reorganize, zonedColumn } from '../files';
 import { cpf } from '../messages';
 import { Args, type CommandShape } from './args';
 import type { Journal } from '../journals';
@@ -290,9 +290,7 @@ define('CLRPFM', { positional: ['FILE', 'MBR'], keywords: [], required: ['FILE']
   const { library, name } = a.qualified('FILE');
   const file = useFile(c, library, name, ['*OBJOPR', '*OBJMGT', '*DLT']);
   const member = c.system.member(file, a.text('MBR', '*FIRST'));
-  // Pending records go with the rest, never written only to be deleted.
-  member.pending = undefined;
-  c.system.db.exec(`DELETE FROM ${q(member.tableName)}`);
+  c.system.db.exec(`DELETE FROM ${q(discardingPending(member))}`);
   member.deleted = [];
   member.nextRrn = 1;
   c.system.journalFileEntry(c.job, file, member, 'F', 'CR');

@@ -5,6 +5,7 @@ import { ddsFormatName } from '../../../connectors/drivers/ibmi/dateTime';
 import {
   assign,
   charColumn,
+  discardingPending,
   q,
   writePending,
   zonedColumn,
@@ -186,8 +187,7 @@ function writeOutfile(
   const member = file.members[0] ?? c.system.addMember(file, name);
   if (mode === '*ADD') writePending(member);
   else {
-    member.pending = undefined;
-    c.system.db.exec(`DELETE FROM ${q(member.tableName)}`);
+    c.system.db.exec(`DELETE FROM ${q(discardingPending(member))}`);
     member.nextRrn = 1;
     member.deleted = [];
   }
