@@ -3,6 +3,7 @@
 // (test/contract/sourceAgent.ts) against this interface.
 import { Buffer } from 'node:buffer';
 import type { CheckResult, Entity } from '../../shared/controlApi';
+import { tableText } from '../../shared/names';
 
 export type RowValue = string | number | boolean | bigint | Date | Uint8Array | null;
 export type Row = Record<string, RowValue>;
@@ -11,8 +12,11 @@ export interface TableRef {
   schema: string;
   table: string;
 }
-/** `schema.table` as written in the entity: the key of a table in checkpoints and changes. */
-export const tableKey = (t: TableRef): string => `${t.schema}.${t.table}`;
+/**
+ * `schema.table` as written in the entity, a part with a dot or a bracket in brackets: the key of a
+ * table in checkpoints and changes, one text per (schema, table) pair (shared/names.ts).
+ */
+export const tableKey = (t: TableRef): string => tableText(t.schema, t.table);
 export const tableRefOf = (e: Entity): TableRef => ({ schema: e.source.schema, table: e.source.table });
 
 export interface ColumnShape {

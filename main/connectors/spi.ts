@@ -105,6 +105,7 @@ export interface SourceAdmin {
 
 /** What an agent type does as a source: the runner's reader, the admin side, and its rules. */
 export interface SourceRole {
+  names: SourceNames;
   /** Opens the source as the runner reads it. Throws AgentConnectionError when it cannot sign on. */
   openReader(
     agent: ResolvedAgent,
@@ -129,8 +130,50 @@ export interface SourceRole {
   conflict?(mine: Record<string, unknown>, theirs: Record<string, unknown>): string | null;
 }
 
+/** Settings of an agent as stored, without its secrets: what the name rules read. */
+export interface AgentSettings {
+  hostCredentials: Record<string, unknown>;
+  configuration: Record<string, unknown>;
+}
+
+/**
+ * How a target compares and reserves table names (main/engine/nameRules.ts): two entities whose
+ * tables compare equal in one database would write one table, and a name the target keeps for itself
+ * would meet the engine's own objects.
+ */
+export interface TargetNames {
+  /**
+   * The database the tables land in, one text for every agent (of any pipeline) writing there; the
+   * type's default target has `settings` undefined.
+   */
+  database(settings: AgentSettings | undefined, context: { dataDir: string; pipelineId: string }): string;
+  /** The local file the target writes, when it is one (never one of the engine's own files). */
+  file?(settings: AgentSettings | undefined, context: { dataDir: string; pipelineId: string }): string;
+  /** Whether an entity's `target.schema` means anything here; where not, naming one is refused. */
+  schemas: boolean;
+  /** The schema an entity without one writes to. */
+  defaultSchema(settings: AgentSettings | undefined): string | undefined;
+  /** A table, column or schema name as this target compares names. */
+  fold(name: string): string;
+  /** Why this table is the target's own (its checkpoint table, its work tables), or null. */
+  reserved(schema: string | undefined, table: string): string | null;
+}
+
+/** How a source compares table names and which of its objects are the agent's own. */
+export interface SourceNames {
+  /**
+   * A source table as this source compares names without a connection; a source whose comparison
+   * depends on the database (a collation) answers the exact parts, and refuses look-alikes when
+   * connected (checks and start).
+   */
+  fold(schema: string, table: string): string;
+  /** Why reading this table would read the agent's own objects (its sync schema or library), or null. */
+  reserved(entity: Entity, settings: AgentSettings): string | null;
+}
+
 /** What an agent type does as a target of the runner. */
 export interface TargetRole {
+  names: TargetNames;
   /** POST …/test of a target agent: can the runner write there? */
   check(agent: ResolvedAgent): Promise<CheckResult[]>;
   /**

@@ -40,6 +40,8 @@ export interface EngineDeps {
   newId: () => string;
   /** The engine's data folder (the default SQLite replicas live in it). */
   dataDir: string;
+  /** The engine's files outside its data folder (a TLS certificate and key given by path). */
+  ownFiles?: readonly string[];
   /** What diagnostics report as versions: the engine's and its runtime's. */
   versions: Record<string, string>;
 }

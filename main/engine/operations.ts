@@ -34,6 +34,7 @@ import {
 import { snapshotOperations } from './snapshotOperations';
 import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
+import { checkNames } from './nameRules';
 
 export type { EngineDeps } from './operationKit';
 
@@ -118,6 +119,8 @@ export function recordBacklog(deps: EngineDeps, row: StoredAgent, point: Backlog
 
 /** Hands a source agent to the runtime with its pipeline: entities, target, and where its events go. */
 export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: ResolvedAgent): Promise<void> {
+  // What was stored before these rules (or around them) is checked again before a row moves.
+  checkNames(deps, { pipelineId: row.pipelineId });
   const targetRow = deps.repo.storedAgents(row.pipelineId).find((a) => a.role === 'target');
   const target = targetRow ? await resolve(deps, targetRow) : undefined;
   if (targetRow && !target)
@@ -313,6 +316,10 @@ export const operations: Operations = {
       );
     const secrets = Object.fromEntries(secretKeys.map((k) => [k, value[k]]));
     const plain = Object.fromEntries(Object.entries(value).filter(([k]) => !secretKeys.includes(k)));
+    checkNames(deps, {
+      pipelineId: row.pipelineId,
+      agent: { id: row.id, settings: { hostCredentials: plain } },
+    });
     const sealed = await deps.secrets.seal(JSON.stringify(secrets), secretContext(row));
     const at = deps.now().toISOString();
     const state = stateAfterConfiguring(row, true, row.configuration !== null);
@@ -332,6 +339,10 @@ export const operations: Operations = {
     const section = agentTypes[row.type].sections.configuration;
     const value = parsedOr422(parseSection(section, unwrap(body, 'configuration')));
     refuseWhileRunning(row, 'changing its configuration');
+    checkNames(deps, {
+      pipelineId: row.pipelineId,
+      agent: { id: row.id, settings: { configuration: value as Record<string, unknown> } },
+    });
     const at = deps.now().toISOString();
     const state = stateAfterConfiguring(row, row.hostCredentials !== null, true);
     deps.repo.transaction(() => {
@@ -350,6 +361,7 @@ export const operations: Operations = {
   putEntities: async ({ params, body }, deps) => {
     const pipeline = pipelineOr404(deps, params.pipelineId);
     const { entities } = parsedOr422(parseWith(entitiesBodySchema, body));
+    checkNames(deps, { pipelineId: pipeline.id, entities });
     const at = deps.now().toISOString();
     deps.repo.transaction(() => {
       deps.repo.replaceEntities(pipeline.id, entities);

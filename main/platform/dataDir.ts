@@ -8,3 +8,6 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'CDC Admin');
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'cdc-admin');
 }
+
+/** The one folder of the data folder that replicas may be written in (the default SQLite replicas). */
+export const REPLICAS_FOLDER = 'replicas';

@@ -12,6 +12,29 @@ export type TimeFormat = (typeof TIME_FORMATS)[number];
 
 const advanced = 'advanced' as const;
 
+/** The files the agent makes and deletes in its sync library: DSPJRN's and DSPFFD's outfiles. */
+export const JOURNAL_WORK_FILES = {
+  journalOutfile: 'JRNOUT',
+  outfileLayout: 'JRNFFD',
+  fileLayout: 'FFDOUT',
+} as const;
+
+/** The catalog views CREATE SCHEMA puts in every SQL schema, so in the sync library too (Db2 for i SQL reference). */
+const SCHEMA_CATALOG_VIEWS = (
+  'SYSCHKCST SYSCOLUMNS SYSCST SYSCSTCOL SYSCSTDEP SYSFIELDS SYSINDEXES SYSKEYCST SYSKEYS SYSPACKAGE ' +
+  'SYSREFCST SYSTABLES SYSTRIGCOL SYSTRIGDEP SYSTRIGGER SYSTRIGUPD SYSVIEWDEP SYSVIEWS'
+).split(' ');
+
+/**
+ * Whether a name in the sync library is the agent's or the system's own: a work file the agent deletes
+ * after each read, the library's journal and its receivers (QSQJRN…), a catalog view. (Member aliases
+ * are named by a hash of the member: 36⁹ names, none fixed.)
+ */
+export const isSyncLibraryObject = (name: string): boolean =>
+  (Object.values(JOURNAL_WORK_FILES) as string[]).includes(name) ||
+  name.startsWith('QSQJRN') ||
+  SCHEMA_CATALOG_VIEWS.includes(name);
+
 export const journalHostCredentials = section({
   id: 'hostCredentials',
   title: 'Host credentials',
@@ -68,6 +91,12 @@ export const journalHostCredentials = section({
       label: 'Journal checkpoint table',
       help: 'Name of the journal checkpoint table in the sync library.',
       default: 'JOURNALSCP',
+      notTaken: {
+        test: isSyncLibraryObject,
+        rule:
+          `not a name the agent or the system keeps in the sync library (${Object.values(JOURNAL_WORK_FILES).join(', ')}, ` +
+          'QSQJRN…, the SYS… catalog views)',
+      },
       group: advanced,
     }),
     enableDdsDiscovery: boolean({

@@ -124,16 +124,26 @@ export const IBMI_NAME_RULE = '1 to 10 characters of A-Z, 0-9, _, $, # or @, not
  * `userLibrary`: a library the agent creates; IBM supplies every object whose name begins with Q
  * ("Object naming rules": user-created names should not), so QSYS, QTEMP, QGPL and the rest are refused.
  */
-export function ibmiName(o: Described & { default: string; userLibrary?: boolean }) {
+export function ibmiName(
+  o: Described & {
+    default: string;
+    userLibrary?: boolean;
+    /** Names the agent keeps for itself, and why in words ("not one of …"). */
+    notTaken?: { test: (upperCaseName: string) => boolean; rule: string };
+  },
+) {
+  const { notTaken, ...meta } = o;
   const name = z.string().regex(IBMI_NAME);
   const reserved = o.userLibrary
     ? ", not starting with Q (IBM's own libraries, such as QSYS, QTEMP and QGPL)"
     : '';
-  return describe((o.userLibrary ? name.regex(/^[^Qq]/) : name).toUpperCase().default(o.default), {
+  const upper = (o.userLibrary ? name.regex(/^[^Qq]/) : name).toUpperCase();
+  const free = notTaken ? upper.refine((v) => !notTaken.test(v)) : upper;
+  return describe(free.default(o.default), {
     kind: 'ibmiName',
-    rule: `an IBM i name: ${IBMI_NAME_RULE}${reserved} (stored upper-case)`,
+    rule: `an IBM i name: ${IBMI_NAME_RULE}${reserved}${notTaken ? `, ${notTaken.rule}` : ''} (stored upper-case)`,
     required: false,
-    ...o,
+    ...meta,
   });
 }
 

@@ -1,7 +1,8 @@
 // The runner inside the local engine, through the control API: start a change-tracking source agent
 // and its pipeline replicates into the default SQLite file, or into the PostgreSQL target agent;
 // pause, resume and stop; events kept; a failure that cannot heal stops the agent with its reason.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type sql from 'mssql';
 import type pg from 'pg';
@@ -161,8 +162,9 @@ describe('a PostgreSQL target agent', () => {
 
 describe('a SQLite target agent', () => {
   it('is checked for a writable folder, with no server to reach', async () => {
-    // A file where the folder should be: nothing can be created below it.
-    const blocker = join(e.dataDir, 'blocker');
+    // A file where the folder should be: nothing can be created below it. Outside the data folder,
+    // which holds no replica but in its replicas folder (nameRules.ts).
+    const blocker = join(mkdtempSync(join(tmpdir(), 'cdc-blocker-')), 'blocker');
     writeFileSync(blocker, '');
     await e.client.createPipeline({}, { id: 'file-check', name: 'file check' });
     await e.client.createAgent({ pipelineId: 'file-check' }, { id: 'file', type: 'sqlite', role: 'target' });

@@ -66,6 +66,7 @@ const memoryPlugin: AgentPlugin = {
   endpoint: () => undefined,
   testConnection: async () => ({ id: 'connection', status: 'passed', message: 'Opened.', remedy: null }),
   source: {
+    names: { fold: (schema, table) => `${schema}\u0000${table}`, reserved: () => null },
     openReader: async () => {
       signOn();
       return memorySource();

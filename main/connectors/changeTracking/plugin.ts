@@ -9,7 +9,9 @@ import { FIXABLE_CHECK_IDS } from '../../../shared/controlApi';
 import { problem } from '../../platform/problem';
 import { passed } from '../checkResults';
 import { tableRefOf } from '../source';
-import type { AgentPlugin, ResolvedAgent, SourceAdmin } from '../spi';
+import { sqlServerFold, tableText } from '../../../shared/names';
+import type { AgentPlugin, ResolvedAgent, SourceAdmin, SourceNames, TargetNames } from '../spi';
+import { SYNC_SCHEMA } from './names';
 import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingTables } from './tables';
@@ -60,6 +62,36 @@ function admin(source: ChangeTrackingSource): SourceAdmin {
   };
 }
 
+const inSyncSchema = (schema: string | undefined) =>
+  schema !== undefined && sqlServerFold(schema) === sqlServerFold(SYNC_SCHEMA);
+
+/**
+ * Source tables are told apart as the database's collation does, known once connected (the checks and
+ * the start refuse look-alikes then); without a connection, only exact repeats are one table.
+ */
+export const changeTrackingSourceNames: SourceNames = {
+  fold: tableText,
+  reserved: (e) =>
+    inSyncSchema(e.source.schema)
+      ? `is in the ${SYNC_SCHEMA} schema, where change-tracking agents keep their own tables (their checkpoints): replicating it would replicate the agent's own writes.`
+      : null,
+};
+
+/** A SQL Server target compares as its default collation does: without case. */
+export const sqlServerTargetNames: TargetNames = {
+  database: (settings) => {
+    const c = settings?.hostCredentials ?? {};
+    return `${String(c.host).toLowerCase()}:${Number(c.port ?? 1433)}/${sqlServerFold(String(c.databaseName))}`;
+  },
+  schemas: true,
+  defaultSchema: () => 'dbo',
+  fold: sqlServerFold,
+  reserved: (schema) =>
+    inSyncSchema(schema)
+      ? `in the ${SYNC_SCHEMA} schema, which holds the agents' own tables (CT_CHECKPOINT, RUNNER_CHECKPOINT)`
+      : null,
+};
+
 export const changeTrackingPlugin: AgentPlugin = {
   definition: agentTypes['change-tracking'],
   endpoint: (hostCredentials) => {
@@ -72,6 +104,7 @@ export const changeTrackingPlugin: AgentPlugin = {
     return passed('connection', sqlServerLoggedIn(c));
   },
   source: {
+    names: changeTrackingSourceNames,
     openReader: (agent, { peerPipelines }) => openSource(agent, peerPipelines),
     openAdmin: async (agent) => admin(await openSource(agent)),
     connected: (agent) => sqlServerLoggedIn(settingsOf(agent).credentials),
@@ -85,6 +118,7 @@ export const changeTrackingPlugin: AgentPlugin = {
     },
   },
   target: {
+    names: sqlServerTargetNames,
     check: checkSqlServerTarget,
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('SQL Server is never the default target.');

@@ -1,6 +1,7 @@
 // A file's record layout, which a journal entry's specific data follows byte for byte: from the SQL
 // catalogue (QSYS2.SYSCOLUMNS), or from DSPFFD when DDS discovery is on — the only way to learn a
 // DDS date field's own format (*MDY, *JUL …) and separator, which SQL reports as a plain DATE.
+import { JOURNAL_WORK_FILES } from '../../../shared/agents/journal';
 import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../drivers/ibmi/dateTime';
 import {
   IbmiError,
@@ -294,6 +295,8 @@ export async function catalogLayouts(c: IbmiConnection, refs: readonly TableRef[
   });
 }
 
+const FILE_LAYOUT = JOURNAL_WORK_FILES.fileLayout;
+
 /** Layouts from DSPFFD into an outfile in the sync library, removed again with DLTF. */
 export async function dspffdLayouts(
   c: IbmiConnection,
@@ -309,14 +312,14 @@ export async function dspffdLayouts(
     for (const ref of refs) {
       const { library, file } = systemNames(ref);
       try {
-        await c.command(`DSPFFD FILE(${library}/${file}) OUTPUT(*OUTFILE) OUTFILE(${lib}/FFDOUT)`);
+        await c.command(`DSPFFD FILE(${library}/${file}) OUTPUT(*OUTFILE) OUTFILE(${lib}/${FILE_LAYOUT})`);
       } catch (error) {
         // CPF9812: the file is not there (deleted, renamed): it has no layout, as in the catalogue.
         if (error instanceof IbmiError && error.messageId === 'CPF9812') continue;
         throw error;
       }
       const rows = await c.query(
-        `SELECT WHFLDE, WHFLDT, WHFLDB, WHFLDD, WHFLDP, WHCCSID, WHNULL, WHFMT, WHSEP, WHVARL FROM ${lib}.FFDOUT ORDER BY WHFOBO`,
+        `SELECT WHFLDE, WHFLDT, WHFLDB, WHFLDD, WHFLDP, WHCCSID, WHNULL, WHFMT, WHSEP, WHVARL FROM ${lib}.${FILE_LAYOUT} ORDER BY WHFOBO`,
       );
       const fields = rows.map((r) => ({
         name: text(r.WHFLDE),
@@ -326,7 +329,7 @@ export async function dspffdLayouts(
       layouts.push(layoutOf(ref, fields, keys, members));
     }
   } finally {
-    await c.command(`DLTF FILE(${lib}/FFDOUT)`).catch(() => undefined);
+    await c.command(`DLTF FILE(${lib}/${FILE_LAYOUT})`).catch(() => undefined);
   }
   return layouts;
 }

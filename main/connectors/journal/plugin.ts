@@ -6,7 +6,8 @@ import { problem } from '../../platform/problem';
 import { passed, signedOn } from '../checkResults';
 import { IbmiError } from '../drivers/ibmi/connection';
 import { inProcessIbmiAt } from '../drivers/ibmi/inProcess';
-import type { AgentPlugin, ResolvedAgent, SourceAdmin } from '../spi';
+import { ibmiFold, tableText } from '../../../shared/names';
+import type { AgentPlugin, ResolvedAgent, SourceAdmin, SourceNames } from '../spi';
 import { backlogQuery, minutesLeft } from './backlog';
 import { openIbmi } from './connection';
 import { openJournalSource, type JournalSource } from './source';
@@ -45,6 +46,19 @@ function admin(source: JournalSource, user: string): SourceAdmin {
   };
 }
 
+/** IBM i system names: `shop.orders` and `SHOP.ORDERS` are one file. */
+export const journalSourceNames: SourceNames = {
+  fold: (schema, table) => tableText(ibmiFold(schema), ibmiFold(table)),
+  reserved: (e, settings) => {
+    const sync = ibmiFold(String(settings.hostCredentials.syncLibrary ?? 'SYNC'));
+    if (ibmiFold(e.source.schema) === sync)
+      return `is in ${sync}, the agent's sync library (its checkpoint table and work files): replicating it would replicate the agent's own writes, and the agent changes that library's journal. Set another syncLibrary, or read another library.`;
+    if (e.journal && ibmiFold(e.journal.library) === sync)
+      return `is read through journal ${e.journal.library}/${e.journal.name} in ${sync}, the agent's sync library, whose receivers the agent deletes (CHGJRN … DLTRCV(*YES)). Set another syncLibrary.`;
+    return null;
+  },
+};
+
 export const journalPlugin: AgentPlugin = {
   definition: agentTypes.journal,
   endpoint: (hostCredentials) => {
@@ -58,6 +72,7 @@ export const journalPlugin: AgentPlugin = {
     return passed('connection', signedOn(c.username, c.host));
   },
   source: {
+    names: journalSourceNames,
     openReader: (agent, { entities }) => openSource(agent, entities),
     openAdmin: async (agent, entities) =>
       admin(await openSource(agent, entities), settingsOf(agent).credentials.username.toUpperCase()),

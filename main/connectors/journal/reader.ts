@@ -1,5 +1,6 @@
 // Reading a journal: the receiver chain from JOURNAL_RECEIVER_INFO, and DSPJRN into an outfile in the
 // sync library from a position onward, read back in order and removed again with DLTF.
+import { JOURNAL_WORK_FILES } from '../../../shared/agents/journal';
 import { IbmiError, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import type { JournalEntryRow } from './assemble';
 import type { JournalPosition } from './position';
@@ -52,6 +53,7 @@ const READ_BUDGET_BYTES = 64 * 2 ** 20;
 /** The outfile's other columns as the driver hands them, and the entry's own objects, per entry. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
+const { journalOutfile: JOURNAL_OUTFILE, outfileLayout: OUTFILE_LAYOUT } = JOURNAL_WORK_FILES;
 /**
  * Entries per DSPJRN read: JOESD is padded to the longest entry read (ENTDTALEN(*CALC)), so a file of
  * wide records gets fewer entries a read — 20,000 of an order line, ~2,000 of a 32 KB record — and one
@@ -93,7 +95,7 @@ export async function readJournal(
   from: JournalPosition,
   limit: number,
 ): Promise<JournalEntryRow[]> {
-  const outfile = `${syncLibrary}/JRNOUT`;
+  const outfile = `${syncLibrary}/${JOURNAL_OUTFILE}`;
   // DSPJRN's FILE takes at most 300 files; past that the journal is read whole and the entries of
   // other files are left out here (assemble() keeps only the tables it reads).
   const fileList =
@@ -124,7 +126,9 @@ export async function readJournal(
     throw error;
   }
   try {
-    const rows = await c.query(`SELECT ${OUTFILE_COLUMNS} FROM ${syncLibrary}.JRNOUT ORDER BY RRN(JRNOUT)`);
+    const rows = await c.query(
+      `SELECT ${OUTFILE_COLUMNS} FROM ${syncLibrary}.${JOURNAL_OUTFILE} ORDER BY RRN(${JOURNAL_OUTFILE})`,
+    );
     const header = await positionsBeforeEsd(c, syncLibrary);
     return rows.map((r) => outfileEntry(r, header));
   } finally {
@@ -161,10 +165,10 @@ export const outfileEntry = (r: IbmiRow, header: number): JournalEntryRow => ({
  * NULLINDLEN(*CALC), so the prefix is read from the outfile itself, never assumed.
  */
 async function positionsBeforeEsd(c: IbmiConnection, syncLibrary: string): Promise<number> {
-  const outfile = `${syncLibrary}/JRNFFD`;
-  await c.command(`DSPFFD FILE(${syncLibrary}/JRNOUT) OUTPUT(*OUTFILE) OUTFILE(${outfile})`);
+  const outfile = `${syncLibrary}/${OUTFILE_LAYOUT}`;
+  await c.command(`DSPFFD FILE(${syncLibrary}/${JOURNAL_OUTFILE}) OUTPUT(*OUTFILE) OUTFILE(${outfile})`);
   try {
-    const [row] = await c.query(`SELECT WHFOBO FROM ${syncLibrary}.JRNFFD WHERE WHFLDE = 'JOESD'`);
+    const [row] = await c.query(`SELECT WHFOBO FROM ${syncLibrary}.${OUTFILE_LAYOUT} WHERE WHFLDE = 'JOESD'`);
     return Number(row?.WHFOBO ?? 1) - 1;
   } finally {
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);

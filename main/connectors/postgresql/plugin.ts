@@ -1,10 +1,29 @@
 // The PostgreSQL target type: tables created from the source columns in a schema of a database.
 import { agentTypes } from '../../../shared/agents';
 import { postgresqlHostCredentials } from '../../../shared/agents/targets';
-import type { AgentPlugin } from '../spi';
+import { postgresName } from '../../../shared/names';
+import type { AgentPlugin, TargetNames } from '../spi';
+import { CHECKPOINT_TABLE } from '../target';
 import { checkPostgresTarget } from './checks';
 import { postgresSettingsOf } from './settings';
-import { PostgresTarget } from './target';
+import { PostgresTarget, STAGE_PREFIX } from './target';
+
+/** The target quotes every name: PostgreSQL then compares them exactly, after its 63-byte cut. */
+export const postgresqlNames: TargetNames = {
+  database: (settings) => {
+    const c = settings?.hostCredentials ?? {};
+    return `${String(c.host).toLowerCase()}:${Number(c.port ?? 5432)}/${String(c.databaseName)}`;
+  },
+  schemas: true,
+  defaultSchema: (settings) => (settings?.configuration.schema as string | undefined) ?? 'public',
+  fold: postgresName,
+  reserved: (_schema, table) => {
+    const name = postgresName(table);
+    if (name === CHECKPOINT_TABLE) return "the runner's checkpoint table";
+    if (name.startsWith(STAGE_PREFIX)) return `the prefix of the runner's staging tables (${STAGE_PREFIX}…)`;
+    return null;
+  },
+};
 
 export const postgresqlPlugin: AgentPlugin = {
   definition: agentTypes.postgresql,
@@ -25,6 +44,7 @@ export const postgresqlPlugin: AgentPlugin = {
     return first;
   },
   target: {
+    names: postgresqlNames,
     check: checkPostgresTarget,
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('PostgreSQL is never the default target.');

@@ -4,7 +4,7 @@
 import { Buffer } from 'node:buffer';
 import type pg from 'pg';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import { keyColumnsOf, paramSlices, type TargetReadBack } from '../target';
+import { keyColumnsOf, paramSlices, type TargetReadBack, type TargetTable } from '../target';
 import { affinityOf } from '../targetValues';
 import { keyTuples, MAX_PARAMS } from './params';
 
@@ -14,7 +14,7 @@ const selected = (c: ColumnShape) => (bytes(c) ? q(c.name) : `${q(c.name)}::text
 
 export function postgresReadBack(
   pool: pg.Pool,
-  name: (table: string) => string,
+  name: (table: TargetTable) => string,
   typeOf: (c: ColumnShape) => string,
   bindable: (c: ColumnShape, v: RowValue) => unknown,
   keptDigits: (c: ColumnShape) => number,
@@ -27,7 +27,7 @@ export function postgresReadBack(
         const params: unknown[] = [];
         const tuples = keyTuples(slice, columns, params, bindable, typeOf);
         const { rows } = await pool.query<Row>(
-          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
+          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
           params,
         );
         out.push(...rows);
@@ -45,7 +45,7 @@ export function postgresReadBack(
           ? ''
           : ` WHERE (${names}) > (${columns.map((c, i) => `$${i + 1}::${typeOf(c)}`).join(', ')})`;
       const { rows } = await pool.query<Row>(
-        `SELECT ${columns.map((c) => `t.${selected(c)}`).join(', ')} FROM ${name(t.name)} t${where} ORDER BY ${names} LIMIT ${Math.max(1, Math.floor(limit))}`,
+        `SELECT ${columns.map((c) => `t.${selected(c)}`).join(', ')} FROM ${name(t)} t${where} ORDER BY ${names} LIMIT ${Math.max(1, Math.floor(limit))}`,
         after,
       );
       const last = rows.at(-1);

@@ -130,6 +130,9 @@ function binderOf(c: ColumnShape, preciseTimes: PreciseTimes = 'native'): (v: Ro
   };
 }
 
+/** The staging tables' names: temporary, but a name no entity may take either (postgresqlNames). */
+export const STAGE_PREFIX = 'cdc_stage_';
+
 /** Rows of a batch from which COPY beats multi-row INSERTs. */
 const COPY_MIN_ROWS = 200;
 /** SQLSTATE unique_violation. */
@@ -194,7 +197,7 @@ export class PostgresTarget implements Target {
     this.description = `PostgreSQL ${o.host}:${o.port}/${o.database} schema ${o.schema}`;
     this.readBack = postgresReadBack(
       this.pool,
-      (table) => this.name(table),
+      (table) => this.tableName(table),
       (c) => postgresType(c, o.preciseTimes),
       (c, v) => bindable(c, v, o.preciseTimes),
       // Cut to the microsecond on the way in (bindable), unless kept as exact text.
@@ -202,14 +205,19 @@ export class PostgresTarget implements Target {
     );
   }
 
-  private name(table: string) {
-    return `${q(this.o.schema)}.${q(table)}`;
+  /** An entity's table, in its own schema when it names one (nameRules keeps two from meeting). */
+  private tableName(t: Pick<TargetTable, 'schema' | 'name'>) {
+    return `${q(t.schema ?? this.o.schema)}.${q(t.name)}`;
+  }
+
+  private get checkpointTable() {
+    return this.tableName({ name: CHECKPOINT_TABLE });
   }
 
   async prepare(tables: readonly TargetTable[]): Promise<void> {
-    await this.pool.query(`CREATE SCHEMA IF NOT EXISTS ${q(this.o.schema)}`);
-    await this.pool
-      .query(`CREATE TABLE IF NOT EXISTS ${this.name(CHECKPOINT_TABLE)} (pipeline_id text NOT NULL,
+    for (const schema of new Set([this.o.schema, ...tables.map((t) => t.schema ?? this.o.schema)]))
+      await this.pool.query(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
+    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (pipeline_id text NOT NULL,
       source_table text NOT NULL, position text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (pipeline_id, source_table))`);
     for (const t of tables) {
@@ -218,7 +226,7 @@ export class PostgresTarget implements Target {
         (c) => `${q(c.name)} ${postgresType(c, this.o.preciseTimes)}${c.nullable ? '' : ' NOT NULL'}`,
       );
       await this.pool.query(
-        `CREATE TABLE IF NOT EXISTS ${this.name(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
+        `CREATE TABLE IF NOT EXISTS ${this.tableName(t)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
       );
     }
   }
@@ -239,10 +247,10 @@ export class PostgresTarget implements Target {
            COALESCE(a.attnum = ANY (i.indkey), false) AS key
          FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
          WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`,
-        [this.name(t.name)],
+        [this.tableName(t)],
       );
       if (rows.length === 0) return { added, done };
-      const alter = (what: string) => client.query(`ALTER TABLE ${this.name(t.name)} ${what}`);
+      const alter = (what: string) => client.query(`ALTER TABLE ${this.tableName(t)} ${what}`);
       await client.query('BEGIN');
       for (const c of t.columns) {
         const now = rows.find((r) => r.name === c.name);
@@ -292,7 +300,7 @@ export class PostgresTarget implements Target {
 
   async loadCheckpoint(): Promise<Checkpoint> {
     const { rows } = await this.pool.query<{ source_table: string; position: string }>(
-      `SELECT source_table, position FROM ${this.name(CHECKPOINT_TABLE)} WHERE pipeline_id = $1`,
+      `SELECT source_table, position FROM ${this.checkpointTable} WHERE pipeline_id = $1`,
       [this.pipelineId],
     );
     return Object.fromEntries(rows.map((r) => [r.source_table, r.position]));
@@ -303,7 +311,7 @@ export class PostgresTarget implements Target {
     if (entries.length === 0) return;
     const values = entries.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3}, now())`);
     await client.query(
-      `INSERT INTO ${this.name(CHECKPOINT_TABLE)} (pipeline_id, source_table, position, updated_at) VALUES ${values.join(', ')}
+      `INSERT INTO ${this.checkpointTable} (pipeline_id, source_table, position, updated_at) VALUES ${values.join(', ')}
        ON CONFLICT (pipeline_id, source_table) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`,
       [this.pipelineId, ...entries.flat()],
     );
@@ -339,7 +347,7 @@ export class PostgresTarget implements Target {
     try {
       await copyRows(
         client,
-        this.name(t.name),
+        this.tableName(t),
         w.columns,
         rows.map((r) => this.values(t, w, r)),
       );
@@ -361,11 +369,11 @@ export class PostgresTarget implements Target {
     if (rows.length >= COPY_MIN_ROWS) {
       // COPY into a staging table dropped at commit, then one set-based merge: the rows are net
       // changes (one per key), so the merge never meets a key twice.
-      const stage = q(`cdc_stage_${++this.stages}`);
-      await client.query(`CREATE TEMP TABLE ${stage} (LIKE ${this.name(t.name)}) ON COMMIT DROP`);
+      const stage = q(`${STAGE_PREFIX}${++this.stages}`);
+      await client.query(`CREATE TEMP TABLE ${stage} (LIKE ${this.tableName(t)}) ON COMMIT DROP`);
       await copyRows(client, stage, w.columns, rows.map(values));
       await client.query(
-        `INSERT INTO ${this.name(t.name)} (${w.columns.join(', ')}) SELECT ${w.columns.join(', ')} FROM ${stage} ${w.onConflict}`,
+        `INSERT INTO ${this.tableName(t)} (${w.columns.join(', ')}) SELECT ${w.columns.join(', ')} FROM ${stage} ${w.onConflict}`,
       );
       return;
     }
@@ -379,7 +387,7 @@ export class PostgresTarget implements Target {
         return `(${marks.join(', ')})`;
       });
       await client.query(
-        `INSERT INTO ${this.name(t.name)} (${w.columns.join(', ')}) VALUES ${tuples.join(', ')} ${w.onConflict}`,
+        `INSERT INTO ${this.tableName(t)} (${w.columns.join(', ')}) VALUES ${tuples.join(', ')} ${w.onConflict}`,
         params,
       );
     }
@@ -397,7 +405,7 @@ export class PostgresTarget implements Target {
         (c) => postgresType(c, this.o.preciseTimes),
       );
       await client.query(
-        `DELETE FROM ${this.name(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
+        `DELETE FROM ${this.tableName(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
         params,
       );
     }
@@ -419,7 +427,7 @@ export class PostgresTarget implements Target {
 
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
     await this.inTransaction(async (client) => {
-      await client.query(`DELETE FROM ${this.name(t.name)}`);
+      await client.query(`DELETE FROM ${this.tableName(t)}`);
       await this.saveCheckpoint(client, checkpoint);
     });
   }

@@ -1,14 +1,41 @@
 // The SQLite target type: a file the runner writes; the registry's default target, in the data folder.
 import { join } from 'node:path';
+import { REPLICAS_FOLDER } from '../../platform/dataDir';
 import { agentTypes } from '../../../shared/agents';
 import { sqliteConfiguration, sqliteHostCredentials } from '../../../shared/agents/targets';
-import type { AgentPlugin, ResolvedAgent } from '../spi';
+import { sqliteFold } from '../../../shared/names';
+import type { AgentPlugin, AgentSettings, ResolvedAgent, TargetNames } from '../spi';
+import { CHECKPOINT_TABLE } from '../target';
+import { fileIdentity } from '../fileIdentity';
 import { checkSqliteTarget } from './checks';
-import { SqliteTarget } from './target';
+import { REBUILD_SUFFIX, SqliteTarget } from './target';
 
 /** Where a pipeline without a target agent writes. */
 export const defaultReplicaPath = (dataDir: string, pipelineId: string) =>
-  join(dataDir, 'replicas', `${pipelineId}.sqlite`);
+  join(dataDir, REPLICAS_FOLDER, `${pipelineId}.sqlite`);
+
+/** The file a SQLite target agent so configured writes (the default replica without one). */
+const fileOf = (settings: AgentSettings | undefined, context: { dataDir: string; pipelineId: string }) => {
+  const path = settings?.hostCredentials.path;
+  return typeof path === 'string' ? path : defaultReplicaPath(context.dataDir, context.pipelineId);
+};
+
+export const sqliteNames: TargetNames = {
+  database: (settings, context) => fileIdentity(fileOf(settings, context)),
+  file: fileOf,
+  // One file, one namespace: an attached schema is not how the runner writes.
+  schemas: false,
+  defaultSchema: () => undefined,
+  fold: sqliteFold,
+  reserved: (_schema, table) => {
+    const name = sqliteFold(table);
+    if (name === CHECKPOINT_TABLE) return "the runner's checkpoint table";
+    if (name.startsWith('sqlite_')) return 'a name SQLite keeps for its own tables (sqlite_…)';
+    if (name.endsWith(REBUILD_SUFFIX))
+      return `the scratch name the runner rebuilds a table under (…${REBUILD_SUFFIX})`;
+    return null;
+  },
+};
 
 const connectionCheckOf = async (agent: ResolvedAgent) => {
   const [first] = await checkSqliteTarget(agent);
@@ -30,6 +57,7 @@ export const sqlitePlugin: AgentPlugin = {
       configuration: {},
     }),
   target: {
+    names: sqliteNames,
     check: checkSqliteTarget,
     open: (agent, { dataDir, pipelineId }) => {
       const path = agent ? sqliteHostCredentials.schema.parse(agent.hostCredentials).path : undefined;

@@ -17,6 +17,9 @@ import {
 import { affinityOf, portable, portableWriter } from '../targetValues';
 import { sqliteReadBack } from './readBack';
 
+/** The scratch table a rebuild makes beside a table: a name no entity may take (sqliteNames). */
+export const REBUILD_SUFFIX = '__rebuild';
+
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 const SQLITE_TYPES = {
@@ -179,7 +182,7 @@ export class SqliteTarget implements Target {
     if (!row) return;
     let sql = row.sql;
     for (const name of columns) sql = sql.replace(new RegExp(`(${escape(q(name))} \\w+) NOT NULL`), '$1');
-    const scratch = `${table}__rebuild`;
+    const scratch = `${table}${REBUILD_SUFFIX}`;
     this.db.exec(
       sql.replace(/^CREATE TABLE (IF NOT EXISTS )?("(?:[^"]|"")+"|\S+)/, `CREATE TABLE ${q(scratch)}`),
     );

@@ -1,0 +1,221 @@
+// The one place that decides whether a set of names can live together: run on every PUT of entities,
+// every settings PUT and every start. Names are compared as each database compares them (the plugins'
+// TargetNames and SourceNames), so that no entity writes the engine's own tables, reads the agent's
+// own objects, or shares a target table with another entity of any pipeline writing to that database.
+// A body that breaks a rule by itself is a 422 naming the field; a clash with what is stored (another
+// entity, another pipeline) is a 409 naming the other.
+import type { Entity } from '../../shared/controlApi';
+import type { Problem } from '../../shared/config/problems';
+import { showValue } from '../../shared/config/problems';
+import { tableText } from '../../shared/names';
+import { DEFAULT_TARGET_TYPE, pluginOf } from '../connectors/registry';
+import type { AgentSettings, SourceNames, TargetNames } from '../connectors/spi';
+import { problem } from '../platform/problem';
+import type { EngineDeps } from './operationKit';
+import { ownFileClash } from './ownFiles';
+import type { StoredAgent } from './store/repo';
+
+/** What is about to be stored: a pipeline's new entities, or an agent's new settings. */
+export interface NameChange {
+  pipelineId: string;
+  entities?: readonly Entity[];
+  agent?: { id: string; settings: Partial<AgentSettings> };
+}
+
+interface SourceView {
+  row: StoredAgent;
+  settings: AgentSettings;
+  names: SourceNames;
+}
+
+interface PipelineView {
+  id: string;
+  entities: readonly Entity[];
+  sources: SourceView[];
+  target: {
+    type: string;
+    /** The target agent's id; undefined for the registry's default target. */
+    agentId: string | undefined;
+    settings: AgentSettings | undefined;
+    names: TargetNames;
+    database: string;
+    file: string | undefined;
+  };
+}
+
+const settingsOf = (row: StoredAgent, change: NameChange): AgentSettings => {
+  const mine = change.agent && change.pipelineId === row.pipelineId && change.agent.id === row.id;
+  return {
+    hostCredentials: (mine && change.agent?.settings.hostCredentials) || row.hostCredentials || {},
+    configuration: (mine && change.agent?.settings.configuration) || row.configuration || {},
+  };
+};
+
+function viewOf(deps: EngineDeps, pipelineId: string, change: NameChange): PipelineView {
+  const agents = deps.repo.storedAgents(pipelineId);
+  const targetRow = agents.find((a) => a.role === 'target');
+  const type = targetRow?.type ?? DEFAULT_TARGET_TYPE;
+  const names = pluginOf(deps.plugins, type).target?.names;
+  if (!names) throw new Error(`Agent type "${type}" declares no target names.`);
+  const settings = targetRow ? settingsOf(targetRow, change) : undefined;
+  const context = { dataDir: deps.dataDir, pipelineId };
+  // A target agent without credentials yet writes nowhere: it meets no other pipeline's tables.
+  const nowhere = targetRow !== undefined && Object.keys(settings?.hostCredentials ?? {}).length === 0;
+  const sources = agents.flatMap((row): SourceView[] => {
+    const sourceNames = row.role === 'source' ? pluginOf(deps.plugins, row.type).source?.names : undefined;
+    return sourceNames ? [{ row, settings: settingsOf(row, change), names: sourceNames }] : [];
+  });
+  return {
+    id: pipelineId,
+    entities:
+      change.entities && change.pipelineId === pipelineId ? change.entities : deps.repo.entities(pipelineId),
+    sources,
+    target: {
+      type,
+      agentId: targetRow?.id,
+      settings,
+      names,
+      database: nowhere ? `unconfigured:${pipelineId}` : `${type}:${names.database(settings, context)}`,
+      file: nowhere ? undefined : names.file?.(settings, context),
+    },
+  };
+}
+
+/** An entity's target table as its target compares names: one text per table of that database. */
+function targetTableOf(view: PipelineView, e: Entity): string {
+  const { names, settings } = view.target;
+  const schema = e.target.schema ?? names.defaultSchema(settings);
+  return tableText(names.fold(schema ?? ''), names.fold(e.target.table));
+}
+
+const entityText = (e: Entity) =>
+  `${tableText(e.source.schema, e.source.table)} → ${e.target.schema !== undefined ? tableText(e.target.schema, e.target.table) : e.target.table}`;
+
+const invalid = (pointer: string, received: unknown, rule: string, message: string): Problem => ({
+  pointer,
+  received: showValue(received),
+  rule,
+  message,
+});
+
+/** The rules one pipeline's entities and agents break among themselves. */
+function ownProblems(view: PipelineView): Problem[] {
+  const out: Problem[] = [];
+  const { names, type } = view.target;
+  const seenTargets = new Map<string, number>();
+  const seenSources = new Map<string, number>();
+  view.entities.forEach((e, i) => {
+    const at = `/entities/${i}`;
+    if (e.target.schema !== undefined && !names.schemas)
+      out.push(
+        invalid(
+          `${at}/target/schema`,
+          e.target.schema,
+          `left out for a ${type} target, which has no schemas`,
+          `target.schema "${e.target.schema}" of entity ${i} cannot be honoured: a ${type} target has no schemas, so leave it out (tables that differ only in schema would be one table).`,
+        ),
+      );
+    const reserved = names.reserved(
+      e.target.schema ?? names.defaultSchema(view.target.settings),
+      e.target.table,
+    );
+    if (reserved)
+      out.push(
+        invalid(
+          `${at}/target/table`,
+          e.target.table,
+          'not a name the engine keeps for itself',
+          `target ${entityText(e)} of entity ${i} is ${reserved}; choose another name.`,
+        ),
+      );
+    const target = targetTableOf(view, e);
+    const before = seenTargets.get(target);
+    if (before === undefined) seenTargets.set(target, i);
+    else
+      out.push(
+        invalid(
+          `${at}/target/table`,
+          e.target.table,
+          `a target table no other entity writes, compared as ${type} compares names`,
+          `Entities ${before} (${entityText(view.entities[before] as Entity)}) and ${i} (${entityText(e)}) would write one table: ${type} takes both names for the same table.`,
+        ),
+      );
+    for (const source of view.sources) {
+      const why = source.names.reserved(e, source.settings);
+      if (why)
+        out.push(
+          invalid(
+            `${at}/source`,
+            e.source,
+            "not one of the source agent's own objects",
+            `Entity ${i} reads ${tableText(e.source.schema, e.source.table)}, which ${why}`,
+          ),
+        );
+      const key = `${source.row.id}\u0000${source.names.fold(e.source.schema, e.source.table)}`;
+      const first = seenSources.get(key);
+      if (first === undefined) seenSources.set(key, i);
+      else
+        out.push(
+          invalid(
+            `${at}/source`,
+            e.source,
+            'each source table at most once per pipeline, compared as the source compares names',
+            `Entities ${first} (${entityText(view.entities[first] as Entity)}) and ${i} (${entityText(e)}) read the same source table: a table is replicated by one entity of a pipeline.`,
+          ),
+        );
+    }
+  });
+  return out;
+}
+
+/** Entities of other pipelines writing a table of the same database: the first clash, in words. */
+function otherPipelineClash(deps: EngineDeps, view: PipelineView, change: NameChange): string | null {
+  for (const other of deps.repo.pipelines()) {
+    if (other.id === view.id) continue;
+    const theirs = viewOf(deps, other.id, change);
+    if (theirs.target.database !== view.target.database) continue;
+    const tables = new Map(theirs.entities.map((e, j) => [targetTableOf(theirs, e), j]));
+    for (const [i, e] of view.entities.entries()) {
+      const j = tables.get(targetTableOf(view, e));
+      if (j === undefined) continue;
+      return (
+        `Entity ${i} (${entityText(e)}) of pipeline "${view.id}" and entity ${j} ` +
+        `(${entityText(theirs.entities[j] as Entity)}) of pipeline "${other.id}" would write one table of the same ${view.target.type} database: ${view.target.type} takes both names for the same table. Give one of them another target table.`
+      );
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses a change whose names cannot live together, before anything is stored. `change` without
+ * entities or agent settings checks what is stored (a start).
+ */
+export function checkNames(deps: EngineDeps, change: NameChange): void {
+  const view = viewOf(deps, change.pipelineId, change);
+  const changedTarget = change.agent !== undefined && change.agent.id === view.target.agentId;
+  if (view.target.file) {
+    const why = ownFileClash(deps, view.target.file);
+    if (why) {
+      const message = `The target file ${view.target.file} ${why}; a replica never writes the engine's own files.`;
+      if (changedTarget)
+        throw problem.invalid([
+          invalid(
+            '/hostCredentials/path',
+            view.target.file,
+            "a file that is not one of the engine's own",
+            message,
+          ),
+        ]);
+      throw problem.conflict(message);
+    }
+  }
+  const own = ownProblems(view);
+  if (own.length > 0) {
+    // The entities' own body is at fault: 422. Settings that make stored entities clash: 409.
+    if (change.entities) throw problem.invalid(own);
+    throw problem.conflict(own.map((p) => p.message).join(' '));
+  }
+  const clash = otherPipelineClash(deps, view, change);
+  if (clash) throw problem.conflict(clash);
+}
