@@ -10,6 +10,14 @@ import { tableKey, type TableShape } from '../source';
 import { bracket, qualified } from './names';
 import type { RunQuery as Run } from './structure';
 
+/**
+ * The pending-keys table's columns: all of them the reader's own, the key's columns by position (k0,
+ * k1, …), so no name a source table has can meet them.
+ */
+export const PENDING = { version: '[__ver]', op: '[__op]', columns: '[__cols]' } as const;
+/** The pending key's column `n`, bracketed unless `bracketed` is false. */
+export const pendingKey = (n: number, bracketed = true): string => (bracketed ? `[k${n}]` : `k${n}`);
+
 export interface KeyCount {
   version: bigint;
   count: number;
@@ -68,7 +76,7 @@ export class PendingKeys {
   async ensure(run: Run, shape: TableShape, checkpoint: bigint, current: bigint): Promise<bigint> {
     const table = tableKey(shape.ref);
     const keyColumns = shape.key.map((k) => shape.columns.find((c) => c.name === k));
-    const definitions = keyColumns.map((c) => `${bracket(c?.name ?? '')} ${c?.sourceType ?? 'int'} NOT NULL`);
+    const definitions = keyColumns.map((c, n) => `${pendingKey(n)} ${c?.sourceType ?? 'int'} NOT NULL`);
     const keyDefinition = definitions.join(', ');
     const known = this.loaded.get(table);
     if (
@@ -83,14 +91,14 @@ export class PendingKeys {
       ? ` AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT NOT IN (${this.skippedContexts.map((_, n) => `@ctx${n}`).join(', ')}))`
       : '';
     const keys = shape.key.map((k) => `ct.${bracket(k)}`).join(', ');
-    const names = shape.key.map(bracket).join(', ');
+    const names = shape.key.map((_, n) => pendingKey(n)).join(', ');
     // The primary key leads with the version: each batch's slice is a range seek, and it is declared
     // in CREATE TABLE because CREATE INDEX is refused inside a snapshot transaction (3964).
     await run(
       `DROP TABLE IF EXISTS ${temp};
-      CREATE TABLE ${temp} (__ver BIGINT NOT NULL, ${keyDefinition}, __op NCHAR(1) NOT NULL, __cols VARBINARY(MAX) NULL,
-        PRIMARY KEY (__ver, ${names}));
-      INSERT INTO ${temp} (__ver, ${names}, __op, __cols)
+      CREATE TABLE ${temp} (${PENDING.version} BIGINT NOT NULL, ${keyDefinition}, ${PENDING.op} NCHAR(1) NOT NULL,
+        ${PENDING.columns} VARBINARY(MAX) NULL, PRIMARY KEY (${PENDING.version}, ${names}));
+      INSERT INTO ${temp} (${PENDING.version}, ${names}, ${PENDING.op}, ${PENDING.columns})
         SELECT ct.SYS_CHANGE_VERSION, ${keys}, ct.SYS_CHANGE_OPERATION, ct.SYS_CHANGE_COLUMNS
         FROM CHANGETABLE(CHANGES ${qualified(shape.ref)}, @from) AS ct
         WHERE ct.SYS_CHANGE_VERSION <= @upto${skip};`,
@@ -117,8 +125,8 @@ export class PendingKeys {
   ): Promise<KeyCount[]> {
     const temp = this.tempOf(tableKey(shape.ref));
     return run<{ version: string; n: number }>(
-      `SELECT TOP (@versions) __ver AS version, COUNT(*) AS n FROM ${temp}
-        WHERE __ver > @after AND __ver <= @limit GROUP BY __ver ORDER BY __ver`,
+      `SELECT TOP (@versions) ${PENDING.version} AS version, COUNT(*) AS n FROM ${temp}
+        WHERE ${PENDING.version} > @after AND ${PENDING.version} <= @limit GROUP BY ${PENDING.version} ORDER BY ${PENDING.version}`,
       (r) => {
         r.input('versions', sql.Int, versions);
         r.input('after', sql.BigInt, String(checkpoint));

@@ -5,7 +5,7 @@ import mssql from 'mssql';
 import type sql from 'mssql';
 import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../source';
 import { bracket, perSlice, qualified } from './names';
-import { foldVariant, variantKey, variantSelect } from './variants';
+import { foldVariant, VARIANT_WIDTH, variantSelect } from './variants';
 
 interface ColumnRow {
   schema_name: string;
@@ -171,19 +171,28 @@ export function unsupportedColumns(shape: TableShape): string[] {
   });
 }
 
+const isVariant = (c: ColumnShape) => c.sourceType.toLowerCase().replace(/\(.*$/, '') === 'sql_variant';
+
+/** How many select items selectColumn gives a column: a variant's properties follow its value. */
+export const selectWidth = (c: ColumnShape): number => (isVariant(c) ? VARIANT_WIDTH : 1);
+
 /**
- * Driver rows as the agents hand rows on: the driver's values, a variant folded into one text. The
- * reader is made once per result, so the per-row work is the copy alone.
+ * Driver rows read by position (arrayRowMode) as the agents hand rows on: the columns' values from
+ * select item `from` on, a variant folded into one text. By position, never by name: a source column
+ * may be called anything, the reader's own items included. Made once per result; the per-row work is
+ * the copy alone.
  */
-export function rowReader(columns: readonly string[]): (record: Record<string, unknown>) => Row {
-  const variantKeys = columns.map(variantKey);
-  return (record) => {
+export function rowReader(columns: readonly ColumnShape[], from = 0): (values: readonly unknown[]) => Row {
+  const plan: { name: string; at: number; variant: boolean }[] = [];
+  let at = from;
+  for (const c of columns) {
+    plan.push({ name: c.name, at, variant: isVariant(c) });
+    at += selectWidth(c);
+  }
+  return (values) => {
     const row: Row = {};
-    for (let i = 0; i < columns.length; i++) {
-      const c = columns[i] as string;
-      row[c] =
-        (variantKeys[i] as string) in record ? foldVariant(record, c) : ((record[c] ?? null) as RowValue);
-    }
+    for (const p of plan)
+      row[p.name] = p.variant ? foldVariant(values, p.at) : ((values[p.at] ?? null) as RowValue);
     return row;
   };
 }

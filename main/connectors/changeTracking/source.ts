@@ -37,7 +37,8 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import { bindKey, describeTables, selectColumn, rowReader, unsupportedColumns } from './shape';
+import { bindKey, describeTables, selectColumn, selectWidth, rowReader, unsupportedColumns } from './shape';
+import { PENDING, pendingKey } from './pendingKeys';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 
 /** A key column's type as SQL Server writes it. */
@@ -172,6 +173,12 @@ export class ChangeTrackingSource implements SourceAgent {
     return request.query<T>(statement);
   }
 
+  /** A statement's rows as arrays of values by select item: no column name can shadow another. */
+  private async positional(request: sql.Request, statement: string): Promise<unknown[][]> {
+    request.arrayRowMode = true;
+    return (await this.query<unknown>(request, statement)).recordset as unknown as unknown[][];
+  }
+
   private async inSnapshot<T>(work: (tx: sql.Transaction) => Promise<T>): Promise<T> {
     const tx = new sql.Transaction(this.reader);
     await tx.begin(sql.ISOLATION_LEVEL.SNAPSHOT);
@@ -225,7 +232,6 @@ export class ChangeTrackingSource implements SourceAgent {
    */
   async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
     const shape = await this.shapeOf(table);
-    const columns = shape.columns.map((c) => c.name);
     const request = this.pool.request();
     request.input('n', sql.Int, limit);
     let where = '';
@@ -245,11 +251,11 @@ export class ChangeTrackingSource implements SourceAgent {
       const seek = shape.key.length > 1 ? `${column(first)} >= ${param[0]} AND ` : '';
       where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})`;
     }
-    const { recordset } = await this.query<Record<string, unknown>>(
+    const records = await this.positional(
       request,
       `SELECT TOP (@n) ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t${where} ORDER BY ${shape.key.map((k) => `t.${bracket(k)}`).join(', ')}`,
     );
-    const rows = recordset.map(rowReader(columns));
+    const rows = records.map(rowReader(shape.columns));
     const last = rows.at(-1);
     return {
       rows,
@@ -259,7 +265,6 @@ export class ChangeTrackingSource implements SourceAgent {
 
   async readRows(table: TableRef, keys: readonly Row[]): Promise<Row[]> {
     const shape = await this.shapeOf(table);
-    const columns = shape.columns.map((c) => c.name);
     const out: Row[] = [];
     // SQL Server takes 2,100 parameters per request.
     for (const slice of paramSlices(keys, shape.key.length, 2000)) {
@@ -271,11 +276,11 @@ export class ChangeTrackingSource implements SourceAgent {
           )
           .join(' AND '),
       );
-      const { recordset } = await this.query<Record<string, unknown>>(
+      const records = await this.positional(
         request,
         `SELECT ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t WHERE ${terms.map((t) => `(${t})`).join(' OR ')}`,
       );
-      out.push(...recordset.map(rowReader(columns)));
+      out.push(...records.map(rowReader(shape.columns)));
     }
     return out;
   }
@@ -481,42 +486,51 @@ export class ChangeTrackingSource implements SourceAgent {
     // elsewhere, which travels as a bit in the row's null bitmap rather than a value.
     const masks = columns.map((c, n) => {
       request.input(`c${n}`, c);
-      return `CASE WHEN k.__cols IS NULL THEN NULL ELSE CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID(@t), @c${n}, 'ColumnId'), k.__cols) END AS [__m${n}]`;
+      return `CASE WHEN k.${PENDING.columns} IS NULL THEN NULL ELSE CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID(@t), @c${n}, 'ColumnId'), k.${PENDING.columns}) END`;
     });
-    const join = shape.key.map((k) => `t.${bracket(k)} = k.${bracket(k)}`).join(' AND ');
-    const { recordset } = await this.query<Record<string, unknown>>(
+    const join = shape.key.map((k, n) => `t.${bracket(k)} = k.${pendingKey(n)}`).join(' AND ');
+    const keyColumns = shape.key.map(
+      (k) => shape.columns.find((c) => c.name === k) ?? { name: k, sourceType: '', nullable: false },
+    );
+    // Read by position: the operation, the version, the pending key, the row, the masks.
+    const records = await this.positional(
       request,
-      `SELECT k.__op, k.__ver,
-          ${shape.key.map((k, n) => selectColumn(shape.columns.find((c) => c.name === k) ?? { name: k, sourceType: '', nullable: false }, 'k', `__k${n}`)).join(', ')},
+      `SELECT k.${PENDING.op}, k.${PENDING.version},
+          ${keyColumns.map((c, n) => selectColumn({ ...c, name: pendingKey(n, false) }, 'k')).join(', ')},
           ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
         FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
-        WHERE k.__ver > @after AND k.__ver <= @bound ORDER BY k.__ver;`,
+        WHERE k.${PENDING.version} > @after AND k.${PENDING.version} <= @bound ORDER BY k.${PENDING.version};`,
     );
-    // Names and readers made once per batch, not per row.
+    // Positions and readers made once per batch, not per row.
     const table = tableKey(shape.ref);
-    const keyNames = shape.key.map((k, n) => [k, `__k${n}`] as const);
-    const maskNames = columns.map((_, n) => `__m${n}`);
-    const firstMask = maskNames[0] ?? '';
+    const readKey = rowReader(keyColumns, 2);
+    const rowAt = 2 + keyColumns.reduce((n, c) => n + selectWidth(c), 0);
+    const readRow = rowReader(shape.columns, rowAt);
+    const maskAt = rowAt + shape.columns.reduce((n, c) => n + selectWidth(c), 0);
     // A key column is NOT NULL: read from the table, it is NULL only when the row is gone.
-    const firstKey = shape.key[0] ?? '';
-    const readRow = rowReader(columns);
-    return recordset.map((r): Change => {
-      const key: Row = {};
-      for (const [k, as] of keyNames) key[k] = r[as] as Row[string];
-      const exists = r[firstKey] !== null && r[firstKey] !== undefined;
-      const op = OPS[String(r.__op).trim() as keyof typeof OPS] ?? 'update';
+    const firstKeyAt =
+      rowAt +
+      shape.columns
+        .slice(
+          0,
+          shape.columns.findIndex((c) => c.name === shape.key[0]),
+        )
+        .reduce((n, c) => n + selectWidth(c), 0);
+    return records.map((r): Change => {
+      const exists = r[firstKeyAt] !== null && r[firstKeyAt] !== undefined;
+      const op = OPS[String(r[0]).trim() as keyof typeof OPS] ?? 'update';
       const changedColumns =
-        op === 'update' && r[firstMask] !== null && r[firstMask] !== undefined
-          ? columns.filter((_, n) => Number(r[maskNames[n] as string]) === 1)
+        op === 'update' && masks.length > 0 && r[maskAt] !== null && r[maskAt] !== undefined
+          ? columns.filter((_, n) => Number(r[maskAt + n]) === 1)
           : null;
       return {
         table,
         // A row changed and then deleted after the bound cannot be here: a missing row is a delete.
         op: exists ? op : 'delete',
-        key,
+        key: readKey(r),
         row: exists && op !== 'delete' ? readRow(r) : null,
         changedColumns,
-        position: String(r.__ver),
+        position: String(r[1]),
       };
     });
   }

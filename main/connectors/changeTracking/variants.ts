@@ -29,8 +29,8 @@ export function variantSelect(name: string, as: string, bracket: (s: string) => 
   return [`${value} AS ${bracket(as)}`, ...properties].join(', ');
 }
 
-/** The name a driver record holds a variant column's base type under: present only for variants. */
-export const variantKey = (as: string): string => propertyAlias(as, 'base');
+/** The select items variantSelect gives a column: its value, then its four properties. */
+export const VARIANT_WIDTH = 1 + Object.keys(PROPERTIES).length;
 
 /** The base type as T-SQL writes it: decimal(10,2), nvarchar(20), datetime2(7), int. */
 function baseTypeText(base: string, precision: number, scale: number, length: number): string {
@@ -41,17 +41,18 @@ function baseTypeText(base: string, precision: number, scale: number, length: nu
   return base;
 }
 
-/** One variant value as the JSON text targets keep; null for SQL's NULL. */
-export function foldVariant(record: Record<string, unknown>, as: string): string | null {
-  const base = record[propertyAlias(as, 'base')];
-  const value = record[as];
+/**
+ * One variant value as the JSON text targets keep, from a row read by position (the value at `at`,
+ * then the properties in PROPERTIES' order); null for SQL's NULL.
+ */
+export function foldVariant(values: readonly unknown[], at: number): string | null {
+  const [value, base, precision, scale, length] = values.slice(at, at + VARIANT_WIDTH);
   if (base === null || base === undefined || value === null || value === undefined) return null;
-  const number = (p: Property) => Number(record[propertyAlias(as, p)] ?? 0);
   const name = String(base).toLowerCase();
   // Style 3 shows a float in 17 digits; its shortest form reads back as the same double.
   const text = name === 'float' || name === 'real' ? String(Number(value)) : String(value);
   return JSON.stringify({
-    baseType: baseTypeText(name, number('precision'), number('scale'), number('length')),
+    baseType: baseTypeText(name, Number(precision ?? 0), Number(scale ?? 0), Number(length ?? 0)),
     value: text,
   });
 }
