@@ -41,6 +41,23 @@ export const RRN_COLUMN = 'RRN';
 /** The member a row lives in, leading the key of a file with several members. */
 export const MEMBER_COLUMN = 'MEMBER';
 
+/**
+ * A field of the file that has the name of a column the agent adds (RRN for RRN identification,
+ * MEMBER for a file of several members), in words; null when none does. Such a file is refused at
+ * the checks and the start: the target cannot hold two columns of one name.
+ */
+export function addedColumnClash(
+  fields: readonly { name: string }[],
+  added: { rrn: boolean; member: boolean },
+): string | null {
+  const taken = (name: string) => fields.some((f) => f.name.toUpperCase() === name);
+  if (added.rrn && taken(RRN_COLUMN))
+    return `has a field ${RRN_COLUMN}, the name of the column RRN identification adds for the record number: identify its rows by its primary key or a logical key instead`;
+  if (added.member && taken(MEMBER_COLUMN))
+    return `has a field ${MEMBER_COLUMN}, the name of the column that leads the key of each row of a file of several members: give the field another name, or replicate a copy of the file with one member`;
+  return null;
+}
+
 export interface TableReading {
   key: string;
   library: string;

@@ -9,7 +9,7 @@ import { IBMI_NAME } from '../../../shared/config/fields';
 import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
-import { MEMBER_COLUMN } from './assemble';
+import { addedColumnClash, MEMBER_COLUMN } from './assemble';
 import { catalogLayouts, membersRead, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { journalAttributesCheck } from './journalAttributes';
 import { permissionChecks, type Privileges } from './permissions';
@@ -221,6 +221,8 @@ async function rowIdentificationChecks(
           `The logical key of ${l.library}/${l.file} names unknown columns: ${unknown.join(', ')}.`,
         );
     }
+    const clash = addedColumnClash(l.columns, { rrn: id.kind === 'rrn', member: l.members.length > 1 });
+    if (clash) failed.push(`${l.library}/${l.file} ${clash}.`);
     if (id.kind === 'rrn')
       warned.push(
         `${l.library}/${l.file} is identified by RRN: a reorganisation (RGZPFM) renumbers its records; the agent then snapshots it again.`,

@@ -5,7 +5,7 @@
 // value the row holds then. A row no longer there (deleted, or its key changed, since) is left out —
 // its later delete or key change is in the journal and comes after. So the target passes through the
 // row's newer LOB value early, never a wrong one at the end (docs/journal-agent.md, "LOB columns").
-import type { IbmiValue } from '../drivers/ibmi/connection';
+import { sqlIdentifier as qi, type IbmiValue } from '../drivers/ibmi/connection';
 import { keyCursor, type Change, type RowValue } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
@@ -38,8 +38,9 @@ export async function withLobValues(
   }
   for (const [member, list] of byMember) {
     const [from] = await members.tables(layout, [member]);
-    const keyExpr = identify === 'rrn' ? ['RRN(T)'] : identify.map((k) => `T.${k}`);
-    const select = `SELECT ${keyExpr.map((e, i) => `${e} AS K${i}`).join(', ')}, ${lobs.map((f) => `T.${f.name}`).join(', ')} FROM ${from} T WHERE `;
+    // Every item named by position (K0…, L0…): no field's name can shadow another's value.
+    const keyExpr = identify === 'rrn' ? ['RRN(T)'] : identify.map((k) => `T.${qi(k)}`);
+    const select = `SELECT ${keyExpr.map((e, i) => `${e} AS ${qi(`K${i}`)}`).join(', ')}, ${lobs.map((f, i) => `T.${qi(f.name)} AS ${qi(`L${i}`)}`).join(', ')} FROM ${from} T WHERE `;
     for (let at = 0; at < list.length; at += KEYS_PER_READ) {
       const chunk = list.slice(at, at + KEYS_PER_READ);
       const where =
@@ -55,7 +56,7 @@ export async function withLobValues(
         });
         found.set(
           keyText(member, key),
-          Object.fromEntries(lobs.map((f) => [f.name, formValue(f, r[f.name] ?? null, form)])),
+          Object.fromEntries(lobs.map((f, i) => [f.name, formValue(f, r[`L${i}`] ?? null, form)])),
         );
       }
     }

@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import {
   IbmiError,
   ibmiName,
+  sqlIdentifier as qi,
   type IbmiConnection,
   type IbmiRow,
   type IbmiValue,
@@ -73,23 +74,38 @@ export async function countMemberRows(
 }
 
 /**
- * A field as the copy selects it. A DDS binary field with decimal positions is an integer to SQL
- * interfaces (IBM support, "Binary Fields Reported as Integer Types"), so it is read through the cast
- * to DECIMAL that IBM advises, its scale kept.
+ * The result's own names: the record number as R, field i as Ci. Every select item is renamed so, so
+ * no field's name (RRN_, R, K0, whatever a file holds) can shadow another's value.
  */
-function selected(f: FieldDef): string {
+const RRN_ALIAS = 'R';
+const fieldAlias = (i: number) => `C${i}`;
+
+/**
+ * A field as the copy selects it, quoted, named by its position. A DDS binary field with decimal
+ * positions is an integer to SQL interfaces (IBM support, "Binary Fields Reported as Integer Types"),
+ * so it is read through the cast to DECIMAL that IBM advises, its scale kept.
+ */
+function selected(f: FieldDef, i: number): string {
   const t = f.type;
-  if (t.kind === 'binary' && t.scale)
-    return `CAST(T.${f.name} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale})) AS ${f.name}`;
-  return `T.${f.name}`;
+  const read =
+    t.kind === 'binary' && t.scale
+      ? `CAST(T.${qi(f.name)} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale}))`
+      : `T.${qi(f.name)}`;
+  return `${read} AS ${qi(fieldAlias(i))}`;
 }
+
+/** The select list of a copy or a re-read: the record number, then every field. */
+const selectList = (layout: FileLayout) =>
+  `RRN(T) AS ${qi(RRN_ALIAS)}, ${layout.fields.map(selected).join(', ')}`;
 
 /** A row as SQL answered it, in the agent's form, with its member (files of several) and RRN (when it identifies). */
 function rowOf(layout: FileLayout, r: IbmiRow, member: string | null, byRrn: boolean, form: ValueForm): Row {
   const row: Row = {};
   if (member !== null) row[MEMBER_COLUMN] = member;
-  if (byRrn) row[RRN_COLUMN] = Number(r.RRN_);
-  for (const f of layout.fields) row[f.name] = formValue(f, r[f.name] ?? null, form);
+  if (byRrn) row[RRN_COLUMN] = Number(r[RRN_ALIAS]);
+  layout.fields.forEach((f, i) => {
+    row[f.name] = formValue(f, r[fieldAlias(i)] ?? null, form);
+  });
   return row;
 }
 
@@ -107,7 +123,6 @@ export async function readMemberRows(
 ): Promise<Row[]> {
   const several = layout.members.length > 1;
   const sources = await members.tables(layout, read);
-  const columns = layout.fields.map(selected).join(', ');
   const rows: Row[] = [];
   for (const [index, from] of sources.entries()) {
     const member = read[index] ?? '';
@@ -117,12 +132,12 @@ export async function readMemberRows(
       const where =
         identify === 'rrn'
           ? `RRN(T) IN (${slice.map(() => '?').join(', ')})`
-          : slice.map(() => `(${identify.map((k) => `T.${k} = ?`).join(' AND ')})`).join(' OR ');
+          : slice.map(() => `(${identify.map((k) => `T.${qi(k)} = ?`).join(' AND ')})`).join(' OR ');
       const params = slice.flatMap((k) =>
         identify === 'rrn' ? [Number(k[RRN_COLUMN])] : identify.map((c) => bindableKey(k[c] ?? null)),
       );
       const page = await members.c.query(
-        `SELECT RRN(T) AS RRN_, ${columns} FROM ${from} T WHERE ${where} WITH CS`,
+        `SELECT ${selectList(layout)} FROM ${from} T WHERE ${where} WITH CS`,
         params,
       );
       for (const r of page) rows.push(rowOf(layout, r, several ? member : null, identify === 'rrn', form));
@@ -158,19 +173,18 @@ export async function readMemberChunk(
   let index = Number(m[1] ?? 0);
   let after = Number(m[2]);
   const sources = await members.tables(layout, read);
-  const columns = layout.fields.map(selected).join(', ');
   const rows: Row[] = [];
   const wanted = Math.max(1, Math.floor(limit));
   while (index < sources.length && rows.length < wanted) {
     const room = wanted - rows.length;
     const page = await members.c.query(
-      `SELECT RRN(T) AS RRN_, ${columns} FROM ${sources[index]} T WHERE RRN(T) > ? ` +
+      `SELECT ${selectList(layout)} FROM ${sources[index]} T WHERE RRN(T) > ? ` +
         `ORDER BY RRN(T) FETCH FIRST ${room} ROWS ONLY WITH CS`,
       [after],
     );
     for (const r of page) rows.push(rowOf(layout, r, several ? (read[index] ?? null) : null, byRrn, form));
     const last = page.at(-1);
-    if (last && page.length >= room) after = Number(last.RRN_);
+    if (last && page.length >= room) after = Number(last[RRN_ALIAS]);
     else {
       // This member is read to its end: the next one from its start.
       index++;

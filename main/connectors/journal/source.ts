@@ -19,7 +19,14 @@ import {
   type TableRef,
   type TableShape,
 } from '../source';
-import { assemble, MEMBER_COLUMN, RRN_COLUMN, type JournalEntryRow, type TableReading } from './assemble';
+import {
+  addedColumnClash,
+  assemble,
+  MEMBER_COLUMN,
+  RRN_COLUMN,
+  type JournalEntryRow,
+  type TableReading,
+} from './assemble';
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
 import { screenFileEntries } from './layoutChanges';
@@ -221,6 +228,8 @@ export class JournalSource implements SourceAgent {
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
     return (await this.layoutsOf(tables, true)).map((l) => {
       const id = this.identify(l);
+      const clash = addedColumnClash(l.columns, { rrn: id === 'rrn', member: l.members.length > 1 });
+      if (clash) throw new Error(`${tableKey(l.ref)} ${clash}.`);
       const rrn = id === 'rrn' ? [{ name: RRN_COLUMN, sourceType: 'BIGINT', nullable: false }] : [];
       // Every member of a file with several replicates; the member leads each row's key.
       const member =

@@ -40,5 +40,11 @@ export function ibmiName(name: string, what: string): string {
   return name.toUpperCase();
 }
 
+/**
+ * A column name as a Db2 for i delimited identifier: its exact characters between double quotes, a
+ * quote doubled. A field named like a reserved word (ORDER) or in lower case stays one identifier.
+ */
+export const sqlIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
 /** A CL string literal: quotes doubled. Names go through ibmiName instead. */
 export const clString = (text: string): string => `'${text.replaceAll("'", "''")}'`;

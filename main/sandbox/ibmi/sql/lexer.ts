@@ -41,9 +41,21 @@ export function lex(sql: string): Token[] {
       }
       push('string', value, j + 1);
     } else if (c === '"') {
-      const j = sql.indexOf('"', i + 1);
-      if (j < 0) throw sqlError(-104, sql.slice(i, i + 20), '"');
-      push('quoted', sql.slice(i + 1, j), j + 1);
+      // A delimited identifier: two quotes in a row stand for one quote of the name.
+      let j = i + 1;
+      let value = '';
+      for (;;) {
+        const end = sql.indexOf('"', j);
+        if (end < 0) throw sqlError(-104, sql.slice(i, i + 20), '"');
+        value += sql.slice(j, end);
+        if (sql[end + 1] !== '"') {
+          j = end + 1;
+          break;
+        }
+        value += '"';
+        j = end + 2;
+      }
+      push('quoted', value, j);
     } else if ((m = /^(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)/.exec(rest)))
       push('number', m[0] ?? '', i + (m[0] ?? '').length);
     else if ((m = /^[A-Za-z_$#@][A-Za-z0-9_$#@]*/.exec(rest)))
