@@ -270,6 +270,13 @@ export async function journalChecks(
   };
   const checkpointExists = objects.some((o) => o.library === sync.library && o.name === sync.table);
   const others = checkpointExists ? await sync.otherAgents().catch(() => null) : [];
+  // A source file journaled in the sync library: its receivers would go with the library's own.
+  const readThroughSync = entities.flatMap((e) => {
+    const journal = e.journal ?? fileOf(objects, e.source)?.journal;
+    return journal?.library === sync.library
+      ? [`${tableKey(e.source)} (${journal.library}/${journal.name})`]
+      : [];
+  });
   return [
     profileCheck(user, profile),
     ...permissionChecks(privileges, entities, objects, sync),
@@ -284,16 +291,18 @@ export async function journalChecks(
       : []),
     {
       id: 'sync-library',
-      status: others === null || others.length ? 'failed' : 'passed',
-      message:
-        others === null
+      status: others === null || others.length || readThroughSync.length ? 'failed' : 'passed',
+      message: readThroughSync.length
+        ? `${sync.library} holds the journal of ${readThroughSync.join(', ')}: the agent deletes the old receivers of its sync library's journal (CHGJRN … DLTRCV(*YES)), which would delete receivers those changes are read from.`
+        : others === null
           ? `${sync.qualified} cannot be read by ${user}.`
           : others.length
             ? `${sync.library} already keeps the checkpoints of ${others.join(', ')}: each journal agent on one source needs its own sync library.`
             : objects.some((o) => o.library === sync.library)
               ? `${sync.library} exists and no other agent uses it.`
               : `${sync.library} does not exist yet: the agent creates it (CREATE SCHEMA) on its first run.`,
-      remedy: others?.length ? 'Set another syncLibrary in the host credentials.' : null,
+      remedy:
+        others?.length || readThroughSync.length ? 'Set another syncLibrary in the host credentials.' : null,
     },
     ...(entities.length ? await rowIdentificationChecks(c, entities) : []),
   ];

@@ -82,6 +82,23 @@ export function receiverGoneReason(position: JournalPosition, table: string): st
 
 /** A commit cycle longer than MAX_ENTRIES is refused rather than held. */
 const MAX_ENTRIES = 1_000_000;
+/**
+ * The sync library's journal has its old receivers deleted by the agent (rotateJournal): a source file
+ * journaled in that library would lose the receivers its changes are read from. Refused, naming both.
+ */
+export function refuseSyncJournal(
+  syncLibrary: string,
+  tables: readonly TableRef[],
+  journals: readonly (JournalName | undefined)[],
+): void {
+  const i = journals.findIndex((j) => j?.library === syncLibrary);
+  if (i < 0) return;
+  const j = journals[i] as JournalName;
+  throw new Error(
+    `${tableKey(tables[i] as TableRef)} is journaled to ${j.library}/${j.name}, in the sync library ${syncLibrary}, whose receivers the agent deletes (CHGJRN … DLTRCV(*YES)): set another syncLibrary.`,
+  );
+}
+
 /** Saves between CHGJRN of the sync library's journal, which keeps its receivers few. */
 const ROTATE_EVERY = 500;
 
@@ -316,6 +333,7 @@ export class JournalSource implements SourceAgent {
     batch.caughtUp = true;
     const layouts = await this.layoutsOf(reading);
     const journals = await this.journalsOf(reading);
+    refuseSyncJournal(this.sync.library, reading, journals);
     const chains = await receiverChains(this.c, journals);
     const groups = new Map<string, number[]>();
     journals.forEach((j, i) => groups.set(journalKey(j), [...(groups.get(journalKey(j)) ?? []), i]));
@@ -482,6 +500,8 @@ export class JournalSource implements SourceAgent {
       return { schema, table: rest.join('.') };
     });
     const journals = await this.journalsOf(refs);
+    // Never a CHGJRN … DLTRCV(*YES) on a journal a source file is read through.
+    refuseSyncJournal(this.sync.library, refs, journals);
     await this.sync.save(
       keys.map((k, i) => ({ table: k, journal: journals[i] as JournalName, position: checkpoint[k] ?? '' })),
     );
