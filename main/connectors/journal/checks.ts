@@ -6,7 +6,7 @@
 import type { JournalHostCredentials } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { IBMI_NAME } from '../../../shared/config/fields';
-import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { clName, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { addedColumnClash, MEMBER_COLUMN } from './assemble';
@@ -41,7 +41,7 @@ const SUGGESTED: {
   { label: 'limit capabilities', column: 'LIMIT_CAPABILITIES', expected: '*NO', shown: text },
 ];
 
-function profileCheck(user: string, profile: IbmiRow | undefined): CheckResult {
+export function profileCheck(user: string, profile: IbmiRow | undefined): CheckResult {
   if (!profile)
     return {
       id: 'user-profile',
@@ -50,6 +50,11 @@ function profileCheck(user: string, profile: IbmiRow | undefined): CheckResult {
       remedy: null,
     };
   const rows = SUGGESTED.map((p) => ({ ...p, found: p.shown(profile[p.column] ?? null) }));
+  // Only a valid profile name is put in a command: anything else would change what the command does.
+  const name = clName(user);
+  const change = name
+    ? `CHGUSRPRF USRPRF(${name}) USRCLS(*USER) GRPPRF(QPGMR) STATUS(*ENABLED) PWDEXPITV(*NOMAX) SPCAUT(*NONE) LMTCPB(*NO)`
+    : null;
   const off = rows.filter((r) => r.found !== r.expected);
   const table = rows.map((r) => `${r.label}: expected ${r.expected}, found ${r.found}`).join('\n');
   const disabled = text(profile.STATUS) !== '*ENABLED';
@@ -67,11 +72,9 @@ function profileCheck(user: string, profile: IbmiRow | undefined): CheckResult {
     remedy:
       off.length === 0
         ? null
-        : `CHGUSRPRF USRPRF(${user}) USRCLS(*USER) GRPPRF(QPGMR) STATUS(*ENABLED) PWDEXPITV(*NOMAX) SPCAUT(*NONE) LMTCPB(*NO)`,
-    fix:
-      off.length === 0
-        ? null
-        : `CHGUSRPRF USRPRF(${user}) USRCLS(*USER) GRPPRF(QPGMR) STATUS(*ENABLED) PWDEXPITV(*NOMAX) SPCAUT(*NONE) LMTCPB(*NO)`,
+        : (change ??
+          `A security officer changes the profile ${JSON.stringify(user)} to the suggested one (it is not an IBM i profile name, so no command is written for it).`),
+    fix: off.length === 0 ? null : change,
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type JournalConfiguration,
   type JournalHostCredentials,
 } from '../../../shared/agents/journal';
-import { IbmiError, type IbmiConnection } from '../drivers/ibmi/connection';
+import { clName, IbmiError, type IbmiConnection } from '../drivers/ibmi/connection';
 import { openOdbcIbmi } from '../drivers/ibmi/odbc';
 import { inProcessIbmiAt } from '../drivers/ibmi/inProcess';
 import { redactSecret } from '../../platform/redact';
@@ -60,7 +60,9 @@ function explainSignOn(error: unknown, c: JournalHostCredentials): AgentConnecti
     case 'CPF22E3':
       return new AgentConnectionError(
         `The user profile ${c.username.toUpperCase()} is disabled (CPF22E3).`,
-        `Enable it: CHGUSRPRF USRPRF(${c.username.toUpperCase()}) STATUS(*ENABLED).`,
+        clName(c.username)
+          ? `Enable it: CHGUSRPRF USRPRF(${clName(c.username)}) STATUS(*ENABLED).`
+          : 'A security officer enables it (CHGUSRPRF … STATUS(*ENABLED)).',
         'login',
       );
     case 'ODBC-SETUP':

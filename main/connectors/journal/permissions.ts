@@ -3,7 +3,7 @@
 // group's, then *PUBLIC. Objects the agent will create itself (the sync library and its files) are
 // its own, so only the right to create them is asked for.
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { clName, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
 import { fileOf, hasSystemNames, type ObjectState } from './journals';
 import type { SyncLibrary } from './syncLibrary';
 
@@ -97,8 +97,10 @@ function result(p: Privileges, id: string, purpose: string, needs: Needed[], pas
         )
         .join('; ') +
       '.',
-    remedy: 'A security officer grants the authorities with the commands below.',
-    fix: short.map(({ n }) => grant(p.user, { ...n, rights: n.rights })).join('\n'),
+    remedy: clName(p.user)
+      ? 'A security officer grants the authorities with the commands below.'
+      : `A security officer grants the authorities to the profile (${JSON.stringify(p.user)} is not an IBM i profile name, so no command is written for it).`,
+    fix: clName(p.user) ? short.map(({ n }) => grant(p.user, { ...n, rights: n.rights })).join('\n') : null,
   };
 }
 

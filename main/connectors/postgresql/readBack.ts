@@ -7,8 +7,8 @@ import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from 
 import { keyColumnsOf, paramSlices, type TargetReadBack, type TargetTable } from '../target';
 import { affinityOf } from '../targetValues';
 import { keyTuples, MAX_PARAMS } from './params';
+import { quoted as q } from './identifier';
 
-const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const bytes = (c: ColumnShape) => affinityOf(c) === 'binary' || affinityOf(c) === 'spatial';
 const selected = (c: ColumnShape) => (bytes(c) ? q(c.name) : `${q(c.name)}::text AS ${q(c.name)}`);
 

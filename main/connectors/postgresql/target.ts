@@ -20,6 +20,7 @@ import { affinityOf, portable, portableWriter } from '../targetValues';
 import { copyRows } from './copy';
 import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
+import { quoted as q } from './identifier';
 
 export interface PostgresTargetOptions {
   host: string;
@@ -34,7 +35,6 @@ export interface PostgresTargetOptions {
   preciseTimes?: PreciseTimes;
 }
 
-const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 const size = (c: ColumnShape) => /\(([^)]*)\)/.exec(c.sourceType)?.[1];
 

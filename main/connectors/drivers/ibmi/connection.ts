@@ -46,5 +46,11 @@ export function ibmiName(name: string, what: string): string {
  */
 export const sqlIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * A user profile (or object) name fit for a CL command text shown or run: the name upper-cased, or
+ * null when it is not an IBM i name, so no command is built around it at all.
+ */
+export const clName = (name: string): string | null => (IBMI_NAME.test(name) ? name.toUpperCase() : null);
+
 /** A CL string literal: quotes doubled. Names go through ibmiName instead. */
 export const clString = (text: string): string => `'${text.replaceAll("'", "''")}'`;

@@ -1,0 +1,109 @@
+// Fix and remedy texts are statements a DBA copies and runs: a name in them stays one identifier,
+// whatever it holds. PostgreSQL's GRANT is run here as the DBA would run it; the IBM i commands are
+// never written around a name that is not an IBM i name; a schema that differs only in case from one
+// that exists is a clear refusal, not a failed request.
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPostgresTarget } from '../../main/connectors/postgresql/checks';
+import { profileCheck } from '../../main/connectors/journal/checks';
+import { permissionChecks } from '../../main/connectors/journal/permissions';
+import type { SyncLibrary } from '../../main/connectors/journal/syncLibrary';
+import { POSTGRES, postgresClient } from '../helpers/replica';
+
+const HOSTILE = `x"; DROP SCHEMA fix_victim CASCADE; --`;
+const SCHEMA = `fix_target_${process.pid}`;
+let admin: pg.Client;
+
+const agent = (username: string, schema: string) => ({
+  pipelineId: 'p',
+  id: 'dst',
+  type: 'postgresql',
+  role: 'target' as const,
+  hostCredentials: {
+    connectionName: 'dst',
+    host: POSTGRES.host,
+    port: POSTGRES.port,
+    databaseName: POSTGRES.database,
+    username,
+    password: 'unused-with-trust',
+  },
+  configuration: { schema },
+});
+
+beforeAll(async () => {
+  admin = await postgresClient();
+  await admin.query('DROP SCHEMA IF EXISTS fix_victim CASCADE');
+  await admin.query('CREATE SCHEMA fix_victim');
+  await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
+  await admin.query(`CREATE SCHEMA "${SCHEMA}"`);
+  await admin.query(`DROP ROLE IF EXISTS "${HOSTILE.replaceAll('"', '""')}"`);
+  await admin.query(`CREATE ROLE "${HOSTILE.replaceAll('"', '""')}" LOGIN`);
+});
+afterAll(async () => {
+  await admin?.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
+  await admin?.query('DROP SCHEMA IF EXISTS fix_victim CASCADE');
+  await admin?.query('DROP SCHEMA IF EXISTS injp_a CASCADE');
+  await admin?.query(`DROP ROLE IF EXISTS "${HOSTILE.replaceAll('"', '""')}"`);
+  await admin?.end();
+});
+
+describe('the PostgreSQL target check', () => {
+  it('offers a GRANT that, run as it is, grants the hostile login and drops nothing', async () => {
+    const [, writable] = await checkPostgresTarget(agent(HOSTILE, SCHEMA));
+    expect(writable?.status).toBe('failed');
+    const grant = writable?.remedy ?? '';
+    expect(grant).toBe(`GRANT CREATE ON SCHEMA "${SCHEMA}" TO "x""; DROP SCHEMA fix_victim CASCADE; --";`);
+    await admin.query(grant);
+    const { rows } = await admin.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'fix_victim'",
+    );
+    expect(rows[0]?.n).toBe(1);
+    const [, after] = await checkPostgresTarget(agent(HOSTILE, SCHEMA));
+    expect(after?.status).toBe('passed');
+  });
+
+  it('refuses a schema that differs only in case from one that exists, in words', async () => {
+    await admin.query('CREATE SCHEMA IF NOT EXISTS injp_a');
+    const checks = await checkPostgresTarget(agent(POSTGRES.user, 'Injp_a'));
+    expect(checks.map((c) => [c.id, c.status])).toEqual([
+      ['connection', 'passed'],
+      ['target-writable', 'failed'],
+    ]);
+    expect(checks[1]?.message).toMatch(
+      /"Injp_a" does not exist, but "injp_a" does: they differ only in case/,
+    );
+  });
+});
+
+describe('IBM i command texts', () => {
+  const profile = { STATUS: '*DISABLED', GROUP_PROFILE_NAME: '*NONE' };
+
+  it('write CHGUSRPRF for a profile name, and no command around anything else', () => {
+    expect(profileCheck('AGENT', profile).fix).toMatch(/^CHGUSRPRF USRPRF\(AGENT\) /);
+    for (const user of ['AGENT) SPCAUT(*ALLOBJ', 'A B', "X'Y", 'TOOLONGNAME1']) {
+      const check = profileCheck(user, profile);
+      expect(check.status).toBe('failed');
+      expect(check.fix).toBeNull();
+      expect(check.remedy).not.toMatch(/CHGUSRPRF/);
+      expect(check.remedy).toContain(JSON.stringify(user));
+    }
+  });
+
+  it('write GRTOBJAUT for a profile name only', () => {
+    const sync = { library: 'SYNC', table: 'JOURNALSCP' } as SyncLibrary;
+    const privileges = (user: string) => ({ user, group: null, allObjects: false, rows: [] });
+    const entities = [
+      {
+        source: { schema: 'SHOP', table: 'ORDERS' },
+        target: { table: 'o' },
+        rowIdentification: { kind: 'primaryKey' as const },
+      },
+    ];
+    const fixes = (user: string) =>
+      permissionChecks(privileges(user), entities, [], sync).flatMap((c) => (c.fix ? [c.fix] : []));
+    expect(fixes('AGENT').join('\n')).toMatch(
+      /GRTOBJAUT OBJ\(SHOP\/ORDERS\) OBJTYPE\(\*FILE\) USER\(AGENT\)/,
+    );
+    expect(fixes('AGENT) AUT(*ALL')).toEqual([]);
+  });
+});
