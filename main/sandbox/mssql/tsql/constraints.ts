@@ -3,7 +3,7 @@
 // CONSTRAINT. A CHECK is SQLite's own named CHECK (so every write is checked, 547 when one fails); a
 // constraint added later becomes part of the table made again, or a unique index for a key.
 import type { StatementResult } from '../tds/server';
-import { statementError as error } from './basics';
+import { physicalName, statementError as error } from './basics';
 import { quote, type SandboxDatabase, type TableInfo } from './database';
 import { isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
 import { isTracked } from './changeTracking';
@@ -31,7 +31,7 @@ function tableSql(db: SandboxDatabase, table: TableInfo): string {
   return (
     db.db
       .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .get(`${table.schema}.${table.name}`)?.sql ?? ''
+      .get(physicalName(table.schema, table.name))?.sql ?? ''
   );
 }
 

@@ -154,6 +154,10 @@ export class SandboxDatabase {
     return statement;
   }
   rights: Rights = ALL_RIGHTS;
+  /** How table names compare: without case under the default collation, exactly under a _CS_ one. */
+  private get nameCollation(): string {
+    return this.rights.caseSensitive ? 'COLLATE BINARY' : 'COLLATE NOCASE';
+  }
   /** @@DBTS while a write to a table with a rowversion column runs (rowversion.ts). */
   readonly rowversions = new RowversionCounter();
   /** Set by the session: the server's databases, for sys.databases. */
@@ -332,7 +336,7 @@ export class SandboxDatabase {
     if (name.startsWith('#')) return this.tempTable(name);
     const s = schema ?? 'dbo';
     const object = this.lookup(
-      "SELECT object_id, schema_name, name FROM __objects WHERE schema_name = ? COLLATE NOCASE AND name = ? COLLATE NOCASE AND type = 'U'",
+      `SELECT object_id, schema_name, name FROM __objects WHERE schema_name = ? COLLATE NOCASE AND name = ? ${this.nameCollation} AND type = 'U'`,
     ).get(s, name) as { object_id: bigint; schema_name: string; name: string } | undefined;
     if (!object) return undefined;
     const objectId = Number(object.object_id);
@@ -382,7 +386,7 @@ export class SandboxDatabase {
     const schema = this.schemaName(schemaName);
     if (
       this.db
-        .prepare('SELECT 1 FROM __objects WHERE schema_name = ? AND name = ? COLLATE NOCASE')
+        .prepare(`SELECT 1 FROM __objects WHERE schema_name = ? AND name = ? ${this.nameCollation}`)
         .get(schema, name)
     ) {
       throw new SqlError({

@@ -3,7 +3,7 @@
 // CONSTRAINT n ("ALTER TABLE (Transact-SQL)", "Specify default values for columns"). A default is
 // SQLite's own named column default in the table's CREATE TABLE text; adding or dropping one makes the
 // table again (rows kept).
-import { statementError as error } from './basics';
+import { physicalName, statementError as error } from './basics';
 import { quote, type SandboxDatabase, type TableInfo } from './database';
 import { isWord, nameOf, type Token } from './lexer';
 import { remake } from './remake';
@@ -12,7 +12,7 @@ import { checkSql, generatedName } from './constraintText';
 const tableText = (db: SandboxDatabase, table: TableInfo) =>
   db.db
     .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
-    .get(`${table.schema}.${table.name}`)?.sql ?? '';
+    .get(physicalName(table.schema, table.name))?.sql ?? '';
 
 /** The named defaults of a table's CREATE TABLE text. */
 export const defaultNames = (sql: string): string[] =>

@@ -1,4 +1,5 @@
 // Rebuilding a table, which ALTER TABLE … ALTER COLUMN and the constraint statements share.
+import { physicalName } from './basics';
 import { quote, type SandboxDatabase, type TableInfo } from './database';
 
 /**
@@ -6,7 +7,7 @@ import { quote, type SandboxDatabase, type TableInfo } from './database';
  * and its indexes: SQLite cannot change a column or a constraint in place.
  */
 export function remake(db: SandboxDatabase, table: TableInfo, edit: (sql: string) => string): void {
-  const own = `${table.schema}.${table.name}`;
+  const own = physicalName(table.schema, table.name);
   const sql =
     db.db
       .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
