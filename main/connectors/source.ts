@@ -37,6 +37,11 @@ export interface ColumnShape {
 }
 export interface TableShape {
   ref: TableRef;
+  /**
+   * The table as the source knows it (an object id, a library and file): two entities whose refs
+   * resolve to one identity read one table, which the runner refuses.
+   */
+  identity?: string;
   columns: ColumnShape[];
   /** The columns that identify a row, in key order. */
   key: string[];

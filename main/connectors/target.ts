@@ -32,6 +32,8 @@ export interface Retyped {
 
 export interface Target {
   readonly description: string;
+  /** A table or column name as this target compares names: two that fold alike are one there. */
+  readonly foldName?: (name: string) => string;
   /** Creates what is missing: the tables, and the runner's checkpoint table. */
   prepare(tables: readonly TargetTable[]): Promise<void>;
   loadCheckpoint(): Promise<Checkpoint>;

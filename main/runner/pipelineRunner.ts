@@ -435,11 +435,13 @@ export class PipelineRunner {
     // One list for the whole connect: a re-snapshot asked meanwhile sets `reshaped` for the next one.
     const reading = this.reading();
     const shapes = await this.source.describe(reading.map((e) => e.source));
+    const twice = sameSourceTable(reading, shapes);
+    if (twice) throw new PermanentFailure(twice);
     // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
     for (const e of reading) {
       const key = tableKey(e.source);
       const replicated = stored.positions[key] !== undefined || this.takingUp.has(key);
-      if (!replicated || shapes.some((s) => tableKey(s.ref).toLowerCase() === key.toLowerCase())) continue;
+      if (!replicated || shapeOf(shapes, e.source)) continue;
       await this.stopTable(
         stored,
         key,
@@ -448,7 +450,7 @@ export class PipelineRunner {
     }
     this.tables = reading
       .filter((e) => !this.stopped.has(tableKey(e.source)))
-      .map((e) => targetTableOf(e, shapes));
+      .map((e) => targetTableOf(e, shapes, this.target?.foldName));
     await atTarget(this.target.prepare(this.tables));
     // Columns changed at the source while the pipeline was stopped reach the target before any row.
     for (const t of this.tables)
@@ -503,7 +505,7 @@ export class PipelineRunner {
     const index = this.tables.findIndex((t) => t.source === changed.table);
     const entity = this.entities.find((e) => tableKey(e.source) === changed.table);
     if (index < 0 || !entity) return;
-    const table = targetTableOf(entity, await source.describe([entity.source]));
+    const table = targetTableOf(entity, await source.describe([entity.source]), this.target?.foldName);
     const { gone, retyped } = columnChanges(this.tables[index], table);
     this.tables[index] = table;
     await this.reconcile(table, changed.reason, gone, retyped);
@@ -658,10 +660,44 @@ export class PipelineRunner {
   }
 }
 
-/** The target table of an entity: its name, the selected columns (key columns always), the key. */
-export function targetTableOf(e: RunnerEntity, shapes: readonly TableShape[]): TargetTable {
+/** An entity's shape: the one described for its ref, or (a source that answers names in its own case) the one named alike. */
+function shapeOf(shapes: readonly TableShape[], ref: TableRef): TableShape | undefined {
+  const key = tableKey(ref);
+  return (
+    shapes.find((s) => tableKey(s.ref) === key) ??
+    shapes.find((s) => tableKey(s.ref).toLowerCase() === key.toLowerCase())
+  );
+}
+
+/** Two entities whose tables the source takes for one (its collation, its system names), in words. */
+export function sameSourceTable(
+  entities: readonly RunnerEntity[],
+  shapes: readonly TableShape[],
+): string | null {
+  const seen = new Map<string, string>();
+  for (const e of entities) {
+    const identity = shapeOf(shapes, e.source)?.identity;
+    if (identity === undefined) continue;
+    const first = seen.get(identity);
+    const key = tableKey(e.source);
+    if (first !== undefined)
+      return `${first} and ${key} name the same source table (${identity}), as the source compares names: a table is replicated by one entity of a pipeline. Remove one of them.`;
+    seen.set(identity, key);
+  }
+  return null;
+}
+
+/**
+ * The target table of an entity: its name, the selected columns (key columns always), the key. Two
+ * columns whose names the target takes for one (`fold`) are refused, naming both.
+ */
+export function targetTableOf(
+  e: RunnerEntity,
+  shapes: readonly TableShape[],
+  fold?: (name: string) => string,
+): TargetTable {
   const key = tableKey(e.source);
-  const shape = shapes.find((s) => tableKey(s.ref).toLowerCase() === key.toLowerCase());
+  const shape = shapeOf(shapes, e.source);
   if (!shape)
     throw new PermanentFailure(`The source table ${key} does not exist, or the login cannot see it.`);
   if (shape.key.length === 0)
@@ -674,5 +710,16 @@ export function targetTableOf(e: RunnerEntity, shapes: readonly TableShape[]): T
     (c) => !shape.columns.some((x) => x.name.toLowerCase() === c.toLowerCase()),
   );
   if (unknown.length > 0) throw new PermanentFailure(`${key} has no column ${unknown.join(', ')}.`);
+  if (fold) {
+    const seen = new Map<string, string>();
+    for (const c of columns) {
+      const other = seen.get(fold(c.name));
+      if (other !== undefined)
+        throw new PermanentFailure(
+          `${key} has columns ${other} and ${c.name}, which the target takes for one column: leave one out of the entity's columns, or rename it at the source.`,
+        );
+      seen.set(fold(c.name), c.name);
+    }
+  }
   return { source: key, schema: e.target.schema, name: e.target.table, columns, key: shape.key };
 }

@@ -10,7 +10,7 @@ import type {
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { failed, passed } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
-import { bracket, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
+import { bracket, byTableName, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from './shape';
 
 export const SCHEMAS_ERROR = "Driver SQL exception: Invalid object name 'SYS.SCHEMAS'.";
@@ -29,6 +29,7 @@ interface Permissions {
   can_update: number | null;
   can_delete: number | null;
   can_view_ct: number | null;
+  object_id: number | null;
 }
 
 const list = (names: string[]) => names.join(', ');
@@ -205,7 +206,7 @@ async function checkPermissions(
     const rows = slice.map((t, i) => {
       request.input(`t${i}`, qualified(t));
       const has = (perm: string) => `HAS_PERMS_BY_NAME(@t${i}, 'OBJECT', '${perm}')`;
-      return `SELECT @t${i} AS name, ${has('SELECT')} AS can_select, ${has('INSERT')} AS can_insert, ${has('UPDATE')} AS can_update, ${has('DELETE')} AS can_delete, ${has('VIEW CHANGE TRACKING')} AS can_view_ct`;
+      return `SELECT @t${i} AS name, OBJECT_ID(@t${i}) AS object_id, ${has('SELECT')} AS can_select, ${has('INSERT')} AS can_insert, ${has('UPDATE')} AS can_update, ${has('DELETE')} AS can_delete, ${has('VIEW CHANGE TRACKING')} AS can_view_ct`;
     });
     return (await request.query<Permissions>(rows.join(' UNION ALL '))).recordset;
   });
@@ -218,12 +219,31 @@ async function checkPermissions(
   const noViewCt = found.flatMap((r, i) => (r.can_view_ct === 0 ? [named(i)] : []));
   const user = bracket(c.username);
   const results: CheckResult[] = [];
-  if (missing.length > 0)
+  // Names SQL Server resolves to one table (its collation decides): each table once per pipeline.
+  const firstOf = new Map<number, string>();
+  const twice = found.flatMap((r, i) => {
+    if (r.object_id === null) return [];
+    const first = firstOf.get(r.object_id);
+    if (first === undefined) firstOf.set(r.object_id, named(i));
+    return first === undefined ? [] : [`${first} and ${named(i)}`];
+  });
+  if (missing.length > 0 || twice.length > 0)
     results.push(
       failed(
         'entity-tables',
-        `These tables do not exist in "${c.databaseName}", or the login cannot see them: ${list(missing)}.`,
-        'Check the entities’ source schema and table names.',
+        [
+          missing.length > 0
+            ? `These tables do not exist in "${c.databaseName}", or the login cannot see them: ${list(missing)}.`
+            : '',
+          twice.length > 0
+            ? `${twice.join('; ')} name the same table under the database's collation: a table is replicated by one entity.`
+            : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        twice.length > 0
+          ? 'Remove the entities that repeat a table.'
+          : 'Check the entities’ source schema and table names.',
       ),
     );
   else results.push(passed('entity-tables', `All ${tables.length} entity tables exist.`));
@@ -336,10 +356,8 @@ async function checkCatalog(
   );
   if (tables.length === 0) return results;
   // One map of the catalogue: a lookup per entity, not a scan (10,000 entities in a large database).
-  const byName = new Map<string, CatalogTable>();
-  for (const x of catalogTables) byName.set(`${x.schema_name}.${x.table_name}`.toLowerCase(), x);
-  // Names compare case-insensitively, as sameName does.
-  const lookup = (t: TableRef) => byName.get(`${t.schema}.${t.table}`.toLowerCase());
+  const rowsOf = byTableName(catalogTables);
+  const lookup = (t: TableRef): CatalogTable | undefined => rowsOf(t)[0];
   const present = tables.filter((t) => lookup(t));
   const untracked = present.filter((t) => !lookup(t)?.tracked);
   const keyless = present.filter((t) => !lookup(t)?.has_pk);

@@ -1,4 +1,5 @@
 // SQL Server names as they reach SQL: always bracket-quoted (a `]` doubled), never concatenated raw.
+import { tableText } from '../../../shared/names';
 import type { TableRef } from '../source';
 
 export const bracket = (name: string): string => `[${name.replaceAll(']', ']]')}]`;
@@ -22,4 +23,24 @@ export async function perSlice<T, R>(
   for (let at = 0; at < items.length; at += TABLES_PER_STATEMENT)
     out.push(...(await run(items.slice(at, at + TABLES_PER_STATEMENT), at)));
   return out;
+}
+
+/**
+ * Catalogue rows grouped by table, looked up by a ref: its exact name first (a case-sensitive
+ * database may hold dbo.T_A beside dbo.t_a), then without case (the default collation).
+ */
+export function byTableName<R extends { schema_name: string; table_name: string }>(
+  rows: readonly R[],
+): (t: TableRef) => R[] {
+  const exact = new Map<string, R[]>();
+  const folded = new Map<string, R[]>();
+  for (const r of rows) {
+    for (const [map, key] of [
+      [exact, tableText(r.schema_name, r.table_name)],
+      [folded, tableText(r.schema_name, r.table_name).toLowerCase()],
+    ] as const)
+      map.set(key, [...(map.get(key) ?? []), r]);
+  }
+  return (t) =>
+    exact.get(tableText(t.schema, t.table)) ?? folded.get(tableText(t.schema, t.table).toLowerCase()) ?? [];
 }

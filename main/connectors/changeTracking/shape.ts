@@ -8,8 +8,6 @@ import { bracket, perSlice, qualified } from './names';
 import { foldVariant, VARIANT_WIDTH, variantSelect } from './variants';
 
 interface ColumnRow {
-  schema_name: string;
-  table_name: string;
   column_name: string;
   type_name: string;
   max_length: number;
@@ -40,38 +38,44 @@ export async function describeTables(
   tables: readonly TableRef[],
 ): Promise<TableShape[]> {
   if (tables.length === 0) return [];
-  // Bounded statements (names.ts): SQL Server takes 2,100 parameters per request.
-  const rows = await perSlice(tables, async (slice) => {
+  // Each table's object id as SQL Server resolves its name (the database's collation decides what is
+  // one table), and the columns of those objects, in one request per slice of tables: never a name
+  // compared here. Bounded statements (names.ts): SQL Server takes 2,100 parameters per request.
+  const answers = await perSlice(tables, async (slice, offset) => {
     const request = pool.request();
     const ids = slice.map((t, i) => {
       request.input(`t${i}`, qualified(t));
       return `OBJECT_ID(@t${i})`;
     });
-    return (
-      await request.query<ColumnRow>(`
-      SELECT s.name AS schema_name, t.name AS table_name, c.name AS column_name,
+    const { recordsets } = await request.query(`
+      ${ids.map((id, i) => `SELECT ${offset + i} AS i, ${id} AS id`).join(' UNION ALL ')};
+      SELECT t.object_id, c.name AS column_name,
           CASE WHEN ty.is_assembly_type = 1 THEN ty.name ELSE TYPE_NAME(c.system_type_id) END AS type_name,
           c.max_length, c.precision, c.scale, c.is_nullable, ic.key_ordinal
         FROM sys.columns c
         JOIN sys.tables t ON t.object_id = c.object_id
-        JOIN sys.schemas s ON s.schema_id = t.schema_id
         JOIN sys.types ty ON ty.user_type_id = c.user_type_id
         LEFT JOIN sys.indexes i ON i.object_id = t.object_id AND i.is_primary_key = 1
         LEFT JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id AND ic.column_id = c.column_id
         WHERE t.object_id IN (${ids.join(', ')})
-        ORDER BY s.name, t.name, c.column_id`)
-    ).recordset;
+        ORDER BY t.object_id, c.column_id`);
+    const [refs = [], columns = []] = recordsets as unknown as [
+      { i: number; id: number | null }[],
+      (ColumnRow & { object_id: number })[],
+    ];
+    return [{ refs, columns }];
   });
-  // Grouped once by name (compared case-insensitively, as sameName does): a lookup per table.
-  const byTable = new Map<string, ColumnRow[]>();
+  const ids = new Map(answers.flatMap((a) => a.refs.map((r) => [Number(r.i), r.id] as const)));
+  const rows = answers.flatMap((a) => a.columns);
+  const byObject = new Map<number, ColumnRow[]>();
   for (const r of rows) {
-    const name = `${r.schema_name}.${r.table_name}`.toLowerCase();
-    const list = byTable.get(name);
+    const list = byObject.get(Number(r.object_id));
     if (list) list.push(r);
-    else byTable.set(name, [r]);
+    else byObject.set(Number(r.object_id), [r]);
   }
-  return tables.flatMap((ref) => {
-    const mine = byTable.get(`${ref.schema}.${ref.table}`.toLowerCase()) ?? [];
+  return tables.flatMap((ref, i) => {
+    const id = ids.get(i);
+    const mine = id === null || id === undefined ? [] : (byObject.get(id) ?? []);
     if (mine.length === 0) return [];
     const key = mine
       .filter((r) => r.key_ordinal !== null && r.key_ordinal > 0)
@@ -80,6 +84,7 @@ export async function describeTables(
     return [
       {
         ref,
+        identity: `object ${id}`,
         columns: mine.map((r) => ({
           name: r.column_name,
           sourceType: typeText(r),

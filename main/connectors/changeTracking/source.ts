@@ -129,10 +129,10 @@ export class ChangeTrackingSource implements SourceAgent {
     const structures = await readStructures(run, tables);
     const shapes = await describeTables(this.pool, tables);
     tables.forEach((t, i) => {
-      const key = tableKey(t).toLowerCase();
+      const key = tableKey(t);
       const now = structures[i];
       const before = this.structures.get(key);
-      const shape = shapes.find((s) => tableKey(s.ref).toLowerCase() === key);
+      const shape = shapes.find((s) => tableKey(s.ref) === key);
       if (now && before && shape) markRenamed(shape, before, now);
       if (now) this.structures.set(key, now);
       else this.structures.delete(key);
@@ -141,12 +141,13 @@ export class ChangeTrackingSource implements SourceAgent {
     const refused = shapes.flatMap(unsupportedColumns);
     if (refused.length)
       throw new Error(`Columns the change-tracking agent cannot replicate: ${refused.join('; ')}.`);
-    for (const s of shapes) this.shapes.set(tableKey(s.ref).toLowerCase(), s);
+    // Keyed by the entity's own text: the database's collation said which table it names.
+    for (const s of shapes) this.shapes.set(tableKey(s.ref), s);
     return shapes;
   }
 
   private async shapeOf(table: TableRef): Promise<TableShape> {
-    const known = this.shapes.get(tableKey(table).toLowerCase());
+    const known = this.shapes.get(tableKey(table));
     if (known) return known;
     const [shape] = await this.describe([table]);
     if (!shape) throw new Error(`The table ${tableKey(table)} does not exist, or the login cannot see it.`);
@@ -311,7 +312,7 @@ export class ChangeTrackingSource implements SourceAgent {
     const now = await readStructures(run, tables);
     return tables.flatMap((t, i) => {
       const key = tableKey(t);
-      const before = this.structures.get(key.toLowerCase());
+      const before = this.structures.get(key);
       const after = now[i];
       return !before || !after || sameColumns(before, after)
         ? []
@@ -373,7 +374,7 @@ export class ChangeTrackingSource implements SourceAgent {
         const from = checkpoint[key];
         const min = minimums[i] ?? null;
         const signal = signals[i] ?? null;
-        const known = this.structures.get(key.toLowerCase());
+        const known = this.structures.get(key);
         if (signal === null && from !== undefined)
           stopped.push({
             table: key,

@@ -3,6 +3,7 @@
 import type sql from 'mssql';
 import { rowIdentificationText, type Entity, type TableState } from '../../../shared/controlApi';
 import { tableKey } from '../source';
+import { byTableName } from './names';
 
 interface Row {
   schema_name: string;
@@ -25,14 +26,10 @@ export async function changeTrackingTables(
       LEFT JOIN sys.index_columns ic ON ic.object_id = t.object_id AND ic.index_id = pk.unique_index_id
       LEFT JOIN sys.columns c ON c.object_id = t.object_id AND c.column_id = ic.column_id
       ORDER BY s.name, t.name, ic.key_ordinal`);
-  // Grouped once by name (compared case-insensitively, as sameName does): a lookup per entity.
-  const byName = new Map<string, Row[]>();
-  for (const r of recordset) {
-    const k = `${r.schema_name}.${r.table_name}`.toLowerCase();
-    byName.set(k, [...(byName.get(k) ?? []), r]);
-  }
+  // Grouped once by name: a lookup per entity.
+  const rowsOf = byTableName(recordset);
   return entities.map((e) => {
-    const rows = byName.get(`${e.source.schema}.${e.source.table}`.toLowerCase()) ?? [];
+    const rows = rowsOf(e.source);
     const primaryKey = rows.flatMap((r) => (r.key_column ? [r.key_column] : []));
     const tracked = rows.some((r) => Number(r.tracked) === 1);
     const problem =

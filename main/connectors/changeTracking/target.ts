@@ -6,6 +6,7 @@ import sql from 'mssql';
 import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import { bracket, SYNC_SCHEMA } from './names';
+import { sqlServerFold } from '../../../shared/names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
 import { netChanges, type Reconciled, type Retyped, type Target, type TargetTable } from '../target';
@@ -125,6 +126,7 @@ function mssqlWidens(now: MssqlColumn, wanted: string): boolean {
 
 export class MssqlTarget implements Target {
   readonly description: string;
+  readonly foldName = sqlServerFold;
   private tables = new Map<string, TargetTable>();
 
   constructor(

@@ -253,6 +253,7 @@ export class JournalSource implements SourceAgent {
         l.members.length > 1 ? [{ name: MEMBER_COLUMN, sourceType: 'VARCHAR(10)', nullable: false }] : [];
       return {
         ref: l.ref,
+        identity: `${l.library}/${l.file}`,
         columns: [...member, ...rrn, ...l.columns],
         key: [...member.map((c) => c.name), ...(id === 'rrn' ? [RRN_COLUMN] : id)],
       };

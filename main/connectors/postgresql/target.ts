@@ -21,6 +21,7 @@ import { copyRows } from './copy';
 import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 import { quoted as q } from './identifier';
+import { postgresName } from '../../../shared/names';
 
 export interface PostgresTargetOptions {
   host: string;
@@ -34,7 +35,6 @@ export interface PostgresTargetOptions {
   /** Times PostgreSQL cannot hold (past µs, an offset): native types, cut, or exact ISO 8601 text. */
   preciseTimes?: PreciseTimes;
 }
-
 
 const size = (c: ColumnShape) => /\(([^)]*)\)/.exec(c.sourceType)?.[1];
 
@@ -173,6 +173,7 @@ interface Writer {
 
 export class PostgresTarget implements Target {
   readonly description: string;
+  readonly foldName = postgresName;
   readonly readBack: TargetReadBack;
   private readonly pool: pg.Pool;
   private tables = new Map<string, TargetTable>();

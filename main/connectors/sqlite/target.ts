@@ -16,6 +16,7 @@ import {
 } from '../target';
 import { affinityOf, portable, portableWriter } from '../targetValues';
 import { sqliteReadBack } from './readBack';
+import { sqliteFold } from '../../../shared/names';
 
 /** The scratch table a rebuild makes beside a table: a name no entity may take (sqliteNames). */
 export const REBUILD_SUFFIX = '__rebuild';
@@ -85,6 +86,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class SqliteTarget implements Target {
   readonly description: string;
+  readonly foldName = sqliteFold;
   readonly readBack: TargetReadBack;
   private readonly db: Database.Database;
   private tables = new Map<string, TargetTable>();
