@@ -10,9 +10,9 @@ import { showValue } from '../../shared/config/problems';
 import { tableText } from '../../shared/names';
 import { DEFAULT_TARGET_TYPE, pluginOf } from '../connectors/registry';
 import type { AgentSettings, SourceNames, TargetNames } from '../connectors/spi';
-import { problem } from '../platform/problem';
+import { problem, ProblemError } from '../platform/problem';
 import type { EngineDeps } from './operationKit';
-import { ownFileClash } from './ownFiles';
+import { ownFileClash } from '../platform/ownFiles';
 import type { StoredAgent } from './store/repo';
 
 /** What is about to be stored: a pipeline's new entities, or an agent's new settings. */
@@ -218,4 +218,19 @@ export function checkNames(deps: EngineDeps, change: NameChange): void {
   }
   const clash = otherPipelineClash(deps, view, change);
   if (clash) throw problem.conflict(clash);
+}
+
+export const NAMES_REMEDY =
+  "Give the entities other target tables, or change the setting named, so that no two of them meet and none names the engine's or the agent's own objects.";
+
+/** Why what is stored for a pipeline breaks a name rule, in words; null when nothing does. */
+export function nameClash(deps: EngineDeps, pipelineId: string): string | null {
+  try {
+    checkNames(deps, { pipelineId });
+    return null;
+  } catch (error) {
+    // With nothing changed every refusal is a 409 whose detail says all of it.
+    if (error instanceof ProblemError) return error.problem.detail;
+    throw error;
+  }
 }

@@ -34,7 +34,7 @@ import {
 import { snapshotOperations } from './snapshotOperations';
 import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
-import { checkNames } from './nameRules';
+import { checkNames, nameClash, NAMES_REMEDY } from './nameRules';
 
 export type { EngineDeps } from './operationKit';
 
@@ -396,7 +396,11 @@ export const operations: Operations = {
             remedy: 'PUT …/config/specific with the configuration object.',
           },
     ];
-    const agent = await resolve(deps, row);
+    // Names stored before these rules (or around them) are said first; nothing past them is checked,
+    // so no fix is offered for a table that is the agent's own.
+    const clash = nameClash(deps, row.pipelineId);
+    if (clash) checks.push({ id: 'names', status: 'failed', message: clash, remedy: NAMES_REMEDY });
+    const agent = clash ? undefined : await resolve(deps, row);
     if (agent) {
       const endpoint = pluginOf(deps.plugins, agent.type).endpoint(agent.hostCredentials);
       const reachable = endpoint ? await reachabilityCheck(endpoint.host, endpoint.port) : undefined;

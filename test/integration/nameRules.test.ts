@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../main/client/engineClient';
 import type { Entity } from '../../shared/controlApi';
 import { STORE_FILE } from '../../main/engine/engine';
+import { sqlitePlugin } from '../../main/connectors/sqlite/plugin';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
 let e: RunningEngine;
@@ -353,5 +354,64 @@ describe("a replica file is never one of the engine's own", () => {
     }
     await pipeline('change-tracking', sqliteAt(join(e.dataDir, 'replicas', 'mine.sqlite')));
     await pipeline('change-tracking', sqliteAt(join(outside, 'replica.sqlite')));
+  });
+});
+
+describe("the engine's admin token", () => {
+  it('cannot be changed through a pipeline: every way to the store is refused, and the token still works', async () => {
+    const store = join(e.dataDir, STORE_FILE);
+    const links = join(e.dataDir, '..', `token-${Date.now()}`);
+    mkdirSync(links);
+    linkSync(store, join(links, 'hard.sqlite'));
+    symlinkSync(e.dataDir, join(links, 'data'));
+    for (const path of [
+      store,
+      join(links, 'hard.sqlite'),
+      join(links, 'data', STORE_FILE),
+      `${e.dataDir}/./${STORE_FILE}`,
+    ]) {
+      const r = await refusal(pipeline('change-tracking', { type: 'sqlite', hostCredentials: { path } }));
+      expect(r.status, path).toBe(422);
+    }
+    // Stored before the rules (an older engine's store): the check says so and the start refuses,
+    // before any database is reached.
+    const id = await pipeline('change-tracking', {
+      type: 'sqlite',
+      hostCredentials: { path: join(links, 'fine.sqlite') },
+    });
+    await put(id, { entities: [entity(['dbo', 'Meta'], { table: 'meta' })] });
+    await e.client.putSpecific({ pipelineId: id, agentId: 'src' }, { configuration: {} });
+    const { repo } = e.engine.deps;
+    const tokenHash = repo.meta('admin_token_sha256');
+    const row = repo.storedAgent(id, 'dst');
+    if (!row?.secretsSealed) throw new Error('the target agent was not stored');
+    repo.putCredentials(
+      row,
+      { connectionName: 'dst', path: join(links, 'hard.sqlite') },
+      row.secretsSealed,
+      'configured',
+      new Date().toISOString(),
+    );
+    const { checks } = await e.client.testAgent({ pipelineId: id, agentId: 'src' });
+    expect(checks.find((c) => c.id === 'names')).toMatchObject({ status: 'failed' });
+    expect(checks.map((c) => c.id)).not.toContain('connection');
+    const start = await refusal(e.client.startAgent({ pipelineId: id, agentId: 'src' }));
+    expect(start.status).toBe(409);
+    expect(start.detail).toMatch(/the same file by device and inode/);
+    expect(repo.meta('admin_token_sha256')).toBe(tokenHash);
+    // A link made after every check: the runner's own open of the file still refuses it.
+    const opened = sqlitePlugin.target?.open(
+      {
+        pipelineId: id,
+        id: 'dst',
+        type: 'sqlite',
+        role: 'target',
+        hostCredentials: { connectionName: 'dst', path: join(links, 'data', STORE_FILE) },
+        configuration: { batchRows: 10 },
+      },
+      { dataDir: e.dataDir, pipelineId: id },
+    );
+    await expect(opened?.open()).rejects.toThrow(/engine's data folder/);
+    expect((await e.client.listPipelines({})).length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 // The SQLite target type: a file the runner writes; the registry's default target, in the data folder.
 import { join } from 'node:path';
 import { REPLICAS_FOLDER } from '../../platform/dataDir';
+import { ownFileClash } from '../../platform/ownFiles';
 import { agentTypes } from '../../../shared/agents';
 import { sqliteConfiguration, sqliteHostCredentials } from '../../../shared/agents/targets';
 import { sqliteFold } from '../../../shared/names';
@@ -63,7 +64,16 @@ export const sqlitePlugin: AgentPlugin = {
       const path = agent ? sqliteHostCredentials.schema.parse(agent.hostCredentials).path : undefined;
       const { batchRows } = sqliteConfiguration.schema.parse(agent?.configuration ?? {});
       const file = path ?? defaultReplicaPath(dataDir, pipelineId);
-      return { open: async () => new SqliteTarget(file, pipelineId), batchRows };
+      return {
+        open: async () => {
+          // Checked again as the file is opened: a link made since the PUT must not reach the store.
+          const own = ownFileClash({ dataDir }, file);
+          if (own)
+            throw new Error(`The target file ${file} ${own}; a replica never writes the engine's own files.`);
+          return new SqliteTarget(file, pipelineId);
+        },
+        batchRows,
+      };
     },
   },
 };

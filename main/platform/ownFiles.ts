@@ -3,9 +3,8 @@
 // device and inode, so a hard link elsewhere is the same file.
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { REPLICAS_FOLDER } from '../platform/dataDir';
-import { realPathOf } from '../platform/realPath';
-import type { EngineDeps } from './operationKit';
+import { REPLICAS_FOLDER } from './dataDir';
+import { realPathOf } from './realPath';
 
 const inside = (folder: string, path: string) => {
   const r = relative(folder, path);
@@ -36,7 +35,10 @@ function filesBelow(folder: string, skip: string): string[] {
 }
 
 /** Why `file` is one of the engine's own files, in words; null when it is not. */
-export function ownFileClash(deps: Pick<EngineDeps, 'dataDir' | 'ownFiles'>, file: string): string | null {
+export function ownFileClash(
+  deps: { dataDir: string; ownFiles?: readonly string[] },
+  file: string,
+): string | null {
   const dataDir = realPathOf(deps.dataDir);
   const replicas = join(dataDir, REPLICAS_FOLDER);
   const real = realPathOf(file);
