@@ -77,7 +77,9 @@ runCommandLine(
     const ibmi = values['sandbox-ibmi']
       ? await import('../sandbox/ibmi').then((m) => m.startSandboxIbmi({ seed: true, host: 'sandbox-ibmi' }))
       : undefined;
-    const engine = openEngine({ dataDir, log, appVersion: appVersion(), settings: settings.data });
+    // A certificate and key given by path are the engine's own files too: never a replica's file.
+    const ownFiles = [values['tls-cert'], values['tls-key']].filter((f): f is string => f !== undefined);
+    const engine = openEngine({ dataDir, log, appVersion: appVersion(), settings: settings.data, ownFiles });
 
     const showToken = (token: string, why: string) =>
       process.stdout.write(

@@ -32,6 +32,8 @@ export interface EngineOptions {
   idleBacklogEveryMs?: number;
   /** Event retention and other engine settings; defaults from shared/engineSettings.ts. */
   settings?: Partial<EngineSettings>;
+  /** The engine's files outside its data folder (a TLS certificate and key given by path). */
+  ownFiles?: readonly string[];
 }
 
 export interface LocalEngine {
@@ -67,6 +69,7 @@ export function openEngine(options: EngineOptions): LocalEngine {
     log: options.log,
     now,
     dataDir: options.dataDir,
+    ownFiles: options.ownFiles,
     newId: () => randomBytes(5).toString('hex'),
     versions: {
       engine: options.appVersion ?? 'unknown',

@@ -9,6 +9,11 @@ import { profileCheck } from '../../main/connectors/journal/checks';
 import { permissionChecks } from '../../main/connectors/journal/permissions';
 import type { SyncLibrary } from '../../main/connectors/journal/syncLibrary';
 import { POSTGRES, postgresClient } from '../helpers/replica';
+import { agentsRuntime } from '../../main/engine/agentRuntime';
+import { startSandboxSqlServer } from '../../main/sandbox/mssql';
+import { lex } from '../../main/sandbox/mssql/tsql/lexer';
+import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
+import { DBA, sandboxPool } from '../helpers/sandbox';
 
 const HOSTILE = `x"; DROP SCHEMA fix_victim CASCADE; --`;
 const SCHEMA = `fix_target_${process.pid}`;
@@ -105,5 +110,62 @@ describe('IBM i command texts', () => {
       /GRTOBJAUT OBJ\(SHOP\/ORDERS\) OBJTYPE\(\*FILE\) USER\(AGENT\)/,
     );
     expect(fixes('AGENT) AUT(*ALL')).toEqual([]);
+  });
+});
+
+describe('T-SQL fix texts', () => {
+  const LOGIN = 'x]; DROP TABLE dbo.Orders; --';
+  const DATABASE = 'Sales]; DROP TABLE dbo.Orders; --';
+
+  it('keep a hostile login, database and table each one bracketed identifier', async () => {
+    const sandbox = await startSandboxSqlServer({
+      logins: [
+        DBA,
+        { name: LOGIN, password: 'Pa55-word', permissions: { write: false, viewChangeTracking: false } },
+      ],
+      databases: [DATABASE],
+    });
+    try {
+      const setup = await sandboxPool(sandbox, { database: DATABASE, max: 1 });
+      await setup
+        .request()
+        .batch('CREATE TABLE dbo.[T]]x] (Id INT PRIMARY KEY); CREATE TABLE dbo.Orders (Id INT PRIMARY KEY);');
+      await setup.close();
+      const checks = await agentsRuntime().check(
+        {
+          pipelineId: 'p',
+          id: 'src',
+          type: 'change-tracking',
+          role: 'source',
+          hostCredentials: sandboxCredentials(sandbox, {
+            databaseName: DATABASE,
+            username: LOGIN,
+            password: 'Pa55-word',
+          }),
+          configuration: ctConfiguration(),
+        },
+        [
+          {
+            source: { schema: 'dbo', table: 'T]x' },
+            target: { table: 't' },
+            rowIdentification: { kind: 'primaryKey' },
+          },
+        ],
+      );
+      const fixes = checks.flatMap((c) => (c.fix ? [c.fix] : []));
+      expect(fixes.join('\n')).toMatch(
+        /GRANT SELECT, INSERT, UPDATE, DELETE ON \[dbo\]\.\[T\]\]x\] TO \[x\]\]; DROP/,
+      );
+      expect(fixes.join('\n')).toMatch(/ALTER DATABASE \[Sales\]\]; DROP/);
+      for (const fix of fixes) {
+        const tokens = lex(fix);
+        // No statement hides in a name: every DROP is inside a bracketed identifier.
+        expect(tokens.filter((t) => t.kind === 'word' && t.text.toUpperCase() === 'DROP')).toEqual([]);
+        const names = tokens.filter((t) => t.kind === 'quoted').map((t) => t.value);
+        for (const name of names) expect([LOGIN, DATABASE, 'dbo', 'T]x']).toContain(name);
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 });
