@@ -155,7 +155,8 @@ export const routes = {
   putEntities: route({
     method: 'PUT',
     path: '/pipelines/{pipelineId}/entities',
-    summary: "Replace a pipeline's entities (source table, target table, row identification).",
+    summary:
+      "Replace a pipeline's entities (source table, target table, row identification). Names are compared as each database compares them (docs/names.md): 422 for an entity on the engine's or the agent's own objects, or two entities on one table; 409 for a table another pipeline writes.",
     body: entitiesBodySchema,
     status: 200,
     response: entitiesAnswerSchema,

@@ -16,7 +16,7 @@ describe('generated docs', () => {
     expect(doc).toContain('`port` is refused: the journal agent has no port setting');
   });
 
-  it("keeps the user's spec in the repo, word for word", () => {
+  it("keeps the user's spec in the repo, word for word (decisions added at the end)", () => {
     for (const name of ['source-agents.md', 'decisions.md']) {
       const copy = readFileSync(new URL(`../../docs/spec/${name}`, import.meta.url), 'utf8');
       expect(copy.length).toBeGreaterThan(1000);
@@ -26,7 +26,9 @@ describe('generated docs', () => {
       } catch {
         // Beside the repo only on the team's machines and CI; the copy is what ships.
       }
-      if (original !== undefined) expect(copy).toBe(original);
+      // decisions.md may grow: the team records at its end what it decided since (docs/names.md).
+      if (original !== undefined)
+        expect(name === 'decisions.md' ? copy.slice(0, original.length) : copy).toBe(original);
     }
   });
 });
