@@ -6,7 +6,6 @@ import type { ResolvedAgent } from '../spi';
 import { postgresSettingsOf } from './settings';
 import { quoted as q } from './identifier';
 
-
 export async function checkPostgresTarget(agent: ResolvedAgent): Promise<CheckResult[]> {
   const { credentials: c, connection, schema } = postgresSettingsOf(agent);
   const client = new pg.Client(connection);
