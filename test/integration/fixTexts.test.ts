@@ -67,6 +67,28 @@ describe('the PostgreSQL target check', () => {
     expect(after?.status).toBe('passed');
   });
 
+  it('offers a GRANT on the database for a new schema that, run as it is, drops nothing', async () => {
+    const fresh = `fix_new_${process.pid}`;
+    const [, writable] = await checkPostgresTarget(agent(HOSTILE, fresh));
+    expect(writable?.status).toBe('failed');
+    const grant = writable?.remedy ?? '';
+    expect(grant).toBe(
+      `GRANT CREATE ON DATABASE "${POSTGRES.database}" TO "x""; DROP SCHEMA fix_victim CASCADE; --";`,
+    );
+    await admin.query(grant);
+    try {
+      const { rows } = await admin.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'fix_victim'",
+      );
+      expect(rows[0]?.n).toBe(1);
+      expect((await checkPostgresTarget(agent(HOSTILE, fresh)))[1]?.status).toBe('passed');
+    } finally {
+      await admin.query(
+        `REVOKE CREATE ON DATABASE "${POSTGRES.database}" FROM "${HOSTILE.replaceAll('"', '""')}"`,
+      );
+    }
+  });
+
   it('refuses a schema that differs only in case from one that exists, in words', async () => {
     await admin.query('CREATE SCHEMA IF NOT EXISTS injp_a');
     const checks = await checkPostgresTarget(agent(POSTGRES.user, 'Injp_a'));

@@ -19,7 +19,7 @@ import type { Entity } from '../../shared/controlApi';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
-import { POSTGRES } from '../helpers/replica';
+import { POSTGRES, scratchSchema } from '../helpers/replica';
 
 let sandbox: SandboxSqlServer;
 const pools: sql.ConnectionPool[] = [];
@@ -40,7 +40,9 @@ beforeAll(async () => {
   }
   const [sales, strict] = pools as [sql.ConnectionPool, sql.ConnectionPool];
   await sales.request().batch(`CREATE TABLE dbo.T_A (Id INT PRIMARY KEY, V NVARCHAR(10));
-    ALTER TABLE dbo.T_A ENABLE CHANGE_TRACKING; INSERT INTO dbo.T_A VALUES (1, N'one');`);
+    ALTER TABLE dbo.T_A ENABLE CHANGE_TRACKING; INSERT INTO dbo.T_A VALUES (1, N'one');
+    CREATE TABLE dbo.T_B (Id INT PRIMARY KEY, V NVARCHAR(10));
+    ALTER TABLE dbo.T_B ENABLE CHANGE_TRACKING; INSERT INTO dbo.T_B VALUES (7, N'seven');`);
   await strict.request().batch(`CREATE TABLE dbo.T_A (Id INT PRIMARY KEY, V NVARCHAR(10));
     CREATE TABLE dbo.t_a (Id INT PRIMARY KEY, Other NVARCHAR(10));
     ALTER TABLE dbo.T_A ENABLE CHANGE_TRACKING; ALTER TABLE dbo.t_a ENABLE CHANGE_TRACKING;
@@ -123,6 +125,40 @@ describe('under a case-sensitive collation', () => {
       { Id: 1, Other: 'lower' },
       { Id: 2, Other: 'lower 2' },
     ]);
+  });
+});
+
+describe("an entity's target schema at PostgreSQL", () => {
+  it('puts each table in its own schema, and the checkpoint in the configured one', async () => {
+    const main = `cdc_names_main_${process.pid}`;
+    const [first, second] = [`cdc_names_s1_${process.pid}`, `cdc_names_s2_${process.pid}`];
+    const { client, drop } = await scratchSchema(main);
+    try {
+      const failure = await run(
+        'Sales',
+        [
+          { ...entity('dbo', 'T_A', 't'), target: { schema: first, table: 't' } },
+          { ...entity('dbo', 'T_B', 't'), target: { schema: second, table: 't' } },
+        ],
+        async () => new PostgresTarget({ ...POSTGRES, schema: main }, 'names-schemas'),
+      );
+      expect(failure).toBeNull();
+      expect((await client.query(`SELECT "Id", "V" FROM "${first}"."t"`)).rows).toEqual([
+        { Id: 1, V: 'one' },
+      ]);
+      expect((await client.query(`SELECT "Id", "V" FROM "${second}"."t"`)).rows).toEqual([
+        { Id: 7, V: 'seven' },
+      ]);
+      const checkpoints = await client.query<{ schema: string }>(
+        "SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = '_cdc_checkpoint' AND table_schema LIKE 'cdc_names_%'",
+      );
+      expect(checkpoints.rows).toEqual([{ schema: main }]);
+    } finally {
+      await client.query(
+        `DROP SCHEMA IF EXISTS "${first}" CASCADE; DROP SCHEMA IF EXISTS "${second}" CASCADE`,
+      );
+      await drop();
+    }
   });
 });
 
