@@ -147,6 +147,52 @@ export const tablesAnswerSchema = z.object({
   activitySince: timestamp,
 });
 
+/**
+ * A search of the source's catalogue, for choosing tables: a page at a time, in (schema, table) order
+ * after `after` (the last table of the page before, as the answer's `next` gives it).
+ */
+export const catalogQuerySchema = z.strictObject({
+  /** Part of `schema.table`, compared without case. */
+  search: z.string().max(256).optional(),
+  /** One schema (SQL Server) or library (IBM i) only, as the catalogue writes it. */
+  schema: z.string().min(1).max(128).optional(),
+  after: z.string().max(600).nullable().optional(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
+
+/** One table of the source's catalogue as a DBA chooses it: what it is, and what would stop it. */
+export const catalogTableSchema = z.object({
+  schema: z.string(),
+  table: z.string(),
+  /** Rows as the catalogue counts them; null where the source does not say. */
+  rows: z.number().nullable(),
+  /** The primary key's columns in key order; empty when it has none. */
+  primaryKey: z.array(z.string()),
+  /** Change tracking: whether it is on for the table; null for other sources. */
+  changeTracking: z.boolean().nullable(),
+  /** Journal: the journal it is written to (`LIB/JRN`) and its images; null when not journaled. */
+  journal: z.string().nullable(),
+  journalImages: z.string().nullable(),
+  /** What would stop replication, in words; null when it can be replicated as it is. */
+  problem: z.string().nullable(),
+  /** The statement that fixes it, when one does (a DBA runs it, or the checks' fix). */
+  fix: z.string().nullable(),
+});
+export type CatalogTable = z.infer<typeof catalogTableSchema>;
+
+export const catalogAnswerSchema = z.object({
+  agentId: idSchema,
+  tables: z.array(catalogTableSchema),
+  /** The cursor of the next page; null on the last. */
+  next: z.string().nullable(),
+  /** How many tables match the search in all. */
+  matching: z.number(),
+  /** Every schema (library) of the catalogue with its number of tables, for choosing by schema. */
+  schemas: z.array(z.object({ schema: z.string(), tables: z.number() })),
+});
+export type CatalogAnswer = z.infer<typeof catalogAnswerSchema>;
+
 export const backlogPointSchema = z.object({
   at: timestamp,
   /** Journal: ROWS_TO_READ; change tracking: changed rows pending. */

@@ -5,6 +5,8 @@ import { agentTypeSchema, agentTypeSummarySchema } from './agents';
 import {
   agentSchema,
   backlogAnswerSchema,
+  catalogAnswerSchema,
+  catalogQuerySchema,
   createAgentBodySchema,
   createPipelineBodySchema,
   entitiesBodySchema,
@@ -183,6 +185,15 @@ export const routes = {
       'Apply the fix a failed check offers (for example the ALTER DATABASE that sets the change retention), then check again.',
     status: 200,
     response: fixAnswerSchema,
+  }),
+  searchCatalog: route({
+    method: 'POST',
+    path: `${A}/catalog`,
+    summary:
+      "A page of the source's tables, for choosing the entities: rows, primary key, Change Tracking or journaling, and what would stop each (with its fix). POST, as a search with a body: filter by part of the name or by schema, page after a cursor.",
+    body: catalogQuerySchema,
+    status: 200,
+    response: catalogAnswerSchema,
   }),
   listAgentTables: route({
     method: 'GET',

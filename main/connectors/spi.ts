@@ -4,7 +4,7 @@
 // named in registry.ts: what is generic (connection first, "unavailable" answers, fix then check again,
 // starting a pipeline) is written once, over these interfaces.
 import type { AgentTypeDefinition } from '../../shared/agents';
-import type { CheckResult, Entity, TableState } from '../../shared/controlApi';
+import type { CatalogTable, CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
 import type { Checkpoint, SourceAgent } from './source';
@@ -55,6 +55,8 @@ export interface AgentRuntime {
   check(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CheckResult[]>;
   /** The entities' source tables as the source sees them. */
   tables(agent: ResolvedAgent, entities: readonly Entity[]): Promise<TableState[]>;
+  /** Every table of the source a DBA may choose, with what would stop each (the engine pages it). */
+  catalog(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CatalogTable[]>;
   /** The current backlog, or a reason why there is none. */
   backlog(
     agent: ResolvedAgent,
@@ -95,6 +97,8 @@ export interface SourceAdmin {
   check(entities: readonly Entity[]): Promise<CheckResult[]>;
   /** The entities' source tables as the source sees them. */
   tables(entities: readonly Entity[]): Promise<TableState[]>;
+  /** Every table of the source that could be an entity's, the agent's own left out, in any order. */
+  catalog(): Promise<CatalogTable[]>;
   /** The checkpoint kept at the source; empty before the first snapshot finished. */
   loadCheckpoint(): Promise<Checkpoint>;
   backlog(entities: readonly Entity[], checkpoint: Checkpoint): Promise<BacklogFigure>;

@@ -68,6 +68,12 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
       return withAdmin(agent, role, entities, (admin) => admin.tables(entities), true);
     },
 
+    catalog: async (agent, entities) => {
+      const role = sourceRoleOf(agent);
+      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it has no tables to choose.`);
+      return withAdmin(agent, role, entities, (admin) => admin.catalog(), true);
+    },
+
     backlog: async (agent, entities) => {
       const role = sourceRoleOf(agent);
       if (!role) return { unavailable: `A ${agent.type} agent is a target: it has no backlog.` };

@@ -34,6 +34,7 @@ import {
 import { snapshotOperations } from './snapshotOperations';
 import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
+import { catalogOperations } from './catalogOperations';
 import { checkNames, nameClash, NAMES_REMEDY } from './nameRules';
 
 export type { EngineDeps } from './operationKit';
@@ -196,6 +197,7 @@ export const operations: Operations = {
   ...snapshotOperations,
   ...verifyOperations,
   ...liveOperations,
+  ...catalogOperations,
   listAgentTypes: () =>
     ok(
       AGENT_TYPES.map((type) => ({

@@ -338,6 +338,7 @@ describe('states', () => {
   const accepting: AgentRuntime = {
     check: async () => [],
     tables: async () => [],
+    catalog: async () => [],
     backlog: async () => ({ rowsToRead: 120000, minutesLeft: 1, versionsBehind: null }),
     applyFix: async () => ({ applied: null, checks: [] }),
     start: async () => undefined,

@@ -80,6 +80,7 @@ const memoryPlugin: AgentPlugin = {
             : { id: 'tidy', status: 'failed', message: 'Untidy.', remedy: 'Tidy it.', fix: 'TIDY' },
         ],
         tables: async () => [],
+        catalog: async () => [],
         loadCheckpoint: async () => world.checkpoint,
         backlog: async () => ({ rowsToRead: 7, minutesLeft: null, versionsBehind: 1 }),
         applyFix: async (fix) => {

@@ -14,7 +14,7 @@ import type { AgentPlugin, ResolvedAgent, SourceAdmin, SourceNames, TargetNames 
 import { SYNC_SCHEMA } from './names';
 import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
-import { changeTrackingTables } from './tables';
+import { changeTrackingCatalog, changeTrackingTables } from './tables';
 import { MssqlTarget } from './target';
 import { checkSqlServerTarget } from './targetChecks';
 
@@ -43,6 +43,7 @@ function admin(source: ChangeTrackingSource): SourceAdmin {
   return {
     check: (entities) => source.check(entities),
     tables: (entities) => changeTrackingTables(source.pool, entities),
+    catalog: () => changeTrackingCatalog(source.pool),
     loadCheckpoint: () => source.loadCheckpoint(),
     backlog: async (entities, checkpoint) => {
       const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);

@@ -78,6 +78,27 @@ export function profileCheck(user: string, profile: IbmiRow | undefined): CheckR
   };
 }
 
+/**
+ * The CL commands that journal a file with both images: CHGJRNOBJ when it is journaled with after
+ * images only; STRJRNPF to the journal named (or the one of its library), or a new journal made in its
+ * library when it has none. Null when the file is journaled as the agent needs.
+ */
+export function journalingFix(
+  file: ObjectState,
+  objects: readonly ObjectState[],
+  named?: { library: string; name: string },
+): string | null {
+  const at = `${file.library}/${file.name}`;
+  if (file.journal)
+    return file.images === '*BOTH' ? null : `CHGJRNOBJ OBJ((${at} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`;
+  const here = objects.find((x) => x.type === '*JRN' && x.library === file.library);
+  const journal = named ?? (here ? { library: file.library, name: here.name } : null);
+  const lib = file.library;
+  return journal
+    ? `STRJRNPF FILE(${at}) JRN(${journal.library}/${journal.name}) IMAGES(*BOTH)`
+    : `CRTJRNRCV JRNRCV(${lib}/JRNRCV0001)\nCRTJRN JRN(${lib}/JRN) JRNRCV(${lib}/JRNRCV0001)\nSTRJRNPF FILE(${at}) JRN(${lib}/JRN) IMAGES(*BOTH)`;
+}
+
 function journalingChecks(entities: readonly Entity[], objects: ObjectState[]): CheckResult[] {
   const problems: string[] = [];
   const fixes: string[] = [];
@@ -90,20 +111,14 @@ function journalingChecks(entities: readonly Entity[], objects: ObjectState[]): 
       problems.push(`${lib}/${file} does not exist, or the user cannot see it.`);
       continue;
     }
-    const journalHere = objects.find((x) => x.type === '*JRN' && x.library === lib);
-    const journal = e.journal ?? o.journal ?? (journalHere ? { library: lib, name: journalHere.name } : null);
     if (!o.journal) {
       problems.push(`${lib}/${file} is not journaled.`);
-      fixes.push(
-        journal
-          ? `STRJRNPF FILE(${lib}/${file}) JRN(${journal.library}/${journal.name}) IMAGES(*BOTH)`
-          : `CRTJRNRCV JRNRCV(${lib}/JRNRCV0001)\nCRTJRN JRN(${lib}/JRN) JRNRCV(${lib}/JRNRCV0001)\nSTRJRNPF FILE(${lib}/${file}) JRN(${lib}/JRN) IMAGES(*BOTH)`,
-      );
+      fixes.push(journalingFix(o, objects, e.journal) ?? '');
       continue;
     }
     if (o.images !== '*BOTH') {
       problems.push(`${lib}/${file} is journaled with IMAGES(${o.images ?? '*AFTER'}), not *BOTH.`);
-      fixes.push(`CHGJRNOBJ OBJ((${lib}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+      fixes.push(journalingFix(o, objects, e.journal) ?? '');
     }
     if (e.journal && (e.journal.library !== o.journal.library || e.journal.name !== o.journal.name))
       problems.push(

@@ -204,7 +204,10 @@ export const unknownColumns = (layout: FileLayout, columns: readonly string[]): 
   columns.filter((col) => !layout.fields.some((f) => f.name === col.toUpperCase()));
 
 /** Primary keys of the files, from SYSCST and SYSKEYCST: one query for all of them. */
-async function primaryKeys(c: IbmiConnection, refs: readonly TableRef[]): Promise<Map<string, string[]>> {
+export async function primaryKeys(
+  c: IbmiConnection,
+  refs: readonly TableRef[],
+): Promise<Map<string, string[]>> {
   const names = refs.map(systemNames);
   const rows = await c.query(
     `SELECT K.TABLE_SCHEMA, K.TABLE_NAME, K.COLUMN_NAME, K.ORDINAL_POSITION FROM QSYS2.SYSKEYCST K, QSYS2.SYSCST C ` +

@@ -11,7 +11,7 @@ import type { AgentPlugin, ResolvedAgent, SourceAdmin, SourceNames } from '../sp
 import { backlogQuery, minutesLeft } from './backlog';
 import { openIbmi } from './connection';
 import { openJournalSource, type JournalSource } from './source';
-import { journalTables } from './tables';
+import { journalCatalog, journalTables } from './tables';
 
 /** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
 export const IBMI_DATABASE_SERVER_PORT = 8471;
@@ -30,6 +30,7 @@ function admin(source: JournalSource, user: string): SourceAdmin {
   return {
     check: (entities) => source.check(entities),
     tables: (entities) => journalTables(source.c, entities),
+    catalog: () => journalCatalog(source.c, source.sync.library),
     loadCheckpoint: () => source.loadCheckpoint(),
     // The spec's query on the checkpoint table (source-agents.md, "Monitoring the journal backlog").
     backlog: () => backlogQuery(source.c, source.sync),

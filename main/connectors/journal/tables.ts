@@ -1,10 +1,16 @@
 // The journal agent's table view: per entity, whether its file exists, its primary key, whether and
 // where it is journaled and with which images, and what would stop the agent. Three queries in all.
-import { rowIdentificationText, type Entity, type TableState } from '../../../shared/controlApi';
-import type { IbmiConnection } from '../drivers/ibmi/connection';
+import {
+  rowIdentificationText,
+  type CatalogTable,
+  type Entity,
+  type TableState,
+} from '../../../shared/controlApi';
+import { cellText as text, type IbmiConnection } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn } from './journals';
-import { catalogLayouts, unknownColumns } from './layout';
+import { journalingFix } from './checks';
+import { catalogLayouts, primaryKeys, unknownColumns } from './layout';
 
 export async function journalTables(c: IbmiConnection, entities: readonly Entity[]): Promise<TableState[]> {
   const named = entities.filter((e) => hasSystemNames(e.source));
@@ -51,6 +57,62 @@ export async function journalTables(c: IbmiConnection, entities: readonly Entity
       journalImages: file.journal ? (file.images ?? '*AFTER') : null,
       journal: journal ? `${journal.library}/${journal.name}` : null,
       problem,
+    };
+  });
+}
+
+/**
+ * Every file a journal entity could read: the physical and SQL tables of the user's libraries (IBM's
+ * Q… libraries and the sync library left out), with rows, primary key, journal and images, and the
+ * CL commands that journal it with both images when it is not. Four queries however many files.
+ */
+export async function journalCatalog(c: IbmiConnection, syncLibrary: string): Promise<CatalogTable[]> {
+  const files = (
+    await c.query(
+      'SELECT SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME FROM QSYS2.SYSTABLES ' +
+        "WHERE TABLE_TYPE IN ('T', 'P') AND FILE_TYPE = 'D' AND SYSTEM_TABLE = 'N' " +
+        "AND SYSTEM_TABLE_SCHEMA NOT LIKE 'Q%' AND SYSTEM_TABLE_SCHEMA <> ?",
+      [syncLibrary],
+    )
+  )
+    .map((r) => ({ schema: text(r.SYSTEM_TABLE_SCHEMA), table: text(r.SYSTEM_TABLE_NAME) }))
+    .filter(hasSystemNames);
+  if (files.length === 0) return [];
+  const libraries = [...new Set(files.map((f) => f.schema))];
+  const marks = libraries.map(() => '?').join(', ');
+  const [objects, keys, counts] = await Promise.all([
+    objectsIn(c, libraries),
+    primaryKeys(c, files),
+    c.query(
+      'SELECT SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME, SUM(NUMBER_ROWS) AS N FROM QSYS2.SYSPARTITIONSTAT ' +
+        `WHERE SYSTEM_TABLE_SCHEMA IN (${marks}) GROUP BY SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME`,
+      libraries,
+    ),
+  ]);
+  const rows = new Map(
+    counts.map((r) => [`${text(r.SYSTEM_TABLE_SCHEMA)}/${text(r.SYSTEM_TABLE_NAME)}`, Number(r.N)]),
+  );
+  return files.map((f) => {
+    const at = `${f.schema}/${f.table}`;
+    const file = fileOf(objects, f);
+    const journaled = file?.journal ?? null;
+    const problem = !file
+      ? 'The user cannot see the file (no authority to it).'
+      : !journaled
+        ? 'Not journaled: STRJRNPF with IMAGES(*BOTH).'
+        : file.images !== '*BOTH'
+          ? `Journaled with ${file.images ?? '*AFTER'} images: CHGJRNOBJ to IMAGES(*BOTH).`
+          : null;
+    return {
+      schema: f.schema,
+      table: f.table,
+      rows: rows.get(at) ?? null,
+      primaryKey: keys.get(at) ?? [],
+      changeTracking: null,
+      journal: journaled ? `${journaled.library}/${journaled.name}` : null,
+      journalImages: journaled ? (file?.images ?? '*AFTER') : null,
+      problem,
+      fix: file ? journalingFix(file, objects) : null,
     };
   });
 }
