@@ -9,7 +9,10 @@ import { problemSchema } from './config/problems';
 import {
   agentSchema,
   backlogAnswerSchema,
+  catalogAnswerSchema,
+  catalogQuerySchema,
   checkResultSchema,
+  entitiesBodySchema,
   fixAnswerSchema,
   idSchema,
   pipelineEventSchema,
@@ -21,6 +24,7 @@ import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 import { verifyAnswerSchema, verifyRequestSchema } from './verify';
 import { METHOD_NAMES, type MethodName } from './ipc';
+import { entitiesAnswerSchema } from './controlApiRoutes';
 import { seriesAnswerSchema, seriesWindowSchema } from './liveFeed';
 import { alertSettingsSchema, fleetEngineSchema } from './push';
 
@@ -161,6 +165,18 @@ export const contract = {
   getEngineBacklog: method(agentAddress, backlogAnswerSchema),
   /** GET …/tables on the profile's engine: each entity's source table as the source sees it. */
   listEngineTables: method(agentAddress, tablesAnswerSchema),
+  /** POST …/catalog on the profile's engine: a page of the source's tables, to choose entities from. */
+  searchEngineCatalog: method(agentAddress.extend({ query: catalogQuerySchema }), catalogAnswerSchema),
+  /** GET …/entities on the profile's engine: the pipeline's entities as stored. */
+  getEngineEntities: method(
+    z.strictObject({ profileId: idSchema, pipelineId: idSchema }),
+    entitiesAnswerSchema,
+  ),
+  /** PUT …/entities on the profile's engine: the chosen tables; a refusal says which names clash. */
+  saveEngineEntities: method(
+    z.strictObject({ profileId: idSchema, pipelineId: idSchema, entities: entitiesBodySchema.shape.entities }),
+    entitiesAnswerSchema,
+  ),
   /** GET …/snapshots on the profile's engine: the running pipeline's table copies. */
   listEngineSnapshots: method(agentAddress, snapshotsAnswerSchema),
   /** POST …/snapshots (copy a table again) or …/snapshots/cancel on the profile's engine. */

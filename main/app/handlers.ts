@@ -302,6 +302,15 @@ export const handlers: Handlers = {
   listEngineTables: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.listAgentTables({ pipelineId, agentId })),
 
+  searchEngineCatalog: ({ profileId, pipelineId, agentId, query }, deps) =>
+    onEngine(deps, profileId, (client) => client.searchCatalog({ pipelineId, agentId }, query)),
+
+  getEngineEntities: ({ profileId, pipelineId }, deps) =>
+    onEngine(deps, profileId, (client) => client.listEntities({ pipelineId })),
+
+  saveEngineEntities: ({ profileId, pipelineId, entities }, deps) =>
+    onEngine(deps, profileId, (client) => client.putEntities({ pipelineId }, { entities })),
+
   listEngineSnapshots: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.listSnapshots({ pipelineId, agentId })),
 

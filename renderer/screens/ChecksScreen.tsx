@@ -15,6 +15,8 @@ import {
 import { CheckList } from '../ui/CheckList';
 import { EngineSelect } from '../ui/EngineSelect';
 import { RunPanel } from './RunPanel';
+import { TablePicker } from './TablePicker';
+import { openPicker } from '../store/tablePicker';
 import { TablesView } from './TablesView';
 import { BacklogOverview } from './BacklogOverview';
 
@@ -25,6 +27,11 @@ export function ChecksScreen() {
   }, []);
   const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
   const failed = results?.checks.filter((c) => c.status === 'failed').length ?? 0;
+  const picked = sources.find(({ pipeline, agent }) => `${pipeline.id}/${agent.id}` === selected);
+  const chosenSource =
+    profileId && picked && picked.agent.role === 'source'
+      ? { profileId, pipelineId: picked.pipeline.id, agentId: picked.agent.id, agentType: picked.agent.type }
+      : undefined;
   return (
     <section aria-labelledby="checks-title">
       <h2 id="checks-title">Pipelines</h2>
@@ -67,6 +74,13 @@ export function ChecksScreen() {
           </button>
           <button
             type="button"
+            disabled={!chosenSource || busy !== undefined}
+            onClick={() => chosenSource && void openPicker(chosenSource)}
+          >
+            Choose tables
+          </button>
+          <button
+            type="button"
             className="primary"
             disabled={!selected || busy !== undefined}
             onClick={() => void runChecks()}
@@ -85,6 +99,7 @@ export function ChecksScreen() {
           {notice}
         </p>
       )}
+      <TablePicker />
       <RunPanel />
       {results && (
         <div aria-label="Check results">

@@ -5,6 +5,7 @@ import type { ChecksSliceState } from './checks';
 import type { DiagnosticsSliceState } from './diagnostics';
 import type { EnginesSliceState } from './engines';
 import type { FleetSliceState } from './fleet';
+import type { TablePickerSliceState } from './tablePicker';
 import type { WizardSliceState } from './wizard';
 
 export type Screen = 'home' | 'agents' | 'engines' | 'checks' | 'diagnostics';
@@ -13,7 +14,8 @@ export type StoreState = AppSliceState &
   EnginesSliceState &
   DiagnosticsSliceState &
   ChecksSliceState &
-  FleetSliceState & { screen: Screen };
+  FleetSliceState &
+  TablePickerSliceState & { screen: Screen };
 
 export const useStore = create<StoreState>()(() => ({
   screen: 'home',
@@ -24,6 +26,7 @@ export const useStore = create<StoreState>()(() => ({
   diagnostics: { busy: false },
   checker: {},
   fleet: { engines: [], channel: 'none' },
+  picker: undefined,
 }));
 
 export const showScreen = (screen: Screen) => useStore.setState({ screen });

@@ -3,6 +3,7 @@ import type { SectionId } from '../../shared/config/section';
 import type { Problem } from '../../shared/config/problems';
 import { initialValues, toBody, type FormValue, type FormValues } from '../wizard/formValues';
 import { useStore } from './index';
+import { closePicker, openPicker } from './tablePicker';
 import type { z } from 'zod';
 import type { applyAnswerSchema } from '../../shared/api';
 import type { CheckResult } from '../../shared/controlApi';
@@ -130,6 +131,8 @@ export async function applyToEngine(target: {
   if (!wizard || !api || wizard.applied === 'applying') return;
   const { sections } = agentTypes[wizard.agentType];
   update(() => ({ applied: 'applying', error: undefined }));
+  // The tables of an earlier Apply's pipeline are not this one's.
+  closePicker();
   try {
     const applied = await api.applyAgentConfig({
       ...target,
@@ -140,6 +143,9 @@ export async function applyToEngine(target: {
     const refusedStep = SECTION_IDS.find((id) =>
       applied.problems.some((p) => p.pointer.startsWith(`/${id}/`)),
     );
+    // Accepted whole: the tables are the next step, on the same engine and pipeline.
+    if (applied.steps.length > 0 && applied.steps.every((step) => step.status < 300))
+      void openPicker({ ...target, agentType: wizard.agentType });
     update((w) => ({
       applied,
       ...(refusedStep && {

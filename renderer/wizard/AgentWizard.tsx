@@ -5,7 +5,7 @@ import { parseSection } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
 import { closeWizard, goBack, setField, submitStep, testConnection, type WizardState } from '../store/wizard';
-import { ConnectionResult, EngineApply } from './EngineApply';
+import { ConnectionResult, EngineApply, TablesStep } from './EngineApply';
 import { SchemaForm } from '../ui/SchemaForm';
 import { problemsByField, toBody } from './formValues';
 
@@ -31,11 +31,13 @@ export function AgentWizard() {
             {i + 1}. {definition.sections[id].title}
           </li>
         ))}
+        <li aria-current={wizard.step === 'done' ? 'step' : undefined}>3. Apply and choose tables</li>
       </ol>
       {wizard.step === 'done' ? (
         <>
           <Summary wizard={wizard} />
           <EngineApply wizard={wizard} />
+          <TablesStep />
         </>
       ) : (
         <Step wizard={wizard} sectionId={wizard.step} />

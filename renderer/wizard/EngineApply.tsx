@@ -5,6 +5,8 @@ import type { CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, type WizardState } from '../store/wizard';
+import { useStore } from '../store';
+import { TablePicker } from '../screens/TablePicker';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
   if (!connection) return null;
@@ -61,4 +63,10 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
       )}
     </form>
   );
+}
+
+/** Step 3, once the engine took both objects: the pipeline's tables. */
+export function TablesStep() {
+  const open = useStore((s) => s.picker !== undefined);
+  return open ? <TablePicker /> : null;
 }

@@ -1,0 +1,214 @@
+// Choosing a pipeline's tables: a page of the source's catalogue at a time (searched, by schema), the
+// tables chosen with their target names, saved as the pipeline's entities. Entities already stored
+// open as chosen, and keep their other settings (row identification, columns, journal) when saved.
+import type { CatalogAnswer, CatalogTable, Entity } from '../../shared/controlApi';
+import { useStore } from './index';
+
+export interface PickerAddress {
+  profileId: string;
+  pipelineId: string;
+  agentId: string;
+  /** The source's agent type: it decides the default target names. */
+  agentType: string;
+}
+
+export interface ChosenTable {
+  schema: string;
+  table: string;
+  target: string;
+}
+
+export interface TablePickerState {
+  address: PickerAddress;
+  search: string;
+  schema: string;
+  /** The cursors of the pages before this one (the first page's is null). */
+  cursors: (string | null)[];
+  page?: CatalogAnswer;
+  loading: boolean;
+  /** By `keyOf`: the tables chosen and the target table each writes. */
+  chosen: Record<string, ChosenTable>;
+  /** The entities as stored when the picker opened. */
+  stored: Entity[];
+  saving: boolean;
+  /** The last save's outcome, shown beside its button. */
+  result?: { ok: boolean; message: string };
+  error?: string;
+}
+
+export interface TablePickerSliceState {
+  picker: TablePickerState | undefined;
+}
+
+export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
+
+/** A target name no other chosen table is likely to have: SQL Server's dbo tables by their name alone. */
+export function defaultTarget(agentType: string, t: { schema: string; table: string }): string {
+  const plain = agentType === 'change-tracking' ? t.schema.toLowerCase() === 'dbo' : true;
+  return (plain ? t.table : `${t.schema}_${t.table}`).toLowerCase();
+}
+
+const failure = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
+
+const update = (change: (p: TablePickerState) => Partial<TablePickerState>) =>
+  useStore.setState((s) => (s.picker ? { picker: { ...s.picker, ...change(s.picker) } } : s));
+
+/** Whether the picker still shows `address` (an answer for one closed since is dropped). */
+const stillFor = (address: PickerAddress) => {
+  const now = useStore.getState().picker?.address;
+  return (
+    now?.profileId === address.profileId &&
+    now.pipelineId === address.pipelineId &&
+    now.agentId === address.agentId
+  );
+};
+
+export async function openPicker(address: PickerAddress): Promise<void> {
+  const { api } = useStore.getState();
+  if (!api) return;
+  useStore.setState({
+    picker: {
+      address,
+      search: '',
+      schema: '',
+      cursors: [null],
+      loading: true,
+      chosen: {},
+      stored: [],
+      saving: false,
+    },
+  });
+  try {
+    const { entities } = await api.getEngineEntities({
+      profileId: address.profileId,
+      pipelineId: address.pipelineId,
+    });
+    if (!stillFor(address)) return;
+    const chosen = Object.fromEntries(
+      entities.map((e) => [keyOf(e.source), { ...e.source, target: e.target.table }]),
+    );
+    update(() => ({ stored: entities, chosen }));
+  } catch (error) {
+    if (stillFor(address)) update(() => ({ error: failure(error) }));
+  }
+  await loadPage(null);
+}
+
+export function closePicker(): void {
+  useStore.setState({ picker: undefined });
+}
+
+async function loadPage(after: string | null): Promise<void> {
+  const { api, picker } = useStore.getState();
+  if (!api || !picker) return;
+  const { address, search, schema } = picker;
+  update(() => ({ loading: true, error: undefined }));
+  try {
+    const page = await api.searchEngineCatalog({
+      profileId: address.profileId,
+      pipelineId: address.pipelineId,
+      agentId: address.agentId,
+      query: { search: search || undefined, schema: schema || undefined, after, limit: 100 },
+    });
+    if (stillFor(address)) update(() => ({ page, loading: false }));
+  } catch (error) {
+    if (stillFor(address)) update(() => ({ loading: false, error: failure(error) }));
+  }
+}
+
+/** A new search or schema: from the first page again. */
+export function setFilter(filter: { search?: string; schema?: string }): Promise<void> {
+  update(() => ({ ...filter, cursors: [null] }));
+  return loadPage(null);
+}
+
+export function nextPage(): Promise<void> {
+  const next = useStore.getState().picker?.page?.next;
+  if (!next) return Promise.resolve();
+  update((p) => ({ cursors: [...p.cursors, next] }));
+  return loadPage(next);
+}
+
+export function previousPage(): Promise<void> {
+  const cursors = useStore.getState().picker?.cursors ?? [null];
+  if (cursors.length < 2) return Promise.resolve();
+  const back = cursors.slice(0, -1);
+  update(() => ({ cursors: back }));
+  return loadPage(back.at(-1) ?? null);
+}
+
+export function toggle(t: CatalogTable, on: boolean): void {
+  update((p) => {
+    const key = keyOf(t);
+    const others = Object.entries(p.chosen).filter(([k]) => k !== key);
+    const mine = on
+      ? [
+          [
+            key,
+            {
+              schema: t.schema,
+              table: t.table,
+              target: p.chosen[key]?.target ?? defaultTarget(p.address.agentType, t),
+            },
+          ] as const,
+        ]
+      : [];
+    return { chosen: Object.fromEntries([...others, ...mine]), result: undefined };
+  });
+}
+
+/** Every table of the page shown, chosen or not. */
+export function chooseShown(on: boolean): void {
+  for (const t of useStore.getState().picker?.page?.tables ?? []) toggle(t, on);
+}
+
+export function setTarget(key: string, target: string): void {
+  update((p) => {
+    const table = p.chosen[key];
+    return table ? { chosen: { ...p.chosen, [key]: { ...table, target } }, result: undefined } : {};
+  });
+}
+
+/** The chosen tables as entities: a table stored before keeps its other settings. */
+export function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
+  const stored = new Map(p.stored.map((e) => [keyOf(e.source), e]));
+  return Object.entries(p.chosen).map(([key, t]): Entity => {
+    const before = stored.get(key);
+    return before
+      ? { ...before, target: { ...before.target, table: t.target } }
+      : {
+          source: { schema: t.schema, table: t.table },
+          target: { table: t.target },
+          rowIdentification: { kind: 'primaryKey' },
+        };
+  });
+}
+
+/** Saves the chosen tables as the pipeline's entities; the engine's refusal is the result, in its words. */
+export async function saveTables(): Promise<void> {
+  const { api, picker } = useStore.getState();
+  if (!api || !picker || picker.saving) return;
+  const { address } = picker;
+  const entities = entitiesOf(picker);
+  update(() => ({ saving: true, result: undefined }));
+  try {
+    const answer = await api.saveEngineEntities({
+      profileId: address.profileId,
+      pipelineId: address.pipelineId,
+      entities,
+    });
+    if (!stillFor(address)) return;
+    const count = answer.entities.length;
+    const warnings = answer.warnings.length ? ` ${answer.warnings.join(' ')}` : '';
+    update(() => ({
+      saving: false,
+      stored: answer.entities,
+      result: {
+        ok: true,
+        message: `Saved: the pipeline replicates ${count} table${count === 1 ? '' : 's'}.${warnings}`,
+      },
+    }));
+  } catch (error) {
+    if (stillFor(address)) update(() => ({ saving: false, result: { ok: false, message: failure(error) } }));
+  }
+}
