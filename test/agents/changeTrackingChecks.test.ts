@@ -217,17 +217,25 @@ describe('each check failing on purpose', () => {
     });
   });
 
-  it('creates the SYNC schema when absent, as the spec says; says so when the login cannot', async () => {
+  it('says the SYNC schema will be created at Start and creates nothing; says so when the login cannot', async () => {
     const denied = byId(
       await checkChangeTracking(agent(credentials('Bare2', 'noschema')), [entity('Items')]),
     );
     expect(denied['sync-schema']).toMatchObject({ status: 'failed', fix: 'CREATE SCHEMA [SYNC];' });
     expect(denied['sync-schema']?.message).toContain('cannot create it');
-    const created = byId(await checkChangeTracking(agent(credentials('Bare2')), [entity('Items')]));
-    expect(created['sync-schema']).toMatchObject({
+    const told = byId(await checkChangeTracking(agent(credentials('Bare2')), [entity('Items')]));
+    expect(told['sync-schema']).toMatchObject({
       status: 'passed',
-      message: 'The SYNC schema was absent and has been created.',
+      message: 'The SYNC schema is absent: the agent will create it at Start (CREATE SCHEMA [SYNC];).',
     });
+    // Checks only read: the schema is still absent, and made only by a DBA's CREATE (or the Start).
+    const pool = await sandboxPool(sandbox, { database: 'Bare2' });
+    const schemas = await pool
+      .request()
+      .query<{ name: string }>("SELECT name FROM sys.schemas WHERE name = 'SYNC'");
+    expect(schemas.recordset).toEqual([]);
+    await pool.request().batch('CREATE SCHEMA SYNC');
+    await pool.close();
     const again = byId(await checkChangeTracking(agent(credentials('Bare2')), [entity('Items')]));
     expect(again['sync-schema']?.message).toBe('The SYNC schema exists.');
   });

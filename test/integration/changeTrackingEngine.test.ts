@@ -56,7 +56,9 @@ describe('POST …/test on a change-tracking agent', () => {
     const answer = await e.client.testAgent(ids);
     const byId = Object.fromEntries(answer.checks.map((c) => [c.id, c]));
     expect(byId['connection']?.status).toBe('passed');
-    expect(byId['sync-schema']?.message).toBe('The SYNC schema was absent and has been created.');
+    expect(byId['sync-schema']?.message).toBe(
+      'The SYNC schema is absent: the agent will create it at Start (CREATE SCHEMA [SYNC];).',
+    );
     expect(byId['primary-keys']?.message).toBe(
       'IllegalArgumentException: Missing primary keys for entities... dbo.AuditLog',
     );

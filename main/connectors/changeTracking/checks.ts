@@ -45,7 +45,7 @@ export async function runChecks(
   const results: CheckResult[] = [];
   const catalog = await checkSchemasCatalog(pool, credentials);
   results.push(catalog.result);
-  if (catalog.schemas) results.push(await ensureSyncSchema(pool, catalog.schemas));
+  if (catalog.schemas) results.push(await syncSchemaCheck(pool, credentials.databaseName, catalog.schemas));
   const tables = entities.map(tableRefOf);
   results.push(
     ...(await orFailed(['entity-tables', 'table-permissions', 'view-change-tracking'], () =>
@@ -168,21 +168,31 @@ async function checkSchemasCatalog(
   }
 }
 
-/** The spec: the agent creates the SYNC schema when it is absent. */
-async function ensureSyncSchema(pool: sql.ConnectionPool, schemas: string[]): Promise<CheckResult> {
+/**
+ * The spec: the agent creates the SYNC schema when it is absent — at Start, where the run does it. The
+ * check only reads: it says the schema will be created, with the statement, or that the login cannot.
+ */
+async function syncSchemaCheck(
+  pool: sql.ConnectionPool,
+  database: string,
+  schemas: string[],
+): Promise<CheckResult> {
   const id = 'sync-schema';
+  const create = `CREATE SCHEMA ${bracket(SYNC_SCHEMA)};`;
   if (schemas.some((s) => sameName(s, SYNC_SCHEMA))) return passed(id, `The ${SYNC_SCHEMA} schema exists.`);
-  try {
-    await pool.request().batch(`CREATE SCHEMA ${bracket(SYNC_SCHEMA)}`);
-    return passed(id, `The ${SYNC_SCHEMA} schema was absent and has been created.`);
-  } catch (error) {
-    return failed(
-      id,
-      `The ${SYNC_SCHEMA} schema is absent and the login cannot create it: ${sqlError(error).message ?? 'error'}`,
-      `Create it as a DBA (CREATE SCHEMA ${bracket(SYNC_SCHEMA)}), or grant the login CREATE SCHEMA.`,
-      `CREATE SCHEMA ${bracket(SYNC_SCHEMA)};`,
-    );
-  }
+  const request = pool.request();
+  request.input('db', database);
+  const { recordset } = await request.query<{ can: number | null }>(
+    "SELECT HAS_PERMS_BY_NAME(@db, 'DATABASE', 'CREATE SCHEMA') AS can",
+  );
+  if (recordset[0]?.can === 1)
+    return passed(id, `The ${SYNC_SCHEMA} schema is absent: the agent will create it at Start (${create}).`);
+  return failed(
+    id,
+    `The ${SYNC_SCHEMA} schema is absent and the login cannot create it (no CREATE SCHEMA permission).`,
+    `Create it as a DBA (CREATE SCHEMA ${bracket(SYNC_SCHEMA)}), or grant the login CREATE SCHEMA.`,
+    create,
+  );
 }
 
 /** Read, write and VIEW CHANGE TRACKING on every entity's table, in one query. */
