@@ -174,7 +174,11 @@ export const contract = {
   ),
   /** PUT …/entities on the profile's engine: the chosen tables; a refusal says which names clash. */
   saveEngineEntities: method(
-    z.strictObject({ profileId: idSchema, pipelineId: idSchema, entities: entitiesBodySchema.shape.entities }),
+    z.strictObject({
+      profileId: idSchema,
+      pipelineId: idSchema,
+      entities: entitiesBodySchema.shape.entities,
+    }),
     entitiesAnswerSchema,
   ),
   /** GET …/snapshots on the profile's engine: the running pipeline's table copies. */

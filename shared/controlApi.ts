@@ -11,8 +11,11 @@ export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const idSchema = z.string().regex(ID_PATTERN);
 
 export const agentRoleSchema = z.enum(['source', 'target']);
-/** decisions.md: `new` → `configured` (both PUTs done) → `running` ⇄ `paused`; `failed` from any. */
-export const agentStateSchema = z.enum(['new', 'configured', 'running', 'paused', 'failed']);
+/**
+ * decisions.md: `new` → `configured` (both PUTs done) → `running` ⇄ `paused`; `running` or `paused` →
+ * `stopped` (by Stop) → `running`; `failed` from any.
+ */
+export const agentStateSchema = z.enum(['new', 'configured', 'running', 'paused', 'stopped', 'failed']);
 export type AgentState = z.infer<typeof agentStateSchema>;
 
 const timestamp = z.string();

@@ -20,14 +20,17 @@ const of = (d: EventData) => (typeof d.rowsTotal === 'number' ? ` of ${n(d, 'row
 const because = (d: EventData) => (text(d, 'reason') ? `: ${text(d, 'reason')}` : '');
 const lag = (d: EventData) =>
   typeof d.lagMs === 'number' ? `, ${(d.lagMs / 1000).toFixed(1)} s behind the source` : '';
-const states = (d: EventData) =>
-  text(d, 'from') && text(d, 'to') ? ` (was ${text(d, 'from')}, now ${text(d, 'to')})` : '';
+/** ` (was running, now paused)`; the state the event itself names (`stopped`) is not said twice. */
+const states = (d: EventData, itself?: string) =>
+  text(d, 'from') && text(d, 'to')
+    ? ` (was ${text(d, 'from')}${text(d, 'to') === itself ? '' : `, now ${text(d, 'to')}`})`
+    : '';
 
 export const EVENT_TEXT = {
   started: { label: 'Started', sentence: (d) => `Pipeline started${states(d)}` },
   resumed: { label: 'Resumed', sentence: (d) => `Pipeline resumed${states(d)}` },
-  paused: { label: 'Paused', sentence: (d) => `Pipeline paused${states(d)}` },
-  stopped: { label: 'Stopped', sentence: (d) => `Pipeline stopped${states(d)}` },
+  paused: { label: 'Paused', sentence: (d) => `Pipeline paused${states(d, 'paused')}` },
+  stopped: { label: 'Stopped', sentence: (d) => `Pipeline stopped${states(d, 'stopped')}` },
   'resumed-after-restart': {
     label: 'Resumed after restart',
     sentence: () => 'Pipeline resumed after the engine restarted',

@@ -42,7 +42,7 @@ export function alertsFor(
   const kinds: PipelineAlertKind[] = [];
   if (settings.failed && after.state === 'failed' && before.state !== 'failed') kinds.push('failed');
   const wasActive = before.state === 'running' || before.state === 'paused';
-  if (settings.stopped && wasActive && after.state === 'configured') kinds.push('stopped');
+  if (settings.stopped && wasActive && after.state === 'stopped') kinds.push('stopped');
   if (next.lagOver && !memory.lagOver) kinds.push('lag');
   if (next.backlogOver && !memory.backlogOver) kinds.push('backlog');
   return { kinds, memory: next };

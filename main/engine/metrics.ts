@@ -149,7 +149,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       out.family(
         'cdc_agent_state',
         'gauge',
-        'Each agent’s state: 1 for the state it is in, 0 for the others (new, configured, running, paused, failed).',
+        'Each agent’s state: 1 for the state it is in, 0 for the others (new, configured, running, paused, stopped, failed).',
       );
       for (const a of list)
         for (const state of agentStateSchema.options)

@@ -67,7 +67,8 @@ function stateAfterConfiguring(
   hasCredentials: boolean,
   hasConfiguration: boolean,
 ): AgentState {
-  if (row.state === 'paused') return 'paused';
+  // Paused or stopped, it stays so: a new setting does not change what the DBA last did.
+  if (row.state === 'paused' || row.state === 'stopped') return row.state;
   return hasCredentials && hasConfiguration ? 'configured' : 'new';
 }
 
@@ -509,7 +510,7 @@ export const operations: Operations = {
     if (row.state !== 'running' && row.state !== 'paused') return ok(toAgent(row));
     const agent = await resolve(deps, row);
     if (agent) await deps.runtime.stop(agent);
-    return transition(deps, row, 'configured', 'stopped');
+    return transition(deps, row, 'stopped', 'stopped');
   },
 
   createDiagnostics: async (_req, deps) => ({

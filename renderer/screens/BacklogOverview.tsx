@@ -1,10 +1,10 @@
-// Every source agent of the engine that is configured, running or paused, each with its backlog gauge:
+// Every source agent of the engine that is configured, running, paused or stopped, each with its backlog gauge:
 // the engine at a glance beside the open pipeline, from the statuses main pushes (no request of its own).
 import { useStore } from '../store';
 import { BacklogGauge } from './BacklogGauge';
 import { backlogPointOf } from '../store/live';
 
-const WATCHED = new Set(['configured', 'running', 'paused']);
+const WATCHED = new Set(['configured', 'running', 'paused', 'stopped']);
 
 export function BacklogOverview() {
   const profileId = useStore((s) => s.checker.profileId);

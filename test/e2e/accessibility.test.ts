@@ -84,7 +84,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
         .waitFor();
       await page.getByRole('button', { name: 'Stop' }).click();
       // Stopped before the next screen starts: a stop still under way would end the next one's run.
-      await page.getByLabel('Pipeline state').getByText('configured').waitFor();
+      await page.getByLabel('Pipeline state').getByText('stopped').waitFor();
     },
   ],
   [
@@ -113,7 +113,7 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
       await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
       // Stopped, the report stays on screen (the last one kept), and the next scan can start it again.
       await page.getByRole('button', { name: 'Stop' }).click();
-      await page.getByLabel('Pipeline state').getByText('configured').waitFor();
+      await page.getByLabel('Pipeline state').getByText('stopped').waitFor();
       await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
     },
   ],

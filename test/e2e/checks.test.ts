@@ -178,7 +178,7 @@ describe('Pipelines screen: checks', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => state.textContent()).toBe('configured');
+    await expect.poll(() => state.textContent()).toBe('stopped');
     await pool.close();
   });
 });

@@ -50,7 +50,7 @@ describe('Try the sandbox', () => {
     await events.getByText('Snapshot of dbo.OrderLines done: 3 rows').waitFor();
     await screenshot(page, 'sandbox-running');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('configured');
+    await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('stopped');
   });
 
   it('sets up a pipeline from the simulated IBM i, whose journal agent checks and runs', async () => {
@@ -82,7 +82,7 @@ describe('Try the sandbox', () => {
     await events.getByText('Snapshot of LEGACY.ITEMS done: 12 rows').waitFor();
     await screenshot(page, 'sandbox-ibmi-running');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('configured');
+    await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('stopped');
   });
 
   it('pauses and resumes the IBM i pipeline; the backlog gauge rises while paused and falls as it catches up', async () => {
@@ -121,7 +121,7 @@ describe('Try the sandbox', () => {
     await expect.poll(gauge, { timeout: 15_000 }).toMatch(/^0 rows waiting \(caught up\)/);
     expect(await meter.getAttribute('aria-valuetext')).toBe('0 rows waiting: caught up');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(state).toBe('configured');
+    await expect.poll(state).toBe('stopped');
   });
 
   it('verifies the IBM i pipeline clean, finds a row altered at the target, and repairs it', async () => {
@@ -150,6 +150,6 @@ describe('Try the sandbox', () => {
       .getByText(/^Repair \(1 rows copied again\), then verify: the replica equals the source/)
       .waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(state).toBe('configured');
+    await expect.poll(state).toBe('stopped');
   });
 });

@@ -365,7 +365,7 @@ describe('states', () => {
     expect((await raw(e, 'DELETE', '/pipelines/p1')).status).toBe(409);
     expect((await e.client.pauseAgent(ids)).state).toBe('paused');
     expect((await e.client.startAgent(ids)).state).toBe('running');
-    expect((await e.client.stopAgent(ids)).state).toBe('configured');
+    expect((await e.client.stopAgent(ids)).state).toBe('stopped');
     expect((await raw(e, 'POST', `${ct}/pause`)).status).toBe(409);
   });
 

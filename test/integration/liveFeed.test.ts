@@ -194,7 +194,7 @@ describe('the event stream', () => {
         statusesOf(sub.messages, 'held').some((s) => s.state === 'paused' && (s.backlogRows ?? 0) >= 2),
       );
       await until('the stopped backlog pushed', () =>
-        statusesOf(sub.messages, 'parked').some((s) => s.state === 'configured' && (s.backlogRows ?? 0) >= 2),
+        statusesOf(sub.messages, 'parked').some((s) => s.state === 'stopped' && (s.backlogRows ?? 0) >= 2),
       );
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(points(paused) - pausedBefore).toBeGreaterThanOrEqual(3);

@@ -91,7 +91,7 @@ describe('a pipeline without a target agent: the SQLite file in the data folder'
     const backlog = await e.client.getBacklog(ids);
     expect(backlog.history.length).toBeGreaterThan(0);
     expect(backlog.current).toMatchObject({ rowsToRead: 0, versionsBehind: 0 });
-    expect((await e.client.stopAgent(ids)).state).toBe('configured');
+    expect((await e.client.stopAgent(ids)).state).toBe('stopped');
   });
 
   it('runs again from its checkpoint after the engine restarts', async () => {

@@ -36,7 +36,7 @@ describe('alerts', () => {
   it('rings a failure and a stop seen while watching, not what the first reading found', () => {
     expect(ring([status({ state: 'failed' }), status({ state: 'failed' })])).toEqual([[], []]);
     expect(ring([status(), status({ state: 'failed', failureReason: 'boom' })])).toEqual([[], ['failed']]);
-    expect(ring([status({ state: 'paused' }), status({ state: 'configured' })])).toEqual([[], ['stopped']]);
+    expect(ring([status({ state: 'paused' }), status({ state: 'stopped' })])).toEqual([[], ['stopped']]);
     expect(ring([status({ state: 'configured' }), status({ state: 'configured' })])).toEqual([[], []]);
   });
 

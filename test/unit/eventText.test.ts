@@ -71,8 +71,8 @@ describe('events in words', () => {
     expect(eventSentence('retrying', { attempt: 2, delayMs: 1000, reason: 'read ECONNRESET' })).toBe(
       'Connection lost, retry 2 in 1 s: read ECONNRESET',
     );
-    expect(eventSentence('stopped', { from: 'running', to: 'configured' })).toBe(
-      'Pipeline stopped (was running, now configured)',
+    expect(eventSentence('stopped', { from: 'running', to: 'stopped' })).toBe(
+      'Pipeline stopped (was running)',
     );
     const tables = {
       'dbo.Orders': { inserts: 1, updates: 0, deletes: 0 },

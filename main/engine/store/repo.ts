@@ -110,7 +110,7 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     ),
     pruneBacklog: db.prepare('DELETE FROM backlog WHERE pipeline_id = ? AND agent_id = ? AND at < ?'),
     idleSourceAgents: db.prepare<[], AgentRecord>(
-      "SELECT * FROM agents WHERE state IN ('configured', 'paused', 'failed') AND role = 'source' ORDER BY pipeline_id, id",
+      "SELECT * FROM agents WHERE state IN ('configured', 'paused', 'stopped', 'failed') AND role = 'source' ORDER BY pipeline_id, id",
     ),
     runningAgents: db.prepare<[], AgentRecord>(
       "SELECT * FROM agents WHERE state = 'running' AND role = 'source' ORDER BY pipeline_id, id",
