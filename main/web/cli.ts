@@ -10,7 +10,8 @@ import { startWebServer } from './server';
 const usage = `Usage: npm run web -- [options]
 
   --port N           port of the web page (default 0: a free one, printed)
-  --engine-port N    port of the local engine's control API (default 1717)
+  --engine-port N    port of the local engine's control API (default: CDC_ADMIN_ENGINE_PORT, else 1717,
+                     as the desktop app)
   --data DIR         data folder (default: the OS's app data folder)
   -h, --help         this text`;
 
@@ -19,13 +20,18 @@ runCommandLine(
     usage,
     options: {
       port: { type: 'string', default: '0' },
-      'engine-port': { type: 'string', default: '1717' },
+      'engine-port': { type: 'string' },
       data: { type: 'string' },
     },
   },
   async ({ values }) => {
     const port = portOption('port', values.port);
-    const enginePort = portOption('engine-port', values['engine-port']);
+    // The same setting as the desktop app's: the option, else CDC_ADMIN_ENGINE_PORT, else the spec's 1717.
+    const fromEnv = process.env.CDC_ADMIN_ENGINE_PORT || undefined;
+    const enginePort =
+      values['engine-port'] !== undefined || fromEnv === undefined
+        ? portOption('engine-port', values['engine-port'] ?? '1717')
+        : portOption('engine-port (from CDC_ADMIN_ENGINE_PORT)', fromEnv);
     const log = consoleLog();
     const dataDir = values.data ?? defaultDataDir();
     const services = await startAppServices({
