@@ -150,6 +150,9 @@ interface ReadAhead {
 const checkpointText = (c: Checkpoint): string =>
   JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
+/** The least time between two backlog points when a batch drained the backlog (recordBacklog). */
+const BACKLOG_DRAINED_GAP_MS = 1000;
+
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
 
@@ -360,6 +363,8 @@ export class PipelineRunner {
   resume(): void {
     if (!this.wantPause) return;
     this.wantPause = false;
+    // While paused the engine measured the backlog itself: the first batch to drain it says so at once.
+    this.lastBacklogRows = null;
     this.emit({ kind: 'resumed' });
     this.wake?.();
   }
@@ -635,7 +640,7 @@ export class PipelineRunner {
       await source.saveCheckpoint(stored.positions);
       this.sourceCaughtUp = true;
     }
-    await this.recordBacklog(source, refs, stored.positions);
+    await this.recordBacklog(source, refs, stored.positions, batch.caughtUp ?? batch.changes.length === 0);
     return batch.changes.length === 0 && restarted.size === 0 && stops.size === 0 && !copying;
   }
 
@@ -650,13 +655,29 @@ export class PipelineRunner {
   }
 
   private lastBacklog = 0;
+  /** The rows to read the last backlog point said; null before the first or when the source cannot count. */
+  private lastBacklogRows: number | null = null;
   /** Whether the source's checkpoint was written since the source was opened. */
   private sourceCaughtUp = false;
 
-  private async recordBacklog(source: SourceAgent, refs: TableRef[], checkpoint: Checkpoint): Promise<void> {
-    if (!this.o.onBacklog || this.now() - this.lastBacklog < (this.o.backlogEveryMs ?? 10_000)) return;
+  /**
+   * A backlog point every `backlogEveryMs`, and at once (at most once a second) when a batch reached the
+   * source's end while the last point still counted rows: a drained backlog must not stay on the gauge.
+   */
+  private async recordBacklog(
+    source: SourceAgent,
+    refs: TableRef[],
+    checkpoint: Checkpoint,
+    caughtUp: boolean,
+  ): Promise<void> {
+    if (!this.o.onBacklog) return;
+    const since = this.now() - this.lastBacklog;
+    const drained = caughtUp && this.lastBacklogRows !== 0 && since >= BACKLOG_DRAINED_GAP_MS;
+    if (!drained && since < (this.o.backlogEveryMs ?? 10_000)) return;
     this.lastBacklog = this.now();
-    this.o.onBacklog(await source.backlog(refs, checkpoint));
+    const figure = await source.backlog(refs, checkpoint);
+    this.lastBacklogRows = figure.rowsToRead;
+    this.o.onBacklog(figure);
   }
 }
 

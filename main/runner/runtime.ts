@@ -95,6 +95,8 @@ export function runnerRuntime(
             minutesLeft: b.rowsToRead !== null ? (source.minutesLeft?.(b.rowsToRead) ?? null) : null,
             versionsBehind: b.versionsBehind,
             measuredMinutesLeft: b.measuredMinutesLeft ?? null,
+            // Each table's too: without them a table's backlog stayed at the last idle reading.
+            ...(b.perTable && { perTable: b.perTable }),
           }),
         maxRows: target.batchRows,
       });

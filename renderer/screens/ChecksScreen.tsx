@@ -1,6 +1,6 @@
 // The checker: an agent's connection and permission checks as its engine runs them, with remedies
 // and the statements that fix them.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { useStore } from '../store';
 import { loadEngines } from '../store/engines';
@@ -22,9 +22,20 @@ import { BacklogOverview } from './BacklogOverview';
 
 export function ChecksScreen() {
   const { profileId, agents, selected, results, busy, notice, error } = useStore((s) => s.checker);
+  const profiles = useStore((s) => s.profiles);
+  const resultsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     void loadEngines();
   }, []);
+  // One engine: nothing to pick.
+  useEffect(() => {
+    const only = profiles.length === 1 ? profiles[0] : undefined;
+    if (only && !profileId) void pickCheckerEngine(only.id);
+  }, [profiles, profileId]);
+  // The results appear under the button that asked for them, and take focus.
+  useEffect(() => {
+    if (results) resultsRef.current?.focus();
+  }, [results]);
   const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
   const failed = results?.checks.filter((c) => c.status === 'failed').length ?? 0;
   const picked = sources.find(({ pipeline, agent }) => `${pipeline.id}/${agent.id}` === selected);
@@ -99,10 +110,8 @@ export function ChecksScreen() {
           {notice}
         </p>
       )}
-      <TablePicker />
-      <RunPanel />
       {results && (
-        <div aria-label="Check results">
+        <div aria-label="Check results" ref={resultsRef} tabIndex={-1}>
           <p>
             <strong>{failed === 0 ? 'No check failed.' : `${failed} check(s) failed.`}</strong>{' '}
             <span className="muted">Checked at {results.checkedAt}.</span>
@@ -115,6 +124,8 @@ export function ChecksScreen() {
           />
         </div>
       )}
+      <TablePicker />
+      <RunPanel />
       {selected && <TablesView />}
       <BacklogOverview />
     </section>

@@ -1,6 +1,6 @@
 // Running the selected pipeline: its state, start/pause/stop, each table's copy (progress, rate,
 // time left, cancel), its charts and recent events: read once when opened, then kept current by pushes.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from '../store';
 import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
 import { controlAgent, loadSeries, refreshRun, snapshotTable } from '../store/checks';
@@ -14,6 +14,9 @@ export function RunPanel() {
   const { agents, selected, events, busy, backlog, snapshots } = useStore((s) => s.checker);
   const [pipelineId, agentId] = (selected ?? '').split('/');
   const agent = agents?.find((p) => p.id === pipelineId)?.agents.find((a) => a.id === agentId);
+  // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
+  const [stopAsked, setStopAsked] = useState<string | null>(null);
+  const confirmingStop = stopAsked !== null && stopAsked === selected;
   useEffect(() => {
     if (!selected) return;
     void refreshRun();
@@ -44,13 +47,33 @@ export function RunPanel() {
         >
           Pause
         </button>
-        <button
-          type="button"
-          disabled={(!running && agent.state !== 'paused') || busy !== undefined}
-          onClick={() => void controlAgent('stop')}
-        >
-          Stop
-        </button>
+        {!confirmingStop && (
+          <button
+            type="button"
+            disabled={(!running && agent.state !== 'paused') || busy !== undefined}
+            onClick={() => setStopAsked(selected ?? null)}
+          >
+            Stop…
+          </button>
+        )}
+        {confirmingStop && (
+          <span role="group" aria-label="Confirm stop">
+            Stop the pipeline? It reads no more changes until started again; the backlog grows meanwhile.{' '}
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                setStopAsked(null);
+                void controlAgent('stop');
+              }}
+            >
+              Yes, stop it
+            </button>{' '}
+            <button type="button" onClick={() => setStopAsked(null)}>
+              Cancel
+            </button>
+          </span>
+        )}
       </div>
       <SnapshotProgress snapshots={snapshots} busy={busy !== undefined} />
       <BacklogGauge backlog={backlog} />

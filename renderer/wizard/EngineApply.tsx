@@ -1,6 +1,6 @@
 // The wizard's last step: the settings to an engine (the two PUTs in order, each answer shown), and
 // step 1's "Test connection" result.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
@@ -26,6 +26,11 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
   const [agentId, setAgentId] = useState(wizard.agentType === 'journal' ? 'ibmi' : 'source');
   useEffect(() => void loadEngines(), []);
   const applied = wizard.applied;
+  const refusal = useRef<HTMLParagraphElement>(null);
+  // A refusal appears beside Apply and takes focus: an Apply that seems to do nothing is a lost DBA.
+  useEffect(() => {
+    if (wizard.error) refusal.current?.focus();
+  }, [wizard.error]);
   return (
     <form
       className="apply"
@@ -52,6 +57,11 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
           Apply
         </button>
       </div>
+      {wizard.error && (
+        <p ref={refusal} tabIndex={-1} role="alert" className="problem" aria-label="Apply refused">
+          {wizard.error}
+        </p>
+      )}
       {applied && applied !== 'applying' && (
         <ol className="applied" aria-label="Requests sent">
           {applied.steps.map((s) => (

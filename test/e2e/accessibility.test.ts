@@ -82,7 +82,8 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
         .getByLabel('Pipeline events')
         .getByText(/Snapshot of dbo\.Customers done/)
         .waitFor();
-      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('button', { name: 'Stop…' }).click();
+      await page.getByRole('button', { name: 'Yes, stop it' }).click();
       // Stopped before the next screen starts: a stop still under way would end the next one's run.
       await page.getByLabel('Pipeline state').getByText('stopped').waitFor();
     },
@@ -112,7 +113,8 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
       await verify.getByRole('button', { name: 'Verify', exact: true }).click();
       await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
       // Stopped, the report stays on screen (the last one kept), and the next scan can start it again.
-      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('button', { name: 'Stop…' }).click();
+      await page.getByRole('button', { name: 'Yes, stop it' }).click();
       await page.getByLabel('Pipeline state').getByText('stopped').waitFor();
       await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
     },

@@ -177,7 +177,8 @@ describe('Pipelines screen: checks', () => {
     await screenshot(page, 'pipeline-running');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(() => state.textContent()).toBe('stopped');
     await pool.close();
   });

@@ -49,7 +49,8 @@ describe('Try the sandbox', () => {
     await events.getByText('Snapshot of dbo.Customers done: 4 rows').waitFor();
     await events.getByText('Snapshot of dbo.OrderLines done: 3 rows').waitFor();
     await screenshot(page, 'sandbox-running');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('stopped');
   });
 
@@ -81,7 +82,8 @@ describe('Try the sandbox', () => {
     await events.getByText('Snapshot of SHOP.CUSTOMER done: 25 rows').waitFor();
     await events.getByText('Snapshot of LEGACY.ITEMS done: 12 rows').waitFor();
     await screenshot(page, 'sandbox-ibmi-running');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('stopped');
   });
 
@@ -120,7 +122,8 @@ describe('Try the sandbox', () => {
     await expect.poll(state).toBe('running');
     await expect.poll(gauge, { timeout: 15_000 }).toMatch(/^0 rows waiting \(caught up\)/);
     expect(await meter.getAttribute('aria-valuetext')).toBe('0 rows waiting: caught up');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(state).toBe('stopped');
   });
 
@@ -149,7 +152,8 @@ describe('Try the sandbox', () => {
     await verify
       .getByText(/^Repair \(1 rows copied again\), then verify: the replica equals the source/)
       .waitFor();
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(state).toBe('stopped');
   });
 });

@@ -45,8 +45,14 @@ describe('choosing tables', () => {
       await page.getByLabel(label as string, { exact: true }).fill(text as string);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Check settings' }).click();
-    await page.getByLabel('Pipeline id').fill('picked');
+    // A refused Apply says so beside the button, in words, and takes focus.
+    await page.getByLabel('Pipeline id').fill('Picked Tables');
     await page.getByLabel('Agent id').fill('ibmi');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const refused = page.getByLabel('Apply refused');
+    await expect.poll(() => refused.textContent()).toMatch(/pipelineId: must be 1 to 63 characters of a-z/);
+    expect(await refused.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel('Pipeline id').fill('picked');
     await page.getByRole('button', { name: 'Apply' }).click();
 
     // Step 3 opens by itself on the same engine and pipeline, with the source's files.

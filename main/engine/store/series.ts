@@ -25,7 +25,10 @@ interface Row {
   backlog_rows: number | null;
 }
 
-/** Keeps the larger of two figures, either of which may be unknown. */
+/**
+ * Keeps the larger of two figures, either of which may be unknown: a minute's lag is its worst. Its
+ * backlog is its newest reading instead, a level: a backlog drained within the minute reads 0 at once.
+ */
 const PEAK = (column: string) =>
   `${column} = MAX(COALESCE(${column}, excluded.${column}), COALESCE(excluded.${column}, ${column}))`;
 
@@ -33,7 +36,8 @@ export function createSeriesStore(db: Db) {
   const upsert = db.prepare(
     `INSERT INTO series (pipeline_id, agent_id, tbl, minute, changes, lag_ms, backlog_rows) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (pipeline_id, agent_id, tbl, minute) DO UPDATE SET
-       changes = changes + excluded.changes, ${PEAK('lag_ms')}, ${PEAK('backlog_rows')}`,
+       changes = changes + excluded.changes, ${PEAK('lag_ms')},
+       backlog_rows = COALESCE(excluded.backlog_rows, backlog_rows)`,
   );
   const prune = db.prepare('DELETE FROM series WHERE minute < ?');
   const read = db.prepare<[number, string, string, number], Row>(
