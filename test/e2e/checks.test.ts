@@ -79,6 +79,11 @@ describe('Pipelines screen: checks', () => {
     await results
       .getByText('IllegalArgumentException: Missing primary keys for entities... dbo.AuditLog')
       .waitFor();
+    // The results appear where the DBA asked, and take focus: the next Tab is inside them.
+    await expect.poll(() => results.evaluate((el) => el === document.activeElement)).toBe(true);
+    const resultsTop = (await results.boundingBox())?.y ?? Infinity;
+    const buttonTop = (await page.getByRole('button', { name: 'Run checks' }).boundingBox())?.y ?? 0;
+    expect(resultsTop - buttonTop).toBeLessThan(400);
     const retention = page.getByLabel('Check change-retention');
     expect(await retention.locator('.status').textContent()).toBe('failed');
     expect(await page.getByLabel('Fix for change-retention').textContent()).toBe(
