@@ -116,8 +116,14 @@ const sectionBody = z.record(z.string(), z.unknown());
 export const contract = {
   getAppInfo: method(noInput, appInfoSchema),
   listAgentTypes: method(noInput, z.array(agentTypeSummarySchema)),
+  /** `keepSecrets`: an edit, where a secret left out keeps the one the engine stored. */
   validateAgentSection: method(
-    z.strictObject({ agentType: agentTypeSchema, section: sectionIdSchema, body: z.unknown() }),
+    z.strictObject({
+      agentType: agentTypeSchema,
+      section: sectionIdSchema,
+      body: z.unknown(),
+      keepSecrets: z.boolean().optional(),
+    }),
     validationResultSchema,
   ),
   /** "Test connection": signs on with the host credentials and off again, from this app; stores nothing. */
@@ -171,6 +177,11 @@ export const contract = {
   getEngineEntities: method(
     z.strictObject({ profileId: idSchema, pipelineId: idSchema }),
     entitiesAnswerSchema,
+  ),
+  /** DELETE /pipelines/{id} on the profile's engine: the pipeline with its agents, entities and events. */
+  deleteEnginePipeline: method(
+    z.strictObject({ profileId: idSchema, pipelineId: idSchema }),
+    z.object({ deleted: z.boolean() }),
   ),
   /** PUT …/entities on the profile's engine: the chosen tables; a refusal says which names clash. */
   saveEngineEntities: method(

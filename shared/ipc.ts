@@ -20,6 +20,7 @@ export const METHOD_NAMES = [
   'searchEngineCatalog',
   'getEngineEntities',
   'saveEngineEntities',
+  'deleteEnginePipeline',
   'listEngineSnapshots',
   'requestEngineSnapshot',
   'getEngineVerify',

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { agentTypes, AGENT_TYPES } from '../../shared/agents';
 import type { contract, MethodName, MethodOutput } from '../../shared/api';
-import { parseSection, redactSection } from '../../shared/config/parse';
+import { parseSection, redactSection, withKeptSecrets } from '../../shared/config/parse';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
@@ -159,9 +159,9 @@ export const handlers: Handlers = {
       return { type, title, database, description };
     }),
 
-  validateAgentSection: ({ agentType, section, body }) => {
+  validateAgentSection: ({ agentType, section, body, keepSecrets }) => {
     const definition = agentTypes[agentType].sections[section];
-    const result = parseSection(definition, body);
+    const result = parseSection(definition, keepSecrets ? withKeptSecrets(definition, body) : body);
     return result.ok ? { ok: true, value: redactSection(definition, result.value) } : result;
   },
 
@@ -307,6 +307,12 @@ export const handlers: Handlers = {
 
   getEngineEntities: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, (client) => client.listEntities({ pipelineId })),
+
+  deleteEnginePipeline: ({ profileId, pipelineId }, deps) =>
+    onEngine(deps, profileId, async (client) => {
+      await client.deletePipeline({ pipelineId });
+      return { deleted: true };
+    }),
 
   saveEngineEntities: ({ profileId, pipelineId, entities }, deps) =>
     onEngine(deps, profileId, (client) => client.putEntities({ pipelineId }, { entities })),

@@ -1,6 +1,6 @@
 // The checker: an agent's connection and permission checks as its engine runs them, with remedies
 // and the statements that fix them.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { useStore } from '../store';
 import { loadEngines } from '../store/engines';
@@ -17,6 +17,7 @@ import { EngineSelect } from '../ui/EngineSelect';
 import { RunPanel } from './RunPanel';
 import { TablePicker } from './TablePicker';
 import { openPicker } from '../store/tablePicker';
+import { deleteSelectedPipeline, editSelectedAgent } from '../store/pipelineAdmin';
 import { TablesView } from './TablesView';
 import { BacklogOverview } from './BacklogOverview';
 
@@ -24,6 +25,8 @@ export function ChecksScreen() {
   const { profileId, agents, selected, results, busy, notice, error } = useStore((s) => s.checker);
   const profiles = useStore((s) => s.profiles);
   const resultsRef = useRef<HTMLDivElement>(null);
+  // Which pipeline's Delete is being confirmed: another one chosen meanwhile is not.
+  const [deleting, setDeleting] = useState<string | null>(null);
   useEffect(() => {
     void loadEngines();
   }, []);
@@ -90,6 +93,16 @@ export function ChecksScreen() {
           >
             Choose tables
           </button>
+          <button type="button" disabled={!picked || busy !== undefined} onClick={editSelectedAgent}>
+            Edit agent…
+          </button>
+          <button
+            type="button"
+            disabled={!picked || busy !== undefined || deleting !== null}
+            onClick={() => setDeleting(selected ?? null)}
+          >
+            Delete pipeline…
+          </button>
           <button
             type="button"
             className="primary"
@@ -100,6 +113,27 @@ export function ChecksScreen() {
           </button>
         </div>
       </div>
+      {picked && deleting === selected && (
+        <p role="group" aria-label="Confirm delete" className="note">
+          Delete pipeline {picked.pipeline.name} with its agents (
+          {picked.pipeline.agents.map((a) => a.name).join(', ')}), the list of tables it replicates and its
+          events and verify reports? The rows it wrote stay in the target, and the source keeps its checkpoint
+          rows until removed there. A running pipeline must be stopped first.{' '}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setDeleting(null);
+              void deleteSelectedPipeline();
+            }}
+          >
+            Yes, delete it
+          </button>{' '}
+          <button type="button" onClick={() => setDeleting(null)}>
+            Cancel
+          </button>
+        </p>
+      )}
       {error && (
         <p role="alert" className="problem">
           {error}

@@ -1,5 +1,6 @@
 import { agentTypes, SECTION_IDS, type AgentType } from '../../shared/agents';
 import type { SectionId } from '../../shared/config/section';
+import { secretKeysOf } from '../../shared/config/parse';
 import type { Problem } from '../../shared/config/problems';
 import { initialValues, toBody, type FormValue, type FormValues } from '../wizard/formValues';
 import { useStore } from './index';
@@ -26,6 +27,8 @@ export interface WizardState {
   connection?: CheckResult | 'testing';
   /** The last "Apply" to an engine: each request with its answer. */
   applied?: z.infer<typeof applyAnswerSchema> | 'applying';
+  /** Editing an agent an engine holds: its address and state; secrets left blank keep the stored ones. */
+  editing?: { profileId: string; pipelineId: string; agentId: string; state: string };
 }
 
 export interface WizardSliceState {
@@ -51,6 +54,34 @@ export function openWizard(agentType: AgentType): void {
       busy: false,
     },
   });
+}
+
+/** A stored value as the form shows it: secrets blank (kept unless typed), unknowns empty. */
+function formValueOf(value: unknown, secret: boolean): FormValue {
+  if (secret || value === null || value === undefined) return '';
+  return typeof value === 'boolean' ? value : String(value);
+}
+
+/** The wizard over an agent an engine holds, its settings filled in, to change and apply them again. */
+export function openWizardToEdit(
+  agentType: AgentType,
+  stored: { hostCredentials: Record<string, unknown> | null; configuration: Record<string, unknown> | null },
+  editing: NonNullable<WizardState['editing']>,
+): void {
+  openWizard(agentType);
+  const { sections } = agentTypes[agentType];
+  const filled = (id: SectionId) => {
+    const secrets = new Set(secretKeysOf(sections[id]));
+    const values = { ...initialValues(sections[id]) };
+    for (const key of Object.keys(values))
+      if (stored[id] && Object.hasOwn(stored[id], key))
+        values[key] = formValueOf(stored[id][key], secrets.has(key));
+    return values;
+  };
+  update(() => ({
+    values: { hostCredentials: filled('hostCredentials'), configuration: filled('configuration') },
+    editing,
+  }));
 }
 
 export function closeWizard(): void {
@@ -88,6 +119,7 @@ export async function submitStep(): Promise<void> {
       agentType: wizard.agentType,
       section: sectionId,
       body: toBody(section, wizard.values[sectionId]),
+      keepSecrets: wizard.editing !== undefined,
     });
     if (result.ok) {
       update((w) => ({

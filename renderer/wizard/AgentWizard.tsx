@@ -1,7 +1,7 @@
 // The two-step form of one agent type: host credentials, then agent-specific settings.
 import { agentTypes } from '../../shared/agents';
 import { effectiveJournalFormats } from '../../shared/agents/journal';
-import { parseSection } from '../../shared/config/parse';
+import { parseSection, withKeptSecrets } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
 import { closeWizard, goBack, setField, submitStep, testConnection, type WizardState } from '../store/wizard';
@@ -19,6 +19,7 @@ export function AgentWizard() {
     <section className="wizard" aria-labelledby="wizard-title">
       <header className="wizard-head">
         <h2 id="wizard-title">
+          {wizard.editing ? 'Edit ' : ''}
           {definition.title} agent <span className="muted">({definition.database})</span>
         </h2>
         <button type="button" className="link" onClick={closeWizard}>
@@ -50,7 +51,8 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
   const section = agentTypes[wizard.agentType].sections[sectionId];
   const values = wizard.values[sectionId];
   // Inline errors come from the same schema main uses, for the fields the user has touched.
-  const local = parseSection(section, toBody(section, values));
+  const body = toBody(section, values);
+  const local = parseSection(section, wizard.editing ? withKeptSecrets(section, body) : body);
   const localProblems = local.ok ? [] : local.problems;
   const shown = problemsByField([...wizard.serverProblems[sectionId], ...localProblems], section);
   const visible = Object.fromEntries(Object.entries(shown).filter(([key]) => wizard.touched[sectionId][key]));
@@ -66,6 +68,12 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
       }}
     >
       <p className="muted">{section.description}</p>
+      {wizard.editing && sectionId === 'hostCredentials' && (
+        <p className="note">
+          Editing {wizard.editing.pipelineId}/{wizard.editing.agentId}: leave the password blank to keep the
+          one stored on the engine (it is then left out of the request, never sent empty).
+        </p>
+      )}
       <SchemaForm
         section={section}
         values={values}

@@ -21,9 +21,13 @@ export function ConnectionResult({ connection }: { connection: WizardState['conn
 }
 
 export function EngineApply({ wizard }: { wizard: WizardState }) {
-  const [profileId, setProfileId] = useState('local');
-  const [pipelineId, setPipelineId] = useState('pipeline-1');
-  const [agentId, setAgentId] = useState(wizard.agentType === 'journal' ? 'ibmi' : 'source');
+  const editing = wizard.editing;
+  const [profileId, setProfileId] = useState(editing?.profileId ?? 'local');
+  const [pipelineId, setPipelineId] = useState(editing?.pipelineId ?? 'pipeline-1');
+  const [agentId, setAgentId] = useState(
+    editing?.agentId ?? (wizard.agentType === 'journal' ? 'ibmi' : 'source'),
+  );
+  const running = editing?.state === 'running';
   useEffect(() => void loadEngines(), []);
   const applied = wizard.applied;
   const refusal = useRef<HTMLParagraphElement>(null);
@@ -40,21 +44,31 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
         void applyToEngine({ profileId, pipelineId, agentId });
       }}
     >
-      <h4>Apply to an engine</h4>
-      <div className="form-grid">
-        <EngineSelect id="apply-engine" value={profileId} onChange={setProfileId} />
-        <div className="field">
-          <label htmlFor="apply-pipeline">Pipeline id</label>
-          <input id="apply-pipeline" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} />
+      <h4>
+        {editing ? `Apply the changes to ${editing.pipelineId}/${editing.agentId}` : 'Apply to an engine'}
+      </h4>
+      {editing ? (
+        <p className="note" aria-label="What applying does">
+          {running
+            ? 'The pipeline is running: pause or stop it on the Pipelines screen first (the engine refuses new settings for a running agent).'
+            : 'The two objects replace the stored ones. The pipeline takes them at its next Start and reads on from its checkpoint: tables already copied are not copied again.'}
+        </p>
+      ) : (
+        <div className="form-grid">
+          <EngineSelect id="apply-engine" value={profileId} onChange={setProfileId} />
+          <div className="field">
+            <label htmlFor="apply-pipeline">Pipeline id</label>
+            <input id="apply-pipeline" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="apply-agent">Agent id</label>
+            <input id="apply-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} />
+          </div>
         </div>
-        <div className="field">
-          <label htmlFor="apply-agent">Agent id</label>
-          <input id="apply-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} />
-        </div>
-      </div>
+      )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={applied === 'applying'}>
-          Apply
+        <button type="submit" className="primary" disabled={applied === 'applying' || running}>
+          {editing ? 'Apply changes' : 'Apply'}
         </button>
       </div>
       {wizard.error && (

@@ -102,6 +102,19 @@ export function redactSection(section: Section, value: Record<string, unknown>):
 }
 
 /** The keys of a section's secret fields (passwords): stored sealed, never answered. */
+/**
+ * The body as the engine completes it on a later PUT: a secret left out keeps the stored one
+ * (decisions.md), so it is parsed as set. Only for checking what an edit would send; the body sent
+ * leaves the secret out.
+ */
+export function withKeptSecrets(section: Section, body: unknown): unknown {
+  if (!isPlainObject(body)) return body;
+  const kept = secretKeysOf(section).filter((key) => !Object.hasOwn(body, key));
+  return { ...body, ...Object.fromEntries(kept.map((key) => [key, KEPT_SECRET])) };
+}
+/** What stands for a stored secret while an edit is checked; never sent. */
+const KEPT_SECRET = 'kept-as-stored';
+
 export function secretKeysOf(section: Section): string[] {
   return Object.keys(section.schema.shape).filter((key) => metaOf(section, key)?.kind === 'secret');
 }

@@ -103,4 +103,40 @@ describe('choosing tables', () => {
     expect(await page.getByLabel('Replicate LEGACY.ITEMS').isChecked()).toBe(false);
     expect(consoleErrors).toEqual([]);
   });
+
+  it('edits the agent with the password left blank (kept), then deletes the pipeline after confirming', async () => {
+    await page.getByRole('button', { name: 'Edit agent…' }).click();
+    await page.getByRole('heading', { name: /Edit Journal agent/ }).waitFor();
+    expect(await page.getByLabel('Host', { exact: true }).inputValue()).toBe(ibmi.host);
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    await page.getByLabel('Connection name').fill('shop, edited');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Check settings' }).click();
+    await page.getByRole('button', { name: 'Apply changes' }).click();
+    const sent = page.getByLabel('Requests sent');
+    await sent.getByText('PUT /pipelines/picked/agents/ibmi/config/specific').waitFor();
+    expect(await sent.textContent()).toContain('"passwordSet":true');
+    const agent = (await callApp(web.app, 'listEngineAgents', { profileId: 'local' })) as {
+      pipelines: { id: string; agents: { id: string; hostCredentials: Record<string, unknown> | null }[] }[];
+    };
+    const stored = agent.pipelines.find((p) => p.id === 'picked')?.agents[0]?.hostCredentials;
+    expect(stored).toMatchObject({ connectionName: 'shop, edited', passwordSet: true });
+    // The kept password still signs on.
+    await page.getByRole('button', { name: 'Pipelines' }).click();
+    await page.getByLabel('Agent').selectOption('picked/ibmi');
+    await page.getByRole('button', { name: 'Run checks' }).click();
+    await expect
+      .poll(() => page.getByLabel('Check connection').locator('.status').textContent())
+      .toBe('passed');
+
+    await page.getByRole('button', { name: 'Delete pipeline…' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm delete' });
+    expect(await confirm.textContent()).toContain('Delete pipeline picked with its agents (ibmi)');
+    await confirm.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.getByRole('status').getByText('Pipeline picked deleted').waitFor();
+    const left = (await callApp(web.app, 'listEngineAgents', { profileId: 'local' })) as {
+      pipelines: { id: string }[];
+    };
+    expect(left.pipelines.map((p) => p.id)).not.toContain('picked');
+  });
 });

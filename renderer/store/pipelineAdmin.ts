@@ -1,0 +1,45 @@
+// Changing or removing what an engine holds, from the Pipelines screen: an agent's settings through
+// the wizard (filled in, secrets kept unless typed), and a pipeline with everything that goes with it.
+import type { AgentType } from '../../shared/agents';
+import { showScreen, useStore } from './index';
+import { message, patch, pickCheckerEngine } from './checks';
+import { openWizardToEdit } from './wizard';
+
+/** The selected agent as its engine holds it, with its pipeline; undefined when none is selected. */
+export function selectedAgent() {
+  const { agents, selected, profileId } = useStore.getState().checker;
+  const [pipelineId, agentId] = (selected ?? '').split('/');
+  const pipeline = agents?.find((p) => p.id === pipelineId);
+  const agent = pipeline?.agents.find((a) => a.id === agentId);
+  return profileId && pipeline && agent ? { profileId, pipeline, agent } : undefined;
+}
+
+/** Opens the wizard over the selected agent's settings, to change and apply them to the same ids. */
+export function editSelectedAgent(): void {
+  const chosen = selectedAgent();
+  if (!chosen) return;
+  const { profileId, pipeline, agent } = chosen;
+  openWizardToEdit(agent.type as AgentType, agent, {
+    profileId,
+    pipelineId: pipeline.id,
+    agentId: agent.id,
+    state: agent.state,
+  });
+  showScreen('agents');
+}
+
+/** Deletes the selected pipeline (the DBA confirmed, told what goes with it); the engine's refusal is shown. */
+export async function deleteSelectedPipeline(): Promise<void> {
+  const { api } = useStore.getState();
+  const chosen = selectedAgent();
+  if (!api || !chosen) return;
+  const { profileId, pipeline } = chosen;
+  patch({ busy: 'acting', error: undefined, notice: undefined });
+  try {
+    await api.deleteEnginePipeline({ profileId, pipelineId: pipeline.id });
+    await pickCheckerEngine(profileId);
+    patch({ notice: `Pipeline ${pipeline.name} deleted, with its agents, entities and events.` });
+  } catch (error) {
+    patch({ busy: undefined, error: message(error) });
+  }
+}
