@@ -100,7 +100,11 @@ export const entitiesBodySchema = z.strictObject({ entities: z.array(entitySchem
 
 export const checkResultSchema = z.object({
   id: z.string(),
-  status: z.enum(['passed', 'failed', 'warning']),
+  /**
+   * `unchecked`: the check could not run (a permission it needs is missing, the database answered an
+   * error); counted apart from `failed`, its cause said once for every check it stopped.
+   */
+  status: z.enum(['passed', 'failed', 'warning', 'unchecked']),
   message: z.string(),
   remedy: z.string().nullable(),
   /** The exact SQL or CL command that fixes it, when there is one. */

@@ -57,7 +57,8 @@ export const EVENT_TEXT = {
     sentence: (d) => {
       const checks = Array.isArray(d.checks) ? (d.checks as { status?: unknown }[]) : [];
       const failed = checks.filter((c) => c.status === 'failed').length;
-      return `Checks run: ${count(checks.length)}, ${failed ? `${count(failed)} failed` : 'none failed'}`;
+      const unchecked = checks.filter((c) => c.status === 'unchecked').length;
+      return `Checks run: ${count(checks.length)}, ${failed ? `${count(failed)} failed` : 'none failed'}${unchecked ? `, ${count(unchecked)} could not run` : ''}`;
     },
   },
   'fix-applied': {

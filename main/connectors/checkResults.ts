@@ -17,6 +17,14 @@ export const failed = (id: string, message: string, remedy: string, fix?: string
   ...(fix !== undefined && { fix }),
 });
 
+/** A check that could not run, and why: not a failure of what it checks, which is still unknown. */
+export const unchecked = (id: string, why: string, remedy: string): CheckResult => ({
+  id,
+  status: 'unchecked',
+  message: why,
+  remedy,
+});
+
 /** A failed "connection" check from a sign-on that could not be made. */
 export const connectionFailed = (error: AgentConnectionError): CheckResult =>
   failed('connection', error.message, error.remedy);

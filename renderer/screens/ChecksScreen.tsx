@@ -13,6 +13,7 @@ import {
   trySandbox,
 } from '../store/checks';
 import { CheckList } from '../ui/CheckList';
+import { checksHeadline } from '../../shared/checkSummary';
 import { EngineSelect } from '../ui/EngineSelect';
 import { RunPanel } from './RunPanel';
 import { TablePicker } from './TablePicker';
@@ -40,7 +41,6 @@ export function ChecksScreen() {
     if (results) resultsRef.current?.focus();
   }, [results]);
   const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
-  const failed = results?.checks.filter((c) => c.status === 'failed').length ?? 0;
   const picked = sources.find(({ pipeline, agent }) => `${pipeline.id}/${agent.id}` === selected);
   const chosenSource =
     profileId && picked && picked.agent.role === 'source'
@@ -147,7 +147,7 @@ export function ChecksScreen() {
       {results && (
         <div aria-label="Check results" ref={resultsRef} tabIndex={-1}>
           <p>
-            <strong>{failed === 0 ? 'No check failed.' : `${failed} check(s) failed.`}</strong>{' '}
+            <strong>{checksHeadline(results.checks, results.tables ?? null)}</strong>{' '}
             <span className="muted">Checked at {results.checkedAt}.</span>
           </p>
           <CheckList

@@ -22,7 +22,8 @@ export interface ChecksSliceState {
     agents?: z.infer<typeof engineAgentsSchema>['pipelines'];
     /** `pipelineId/agentId` */
     selected?: string;
-    results?: { checkedAt: string; checks: CheckResult[] };
+    /** `tables`: how many the pipeline replicates, read with the checks (0 says "choose tables"). */
+    results?: { checkedAt: string; checks: CheckResult[]; tables?: number };
     busy?: 'loading' | 'checking' | 'fixing' | 'acting';
     /** The selected pipeline's recent events, newest last. */
     events?: zod.infer<typeof pipelineEventSchema>[];
@@ -173,8 +174,14 @@ export async function runChecks(): Promise<void> {
   if (!api || !at) return;
   patch({ busy: 'checking', error: undefined, notice: undefined });
   try {
-    const answer = await api.testEngineAgent(at);
-    if (stillOpen(at)) patch({ results: { checkedAt: answer.checkedAt, checks: answer.checks } });
+    const [answer, entities] = await Promise.all([
+      api.testEngineAgent(at),
+      api.getEngineEntities({ profileId: at.profileId, pipelineId: at.pipelineId }).catch(() => undefined),
+    ]);
+    if (stillOpen(at))
+      patch({
+        results: { checkedAt: answer.checkedAt, checks: answer.checks, tables: entities?.entities.length },
+      });
     patch({ busy: undefined });
   } catch (error) {
     patch({ error: failure(at, error), busy: undefined });

@@ -2,6 +2,7 @@
 // fixes it (copyable; applied only when the user says so, and only where the engine offers it).
 import { useState } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
+import { checkTitle, checksInOrder, uncheckedCauses } from '../../shared/checkSummary';
 
 export function CheckList({
   checks,
@@ -15,35 +16,49 @@ export function CheckList({
   /** Checks one again (after the DBA fixed it by hand, say). */
   onRecheck?: (checkId: string) => void;
 }) {
+  const causes = uncheckedCauses(checks);
+  const row = (check: CheckResult) => (
+    <li key={check.id} className={`check-${check.status}`} aria-label={`Check ${check.id}`}>
+      <span className="status">{check.status}</span> <strong>{checkTitle(check.id)}</strong>: {check.message}
+      {check.remedy && <span className="muted"> Remedy: {check.remedy}</span>}
+      {onRecheck && check.status !== 'passed' && (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="link"
+            onClick={() => onRecheck(check.id)}
+            aria-label={`Check again: ${check.id}`}
+          >
+            Check again
+          </button>
+        </>
+      )}
+      {check.fix && (
+        <Fix
+          check={check}
+          onApply={onApply && check.status !== 'passed' && fixable.includes(check.id) ? onApply : undefined}
+        />
+      )}
+    </li>
+  );
+  const ordered = checksInOrder(checks);
+  // Failures first; then what could not run, one line per cause naming every check it stopped; then the rest.
   return (
     <ul className="checks">
-      {checks.map((check) => (
-        <li key={check.id} className={`check-${check.status}`} aria-label={`Check ${check.id}`}>
-          <span className="status">{check.status}</span> {check.message}
-          {check.remedy && <span className="muted"> Remedy: {check.remedy}</span>}
-          {onRecheck && check.status !== 'passed' && (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="link"
-                onClick={() => onRecheck(check.id)}
-                aria-label={`Check again: ${check.id}`}
-              >
-                Check again
-              </button>
-            </>
-          )}
-          {check.fix && (
-            <Fix
-              check={check}
-              onApply={
-                onApply && check.status !== 'passed' && fixable.includes(check.id) ? onApply : undefined
-              }
-            />
-          )}
+      {ordered.filter((c) => c.status === 'failed').map(row)}
+      {causes.map((cause) => (
+        <li
+          key={cause.why}
+          className="check-unchecked"
+          aria-label={`Could not check ${cause.ids.join(', ')}`}
+        >
+          <span className="status">could not run</span>{' '}
+          <strong>{cause.ids.map(checkTitle).join(', ')}</strong>: {cause.why}
+          {cause.remedy && <span className="muted"> Remedy: {cause.remedy}</span>}
         </li>
       ))}
+      {ordered.filter((c) => c.status === 'warning' || c.status === 'passed').map(row)}
     </ul>
   );
 }

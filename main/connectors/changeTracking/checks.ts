@@ -8,7 +8,7 @@ import type {
   ChangeTrackingHostCredentials,
 } from '../../../shared/agents/changeTracking';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { failed, passed } from '../checkResults';
+import { failed, passed, unchecked } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
 import { bracket, byTableName, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from './shape';
@@ -53,8 +53,7 @@ export async function runChecks(
     )),
   );
   if (!catalog.readable) {
-    const why =
-      'Cannot be checked: the login cannot read the catalogue views (see the schemas catalogue check).';
+    const why = 'The login cannot read the catalogue views (see the schemas catalogue check).';
     const remedy = 'Grant the login VIEW DEFINITION on the database, then test again.';
     for (const id of [
       'change-tracking-database',
@@ -64,7 +63,7 @@ export async function runChecks(
       'primary-keys',
       'column-types',
     ])
-      results.push(failed(id, why, remedy));
+      results.push(unchecked(id, why, remedy));
     return results;
   }
   results.push(
@@ -113,9 +112,9 @@ async function orFailed(ids: string[], run: () => Promise<CheckResult[]>): Promi
     const e = sqlError(error);
     if (e.number === undefined) throw error;
     return ids.map((id) =>
-      failed(
+      unchecked(
         id,
-        `Cannot be checked: SQL Server answered error ${e.number}: ${e.message ?? 'no message'}`,
+        `SQL Server answered error ${e.number}: ${e.message ?? 'no message'}`,
         'Correct what the message names (a permission, an object), then test again.',
       ),
     );
