@@ -15,3 +15,23 @@ export const count = (n: number): string => n.toLocaleString('en');
 /** "1 row", "12,000 rows": a count with its noun. */
 export const plural = (amount: number, noun: string): string =>
   `${count(amount)} ${noun}${amount === 1 ? '' : 's'}`;
+
+/**
+ * The one date-time format of every screen: the reader's locale, 24-hour, with the time zone
+ * ("Nov 27, 2026, 04:27:25 UTC"). `locale` and `timeZone` are for tests; the screens pass neither.
+ */
+export function dateTime(at: string | number | Date, locale?: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: 'long',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(new Date(at));
+}
+
+/** The time of day in the same format, for lists and charts within a day ("04:27:25 UTC"). */
+export function timeOfDay(at: string | number | Date, locale?: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'long', hourCycle: 'h23', timeZone }).format(
+    new Date(at),
+  );
+}

@@ -2,7 +2,7 @@
 // behind (change tracking) or rows to read and minutes left (journal); its history is in the charts.
 import type { z } from 'zod';
 import type { backlogAnswerSchema } from '../../shared/controlApi';
-import { plural } from '../../shared/format';
+import { plural, timeOfDay } from '../../shared/format';
 
 type Backlog = z.infer<typeof backlogAnswerSchema>;
 
@@ -90,7 +90,7 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
         {Number.isFinite(Date.parse(now.at)) && (
           <span className="muted" aria-label="Backlog measured at">
             {' '}
-            · as of {new Date(now.at).toLocaleTimeString()}
+            · as of {timeOfDay(now.at)}
           </span>
         )}
       </p>

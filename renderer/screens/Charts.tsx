@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { count, duration } from '../../shared/format';
+import { count, duration, timeOfDay } from '../../shared/format';
 import type { SeriesPoint, SeriesWindow } from '../../shared/liveFeed';
 import { useStore } from '../store';
 import { loadSeries } from '../store/checks';
@@ -103,7 +103,7 @@ function TimeChart({
         height: 150,
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         series: [
-          { value: (_u, v) => (v === null ? '–' : new Date(v * 1000).toLocaleTimeString()) },
+          { value: (_u, v) => (v === null ? '–' : timeOfDay(v * 1000)) },
           {
             label: measure.title,
             stroke: c.accent,
@@ -219,7 +219,7 @@ export function Charts() {
           <tbody>
             {[...points].reverse().map((p) => (
               <tr key={p.at}>
-                <th scope="row">{new Date(p.at).toLocaleTimeString()}</th>
+                <th scope="row">{timeOfDay(p.at)}</th>
                 {MEASURES.map((m) => {
                   const v = m.value(p, step);
                   return <td key={m.title}>{v === null ? '–' : m.format(v)}</td>;

@@ -1,5 +1,6 @@
 // The checker: an agent's connection and permission checks as its engine runs them, with remedies
 // and the statements that fix them.
+import { dateTime } from '../../shared/format';
 import { useEffect, useRef, useState } from 'react';
 import { FIXABLE_CHECK_IDS } from '../../shared/controlApi';
 import { useStore } from '../store';
@@ -148,7 +149,7 @@ export function ChecksScreen() {
         <div aria-label="Check results" ref={resultsRef} tabIndex={-1}>
           <p>
             <strong>{checksHeadline(results.checks, results.tables ?? null)}</strong>{' '}
-            <span className="muted">Checked at {results.checkedAt}.</span>
+            <span className="muted">Checked at {dateTime(results.checkedAt)}.</span>
           </p>
           <CheckList
             checks={results.checks}

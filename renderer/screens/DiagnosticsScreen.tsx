@@ -1,4 +1,5 @@
 // Diagnostics: make a bundle for a support ticket, or open one and read it offline.
+import { dateTime } from '../../shared/format';
 import { useEffect, useState } from 'react';
 import { CheckList } from '../ui/CheckList';
 import { EngineSelect } from '../ui/EngineSelect';
@@ -104,7 +105,7 @@ function BundleView({ view, name }: { view: DiagnosticsView; name: string }) {
             <strong>
               {c.pipelineId}/{c.agentId}
             </strong>{' '}
-            <span className="muted">at {c.checkedAt}</span>
+            <span className="muted">at {dateTime(c.checkedAt)}</span>
           </p>
           <CheckList checks={c.checks} />
         </div>

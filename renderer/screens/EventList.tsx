@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { pipelineEventSchema } from '../../shared/controlApi';
 import { eventLabel, eventSentence, eventTables } from '../../shared/eventText';
 import { FilterSelect } from '../ui/FilterSelect';
-import { plural } from '../../shared/format';
+import { plural, timeOfDay } from '../../shared/format';
 
 type PipelineEvent = z.infer<typeof pipelineEventSchema>;
 
@@ -25,6 +25,7 @@ export function EventList({ events }: { events: readonly PipelineEvent[] | undef
     .slice(-SHOWN)
     .reverse()
     .map((e) => ({ ...e, sentence: eventSentence(e.kind, e.data) }));
+  // Copied text keeps ISO 8601 in UTC: it sorts, and reads the same to whoever it is pasted to.
   const lines = shown.map((e) => `${e.at.slice(0, 19).replace('T', ' ')} UTC  ${e.sentence}`);
   const copy = async () => {
     try {
@@ -69,7 +70,7 @@ export function EventList({ events }: { events: readonly PipelineEvent[] | undef
       <ol className="events" aria-label="Pipeline events" tabIndex={0}>
         {shown.map((e) => (
           <li key={e.id}>
-            <span className="muted">{e.at.slice(11, 19)}</span> {e.sentence}
+            <span className="muted">{timeOfDay(e.at)}</span> {e.sentence}
           </li>
         ))}
       </ol>

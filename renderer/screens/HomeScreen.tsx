@@ -2,7 +2,7 @@
 // time left, changes per second, last failure — failed and lagging ones first; a pipeline's name opens
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
-import { count, duration } from '../../shared/format';
+import { count, duration, dateTime } from '../../shared/format';
 import {
   alertSettingsSchema,
   CONNECTION_WORDS,
@@ -172,7 +172,7 @@ export function HomeScreen() {
                 <td>
                   {s.lastFailure ? (
                     <span title={s.lastFailure.reason}>
-                      {new Date(s.lastFailure.at).toLocaleString()}: {s.lastFailure.reason.slice(0, 80)}
+                      {dateTime(s.lastFailure.at)}: {s.lastFailure.reason.slice(0, 80)}
                     </span>
                   ) : (
                     '–'

@@ -4,7 +4,7 @@
 // runs. Built for hundreds.
 import { useMemo, useState } from 'react';
 import type { TableActivity, TableState } from '../../shared/controlApi';
-import { count } from '../../shared/format';
+import { count, dateTime } from '../../shared/format';
 import { useStore } from '../store';
 import { loadTables, snapshotTable } from '../store/checks';
 
@@ -57,7 +57,7 @@ const COLUMNS: Column[] = [
   {
     key: 'last',
     label: 'Last change applied',
-    text: (t) => (t.activity?.lastChangeAt ? new Date(t.activity.lastChangeAt).toLocaleString('en-GB') : ''),
+    text: (t) => (t.activity?.lastChangeAt ? dateTime(t.activity.lastChangeAt) : ''),
     order: (t) => (t.activity?.lastChangeAt ? Date.parse(t.activity.lastChangeAt) : 0),
   },
   { key: 'problem', label: 'Status', text: (t) => t.problem ?? 'ready' },

@@ -169,7 +169,9 @@ describe('Pipelines screen: checks', () => {
     await recent.getByLabel('Event kind').selectOption({ label: 'Snapshot done' });
     await recent.getByLabel('Event table').selectOption('dbo.Orders');
     await expect
-      .poll(async () => (await events.locator('li').allTextContents()).map((t) => t.slice(9)))
+      .poll(async () =>
+        (await events.locator('li').allTextContents()).map((t) => t.replace(/^\d\d:\d\d:\d\d \S+ /, '')),
+      )
       .toEqual(['Snapshot of dbo.Orders done: 3 rows', 'Snapshot of dbo.Orders done: 2 rows']);
     await recent.getByRole('button', { name: 'Copy events' }).click();
     await recent.getByRole('status').getByText('Copied 2 events.').waitFor();

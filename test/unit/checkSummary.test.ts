@@ -53,3 +53,13 @@ describe('check results summed up', () => {
     expect(checkTitle('made-up')).toBe('made-up');
   });
 });
+
+describe('one date-time format', () => {
+  const at = '2026-11-27T16:05:09.123Z';
+  it('is the reader’s locale, 24-hour, with the time zone', async () => {
+    const { dateTime, timeOfDay } = await import('../../shared/format');
+    expect(dateTime(at, 'en-US', 'UTC')).toBe('Nov 27, 2026, 16:05:09 UTC');
+    expect(dateTime(at, 'en-GB', 'Europe/Berlin')).toMatch(/^27 Nov 2026, 17:05:09 (CET|GMT\+1)$/);
+    expect(timeOfDay(at, 'en-US', 'America/New_York')).toMatch(/^11:05:09 (EST|GMT-5)$/);
+  });
+});
