@@ -23,6 +23,7 @@ const LEVELS = {
   warn: 'behind',
   problem: 'far behind',
 } as const;
+const BAND = { ok: 'band-ok', warn: 'band-behind', problem: 'band-far' } as const;
 
 /** A point on the gauge's half circle for a share of its scale (0 left, 1 right). */
 function arcPoint(share: number): [number, number] {
@@ -55,9 +56,9 @@ function Gauge({ rows, level }: { rows: number; level: keyof typeof LEVELS }) {
       aria-valuenow={Math.min(rows, GAUGE_MAX)}
       aria-valuetext={`${plural(rows, 'row')} waiting: ${LEVELS[level]}`}
     >
-      <path d={arc(0, share(1))} className="band band-ok" />
-      <path d={arc(share(1), share(FAR_BEHIND))} className="band band-behind" />
-      <path d={arc(share(FAR_BEHIND), 1)} className="band band-far" />
+      {/* A grey track, coloured only as far as the value, in the colour of its level. */}
+      <path d={arc(0, 1)} className="band band-track" />
+      {rows > 0 && <path d={arc(0, share(rows))} className={`band ${BAND[level]}`} aria-hidden="true" />}
       <line x1="60" y1="60" x2={x.toFixed(2)} y2={y.toFixed(2)} className="needle" />
       <circle cx="60" cy="60" r="3" className="needle" />
       <text x="10" y="67" className="tick">
@@ -82,7 +83,8 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
       <p className={level}>
         <strong>{now.rowsToRead === null ? 'unknown rows' : plural(now.rowsToRead, 'row')} waiting</strong>
         {now.rowsToRead !== null && <> ({LEVELS[level]})</>}
-        {now.versionsBehind !== null && <> · {plural(now.versionsBehind, 'version')} behind</>}
+        {/* Versions behind with no row waiting are other tables' changes: caught up says it all. */}
+        {now.versionsBehind !== null && rows > 0 && <> · {plural(now.versionsBehind, 'version')} behind</>}
         {now.minutesLeft !== null && now.minutesLeft > 0 && <> · about {duration(now.minutesLeft)} left</>}
         {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
           <> · {duration(now.measuredMinutesLeft)} at the measured rate</>

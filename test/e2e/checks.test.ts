@@ -138,11 +138,13 @@ describe('Pipelines screen: checks', () => {
       .getByLabel('Pipeline events')
       .getByText(/Applied 1 change \(1 update\) to dbo\.Orders, \d+\.\d s behind the source$/)
       .waitFor();
-    await page
+    const backlog = page
       .getByRole('region', { name: 'Run', exact: true })
-      .getByLabel('Backlog', { exact: true })
-      .getByText('0 rows waiting')
-      .waitFor();
+      .getByLabel('Backlog', { exact: true });
+    await backlog.getByText('0 rows waiting').waitFor();
+    // Caught up: the dial is grey (no amber or red band at 0), and no "versions behind" beside "caught up".
+    expect(await backlog.locator('.band-behind, .band-far, .band-ok').count()).toBe(0);
+    expect(await backlog.textContent()).not.toContain('behind');
     expect(await page.getByLabel('Snapshot of dbo.Orders').getAttribute('value')).toBe('2');
     await page.getByLabel('Snapshots').getByText('2 rows').waitFor();
     // Per table: rows copied, and the last hour's changes applied (the one update), read before the
