@@ -18,8 +18,13 @@ const figure = z.number().nullable();
 export const agentStatusSchema = z.object({
   state: agentStateSchema,
   failureReason: z.string().nullable(),
-  /** From the newest change's commit at the source to its commit at the target, at the last batch. */
+  /**
+   * From the newest change's commit at the source to its commit at the target, at the last batch; null
+   * while idle (caught up, nothing new since): that lag is history, not how far behind it is.
+   */
   lagSeconds: figure,
+  /** Caught up with nothing new at the source since then; absent from engines that do not say. */
+  idleSince: timestamp.nullable().optional(),
   /** Rows (journal entries or changed rows) the source holds that the pipeline has not read yet. */
   backlogRows: figure,
   /** Time to read them at the rate measured lately, else the agent type's own estimate. */

@@ -15,6 +15,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     state: row.state,
     failureReason: row.failureReason,
     lagSeconds: figures.lagSeconds,
+    idleSince: running ? figures.idleSince : null,
     backlogRows: figures.backlogRows,
     secondsLeft: figures.secondsLeft,
     changesPerSecond: running ? figures.changesPerSecond : null,

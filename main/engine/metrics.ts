@@ -18,6 +18,8 @@ interface AgentCounters {
   retries: number;
   resnapshots: number;
   backlog: BacklogPoint | null;
+  /** When the last backlog point came (seconds). */
+  backlogAt: number | null;
   /** Per source table: changes applied by operation, and when its last batch was committed. */
   tables: Map<string, { insert: number; update: number; delete: number; lastAt: number }>;
   /** Per table being copied or copied: rows done and rows expected (null: unknown). */
@@ -31,7 +33,10 @@ const RATE_WINDOW_S = 60;
 
 /** What the home screen shows of an agent besides its state. */
 export interface AgentFigures {
+  /** The last batch's lag; null while idle (its lag is history, not how far behind it is now). */
   lagSeconds: number | null;
+  /** Caught up and nothing new since: from the last batch (or the backlog point that said so). */
+  idleSince: string | null;
   backlogRows: number | null;
   secondsLeft: number | null;
   changesPerSecond: number;
@@ -71,6 +76,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         retries: 0,
         resnapshots: 0,
         backlog: null,
+        backlogAt: null,
         tables: new Map(),
         copies: new Map(),
         recent: new Map(),
@@ -122,15 +128,22 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       else if (table && kind === 'snapshot-cancelled') c.copies.delete(table);
     },
     backlog(pipelineId, agentId, point) {
-      countersOf(pipelineId, agentId).backlog = point;
+      const c = countersOf(pipelineId, agentId);
+      c.backlog = point;
+      c.backlogAt = now().getTime() / 1000;
     },
     figures(pipelineId, agentId) {
       const c = agents.get(key(pipelineId, agentId));
       const second = Math.floor(now().getTime() / 1000);
       let changes = 0;
       for (const [s, n] of c?.recent ?? []) if (s > second - RATE_WINDOW_S) changes += n;
+      // Idle: the last backlog point came after the last batch and said nothing waits.
+      const idle =
+        c?.backlog?.rowsToRead === 0 && c.backlogAt !== null && c.backlogAt >= (c.lastBatchAt ?? -Infinity);
+      const idleSince = idle ? (c.lastBatchAt ?? c.backlogAt) : null;
       return {
-        lagSeconds: c?.lagSeconds ?? null,
+        lagSeconds: idle ? null : (c?.lagSeconds ?? null),
+        idleSince: idleSince === null ? null : new Date(idleSince * 1000).toISOString(),
         backlogRows: c?.backlog?.rowsToRead ?? null,
         secondsLeft: c ? secondsLeft(c) : null,
         changesPerSecond: changes / RATE_WINDOW_S,

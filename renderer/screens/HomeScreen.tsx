@@ -2,7 +2,7 @@
 // time left, changes per second, last failure — failed and lagging ones first; a pipeline's name opens
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
-import { count, duration, dateTime } from '../../shared/format';
+import { count, duration, dateTime, timeOfDay } from '../../shared/format';
 import {
   alertSettingsSchema,
   CONNECTION_WORDS,
@@ -165,7 +165,13 @@ export function HomeScreen() {
                   <span className={`state state-${s.state}`}>{s.state}</span>
                   {why && why !== 'failed' && <span className="warn"> ({why})</span>}
                 </td>
-                <td>{s.lagSeconds === null ? '–' : duration(s.lagSeconds)}</td>
+                <td>
+                  {s.idleSince
+                    ? `idle since ${timeOfDay(s.idleSince)}`
+                    : s.lagSeconds === null
+                      ? '–'
+                      : duration(s.lagSeconds)}
+                </td>
                 <td>{s.backlogRows === null ? '–' : count(s.backlogRows)}</td>
                 <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>
                 <td>{s.changesPerSecond === null ? '–' : s.changesPerSecond.toFixed(1)}</td>

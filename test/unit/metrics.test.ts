@@ -41,3 +41,36 @@ describe('engine metrics', () => {
     ).toEqual(['configured']);
   });
 });
+
+describe('an idle pipeline', () => {
+  it('shows idle since its last batch instead of that batch’s lag, until changes come again', () => {
+    let now = new Date('2026-11-25T12:00:00Z');
+    const metrics = createEngineMetrics(() => now);
+    const batch = (lagMs: number) =>
+      metrics.event('p1', 'src', 'batch-applied', {
+        changes: 1,
+        inserts: 1,
+        updates: 0,
+        deletes: 0,
+        lagMs,
+        tables: {},
+      });
+    const point = (rowsToRead: number) =>
+      metrics.backlog('p1', 'src', { rowsToRead, minutesLeft: null, measuredMinutesLeft: null });
+    batch(6_000);
+    expect(metrics.figures('p1', 'src')).toMatchObject({ lagSeconds: 6, idleSince: null });
+    now = new Date('2026-11-25T12:00:05Z');
+    point(0);
+    expect(metrics.figures('p1', 'src')).toMatchObject({
+      lagSeconds: null,
+      idleSince: '2026-11-25T12:00:00.000Z',
+    });
+    // Rows waiting is not idle, and a batch after the point is work again: its lag counts.
+    point(40);
+    expect(metrics.figures('p1', 'src').idleSince).toBeNull();
+    point(0);
+    now = new Date('2026-11-25T12:00:09Z');
+    batch(2_000);
+    expect(metrics.figures('p1', 'src')).toMatchObject({ lagSeconds: 2, idleSince: null });
+  });
+});
