@@ -10,8 +10,8 @@ import {
   type FleetEngine,
 } from '../../shared/push';
 import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
-import { useStore } from '../store';
-import { openPipeline } from '../store/checks';
+import { showScreen, useStore } from '../store';
+import { openPipeline, trySandbox } from '../store/checks';
 import { AlertSettingsForm } from './AlertSettingsForm';
 
 interface Row {
@@ -113,84 +113,103 @@ export function HomeScreen() {
           </>
         )}
       </p>
-      <label className="filter">
-        Filter pipelines
-        <input
-          type="search"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          placeholder="name, engine, state"
-        />
-      </label>
-      <table className="fleet" aria-label="Pipelines of every engine">
-        <thead>
-          <tr>
-            <th scope="col">Pipeline</th>
-            <th scope="col">Source</th>
-            <th scope="col">Engine</th>
-            <th scope="col">State</th>
-            <th scope="col">Lag</th>
-            <th scope="col">Rows waiting</th>
-            <th scope="col">Time left</th>
-            <th scope="col">Changes/s</th>
-            <th scope="col">Last failure</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ engine, pipeline, agent, rank, why }) => {
-            const s = agent.status;
-            return (
-              <tr
-                key={`${engine.profileId}/${pipeline.id}`}
-                className={rank === 0 ? 'row-failed' : rank === 1 ? 'row-lagging' : undefined}
-              >
-                <th scope="row">
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() =>
-                      void openPipeline({
-                        profileId: engine.profileId,
-                        pipelineId: pipeline.id,
-                        agentId: agent.id,
-                      })
-                    }
-                  >
-                    {pipeline.name}
-                  </button>
-                </th>
-                <td className="muted">{agent.type}</td>
-                <td>{engine.name}</td>
-                <td>
-                  <span className={`state state-${s.state}`}>{s.state}</span>
-                  {why && why !== 'failed' && <span className="warn"> ({why})</span>}
-                </td>
-                <td>
-                  {s.idleSince
-                    ? `idle since ${timeOfDay(s.idleSince)}`
-                    : s.lagSeconds === null
-                      ? '–'
-                      : duration(s.lagSeconds)}
-                </td>
-                <td>{s.backlogRows === null ? '–' : count(s.backlogRows)}</td>
-                <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>
-                <td>{s.changesPerSecond === null ? '–' : s.changesPerSecond.toFixed(1)}</td>
-                <td>
-                  {s.lastFailure ? (
-                    <span title={s.lastFailure.reason}>
-                      {dateTime(s.lastFailure.at)}: {s.lastFailure.reason.slice(0, 80)}
-                    </span>
-                  ) : (
-                    '–'
-                  )}
-                </td>
+      {rows.length === 0 && filter === '' && engines.every((e) => e.pipelines.length === 0) && (
+        <div className="empty-state" role="region" aria-label="Get started">
+          <h3>No pipelines yet</h3>
+          <p>
+            Try the sandbox: a simulated SQL Server and a simulated IBM i with sample data, and a pipeline for
+            each on the local engine, so the whole flow runs without a database of your own. Or add an agent
+            for your own source.
+          </p>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => void trySandbox()}>
+              Try the sandbox
+            </button>
+            <button type="button" onClick={() => showScreen('agents')}>
+              Add an agent
+            </button>
+          </div>
+        </div>
+      )}
+      {!(rows.length === 0 && filter === '' && engines.every((e) => e.pipelines.length === 0)) && (
+        <>
+          <label className="filter">
+            Filter pipelines
+            <input
+              type="search"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              placeholder="name, engine, state"
+            />
+          </label>
+          <table className="fleet" aria-label="Pipelines of every engine">
+            <thead>
+              <tr>
+                <th scope="col">Pipeline</th>
+                <th scope="col">Source</th>
+                <th scope="col">Engine</th>
+                <th scope="col">State</th>
+                <th scope="col">Lag</th>
+                <th scope="col">Rows waiting</th>
+                <th scope="col">Time left</th>
+                <th scope="col">Changes/s</th>
+                <th scope="col">Last failure</th>
               </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {rows.length === 0 && (
-        <p className="muted">No pipelines yet: add an engine, or try the sandbox on the Pipelines screen.</p>
+            </thead>
+            <tbody>
+              {rows.map(({ engine, pipeline, agent, rank, why }) => {
+                const s = agent.status;
+                return (
+                  <tr
+                    key={`${engine.profileId}/${pipeline.id}`}
+                    className={rank === 0 ? 'row-failed' : rank === 1 ? 'row-lagging' : undefined}
+                  >
+                    <th scope="row">
+                      <button
+                        type="button"
+                        className="link"
+                        onClick={() =>
+                          void openPipeline({
+                            profileId: engine.profileId,
+                            pipelineId: pipeline.id,
+                            agentId: agent.id,
+                          })
+                        }
+                      >
+                        {pipeline.name}
+                      </button>
+                    </th>
+                    <td className="muted">{agent.type}</td>
+                    <td>{engine.name}</td>
+                    <td>
+                      <span className={`state state-${s.state}`}>{s.state}</span>
+                      {why && why !== 'failed' && <span className="warn"> ({why})</span>}
+                    </td>
+                    <td>
+                      {s.idleSince
+                        ? `idle since ${timeOfDay(s.idleSince)}`
+                        : s.lagSeconds === null
+                          ? '–'
+                          : duration(s.lagSeconds)}
+                    </td>
+                    <td>{s.backlogRows === null ? '–' : count(s.backlogRows)}</td>
+                    <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>
+                    <td>{s.changesPerSecond === null ? '–' : s.changesPerSecond.toFixed(1)}</td>
+                    <td>
+                      {s.lastFailure ? (
+                        <span title={s.lastFailure.reason}>
+                          {dateTime(s.lastFailure.at)}: {s.lastFailure.reason.slice(0, 80)}
+                        </span>
+                      ) : (
+                        '–'
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
       )}
       <AlertSettingsForm />
     </section>

@@ -306,6 +306,8 @@ export async function refreshRun(): Promise<void> {
 export async function trySandbox(): Promise<void> {
   const { api } = useStore.getState();
   if (!api) return;
+  // From Home's first launch too: the sandbox's pipelines are opened on the Pipelines screen.
+  showScreen('checks');
   patch({ busy: 'loading', error: undefined, notice: undefined });
   try {
     const { pipelineId, agentId, port, ibmi } = await api.startSandbox({});

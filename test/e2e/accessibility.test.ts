@@ -29,7 +29,12 @@ const agents = async (page: Page) =>
 const SCREENS: [string, (page: Page) => Promise<void>][] = [
   [
     'home',
-    async (page) => void (await page.getByRole('table', { name: 'Pipelines of every engine' }).waitFor()),
+    // With no pipeline yet (the first launch), Home offers its first steps instead of an empty table.
+    async (page) =>
+      void (await page
+        .getByRole('table', { name: 'Pipelines of every engine' })
+        .or(page.getByRole('region', { name: 'Get started' }))
+        .waitFor()),
   ],
   ['agent types', agents],
   [
