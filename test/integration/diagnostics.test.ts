@@ -8,6 +8,7 @@ import { watchedLog } from '../setup/secretNotes';
 import { startAppServices, type AppServices } from '../../main/app/services';
 import type { Envelope } from '../../shared/api';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
+import type { AgentRuntime } from '../../main/connectors/spi';
 
 const PASSWORD = 'Diag-Pa55-word!';
 const JOURNAL_PASSWORD = 'ibmi-Diag-Secret';
@@ -93,6 +94,33 @@ describe('engine: POST /diagnostics', () => {
 
     const everything = Buffer.from(Object.values(files).flatMap((f) => [...f])).toString('utf8');
     for (const secret of [PASSWORD, JOURNAL_PASSWORD, e.token]) expect(everything).not.toContain(secret);
+  });
+});
+
+describe('engine: the checks a bundle keeps', () => {
+  it('are the ones run again after a fix, when a fix came last', async () => {
+    let fixed = false;
+    const checks = () => [
+      {
+        id: 'tidy',
+        status: fixed ? ('passed' as const) : ('failed' as const),
+        message: 'Tidy?',
+        remedy: null,
+      },
+    ];
+    const runtime = {
+      check: async () => checks(),
+      applyFix: async () => ((fixed = true), { applied: 'TIDY', checks: checks() }),
+    } as unknown as AgentRuntime;
+    const e = await startTestEngine({ runtime });
+    open.push({ close: e.stop });
+    await configure(e);
+    await e.client.applyFix({ pipelineId: 'p1', agentId: 'sql', checkId: 'tidy' });
+    const files = unzipSync(await e.client.createDiagnostics({}));
+    const kept = JSON.parse(strFromU8(files['checks.json'] ?? new Uint8Array())) as {
+      checks: { id: string; status: string }[];
+    }[];
+    expect(kept[0]?.checks.find((c) => c.id === 'tidy')?.status).toBe('passed');
   });
 });
 

@@ -7,6 +7,8 @@ import type { Db } from './db';
 import { verifyReportSchema, type VerifyReport } from '../../../shared/verify';
 
 const VERIFY_REPORTS_KEPT = 10;
+/** The events that carry a whole set of check results: a test, and a fix with the checks after it. */
+const CHECK_KINDS = "'checked', 'fix-applied', 'fix-not-needed'";
 
 interface PipelineRow {
   id: string;
@@ -192,8 +194,9 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       { id: number; pipeline_id: string; agent_id: string | null; at: string; kind: string; data: string }
     >('SELECT * FROM (SELECT * FROM events ORDER BY id DESC LIMIT ?) ORDER BY id'),
     lastChecks: db.prepare<[], { pipeline_id: string; agent_id: string; at: string; data: string }>(
-      "SELECT e.pipeline_id, e.agent_id, e.at, e.data FROM events e WHERE e.kind = 'checked' AND e.id = " +
-        "(SELECT MAX(id) FROM events x WHERE x.kind = 'checked' AND x.pipeline_id = e.pipeline_id AND x.agent_id = e.agent_id) ORDER BY e.pipeline_id, e.agent_id",
+      // A fix answers the checks run again after it: that is the latest result too.
+      `SELECT e.pipeline_id, e.agent_id, e.at, e.data FROM events e WHERE e.kind IN (${CHECK_KINDS}) AND e.id = ` +
+        `(SELECT MAX(id) FROM events x WHERE x.kind IN (${CHECK_KINDS}) AND x.pipeline_id = e.pipeline_id AND x.agent_id = e.agent_id) ORDER BY e.pipeline_id, e.agent_id`,
     ),
     allBacklog: db.prepare<
       [string],
