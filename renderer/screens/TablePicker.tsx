@@ -2,9 +2,9 @@
 // table its rows, key, change feed and what would stop it (with the statement that fixes it); the
 // target name of each chosen table; saved as the pipeline's entities, the outcome beside the button.
 import { useEffect, useRef, useState } from 'react';
-import type { CatalogTable } from '../../shared/controlApi';
 import { count } from '../../shared/format';
 import { useStore } from '../store';
+import { changeFeedText } from '../ui/changeFeed';
 import {
   chooseShown,
   closePicker,
@@ -16,15 +16,6 @@ import {
   setTarget,
   toggle,
 } from '../store/tablePicker';
-
-const feedOf = (t: CatalogTable) =>
-  t.changeTracking !== null
-    ? t.changeTracking
-      ? 'Change Tracking on'
-      : 'Change Tracking off'
-    : t.journal
-      ? `${t.journal} ${t.journalImages ?? ''}`.trim()
-      : 'not journaled';
 
 export function TablePicker() {
   const picker = useStore((s) => s.picker);
@@ -139,7 +130,7 @@ export function TablePicker() {
                 <td>{name}</td>
                 <td>{t.rows === null ? '' : count(t.rows)}</td>
                 <td>{t.primaryKey.join(', ') || 'none'}</td>
-                <td>{feedOf(t)}</td>
+                <td>{changeFeedText(t)}</td>
                 <td>
                   {t.problem ?? 'nothing'}
                   {t.fix && (

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import type { TableActivity, TableState } from '../../shared/controlApi';
 import { count, dateTime } from '../../shared/format';
 import { useStore } from '../store';
+import { changeFeedText } from '../ui/changeFeed';
 import { loadTables, snapshotTable } from '../store/checks';
 
 /** A table's row: the source's view of it, what the pipeline applied of it lately, and its copy. */
@@ -28,16 +29,7 @@ const COLUMNS: Column[] = [
   {
     key: 'feed',
     label: 'Change feed',
-    text: (t) =>
-      t.changeTracking !== null
-        ? t.changeTracking
-          ? 'Change Tracking on'
-          : 'Change Tracking off'
-        : t.journal
-          ? `${t.journal} ${t.journalImages ?? ''}`.trim()
-          : t.exists
-            ? 'not journaled'
-            : '',
+    text: changeFeedText,
   },
   {
     key: 'copied',
