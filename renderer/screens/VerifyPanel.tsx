@@ -11,7 +11,7 @@ import {
 } from '../../shared/verify';
 import { useStore } from '../store';
 import { askVerify, saveReport } from '../store/verify';
-import { count, duration } from '../../shared/format';
+import { count, dateTime, duration } from '../../shared/format';
 import { FilterSelect } from '../ui/FilterSelect';
 
 const SHOWN = 20;
@@ -177,10 +177,16 @@ export function VerifyPanel({ running, tables }: { running: boolean; tables: str
         <div aria-live="polite">
           <p>
             <strong>{summary(last)}</strong>
-            {last.finishedAt && (
-              <span className="muted"> — {last.finishedAt.slice(0, 19).replace('T', ' ')}</span>
-            )}
+            {last.finishedAt && <span className="muted"> — {dateTime(last.finishedAt)}</span>}
           </p>
+          {/* Said while it runs, and gone when it is done: the report's own state, never a stale banner. */}
+          {last.finishedAt === null && (
+            <p className="muted" role="status">
+              {last.kind === 'repair'
+                ? 'Repairing: the differing rows are copied again, then verified again.'
+                : 'Verifying: the pipeline keeps running; rows still changing are read again once it is past them.'}
+            </p>
+          )}
           <ul className="copies" aria-label="Verify by table">
             {last.tables.map((t) => (
               <li key={t.table}>

@@ -3,6 +3,7 @@
 // open as chosen, and keep their other settings (row identification, columns, journal) when saved.
 import type { CatalogAnswer, CatalogTable, Entity } from '../../shared/controlApi';
 import { useStore } from './index';
+import { loadTables } from './checks';
 
 export interface PickerAddress {
   profileId: string;
@@ -198,6 +199,10 @@ export async function saveTables(): Promise<void> {
       entities,
     });
     if (!stillFor(address)) return;
+    // The Tables view of the same pipeline, when shown, shows the new tables at once.
+    const { checker } = useStore.getState();
+    if (checker.tables !== undefined && checker.selected?.startsWith(`${address.pipelineId}/`))
+      void loadTables();
     const count = answer.entities.length;
     const warnings = answer.warnings.length ? ` ${answer.warnings.join(' ')}` : '';
     update(() => ({

@@ -21,16 +21,8 @@ export async function askVerify(
     });
     if (!stillOpen(at)) return patch({ busy: undefined });
     shownNow(runPart('verify', at));
-    patch({
-      verify,
-      busy: undefined,
-      notice:
-        action === 'verify'
-          ? 'Verifying: the pipeline keeps running; rows still changing are read again once it is past them.'
-          : action === 'repair'
-            ? 'Repairing: the differing rows are copied again, then verified again.'
-            : 'The verify is cancelled; what it found so far is kept.',
-    });
+    // What it is doing is said by the report itself (the Verify panel), for as long as it is true.
+    patch({ verify, busy: undefined, notice: undefined });
     await refreshRun();
   } catch (error) {
     patch({ error: failure(at, error), busy: undefined });

@@ -134,6 +134,8 @@ describe('Try the sandbox', () => {
     const verify = page.getByRole('region', { name: 'Verify the replica' });
     await verify.getByRole('button', { name: 'Verify', exact: true }).click();
     await verify.getByText(/^Verify: the replica equals the source \(\d+ rows compared\)$/).waitFor();
+    // Done, it no longer says it is verifying.
+    expect(await page.getByText('Verifying: the pipeline keeps running').count()).toBe(0);
 
     // A row changed behind the engine's back, in the replica file itself.
     const db = new Database(join(web.app.dataDir, 'replicas', 'sandbox-ibmi.sqlite'), { timeout: 5000 });

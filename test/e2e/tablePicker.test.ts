@@ -97,10 +97,16 @@ describe('choosing tables', () => {
     // The only engine is chosen already.
     await expect.poll(() => page.getByLabel('Engine').inputValue()).toBe('local');
     await page.getByLabel('Agent').selectOption('picked/ibmi');
+    await page.getByRole('button', { name: 'Show tables' }).click();
+    await page.getByText('2 of 2 tables').waitFor();
     await page.getByRole('button', { name: 'Choose tables' }).click();
     await row('SHOP.CUSTOMER').waitFor();
     expect(await page.getByLabel('Replicate SHOP.CUSTOMER').isChecked()).toBe(true);
     expect(await page.getByLabel('Replicate LEGACY.ITEMS').isChecked()).toBe(false);
+    // A table added here shows in the Tables view at once, not after a reload.
+    await page.getByLabel('Replicate LEGACY.ITEMS').check();
+    await page.getByRole('button', { name: 'Save 3 tables' }).click();
+    await page.getByText('3 of 3 tables').waitFor();
     expect(consoleErrors).toEqual([]);
   });
 
