@@ -12,6 +12,7 @@ import { failed, passed, unchecked } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
 import { bracket, byTableName, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from './shape';
+import { enableTracking } from './tables';
 
 export const SCHEMAS_ERROR = "Driver SQL exception: Invalid object name 'SYS.SCHEMAS'.";
 export const MISSING_KEYS_ERROR = 'IllegalArgumentException: Missing primary keys for entities...';
@@ -379,9 +380,7 @@ async function checkCatalog(
           'Enable it on each table (the table needs a primary key).',
           untracked
             .filter((t) => lookup(t)?.has_pk)
-            .map(
-              (t) => `ALTER TABLE ${qualified(t)} ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);`,
-            )
+            .map(enableTracking)
             .join('\n'),
         ),
   );

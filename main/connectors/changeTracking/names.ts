@@ -1,12 +1,13 @@
 // SQL Server names as they reach SQL: always bracket-quoted (a `]` doubled), never concatenated raw.
-import { tableText } from '../../../shared/names';
+import { sqlServerFold, tableText } from '../../../shared/names';
 import type { TableRef } from '../source';
 
 export const bracket = (name: string): string => `[${name.replaceAll(']', ']]')}]`;
 export const qualified = (t: TableRef): string => `${bracket(t.schema)}.${bracket(t.table)}`;
 /** The schema the agent keeps its own tables in (spec: created when absent; the name is fixed). */
 export const SYNC_SCHEMA = 'SYNC';
-export const sameName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+/** Names as the default collation compares them (shared/names.ts says why). */
+export const sameName = (a: string, b: string): boolean => sqlServerFold(a) === sqlServerFold(b);
 
 /**
  * Tables per statement where a statement names each table (a UNION branch and a parameter each):

@@ -11,7 +11,7 @@ import { passed } from '../checkResults';
 import { tableRefOf } from '../source';
 import { sqlServerFold, tableText } from '../../../shared/names';
 import type { AgentPlugin, ResolvedAgent, SourceAdmin, SourceNames, TargetNames } from '../spi';
-import { SYNC_SCHEMA } from './names';
+import { sameName, SYNC_SCHEMA } from './names';
 import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingCatalog, changeTrackingTables } from './tables';
@@ -63,8 +63,7 @@ function admin(source: ChangeTrackingSource): SourceAdmin {
   };
 }
 
-const inSyncSchema = (schema: string | undefined) =>
-  schema !== undefined && sqlServerFold(schema) === sqlServerFold(SYNC_SCHEMA);
+const inSyncSchema = (schema: string | undefined) => schema !== undefined && sameName(schema, SYNC_SCHEMA);
 
 /**
  * Source tables are told apart as the database's collation does, known once connected (the checks and

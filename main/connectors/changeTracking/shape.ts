@@ -179,7 +179,18 @@ export function unsupportedColumns(shape: TableShape): string[] {
 const isVariant = (c: ColumnShape) => c.sourceType.toLowerCase().replace(/\(.*$/, '') === 'sql_variant';
 
 /** How many select items selectColumn gives a column: a variant's properties follow its value. */
-export const selectWidth = (c: ColumnShape): number => (isVariant(c) ? VARIANT_WIDTH : 1);
+const selectWidth = (c: ColumnShape): number => (isVariant(c) ? VARIANT_WIDTH : 1);
+
+/** Where each column's select items start when they follow item `from`, and the item after them. */
+export function selectPositions(columns: readonly ColumnShape[], from = 0): { at: number[]; end: number } {
+  const at: number[] = [];
+  let next = from;
+  for (const c of columns) {
+    at.push(next);
+    next += selectWidth(c);
+  }
+  return { at, end: next };
+}
 
 /**
  * Driver rows read by position (arrayRowMode) as the agents hand rows on: the columns' values from
@@ -188,12 +199,8 @@ export const selectWidth = (c: ColumnShape): number => (isVariant(c) ? VARIANT_W
  * the copy alone.
  */
 export function rowReader(columns: readonly ColumnShape[], from = 0): (values: readonly unknown[]) => Row {
-  const plan: { name: string; at: number; variant: boolean }[] = [];
-  let at = from;
-  for (const c of columns) {
-    plan.push({ name: c.name, at, variant: isVariant(c) });
-    at += selectWidth(c);
-  }
+  const { at } = selectPositions(columns, from);
+  const plan = columns.map((c, i) => ({ name: c.name, at: at[i] as number, variant: isVariant(c) }));
   return (values) => {
     const row: Row = {};
     for (const p of plan)

@@ -37,7 +37,14 @@ import {
   type RunQuery,
   type Structure,
 } from './structure';
-import { bindKey, describeTables, selectColumn, selectWidth, rowReader, unsupportedColumns } from './shape';
+import {
+  bindKey,
+  describeTables,
+  rowReader,
+  selectColumn,
+  selectPositions,
+  unsupportedColumns,
+} from './shape';
 import { PENDING, pendingKey } from './pendingKeys';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 
@@ -505,18 +512,11 @@ export class ChangeTrackingSource implements SourceAgent {
     // Positions and readers made once per batch, not per row.
     const table = tableKey(shape.ref);
     const readKey = rowReader(keyColumns, 2);
-    const rowAt = 2 + keyColumns.reduce((n, c) => n + selectWidth(c), 0);
+    const rowAt = selectPositions(keyColumns, 2).end;
     const readRow = rowReader(shape.columns, rowAt);
-    const maskAt = rowAt + shape.columns.reduce((n, c) => n + selectWidth(c), 0);
+    const { at: columnAt, end: maskAt } = selectPositions(shape.columns, rowAt);
     // A key column is NOT NULL: read from the table, it is NULL only when the row is gone.
-    const firstKeyAt =
-      rowAt +
-      shape.columns
-        .slice(
-          0,
-          shape.columns.findIndex((c) => c.name === shape.key[0]),
-        )
-        .reduce((n, c) => n + selectWidth(c), 0);
+    const firstKeyAt = columnAt[shape.columns.findIndex((c) => c.name === shape.key[0])] ?? -1;
     return records.map((r): Change => {
       const exists = r[firstKeyAt] !== null && r[firstKeyAt] !== undefined;
       const op = OPS[String(r[0]).trim() as keyof typeof OPS] ?? 'update';

@@ -7,8 +7,8 @@ import {
   type Entity,
   type TableState,
 } from '../../../shared/controlApi';
-import { tableKey } from '../source';
-import { byTableName, qualified, SYNC_SCHEMA } from './names';
+import { tableKey, type TableRef } from '../source';
+import { byTableName, qualified, sameName, SYNC_SCHEMA } from './names';
 
 interface Row {
   schema_name: string;
@@ -32,6 +32,27 @@ const readCatalogue = async (pool: sql.ConnectionPool) =>
       ORDER BY s.name, t.name, ic.key_ordinal`)
   ).recordset;
 
+/** The statement that turns Change Tracking on for a table, as the checks and the catalogue offer it. */
+export const enableTracking = (t: TableRef): string =>
+  `ALTER TABLE ${qualified(t)} ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);`;
+
+/** A table's primary key and tracking from its catalogue rows, and what stops Change Tracking of it. */
+function trackingOf(rows: readonly Row[]): {
+  primaryKey: string[];
+  tracked: boolean;
+  problem: string | null;
+} {
+  const primaryKey = rows.flatMap((r) => (r.key_column ? [r.key_column] : []));
+  const tracked = rows.some((r) => Number(r.tracked) === 1);
+  const problem =
+    primaryKey.length === 0
+      ? 'No primary key: Change Tracking needs one.'
+      : !tracked
+        ? 'Change Tracking is off for the table.'
+        : null;
+  return { primaryKey, tracked, problem };
+}
+
 export async function changeTrackingTables(
   pool: sql.ConnectionPool,
   entities: readonly Entity[],
@@ -40,18 +61,13 @@ export async function changeTrackingTables(
   const rowsOf = byTableName(await readCatalogue(pool));
   return entities.map((e) => {
     const rows = rowsOf(e.source);
-    const primaryKey = rows.flatMap((r) => (r.key_column ? [r.key_column] : []));
-    const tracked = rows.some((r) => Number(r.tracked) === 1);
+    const { primaryKey, tracked, problem: stop } = trackingOf(rows);
     const problem =
       rows.length === 0
         ? 'The table does not exist, or the login cannot see it.'
         : e.rowIdentification.kind !== 'primaryKey'
           ? 'Change tracking identifies rows by primary key only.'
-          : primaryKey.length === 0
-            ? 'No primary key: Change Tracking needs one.'
-            : !tracked
-              ? 'Change Tracking is off for the table.'
-              : null;
+          : stop;
     return {
       table: tableKey(e.source),
       exists: rows.length > 0,
@@ -72,36 +88,24 @@ export async function changeTrackingTables(
  * DATABASE STATE): rows are null.
  */
 export async function changeTrackingCatalog(pool: sql.ConnectionPool): Promise<CatalogTable[]> {
-  const byTable = new Map<string, { schema: string; table: string; tracked: boolean; key: string[] }>();
+  const byTable = new Map<string, Row[]>();
   for (const r of await readCatalogue(pool)) {
-    if (r.schema_name.toLowerCase() === SYNC_SCHEMA.toLowerCase()) continue;
+    if (sameName(r.schema_name, SYNC_SCHEMA)) continue;
     const id = JSON.stringify([r.schema_name, r.table_name]);
-    const entry = byTable.get(id) ?? { schema: r.schema_name, table: r.table_name, tracked: false, key: [] };
-    entry.tracked ||= Number(r.tracked) === 1;
-    if (r.key_column) entry.key.push(r.key_column);
-    byTable.set(id, entry);
+    byTable.set(id, [...(byTable.get(id) ?? []), r]);
   }
-  return [...byTable.values()].map((t) => {
-    const ref = { schema: t.schema, table: t.table };
-    const problem =
-      t.key.length === 0
-        ? 'No primary key: Change Tracking needs one (a unique index does not stand in for it).'
-        : !t.tracked
-          ? 'Change Tracking is off for the table.'
-          : null;
+  return [...byTable.values()].map((rows) => {
+    const ref = { schema: rows[0]?.schema_name ?? '', table: rows[0]?.table_name ?? '' };
+    const { primaryKey, tracked, problem } = trackingOf(rows);
     return {
-      schema: t.schema,
-      table: t.table,
+      ...ref,
       rows: null,
-      primaryKey: t.key,
-      changeTracking: t.tracked,
+      primaryKey,
+      changeTracking: tracked,
       journal: null,
       journalImages: null,
       problem,
-      fix:
-        t.key.length > 0 && !t.tracked
-          ? `ALTER TABLE ${qualified(ref)} ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);`
-          : null,
+      fix: primaryKey.length > 0 && !tracked ? enableTracking(ref) : null,
     };
   });
 }
