@@ -8,9 +8,17 @@ import {
 } from '../../../shared/controlApi';
 import { cellText as text, type IbmiConnection } from '../drivers/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
-import { fileOf, hasSystemNames, objectsIn } from './journals';
+import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { journalingFix } from './checks';
 import { catalogLayouts, primaryKeys, unknownColumns } from './layout';
+
+/** What stops the agent reading a file's journal, in words; null when it is journaled with both images. */
+function journalingProblem(file: ObjectState): string | null {
+  if (!file.journal) return 'Not journaled: STRJRNPF with IMAGES(*BOTH).';
+  if (file.images !== '*BOTH')
+    return `Journaled with ${file.images ?? '*AFTER'} images: CHGJRNOBJ to IMAGES(*BOTH).`;
+  return null;
+}
 
 export async function journalTables(c: IbmiConnection, entities: readonly Entity[]): Promise<TableState[]> {
   const named = entities.filter((e) => hasSystemNames(e.source));
@@ -41,15 +49,13 @@ export async function journalTables(c: IbmiConnection, entities: readonly Entity
     const journal = e.journal ?? file.journal;
     const id = e.rowIdentification;
     const unknown = id.kind === 'logicalKey' ? unknownColumns(layout, id.columns) : [];
-    const problem = !file.journal
-      ? 'Not journaled: STRJRNPF with IMAGES(*BOTH).'
-      : file.images !== '*BOTH'
-        ? `Journaled with ${file.images ?? '*AFTER'} images: CHGJRNOBJ to IMAGES(*BOTH).`
-        : id.kind === 'primaryKey' && layout.primaryKey.length === 0
-          ? 'No primary key: identify rows by a logical key or RRN.'
-          : unknown.length > 0
-            ? `The logical key names unknown columns: ${unknown.join(', ')}.`
-            : null;
+    const problem =
+      journalingProblem(file) ??
+      (id.kind === 'primaryKey' && layout.primaryKey.length === 0
+        ? 'No primary key: identify rows by a logical key or RRN.'
+        : unknown.length > 0
+          ? `The logical key names unknown columns: ${unknown.join(', ')}.`
+          : null);
     return {
       ...base,
       exists: true,
@@ -80,15 +86,14 @@ export async function journalCatalog(c: IbmiConnection, syncLibrary: string): Pr
   if (files.length === 0) return [];
   const libraries = [...new Set(files.map((f) => f.schema))];
   const marks = libraries.map(() => '?').join(', ');
-  const [objects, keys, counts] = await Promise.all([
-    objectsIn(c, libraries),
-    primaryKeys(c, files),
-    c.query(
-      'SELECT SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME, SUM(NUMBER_ROWS) AS N FROM QSYS2.SYSPARTITIONSTAT ' +
-        `WHERE SYSTEM_TABLE_SCHEMA IN (${marks}) GROUP BY SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME`,
-      libraries,
-    ),
-  ]);
+  // One after the other: one connection runs one statement at a time.
+  const objects = await objectsIn(c, libraries);
+  const keys = await primaryKeys(c, files);
+  const counts = await c.query(
+    'SELECT SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME, SUM(NUMBER_ROWS) AS N FROM QSYS2.SYSPARTITIONSTAT ' +
+      `WHERE SYSTEM_TABLE_SCHEMA IN (${marks}) GROUP BY SYSTEM_TABLE_SCHEMA, SYSTEM_TABLE_NAME`,
+    libraries,
+  );
   const rows = new Map(
     counts.map((r) => [`${text(r.SYSTEM_TABLE_SCHEMA)}/${text(r.SYSTEM_TABLE_NAME)}`, Number(r.N)]),
   );
@@ -96,13 +101,7 @@ export async function journalCatalog(c: IbmiConnection, syncLibrary: string): Pr
     const at = `${f.schema}/${f.table}`;
     const file = fileOf(objects, f);
     const journaled = file?.journal ?? null;
-    const problem = !file
-      ? 'The user cannot see the file (no authority to it).'
-      : !journaled
-        ? 'Not journaled: STRJRNPF with IMAGES(*BOTH).'
-        : file.images !== '*BOTH'
-          ? `Journaled with ${file.images ?? '*AFTER'} images: CHGJRNOBJ to IMAGES(*BOTH).`
-          : null;
+    const problem = file ? journalingProblem(file) : 'The user cannot see the file (no authority to it).';
     return {
       schema: f.schema,
       table: f.table,
