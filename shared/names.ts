@@ -12,13 +12,14 @@ export const POSTGRES_NAME_BYTES = 63;
  * A quoted PostgreSQL identifier as the server keeps it: its exact characters, cut to 63 bytes of
  * UTF-8 at a character boundary (the server's pg_mbcliplen), so two long names can become one.
  */
+const utf8 = new TextEncoder();
+
 export function postgresName(name: string): string {
-  const bytes = new TextEncoder().encode(name);
-  if (bytes.length <= POSTGRES_NAME_BYTES) return name;
+  if (utf8.encode(name).length <= POSTGRES_NAME_BYTES) return name;
   let out = '';
   let used = 0;
   for (const ch of name) {
-    const size = new TextEncoder().encode(ch).length;
+    const size = utf8.encode(ch).length;
     if (used + size > POSTGRES_NAME_BYTES) break;
     out += ch;
     used += size;

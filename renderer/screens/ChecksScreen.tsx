@@ -12,6 +12,7 @@ import {
   recheck,
   runChecks,
   trySandbox,
+  selectedIn,
 } from '../store/checks';
 import { CheckList } from '../ui/CheckList';
 import { checksHeadline } from '../../shared/checkSummary';
@@ -24,7 +25,8 @@ import { TablesView } from './TablesView';
 import { BacklogOverview } from './BacklogOverview';
 
 export function ChecksScreen() {
-  const { profileId, agents, selected, results, busy, notice, error } = useStore((s) => s.checker);
+  const checker = useStore((s) => s.checker);
+  const { profileId, agents, selected, results, busy, notice, error } = checker;
   const profiles = useStore((s) => s.profiles);
   const resultsRef = useRef<HTMLDivElement>(null);
   // Which pipeline's Delete is being confirmed: another one chosen meanwhile is not.
@@ -42,7 +44,7 @@ export function ChecksScreen() {
     if (results) resultsRef.current?.focus();
   }, [results]);
   const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
-  const picked = sources.find(({ pipeline, agent }) => `${pipeline.id}/${agent.id}` === selected);
+  const picked = selectedIn(checker);
   const chosenSource =
     profileId && picked && picked.agent.role === 'source'
       ? { profileId, pipelineId: picked.pipeline.id, agentId: picked.agent.id, agentType: picked.agent.type }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '../store';
 import type { SnapshotsAnswer, TableSnapshot } from '../../shared/snapshots';
-import { controlAgent, loadSeries, refreshRun, snapshotTable } from '../store/checks';
+import { controlAgent, loadSeries, refreshRun, selectedIn, snapshotTable } from '../store/checks';
 import { Charts } from './Charts';
 import { BacklogGauge } from './BacklogGauge';
 import { VerifyPanel } from './VerifyPanel';
@@ -11,9 +11,9 @@ import { EventList } from './EventList';
 import { count, duration } from '../../shared/format';
 
 export function RunPanel() {
-  const { agents, selected, events, busy, backlog, snapshots } = useStore((s) => s.checker);
-  const [pipelineId, agentId] = (selected ?? '').split('/');
-  const agent = agents?.find((p) => p.id === pipelineId)?.agents.find((a) => a.id === agentId);
+  const checker = useStore((s) => s.checker);
+  const { selected, events, busy, backlog, snapshots } = checker;
+  const agent = selectedIn(checker)?.agent;
   // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
   const [stopAsked, setStopAsked] = useState<string | null>(null);
   const confirmingStop = stopAsked !== null && stopAsked === selected;

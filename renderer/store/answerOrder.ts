@@ -17,6 +17,14 @@ export interface RunAddress {
 /** An agent's backlog, copies or verify, or its state in the engine's list. */
 export type RunPart = `${'backlog' | 'snapshots' | 'verify' | 'agent'} ${string}/${string}/${string}`;
 
+/** Whether two addresses name the same engine, pipeline and agent. */
+export const sameAddress = (a: RunAddress | undefined, b: RunAddress | undefined): boolean =>
+  a !== undefined &&
+  b !== undefined &&
+  a.profileId === b.profileId &&
+  a.pipelineId === b.pipelineId &&
+  a.agentId === b.agentId;
+
 export const runPart = (kind: 'backlog' | 'snapshots' | 'verify' | 'agent', at: RunAddress): RunPart =>
   `${kind} ${at.profileId}/${at.pipelineId}/${at.agentId}`;
 

@@ -13,7 +13,7 @@ import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
 import { coalesced } from '../../shared/coalesce';
-import { readIsNewer, readSent, runPart, shownNow, type RunAddress } from './answerOrder';
+import { readIsNewer, readSent, runPart, shownNow, type RunAddress, sameAddress } from './answerOrder';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
 export interface ChecksSliceState {
@@ -148,6 +148,14 @@ export const refreshVerify = coalesced(async () => {
   if (verify && stillOpen(at) && readIsNewer(runPart('verify', at), sentAt)) patch({ verify });
 }, READ_SPACING_MS);
 
+/** The checker's selected agent with its pipeline, in a state of it; undefined when none is selected. */
+export function selectedIn(checker: ChecksSliceState['checker']) {
+  const [pipelineId, agentId] = (checker.selected ?? '').split('/');
+  const pipeline = checker.agents?.find((p) => p.id === pipelineId);
+  const agent = pipeline?.agents.find((a) => a.id === agentId);
+  return pipeline && agent ? { pipeline, agent } : undefined;
+}
+
 export function address(): RunAddress | undefined {
   const { profileId, selected } = useStore.getState().checker;
   const [pipelineId, agentId] = (selected ?? '').split('/');
@@ -159,8 +167,7 @@ export function address(): RunAddress | undefined {
  * one, arriving after the DBA moved on, is not shown under this one.
  */
 export function stillOpen(at: RunAddress): boolean {
-  const now = address();
-  return now?.profileId === at.profileId && now.pipelineId === at.pipelineId && now.agentId === at.agentId;
+  return sameAddress(address(), at);
 }
 
 /** What an action on `at` failed with: named when the DBA has since opened another pipeline. */

@@ -2,16 +2,14 @@
 // the wizard (filled in, secrets kept unless typed), and a pipeline with everything that goes with it.
 import type { AgentType } from '../../shared/agents';
 import { showScreen, useStore } from './index';
-import { message, patch, pickCheckerEngine } from './checks';
+import { message, patch, pickCheckerEngine, selectedIn } from './checks';
 import { openWizardToEdit } from './wizard';
 
 /** The selected agent as its engine holds it, with its pipeline; undefined when none is selected. */
-export function selectedAgent() {
-  const { agents, selected, profileId } = useStore.getState().checker;
-  const [pipelineId, agentId] = (selected ?? '').split('/');
-  const pipeline = agents?.find((p) => p.id === pipelineId);
-  const agent = pipeline?.agents.find((a) => a.id === agentId);
-  return profileId && pipeline && agent ? { profileId, pipeline, agent } : undefined;
+function selectedAgent() {
+  const { checker } = useStore.getState();
+  const chosen = selectedIn(checker);
+  return checker.profileId && chosen ? { profileId: checker.profileId, ...chosen } : undefined;
 }
 
 /** Opens the wizard over the selected agent's settings, to change and apply them to the same ids. */

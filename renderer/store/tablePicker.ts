@@ -4,6 +4,7 @@
 import type { CatalogAnswer, CatalogTable, Entity } from '../../shared/controlApi';
 import { useStore } from './index';
 import { loadTables } from './checks';
+import { sameAddress } from './answerOrder';
 
 export interface PickerAddress {
   profileId: string;
@@ -55,14 +56,7 @@ const update = (change: (p: TablePickerState) => Partial<TablePickerState>) =>
   useStore.setState((s) => (s.picker ? { picker: { ...s.picker, ...change(s.picker) } } : s));
 
 /** Whether the picker still shows `address` (an answer for one closed since is dropped). */
-const stillFor = (address: PickerAddress) => {
-  const now = useStore.getState().picker?.address;
-  return (
-    now?.profileId === address.profileId &&
-    now.pipelineId === address.pipelineId &&
-    now.agentId === address.agentId
-  );
-};
+const stillFor = (address: PickerAddress) => sameAddress(useStore.getState().picker?.address, address);
 
 export async function openPicker(address: PickerAddress): Promise<void> {
   const { api } = useStore.getState();
