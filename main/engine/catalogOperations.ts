@@ -35,7 +35,7 @@ function cursorOf(text: string): readonly [string, string] {
 }
 
 /** One page of the catalogue: the tables matching the query after its cursor, and the schemas. */
-export function catalogPage(agentId: string, all: readonly CatalogTable[], q: CatalogQuery): CatalogAnswer {
+function catalogPage(agentId: string, all: readonly CatalogTable[], q: CatalogQuery): CatalogAnswer {
   const sorted = [...all].sort((a, b) => order(keyOf(a), keyOf(b)));
   const counts = new Map<string, number>();
   for (const t of sorted) counts.set(t.schema, (counts.get(t.schema) ?? 0) + 1);

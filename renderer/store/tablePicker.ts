@@ -45,7 +45,7 @@ export interface TablePickerSliceState {
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
 
 /** A target name no other chosen table is likely to have: SQL Server's dbo tables by their name alone. */
-export function defaultTarget(agentType: string, t: { schema: string; table: string }): string {
+function defaultTarget(agentType: string, t: { schema: string; table: string }): string {
   const plain = agentType === 'change-tracking' ? t.schema.toLowerCase() === 'dbo' : true;
   return (plain ? t.table : `${t.schema}_${t.table}`).toLowerCase();
 }
@@ -165,7 +165,7 @@ export function setTarget(key: string, target: string): void {
 }
 
 /** The chosen tables as entities: a table stored before keeps its other settings. */
-export function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
+function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
   const stored = new Map(p.stored.map((e) => [keyOf(e.source), e]));
   return Object.entries(p.chosen).map(([key, t]): Entity => {
     const before = stored.get(key);

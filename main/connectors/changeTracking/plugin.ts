@@ -69,7 +69,7 @@ const inSyncSchema = (schema: string | undefined) => schema !== undefined && sam
  * Source tables are told apart as the database's collation does, known once connected (the checks and
  * the start refuse look-alikes then); without a connection, only exact repeats are one table.
  */
-export const changeTrackingSourceNames: SourceNames = {
+const changeTrackingSourceNames: SourceNames = {
   fold: tableText,
   reserved: (e) =>
     inSyncSchema(e.source.schema)
@@ -78,7 +78,7 @@ export const changeTrackingSourceNames: SourceNames = {
 };
 
 /** A SQL Server target compares as its default collation does: without case. */
-export const sqlServerTargetNames: TargetNames = {
+const sqlServerTargetNames: TargetNames = {
   database: (settings) => {
     const c = settings?.hostCredentials ?? {};
     return `${String(c.host).toLowerCase()}:${Number(c.port ?? 1433)}/${sqlServerFold(String(c.databaseName))}`;

@@ -48,7 +48,7 @@ function admin(source: JournalSource, user: string): SourceAdmin {
 }
 
 /** IBM i system names: `shop.orders` and `SHOP.ORDERS` are one file. */
-export const journalSourceNames: SourceNames = {
+const journalSourceNames: SourceNames = {
   fold: (schema, table) => tableText(ibmiFold(schema), ibmiFold(table)),
   reserved: (e, settings) => {
     const sync = ibmiFold(String(settings.hostCredentials.syncLibrary ?? 'SYNC'));

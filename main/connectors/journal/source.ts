@@ -86,7 +86,7 @@ const MAX_ENTRIES = 1_000_000;
  * The sync library's journal has its old receivers deleted by the agent (rotateJournal): a source file
  * journaled in that library would lose the receivers its changes are read from. Refused, naming both.
  */
-export function refuseSyncJournal(
+function refuseSyncJournal(
   syncLibrary: string,
   tables: readonly TableRef[],
   journals: readonly (JournalName | undefined)[],

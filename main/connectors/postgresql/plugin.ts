@@ -9,7 +9,7 @@ import { postgresSettingsOf } from './settings';
 import { PostgresTarget, STAGE_PREFIX } from './target';
 
 /** The target quotes every name: PostgreSQL then compares them exactly, after its 63-byte cut. */
-export const postgresqlNames: TargetNames = {
+const postgresqlNames: TargetNames = {
   database: (settings) => {
     const c = settings?.hostCredentials ?? {};
     return `${String(c.host).toLowerCase()}:${Number(c.port ?? 5432)}/${String(c.databaseName)}`;

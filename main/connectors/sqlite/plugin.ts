@@ -21,7 +21,7 @@ const fileOf = (settings: AgentSettings | undefined, context: { dataDir: string;
   return typeof path === 'string' ? path : defaultReplicaPath(context.dataDir, context.pipelineId);
 };
 
-export const sqliteNames: TargetNames = {
+const sqliteNames: TargetNames = {
   database: (settings, context) => fileIdentity(fileOf(settings, context)),
   file: fileOf,
   // One file, one namespace: an attached schema is not how the runner writes.
