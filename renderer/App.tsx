@@ -1,6 +1,6 @@
 import { showScreen, useStore, type Screen } from './store';
 import { AgentTypeList } from './screens/AgentTypeList';
-import { ChecksScreen } from './screens/ChecksScreen';
+import { PipelinesScreen } from './screens/pipeline/PipelinesScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { EnginesScreen } from './screens/EnginesScreen';
 import { HomeScreen } from './screens/HomeScreen';
@@ -35,7 +35,7 @@ export function App() {
           {tab('home', 'Home')}
           {tab('agents', 'Agents')}
           {tab('engines', 'Engines')}
-          {tab('checks', 'Pipelines')}
+          {tab('pipelines', 'Pipelines')}
           {tab('diagnostics', 'Diagnostics')}
         </nav>
       </header>
@@ -52,7 +52,7 @@ export function App() {
         )}
         {screen === 'home' && <HomeScreen />}
         {screen === 'engines' && <EnginesScreen />}
-        {screen === 'checks' && <ChecksScreen />}
+        {screen === 'pipelines' && <PipelinesScreen />}
         {screen === 'diagnostics' && <DiagnosticsScreen />}
         {screen === 'agents' && (
           <div className="layout">

@@ -231,6 +231,14 @@ export const contract = {
     z.strictObject({ profileId: idSchema.optional() }),
     z.object({ fileName: z.string(), base64: z.string() }),
   ),
+  /**
+   * POST …/readiness-report on the profile's engine: the page as the engine made it, and in the desktop
+   * app the same page printed to PDF (null in web mode, where the browser prints it).
+   */
+  createReadinessReport: method(
+    agentAddress,
+    z.object({ fileName: z.string(), html: z.string(), pdfBase64: z.string().nullable() }),
+  ),
   /** Reads a bundle the user picked, offline: no engine needed. */
   openDiagnostics: method(
     z.strictObject({ base64: z.string().max(Math.ceil((MAX_BUNDLE_BYTES * 4) / 3) + 4) }),

@@ -42,6 +42,45 @@ const TITLES: Record<string, string> = {
 
 export const checkTitle = (id: string): string => TITLES[id] ?? id;
 
+/** What each check expects of the source, for a reader who has never seen the app (the readiness report). */
+const EXPECTED: Record<string, string> = {
+  'credentials-set': 'The agent holds its host credentials.',
+  'configuration-set': 'The agent holds its settings.',
+  'host-reachable': 'The host answers on its port from the engine.',
+  names: "No table or column the DBA named meets the engine's own objects or another entity's.",
+  connection: 'The login signs on.',
+  tls: 'The connection is encrypted with a certificate the engine trusts.',
+  'schemas-catalog': 'The login reads the schemas catalogue.',
+  'sync-schema': 'The SYNC schema exists, or the login may create it at Start.',
+  'entity-tables': 'Every chosen table exists at the source.',
+  'table-permissions': 'The login reads every chosen table and writes its checkpoint table.',
+  'view-change-tracking': 'The login holds VIEW CHANGE TRACKING on every chosen table.',
+  'change-tracking-database': 'Change Tracking is on for the database.',
+  'change-retention': 'Change retention is long enough to outlast a pause of the pipeline.',
+  'snapshot-isolation': 'Snapshot isolation is allowed, so copies read one consistent version.',
+  'change-tracking-tables': 'Change Tracking is on for every chosen table.',
+  'primary-keys': 'Every chosen table has a primary key.',
+  'column-types': 'Every column has a type the agent decodes exactly.',
+  'user-profile': 'The user profile is enabled and its password not expired.',
+  'permission-read-source': 'The user profile reads every chosen file.',
+  'permission-create-library': 'The user profile may create the sync library.',
+  'permission-create-files': 'The user profile may create files in the sync library.',
+  'permission-sync-files': 'The user profile writes the checkpoint table.',
+  'permission-chgjrn': 'The user profile may run CHGJRN on the sync journal.',
+  'permission-dspjrn': "The user profile may run DSPJRN on the files' journals.",
+  'permission-chgpf': 'The user profile may run CHGPF.',
+  'permission-dltf': 'The user profile may run DLTF in the sync library.',
+  journaling: 'Every chosen file is journaled with before and after images (*BOTH).',
+  'journal-attributes': 'The journals keep what the agent reads: receivers not deleted before it reads them.',
+  'journal-detected': "Each file's journal is found.",
+  'sync-library': "The sync library is this agent's alone and journals no source file.",
+  'row-identification': 'Every chosen file identifies its rows: a primary key, a logical key or RRN.',
+  members: 'Every chosen file has the members the agent reads.',
+  'target-writable': 'The target accepts the tables the pipeline writes.',
+};
+
+export const checkExpected = (id: string): string => EXPECTED[id] ?? '';
+
 const RANK: Record<CheckResult['status'], number> = { failed: 0, unchecked: 1, warning: 2, passed: 3 };
 
 /** Failures first, then what could not be checked, warnings, passes; otherwise as the agent ran them. */

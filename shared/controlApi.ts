@@ -109,6 +109,11 @@ export const checkResultSchema = z.object({
   remedy: z.string().nullable(),
   /** The exact SQL or CL command that fixes it, when there is one. */
   fix: z.string().nullable().optional(),
+  /**
+   * What the agent itself will run at Start because of this (the spec's "created if absent"): checks
+   * only read, so the write is said here, and again by the app's Start confirmation.
+   */
+  atStart: z.string().nullable().optional(),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 export const testAnswerSchema = z.object({

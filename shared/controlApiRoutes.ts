@@ -35,8 +35,11 @@ export interface RouteSpec {
   /** A stream of server-sent events, each message of this shape (held open until the client leaves). */
   stream?: z.ZodType;
   /** A file answered as bytes of this type instead of JSON. */
-  binary?: 'application/zip' | typeof METRICS_TYPE;
+  binary?: 'application/zip' | typeof METRICS_TYPE | typeof HTML_TYPE;
 }
+
+/** A page for people (the readiness report). */
+export const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** Prometheus's text exposition format, version 0.0.4. */
 export const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -194,6 +197,14 @@ export const routes = {
     body: catalogQuerySchema,
     status: 200,
     response: catalogAnswerSchema,
+  }),
+  createReadinessReport: route({
+    method: 'POST',
+    path: `${A}/readiness-report`,
+    summary:
+      "A readiness report (one self-contained HTML page, printable to PDF): the source, the agent's settings without secrets, every check with what it expects and what was found, remedies and fix statements, the journals or Change Tracking settings, each table's verdict, versions and the time it was made. POST: it runs the checks (they only read the source).",
+    status: 200,
+    binary: HTML_TYPE,
   }),
   listAgentTables: route({
     method: 'GET',

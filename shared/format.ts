@@ -29,6 +29,16 @@ export function dateTime(at: string | number | Date, locale?: string, timeZone?:
   }).format(new Date(at));
 }
 
+/** Hours and minutes, 24-hour, for a chart's time axis ("04:27"). */
+export function hourMinute(at: string | number | Date, locale?: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(new Date(at));
+}
+
 /** The time of day in the same format, for lists and charts within a day ("04:27:25 UTC"). */
 export function timeOfDay(at: string | number | Date, locale?: string, timeZone?: string): string {
   return new Intl.DateTimeFormat(locale, { timeStyle: 'long', hourCycle: 'h23', timeZone }).format(

@@ -28,6 +28,7 @@ export const METHOD_NAMES = [
   'startSandbox',
   'getLocalEngine',
   'rotateLocalEngineToken',
+  'createReadinessReport',
   'createDiagnostics',
   'openDiagnostics',
   'getFleet',

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { idSchema, pipelineEventSchema } from './controlApi';
 import { agentStatusSchema, overviewSchema } from './liveFeed';
+import { pipelineSectionSchema } from './route';
 
 const timestamp = z.string();
 
@@ -66,7 +67,11 @@ export const pushMessageSchema = z.discriminatedUnion('type', [
   }),
   pipelineAddressSchema.extend({ type: z.literal('status'), at: timestamp, status: agentStatusSchema }),
   z.object({ type: z.literal('alert'), alert: alertSchema }),
-  pipelineAddressSchema.extend({ type: z.literal('open-pipeline') }),
+  /** A click on a pipeline's alert: that pipeline's section (every alert so far is about its Status). */
+  pipelineAddressSchema.extend({
+    type: z.literal('open-pipeline'),
+    section: pipelineSectionSchema.default('status'),
+  }),
   /** A click on an engine's alert: the home screen, where each engine shows whether it answers. */
   z.object({ type: z.literal('open-engine'), profileId: idSchema }),
 ]);
@@ -76,7 +81,7 @@ export type PushMessage = z.infer<typeof pushMessageSchema>;
 export function openedBy(alert: Alert): Extract<PushMessage, { type: 'open-pipeline' | 'open-engine' }> {
   const { profileId, pipelineId, agentId } = alert;
   return pipelineId !== null && agentId !== null
-    ? { type: 'open-pipeline', profileId, pipelineId, agentId }
+    ? { type: 'open-pipeline', profileId, pipelineId, agentId, section: 'status' }
     : { type: 'open-engine', profileId };
 }
 

@@ -35,6 +35,8 @@ export interface Deps {
     pinnedCertificate?: string,
   ) => EngineClient;
   logFiles: () => string[];
+  /** The desktop app's printer (Electron's printToPDF); null in web mode, where the browser prints. */
+  printToPdf: ((html: string) => Promise<Uint8Array>) | null;
   /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
   sandbox: { start(): Promise<SandboxSystems> };
   /** Every engine watched live, pushed to the renderer. */
@@ -367,6 +369,20 @@ export const handlers: Handlers = {
     onEngine(deps, profileId, (client) => client.getSeries({ pipelineId, agentId, window })),
   getAlertSettings: (_input, deps) => deps.alertSettings.get(),
   saveAlertSettings: (settings, deps) => deps.alertSettings.save(settings),
+
+  createReadinessReport: async ({ profileId, pipelineId, agentId }, deps) => {
+    const bytes = await onEngine(deps, profileId, (client) =>
+      client.createReadinessReport({ pipelineId, agentId }),
+    );
+    const html = new TextDecoder().decode(bytes);
+    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
+    const pdf = deps.printToPdf ? await deps.printToPdf(html) : null;
+    return {
+      fileName: `readiness-${pipelineId}-${agentId}-${stamp}`,
+      html,
+      pdfBase64: pdf ? Buffer.from(pdf).toString('base64') : null,
+    };
+  },
 
   createDiagnostics: async ({ profileId }, deps) => {
     const stamp = deps.now().toISOString().replace(/[:.]/g, '-');

@@ -30,6 +30,8 @@ export interface AppServicesOptions {
   loadSandbox?: () => Promise<SandboxMode>;
   /** The app's log files, newest first, for diagnostics bundles. */
   logFiles?: () => string[];
+  /** The desktop app's PDF printer for readiness reports. */
+  printToPdf?: Deps['printToPdf'];
 }
 
 export interface AppServices {
@@ -69,6 +71,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     localEngine,
     connectEngine,
     logFiles: o.logFiles ?? (() => []),
+    printToPdf: o.printToPdf ?? null,
     sandbox: {
       start: async () => {
         const load = o.loadSandbox;

@@ -13,6 +13,7 @@ import {
   session,
   shell,
 } from 'electron';
+import { printHtmlToPdf } from './printToPdf';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +73,7 @@ async function start(): Promise<void> {
     log,
     enginePort: enginePort(log),
     logFiles: () => log.files(),
+    printToPdf: printHtmlToPdf,
     // Loaded when the user asks for the sandbox: a chunk of its own, outside the start-up path.
     loadSandbox: () => import('../sandbox/mode').then((m) => m.sandboxMode()),
   });

@@ -34,7 +34,7 @@ export interface BundleExtras {
 }
 
 /** Every agent secret the engine holds, decrypted for the scrub only. */
-async function engineSecrets(deps: EngineDeps): Promise<string[]> {
+export async function engineSecrets(deps: EngineDeps): Promise<string[]> {
   const found: string[] = [];
   for (const row of deps.repo.sealedSecrets()) {
     try {

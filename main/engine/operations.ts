@@ -8,11 +8,9 @@ import {
   createPipelineBodySchema,
   entitiesBodySchema,
   type AgentState,
-  type CheckResult,
   type Entity,
 } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
-import { reachabilityCheck } from '../connectors/reachability';
 import { pluginOf } from '../connectors/registry';
 import type { BacklogFigure, ResolvedAgent } from '../connectors/spi';
 import type { StoredAgent } from './store/repo';
@@ -35,7 +33,9 @@ import { snapshotOperations } from './snapshotOperations';
 import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
 import { catalogOperations } from './catalogOperations';
-import { checkNames, nameClash, NAMES_REMEDY } from './nameRules';
+import { readinessOperations } from './readinessOperations';
+import { checkNames } from './nameRules';
+import { runAgentChecks } from './agentChecks';
 
 export type { EngineDeps } from './operationKit';
 
@@ -199,6 +199,7 @@ export const operations: Operations = {
   ...verifyOperations,
   ...liveOperations,
   ...catalogOperations,
+  ...readinessOperations,
   listAgentTypes: () =>
     ok(
       AGENT_TYPES.map((type) => ({
@@ -381,37 +382,7 @@ export const operations: Operations = {
 
   testAgent: async ({ params }, deps) => {
     const row = agentOr404(deps, params);
-    const checks: CheckResult[] = [
-      row.hostCredentials
-        ? { id: 'credentials-set', status: 'passed', message: 'Host credentials are stored.', remedy: null }
-        : {
-            id: 'credentials-set',
-            status: 'failed',
-            message: 'No host credentials yet.',
-            remedy: 'PUT …/config/credentials with the hostCredentials object.',
-          },
-      row.configuration
-        ? { id: 'configuration-set', status: 'passed', message: 'Agent settings are stored.', remedy: null }
-        : {
-            id: 'configuration-set',
-            status: 'failed',
-            message: 'No agent settings yet.',
-            remedy: 'PUT …/config/specific with the configuration object.',
-          },
-    ];
-    // Names stored before these rules (or around them) are said first; nothing past them is checked,
-    // so no fix is offered for a table that is the agent's own.
-    const clash = nameClash(deps, row.pipelineId);
-    if (clash) checks.push({ id: 'names', status: 'failed', message: clash, remedy: NAMES_REMEDY });
-    const agent = clash ? undefined : await resolve(deps, row);
-    if (agent) {
-      const endpoint = pluginOf(deps.plugins, agent.type).endpoint(agent.hostCredentials);
-      const reachable = endpoint ? await reachabilityCheck(endpoint.host, endpoint.port) : undefined;
-      if (reachable) checks.push(reachable);
-      // Past an unreachable port every database check would fail for the same reason: one result says it.
-      if (!reachable || reachable.status === 'passed')
-        checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipelineId))));
-    }
+    const { checks } = await runAgentChecks(deps, row);
     const at = deps.now().toISOString();
     // The whole results are kept (they hold no secrets): diagnostics bundles show the last ones.
     deps.repo.addEvent(row.pipelineId, row.id, 'checked', { checks }, at);

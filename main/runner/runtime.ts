@@ -69,7 +69,9 @@ export function runnerRuntime(
       if (!source)
         throw problem.unavailable(`A ${agent.type} agent is a target: it cannot start a pipeline.`);
       if (ctx.entities.length === 0)
-        throw problem.conflict(`Pipeline "${agent.pipelineId}" has no entities: PUT …/entities first.`);
+        throw problem.conflict(
+          `Pipeline "${agent.pipelineId}" has no tables to replicate yet: choose them (the pipeline's Tables section in the app, or PUT …/entities) first.`,
+        );
       const refused = source.refuseEntities?.(ctx.entities);
       if (refused) throw problem.conflict(refused);
       const openSource = () =>

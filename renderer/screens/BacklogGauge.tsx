@@ -41,14 +41,14 @@ const share = (rows: number) => Math.log10(rows + 1) / Math.log10(GAUGE_MAX + 1)
  * A gauge of the rows waiting: a half circle on a log scale (0 to 1,000,000), its bands the levels, a
  * needle at the value, and the value and level in words beside it, so nothing depends on colour alone.
  */
-function Gauge({ rows, level }: { rows: number; level: keyof typeof LEVELS }) {
+function Gauge({ rows, level, large }: { rows: number; level: keyof typeof LEVELS; large: boolean }) {
   const [x, y] = arcPoint(share(rows));
   return (
     <svg
       className="gauge"
       viewBox="0 0 120 68"
-      width="150"
-      height="85"
+      width={large ? 240 : 150}
+      height={large ? 136 : 85}
       role="meter"
       aria-label="Rows waiting"
       aria-valuemin={0}
@@ -71,7 +71,8 @@ function Gauge({ rows, level }: { rows: number; level: keyof typeof LEVELS }) {
   );
 }
 
-export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
+/** `large`: the pipeline's Status, where the gauge leads. */
+export function BacklogGauge({ backlog, large = false }: { backlog: Backlog | undefined; large?: boolean }) {
   if (!backlog) return null;
   const now = backlog.current;
   if (!now) return <p className="muted">Backlog: {backlog.unavailableReason}</p>;
@@ -79,7 +80,7 @@ export function BacklogGauge({ backlog }: { backlog: Backlog | undefined }) {
   const level = rows === 0 ? 'ok' : rows < FAR_BEHIND ? 'warn' : 'problem';
   return (
     <div className="backlog" aria-label="Backlog">
-      {now.rowsToRead !== null && <Gauge rows={now.rowsToRead} level={level} />}
+      {now.rowsToRead !== null && <Gauge rows={now.rowsToRead} level={level} large={large} />}
       <p className={level}>
         <strong>{now.rowsToRead === null ? 'unknown rows' : plural(now.rowsToRead, 'row')} waiting</strong>
         {now.rowsToRead !== null && <> ({LEVELS[level]})</>}

@@ -1,5 +1,5 @@
 // Every source agent of the engine that is configured, running, paused or stopped, each with its backlog gauge:
-// the engine at a glance beside the open pipeline, from the statuses main pushes (no request of its own).
+// every engine at a glance on Home, from the statuses main pushes (no request of its own).
 import { useStore } from '../store';
 import { BacklogGauge } from './BacklogGauge';
 import { backlogPointOf } from '../store/live';
@@ -7,19 +7,20 @@ import { backlogPointOf } from '../store/live';
 const WATCHED = new Set(['configured', 'running', 'paused', 'stopped']);
 
 export function BacklogOverview() {
-  const profileId = useStore((s) => s.checker.profileId);
-  const engine = useStore((s) => s.fleet.engines.find((e) => e.profileId === profileId));
-  const watched = (engine?.pipelines ?? []).flatMap((p) =>
-    p.agents
-      .filter((a) => a.role === 'source' && WATCHED.has(a.status.state))
-      .map((a) => ({ pipeline: p, agent: a })),
+  const engines = useStore((s) => s.fleet.engines);
+  const watched = engines.flatMap((engine) =>
+    engine.pipelines.flatMap((p) =>
+      p.agents
+        .filter((a) => a.role === 'source' && WATCHED.has(a.status.state))
+        .map((a) => ({ engine, pipeline: p, agent: a })),
+    ),
   );
   if (watched.length === 0) return null;
   return (
     <section aria-labelledby="overview-title">
       <h3 id="overview-title">Backlog overview</h3>
       <ul className="overview">
-        {watched.map(({ pipeline, agent }) => {
+        {watched.map(({ engine, pipeline, agent }) => {
           const key = `${pipeline.id}/${agent.id}`;
           const { status } = agent;
           const backlog = {
@@ -31,10 +32,11 @@ export function BacklogOverview() {
             history: [],
           };
           return (
-            <li key={key} aria-label={`Backlog of ${key}`}>
+            <li key={`${engine.profileId}/${key}`} aria-label={`Backlog of ${key}`}>
               <strong>{pipeline.name}</strong>{' '}
               <span className="muted">
-                / {agent.id} ({agent.type}, {status.state})
+                / {agent.id} ({agent.type}, {status.state}
+                {engines.length > 1 ? `, ${engine.name}` : ''})
               </span>
               <BacklogGauge backlog={backlog} />
             </li>

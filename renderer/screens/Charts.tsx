@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { count, duration, timeOfDay } from '../../shared/format';
+import { hourMinute, count, duration, timeOfDay } from '../../shared/format';
 import type { SeriesPoint, SeriesWindow } from '../../shared/liveFeed';
 import { useStore } from '../store';
 import { loadSeries } from '../store/checks';
@@ -114,7 +114,8 @@ function TimeChart({
           },
         ],
         axes: [
-          axis,
+          // The app's one time format (24-hour), not uPlot's own US-style labels.
+          { ...axis, values: (_u, ticks) => ticks.map((t) => hourMinute(t * 1000)) },
           {
             ...axis,
             size: 64,

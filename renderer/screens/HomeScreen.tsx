@@ -13,6 +13,7 @@ import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
 import { showScreen, useStore } from '../store';
 import { openPipeline, trySandbox } from '../store/checks';
 import { AlertSettingsForm } from './AlertSettingsForm';
+import { BacklogOverview } from './BacklogOverview';
 
 interface Row {
   engine: FleetEngine;
@@ -211,6 +212,7 @@ export function HomeScreen() {
           </table>
         </>
       )}
+      <BacklogOverview />
       <AlertSettingsForm />
     </section>
   );

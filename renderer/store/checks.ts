@@ -12,6 +12,7 @@ import type {
 import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
+import type { PipelineAddress, PipelineSection } from '../../shared/route';
 import { coalesced } from '../../shared/coalesce';
 import { readIsNewer, readSent, runPart, shownNow, type RunAddress, sameAddress } from './answerOrder';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
@@ -74,6 +75,8 @@ export async function pickCheckerEngine(profileId: string): Promise<void> {
 }
 
 export function pickCheckerAgent(selected: string): void {
+  // A table picker left open (by the wizard, for another pipeline) is not this pipeline's Tables.
+  useStore.setState({ picker: undefined, startPlan: undefined });
   // Another pipeline's events and backlog must not show under this one until its own arrive.
   patch({
     selected,
@@ -95,15 +98,13 @@ export function pickCheckerAgent(selected: string): void {
  * Opens a pipeline's detail (from the home list or a notification): its engine, then its agent, read
  * once; pushes keep it current from then on.
  */
-export async function openPipeline(to: {
-  profileId: string;
-  pipelineId: string;
-  agentId: string;
-}): Promise<void> {
-  showScreen('checks');
+export async function openPipeline(to: PipelineAddress & { section?: PipelineSection }): Promise<void> {
+  useStore.setState({ screen: 'pipelines', section: to.section ?? 'status' });
   if (useStore.getState().checker.profileId !== to.profileId || !useStore.getState().checker.agents)
     await pickCheckerEngine(to.profileId);
-  pickCheckerAgent(`${to.pipelineId}/${to.agentId}`);
+  // Another section of the pipeline already open keeps what it read (check results, tables).
+  const selected = `${to.pipelineId}/${to.agentId}`;
+  if (useStore.getState().checker.selected !== selected) pickCheckerAgent(selected);
 }
 
 /** The selected agent's charts over `window` (the last hour or day), read once; pushes add to them. */
@@ -314,7 +315,7 @@ export async function trySandbox(): Promise<void> {
   const { api } = useStore.getState();
   if (!api) return;
   // From Home's first launch too: the sandbox's pipelines are opened on the Pipelines screen.
-  showScreen('checks');
+  showScreen('pipelines');
   patch({ busy: 'loading', error: undefined, notice: undefined });
   try {
     const { pipelineId, agentId, port, ibmi } = await api.startSandbox({});

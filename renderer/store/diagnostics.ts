@@ -1,5 +1,6 @@
 import type { DiagnosticsView } from '../../shared/diagnostics';
 import { useStore } from './index';
+import { download, fromBase64 } from '../ui/download';
 
 export interface DiagnosticsSliceState {
   diagnostics: { view?: DiagnosticsView; openedName?: string; error?: string; busy: boolean; saved?: string };
@@ -15,13 +16,7 @@ export async function saveDiagnostics(profileId = 'local'): Promise<void> {
   set({ busy: true, error: undefined, saved: undefined });
   try {
     const { fileName, base64 } = await api.createDiagnostics({ profileId });
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    download(fileName, fromBase64(base64), 'application/zip');
     set({ busy: false, saved: fileName });
   } catch (error) {
     set({ busy: false, error: error instanceof Error ? error.message : 'The bundle could not be made.' });

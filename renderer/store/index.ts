@@ -7,18 +7,26 @@ import type { EnginesSliceState } from './engines';
 import type { FleetSliceState } from './fleet';
 import type { TablePickerSliceState } from './tablePicker';
 import type { WizardSliceState } from './wizard';
+import type { StartPlanSliceState } from './startPlan';
+import type { PipelineSection, Screen } from '../../shared/route';
 
-export type Screen = 'home' | 'agents' | 'engines' | 'checks' | 'diagnostics';
+export type { Screen };
 export type StoreState = AppSliceState &
   WizardSliceState &
   EnginesSliceState &
   DiagnosticsSliceState &
   ChecksSliceState &
   FleetSliceState &
-  TablePickerSliceState & { screen: Screen };
+  TablePickerSliceState &
+  StartPlanSliceState & {
+    screen: Screen;
+    /** The open pipeline's section on the Pipelines screen. */
+    section: PipelineSection;
+  };
 
 export const useStore = create<StoreState>()(() => ({
   screen: 'home',
+  section: 'status',
   agentTypes: [],
   wizard: undefined,
   profiles: [],
@@ -30,3 +38,4 @@ export const useStore = create<StoreState>()(() => ({
 }));
 
 export const showScreen = (screen: Screen) => useStore.setState({ screen });
+export const showSection = (section: PipelineSection) => useStore.setState({ screen: 'pipelines', section });

@@ -21,6 +21,12 @@ export function CheckList({
     <li key={check.id} className={`check-${check.status}`} aria-label={`Check ${check.id}`}>
       <span className="status">{check.status}</span> <strong>{checkTitle(check.id)}</strong>: {check.message}
       {check.remedy && <span className="muted"> Remedy: {check.remedy}</span>}
+      {check.atStart && (
+        <span className="at-start">
+          {' '}
+          At Start the agent runs <code>{check.atStart}</code>
+        </span>
+      )}
       {onRecheck && check.status !== 'passed' && (
         <>
           {' '}

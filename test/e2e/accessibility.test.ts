@@ -4,7 +4,14 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanAccessibility as scan, screenshot, startWebApp, type WebApp } from './browser';
+import {
+  openSection,
+  scanAccessibility as scan,
+  screenshot,
+  startPipeline,
+  startWebApp,
+  type WebApp,
+} from './browser';
 
 let web: WebApp;
 beforeAll(async () => {
@@ -20,6 +27,14 @@ async function trySandbox(page: Page): Promise<void> {
     .getByRole('status')
     .getByText(/The sandbox SQL Server runs on/)
     .waitFor();
+}
+
+/** The sandbox's SQL Server pipeline running, its Status open (started when it is not). */
+async function running(page: Page): Promise<void> {
+  await openSection(page, 'Status');
+  const start = page.getByRole('button', { name: 'Start…' });
+  if (await start.isEnabled()) await startPipeline(page);
+  await page.getByLabel('Pipeline state').getByText('running').waitFor();
 }
 
 const agents = async (page: Page) =>
@@ -75,32 +90,57 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
   ],
   ['engines', async (page) => void (await page.getByRole('button', { name: 'Engines' }).click())],
   [
-    'pipelines: sandbox checks and a running pipeline',
+    'pipeline checks',
     async (page) => {
       await trySandbox(page);
+      await openSection(page, 'Checks');
       await page.getByRole('button', { name: 'Run checks' }).click();
       await page.getByLabel('Check primary-keys').waitFor();
-      await page.getByRole('button', { name: 'Show tables' }).click();
-      await page.getByRole('table', { name: 'Entity tables' }).waitFor();
-      await page.getByRole('button', { name: 'Start' }).click();
-      await page
-        .getByLabel('Pipeline events')
-        .getByText(/Snapshot of dbo\.Customers done/)
-        .waitFor();
-      await page.getByRole('button', { name: 'Stop…' }).click();
-      await page.getByRole('button', { name: 'Yes, stop it' }).click();
-      // Stopped before the next screen starts: a stop still under way would end the next one's run.
-      await page.getByLabel('Pipeline state').getByText('stopped').waitFor();
     },
   ],
   [
-    'pipelines: a verify that found a row differing',
+    'pipeline tables',
     async (page) => {
       await trySandbox(page);
-      const start = page.getByRole('button', { name: 'Start' });
-      await start.waitFor();
-      if (await start.isEnabled()) await start.click();
-      await page.getByLabel('Pipeline state').getByText('running').waitFor();
+      await openSection(page, 'Tables');
+      await page.getByRole('table', { name: 'Entity tables' }).waitFor();
+    },
+  ],
+  [
+    'pipeline start confirmation',
+    async (page) => {
+      await trySandbox(page);
+      await openSection(page, 'Status');
+      await page.getByRole('button', { name: 'Start…' }).click();
+      await page.getByRole('group', { name: 'Confirm start' }).waitFor();
+    },
+  ],
+  [
+    'pipeline status, running',
+    async (page) => {
+      await trySandbox(page);
+      await running(page);
+      await page.getByLabel('Backlog', { exact: true }).getByText('0 rows waiting').waitFor();
+    },
+  ],
+  [
+    'pipeline timeline',
+    async (page) => {
+      await trySandbox(page);
+      await running(page);
+      await openSection(page, 'Timeline');
+      await page
+        .getByLabel('Pipeline events')
+        .getByText(/Snapshot of dbo\.Customers done/)
+        .first()
+        .waitFor();
+    },
+  ],
+  [
+    'pipeline verify, a row differing',
+    async (page) => {
+      await trySandbox(page);
+      await running(page);
       // Copied (on the first pass; the second finds the copy there): then a row altered behind its back.
       const alter = () => {
         const db = new Database(join(web.app.dataDir, 'replicas', 'sandbox.sqlite'), { timeout: 5000 });
@@ -114,14 +154,34 @@ const SCREENS: [string, (page: Page) => Promise<void>][] = [
         }
       };
       await expect.poll(alter, { timeout: 15_000 }).toBe(1);
+      await openSection(page, 'Verify');
       const verify = page.getByRole('region', { name: 'Verify the replica' });
       await verify.getByRole('button', { name: 'Verify', exact: true }).click();
       await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
-      // Stopped, the report stays on screen (the last one kept), and the next scan can start it again.
+    },
+  ],
+  [
+    'pipeline status, latest problem',
+    async (page) => {
+      await trySandbox(page);
+      await openSection(page, 'Status');
+      await page
+        .getByRole('region', { name: 'Latest problem' })
+        .getByText(/Verify .*1 different/)
+        .waitFor();
+      // Stopped before the next screen starts: a stop still under way would end the next one's run.
       await page.getByRole('button', { name: 'Stop…' }).click();
       await page.getByRole('button', { name: 'Yes, stop it' }).click();
       await page.getByLabel('Pipeline state').getByText('stopped').waitFor();
-      await verify.getByRole('table', { name: 'Rows of dbo.Customers that differ' }).waitFor();
+    },
+  ],
+  [
+    'pipeline settings, delete asked',
+    async (page) => {
+      await trySandbox(page);
+      await openSection(page, 'Settings');
+      await page.getByRole('button', { name: 'Delete pipeline…' }).click();
+      await page.getByRole('group', { name: 'Confirm delete' }).waitFor();
     },
   ],
   ['diagnostics', async (page) => void (await page.getByRole('button', { name: 'Diagnostics' }).click())],

@@ -133,3 +133,24 @@ export async function scanAccessibility(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/** Opens a section of the open pipeline's page by its tab; answers the section's region. */
+export async function openSection(
+  page: Page,
+  name: 'Status' | 'Tables' | 'Checks' | 'Verify' | 'Timeline' | 'Settings',
+) {
+  await page.getByRole('navigation', { name: 'Pipeline sections' }).getByRole('link', { name }).click();
+  const region = page.getByRole('region', { name: `${name} section` });
+  await region.waitFor();
+  return region;
+}
+
+/** Starts the open pipeline as a DBA does: Start…, read what it will do, Yes. */
+export async function startPipeline(page: Page): Promise<void> {
+  await openSection(page, 'Status');
+  await page.getByRole('button', { name: 'Start…' }).click();
+  await page
+    .getByRole('group', { name: 'Confirm start' })
+    .getByRole('button', { name: 'Yes, start it' })
+    .click();
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { DBA, sandboxPool } from '../helpers/sandbox';
-import { screenshot, startWebApp, type WebApp } from './browser';
+import { openSection, screenshot, startPipeline, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
 let remote: RunningEngine;
@@ -73,7 +73,8 @@ describe('Pipelines screen: checks', () => {
     await page.goto(web.server.openUrl);
     await page.getByRole('button', { name: 'Pipelines' }).click();
     await page.getByLabel('Engine').selectOption('remote');
-    await page.getByLabel('Agent').selectOption('orders/sales-db');
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('orders/sales-db');
+    await openSection(page, 'Checks');
     await page.getByRole('button', { name: 'Run checks' }).click();
     const results = page.getByLabel('Check results');
     await results
@@ -130,26 +131,27 @@ describe('Pipelines screen: checks', () => {
     const pool = await sandboxPool(sandbox);
     await pool.request().batch("INSERT INTO dbo.Orders VALUES (1, N'first'), (2, N'second')");
     const state = page.getByLabel('Pipeline state');
-    await page.getByRole('button', { name: 'Start' }).click();
+    await startPipeline(page);
     await expect.poll(() => state.textContent()).toBe('running');
+    await openSection(page, 'Timeline');
     await page.getByLabel('Pipeline events').getByText('Snapshot of dbo.Orders done: 2 rows').waitFor();
     await pool.request().batch("UPDATE dbo.Orders SET Note = N'changed' WHERE Id = 1");
     await page
       .getByLabel('Pipeline events')
       .getByText(/Applied 1 change \(1 update\) to dbo\.Orders, \d+\.\d s behind the source$/)
       .waitFor();
-    const backlog = page
-      .getByRole('region', { name: 'Run', exact: true })
-      .getByLabel('Backlog', { exact: true });
+    const backlog = (await openSection(page, 'Status')).getByLabel('Backlog', { exact: true });
     await backlog.getByText('0 rows waiting').waitFor();
     // Caught up: the dial is grey (no amber or red band at 0), and no "versions behind" beside "caught up".
     expect(await backlog.locator('.band-behind, .band-far, .band-ok').count()).toBe(0);
     expect(await backlog.textContent()).not.toContain('behind');
+    // A finished copy is not a status: it is listed with the tables.
+    expect(await page.getByLabel('Snapshot of dbo.Orders').count()).toBe(0);
+    await openSection(page, 'Tables');
     expect(await page.getByLabel('Snapshot of dbo.Orders').getAttribute('value')).toBe('2');
     await page.getByLabel('Snapshots').getByText('2 rows').waitFor();
     // Per table: rows copied, and the last hour's changes applied (the one update), read before the
     // next insert, which the stream may or may not apply before the re-snapshot below takes it.
-    await page.getByRole('button', { name: 'Show tables' }).click();
     const orders = page
       .getByRole('table', { name: 'Entity tables' })
       .getByRole('row', { name: /dbo\.Orders/ });
@@ -158,13 +160,16 @@ describe('Pipelines screen: checks', () => {
     // A re-snapshot of one table on request, from the tables view, while the pipeline runs.
     await pool.request().batch("INSERT INTO dbo.Orders VALUES (3, N'third')");
     await page.getByRole('button', { name: 'Re-snapshot dbo.Orders' }).click();
+    await openSection(page, 'Timeline');
     await page
       .getByLabel('Pipeline events')
       .getByText('Snapshot of dbo.Orders started (asked for by hand): 3 rows')
       .waitFor();
     await page.getByLabel('Pipeline events').getByText('Snapshot of dbo.Orders done: 3 rows').waitFor();
+    await openSection(page, 'Tables');
     await page.getByRole('button', { name: 'Reload tables' }).click();
     await expect.poll(async () => (await copiedAndApplied())[0]).toBe('3');
+    await openSection(page, 'Timeline');
     // Events in words, filtered by kind and table, and copied as text.
     const recent = page.getByRole('region', { name: 'Recent events' });
     const events = recent.getByLabel('Pipeline events');
@@ -184,6 +189,7 @@ describe('Pipelines screen: checks', () => {
     ]);
     await recent.getByLabel('Event kind').selectOption({ label: 'every kind' });
     await screenshot(page, 'pipeline-running');
+    await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => state.textContent()).toBe('paused');
     await page.getByRole('button', { name: 'Stop…' }).click();

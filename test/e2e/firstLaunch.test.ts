@@ -32,7 +32,7 @@ it('offers the sandbox and a new agent, and the sandbox opens its pipeline', asy
     .getByRole('button', { name: 'Try the sandbox' })
     .click();
   await page.getByRole('heading', { name: 'Pipelines' }).waitFor();
-  await expect.poll(() => page.getByLabel('Agent').inputValue()).not.toBe('');
+  await expect.poll(() => page.getByLabel('Pipeline', { exact: true }).inputValue()).not.toBe('');
   await page
     .getByRole('status')
     .getByText(/The sandbox SQL Server runs on 127\.0\.0\.1:\d+/)

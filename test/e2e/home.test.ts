@@ -11,7 +11,7 @@ import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sandboxPool } from '../helpers/sandbox';
 import { freePort } from '../helpers/ports';
-import { scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
+import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
 let remote: RunningEngine;
@@ -118,7 +118,7 @@ describe('Home', () => {
     await page.getByRole('heading', { name: 'Pipelines' }).waitFor();
     await page.getByLabel('Pipeline state').getByText('failed').waitFor();
     expect(await page.getByLabel('Engine').inputValue()).toBe('plant');
-    await expect.poll(() => page.getByLabel('Agent').inputValue()).toBe('broken/sales');
+    await expect.poll(() => page.getByLabel('Pipeline', { exact: true }).inputValue()).toBe('broken/sales');
   });
 
   it('keeps an open running pipeline current from pushed messages alone: gauge, charts, events', async () => {
@@ -128,19 +128,17 @@ describe('Home', () => {
     await page.getByRole('button', { name: 'Home' }).click();
     await page.getByRole('button', { name: 'sales', exact: true }).click();
     await page.getByLabel('Pipeline state').getByText('running').waitFor();
+    await page.getByRole('figure', { name: /^Throughput/ }).waitFor();
+    const asked: string[] = [];
+    const gaugeTime = page.getByLabel('Backlog measured at');
+    await gaugeTime.waitFor();
+    const before = await gaugeTime.textContent();
+    await openSection(page, 'Timeline');
     const events = page.getByLabel('Pipeline events');
     await events.getByText(/Snapshot of dbo\.Orders done/).waitFor();
-    await page.getByRole('figure', { name: /^Throughput/ }).waitFor();
-
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/api/')) asked.push(path);
-    });
-    const gaugeTime = page.getByLabel('Backlog measured at');
-    const before = await gaugeTime.textContent();
     await admin.request().batch("UPDATE dbo.Customers SET Country = 'NO' WHERE CustomerId <= 4");
     await events.getByText(/Applied 4 changes \(4 updates\) to dbo\.Customers/).waitFor();
+    await openSection(page, 'Status');
     await expect
       .poll(() =>
         page
@@ -186,7 +184,9 @@ describe('Home', () => {
       expect(await focused()).toBe('Plant 07');
       await keys.keyboard.press('Enter');
       await keys.getByRole('heading', { name: 'Pipelines' }).waitFor();
-      await expect.poll(() => keys.getByLabel('Agent').inputValue()).toBe('plant-07/source');
+      await expect
+        .poll(() => keys.getByLabel('Pipeline', { exact: true }).inputValue())
+        .toBe('plant-07/source');
     } finally {
       await keys.close();
     }

@@ -71,8 +71,15 @@ describe('keyboard only', () => {
       .getByRole('status')
       .getByText(/The sandbox SQL Server runs on/)
       .waitFor();
+    // The pipeline's sections are links: Enter on Checks opens it, then its button.
+    await tabTo('Checks');
+    await page.keyboard.press('Enter');
     await tabTo('Run checks');
     await page.keyboard.press('Enter');
     await page.getByLabel('Check primary-keys').waitFor();
+    // The results took focus: the first Tab from them lands inside them, not back at the page's top.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Check results',
+    );
   });
 });

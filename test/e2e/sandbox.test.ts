@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startWebApp, type WebApp } from './browser';
+import { openSection, screenshot, startPipeline, startWebApp, type WebApp } from './browser';
 import { sandboxIbmiAt } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 
@@ -32,11 +32,12 @@ describe('Try the sandbox', () => {
       .getByRole('status')
       .getByText(/The sandbox SQL Server runs on 127\.0\.0\.1:\d+/)
       .waitFor();
-    expect(await page.getByLabel('Agent').inputValue()).toBe('sandbox/sales');
+    expect(await page.getByLabel('Pipeline', { exact: true }).inputValue()).toBe('sandbox/sales');
     expect(await page.getByRole('status').textContent()).toMatch(
       /The simulated IBM i runs as sandbox-ibmi-\d+ with the SHOP and LEGACY libraries/,
     );
 
+    await openSection(page, 'Checks');
     await page.getByRole('button', { name: 'Run checks' }).click();
     const keys = page.getByLabel('Check primary-keys');
     await keys.waitFor();
@@ -44,18 +45,30 @@ describe('Try the sandbox', () => {
     // The sample database keeps changes 2 days; the agent's default is 5: the checker says so.
     expect(await page.getByLabel('Check change-retention').locator('.status').textContent()).toBe('failed');
 
-    await page.getByRole('button', { name: 'Start' }).click();
+    // The check says the SYNC schema will be made at Start; the Start confirmation says it again.
+    expect(await page.getByLabel('Check sync-schema').textContent()).toContain(
+      'At Start the agent runs CREATE SCHEMA [SYNC];',
+    );
+    await openSection(page, 'Status');
+    await page.getByRole('button', { name: 'Start…' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm start' });
+    await confirm.getByText('CREATE SCHEMA [SYNC];').waitFor();
+    expect(await confirm.textContent()).toContain('1 check failed (Change retention)');
+    await confirm.getByRole('button', { name: 'Yes, start it' }).click();
+    await openSection(page, 'Timeline');
     const events = page.getByLabel('Pipeline events');
     await events.getByText('Snapshot of dbo.Customers done: 4 rows').waitFor();
     await events.getByText('Snapshot of dbo.OrderLines done: 3 rows').waitFor();
     await screenshot(page, 'sandbox-running');
+    await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Stop…' }).click();
     await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('stopped');
   });
 
   it('sets up a pipeline from the simulated IBM i, whose journal agent checks and runs', async () => {
-    await page.getByLabel('Agent').selectOption('sandbox-ibmi/as400');
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('sandbox-ibmi/as400');
+    await openSection(page, 'Checks');
     await page.getByRole('button', { name: 'Run checks' }).click();
     const journaling = page.getByLabel('Check journaling');
     await journaling.waitFor();
@@ -63,8 +76,10 @@ describe('Try the sandbox', () => {
     expect(await page.getByLabel('Check user-profile').locator('.status').textContent()).toBe('passed');
     await screenshot(page, 'sandbox-ibmi-checks');
 
-    // The table view: each file's key and journal, sortable and filterable.
-    await page.getByRole('button', { name: 'Show tables' }).click();
+    const signedOn = (await page.getByLabel('Check connection').textContent()) ?? '';
+    ibmiHost = /to (sandbox-ibmi-\d+)\./.exec(signedOn)?.[1] ?? '';
+    // The table view: each file's key and journal, sortable and filterable, read as the section opens.
+    await openSection(page, 'Tables');
     const grid = page.getByRole('table', { name: 'Entity tables' });
     const firstCells = () => grid.locator('tbody tr td:first-child').allTextContents();
     await expect.poll(firstCells).toEqual(['LEGACY.ITEMS', 'SHOP.CUSTOMER', 'SHOP.ORDERS']);
@@ -75,13 +90,13 @@ describe('Try the sandbox', () => {
     await expect.poll(firstCells).toEqual(['SHOP.ORDERS', 'SHOP.CUSTOMER']);
     await screenshot(page, 'sandbox-ibmi-tables');
 
-    const signedOn = (await page.getByLabel('Check connection').textContent()) ?? '';
-    ibmiHost = /to (sandbox-ibmi-\d+)\./.exec(signedOn)?.[1] ?? '';
-    await page.getByRole('button', { name: 'Start' }).click();
+    await startPipeline(page);
+    await openSection(page, 'Timeline');
     const events = page.getByLabel('Pipeline events');
     await events.getByText('Snapshot of SHOP.CUSTOMER done: 25 rows').waitFor();
     await events.getByText('Snapshot of LEGACY.ITEMS done: 12 rows').waitFor();
     await screenshot(page, 'sandbox-ibmi-running');
+    await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Stop…' }).click();
     await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(() => page.getByLabel('Pipeline state').textContent()).toBe('stopped');
@@ -90,11 +105,11 @@ describe('Try the sandbox', () => {
   it('pauses and resumes the IBM i pipeline; the backlog gauge rises while paused and falls as it catches up', async () => {
     const state = () => page.getByLabel('Pipeline state').textContent();
     const backlog = page
-      .getByRole('region', { name: 'Run', exact: true })
+      .getByRole('region', { name: 'Status section' })
       .getByLabel('Backlog', { exact: true });
     const gauge = () => backlog.locator('p').textContent();
     const meter = backlog.getByRole('meter', { name: 'Rows waiting' });
-    await page.getByRole('button', { name: 'Start' }).click();
+    await startPipeline(page);
     await expect.poll(state).toBe('running');
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(state).toBe('paused');
@@ -112,11 +127,15 @@ describe('Try the sandbox', () => {
     expect(await meter.getAttribute('aria-valuetext')).toBe('30 rows waiting: behind');
     await screenshot(page, 'sandbox-ibmi-paused-backlog');
 
-    // The overview shows every agent of the engine: this one waits, the SQL Server one does not.
+    // Home's overview shows every agent of the engine: this one waits, the SQL Server one does not.
+    await page.getByRole('button', { name: 'Home' }).click();
     await expect
       .poll(() => page.getByLabel('Backlog of sandbox-ibmi/as400').textContent(), { timeout: 25_000 })
       .toContain('30 rows waiting');
     expect(await page.getByLabel('Backlog of sandbox/sales').textContent()).toContain('0 rows waiting');
+    // Back returns to the pipeline's Status, as the address kept it.
+    await page.goBack();
+    await backlog.waitFor();
 
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(state).toBe('running');
@@ -129,8 +148,9 @@ describe('Try the sandbox', () => {
 
   it('verifies the IBM i pipeline clean, finds a row altered at the target, and repairs it', async () => {
     const state = () => page.getByLabel('Pipeline state').textContent();
-    await page.getByRole('button', { name: 'Start' }).click();
+    await startPipeline(page);
     await expect.poll(state).toBe('running');
+    await openSection(page, 'Verify');
     const verify = page.getByRole('region', { name: 'Verify the replica' });
     await verify.getByRole('button', { name: 'Verify', exact: true }).click();
     await verify.getByText(/^Verify: the replica equals the source \(\d+ rows compared\)$/).waitFor();
@@ -154,6 +174,7 @@ describe('Try the sandbox', () => {
     await verify
       .getByText(/^Repair \(1 rows copied again\), then verify: the replica equals the source/)
       .waitFor();
+    await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Stop…' }).click();
     await page.getByRole('button', { name: 'Yes, stop it' }).click();
     await expect.poll(state).toBe('stopped');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
 import { callApp } from '../helpers/app';
-import { scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
+import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
 let browser: Browser;
@@ -96,8 +96,10 @@ describe('choosing tables', () => {
     await page.getByRole('button', { name: 'Pipelines' }).click();
     // The only engine is chosen already.
     await expect.poll(() => page.getByLabel('Engine').inputValue()).toBe('local');
-    await page.getByLabel('Agent').selectOption('picked/ibmi');
-    await page.getByRole('button', { name: 'Show tables' }).click();
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('picked/ibmi');
+    // Its Tables section, at its own address, read as it opens.
+    await openSection(page, 'Tables');
+    expect(page.url()).toMatch(/#\/pipelines\/local\/picked\/ibmi\/tables$/);
     await page.getByText('2 of 2 tables').waitFor();
     await page.getByRole('button', { name: 'Choose tables' }).click();
     await row('SHOP.CUSTOMER').waitFor();
@@ -111,6 +113,7 @@ describe('choosing tables', () => {
   });
 
   it('edits the agent with the password left blank (kept), then deletes the pipeline after confirming', async () => {
+    await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Edit agent…' }).click();
     await page.getByRole('heading', { name: /Edit Journal agent/ }).waitFor();
     expect(await page.getByLabel('Host', { exact: true }).inputValue()).toBe(ibmi.host);
@@ -129,12 +132,14 @@ describe('choosing tables', () => {
     expect(stored).toMatchObject({ connectionName: 'shop, edited', passwordSet: true });
     // The kept password still signs on.
     await page.getByRole('button', { name: 'Pipelines' }).click();
-    await page.getByLabel('Agent').selectOption('picked/ibmi');
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('picked/ibmi');
+    await openSection(page, 'Checks');
     await page.getByRole('button', { name: 'Run checks' }).click();
     await expect
       .poll(() => page.getByLabel('Check connection').locator('.status').textContent())
       .toBe('passed');
 
+    await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Delete pipeline…' }).click();
     const confirm = page.getByRole('group', { name: 'Confirm delete' });
     expect(await confirm.textContent()).toContain('Delete pipeline picked with its agents (ibmi)');

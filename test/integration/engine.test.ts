@@ -393,7 +393,7 @@ describe('states', () => {
     await raw(e, 'PUT', `${ct}/config/specific`, ctSpecific);
     const answer = await raw(e, 'POST', `${ct}/start`);
     expect(answer).toMatchObject({ status: 409 });
-    expect(JSON.stringify(answer.json)).toContain('has no entities');
+    expect(JSON.stringify(answer.json)).toContain('has no tables to replicate yet');
     const wrongRole = await raw(e, 'POST', '/pipelines/p1/agents', {
       id: 'dst',
       type: 'journal',

@@ -186,7 +186,10 @@ async function syncSchemaCheck(
     "SELECT HAS_PERMS_BY_NAME(@db, 'DATABASE', 'CREATE SCHEMA') AS can",
   );
   if (recordset[0]?.can === 1)
-    return passed(id, `The ${SYNC_SCHEMA} schema is absent: the agent will create it at Start (${create}).`);
+    return {
+      ...passed(id, `The ${SYNC_SCHEMA} schema is absent: the agent will create it at Start (${create}).`),
+      atStart: create,
+    };
   return failed(
     id,
     `The ${SYNC_SCHEMA} schema is absent and the login cannot create it (no CREATE SCHEMA permission).`,
@@ -206,7 +209,8 @@ async function checkPermissions(
       id,
       status: 'warning',
       message: 'No entities yet: there are no tables to check.',
-      remedy: 'PUT …/entities with the tables to replicate, then test again.',
+      remedy:
+        "Choose the tables to replicate (the pipeline's Tables section in the app, or PUT …/entities), then check again.",
     });
     return [none('table-permissions'), none('view-change-tracking')];
   }

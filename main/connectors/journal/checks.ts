@@ -318,9 +318,13 @@ export async function journalChecks(
             ? `${sync.library} already keeps the checkpoints of ${others.join(', ')}: each journal agent on one source needs its own sync library.`
             : objects.some((o) => o.library === sync.library)
               ? `${sync.library} exists and no other agent uses it.`
-              : `${sync.library} does not exist yet: the agent creates it (CREATE SCHEMA) on its first run.`,
+              : `${sync.library} does not exist yet: the agent will create it at Start (CREATE SCHEMA ${sync.library}).`,
       remedy:
         others?.length || readThroughSync.length ? 'Set another syncLibrary in the host credentials.' : null,
+      atStart:
+        others?.length || readThroughSync.length || objects.some((o) => o.library === sync.library)
+          ? null
+          : `CREATE SCHEMA ${sync.library}`,
     },
     ...(entities.length ? await rowIdentificationChecks(c, entities) : []),
   ];

@@ -1,0 +1,47 @@
+// An agent's checks as POST …/test and the readiness report run them: stored settings, names, the port,
+// then the agent type's own checks against its database. They only read.
+import type { CheckResult } from '../../shared/controlApi';
+import { reachabilityCheck } from '../connectors/reachability';
+import { pluginOf } from '../connectors/registry';
+import type { ResolvedAgent } from '../connectors/spi';
+import type { StoredAgent } from './store/repo';
+import { resolve, type EngineDeps } from './operationKit';
+import { nameClash, NAMES_REMEDY } from './nameRules';
+
+export async function runAgentChecks(
+  deps: EngineDeps,
+  row: StoredAgent,
+): Promise<{ checks: CheckResult[]; agent: ResolvedAgent | undefined }> {
+  const checks: CheckResult[] = [
+    row.hostCredentials
+      ? { id: 'credentials-set', status: 'passed', message: 'Host credentials are stored.', remedy: null }
+      : {
+          id: 'credentials-set',
+          status: 'failed',
+          message: 'No host credentials yet.',
+          remedy: 'PUT …/config/credentials with the hostCredentials object.',
+        },
+    row.configuration
+      ? { id: 'configuration-set', status: 'passed', message: 'Agent settings are stored.', remedy: null }
+      : {
+          id: 'configuration-set',
+          status: 'failed',
+          message: 'No agent settings yet.',
+          remedy: 'PUT …/config/specific with the configuration object.',
+        },
+  ];
+  // Names stored before these rules (or around them) are said first; nothing past them is checked,
+  // so no fix is offered for a table that is the agent's own.
+  const clash = nameClash(deps, row.pipelineId);
+  if (clash) checks.push({ id: 'names', status: 'failed', message: clash, remedy: NAMES_REMEDY });
+  const agent = clash ? undefined : await resolve(deps, row);
+  if (agent) {
+    const endpoint = pluginOf(deps.plugins, agent.type).endpoint(agent.hostCredentials);
+    const reachable = endpoint ? await reachabilityCheck(endpoint.host, endpoint.port) : undefined;
+    if (reachable) checks.push(reachable);
+    // Past an unreachable port every database check would fail for the same reason: one result says it.
+    if (!reachable || reachable.status === 'passed')
+      checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipelineId))));
+  }
+  return { checks, agent };
+}

@@ -1,0 +1,44 @@
+// POST …/readiness-report: the checks run now (they only read), the tables read now, and the page made
+// from them on the engine — so a remote engine's report is the same as the local one's.
+import { agentTypes } from '../../shared/agents';
+import type { TableState } from '../../shared/controlApi';
+import { pluginOf } from '../connectors/registry';
+import { problem } from '../platform/problem';
+import { runAgentChecks } from './agentChecks';
+import { engineSecrets, scrubSecrets } from './diagnostics';
+import { agentOr404, pipelineOr404, type Operations } from './operationKit';
+import { readinessReportHtml } from './readinessReport';
+import { toAgent } from './store/repo';
+
+export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
+  createReadinessReport: async ({ params }, deps) => {
+    const row = agentOr404(deps, params);
+    if (row.role !== 'source')
+      throw problem.conflict(
+        `Agent "${row.id}" is a target: the report is made for its pipeline's source agent.`,
+      );
+    const pipeline = pipelineOr404(deps, row.pipelineId);
+    const { checks, agent } = await runAgentChecks(deps, row);
+    const madeAt = deps.now().toISOString();
+    deps.repo.addEvent(row.pipelineId, row.id, 'checked', { checks }, madeAt);
+    let tables: TableState[] | string = 'the agent is not configured, or its names clash (see the checks).';
+    if (agent)
+      tables = await deps.runtime
+        .tables(agent, deps.repo.entities(row.pipelineId))
+        .catch((error: unknown) => (error instanceof Error ? error.message : 'the source did not answer.'));
+    const html = readinessReportHtml({
+      pipeline,
+      agent: toAgent(row),
+      agentTypeTitle: `${agentTypes[row.type].title}, ${agentTypes[row.type].database}`,
+      endpoint: (agent && pluginOf(deps.plugins, agent.type).endpoint(agent.hostCredentials)) ?? null,
+      checks,
+      tables,
+      madeAt,
+      versions: deps.versions,
+    });
+    // Nothing above holds a secret; as a second net every secret the engine holds is scrubbed.
+    const body = new TextEncoder().encode(scrubSecrets(html, await engineSecrets(deps)));
+    deps.log.info('engine.readiness-report', { agent: row.id, bytes: body.length });
+    return { status: 200, body };
+  },
+};

@@ -1,0 +1,87 @@
+// A pipeline's Settings: what its agent holds (secrets only said to be set), edited through the same
+// wizard, and the pipeline deleted with what goes with it said first.
+import { useState } from 'react';
+import { useStore } from '../../store';
+import { selectedIn } from '../../store/checks';
+import { deleteSelectedPipeline, editSelectedAgent } from '../../store/pipelineAdmin';
+import { dateTime } from '../../../shared/format';
+
+/** A stored value as words; a secret (redacted to null, with `…Set` beside it) only as set or not. */
+function shown(section: Record<string, unknown>, key: string): string {
+  const value = section[key];
+  if (value === null && typeof section[`${key}Set`] === 'boolean')
+    return section[`${key}Set`] ? 'set (kept hidden)' : 'not set';
+  if (value === null || value === undefined || value === '') return '–';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function Values({ title, section }: { title: string; section: Record<string, unknown> | null }) {
+  if (!section) return <p className="muted">{title}: not set yet.</p>;
+  const keys = Object.keys(section).filter(
+    (k) => !(k.endsWith('Set') && Object.hasOwn(section, k.slice(0, -3))),
+  );
+  return (
+    <>
+      <h4>{title}</h4>
+      <dl className="settings-list">
+        {keys.map((k) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{shown(section, k)}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+export function SettingsSection() {
+  const checker = useStore((s) => s.checker);
+  const picked = selectedIn(checker);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  if (!picked) return null;
+  const { pipeline, agent } = picked;
+  const busy = checker.busy !== undefined;
+  return (
+    <>
+      <p className="muted">
+        Agent {agent.id} ({agent.type}), last changed {dateTime(agent.updatedAt)}.
+      </p>
+      <p className="row-actions">
+        <button type="button" className="primary" disabled={busy} onClick={editSelectedAgent}>
+          Edit agent…
+        </button>
+        <button
+          type="button"
+          disabled={busy || deleting !== null}
+          onClick={() => setDeleting(checker.selected ?? null)}
+        >
+          Delete pipeline…
+        </button>
+      </p>
+      {deleting === checker.selected && (
+        <p role="group" aria-label="Confirm delete" className="confirm">
+          Delete pipeline {pipeline.name} with its agents ({pipeline.agents.map((a) => a.name).join(', ')}),
+          the list of tables it replicates and its events and verify reports? The rows it wrote stay in the
+          target, and the source keeps its checkpoint rows until removed there. A running pipeline must be
+          stopped first.{' '}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setDeleting(null);
+              void deleteSelectedPipeline();
+            }}
+          >
+            Yes, delete it
+          </button>{' '}
+          <button type="button" onClick={() => setDeleting(null)}>
+            Cancel
+          </button>
+        </p>
+      )}
+      <Values title="Host credentials" section={agent.hostCredentials} />
+      <Values title="Agent settings" section={agent.configuration} />
+    </>
+  );
+}

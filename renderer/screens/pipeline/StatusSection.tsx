@@ -1,0 +1,200 @@
+// A pipeline's Status: its state and the latest problem with what to do, start, pause and stop (Start
+// and Stop say what they will do first), the backlog gauge, copies under way and the charts. Built so
+// the gauge, the state and the problem fit a 1280×800 window without scrolling.
+import { useEffect, useRef, useState } from 'react';
+import { useStore, showSection } from '../../store';
+import { address, controlAgent, selectedIn } from '../../store/checks';
+import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
+import { latestProblem } from '../../../shared/latestProblem';
+import { dateTime, duration, plural, timeOfDay } from '../../../shared/format';
+import { SECTION_TITLES } from '../../../shared/route';
+import { checkTitle } from '../../../shared/checkSummary';
+import { BacklogGauge } from '../BacklogGauge';
+import { Charts } from '../Charts';
+import { CopyProgress } from './CopyProgress';
+
+export function StatusSection() {
+  const checker = useStore((s) => s.checker);
+  const { selected, events, busy, backlog, snapshots } = checker;
+  const agent = selectedIn(checker)?.agent;
+  // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
+  const [stopAsked, setStopAsked] = useState<string | null>(null);
+  if (!agent) return null;
+  if (agent.role !== 'source')
+    return <p className="muted">A target agent runs as part of its pipeline&apos;s source agent.</p>;
+  const running = agent.state === 'running';
+  const problem = latestProblem(agent, events ?? []);
+  const copying = (snapshots?.tables ?? []).some((t) => t.status === 'copying' || t.status === 'queued');
+  return (
+    <div className="status-section">
+      <div className="status-top">
+        <div className="status-main">
+          <BacklogGauge backlog={backlog} large />
+          <StatusFigures />
+          <div className="row-actions">
+            <StartButton state={agent.state} busy={busy !== undefined} />
+            <button
+              type="button"
+              disabled={!running || busy !== undefined}
+              onClick={() => void controlAgent('pause')}
+            >
+              Pause
+            </button>
+            {stopAsked !== selected && (
+              <button
+                type="button"
+                disabled={(!running && agent.state !== 'paused') || busy !== undefined}
+                onClick={() => setStopAsked(selected ?? null)}
+              >
+                Stop…
+              </button>
+            )}
+          </div>
+          {stopAsked !== null && stopAsked === selected && (
+            <p role="group" aria-label="Confirm stop" className="confirm">
+              Stop the pipeline? It reads no more changes until started again; the backlog grows meanwhile.{' '}
+              <button
+                type="button"
+                className="primary"
+                onClick={() => {
+                  setStopAsked(null);
+                  void controlAgent('stop');
+                }}
+              >
+                Yes, stop it
+              </button>{' '}
+              <button type="button" onClick={() => setStopAsked(null)}>
+                Cancel
+              </button>
+            </p>
+          )}
+          <StartConfirmation />
+        </div>
+        <div className="status-problem" aria-label="Latest problem" role="region">
+          {problem ? (
+            <div className="problem-box">
+              <p>
+                <strong>{problem.text}</strong>
+                {problem.at && <span className="muted"> · {dateTime(problem.at)}</span>}
+              </p>
+              <p>{problem.remedy}</p>
+              <button type="button" className="link" onClick={() => showSection(problem.section)}>
+                Open {SECTION_TITLES[problem.section]}
+              </button>
+            </div>
+          ) : (
+            <p className="ok">No problem reported.</p>
+          )}
+        </div>
+      </div>
+      {copying && <h4>Copies under way</h4>}
+      <CopyProgress
+        snapshots={snapshots}
+        busy={busy !== undefined}
+        only={(t) => t.status !== 'done' && t.status !== 'cancelled'}
+      />
+      <Charts />
+    </div>
+  );
+}
+
+/** Lag and its freshness, throughput and the last batch, as the engine last pushed them. */
+function StatusFigures() {
+  const at = address();
+  const status = useStore((s) => {
+    if (!at) return undefined;
+    const engine = s.fleet.engines.find((e) => e.profileId === at.profileId);
+    const pipeline = engine?.pipelines.find((p) => p.id === at.pipelineId);
+    return pipeline?.agents.find((a) => a.id === at.agentId)?.status;
+  });
+  if (!status) return null;
+  const lag = !['running', 'paused'].includes(status.state)
+    ? 'not running'
+    : status.idleSince
+      ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
+      : status.lagSeconds === null
+        ? 'not measured yet'
+        : `${duration(status.lagSeconds)} behind the source`;
+  return (
+    <dl className="status-figures" aria-label="Figures">
+      <div>
+        <dt>Lag</dt>
+        <dd>{lag}</dd>
+      </div>
+      <div>
+        <dt>Throughput</dt>
+        <dd>{status.changesPerSecond === null ? '–' : `${status.changesPerSecond.toFixed(1)} changes/s`}</dd>
+      </div>
+      <div>
+        <dt>Last batch</dt>
+        <dd>{status.lastBatchAt ? timeOfDay(status.lastBatchAt) : 'none yet'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function StartButton({ state, busy }: { state: string; busy: boolean }) {
+  const plan = useStore((s) => s.startPlan);
+  if (state === 'paused')
+    return (
+      <button type="button" className="primary" disabled={busy} onClick={() => void controlAgent('start')}>
+        Resume
+      </button>
+    );
+  return (
+    <button
+      type="button"
+      className="primary"
+      disabled={state === 'running' || busy || plan !== undefined}
+      onClick={() => void prepareStart()}
+    >
+      {plan === 'reading' ? 'Checking…' : 'Start…'}
+    </button>
+  );
+}
+
+/** What Start will do, said before it does it: the agent's own writes, failed checks, the copies. */
+function StartConfirmation() {
+  const plan = useStore((s) => s.startPlan);
+  const box = useRef<HTMLDivElement>(null);
+  // The question takes focus when it appears, so the keyboard is on its answer.
+  useEffect(() => {
+    if (plan && plan !== 'reading') box.current?.focus();
+  }, [plan]);
+  if (!plan || plan === 'reading') return null;
+  return (
+    <div role="group" aria-label="Confirm start" className="confirm" ref={box} tabIndex={-1}>
+      <p>
+        Start the pipeline? It copies whichever of its {plural(plan.tables, 'table')} are not copied yet, then
+        reads their changes.
+      </p>
+      {plan.atStart.length > 0 && (
+        <>
+          <p>At Start the agent runs at the source:</p>
+          <ul>
+            {plan.atStart.map((statement) => (
+              <li key={statement}>
+                <code>{statement}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {plan.failed.length > 0 && (
+        <p className="problem">
+          {plural(plan.failed.length, 'check')} failed ({plan.failed.map((c) => checkTitle(c.id)).join(', ')}
+          ): the start will likely fail.{' '}
+          <button type="button" className="link" onClick={() => showSection('checks')}>
+            Open Checks
+          </button>
+        </p>
+      )}
+      <button type="button" className="primary" onClick={() => void confirmStart()}>
+        Yes, start it
+      </button>{' '}
+      <button type="button" onClick={cancelStart}>
+        Cancel
+      </button>
+    </div>
+  );
+}

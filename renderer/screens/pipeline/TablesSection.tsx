@@ -1,0 +1,44 @@
+// A pipeline's Tables: the tables it replicates as the source sees them (read when the section opens),
+// their copies, and the catalogue to choose them from.
+import { useEffect } from 'react';
+import { useStore } from '../../store';
+import { address, loadTables, selectedIn } from '../../store/checks';
+import { openPicker } from '../../store/tablePicker';
+import { TablePicker } from '../TablePicker';
+import { TablesView } from '../TablesView';
+import { CopyProgress } from './CopyProgress';
+
+export function TablesSection() {
+  const checker = useStore((s) => s.checker);
+  const picker = useStore((s) => s.picker);
+  const picked = selectedIn(checker);
+  const { selected, tables, snapshots, busy } = checker;
+  useEffect(() => {
+    if (selected && useStore.getState().checker.tables === undefined) void loadTables();
+  }, [selected]);
+  const at = address();
+  const source = picked?.agent.role === 'source' ? picked.agent : undefined;
+  const pickerOpen = picker !== undefined && at !== undefined && picker.address.pipelineId === at.pipelineId;
+  return (
+    <>
+      {source && at && !pickerOpen && (
+        <p className="row-actions">
+          <button
+            type="button"
+            className={Array.isArray(tables) && tables.length === 0 ? 'primary' : undefined}
+            disabled={busy !== undefined}
+            onClick={() => void openPicker({ ...at, agentType: source.type })}
+          >
+            Choose tables
+          </button>
+          {Array.isArray(tables) && tables.length === 0 && (
+            <span className="muted">No tables yet: choose the tables this pipeline replicates.</span>
+          )}
+        </p>
+      )}
+      {pickerOpen && <TablePicker />}
+      <CopyProgress snapshots={snapshots} busy={busy !== undefined} />
+      <TablesView />
+    </>
+  );
+}
