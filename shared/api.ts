@@ -1,5 +1,6 @@
 // The one contract between the renderer and main: every method with its input and output schema.
 // Main implements it (main/app/handlers.ts), the preload exposes it, web mode carries it over HTTP.
+import { sandboxDetailsSchema, workloadRequestSchema, workloadStatusSchema } from './sandbox';
 import { parseEngineUrl } from './engineUrl';
 import { z } from 'zod';
 import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agents';
@@ -223,6 +224,10 @@ export const contract = {
       ibmi: z.object({ pipelineId: idSchema, agentId: idSchema, host: z.string() }),
     }),
   ),
+  /** The simulated servers' addresses and sample logins, and the workload; null before the sandbox starts. */
+  getSandboxDetails: method(noInput, sandboxDetailsSchema.nullable()),
+  /** Sets the sandbox workload's rate of changes on both sample sources (0 switches it off). */
+  setSandboxWorkload: method(workloadRequestSchema, workloadStatusSchema),
   getLocalEngine: method(noInput, localEngineSchema),
   rotateLocalEngineToken: method(noInput, z.object({ token: z.string() })),
   /** The bundle as base64, for the renderer to save where the user chooses. */

@@ -29,6 +29,8 @@ export const METHOD_NAMES = [
   'getLocalEngine',
   'rotateLocalEngineToken',
   'createReadinessReport',
+  'getSandboxDetails',
+  'setSandboxWorkload',
   'createDiagnostics',
   'openDiagnostics',
   'getFleet',

@@ -18,6 +18,7 @@ import { BundleError, buildDiagnosticsBundle, readDiagnosticsBundle } from '../e
 import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type Profile, type ProfileStore } from './profiles';
 import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
+import type { SandboxDetails, WorkloadStatus } from '../../shared/sandbox';
 import { testConnection } from './connectionTest';
 import type { Fleet } from './fleet';
 import type { AlertSettingsStore } from './alerts';
@@ -38,7 +39,11 @@ export interface Deps {
   /** The desktop app's printer (Electron's printToPDF); null in web mode, where the browser prints. */
   printToPdf: ((html: string) => Promise<Uint8Array>) | null;
   /** Sandbox mode: the simulated SQL Server with the sample Sales database, started on request. */
-  sandbox: { start(): Promise<SandboxSystems> };
+  sandbox: {
+    start(): Promise<SandboxSystems>;
+    details(): Promise<SandboxDetails | null>;
+    setWorkload(changesPerSecond: number): Promise<WorkloadStatus>;
+  };
   /** Every engine watched live, pushed to the renderer. */
   fleet: Fleet;
   alertSettings: AlertSettingsStore;
@@ -356,6 +361,9 @@ export const handlers: Handlers = {
       };
     });
   },
+
+  getSandboxDetails: (_input, deps) => deps.sandbox.details(),
+  setSandboxWorkload: ({ changesPerSecond }, deps) => deps.sandbox.setWorkload(changesPerSecond),
 
   getLocalEngine: (_input, deps) => ({
     ...deps.localEngine.status(),

@@ -82,6 +82,12 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
         });
         return (await sandbox).start();
       },
+      // Before a start there is nothing to show, and a workload has nothing to write to.
+      details: async () => (sandbox ? (await sandbox).details() : null),
+      setWorkload: async (rate) => {
+        if (!sandbox) throw new UserError('Start the sandbox first (Try the sandbox).');
+        return (await sandbox).setWorkload(rate);
+      },
     },
     fleet,
     alertSettings,

@@ -5,9 +5,11 @@ import type { z } from 'zod';
 import type { AgentType } from '../../shared/agents';
 import type { entitiesBodySchema } from '../../shared/controlApi';
 import { startSandboxIbmi, type SandboxIbmi } from './ibmi';
-import { SEED_AGENT } from './ibmi/seed';
+import { SEED_ADMIN, SEED_AGENT, SEED_USERS } from './ibmi/seed';
+import { createWorkload } from './workload';
+import type { SandboxDetails, WorkloadStatus } from '../../shared/sandbox';
 import { startSandboxSqlServer, type SandboxSqlServer } from './mssql';
-import { SEED_AGENT_LOGIN, SEED_DATABASE } from './mssql/seed';
+import { SEED_AGENT_LOGIN, SEED_DATABASE, SEED_LOGINS } from './mssql/seed';
 
 /** A sample pipeline reading a simulator into the default SQLite target. */
 export interface SandboxPipeline {
@@ -71,12 +73,33 @@ const sqlServerPipeline = (port: number): SandboxPipeline => ({
 export interface SandboxMode {
   /** Starts both simulators the first time; later calls answer the running ones. */
   start(): Promise<SandboxSystems>;
+  /** How to reach the simulators (sample passwords included: they are public); null before a start. */
+  details(): Promise<SandboxDetails | null>;
+  /** Sets the workload's rate (0 switches it off). */
+  setWorkload(changesPerSecond: number): Promise<WorkloadStatus>;
   close(): Promise<void>;
 }
+
+/** What each sample login may do, in words for the sandbox panel. */
+const SQL_LOGIN_ROLES: Record<string, string> = {
+  sa: 'administrator (sysadmin)',
+  [SEED_AGENT_LOGIN.name]: "what the change-tracking agent needs (the sample pipeline's login)",
+  cdc_limited: 'no VIEW CHANGE TRACKING, no CREATE SCHEMA: checks fail with it',
+};
+const IBMI_USER_ROLES: Record<string, string> = {
+  [SEED_AGENT.user]: "the profile source-agents.md suggests (the sample pipeline's)",
+  CDCREAD: 'reads SHOP only: checks fail with it',
+  QSECOFR: 'security officer (*ALLOBJ)',
+};
 
 export function sandboxMode(): SandboxMode {
   let sqlServer: Promise<SandboxSqlServer> | undefined;
   let ibmi: Promise<SandboxIbmi> | undefined;
+  const workload = createWorkload(async () => {
+    if (!sqlServer || !ibmi) throw new Error('Start the sandbox first.');
+    const [s, i] = await Promise.all([sqlServer, ibmi]);
+    return { sqlServer: s, ibmi: i };
+  });
   // A failed start is forgotten, so that the next click tries again.
   const once = <T>(started: Promise<T>, forget: () => void) =>
     started.catch((error: unknown) => {
@@ -93,7 +116,35 @@ export function sandboxMode(): SandboxMode {
         ibmi: { host: i.host, pipeline: ibmiPipeline(i.host) },
       };
     },
+    details: async () => {
+      if (!sqlServer || !ibmi) return null;
+      const [s, i] = await Promise.all([sqlServer, ibmi]);
+      return {
+        sqlServer: {
+          host: s.host,
+          port: s.port,
+          database: SEED_DATABASE,
+          logins: SEED_LOGINS.map((l) => ({
+            user: l.name,
+            password: l.password,
+            role: SQL_LOGIN_ROLES[l.name] ?? '',
+          })),
+        },
+        ibmi: {
+          host: i.host,
+          database: '*SYSBAS',
+          libraries: ['SHOP', 'LEGACY'],
+          users: [
+            ...SEED_USERS.map((u) => ({ user: u.name, password: u.password })),
+            { user: SEED_ADMIN.user, password: SEED_ADMIN.password },
+          ].map((u) => ({ ...u, role: IBMI_USER_ROLES[u.user] ?? '' })),
+        },
+        workload: workload.status(),
+      };
+    },
+    setWorkload: (rate) => workload.set(rate),
     close: async () => {
+      await workload.close();
       await sqlServer?.then((s) => s.close()).catch(() => undefined);
       await ibmi?.then((s) => s.close()).catch(() => undefined);
     },

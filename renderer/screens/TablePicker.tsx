@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { count } from '../../shared/format';
 import { useStore } from '../store';
+import { openPipeline } from '../store/checks';
 import { changeFeedText } from '../ui/changeFeed';
 import {
   chooseShown,
@@ -19,6 +20,8 @@ import {
 
 export function TablePicker() {
   const picker = useStore((s) => s.picker);
+  // In the wizard, the next step is the pipeline; on the pipeline's Tables, it is already open.
+  const screen = useStore((s) => s.screen);
   const [search, setSearch] = useState('');
   const result = useRef<HTMLParagraphElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -174,6 +177,18 @@ export function TablePicker() {
           aria-label="Save result"
         >
           {picker.result.message}
+        </p>
+      )}
+      {picker.result?.ok && screen !== 'pipelines' && (
+        <p>
+          Next: the pipeline&apos;s checks, then Start.{' '}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void openPipeline({ ...picker.address, section: 'checks' })}
+          >
+            Open the pipeline&apos;s checks
+          </button>
         </p>
       )}
     </section>

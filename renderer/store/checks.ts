@@ -100,8 +100,10 @@ export function pickCheckerAgent(selected: string): void {
  */
 export async function openPipeline(to: PipelineAddress & { section?: PipelineSection }): Promise<void> {
   useStore.setState({ screen: 'pipelines', section: to.section ?? 'status' });
-  if (useStore.getState().checker.profileId !== to.profileId || !useStore.getState().checker.agents)
-    await pickCheckerEngine(to.profileId);
+  const { checker } = useStore.getState();
+  // Read again when this engine's list does not have it yet (made since, by the wizard).
+  const listed = checker.agents?.some((p) => p.id === to.pipelineId);
+  if (checker.profileId !== to.profileId || !listed) await pickCheckerEngine(to.profileId);
   // Another section of the pipeline already open keeps what it read (check results, tables).
   const selected = `${to.pipelineId}/${to.agentId}`;
   if (useStore.getState().checker.selected !== selected) pickCheckerAgent(selected);
@@ -319,13 +321,14 @@ export async function trySandbox(): Promise<void> {
   patch({ busy: 'loading', error: undefined, notice: undefined });
   try {
     const { pipelineId, agentId, port, ibmi } = await api.startSandbox({});
+    useStore.setState({ sandbox: await api.getSandboxDetails({}) });
     await pickCheckerEngine('local');
     pickCheckerAgent(`${pipelineId}/${agentId}`);
     patch({
       notice:
         `The sandbox SQL Server runs on 127.0.0.1:${port} with the sample Sales database; pipeline "${pipelineId}" reads it into a SQLite file. ` +
         `The simulated IBM i runs as ${ibmi.host} with the SHOP and LEGACY libraries; pipeline "${ibmi.pipelineId}" reads them through their journals. ` +
-        'Run the checks, then start them.',
+        'Run the checks, then start them. How to reach both servers, and a workload that keeps changing rows, are in the Sandbox panel below.',
     });
   } catch (error) {
     patch({ error: message(error), busy: undefined });

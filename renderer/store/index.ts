@@ -8,6 +8,7 @@ import type { FleetSliceState } from './fleet';
 import type { TablePickerSliceState } from './tablePicker';
 import type { WizardSliceState } from './wizard';
 import type { StartPlanSliceState } from './startPlan';
+import type { SandboxSliceState } from './sandbox';
 import type { PipelineSection, Screen } from '../../shared/route';
 
 export type { Screen };
@@ -18,7 +19,8 @@ export type StoreState = AppSliceState &
   ChecksSliceState &
   FleetSliceState &
   TablePickerSliceState &
-  StartPlanSliceState & {
+  StartPlanSliceState &
+  SandboxSliceState & {
     screen: Screen;
     /** The open pipeline's section on the Pipelines screen. */
     section: PipelineSection;

@@ -1,7 +1,7 @@
 // The two-step form of one agent type: host credentials, then agent-specific settings.
 import { agentTypes } from '../../shared/agents';
 import { effectiveJournalFormats } from '../../shared/agents/journal';
-import { parseSection, withKeptSecrets } from '../../shared/config/parse';
+import { fieldsOf, parseSection, withKeptSecrets } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
 import { closeWizard, goBack, setField, submitStep, testConnection, type WizardState } from '../store/wizard';
@@ -118,6 +118,34 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
   );
 }
 
+/** One section's accepted values as a DBA reads them: each field's label and value, secrets as set. */
+function Review({ wizard, id }: { wizard: WizardState; id: SectionId }) {
+  const section = agentTypes[wizard.agentType].sections[id];
+  const values = wizard.accepted[id] ?? {};
+  const shown = (key: string, kind: string) => {
+    const value = values[key];
+    // Accepted secrets come back redacted: what the form holds says whether one was typed.
+    if (kind === 'secret')
+      return wizard.values[id][key] ? 'set (hidden)' : wizard.editing ? 'kept as stored' : 'not set';
+    if (value === null || value === undefined || value === '') return '–';
+    if (typeof value === 'boolean') return value ? 'yes' : 'no';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  };
+  return (
+    <>
+      <h4>{section.title}</h4>
+      <dl className="settings-list">
+        {fieldsOf(section).map(({ key, meta }) => (
+          <div key={key}>
+            <dt>{meta.label}</dt>
+            <dd>{shown(key, meta.kind)}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
 function Summary({ wizard }: { wizard: WizardState }) {
   const bodies = {
     credentials: { hostCredentials: wizard.accepted.hostCredentials },
@@ -126,11 +154,16 @@ function Summary({ wizard }: { wizard: WizardState }) {
   return (
     <div role="status" className="summary">
       <h3>Settings accepted</h3>
-      <p>Both objects are valid. These are the bodies of the control API's two PUTs (secrets hidden):</p>
-      <h4>PUT …/config/credentials</h4>
-      <pre>{JSON.stringify(bodies.credentials, null, 2)}</pre>
-      <h4>PUT …/config/specific</h4>
-      <pre>{JSON.stringify(bodies.specific, null, 2)}</pre>
+      <p>Both steps are valid. Review them, then apply them to an engine below.</p>
+      <Review wizard={wizard} id="hostCredentials" />
+      <Review wizard={wizard} id="configuration" />
+      <details>
+        <summary>As the control API&apos;s two PUT bodies (secrets hidden)</summary>
+        <h4>PUT …/config/credentials</h4>
+        <pre>{JSON.stringify(bodies.credentials, null, 2)}</pre>
+        <h4>PUT …/config/specific</h4>
+        <pre>{JSON.stringify(bodies.specific, null, 2)}</pre>
+      </details>
       <div className="actions">
         <button type="button" onClick={goBack}>
           Back

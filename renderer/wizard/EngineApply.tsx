@@ -77,13 +77,26 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
         </p>
       )}
       {applied && applied !== 'applying' && (
-        <ol className="applied" aria-label="Requests sent">
-          {applied.steps.map((s) => (
-            <li key={s.request} className={s.status < 300 ? 'ok' : 'problem'}>
-              <code>{s.request}</code> → <strong>{s.status}</strong> <span className="muted">{s.detail}</span>
-            </li>
-          ))}
-        </ol>
+        <>
+          <p role="status" className={applied.agent ? 'ok' : 'problem'}>
+            {applied.agent
+              ? editing
+                ? 'Applied: the engine holds the new settings.'
+                : 'Applied: the engine holds the agent. Next, choose its tables.'
+              : 'The engine refused a step: see the fields above.'}
+          </p>
+          <details open={!applied.agent}>
+            <summary>The requests sent and the engine&apos;s answers</summary>
+            <ol className="applied" aria-label="Requests sent">
+              {applied.steps.map((s) => (
+                <li key={s.request} className={s.status < 300 ? 'ok' : 'problem'}>
+                  <code>{s.request}</code> → <strong>{s.status}</strong>{' '}
+                  <span className="muted">{s.detail}</span>
+                </li>
+              ))}
+            </ol>
+          </details>
+        </>
       )}
     </form>
   );

@@ -122,8 +122,9 @@ describe('choosing tables', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Check settings' }).click();
     await page.getByRole('button', { name: 'Apply changes' }).click();
+    await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
     const sent = page.getByLabel('Requests sent');
-    await sent.getByText('PUT /pipelines/picked/agents/ibmi/config/specific').waitFor();
+    expect(await sent.textContent()).toContain('PUT /pipelines/picked/agents/ibmi/config/specific');
     expect(await sent.textContent()).toContain('"passwordSet":true');
     const agent = (await callApp(web.app, 'listEngineAgents', { profileId: 'local' })) as {
       pipelines: { id: string; agents: { id: string; hostCredentials: Record<string, unknown> | null }[] }[];

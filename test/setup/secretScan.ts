@@ -30,15 +30,33 @@ export interface ScanResult {
   summary: string;
 }
 
+/**
+ * The one answer that shows the simulators' sample passwords on purpose: the sandbox panel's (the app
+ * method, called directly or as web mode's /api/ path). Every other secret is still searched in it.
+ */
+const SHOWS_SAMPLE_PASSWORDS = /^(api\/)?getSandboxDetails$/;
+
 /** Searches every said thing and every file of every noted folder for every secret. */
-export function scan(notes: readonly SecretNote[], knownSecrets: readonly string[] = []): ScanResult {
+export function scan(
+  notes: readonly SecretNote[],
+  knownSecrets: readonly string[] = [],
+  samplePasswords: readonly string[] = [],
+): ScanResult {
   const said = notes.flatMap((n) => (n.kind === 'folder' ? [] : [n]));
   const secrets = [
-    ...new Set([...said.flatMap((n) => n.secrets), ...knownSecrets].filter((s) => s.length >= MIN_SECRET)),
+    ...new Set(
+      [...said.flatMap((n) => n.secrets), ...knownSecrets, ...samplePasswords].filter(
+        (s) => s.length >= MIN_SECRET,
+      ),
+    ),
   ];
+  const shownOnPurpose = (n: SecretNote, s: string) =>
+    n.kind === 'answer' &&
+    SHOWS_SAMPLE_PASSWORDS.test(new URL(n.where, 'http://app').pathname.replace(/^\//, '')) &&
+    samplePasswords.includes(s);
   const leaks = said.flatMap((n) =>
     secrets
-      .filter((s) => n.text.includes(s))
+      .filter((s) => n.text.includes(s) && !shownOnPurpose(n, s))
       .map((s) => `${n.kind} ${n.where} holds a secret (${s.slice(0, 2)}…)`),
   );
   const files = [...new Set(notes.flatMap((n) => (n.kind === 'folder' ? filesUnder(n.where) : [])))];
@@ -71,7 +89,7 @@ export default function setup(): () => void {
         .map((line) => JSON.parse(line) as SecretNote),
     );
     rmSync(dir, { recursive: true, force: true });
-    const { leaks, summary } = scan(notes, SANDBOX_PASSWORDS);
+    const { leaks, summary } = scan(notes, [], SANDBOX_PASSWORDS);
     process.stdout.write(`secret scan: ${summary}\n`);
     if (leaks.length > 0) {
       process.stderr.write(`Secrets found:\n${leaks.join('\n')}\n`);

@@ -86,4 +86,17 @@ describe('the secret scan', () => {
     const { leaks } = scan([{ ...carried, secrets: ['pw'], text: 'pw' }]);
     expect(leaks).toEqual([]);
   });
+
+  it("lets the sandbox panel's answer show the sample passwords, and only those, and only there", () => {
+    const sample = 'Sandbox-Passw0rd';
+    const details = (where: string, text: string) => ({ kind: 'answer' as const, where, secrets: [], text });
+    expect(scan([details('getSandboxDetails', sample)], [], [sample]).leaks).toEqual([]);
+    expect(scan([details('http://127.0.0.1:9/api/getSandboxDetails', sample)], [], [sample]).leaks).toEqual(
+      [],
+    );
+    // Anywhere else the same value is a leak; a real secret in the panel's answer is one too.
+    expect(scan([details('listEngineAgents', sample)], [], [sample]).leaks).toHaveLength(1);
+    expect(scan([details('http://x/api/getSandboxDetailsX', sample)], [], [sample]).leaks).toHaveLength(1);
+    expect(scan([carried, details('getSandboxDetails', PASSWORD)], [], [sample]).leaks).toHaveLength(1);
+  });
 });

@@ -21,6 +21,7 @@ import { ChecksSection } from './ChecksSection';
 import { SettingsSection } from './SettingsSection';
 import { VerifyPanel } from '../VerifyPanel';
 import { EventList } from '../EventList';
+import { SandboxPanel } from '../SandboxPanel';
 
 export function PipelinesScreen() {
   const checker = useStore((s) => s.checker);
@@ -105,6 +106,7 @@ export function PipelinesScreen() {
           </div>
         </article>
       )}
+      <SandboxPanel />
     </section>
   );
 }

@@ -1,0 +1,35 @@
+// Sandbox mode's panel: the simulated servers' connection details and the workload's rate.
+import type { SandboxDetails } from '../../shared/sandbox';
+import { useStore } from './index';
+
+export interface SandboxSliceState {
+  /** null: the sandbox has not been started in this app. */
+  sandbox?: SandboxDetails | null;
+  sandboxError?: string;
+}
+
+const said = (error: unknown) => (error instanceof Error ? error.message : 'The sandbox did not answer.');
+
+export async function loadSandboxDetails(): Promise<void> {
+  const { api } = useStore.getState();
+  if (!api) return;
+  try {
+    useStore.setState({ sandbox: await api.getSandboxDetails({}), sandboxError: undefined });
+  } catch (error) {
+    useStore.setState({ sandboxError: said(error) });
+  }
+}
+
+export async function setWorkload(changesPerSecond: number): Promise<void> {
+  const { api } = useStore.getState();
+  if (!api) return;
+  try {
+    const workload = await api.setSandboxWorkload({ changesPerSecond });
+    useStore.setState((s) => ({
+      sandbox: s.sandbox ? { ...s.sandbox, workload } : s.sandbox,
+      sandboxError: undefined,
+    }));
+  } catch (error) {
+    useStore.setState({ sandboxError: said(error) });
+  }
+}
