@@ -142,6 +142,8 @@ export const contract = {
       pipelineId: idSchema,
       agentId: idSchema,
       agentType: agentTypeSchema,
+      /** Source or target; the type's first role when left out. */
+      role: z.enum(['source', 'target']).optional(),
       hostCredentials: sectionBody,
       configuration: sectionBody,
     }),

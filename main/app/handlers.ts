@@ -1,6 +1,6 @@
 // Every contract method as a plain function of (input, deps): callable from IPC, HTTP and tests alike.
 import type { z } from 'zod';
-import { agentTypes, AGENT_TYPES } from '../../shared/agents';
+import { agentTypeSummaries, agentTypes } from '../../shared/agents';
 import type { contract, MethodName, MethodOutput } from '../../shared/api';
 import { parseSection, redactSection, withKeptSecrets } from '../../shared/config/parse';
 import { readFileSync } from 'node:fs';
@@ -160,11 +160,7 @@ export const handlers: Handlers = {
     versions: pickVersions(process.versions),
   }),
 
-  listAgentTypes: () =>
-    AGENT_TYPES.map((type) => {
-      const { title, database, description } = agentTypes[type];
-      return { type, title, database, description };
-    }),
+  listAgentTypes: () => agentTypeSummaries(),
 
   validateAgentSection: ({ agentType, section, body, keepSecrets }) => {
     const definition = agentTypes[agentType].sections[section];
@@ -176,6 +172,10 @@ export const handlers: Handlers = {
 
   applyAgentConfig: async (input, deps) => {
     const ids = { pipelineId: input.pipelineId, agentId: input.agentId };
+    const { roles } = agentTypes[input.agentType];
+    const role = input.role ?? roles[0] ?? 'source';
+    if (!roles.includes(role))
+      throw new UserError(`role: a ${input.agentType} agent can be ${roles.join(' or ')}, not ${role}.`);
     const steps: MethodOutput<'applyAgentConfig'>['steps'] = [];
     return onEngine(deps, input.profileId, async (client) => {
       /** One request, recorded with the engine's answer; a refusal ends the apply. */
@@ -215,7 +215,7 @@ export const handlers: Handlers = {
                 {
                   id: ids.agentId,
                   type: input.agentType,
-                  role: agentTypes[input.agentType].roles[0] ?? 'source',
+                  role,
                 },
               ),
             (a) => `${a.type} agent "${a.id}" created as ${a.role}`,

@@ -1,6 +1,6 @@
 // The control API's operations as plain functions of (request, deps): the HTTP server calls them, and
 // so can tests. States, storage and validation live here; database work goes to the runtime.
-import { agentTypes, agentTypeSchema, AGENT_TYPES } from '../../shared/agents';
+import { agentTypeSummaries, agentTypes, agentTypeSchema, AGENT_TYPES } from '../../shared/agents';
 import { parseSection, parseWith, secretKeysOf } from '../../shared/config/parse';
 import { sectionJsonSchema } from '../../shared/config/jsonSchema';
 import {
@@ -200,15 +200,7 @@ export const operations: Operations = {
   ...liveOperations,
   ...catalogOperations,
   ...readinessOperations,
-  listAgentTypes: () =>
-    ok(
-      AGENT_TYPES.map((type) => ({
-        type,
-        title: agentTypes[type].title,
-        database: agentTypes[type].database,
-        description: agentTypes[type].description,
-      })),
-    ),
+  listAgentTypes: () => ok(agentTypeSummaries()),
 
   getAgentTypeSchema: ({ params }) => {
     const type = agentTypeSchema.safeParse(params.type);

@@ -102,7 +102,9 @@ export async function openPipeline(to: PipelineAddress & { section?: PipelineSec
   useStore.setState({ screen: 'pipelines', section: to.section ?? 'status' });
   const { checker } = useStore.getState();
   // Read again when this engine's list does not have it yet (made since, by the wizard).
-  const listed = checker.agents?.some((p) => p.id === to.pipelineId);
+  const listed = checker.agents?.some(
+    (p) => p.id === to.pipelineId && p.agents.some((a) => a.id === to.agentId),
+  );
   if (checker.profileId !== to.profileId || !listed) await pickCheckerEngine(to.profileId);
   // Another section of the pipeline already open keeps what it read (check results, tables).
   const selected = `${to.pipelineId}/${to.agentId}`;

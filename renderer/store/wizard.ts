@@ -13,6 +13,10 @@ export type WizardStep = SectionId | 'done';
 
 export interface WizardState {
   agentType: AgentType;
+  /** What the agent is in its pipeline: its source, or where it writes. */
+  role: 'source' | 'target';
+  /** The pipeline Apply offers first (a target is set for a pipeline that exists). */
+  pipelineId?: string;
   step: WizardStep;
   values: Record<SectionId, FormValues>;
   /** Fields the user has edited or tried to submit: only these show errors while typing. */
@@ -38,11 +42,17 @@ export interface WizardSliceState {
 const update = (change: (w: WizardState) => Partial<WizardState>) =>
   useStore.setState((s) => (s.wizard ? { wizard: { ...s.wizard, ...change(s.wizard) } } : s));
 
-export function openWizard(agentType: AgentType): void {
+export function openWizard(
+  agentType: AgentType,
+  role: 'source' | 'target' = agentTypes[agentType].roles[0] ?? 'source',
+  pipelineId?: string,
+): void {
   const { sections } = agentTypes[agentType];
   useStore.setState({
     wizard: {
       agentType,
+      role,
+      pipelineId,
       step: 'hostCredentials',
       values: {
         hostCredentials: initialValues(sections.hostCredentials),
@@ -65,10 +75,14 @@ function formValueOf(value: unknown, secret: boolean): FormValue {
 /** The wizard over an agent an engine holds, its settings filled in, to change and apply them again. */
 export function openWizardToEdit(
   agentType: AgentType,
-  stored: { hostCredentials: Record<string, unknown> | null; configuration: Record<string, unknown> | null },
+  stored: {
+    role: 'source' | 'target';
+    hostCredentials: Record<string, unknown> | null;
+    configuration: Record<string, unknown> | null;
+  },
   editing: NonNullable<WizardState['editing']>,
 ): void {
-  openWizard(agentType);
+  openWizard(agentType, stored.role, editing.pipelineId);
   const { sections } = agentTypes[agentType];
   const filled = (id: SectionId) => {
     const secrets = new Set(secretKeysOf(sections[id]));
@@ -169,6 +183,7 @@ export async function applyToEngine(target: {
     const applied = await api.applyAgentConfig({
       ...target,
       agentType: wizard.agentType,
+      role: wizard.role,
       hostCredentials: toBody(sections.hostCredentials, wizard.values.hostCredentials),
       configuration: toBody(sections.configuration, wizard.values.configuration),
     });
@@ -176,7 +191,11 @@ export async function applyToEngine(target: {
       applied.problems.some((p) => p.pointer.startsWith(`/${id}/`)),
     );
     // Accepted whole: the tables are the next step, on the same engine and pipeline.
-    if (applied.steps.length > 0 && applied.steps.every((step) => step.status < 300))
+    if (
+      wizard.role === 'source' &&
+      applied.steps.length > 0 &&
+      applied.steps.every((step) => step.status < 300)
+    )
       void openPicker({ ...target, agentType: wizard.agentType });
     update((w) => ({
       applied,

@@ -20,7 +20,8 @@ export function AgentWizard() {
       <header className="wizard-head">
         <h2 id="wizard-title">
           {wizard.editing ? 'Edit ' : ''}
-          {definition.title} agent <span className="muted">({definition.database})</span>
+          {wizard.role === 'target' ? `${definition.database} target` : `${definition.title} agent`}{' '}
+          <span className="muted">({definition.database})</span>
         </h2>
         <button type="button" className="link" onClick={closeWizard}>
           Close

@@ -6,6 +6,7 @@ import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, type WizardState } from '../store/wizard';
 import { useStore } from '../store';
+import { openPipeline } from '../store/checks';
 import { TablePicker } from '../screens/TablePicker';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
@@ -23,9 +24,10 @@ export function ConnectionResult({ connection }: { connection: WizardState['conn
 export function EngineApply({ wizard }: { wizard: WizardState }) {
   const editing = wizard.editing;
   const [profileId, setProfileId] = useState(editing?.profileId ?? 'local');
-  const [pipelineId, setPipelineId] = useState(editing?.pipelineId ?? 'pipeline-1');
+  const [pipelineId, setPipelineId] = useState(editing?.pipelineId ?? wizard.pipelineId ?? 'pipeline-1');
   const [agentId, setAgentId] = useState(
-    editing?.agentId ?? (wizard.agentType === 'journal' ? 'ibmi' : 'source'),
+    editing?.agentId ??
+      (wizard.role === 'target' ? 'target' : wizard.agentType === 'journal' ? 'ibmi' : 'source'),
   );
   const running = editing?.state === 'running';
   useEffect(() => void loadEngines(), []);
@@ -82,9 +84,30 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
             {applied.agent
               ? editing
                 ? 'Applied: the engine holds the new settings.'
-                : 'Applied: the engine holds the agent. Next, choose its tables.'
+                : applied.agent.role === 'target'
+                  ? `Applied: pipeline ${pipelineId} writes here from its next Start.`
+                  : 'Applied: the engine holds the agent. Next, choose its tables.'
               : 'The engine refused a step: see the fields above.'}
           </p>
+          {applied.agent && applied.agent.role === 'target' && !editing && (
+            <p>
+              Next: check that the pipeline can write there.{' '}
+              <button
+                type="button"
+                className="primary"
+                onClick={() =>
+                  void openPipeline({
+                    profileId,
+                    pipelineId,
+                    agentId: applied.agent?.id ?? agentId,
+                    section: 'checks',
+                  })
+                }
+              >
+                Open the target&apos;s checks
+              </button>
+            </p>
+          )}
           <details open={!applied.agent}>
             <summary>The requests sent and the engine&apos;s answers</summary>
             <ol className="applied" aria-label="Requests sent">

@@ -72,4 +72,13 @@ export const agentTypeSummarySchema = z.object({
   title: z.string(),
   database: z.string(),
   description: z.string(),
+  /** Whether the app offers it as a source, as a target, or both. */
+  roles: z.array(z.enum(['source', 'target'])),
 });
+
+/** Every agent type as a list shows it (the control API's and the app's), in the registry's order. */
+export const agentTypeSummaries = (): z.infer<typeof agentTypeSummarySchema>[] =>
+  AGENT_TYPES.map((type) => {
+    const { title, database, description, roles } = agentTypes[type];
+    return { type, title, database, description, roles: [...roles] };
+  });

@@ -82,6 +82,21 @@ it('a drained 100,000-row backlog is 0 on the gauge within one push, per table t
     // Well before the runner's periodic point (every 10 s): the drain itself said so.
     expect(Date.now() - resumedAt).toBeLessThan(10_000);
     expect((await e.client.getBacklog(ids)).history.at(-1)?.rowsToRead).toBe(0);
+    // Lag: the newest batch's, or idle (caught up, nothing new) — never an older batch's figure.
+    const lastBatch = (await e.client.listEvents({ pipelineId: 'drain' }))
+      .filter((x) => x.kind === 'batch-applied')
+      .at(-1);
+    const newestLag = Number((lastBatch?.data as { lagMs?: number } | undefined)?.lagMs ?? NaN) / 1000;
+    await until(
+      'the newest lag pushed',
+      () => {
+        const now = status();
+        return now?.lagSeconds === null
+          ? typeof now.idleSince === 'string'
+          : Math.abs((now?.lagSeconds ?? Infinity) - newestLag) < 0.05;
+      },
+      5_000,
+    );
     // The table's own backlog (its chart's line) came down with it.
     const series = await e.client.getSeries({ ...ids, window: 'hour' });
     const bulk = series.tables.find((t) => t.table === 'dbo.Bulk')?.points ?? [];

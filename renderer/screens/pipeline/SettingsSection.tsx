@@ -1,7 +1,8 @@
 // A pipeline's Settings: what its agent holds (secrets only said to be set), edited through the same
 // wizard, and the pipeline deleted with what goes with it said first.
 import { useState } from 'react';
-import { useStore } from '../../store';
+import { showScreen, useStore } from '../../store';
+import { openWizard } from '../../store/wizard';
 import { selectedIn } from '../../store/checks';
 import { deleteSelectedPipeline, editSelectedAgent } from '../../store/pipelineAdmin';
 import { dateTime } from '../../../shared/format';
@@ -31,6 +32,53 @@ function Values({ title, section }: { title: string; section: Record<string, unk
           </div>
         ))}
       </dl>
+    </>
+  );
+}
+
+/** Where the pipeline writes, and the way to choose a target of the DBA's own. */
+function WritesTo({
+  pipeline,
+}: {
+  pipeline: { id: string; agents: { id: string; type: string; role: string }[] };
+}) {
+  // The list selected whole (a filtered copy would be a new answer each render).
+  const types = useStore((s) => s.agentTypes).filter((t) => t.roles.includes('target'));
+  const [type, setType] = useState('');
+  const target = pipeline.agents.find((a) => a.role === 'target');
+  return (
+    <>
+      <h4>Target</h4>
+      <p>
+        {target
+          ? `Writes through target agent ${target.id} (${target.type}); edit it by opening that agent above.`
+          : `Writes to the default SQLite file, replicas/${pipeline.id}.sqlite in the app's data folder.`}
+      </p>
+      {!target && (
+        <p className="row-actions">
+          <label htmlFor="target-type">Write elsewhere</label>
+          <select id="target-type" value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">Choose a target…</option>
+            {types.map((t) => (
+              <option key={t.type} value={t.type}>
+                {t.database}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            disabled={!type}
+            onClick={() => {
+              const chosen = types.find((t) => t.type === type);
+              if (!chosen) return;
+              openWizard(chosen.type, 'target', pipeline.id);
+              showScreen('agents');
+            }}
+          >
+            Set it up…
+          </button>
+        </p>
+      )}
     </>
   );
 }
@@ -80,6 +128,7 @@ export function SettingsSection() {
           </button>
         </p>
       )}
+      <WritesTo pipeline={pipeline} />
       <Values title="Host credentials" section={agent.hostCredentials} />
       <Values title="Agent settings" section={agent.configuration} />
     </>
