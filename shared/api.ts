@@ -19,6 +19,8 @@ import {
   pipelineEventSchema,
   pipelineSchema,
   tablesAnswerSchema,
+  columnsAnswerSchema,
+  columnsQuerySchema,
   testAnswerSchema,
 } from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
@@ -174,6 +176,8 @@ export const contract = {
   getEngineBacklog: method(agentAddress, backlogAnswerSchema),
   /** GET …/tables on the profile's engine: each entity's source table as the source sees it. */
   listEngineTables: method(agentAddress, tablesAnswerSchema),
+  /** POST …/tables/columns on the profile's engine: tables' columns on both sides (a table's story). */
+  describeEngineTableColumns: method(agentAddress.extend(columnsQuerySchema.shape), columnsAnswerSchema),
   /** POST …/catalog on the profile's engine: a page of the source's tables, to choose entities from. */
   searchEngineCatalog: method(agentAddress.extend({ query: catalogQuerySchema }), catalogAnswerSchema),
   /** GET …/entities on the profile's engine: the pipeline's entities as stored. */

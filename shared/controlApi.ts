@@ -151,6 +151,34 @@ export const tableActivitySchema = z.object({
   lastChangeAt: timestamp.nullable(),
 });
 export type TableActivity = z.infer<typeof tableActivitySchema>;
+/** Which entity tables' columns to describe (a table's story in the app). */
+export const columnsQuerySchema = z.strictObject({ tables: z.array(z.string().min(1).max(300)).min(1).max(100) });
+export const tableColumnsSchema = z.object({
+  /** `schema.table` as the entity writes it. */
+  table: z.string(),
+  targetTable: z.string(),
+  columns: z.array(
+    z.object({
+      name: z.string(),
+      sourceType: z.string(),
+      nullable: z.boolean(),
+      /** Part of the row's identification. */
+      key: z.boolean(),
+      /** The type the pipeline's target declares for it; null when the target type cannot say. */
+      targetType: z.string().nullable(),
+    }),
+  ),
+});
+export const columnsAnswerSchema = z.object({
+  agentId: idSchema,
+  /** The target's type (the default SQLite file when the pipeline has no target agent). */
+  targetType: z.string(),
+  tables: z.array(tableColumnsSchema),
+  /** Tables asked for that are not the pipeline's, or that the source does not hold. */
+  missing: z.array(z.string()),
+});
+export type ColumnsAnswer = z.infer<typeof columnsAnswerSchema>;
+
 export const tablesAnswerSchema = z.object({
   agentId: idSchema,
   checkedAt: timestamp,

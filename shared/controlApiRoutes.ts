@@ -7,6 +7,8 @@ import {
   backlogAnswerSchema,
   catalogAnswerSchema,
   catalogQuerySchema,
+  columnsAnswerSchema,
+  columnsQuerySchema,
   createAgentBodySchema,
   createPipelineBodySchema,
   entitiesBodySchema,
@@ -205,6 +207,15 @@ export const routes = {
       "A readiness report (one self-contained HTML page, printable to PDF): the source, the agent's settings without secrets, every check with what it expects and what was found, remedies and fix statements, the journals or Change Tracking settings, each table's verdict, versions and the time it was made. POST: it runs the checks (they only read the source).",
     status: 200,
     binary: HTML_TYPE,
+  }),
+  describeTableColumns: route({
+    method: 'POST',
+    path: `${A}/tables/columns`,
+    summary:
+      "Entity tables' columns: name, the source's type, nullability, whether it identifies the row, and the type the pipeline's target declares for it. POST, for a body naming the tables (at most 100).",
+    body: columnsQuerySchema,
+    status: 200,
+    response: columnsAnswerSchema,
   }),
   listAgentTables: route({
     method: 'GET',

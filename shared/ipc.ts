@@ -17,6 +17,7 @@ export const METHOD_NAMES = [
   'listPipelineEvents',
   'getEngineBacklog',
   'listEngineTables',
+  'describeEngineTableColumns',
   'searchEngineCatalog',
   'getEngineEntities',
   'saveEngineEntities',

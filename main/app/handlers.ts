@@ -306,6 +306,8 @@ export const handlers: Handlers = {
   listPipelineEvents: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, (client) => client.listEvents({ pipelineId })),
 
+  describeEngineTableColumns: ({ profileId, pipelineId, agentId, tables }, deps) =>
+    onEngine(deps, profileId, (client) => client.describeTableColumns({ pipelineId, agentId }, { tables })),
   listEngineTables: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.listAgentTables({ pipelineId, agentId })),
 

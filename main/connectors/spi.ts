@@ -7,7 +7,7 @@ import type { AgentTypeDefinition } from '../../shared/agents';
 import type { CatalogTable, CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
-import type { Checkpoint, SourceAgent } from './source';
+import type { Checkpoint, ColumnShape, SourceAgent, TableRef, TableShape } from './source';
 import type { Target } from './target';
 
 export interface ResolvedAgent {
@@ -57,6 +57,8 @@ export interface AgentRuntime {
   tables(agent: ResolvedAgent, entities: readonly Entity[]): Promise<TableState[]>;
   /** Every table of the source a DBA may choose, with what would stop each (the engine pages it). */
   catalog(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CatalogTable[]>;
+  /** Entity tables' columns as the source describes them; undefined where the type cannot say. */
+  columns?(agent: ResolvedAgent, entities: readonly Entity[], refs: readonly TableRef[]): Promise<TableShape[]>;
   /** The current backlog, or a reason why there is none. */
   backlog(
     agent: ResolvedAgent,
@@ -99,6 +101,8 @@ export interface SourceAdmin {
   tables(entities: readonly Entity[]): Promise<TableState[]>;
   /** Every table of the source that could be an entity's, the agent's own left out, in any order. */
   catalog(): Promise<CatalogTable[]>;
+  /** The tables' columns as the runner reads them (its describe), for a table's story in the app. */
+  columns?(refs: readonly TableRef[]): Promise<TableShape[]>;
   /** The checkpoint kept at the source; empty before the first snapshot finished. */
   loadCheckpoint(): Promise<Checkpoint>;
   backlog(entities: readonly Entity[], checkpoint: Checkpoint): Promise<BacklogFigure>;
@@ -190,6 +194,8 @@ export interface TargetRole {
   ): { open: () => Promise<Target>; batchRows: number };
   /** Whether a target so configured writes into the database a source so configured reads. */
   sameDatabase?(target: Record<string, unknown>, source: Record<string, unknown>): boolean;
+  /** The type it declares for a source column (as its prepare creates it); `agent` undefined: the default. */
+  columnType?(column: ColumnShape, agent: ResolvedAgent | undefined): string;
 }
 
 export interface AgentPlugin {

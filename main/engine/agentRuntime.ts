@@ -74,6 +74,12 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
       return withAdmin(agent, role, entities, (admin) => admin.catalog(), true);
     },
 
+    columns: async (agent, entities, refs) => {
+      const role = sourceRoleOf(agent);
+      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
+      return withAdmin(agent, role, entities, async (admin) => (admin.columns ? admin.columns(refs) : []), true);
+    },
+
     backlog: async (agent, entities) => {
       const role = sourceRoleOf(agent);
       if (!role) return { unavailable: `A ${agent.type} agent is a target: it has no backlog.` };

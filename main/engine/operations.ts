@@ -34,6 +34,7 @@ import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
 import { catalogOperations } from './catalogOperations';
 import { readinessOperations } from './readinessOperations';
+import { columnOperations } from './columnOperations';
 import { checkNames } from './nameRules';
 import { runAgentChecks } from './agentChecks';
 
@@ -200,6 +201,7 @@ export const operations: Operations = {
   ...liveOperations,
   ...catalogOperations,
   ...readinessOperations,
+  ...columnOperations,
   listAgentTypes: () => ok(agentTypeSummaries()),
 
   getAgentTypeSchema: ({ params }) => {

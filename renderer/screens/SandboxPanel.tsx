@@ -94,7 +94,7 @@ export function SandboxPanel() {
             </option>
           ))}
         </select>
-        <span role="status" className="muted" aria-label="Workload">
+        <span aria-live="polite" className="muted" aria-label="Workload">
           {workload.changesPerSecond === 0
             ? `Off. ${count(workload.written)} changes written so far.`
             : `Inserting, updating and deleting order lines (SQL Server) and customers (IBM i): ${count(workload.written)} changes written.`}

@@ -7,7 +7,7 @@ import type { TableActivity, TableState } from '../../shared/controlApi';
 import { count, dateTime } from '../../shared/format';
 import { useStore } from '../store';
 import { changeFeedText } from '../ui/changeFeed';
-import { loadTables, snapshotTable } from '../store/checks';
+import { loadTables, patch, snapshotTable } from '../store/checks';
 
 /** A table's row: the source's view of it, what the pipeline applied of it lately, and its copy. */
 type TableRow = TableState & { activity: TableActivity | null; copied: number | null };
@@ -132,9 +132,22 @@ export function TablesView() {
           <tbody>
             {rows.map((t) => (
               <tr key={t.table} className={t.problem ? 'problem-row' : undefined}>
-                {COLUMNS.map((c) => (
-                  <td key={c.key}>{c.text(t)}</td>
-                ))}
+                {COLUMNS.map((c) =>
+                  c.key === 'table' ? (
+                    <td key={c.key}>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-label={`Story of ${t.table}`}
+                        onClick={() => patch({ storyTable: t.table })}
+                      >
+                        {t.table}
+                      </button>
+                    </td>
+                  ) : (
+                    <td key={c.key}>{c.text(t)}</td>
+                  ),
+                )}
                 <td>
                   <button
                     type="button"

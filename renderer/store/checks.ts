@@ -41,6 +41,8 @@ export interface ChecksSliceState {
     series?: SeriesAnswer;
     seriesWindow?: SeriesWindow;
     seriesError?: string;
+    /** The table whose story is open in the Tables section. */
+    storyTable?: string;
     notice?: string;
     error?: string;
   };
@@ -91,6 +93,7 @@ export function pickCheckerAgent(selected: string): void {
     tableActivity: undefined,
     series: undefined,
     seriesError: undefined,
+    storyTable: undefined,
   });
 }
 

@@ -23,6 +23,10 @@ export async function loadSandboxDetails(): Promise<void> {
 export async function setWorkload(changesPerSecond: number): Promise<void> {
   const { api } = useStore.getState();
   if (!api) return;
+  // The list shows the rate chosen at once (a keyboard's next arrow starts from it), not after the answer.
+  useStore.setState((s) => ({
+    sandbox: s.sandbox ? { ...s.sandbox, workload: { ...s.sandbox.workload, changesPerSecond } } : s.sandbox,
+  }));
   try {
     const workload = await api.setSandboxWorkload({ changesPerSecond });
     useStore.setState((s) => ({
@@ -31,5 +35,7 @@ export async function setWorkload(changesPerSecond: number): Promise<void> {
     }));
   } catch (error) {
     useStore.setState({ sandboxError: said(error) });
+    // Refused: the list goes back to the rate the sandbox runs.
+    void loadSandboxDetails();
   }
 }

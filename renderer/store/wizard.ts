@@ -191,8 +191,10 @@ export async function applyToEngine(target: {
       applied.problems.some((p) => p.pointer.startsWith(`/${id}/`)),
     );
     // Accepted whole: the tables are the next step, on the same engine and pipeline.
+    // A new source's next step is its tables; an edit's tables are changed on the pipeline's Tables.
     if (
       wizard.role === 'source' &&
+      !wizard.editing &&
       applied.steps.length > 0 &&
       applied.steps.every((step) => step.status < 300)
     )

@@ -33,9 +33,9 @@ describe('Try the sandbox', () => {
       .getByText(/The sandbox SQL Server runs on 127\.0\.0\.1:\d+/)
       .waitFor();
     expect(await page.getByLabel('Pipeline', { exact: true }).inputValue()).toBe('sandbox/sales');
-    expect(await page.getByRole('status').textContent()).toMatch(
-      /The simulated IBM i runs as sandbox-ibmi-\d+ with the SHOP and LEGACY libraries/,
-    );
+    expect(
+      await page.getByRole('status').filter({ hasText: 'The sandbox SQL Server' }).textContent(),
+    ).toMatch(/The simulated IBM i runs as sandbox-ibmi-\d+ with the SHOP and LEGACY libraries/);
 
     await openSection(page, 'Checks');
     await page.getByRole('button', { name: 'Run checks' }).click();

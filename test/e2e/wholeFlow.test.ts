@@ -163,6 +163,20 @@ describe("a new DBA's whole flow", () => {
       .getByText(/^Verify: the replica equals the source \(\d+ rows compared\)$/)
       .waitFor({ timeout: 30_000 });
 
+    // A table's story: its columns on both sides, its copy, its last changes and the verify just run.
+    await openSection(page, 'Tables');
+    await page.getByRole('button', { name: 'Story of dbo.OrderLines' }).click();
+    const story = page.getByRole('region', { name: 'Story of dbo.OrderLines' });
+    const quantity = story
+      .getByRole('table', { name: 'Columns of dbo.OrderLines' })
+      .getByRole('row', { name: /Quantity/ });
+    await quantity.waitFor();
+    expect(await quantity.getByRole('cell').allTextContents()).toEqual(['int', 'INTEGER', 'not null', '']);
+    expect(await story.textContent()).toContain('Snapshot of dbo.OrderLines done');
+    expect(await story.textContent()).toMatch(/\d+ inserted, \d+ updated, \d+ deleted/);
+    expect(await story.textContent()).toMatch(/Verify: \d+ rows compared, 0 missing, 0 extra, 0 different/);
+    await screenshot(page, 'flow-ct-table-story');
+
     // The readiness report, saved where the DBA asked for it.
     await openSection(page, 'Checks');
     const [download] = await Promise.all([
@@ -288,6 +302,7 @@ describe("a new DBA's whole flow", () => {
     // The workload, by arrow keys on its list.
     await tabTo('sandbox-workload');
     await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('#sandbox-workload').inputValue()).toBe('1');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => page.locator('#sandbox-workload').inputValue()).toBe('10');
     await press('Timeline');

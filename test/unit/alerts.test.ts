@@ -139,7 +139,7 @@ describe('desktop pushes', () => {
     expect(sent).toHaveLength(2);
     shown[0]?.click?.();
     expect(focused).toEqual(['restore', 'show', 'focus']);
-    expect(sent.at(-1)).toEqual(['push', { type: 'open-pipeline', ...address }]);
+    expect(sent.at(-1)).toEqual(['push', { type: 'open-pipeline', ...address, section: 'status' }]);
     // An engine's alert: a click opens Home, where each engine shows whether it answers.
     listener({
       type: 'alert',

@@ -15,7 +15,7 @@ import { sameName, SYNC_SCHEMA } from './names';
 import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingCatalog, changeTrackingTables } from './tables';
-import { MssqlTarget } from './target';
+import { MssqlTarget, mssqlType } from './target';
 import { checkSqlServerTarget } from './targetChecks';
 
 const settingsOf = (agent: ResolvedAgent) => ({
@@ -44,6 +44,7 @@ function admin(source: ChangeTrackingSource): SourceAdmin {
     check: (entities) => source.check(entities),
     tables: (entities) => changeTrackingTables(source.pool, entities),
     catalog: () => changeTrackingCatalog(source.pool),
+    columns: (refs) => source.describe(refs),
     loadCheckpoint: () => source.loadCheckpoint(),
     backlog: async (entities, checkpoint) => {
       const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);
@@ -120,6 +121,7 @@ export const changeTrackingPlugin: AgentPlugin = {
   target: {
     names: sqlServerTargetNames,
     check: checkSqlServerTarget,
+    columnType: (column) => mssqlType(column),
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('SQL Server is never the default target.');
       const { credentials: c, configuration } = settingsOf(agent);

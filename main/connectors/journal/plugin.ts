@@ -31,6 +31,7 @@ function admin(source: JournalSource, user: string): SourceAdmin {
     check: (entities) => source.check(entities),
     tables: (entities) => journalTables(source.c, entities),
     catalog: () => journalCatalog(source.c, source.sync.library),
+    columns: (refs) => source.describe(refs),
     loadCheckpoint: () => source.loadCheckpoint(),
     // The spec's query on the checkpoint table (source-agents.md, "Monitoring the journal backlog").
     backlog: () => backlogQuery(source.c, source.sync),

@@ -6,7 +6,7 @@ import type { AgentPlugin, TargetNames } from '../spi';
 import { CHECKPOINT_TABLE } from '../target';
 import { checkPostgresTarget } from './checks';
 import { postgresSettingsOf } from './settings';
-import { PostgresTarget, STAGE_PREFIX } from './target';
+import { PostgresTarget, postgresType, STAGE_PREFIX } from './target';
 
 /** The target quotes every name: PostgreSQL then compares them exactly, after its 63-byte cut. */
 const postgresqlNames: TargetNames = {
@@ -46,6 +46,7 @@ export const postgresqlPlugin: AgentPlugin = {
   target: {
     names: postgresqlNames,
     check: checkPostgresTarget,
+    columnType: (column, agent) => postgresType(column, agent ? postgresSettingsOf(agent).preciseTimes : 'native'),
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('PostgreSQL is never the default target.');
       const { credentials, connection, schema, batchRows, preciseTimes } = postgresSettingsOf(agent);

@@ -9,7 +9,7 @@ import type { AgentPlugin, AgentSettings, ResolvedAgent, TargetNames } from '../
 import { CHECKPOINT_TABLE } from '../target';
 import { fileIdentity } from '../fileIdentity';
 import { checkSqliteTarget } from './checks';
-import { REBUILD_SUFFIX, SqliteTarget } from './target';
+import { REBUILD_SUFFIX, SqliteTarget, sqliteType } from './target';
 
 /** Where a pipeline without a target agent writes. */
 export const defaultReplicaPath = (dataDir: string, pipelineId: string) =>
@@ -60,6 +60,7 @@ export const sqlitePlugin: AgentPlugin = {
   target: {
     names: sqliteNames,
     check: checkSqliteTarget,
+    columnType: (column) => sqliteType(column),
     open: (agent, { dataDir, pipelineId }) => {
       const path = agent ? sqliteHostCredentials.schema.parse(agent.hostCredentials).path : undefined;
       const { batchRows } = sqliteConfiguration.schema.parse(agent?.configuration ?? {});

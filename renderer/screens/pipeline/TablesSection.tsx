@@ -7,6 +7,7 @@ import { openPicker } from '../../store/tablePicker';
 import { TablePicker } from '../TablePicker';
 import { TablesView } from '../TablesView';
 import { CopyProgress } from './CopyProgress';
+import { TableStory } from './TableStory';
 
 export function TablesSection() {
   const checker = useStore((s) => s.checker);
@@ -37,6 +38,7 @@ export function TablesSection() {
         </p>
       )}
       {pickerOpen && <TablePicker />}
+      {checker.storyTable && <TableStory table={checker.storyTable} />}
       <CopyProgress snapshots={snapshots} busy={busy !== undefined} />
       <TablesView />
     </>

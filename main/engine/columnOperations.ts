@@ -1,0 +1,49 @@
+// POST …/tables/columns: what a table is made of on both sides — the source's columns as the runner
+// describes them, and the type the pipeline's target declares for each (a table's story in the app).
+import { parseWith } from '../../shared/config/parse';
+import { columnsQuerySchema, type ColumnsAnswer } from '../../shared/controlApi';
+import { tableKey, tableRefOf } from '../connectors/source';
+import { DEFAULT_TARGET_TYPE, pluginOf } from '../connectors/registry';
+import { problem } from '../platform/problem';
+import { agentOr404, configured, ok, parsedOr422, resolve, type Operations } from './operationKit';
+
+export const columnOperations: Pick<Operations, 'describeTableColumns'> = {
+  describeTableColumns: async ({ params, body }, deps) => {
+    const row = agentOr404(deps, params);
+    const query = parsedOr422(parseWith(columnsQuerySchema, body));
+    const agent = await configured(deps, row);
+    if (agent.role !== 'source')
+      throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent describes the tables.`);
+    const entities = deps.repo.entities(row.pipelineId);
+    const asked = entities.filter((e) => query.tables.includes(tableKey(tableRefOf(e))));
+    const shapes = asked.length ? ((await deps.runtime.columns?.(agent, entities, asked.map(tableRefOf))) ?? []) : [];
+    const targetRow = deps.repo.storedAgents(row.pipelineId).find((a) => a.role === 'target');
+    const targetAgent = targetRow ? await resolve(deps, targetRow) : undefined;
+    const targetType = targetRow?.type ?? DEFAULT_TARGET_TYPE;
+    const declare = pluginOf(deps.plugins, targetType).target?.columnType;
+    const tables: ColumnsAnswer['tables'] = shapes.flatMap((shape) => {
+      const entity = asked.find((e) => tableKey(tableRefOf(e)) === tableKey(shape.ref));
+      if (!entity) return [];
+      return [
+        {
+          table: tableKey(shape.ref),
+          targetTable: entity.target.table,
+          columns: shape.columns.map((c) => ({
+            name: c.name,
+            sourceType: c.sourceType,
+            nullable: c.nullable,
+            key: shape.key.includes(c.name),
+            targetType: declare ? declare(c, targetAgent) : null,
+          })),
+        },
+      ];
+    });
+    const found = new Set(tables.map((t) => t.table));
+    return ok({
+      agentId: row.id,
+      targetType,
+      tables,
+      missing: query.tables.filter((t) => !found.has(t)),
+    });
+  },
+};

@@ -1,0 +1,126 @@
+// One table's story, opened from the Tables section: its columns on both sides (the source's type and
+// the type the target declares), its copies, what changed at the source and what the pipeline did, its
+// last changes applied, and what each verify found of it.
+import { useEffect, useRef, useState } from 'react';
+import type { ColumnsAnswer } from '../../../shared/controlApi';
+import { count, dateTime } from '../../../shared/format';
+import { tableStory, type StoryLine } from '../../../shared/tableStory';
+import { useStore } from '../../store';
+import { address, failure, patch } from '../../store/checks';
+
+function Lines({ title, lines, empty }: { title: string; lines: StoryLine[]; empty: string }) {
+  return (
+    <>
+      <h5>{title}</h5>
+      {lines.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ol className="events">
+          {lines.map((l, i) => (
+            <li key={`${l.at}-${i}`}>
+              <time dateTime={l.at}>{dateTime(l.at)}</time> {l.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+export function TableStory({ table }: { table: string }) {
+  const events = useStore((s) => s.checker.events);
+  const verify = useStore((s) => s.checker.verify);
+  // Keyed by table: another table's answer reads as "still reading" until its own arrives.
+  const [read, setRead] = useState<{ table: string; answer: ColumnsAnswer | string } | undefined>();
+  const columns = read?.table === table ? read.answer : undefined;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    const { api } = useStore.getState();
+    const at = address();
+    if (!api || !at) return;
+    let current = true;
+    api
+      .describeEngineTableColumns({ ...at, tables: [table] })
+      .then((answer) => current && setRead({ table, answer }))
+      .catch((error: unknown) => current && setRead({ table, answer: failure(at, error) }));
+    return () => {
+      current = false;
+    };
+  }, [table]);
+  const story = tableStory(table, events ?? [], verify);
+  const described = typeof columns === 'object' ? columns.tables[0] : undefined;
+  return (
+    <section className="table-story" aria-labelledby="story-title">
+      <header className="wizard-head">
+        <h4 id="story-title" ref={heading} tabIndex={-1}>
+          Story of {table}
+        </h4>
+        <button type="button" className="link" onClick={() => patch({ storyTable: undefined })}>
+          Close
+        </button>
+      </header>
+      <h5>Columns</h5>
+      {columns === undefined && <p className="muted">Reading the columns at the source…</p>}
+      {typeof columns === 'string' && (
+        <p role="alert" className="problem">
+          {columns}
+        </p>
+      )}
+      {typeof columns === 'object' && !described && (
+        <p className="problem">The source does not hold {table} now.</p>
+      )}
+      {described && typeof columns === 'object' && (
+        <table className="tables" aria-label={`Columns of ${table}`}>
+          <caption className="muted">
+            At the target: {described.targetTable} ({columns.targetType})
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Column</th>
+              <th scope="col">Source type</th>
+              <th scope="col">Target type</th>
+              <th scope="col">Nulls</th>
+              <th scope="col">Key</th>
+            </tr>
+          </thead>
+          <tbody>
+            {described.columns.map((c) => (
+              <tr key={c.name}>
+                <th scope="row">{c.name}</th>
+                <td>{c.sourceType}</td>
+                <td>{c.targetType ?? '–'}</td>
+                <td>{c.nullable ? 'allowed' : 'not null'}</td>
+                <td>{c.key ? 'key' : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Lines title="Copies" lines={story.copies} empty="No copy among the events kept." />
+      <Lines
+        title="Changes at the source, and what was done"
+        lines={story.changesAtSource}
+        empty="No schema change or stop among the events kept."
+      />
+      <h5>Last changes applied</h5>
+      {story.lastChanges.length === 0 ? (
+        <p className="muted">None among the events kept.</p>
+      ) : (
+        <ol className="events">
+          {story.lastChanges.map((c, i) => (
+            <li key={`${c.at}-${i}`}>
+              <time dateTime={c.at}>{dateTime(c.at)}</time> {count(c.inserts)} inserted, {count(c.updates)}{' '}
+              updated, {count(c.deletes)} deleted
+            </li>
+          ))}
+        </ol>
+      )}
+      <Lines
+        title="Verify results"
+        lines={story.verifies}
+        empty="Not verified yet: the Verify section compares it with the source."
+      />
+    </section>
+  );
+}
