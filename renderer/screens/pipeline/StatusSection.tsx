@@ -183,7 +183,7 @@ function StartConfirmation() {
       {plan.failed.length > 0 && (
         <p className="problem">
           {plural(plan.failed.length, 'check')} failed ({plan.failed.map((c) => checkTitle(c.id)).join(', ')}
-          ): the start will likely fail.{' '}
+          ): fix them first, or start anyway.{' '}
           <button type="button" className="link" onClick={() => showSection('checks')}>
             Open Checks
           </button>
