@@ -137,9 +137,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       const second = Math.floor(now().getTime() / 1000);
       let changes = 0;
       for (const [s, n] of c?.recent ?? []) if (s > second - RATE_WINDOW_S) changes += n;
-      // Idle: the last backlog point came after the last batch and said nothing waits.
-      const idle =
-        c?.backlog?.rowsToRead === 0 && c.backlogAt !== null && c.backlogAt >= (c.lastBatchAt ?? -Infinity);
+      const idle = c !== undefined && isIdle(c);
       const idleSince = idle ? (c.lastBatchAt ?? c.backlogAt) : null;
       return {
         lagSeconds: idle ? null : (c?.lagSeconds ?? null),
@@ -242,8 +240,9 @@ const PER_AGENT: {
   {
     name: 'cdc_lag_seconds',
     type: 'gauge',
-    help: 'The last batch’s lag: from its newest change’s commit at the source to its commit at the target.',
-    value: (c) => c.lagSeconds,
+    help: 'The last batch’s lag: from its newest change’s commit at the source to its commit at the target; 0 while idle (caught up, nothing new at the source).',
+    // An idle pipeline is not behind: its last batch's lag would keep a lag alert ringing for nothing.
+    value: (c) => (isIdle(c) ? 0 : c.lagSeconds),
   },
   {
     name: 'cdc_backlog_rows',
@@ -276,6 +275,11 @@ const PER_AGENT: {
     value: (c) => c.resnapshots,
   },
 ];
+
+/** Idle: the last backlog point came after the last batch and said nothing waits. */
+function isIdle(c: AgentCounters): boolean {
+  return c.backlog?.rowsToRead === 0 && c.backlogAt !== null && c.backlogAt >= (c.lastBatchAt ?? -Infinity);
+}
 
 const labels = (a: MetricsAgent) => ({ pipeline: a.pipelineId, agent: a.id, type: a.type });
 

@@ -65,6 +65,12 @@ describe('an idle pipeline', () => {
       lagSeconds: null,
       idleSince: '2026-11-25T12:00:00.000Z',
     });
+    // /metrics says 0 behind, not the old batch's 6 s a lag alert would ring on.
+    const lag = () =>
+      parsePrometheusTextFormat(
+        metrics.render([{ pipelineId: 'p1', id: 'src', type: 'journal', state: 'running' }], '1.0'),
+      ).find((f) => f.name === 'cdc_lag_seconds')?.metrics[0]?.value;
+    expect(lag()).toBe('0');
     // Rows waiting is not idle, and a batch after the point is work again: its lag counts.
     point(40);
     expect(metrics.figures('p1', 'src').idleSince).toBeNull();
@@ -72,5 +78,6 @@ describe('an idle pipeline', () => {
     now = new Date('2026-11-25T12:00:09Z');
     batch(2_000);
     expect(metrics.figures('p1', 'src')).toMatchObject({ lagSeconds: 2, idleSince: null });
+    expect(lag()).toBe('2');
   });
 });
