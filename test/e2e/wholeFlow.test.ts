@@ -3,6 +3,8 @@
 // fixed, the pipeline started, the workload moving it, the password edited, a verify, the readiness
 // report. The change-tracking flow by mouse; the journal flow by keyboard alone.
 import { readFileSync } from 'node:fs';
+import { sandboxIbmiAt } from '../../main/sandbox/ibmi';
+import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
@@ -248,6 +250,12 @@ describe("a new DBA's whole flow", () => {
       .getByRole('row', { name: /CDCAGENT/ });
     const password = (await agentRow.locator('td').first().textContent()) ?? '';
     expect(host).toMatch(/^sandbox-ibmi-\d+$/);
+    // At the source, by hand (a DBA's own session): SHOP.ORDERS journaled with after images only.
+    const ibmi = sandboxIbmiAt(host);
+    if (!ibmi) throw new Error(`No simulated IBM i at ${host}.`);
+    const admin = await ibmi.connect({ ...SEED_ADMIN });
+    await admin.command('CHGJRNOBJ OBJ((SHOP/ORDERS *FILE)) ATR(*IMAGES) IMAGES(*AFTER)');
+    await admin.close();
 
     await press('Agents');
     await press(/^Journal/);
@@ -274,14 +282,32 @@ describe("a new DBA's whole flow", () => {
     // Tables: the picker takes focus on its title; a file chosen with Space, then saved.
     await page.getByRole('row').filter({ hasText: 'SHOP.CUSTOMER' }).waitFor();
     await press('Replicate SHOP.CUSTOMER', 'Space');
-    await press('Save 1 table');
+    await press('Replicate SHOP.ORDERS', 'Space');
+    await press('Save 2 tables');
     await expect
       .poll(() => page.getByLabel('Save result').textContent())
-      .toBe('Saved: the pipeline replicates 1 table.');
+      .toBe('Saved: the pipeline replicates 2 tables.');
     await press("Open the pipeline's checks");
     await expect.poll(() => page.url()).toMatch(/#\/pipelines\/local\/my-shop\/ibmi\/checks$/);
     await press('Run checks');
-    await page.getByLabel('Check journaling').waitFor();
+    const journaling = page.getByLabel('Check journaling');
+    await expect.poll(() => journaling.locator('.status').textContent()).toBe('failed');
+    expect(await page.getByLabel('Fix for journaling').textContent()).toContain('IMAGES(*BOTH)');
+    // Failures first: the fix is the first thing past the results. The agent's profile may not run
+    // it, and the app says so where the DBA acted, in IBM i's words.
+    await press('Apply…');
+    await press('Yes, apply it');
+    await page
+      .getByRole('alert')
+      .getByText(/CPF9802.*A security officer can run it instead/)
+      .waitFor();
+    // The security officer runs the statement the app gave, in a session of their own; then checks again.
+    const fix = (await page.getByLabel('Fix for journaling').textContent()) ?? '';
+    const officer = await ibmi.connect({ ...SEED_ADMIN });
+    await officer.command(fix);
+    await officer.close();
+    await press('Check again: journaling');
+    await expect.poll(() => journaling.locator('.status').textContent()).toBe('passed');
     expect(await page.getByLabel('Check sync-library').textContent()).toContain(
       'At Start the agent runs CREATE SCHEMA KBSYNC',
     );
