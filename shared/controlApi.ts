@@ -152,7 +152,9 @@ export const tableActivitySchema = z.object({
 });
 export type TableActivity = z.infer<typeof tableActivitySchema>;
 /** Which entity tables' columns to describe (a table's story in the app). */
-export const columnsQuerySchema = z.strictObject({ tables: z.array(z.string().min(1).max(300)).min(1).max(100) });
+export const columnsQuerySchema = z.strictObject({
+  tables: z.array(z.string().min(1).max(300)).min(1).max(100),
+});
 export const tableColumnsSchema = z.object({
   /** `schema.table` as the entity writes it. */
   table: z.string(),

@@ -58,7 +58,11 @@ export interface AgentRuntime {
   /** Every table of the source a DBA may choose, with what would stop each (the engine pages it). */
   catalog(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CatalogTable[]>;
   /** Entity tables' columns as the source describes them; undefined where the type cannot say. */
-  columns?(agent: ResolvedAgent, entities: readonly Entity[], refs: readonly TableRef[]): Promise<TableShape[]>;
+  columns?(
+    agent: ResolvedAgent,
+    entities: readonly Entity[],
+    refs: readonly TableRef[],
+  ): Promise<TableShape[]>;
   /** The current backlog, or a reason why there is none. */
   backlog(
     agent: ResolvedAgent,

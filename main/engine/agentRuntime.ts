@@ -77,7 +77,13 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
     columns: async (agent, entities, refs) => {
       const role = sourceRoleOf(agent);
       if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
-      return withAdmin(agent, role, entities, async (admin) => (admin.columns ? admin.columns(refs) : []), true);
+      return withAdmin(
+        agent,
+        role,
+        entities,
+        async (admin) => (admin.columns ? admin.columns(refs) : []),
+        true,
+      );
     },
 
     backlog: async (agent, entities) => {

@@ -13,10 +13,14 @@ export const columnOperations: Pick<Operations, 'describeTableColumns'> = {
     const query = parsedOr422(parseWith(columnsQuerySchema, body));
     const agent = await configured(deps, row);
     if (agent.role !== 'source')
-      throw problem.conflict(`Agent "${row.id}" is a target: its pipeline's source agent describes the tables.`);
+      throw problem.conflict(
+        `Agent "${row.id}" is a target: its pipeline's source agent describes the tables.`,
+      );
     const entities = deps.repo.entities(row.pipelineId);
     const asked = entities.filter((e) => query.tables.includes(tableKey(tableRefOf(e))));
-    const shapes = asked.length ? ((await deps.runtime.columns?.(agent, entities, asked.map(tableRefOf))) ?? []) : [];
+    const shapes = asked.length
+      ? ((await deps.runtime.columns?.(agent, entities, asked.map(tableRefOf))) ?? [])
+      : [];
     const targetRow = deps.repo.storedAgents(row.pipelineId).find((a) => a.role === 'target');
     const targetAgent = targetRow ? await resolve(deps, targetRow) : undefined;
     const targetType = targetRow?.type ?? DEFAULT_TARGET_TYPE;

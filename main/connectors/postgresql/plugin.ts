@@ -46,7 +46,8 @@ export const postgresqlPlugin: AgentPlugin = {
   target: {
     names: postgresqlNames,
     check: checkPostgresTarget,
-    columnType: (column, agent) => postgresType(column, agent ? postgresSettingsOf(agent).preciseTimes : 'native'),
+    columnType: (column, agent) =>
+      postgresType(column, agent ? postgresSettingsOf(agent).preciseTimes : 'native'),
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('PostgreSQL is never the default target.');
       const { credentials, connection, schema, batchRows, preciseTimes } = postgresSettingsOf(agent);
