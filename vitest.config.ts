@@ -9,5 +9,6 @@ export default defineConfig({
     // Every HTTP answer of the run is searched for the secrets the requests carried.
     globalSetup: ['test/setup/secretScan.ts'],
     setupFiles: ['test/setup/secretWatch.ts'],
+    reporters: ['default', './test/setup/slowestFiles.ts'],
   },
 });
