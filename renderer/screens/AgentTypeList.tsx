@@ -1,5 +1,6 @@
 // The agent types, by what they are in a pipeline: a source it reads, or a target it writes to (a
 // pipeline with no target agent writes to a SQLite file in the app's data folder).
+import { agentTypes as definitions } from '../../shared/agents';
 import { useStore } from '../store';
 import { openWizard } from '../store/wizard';
 
@@ -16,7 +17,7 @@ export function AgentTypeList() {
             aria-pressed={wizard?.agentType === t.type && wizard.role === role}
             onClick={() => openWizard(t.type, role, wizard?.pipelineId)}
           >
-            <strong>{role === 'target' && t.type === 'change-tracking' ? 'SQL Server' : t.title}</strong>{' '}
+            <strong>{role === 'target' ? (definitions[t.type].ui?.targetTitle ?? t.title) : t.title}</strong>{' '}
             <span className="muted">
               {t.database}
               {role === 'target' ? ' target' : ''}

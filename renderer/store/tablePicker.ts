@@ -2,6 +2,7 @@
 // tables chosen with their target names, saved as the pipeline's entities. Entities already stored
 // open as chosen, and keep their other settings (row identification, columns, journal) when saved.
 import type { CatalogAnswer, CatalogTable, Entity } from '../../shared/controlApi';
+import { agentTypes, agentTypeSchema } from '../../shared/agents';
 import { useStore } from './index';
 import { loadTables } from './checks';
 import { sameAddress } from './answerOrder';
@@ -44,10 +45,11 @@ export interface TablePickerSliceState {
 
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
 
-/** A target name no other chosen table is likely to have: SQL Server's dbo tables by their name alone. */
+/** A target name no other chosen table is likely to have: the type says (by default the table's name). */
 function defaultTarget(agentType: string, t: { schema: string; table: string }): string {
-  const plain = agentType === 'change-tracking' ? t.schema.toLowerCase() === 'dbo' : true;
-  return (plain ? t.table : `${t.schema}_${t.table}`).toLowerCase();
+  const declared = agentTypeSchema.safeParse(agentType);
+  const name = declared.success ? agentTypes[declared.data].ui?.defaultTargetName : undefined;
+  return name ? name(t) : t.table.toLowerCase();
 }
 
 const failure = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');

@@ -1,6 +1,5 @@
 // The two-step form of one agent type: host credentials, then agent-specific settings.
 import { agentTypes } from '../../shared/agents';
-import { effectiveJournalFormats } from '../../shared/agents/journal';
 import { fieldsOf, parseSection, withKeptSecrets } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
@@ -57,8 +56,8 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
   const localProblems = local.ok ? [] : local.problems;
   const shown = problemsByField([...wizard.serverProblems[sectionId], ...localProblems], section);
   const visible = Object.fromEntries(Object.entries(shown).filter(([key]) => wizard.touched[sectionId][key]));
-  const journalNote = wizard.agentType === 'journal' && sectionId === 'configuration';
-  const inherited = effectiveJournalFormats(wizard.accepted.hostCredentials, undefined);
+  const { ui } = agentTypes[wizard.agentType];
+  const note = ui?.stepNotes?.[sectionId];
   return (
     <form
       noValidate
@@ -80,16 +79,9 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
         values={values}
         problems={visible}
         onChange={(key, value) => setField(sectionId, key, value)}
-        emptyChoiceLabel={(key) =>
-          `(inherit: ${key === 'timeFormat' ? inherited.timeFormat : inherited.dateFormat} from host credentials)`
-        }
+        emptyChoiceLabel={(key) => ui?.inheritedChoice?.(key, wizard.accepted.hostCredentials) ?? ''}
       />
-      {journalNote && (
-        <p className="note">
-          Date and time formats are set in two places. A format chosen here wins; left empty, the one in host
-          credentials (Advanced) applies; if neither is set, iso.
-        </p>
-      )}
+      {note && <p className="note">{note}</p>}
       {wizard.error && (
         <p role="alert" className="problem">
           {wizard.error}

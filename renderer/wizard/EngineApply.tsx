@@ -6,6 +6,7 @@ import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, type WizardState } from '../store/wizard';
 import { useStore } from '../store';
+import { agentTypes } from '../../shared/agents';
 import { openPipeline } from '../store/checks';
 import { TablePicker } from '../screens/TablePicker';
 
@@ -27,7 +28,7 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
   const [pipelineId, setPipelineId] = useState(editing?.pipelineId ?? wizard.pipelineId ?? 'pipeline-1');
   const [agentId, setAgentId] = useState(
     editing?.agentId ??
-      (wizard.role === 'target' ? 'target' : wizard.agentType === 'journal' ? 'ibmi' : 'source'),
+      (wizard.role === 'target' ? 'target' : (agentTypes[wizard.agentType].ui?.defaultAgentId ?? 'source')),
   );
   const running = editing?.state === 'running';
   useEffect(() => void loadEngines(), []);

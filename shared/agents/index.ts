@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Section, SectionId } from '../config/section';
 import { changeTrackingConfiguration, changeTrackingHostCredentials } from './changeTracking';
-import { journalConfiguration, journalHostCredentials } from './journal';
+import { effectiveJournalFormats, journalConfiguration, journalHostCredentials } from './journal';
 import {
   postgresqlConfiguration,
   postgresqlHostCredentials,
@@ -21,6 +21,21 @@ export interface AgentTypeDefinition {
   /** What an agent of this type can be in a pipeline. */
   roles: readonly ('source' | 'target')[];
   sections: Record<SectionId, Section>;
+  /** How the app presents the type, declared here so that renderer/ names no type. */
+  ui?: AgentTypeUi;
+}
+
+export interface AgentTypeUi {
+  /** The agent id the wizard's Apply offers for a new source agent of this type. */
+  defaultAgentId?: string;
+  /** Its name among the targets, when it differs from its title (the change-tracking type: SQL Server). */
+  targetTitle?: string;
+  /** A note under one step of the wizard. */
+  stepNotes?: Partial<Record<SectionId, string>>;
+  /** What an empty choice of a configuration field falls back to, from the accepted host credentials. */
+  inheritedChoice?: (key: string, hostCredentials: Record<string, unknown> | undefined) => string;
+  /** The target table a chosen source table gets by default. */
+  defaultTargetName?: (t: { schema: string; table: string }) => string;
 }
 
 export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
@@ -33,6 +48,12 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     // As a target, the runner writes through its connection (the two-way case of recursion protection).
     roles: ['source', 'target'],
     sections: { hostCredentials: changeTrackingHostCredentials, configuration: changeTrackingConfiguration },
+    ui: {
+      targetTitle: 'SQL Server',
+      // dbo's tables by their name alone; another schema's prefixed, so two schemas' tables do not meet.
+      defaultTargetName: (t) =>
+        (t.schema.toLowerCase() === 'dbo' ? t.table : `${t.schema}_${t.table}`).toLowerCase(),
+    },
   },
   journal: {
     type: 'journal',
@@ -42,6 +63,17 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
       'Reads changes from IBM i tables through their journals (DSPJRN). Every sourced table must be journaled with IMAGES(*BOTH).',
     roles: ['source'],
     sections: { hostCredentials: journalHostCredentials, configuration: journalConfiguration },
+    ui: {
+      defaultAgentId: 'ibmi',
+      stepNotes: {
+        configuration:
+          'Date and time formats are set in two places. A format chosen here wins; left empty, the one in host credentials (Advanced) applies; if neither is set, iso.',
+      },
+      inheritedChoice: (key, hostCredentials) => {
+        const inherited = effectiveJournalFormats(hostCredentials, undefined);
+        return `(inherit: ${key === 'timeFormat' ? inherited.timeFormat : inherited.dateFormat} from host credentials)`;
+      },
+    },
   },
   sqlite: {
     type: 'sqlite',
