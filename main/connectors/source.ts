@@ -104,7 +104,16 @@ export interface SnapshotChunk {
   next: string | null;
 }
 
+/**
+ * A connector's verdict on its own driver's errors, as Debezium's per-connector error handlers give
+ * it: `transient` (a retry may heal it: a dropped connection, a deadlock victim, a lock another job
+ * holds), `permanent` (no wait heals it: a refused permission), undefined when the error is not its.
+ */
+export type ErrorVerdict = 'transient' | 'permanent' | undefined;
+
 export interface SourceAgent {
+  /** Its driver's errors sorted for the runner's retries. */
+  classifyError?(error: unknown): ErrorVerdict;
   check(entities: readonly Entity[]): Promise<CheckResult[]>;
   describe(tables: readonly TableRef[]): Promise<TableShape[]>;
   /** How many rows the table holds now (for a copy's progress). */

@@ -7,7 +7,7 @@ import type { AgentTypeDefinition } from '../../shared/agents';
 import type { CatalogTable, CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
-import type { Checkpoint, ColumnShape, SourceAgent, TableRef, TableShape } from './source';
+import type { Checkpoint, ColumnShape, ErrorVerdict, SourceAgent, TableRef, TableShape } from './source';
 import type { Target } from './target';
 
 export interface ResolvedAgent {
@@ -212,6 +212,8 @@ export interface AgentPlugin {
    * AgentConnectionError when it cannot.
    */
   testConnection(hostCredentials: Record<string, unknown>): Promise<CheckResult>;
+  /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */
+  classifyError?(error: unknown): ErrorVerdict;
   source?: SourceRole;
   target?: TargetRole;
 }

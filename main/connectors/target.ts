@@ -3,7 +3,7 @@
 // rows, as upserts) applied together with the new checkpoint in one transaction. A crash at any point
 // leaves either all of a batch or none of it.
 import type { DroppedColumns } from '../../shared/agents/common';
-import type { Change, Checkpoint, ColumnShape, Row } from './source';
+import type { Change, Checkpoint, ColumnShape, ErrorVerdict, Row } from './source';
 
 export interface TargetTable {
   /** The source table's key (`schema.table`), as changes and checkpoints name it. */
@@ -32,6 +32,8 @@ export interface Retyped {
 
 export interface Target {
   readonly description: string;
+  /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */
+  classifyError?(error: unknown): ErrorVerdict;
   /** A table or column name as this target compares names: two that fold alike are one there. */
   readonly foldName?: (name: string) => string;
   /** Creates what is missing: the tables, and the runner's checkpoint table. */

@@ -10,6 +10,7 @@ import {
   type Change,
   type ChangeBatch,
   type Checkpoint,
+  type ErrorVerdict,
   type SourceAgent,
   type SourceBacklog,
   type TableRef,
@@ -97,6 +98,11 @@ export type RunnerEvent =
 export interface RunnerOptions {
   openSource: () => Promise<SourceAgent>;
   openTarget: () => Promise<Target>;
+  /**
+   * The source's and the target's connectors' verdicts on their drivers' errors, for failures before
+   * either has opened (the runtime passes the plugins'); once open, each answers for itself.
+   */
+  classifyError?: ErrorClassifier;
   entities: readonly RunnerEntity[];
   onEvent?: (event: RunnerEvent) => void;
   /** A verify or repair finished: its whole report (the event has its numbers). */
@@ -156,30 +162,28 @@ const BACKLOG_DRAINED_GAP_MS = 1000;
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
 
-// "not the Final state": tedious handed a pooled connection the server had already closed.
-const TRANSIENT =
-  /not the Final state|ECONNRESET|ECONNREFUSED|ECONNCLOSED|ESOCKET|ETIMEOUT|ETIMEDOUT|EPIPE|Connection (lost|is closed)|socket hang up|terminat|SQLITE_BUSY|deadlock|lock request time out|snapshot isolation transaction aborted|Connection terminated/i;
-const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613, 49918, 49919, 49920]);
+/** Node's own network failures, whatever the driver: the peer went away, or did not answer in time. */
+const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up/i;
 
-export function isTransient(error: unknown): boolean {
+/** A connector's verdict on an error: `transient`, `permanent`, or undefined (not its driver's). */
+export type ErrorClassifier = (error: unknown) => ErrorVerdict;
+
+/**
+ * Whether a retry may heal `error`: the runner's own verdicts first (a PermanentFailure, a connection
+ * failure of a known kind), then what the source and the target say of their drivers' errors, then
+ * Node's network failures.
+ */
+export function isTransient(error: unknown, classify: ErrorClassifier = () => undefined): boolean {
   if (error instanceof PermanentFailure) return false;
   // A source that cannot be reached (down, restarting, the network gone) may come back; a refused
   // login, a missing certificate file or driver will not by waiting.
   if (error instanceof AgentConnectionError && error.kind !== 'other') return error.kind === 'unreachable';
-  const e = error as {
-    number?: number;
-    code?: string;
-    message?: string;
-    originalError?: { message?: string };
-  };
-  if (e.number !== undefined && TRANSIENT_NUMBERS.has(e.number)) return true;
-  // IBM i: communication errors of the host servers (CWBCO…, CWB0…), and a record or object held by
-  // another job (SQL0913).
-  const id = (error as { messageId?: unknown }).messageId;
-  if (typeof id === 'string' && /^(CWBCO|CWB0|SQL0913)/.test(id)) return true;
-  // PostgreSQL: connection exceptions (08xxx), admin shutdown (57P01), serialization (40001, 40P01).
-  if (typeof e.code === 'string' && /^(08|57P0|40001|40P01)/.test(e.code)) return true;
-  return TRANSIENT.test(`${e.code ?? ''} ${e.message ?? ''} ${e.originalError?.message ?? ''}`);
+  const verdict = classify(error);
+  if (verdict) return verdict === 'transient';
+  const e = error as { code?: unknown; message?: unknown };
+  return NETWORK.test(
+    `${typeof e.code === 'string' ? e.code : ''} ${typeof e.message === 'string' ? e.message : ''}`,
+  );
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -201,6 +205,8 @@ async function atTarget<T>(work: Promise<T>): Promise<T> {
 
 export class PipelineRunner {
   state: RunnerState = 'starting';
+  /** How the source and the target last opened sort their drivers' errors. */
+  private classifiers: ErrorClassifier[] = [];
   failure: string | null = null;
   private source?: SourceAgent;
   private target?: Target;
@@ -404,7 +410,14 @@ export class PipelineRunner {
           // A verify at work keeps the loop going; one waiting (its rate, or the stream) waits with it.
           if (idle && this.verifyStep !== 'worked') await this.sleep(this.o.idleMs ?? 1000);
         } catch (error) {
-          if (!isTransient(error) || ++attempt > retry.maxAttempts) throw error;
+          // The source and the target sort their own drivers' errors; the runner knows none.
+          const known = this.classifiers.length
+            ? this.classifiers
+            : this.o.classifyError
+              ? [this.o.classifyError]
+              : [];
+          const classify = (e: unknown) => known.map((c) => c(e)).find((v) => v !== undefined);
+          if (!isTransient(error, classify) || ++attempt > retry.maxAttempts) throw error;
           const delayMs = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
           this.state = 'retrying';
           this.emit({ kind: 'retrying', attempt, delayMs, reason: this.reason(error) });
@@ -433,6 +446,8 @@ export class PipelineRunner {
       this.target = await atTarget(this.o.openTarget());
       this.targetDescription = this.target.description;
     }
+    // Kept past a disconnect: a reconnect failing with the same driver's error is sorted alike.
+    this.classifiers = [this.source.classifyError, this.target.classifyError].flatMap((c) => (c ? [c] : []));
     // The checkpoint table first: it says which tables stopped, and those are not described.
     await atTarget(this.target.prepare([]));
     const stored = parseStored(await atTarget(this.target.loadCheckpoint()));

@@ -78,10 +78,15 @@ export function runnerRuntime(
         source.openReader(agent, { entities: ctx.entities, peerPipelines: ctx.peerPipelines });
       const target = targetOf(plugins, ctx, agent.pipelineId);
       const settings = pipelineSettings.parse(agent.configuration);
+
       const connections = Number(agent.hostCredentials.maxConnectionsCount) || 2;
       const runner = new PipelineRunner({
         openSource,
         openTarget: target.open,
+        // Before the source or the target has opened, their plugins sort a failure.
+        classifyError: (error) =>
+          pluginOf(plugins, agent.type).classifyError?.(error) ??
+          pluginOf(plugins, ctx.target?.type ?? DEFAULT_TARGET_TYPE).classifyError?.(error),
         entities: runnerEntities(ctx.entities),
         snapshotMode: settings.snapshotMode,
         droppedColumns: settings.droppedColumns,

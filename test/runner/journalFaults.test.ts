@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
 import type { TableShape } from '../../main/connectors/source';
 import { openJournalSource } from '../../main/connectors/journal/source';
+import { journalPlugin } from '../../main/connectors/journal/plugin';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/connectors/sqlite/target';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
@@ -63,6 +64,8 @@ function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
         entities: [customer],
       }),
     openTarget: async () => new SqliteTarget(path, 'faults'),
+    // As the runtime passes it: a fault may strike before the source has opened.
+    classifyError: journalPlugin.classifyError,
     entities: [{ source: customer.source, target: { table: 'customer' } }],
     onEvent: (e) => events.push(e),
     maxRows: 7,

@@ -4,6 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { AgentConnectionError } from '../../main/connectors/connectionError';
 import type { Checkpoint, SourceAgent } from '../../main/connectors/source';
 import { isTransient, PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { classifySqlServerError } from '../../main/connectors/changeTracking/errors';
+import { classifyIbmiError } from '../../main/connectors/journal/errors';
+import { classifyPostgresError } from '../../main/connectors/postgresql/errors';
+import { classifySqliteError } from '../../main/connectors/sqlite/target';
+
+/** What the shipped connectors say of an error, the first that knows it. */
+const everyPlugin = (error: unknown) =>
+  [classifySqlServerError, classifyIbmiError, classifyPostgresError, classifySqliteError]
+    .map((classify) => classify(error))
+    .find((v) => v !== undefined);
 import type { Target } from '../../main/connectors/target';
 
 const shape = {
@@ -166,17 +176,36 @@ describe('PipelineRunner faults', () => {
       false,
       { code: 'EINVALIDSTATE' },
     ],
+    ['Transaction (Process ID 53) was deadlocked', true, { number: 1205 }],
+    ['SQL0913: Row or object ORDERS in SHOP type *FILE in use.', true, { messageId: 'SQL0913' }],
+    ['CPF9802: Not authorized to object ORDERS in SHOP.', false, { messageId: 'CPF9802' }],
+    ['deadlock detected', true, { code: '40P01' }],
+    ['permission denied for table orders', false, { code: '42501' }],
+    ['Connection terminated unexpectedly', true, {}],
+    ['database is locked', true, { code: 'SQLITE_BUSY' }],
   ] as const)('"%s" is transient: %s', (message, transient, fields) => {
-    expect(isTransient(Object.assign(new Error(message), fields))).toBe(transient);
+    expect(isTransient(Object.assign(new Error(message), fields), everyPlugin)).toBe(transient);
+  });
+
+  it("leaves a driver's errors to its plugin: without one, only Node's network failures pass", () => {
+    const cwbco = Object.assign(new Error('CWBCO1047: The IBM i server application disconnected.'), {
+      messageId: 'CWBCO1047',
+    });
+    expect(isTransient(cwbco)).toBe(false);
+    expect(isTransient(cwbco, everyPlugin)).toBe(true);
+    expect(isTransient(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(true);
   });
 
   it('gives up after the last retry and keeps the reason', async () => {
     const events: RunnerEvent[] = [];
     const runner = new PipelineRunner({
-      openSource: async () =>
-        source(async () => {
+      // A SQL Server source: its lock time-out (1222) is one a retry may heal.
+      openSource: async () => ({
+        ...source(async () => {
           throw Object.assign(new Error('Lock request time out period exceeded.'), { number: 1222 });
         }),
+        classifyError: classifySqlServerError,
+      }),
       openTarget: async () => memoryTarget(),
       entities,
       onEvent: (e) => events.push(e),

@@ -16,6 +16,7 @@ import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingCatalog, changeTrackingTables } from './tables';
 import { MssqlTarget, mssqlType } from './target';
+import { classifySqlServerError } from './errors';
 import { checkSqlServerTarget } from './targetChecks';
 
 const settingsOf = (agent: ResolvedAgent) => ({
@@ -99,6 +100,7 @@ export const changeTrackingPlugin: AgentPlugin = {
     const c = changeTrackingHostCredentials.schema.parse(hostCredentials);
     return { host: c.host, port: c.port };
   },
+  classifyError: classifySqlServerError,
   testConnection: async (hostCredentials) => {
     const c = changeTrackingHostCredentials.schema.parse(hostCredentials);
     await (await openPool(c)).close();

@@ -47,6 +47,7 @@ import {
 } from './shape';
 import { PENDING, pendingKey } from './pendingKeys';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
+import { classifySqlServerError } from './errors';
 
 /** A key column's type as SQL Server writes it. */
 const sourceTypeOf = (shape: TableShape, k: string) =>
@@ -91,6 +92,7 @@ export async function openChangeTrackingSource(
 }
 
 export class ChangeTrackingSource implements SourceAgent {
+  readonly classifyError = classifySqlServerError;
   private readonly shapes = new Map<string, TableShape>();
   /** Per table (lower-case key), its structure when last described: compared at each batch. */
   private readonly structures = new Map<string, Structure>();

@@ -1,4 +1,5 @@
 // The journal agent type: IBM i tables read through their journals. A source only.
+import { classifyIbmiError } from './errors';
 import { agentTypes } from '../../../shared/agents';
 import type { Entity } from '../../../shared/controlApi';
 import { journalConfiguration, journalHostCredentials } from '../../../shared/agents/journal';
@@ -68,6 +69,7 @@ export const journalPlugin: AgentPlugin = {
     // A simulated IBM i runs in this process: there is no port to reach.
     return inProcessIbmiAt(host) ? undefined : { host, port: IBMI_DATABASE_SERVER_PORT };
   },
+  classifyError: classifyIbmiError,
   testConnection: async (hostCredentials) => {
     const c = journalHostCredentials.schema.parse(hostCredentials);
     await (await openIbmi(c, undefined)).close();

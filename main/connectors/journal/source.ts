@@ -57,6 +57,7 @@ import { recordLength } from '../drivers/ibmi/recordImage';
 import { localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
 import { minimisedJournals } from './journalAttributes';
+import { classifyIbmiError } from './errors';
 
 export interface JournalSourceOptions {
   credentials: JournalHostCredentials;
@@ -103,6 +104,7 @@ function refuseSyncJournal(
 const ROTATE_EVERY = 500;
 
 export class JournalSource implements SourceAgent {
+  readonly classifyError = classifyIbmiError;
   private readonly layouts = new Map<string, FileLayout>();
   /** How SQL reads each member of a file (aliases in the sync library for files of several). */
   private readonly members: MemberReader;

@@ -1,4 +1,5 @@
 // The PostgreSQL target type: tables created from the source columns in a schema of a database.
+import { classifyPostgresError } from './errors';
 import { agentTypes } from '../../../shared/agents';
 import { postgresqlHostCredentials } from '../../../shared/agents/targets';
 import { postgresName } from '../../../shared/names';
@@ -31,6 +32,7 @@ export const postgresqlPlugin: AgentPlugin = {
     const c = postgresqlHostCredentials.schema.parse(hostCredentials);
     return { host: c.host, port: c.port };
   },
+  classifyError: classifyPostgresError,
   testConnection: async (hostCredentials) => {
     const [first] = await checkPostgresTarget({
       pipelineId: 'connection-test',

@@ -9,7 +9,7 @@ import type { AgentPlugin, AgentSettings, ResolvedAgent, TargetNames } from '../
 import { CHECKPOINT_TABLE } from '../target';
 import { fileIdentity } from '../fileIdentity';
 import { checkSqliteTarget } from './checks';
-import { REBUILD_SUFFIX, SqliteTarget, sqliteType } from './target';
+import { classifySqliteError, REBUILD_SUFFIX, SqliteTarget, sqliteType } from './target';
 
 /** Where a pipeline without a target agent writes. */
 export const defaultReplicaPath = (dataDir: string, pipelineId: string) =>
@@ -48,6 +48,7 @@ export const sqlitePlugin: AgentPlugin = {
   definition: agentTypes.sqlite,
   // A file: nothing to reach over the network.
   endpoint: () => undefined,
+  classifyError: classifySqliteError,
   testConnection: (hostCredentials) =>
     connectionCheckOf({
       pipelineId: 'connection-test',

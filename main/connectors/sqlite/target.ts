@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DroppedColumns } from '../../../shared/agents/common';
-import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
+import type { Change, Checkpoint, ColumnShape, ErrorVerdict, Row, RowValue } from '../source';
 import {
   CHECKPOINT_TABLE,
   type Reconciled,
@@ -84,7 +84,14 @@ interface SqliteColumn {
 }
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Another connection holding the file's write lock past the busy timeout: it lets go. */
+export function classifySqliteError(error: unknown): ErrorVerdict {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? 'transient' : undefined;
+}
+
 export class SqliteTarget implements Target {
+  readonly classifyError = classifySqliteError;
   readonly description: string;
   readonly foldName = sqliteFold;
   readonly readBack: TargetReadBack;

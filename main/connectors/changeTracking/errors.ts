@@ -1,0 +1,22 @@
+// SQL Server's and tedious's errors a retry may heal: the deadlock victim (1205), a lock wait that
+// timed out (1222), a snapshot transaction aborted by a conflicting update (3960), Azure SQL's
+// failover and throttling numbers; and tedious's connection states (a pooled connection the server
+// had already closed: "not the Final state"). Another error with a number is SQL Server's refusal.
+import type { ErrorVerdict } from '../source';
+
+const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613, 49918, 49919, 49920]);
+const TEDIOUS =
+  /not the Final state|ECONNCLOSED|ESOCKET|ETIMEOUT|Connection (lost|is closed)|lock request time out|snapshot isolation transaction aborted|deadlock/i;
+
+export function classifySqlServerError(error: unknown): ErrorVerdict {
+  const e = error as {
+    number?: unknown;
+    code?: unknown;
+    message?: unknown;
+    originalError?: { message?: unknown };
+  };
+  if (typeof e.number === 'number' && TRANSIENT_NUMBERS.has(e.number)) return 'transient';
+  const text = [e.code, e.message, e.originalError?.message].filter((t) => typeof t === 'string').join(' ');
+  if (TEDIOUS.test(text)) return 'transient';
+  return typeof e.number === 'number' ? 'permanent' : undefined;
+}
