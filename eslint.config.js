@@ -3,6 +3,32 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { fileURLToPath } from 'node:url';
+import { layerViolation } from './scripts/layers.mjs';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** main/'s layers as a lint rule: each import, static, type-only, re-export or import(), checked. */
+const layers = {
+  rules: {
+    direction: {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const check = (node, source) => {
+          if (!source || typeof source.value !== 'string') return;
+          const why = layerViolation(root, context.filename, source.value);
+          if (why) context.report({ node, message: `${source.value}: ${why}.` });
+        };
+        return {
+          ImportDeclaration: (node) => check(node, node.source),
+          ExportNamedDeclaration: (node) => check(node, node.source),
+          ExportAllDeclaration: (node) => check(node, node.source),
+          ImportExpression: (node) => check(node, node.source),
+        };
+      },
+    },
+  },
+};
 
 const nodeOnly = ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'tls', 'crypto', 'child_process'];
 const driverModules = ['electron', 'mssql', 'tedious', 'odbc', 'better-sqlite3', 'pg'];
@@ -21,6 +47,11 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    files: ['main/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/direction': 'error' },
   },
   {
     // CommonJS on purpose (the stand-in `electron` both module systems load).

@@ -5,23 +5,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
 import { sourceFiles } from '../helpers/sources';
+// @ts-expect-error: a plain ES module script, typed by its use here.
+import { LAYERS as TABLE } from '../../scripts/layers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What each folder of main/ may import; README's "Layout" section says the same in words. */
-const LAYERS: Record<string, readonly string[]> = {
-  // The entries register the sandbox with the app (loaded on demand: test/bundle checks the chunk).
-  desktop: ['app', 'sandbox', 'platform'],
-  web: ['app', 'sandbox', 'platform'],
-  app: ['engine', 'client', 'runner', 'connectors', 'sandbox', 'platform'],
-  sandbox: ['connectors', 'platform'],
-  engine: ['runner', 'connectors', 'platform'],
-  client: ['platform'],
-  runner: ['connectors', 'platform'],
-  connectors: ['platform'],
-  platform: [],
-};
+// The table is scripts/layers.mjs's, which the lint rule "layers/direction" reads as well.
+const LAYERS = TABLE as Record<string, readonly string[]>;
 
 /** Every module specifier a file names: static imports and exports, type-only ones, and import(). */
 function specifiers(text: string): string[] {
@@ -84,5 +76,33 @@ describe('layers of main/', () => {
       'main/engine/planted.ts imports electron',
       'main/engine/planted.ts → ../desktop/window (engine may not import desktop)',
     ]);
+  });
+
+  it('is a lint error too, in each area: main/ upwards, the renderer or shared/ into main/', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const planted: [string, string][] = [
+      [
+        'main/connectors/planted.ts',
+        "import { runnerRuntime } from '../runner/runtime';\nvoid runnerRuntime;\n",
+      ],
+      ['main/runner/planted.ts', "export type { Repo } from '../engine/store/repo';\n"],
+      ['main/platform/planted.ts', "export const later = () => import('../app/handlers');\n"],
+      [
+        'renderer/planted.ts',
+        "import { agentsRuntime } from '../main/engine/agentRuntime';\nvoid agentsRuntime;\n",
+      ],
+      [
+        'shared/planted.ts',
+        "import type { Repo } from '../main/engine/store/repo';\nexport type R = Repo;\n",
+      ],
+    ];
+    for (const [file, text] of planted) {
+      const [result] = await eslint.lintText(text, { filePath: join(root, file) });
+      const messages = (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+      expect(
+        messages.some((m) => /^(layers\/direction|no-restricted-imports)/.test(m)),
+        file,
+      ).toBe(true);
+    }
   });
 });
