@@ -4,6 +4,7 @@
 // named in registry.ts: what is generic (connection first, "unavailable" answers, fix then check again,
 // starting a pipeline) is written once, over these interfaces.
 import type { AgentTypeDefinition } from '../../shared/agents';
+import type { EventKind } from '../../shared/eventText';
 import type { CatalogTable, CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
@@ -29,7 +30,8 @@ export interface StartContext {
   /** Pipelines of this engine that write into the source's database (the other half of a two-way setup). */
   peerPipelines: string[];
   /** Keeps an event of the running pipeline in the store. */
-  report(kind: string, data: object): void;
+  /** An event of a kind that has words (shared/eventText.ts), checked by the compiler. */
+  report(kind: EventKind, data: object): void;
   /** Keeps a backlog point (the history of GET …/backlog). */
   backlog(point: BacklogFigure): void;
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */

@@ -11,6 +11,7 @@ import {
   type Entity,
 } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
+import type { EventKind } from '../../shared/eventText';
 import { pluginOf } from '../connectors/registry';
 import type { BacklogFigure, ResolvedAgent } from '../connectors/spi';
 import type { StoredAgent } from './store/repo';
@@ -182,7 +183,7 @@ function transition(
   deps: EngineDeps,
   row: StoredAgent,
   state: AgentState,
-  event: string,
+  event: EventKind,
 ): Reply<'startAgent' | 'pauseAgent' | 'stopAgent'> {
   const at = deps.now().toISOString();
   deps.repo.transaction(() => {

@@ -50,17 +50,17 @@ describe('the event stream and the store’s transactions', () => {
   it('drops what a nested transaction told when it rolls back and the outer one commits', () => {
     const { repo, kinds, at } = watched();
     repo.transaction(() => {
-      repo.addEvent('p', null, 'kept', {}, at);
+      repo.addEvent('p', null, 'checked', {}, at);
       try {
         repo.transaction(() => {
-          repo.addEvent('p', null, 'rolled-back', {}, at);
+          repo.addEvent('p', null, 'fix-applied', {}, at);
           throw new Error('inner');
         });
       } catch {
         // the outer transaction goes on
       }
     });
-    expect(kinds()).toEqual(['kept']);
+    expect(kinds()).toEqual(['checked']);
   });
 
   it('tells an event outside a transaction at once', () => {

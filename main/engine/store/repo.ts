@@ -2,6 +2,7 @@
 import { agentTypes, type AgentType } from '../../../shared/agents';
 import { redactSection, safeJson, secretKeysOf } from '../../../shared/config/parse';
 import type { Agent, AgentState, Entity, Pipeline, TableActivity } from '../../../shared/controlApi';
+import type { EventKind } from '../../../shared/eventText';
 import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
 import type { Db } from './db';
 import { verifyReportSchema, type VerifyReport } from '../../../shared/verify';
@@ -285,7 +286,8 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     addEvent: (
       pipelineId: string,
       agentId: string | null,
-      kind: string,
+      // Only kinds that have words (shared/eventText.ts): the compiler refuses one that has none.
+      kind: EventKind,
       data: object,
       at: string,
     ): number => {
