@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       openSource: async () => syntheticSource(rows),
       openTarget: async () => new SqliteTarget(join(dir, 'copy.sqlite'), 'bench'),
       entities: [{ source: BENCH_SHAPE.ref, target: { table: 'big' } }],
-      pageSize: 10_000,
+      snapshotChunkRows: 10_000,
     }).runUntilCaughtUp(),
   );
   const rowsPerSecond = Math.round(rows / ((performance.now() - started) / 1000));

@@ -64,7 +64,7 @@ export const snapshotBenchmark: Benchmark = {
           openSource: () => openBenchSource(sandbox),
           openTarget: target,
           entities,
-          pageSize: CHUNK,
+          snapshotChunkRows: CHUNK,
         }).runUntilCaughtUp();
 
       const toSqlite = await timedRate(COPIED, () =>

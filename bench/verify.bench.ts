@@ -172,7 +172,7 @@ async function verifyInto(
         ? new SqliteTarget(path, pipelineId)
         : new PostgresTarget({ ...PG, schema }, pipelineId),
     entities: [{ source: w.ref, target: { table: 'big' } }],
-    pageSize: CHUNK,
+    snapshotChunkRows: CHUNK,
     idleMs: 50,
     onEvent: (e) => events.push(e),
   });
@@ -259,7 +259,7 @@ async function rawReadRate(w: World): Promise<number> {
   const source = await w.open('rawread');
   try {
     const started = performance.now();
-    const { rows } = await readWhole(source, w.ref, async () => undefined, { pageSize: CHUNK });
+    const { rows } = await readWhole(source, w.ref, async () => undefined, { snapshotChunkRows: CHUNK });
     return Math.round(rows / ((performance.now() - started) / 1000));
   } finally {
     await source.close();

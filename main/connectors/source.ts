@@ -154,13 +154,13 @@ export async function readWhole(
   source: Pick<SourceAgent, 'snapshotStart' | 'readChunk'>,
   table: TableRef,
   onRows: (rows: Row[]) => Promise<void>,
-  options: { pageSize?: number } = {},
+  options: { snapshotChunkRows?: number } = {},
 ): Promise<{ position: string; rows: number }> {
   const position = await source.snapshotStart(table);
   let cursor: string | null = null;
   let rows = 0;
   do {
-    const chunk: SnapshotChunk = await source.readChunk(table, cursor, options.pageSize ?? 5000);
+    const chunk: SnapshotChunk = await source.readChunk(table, cursor, options.snapshotChunkRows ?? 5000);
     if (chunk.rows.length > 0) await onRows(chunk.rows);
     rows += chunk.rows.length;
     cursor = chunk.next;

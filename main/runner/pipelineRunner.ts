@@ -4,6 +4,7 @@
 // waits for a copy, and a restart resumes a copy after its last chunk (docs/snapshots.md has the
 // algorithm and why the target converges). The source's own checkpoint follows the target's commit.
 // Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
+import { pipelineSettings } from '../../shared/agents/common';
 import { AgentConnectionError } from '../connectors/connectionError';
 import {
   tableKey,
@@ -113,8 +114,8 @@ export interface RunnerOptions {
   /** Wait between reads when the source is idle. */
   idleMs?: number;
   maxRows?: number;
-  /** Rows per chunk of a table copy (10,000). */
-  pageSize?: number;
+  /** Rows per chunk of a table copy: the pipeline setting of that name, its default when left out. */
+  snapshotChunkRows?: number;
   /** Tables copied at once (1); the stream keeps its own turn between chunks. */
   copyConcurrency?: number;
   snapshotMode?: SnapshotMode;
@@ -158,6 +159,9 @@ const checkpointText = (c: Checkpoint): string =>
 
 /** The least time between two backlog points when a batch drained the backlog (recordBacklog). */
 const BACKLOG_DRAINED_GAP_MS = 1000;
+
+/** The snapshotChunkRows setting's default, as its declaration gives it. */
+const DEFAULT_SNAPSHOT_CHUNK_ROWS = pipelineSettings.parse({}).snapshotChunkRows;
 
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
@@ -238,7 +242,7 @@ export class PipelineRunner {
       now: () => this.now(),
       atTarget,
       permanent: (message) => new PermanentFailure(message),
-      chunkRows: o.pageSize ?? 10_000,
+      snapshotChunkRows: o.snapshotChunkRows ?? DEFAULT_SNAPSHOT_CHUNK_ROWS,
       concurrency: o.copyConcurrency ?? 1,
       mode: o.snapshotMode ?? 'initial',
     });

@@ -90,7 +90,7 @@ export function runnerRuntime(
         entities: runnerEntities(ctx.entities),
         snapshotMode: settings.snapshotMode,
         droppedColumns: settings.droppedColumns,
-        pageSize: settings.snapshotChunkRows,
+        snapshotChunkRows: settings.snapshotChunkRows,
         // One connection stays the change stream's.
         copyConcurrency: Math.max(1, connections - 1),
         onEvent: throttled(ctx.report),

@@ -23,7 +23,7 @@ export interface TableCopiesOptions {
   atTarget<T>(work: Promise<T>): Promise<T>;
   /** Thrown for what no retry heals. */
   permanent(message: string): Error;
-  chunkRows: number;
+  snapshotChunkRows: number;
   concurrency: number;
   mode: SnapshotMode;
 }
@@ -181,7 +181,7 @@ export class TableCopies {
   private chunkRows(table: string): number {
     const size = this.rowSize.get(table);
     const fit = size ? Math.floor(CHUNK_BYTES / Math.max(1, size)) : FIRST_CHUNK_ROWS;
-    return Math.max(1, Math.min(this.o.chunkRows, fit));
+    return Math.max(1, Math.min(this.o.snapshotChunkRows, fit));
   }
 
   /** The tables copied now: the first ones in the entities' order, as many as the concurrency allows. */

@@ -72,7 +72,7 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       const agent = await open();
       const pages: Row[][] = [];
       const { position, rows } = await readWhole(agent, table, async (page) => void pages.push(page), {
-        pageSize: 2,
+        snapshotChunkRows: 2,
       });
       expect(rows).toBe(3);
       expect(pages.map((p) => p.length)).toEqual([2, 1]);

@@ -42,7 +42,7 @@ function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
     entities: [{ source: customers, target: { table: 'customers' } }],
     onEvent: (e) => events.push(e),
     maxRows: 5,
-    pageSize: 2,
+    snapshotChunkRows: 2,
     retry,
     idleMs: 20,
   });

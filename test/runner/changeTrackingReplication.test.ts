@@ -48,7 +48,7 @@ function runner(pipelineId: string, openTarget: () => Promise<Target>, events: R
     openTarget,
     entities,
     onEvent: (e) => events.push(e),
-    pageSize: 2,
+    snapshotChunkRows: 2,
     retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 3 },
   });
 }

@@ -34,7 +34,7 @@ const runner = new PipelineRunner({
   onEvent: (e) => process.stdout.write(`${JSON.stringify(e)}\n`),
   idleMs: 20,
   maxRows: 40,
-  pageSize: 50,
+  snapshotChunkRows: 50,
   retry: { firstDelayMs: 20, maxDelayMs: 200, maxAttempts: 20 },
 });
 process.stdout.write('{"kind":"ready"}\n');

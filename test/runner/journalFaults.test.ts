@@ -69,7 +69,7 @@ function runner(path: string, events: RunnerEvent[], retry = QUICK_RETRIES) {
     entities: [{ source: customer.source, target: { table: 'customer' } }],
     onEvent: (e) => events.push(e),
     maxRows: 7,
-    pageSize: 5,
+    snapshotChunkRows: 5,
     retry,
     idleMs: 20,
   });

@@ -47,7 +47,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a file of two members → %s',
           : new PostgresTarget({ ...POSTGRES, schema }, `members-${entity.target.table}`),
       entities: [{ source: entity.source, target: entity.target }],
       onEvent: (e) => events.push(e),
-      pageSize: 2,
+      snapshotChunkRows: 2,
       retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
     });
   const shape = async (): Promise<TableShape> => {

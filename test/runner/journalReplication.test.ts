@@ -69,7 +69,7 @@ function runner(
     openTarget,
     entities: list.map((e) => ({ source: e.source, target: e.target })),
     onEvent: (e) => events.push(e),
-    pageSize: 7,
+    snapshotChunkRows: 7,
     retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 2 },
   });
 }

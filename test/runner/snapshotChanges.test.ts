@@ -86,7 +86,7 @@ describe.each([
       openSource: async () => interceptChunks(await h.open(), changes),
       openTarget,
       entities: [h.entity(table)],
-      pageSize: CHUNK,
+      snapshotChunkRows: CHUNK,
       maxRows: 25,
       onEvent: (e) => events.push(e),
     });
@@ -140,7 +140,7 @@ describe('two tables copied at once while a third streams', () => {
         source: { schema: 'dbo', table: t },
         target: { table: t },
       })),
-      pageSize: 1000,
+      snapshotChunkRows: 1000,
       copyConcurrency: 2,
       idleMs: 20,
       onEvent: (e) => events.push({ at: Date.now(), e }),

@@ -83,7 +83,7 @@ const runner = new PipelineRunner({
   },
   idleMs: 20,
   maxRows: 2000,
-  pageSize: o.chunkRows,
+  snapshotChunkRows: o.chunkRows,
   retry: { firstDelayMs: 20, maxDelayMs: 200, maxAttempts: 20 },
 });
 process.stdout.write('{"kind":"ready"}\n');

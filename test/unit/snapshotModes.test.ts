@@ -92,7 +92,7 @@ function run(mode: SnapshotMode, source: ReturnType<typeof standIn>, target: Ret
     openTarget: async () => target,
     entities,
     snapshotMode: mode,
-    pageSize: 10,
+    snapshotChunkRows: 10,
     onEvent: (e) => events.push(e),
   });
   return { runner, events, kinds: () => events.map((e) => e.kind) };
@@ -164,7 +164,7 @@ describe('a copy in progress', () => {
       openSource: async () => source.agent,
       openTarget: async () => target,
       entities,
-      pageSize: 10,
+      snapshotChunkRows: 10,
       onEvent: (e) => {
         if (e.kind === 'snapshot-progress' && ++commits === 2) void stopping.stop();
       },
@@ -187,7 +187,7 @@ describe('a copy in progress', () => {
       openSource: async () => source.agent,
       openTarget: async () => target,
       entities,
-      pageSize: 10,
+      snapshotChunkRows: 10,
       idleMs: 5,
       onEvent: (e) => {
         events.push(e);
@@ -230,7 +230,7 @@ describe('a copy in progress', () => {
       openSource: async () => source.agent,
       openTarget: async () => target,
       entities,
-      pageSize: 10_000,
+      snapshotChunkRows: 10_000,
     }).runUntilCaughtUp();
     expect(source.limits[0]).toBe(100);
     expect(source.limits.slice(1)).toEqual(Array<number>(14).fill(15));

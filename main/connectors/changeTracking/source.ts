@@ -213,7 +213,7 @@ export class ChangeTrackingSource implements SourceAgent {
   snapshot(
     table: TableRef,
     onRows: (rows: Row[]) => Promise<void>,
-    options: { pageSize?: number } = {},
+    options: { snapshotChunkRows?: number } = {},
   ): Promise<{ position: string; rows: number }> {
     return readWhole(this, table, onRows, options);
   }

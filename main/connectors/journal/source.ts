@@ -270,7 +270,7 @@ export class JournalSource implements SourceAgent {
   snapshot(
     table: TableRef,
     onRows: (rows: Row[]) => Promise<void>,
-    options: { pageSize?: number } = {},
+    options: { snapshotChunkRows?: number } = {},
   ): Promise<{ position: string; rows: number }> {
     return readWhole(this, table, onRows, options);
   }
