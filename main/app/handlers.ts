@@ -19,7 +19,7 @@ import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type Profile, type ProfileStore } from './profiles';
 import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
 import type { SandboxDetails, WorkloadStatus } from '../../shared/sandbox';
-import { testConnection } from './connectionTest';
+import { testConnection } from './signOnCheck';
 import type { Fleet } from './fleet';
 import type { AlertSettingsStore } from './alerts';
 

@@ -8,7 +8,7 @@ import 'uplot/dist/uPlot.min.css';
 import { hourMinute, count, duration, timeOfDay } from '../../shared/format';
 import type { SeriesPoint, SeriesWindow } from '../../shared/liveFeed';
 import { useStore } from '../store';
-import { loadSeries } from '../store/checks';
+import { loadSeries } from '../store/pipelinePage';
 import { FilterSelect } from '../ui/FilterSelect';
 
 interface Measure {
@@ -165,7 +165,7 @@ function TimeChart({
 }
 
 export function Charts() {
-  const { series, seriesWindow, seriesError } = useStore((s) => s.checker);
+  const { series, seriesWindow, seriesError } = useStore((s) => s.pipelinePage);
   const [table, setTable] = useState('');
   if (!series) return seriesError ? <p className="muted">Charts: {seriesError}</p> : null;
   const points = table

@@ -11,7 +11,7 @@ import {
 } from '../../shared/push';
 import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
 import { showScreen, useStore } from '../store';
-import { openPipeline, trySandbox } from '../store/checks';
+import { openPipeline, trySandbox } from '../store/pipelinePage';
 import { AlertSettingsForm } from './AlertSettingsForm';
 import { BacklogOverview } from './BacklogOverview';
 

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { count } from '../../shared/format';
 import { useStore } from '../store';
-import { openPipeline } from '../store/checks';
+import { openPipeline } from '../store/pipelinePage';
 import { changeFeedText } from '../ui/changeFeed';
 import {
   chooseShown,

@@ -7,7 +7,7 @@ import type { TableActivity, TableState } from '../../shared/controlApi';
 import { count, dateTime } from '../../shared/format';
 import { useStore } from '../store';
 import { changeFeedText } from '../ui/changeFeed';
-import { loadTables, patch, snapshotTable } from '../store/checks';
+import { loadTables, patch, snapshotTable } from '../store/pipelinePage';
 
 /** A table's row: the source's view of it, what the pipeline applied of it lately, and its copy. */
 type TableRow = TableState & { activity: TableActivity | null; copied: number | null };
@@ -56,11 +56,11 @@ const COLUMNS: Column[] = [
 ];
 
 export function TablesView() {
-  const tables = useStore((s) => s.checker.tables);
-  const activity = useStore((s) => s.checker.tableActivity);
-  const snapshots = useStore((s) => s.checker.snapshots);
+  const tables = useStore((s) => s.pipelinePage.tables);
+  const activity = useStore((s) => s.pipelinePage.tableActivity);
+  const snapshots = useStore((s) => s.pipelinePage.snapshots);
   const running = snapshots?.running ?? false;
-  const busy = useStore((s) => s.checker.busy !== undefined);
+  const busy = useStore((s) => s.pipelinePage.busy !== undefined);
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<{ key: string; ascending: boolean }>({ key: 'table', ascending: true });
   const rows = useMemo(() => {

@@ -96,7 +96,7 @@ function Differences({ t }: { t: TableVerify }) {
 }
 
 export function VerifyPanel({ running, tables }: { running: boolean; tables: string[] }) {
-  const { verify, busy } = useStore((s) => s.checker);
+  const { verify, busy } = useStore((s) => s.pipelinePage);
   const [table, setTable] = useState('');
   const [chunkRows, setChunkRows] = useState(String(VERIFY_DEFAULTS.chunkRows));
   const [rate, setRate] = useState('');

@@ -7,7 +7,7 @@
 // Parts are kept per engine, pipeline and agent: an answer for one pipeline says nothing of another's
 // reads (two engines can have pipelines of the same ids).
 
-/** One agent of one engine's pipeline: what the checker has open, or an agent in its picker. */
+/** One agent of one engine's pipeline: what the Pipelines screen has open, or an agent in its picker. */
 export interface RunAddress {
   profileId: string;
   pipelineId: string;

@@ -6,7 +6,7 @@ import { openedBy, type AlertSettings, type FleetEngine, type PushMessage } from
 import type { PushSource } from '../push';
 import { applyToOpenPipeline } from './live';
 import { showScreen, useStore } from './index';
-import { openPipeline, refreshRun, withAgent } from './checks';
+import { openPipeline, refreshRun, withAgent } from './pipelinePage';
 
 export interface FleetSliceState {
   fleet: {
@@ -57,7 +57,7 @@ export function applyPush(message: PushMessage): void {
         before &&
         before.connection !== 'live' &&
         message.engine.connection === 'live' &&
-        useStore.getState().checker.profileId === message.engine.profileId
+        useStore.getState().pipelinePage.profileId === message.engine.profileId
       )
         void refreshRun();
       setEngines((engines) =>

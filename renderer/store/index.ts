@@ -1,7 +1,7 @@
 // One zustand store made of slices; actions live beside each slice as plain functions.
 import { create } from 'zustand';
 import type { AppSliceState } from './app';
-import type { ChecksSliceState } from './checks';
+import type { PipelinePageSliceState } from './pipelinePage';
 import type { DiagnosticsSliceState } from './diagnostics';
 import type { EnginesSliceState } from './engines';
 import type { FleetSliceState } from './fleet';
@@ -16,7 +16,7 @@ export type StoreState = AppSliceState &
   WizardSliceState &
   EnginesSliceState &
   DiagnosticsSliceState &
-  ChecksSliceState &
+  PipelinePageSliceState &
   FleetSliceState &
   TablePickerSliceState &
   StartPlanSliceState &
@@ -34,7 +34,7 @@ export const useStore = create<StoreState>()(() => ({
   profiles: [],
   engineChecks: {},
   diagnostics: { busy: false },
-  checker: {},
+  pipelinePage: {},
   fleet: { engines: [], channel: 'none' },
   picker: undefined,
 }));

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { backlogPointSchema } from '../../shared/controlApi';
 import type { PushMessage } from '../../shared/push';
 import { batchFigures } from '../../shared/batchEvent';
-import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify, withAgent } from './checks';
+import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify, withAgent } from './pipelinePage';
 import { useStore } from './index';
 import { runPart, shownNow } from './answerOrder';
 
@@ -88,7 +88,7 @@ const isOpen = (profileId: string, pipelineId: string) => {
 };
 
 function applyStatus(message: Status): void {
-  const { profileId, agents, backlog, series } = useStore.getState().checker;
+  const { profileId, agents, backlog, series } = useStore.getState().pipelinePage;
   if (profileId !== message.profileId || !agents) return;
   const { status } = message;
   // Any agent of the engine shown: its state in the picker; the open one's gauge and chart as well.
@@ -125,7 +125,7 @@ function applyStatus(message: Status): void {
 function applyEvent(message: Event): void {
   const at = isOpen(message.profileId, message.pipelineId);
   if (!at) return;
-  const { events, series } = useStore.getState().checker;
+  const { events, series } = useStore.getState().pipelinePage;
   const { event } = message;
   if (events?.some((e) => e.id === event.id)) return;
   patch({

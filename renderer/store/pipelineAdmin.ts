@@ -2,14 +2,14 @@
 // the wizard (filled in, secrets kept unless typed), and a pipeline with everything that goes with it.
 import type { AgentType } from '../../shared/agents';
 import { showScreen, useStore } from './index';
-import { message, patch, pickCheckerEngine, selectedIn } from './checks';
+import { message, patch, pickCheckerEngine, selectedIn } from './pipelinePage';
 import { openWizardToEdit } from './wizard';
 
 /** The selected agent as its engine holds it, with its pipeline; undefined when none is selected. */
 function selectedAgent() {
-  const { checker } = useStore.getState();
-  const chosen = selectedIn(checker);
-  return checker.profileId && chosen ? { profileId: checker.profileId, ...chosen } : undefined;
+  const { pipelinePage } = useStore.getState();
+  const chosen = selectedIn(pipelinePage);
+  return pipelinePage.profileId && chosen ? { profileId: pipelinePage.profileId, ...chosen } : undefined;
 }
 
 /** Opens the wizard over the selected agent's settings, to change and apply them to the same ids. */

@@ -1,7 +1,7 @@
 // The address bar follows the app and the app follows the address bar: every screen and every section
 // of an open pipeline has its own address, so Back, a bookmark and a reload land where the DBA was.
 import { parseRouteHash, routeHash, type AppRoute } from '../../shared/route';
-import { address, openPipeline } from './checks';
+import { address, openPipeline } from './pipelinePage';
 import { useStore, type StoreState } from './index';
 
 /** Where the app is now, as an address names it. */

@@ -3,7 +3,7 @@
 // failed check are said in the confirmation, before anything happens at the source.
 import type { CheckResult } from '../../shared/controlApi';
 import { useStore } from './index';
-import { address, controlAgent, failure, patch, stillOpen } from './checks';
+import { address, controlAgent, failure, patch, stillOpen } from './pipelinePage';
 import { sameAddress, type RunAddress } from './answerOrder';
 
 export interface StartPlan {

@@ -4,7 +4,7 @@
 import type { CatalogAnswer, CatalogTable, Entity } from '../../shared/controlApi';
 import { agentTypes, agentTypeSchema } from '../../shared/agents';
 import { useStore } from './index';
-import { loadTables } from './checks';
+import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
 
 export interface PickerAddress {
@@ -196,8 +196,8 @@ export async function saveTables(): Promise<void> {
     });
     if (!stillFor(address)) return;
     // The Tables view of the same pipeline, when shown, shows the new tables at once.
-    const { checker } = useStore.getState();
-    if (checker.tables !== undefined && checker.selected?.startsWith(`${address.pipelineId}/`))
+    const { pipelinePage } = useStore.getState();
+    if (pipelinePage.tables !== undefined && pipelinePage.selected?.startsWith(`${address.pipelineId}/`))
       void loadTables();
     const count = answer.entities.length;
     const warnings = answer.warnings.length ? ` ${answer.warnings.join(' ')}` : '';

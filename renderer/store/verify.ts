@@ -2,7 +2,7 @@
 // it advances (refreshed with the run), and the report saved as CSV or JSON.
 import { differencesCsv, type VerifyReport, type VerifyRequest } from '../../shared/verify';
 import { useStore } from './index';
-import { address, failure, patch, refreshRun, stillOpen } from './checks';
+import { address, failure, patch, refreshRun, stillOpen } from './pipelinePage';
 import { runPart, shownNow } from './answerOrder';
 
 export async function askVerify(

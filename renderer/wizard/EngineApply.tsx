@@ -7,7 +7,7 @@ import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, type WizardState } from '../store/wizard';
 import { useStore } from '../store';
 import { agentTypes } from '../../shared/agents';
-import { openPipeline } from '../store/checks';
+import { openPipeline } from '../store/pipelinePage';
 import { TablePicker } from '../screens/TablePicker';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Api } from '../../renderer/api';
 import { useStore } from '../../renderer/store';
-import { controlAgent, pickCheckerAgent, refreshRun } from '../../renderer/store/checks';
+import { controlAgent, pickCheckerAgent, refreshRun } from '../../renderer/store/pipelinePage';
 import { applyPush } from '../../renderer/store/fleet';
 import { askVerify } from '../../renderer/store/verify';
 
@@ -63,7 +63,7 @@ function engine() {
   return { api, releaseAll, setState: (s: State) => (state = s) };
 }
 
-const shownState = () => useStore.getState().checker.agents?.[0]?.agents[0]?.state;
+const shownState = () => useStore.getState().pipelinePage.agents?.[0]?.agents[0]?.state;
 
 describe('answers to the open pipeline arriving out of order', () => {
   let fake: ReturnType<typeof engine>;
@@ -71,7 +71,7 @@ describe('answers to the open pipeline arriving out of order', () => {
     fake = engine();
     useStore.setState({
       api: fake.api,
-      checker: { profileId: 'local' },
+      pipelinePage: { profileId: 'local' },
       fleet: { engines: [], channel: 'none' },
     });
     pickCheckerAgent('p/a');
@@ -89,7 +89,7 @@ describe('answers to the open pipeline arriving out of order', () => {
     await fake.releaseAll(); // the stale read and Start's own read answer now
     await Promise.all([stale, start]);
     expect(shownState()).toBe('running');
-    expect(useStore.getState().checker.busy).toBeUndefined();
+    expect(useStore.getState().pipelinePage.busy).toBeUndefined();
   });
 
   it('keeps the verify just asked for when a read sent before it answers after it', async () => {
@@ -100,10 +100,10 @@ describe('answers to the open pipeline arriving out of order', () => {
     const stale = refreshRun();
     const asked = askVerify('verify', { chunkRows: 100, rowsPerSecond: null });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(useStore.getState().checker.verify?.current?.id).toBe('v1');
+    expect(useStore.getState().pipelinePage.verify?.current?.id).toBe('v1');
     await fake.releaseAll();
     await Promise.all([stale, asked]);
-    expect(useStore.getState().checker.verify?.current?.id).toBe('v1');
+    expect(useStore.getState().pipelinePage.verify?.current?.id).toBe('v1');
   });
 
   it('shows what a read sent after Start found, not the older state the live picture still holds', async () => {
@@ -202,7 +202,7 @@ describe('answers for a pipeline the DBA has moved away from', () => {
   async function openP(fake: ReturnType<typeof twoPipelines>) {
     useStore.setState({
       api: fake.api,
-      checker: { profileId: 'local' },
+      pipelinePage: { profileId: 'local' },
       fleet: { engines: [], channel: 'none' },
     });
     pickCheckerAgent('p/a');
@@ -219,7 +219,7 @@ describe('answers for a pipeline the DBA has moved away from', () => {
     const readQ = refreshRun(); // sent before p's verify is answered
     await fake.release();
     await Promise.all([asked, readQ]);
-    const { verify, notice, busy, error } = useStore.getState().checker;
+    const { verify, notice, busy, error } = useStore.getState().pipelinePage;
     expect(verify?.agentId).toBe('b');
     expect(verify?.current?.id).toBe('q-verify');
     expect(notice).toBeUndefined();
@@ -234,8 +234,8 @@ describe('answers for a pipeline the DBA has moved away from', () => {
     pickCheckerAgent('q/b');
     await fake.release();
     await asked;
-    expect(useStore.getState().checker.error).toBe('p/a: the engine refused');
-    expect(useStore.getState().checker.busy).toBeUndefined();
+    expect(useStore.getState().pipelinePage.error).toBe('p/a: the engine refused');
+    expect(useStore.getState().pipelinePage.busy).toBeUndefined();
   });
 
   it('drops a read of p answering after the engine’s other pipeline with the same ids on another engine opened', async () => {
@@ -243,11 +243,11 @@ describe('answers for a pipeline the DBA has moved away from', () => {
     await openP(fake);
     const readP = refreshRun();
     // Another engine, with a pipeline p of its own, opened before the read of this one answers.
-    useStore.setState((s) => ({ checker: { ...s.checker, profileId: 'remote', agents: [] } }));
+    useStore.setState((s) => ({ pipelinePage: { ...s.pipelinePage, profileId: 'remote', agents: [] } }));
     pickCheckerAgent('p/a');
     await fake.release();
     await readP;
-    expect(useStore.getState().checker.agents).toEqual([]);
-    expect(useStore.getState().checker.verify).toBeUndefined();
+    expect(useStore.getState().pipelinePage.agents).toEqual([]);
+    expect(useStore.getState().pipelinePage.verify).toBeUndefined();
   });
 });

@@ -5,13 +5,13 @@ import { FIXABLE_CHECK_IDS } from '../../../shared/controlApi';
 import { checksHeadline } from '../../../shared/checkSummary';
 import { dateTime } from '../../../shared/format';
 import { useStore } from '../../store';
-import { applyFix, recheck, runChecks } from '../../store/checks';
+import { applyFix, recheck, runChecks } from '../../store/pipelinePage';
 import { CheckList } from '../../ui/CheckList';
 import { ReadinessButton } from './ReadinessButton';
 
 export function ChecksSection() {
-  const results = useStore((s) => s.checker.results);
-  const busy = useStore((s) => s.checker.busy);
+  const results = useStore((s) => s.pipelinePage.results);
+  const busy = useStore((s) => s.pipelinePage.busy);
   const resultsRef = useRef<HTMLDivElement>(null);
   // The results appear under the button that asked for them, and take focus.
   useEffect(() => {

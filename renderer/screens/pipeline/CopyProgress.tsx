@@ -2,7 +2,7 @@
 // and a cancel (or, for a table whose replication stopped, a copy again).
 import type { SnapshotsAnswer, TableSnapshot } from '../../../shared/snapshots';
 import { count, duration } from '../../../shared/format';
-import { snapshotTable } from '../../store/checks';
+import { snapshotTable } from '../../store/pipelinePage';
 
 function copyText(t: TableSnapshot): string {
   const of = t.rowsTotal !== null ? ` of ${count(Math.max(t.rowsTotal, t.rowsDone))}` : '';

@@ -13,7 +13,7 @@ import {
   refreshRun,
   selectedIn,
   trySandbox,
-} from '../../store/checks';
+} from '../../store/pipelinePage';
 import { EngineSelect } from '../../ui/EngineSelect';
 import { StatusSection } from './StatusSection';
 import { TablesSection } from './TablesSection';
@@ -24,9 +24,9 @@ import { EventList } from '../EventList';
 import { SandboxPanel } from '../SandboxPanel';
 
 export function PipelinesScreen() {
-  const checker = useStore((s) => s.checker);
+  const pipelinePage = useStore((s) => s.pipelinePage);
   const section = useStore((s) => s.section);
-  const { profileId, agents, selected, busy } = checker;
+  const { profileId, agents, selected, busy } = pipelinePage;
   const profiles = useStore((s) => s.profiles);
   useEffect(() => {
     void loadEngines();
@@ -43,21 +43,21 @@ export function PipelinesScreen() {
     void loadSeries();
   }, [selected]);
   const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
-  const picked = selectedIn(checker);
+  const picked = selectedIn(pipelinePage);
   return (
     <section aria-labelledby="pipelines-title">
       <h2 id="pipelines-title">Pipelines</h2>
       <div className="form-grid pipeline-picker">
         <EngineSelect
-          id="checker-engine"
+          id="pipeline-engine"
           value={profileId ?? ''}
           onChange={(id) => void pickCheckerEngine(id)}
           placeholder="Pick an engine…"
         />
         <div className="field">
-          <label htmlFor="checker-agent">Pipeline</label>
+          <label htmlFor="pipeline-select">Pipeline</label>
           <select
-            id="checker-agent"
+            id="pipeline-select"
             value={selected ?? ''}
             disabled={sources.length === 0}
             onChange={(e) => pickCheckerAgent(e.target.value)}
@@ -136,8 +136,8 @@ function SectionTabs({ current }: { current: PipelineSection }) {
 
 /** What the last action answered, above the section it was done in. */
 function Notices() {
-  const notice = useStore((s) => s.checker.notice);
-  const error = useStore((s) => s.checker.error);
+  const notice = useStore((s) => s.pipelinePage.notice);
+  const error = useStore((s) => s.pipelinePage.error);
   return (
     <>
       {error && (
@@ -155,8 +155,8 @@ function Notices() {
 }
 
 function Section({ section }: { section: PipelineSection }) {
-  const checker = useStore((s) => s.checker);
-  const agent = selectedIn(checker)?.agent;
+  const pipelinePage = useStore((s) => s.pipelinePage);
+  const agent = selectedIn(pipelinePage)?.agent;
   switch (section) {
     case 'status':
       return <StatusSection />;
@@ -168,11 +168,11 @@ function Section({ section }: { section: PipelineSection }) {
       return (
         <VerifyPanel
           running={agent?.state === 'running'}
-          tables={(checker.snapshots?.tables ?? []).map((t) => t.table)}
+          tables={(pipelinePage.snapshots?.tables ?? []).map((t) => t.table)}
         />
       );
     case 'timeline':
-      return <EventList events={checker.events} />;
+      return <EventList events={pipelinePage.events} />;
     case 'settings':
       return <SettingsSection />;
   }

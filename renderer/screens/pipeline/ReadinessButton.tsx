@@ -2,7 +2,7 @@
 // (with its PDF in the desktop app; in a browser, printed from the saved page).
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../../store';
-import { address, failure } from '../../store/checks';
+import { address, failure } from '../../store/pipelinePage';
 import { download, fromBase64 } from '../../ui/download';
 
 export function ReadinessButton() {

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { showScreen, useStore } from '../../store';
 import { openWizard } from '../../store/wizard';
-import { selectedIn } from '../../store/checks';
+import { selectedIn } from '../../store/pipelinePage';
 import { deleteSelectedPipeline, editSelectedAgent } from '../../store/pipelineAdmin';
 import { dateTime } from '../../../shared/format';
 
@@ -84,12 +84,12 @@ function WritesTo({
 }
 
 export function SettingsSection() {
-  const checker = useStore((s) => s.checker);
-  const picked = selectedIn(checker);
+  const pipelinePage = useStore((s) => s.pipelinePage);
+  const picked = selectedIn(pipelinePage);
   const [deleting, setDeleting] = useState<string | null>(null);
   if (!picked) return null;
   const { pipeline, agent } = picked;
-  const busy = checker.busy !== undefined;
+  const busy = pipelinePage.busy !== undefined;
   return (
     <>
       <p className="muted">
@@ -102,12 +102,12 @@ export function SettingsSection() {
         <button
           type="button"
           disabled={busy || deleting !== null}
-          onClick={() => setDeleting(checker.selected ?? null)}
+          onClick={() => setDeleting(pipelinePage.selected ?? null)}
         >
           Delete pipeline…
         </button>
       </p>
-      {deleting === checker.selected && (
+      {deleting === pipelinePage.selected && (
         <p role="group" aria-label="Confirm delete" className="confirm">
           Delete pipeline {pipeline.name} with its agents ({pipeline.agents.map((a) => a.name).join(', ')}),
           the list of tables it replicates and its events and verify reports? The rows it wrote stay in the

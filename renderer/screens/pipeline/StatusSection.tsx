@@ -3,7 +3,7 @@
 // the gauge, the state and the problem fit a 1280×800 window without scrolling.
 import { useEffect, useRef, useState } from 'react';
 import { useStore, showSection } from '../../store';
-import { address, controlAgent, selectedIn } from '../../store/checks';
+import { address, controlAgent, selectedIn } from '../../store/pipelinePage';
 import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
 import { latestProblem } from '../../../shared/latestProblem';
 import { dateTime, duration, plural, timeOfDay } from '../../../shared/format';
@@ -14,9 +14,9 @@ import { Charts } from '../Charts';
 import { CopyProgress } from './CopyProgress';
 
 export function StatusSection() {
-  const checker = useStore((s) => s.checker);
-  const { selected, events, busy, backlog, snapshots } = checker;
-  const agent = selectedIn(checker)?.agent;
+  const pipelinePage = useStore((s) => s.pipelinePage);
+  const { selected, events, busy, backlog, snapshots } = pipelinePage;
+  const agent = selectedIn(pipelinePage)?.agent;
   // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
   const [stopAsked, setStopAsked] = useState<string | null>(null);
   if (!agent) return null;

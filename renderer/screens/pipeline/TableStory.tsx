@@ -6,7 +6,7 @@ import type { ColumnsAnswer } from '../../../shared/controlApi';
 import { count, dateTime } from '../../../shared/format';
 import { tableStory, type StoryLine } from '../../../shared/tableStory';
 import { useStore } from '../../store';
-import { address, failure, patch } from '../../store/checks';
+import { address, failure, patch } from '../../store/pipelinePage';
 
 function Lines({ title, lines, empty }: { title: string; lines: StoryLine[]; empty: string }) {
   return (
@@ -28,8 +28,8 @@ function Lines({ title, lines, empty }: { title: string; lines: StoryLine[]; emp
 }
 
 export function TableStory({ table }: { table: string }) {
-  const events = useStore((s) => s.checker.events);
-  const verify = useStore((s) => s.checker.verify);
+  const events = useStore((s) => s.pipelinePage.events);
+  const verify = useStore((s) => s.pipelinePage.verify);
   // Keyed by table: another table's answer reads as "still reading" until its own arrives.
   const [read, setRead] = useState<{ table: string; answer: ColumnsAnswer | string } | undefined>();
   const columns = read?.table === table ? read.answer : undefined;

@@ -2,7 +2,7 @@
 // their copies, and the catalogue to choose them from.
 import { useEffect } from 'react';
 import { useStore } from '../../store';
-import { address, loadTables, selectedIn } from '../../store/checks';
+import { address, loadTables, selectedIn } from '../../store/pipelinePage';
 import { openPicker } from '../../store/tablePicker';
 import { TablePicker } from '../TablePicker';
 import { TablesView } from '../TablesView';
@@ -10,12 +10,12 @@ import { CopyProgress } from './CopyProgress';
 import { TableStory } from './TableStory';
 
 export function TablesSection() {
-  const checker = useStore((s) => s.checker);
+  const pipelinePage = useStore((s) => s.pipelinePage);
   const picker = useStore((s) => s.picker);
-  const picked = selectedIn(checker);
-  const { selected, tables, snapshots, busy } = checker;
+  const picked = selectedIn(pipelinePage);
+  const { selected, tables, snapshots, busy } = pipelinePage;
   useEffect(() => {
-    if (selected && useStore.getState().checker.tables === undefined) void loadTables();
+    if (selected && useStore.getState().pipelinePage.tables === undefined) void loadTables();
   }, [selected]);
   const at = address();
   const source = picked?.agent.role === 'source' ? picked.agent : undefined;
@@ -38,7 +38,7 @@ export function TablesSection() {
         </p>
       )}
       {pickerOpen && <TablePicker />}
-      {checker.storyTable && <TableStory table={checker.storyTable} />}
+      {pipelinePage.storyTable && <TableStory table={pipelinePage.storyTable} />}
       <CopyProgress snapshots={snapshots} busy={busy !== undefined} />
       <TablesView />
     </>

@@ -1,4 +1,5 @@
-// The checker: pick an engine and one of its agents, run its checks, apply a fix the user agrees to.
+// The Pipelines screen's state: the engine and pipeline open, its section's data (checks, events, backlog,
+// copies, verify, tables, charts) and the actions on it (check, fix, start, pause, stop, copy again).
 import type { z } from 'zod';
 import type { engineAgentsSchema } from '../../shared/api';
 import type { z as zod } from 'zod';
@@ -17,8 +18,8 @@ import { coalesced } from '../../shared/coalesce';
 import { readIsNewer, readSent, runPart, shownNow, type RunAddress, sameAddress } from './answerOrder';
 import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 
-export interface ChecksSliceState {
-  checker: {
+export interface PipelinePageSliceState {
+  pipelinePage: {
     profileId?: string;
     agents?: z.infer<typeof engineAgentsSchema>['pipelines'];
     /** `pipelineId/agentId` */
@@ -49,8 +50,8 @@ export interface ChecksSliceState {
 }
 
 export const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
-export const patch = (p: Partial<ChecksSliceState['checker']>) =>
-  useStore.setState((s) => ({ checker: { ...s.checker, ...p } }));
+export const patch = (p: Partial<PipelinePageSliceState['pipelinePage']>) =>
+  useStore.setState((s) => ({ pipelinePage: { ...s.pipelinePage, ...p } }));
 
 /** `pipelines` with one agent replaced by `update` of it; the others as they are. */
 export function withAgent<A extends { id: string }, P extends { id: string; agents: A[] }>(
@@ -67,7 +68,7 @@ export function withAgent<A extends { id: string }, P extends { id: string; agen
 export async function pickCheckerEngine(profileId: string): Promise<void> {
   const { api } = useStore.getState();
   if (!api) return;
-  useStore.setState({ checker: { profileId, busy: 'loading' } });
+  useStore.setState({ pipelinePage: { profileId, busy: 'loading' } });
   try {
     const { pipelines } = await api.listEngineAgents({ profileId });
     patch({ agents: pipelines, busy: undefined });
@@ -103,20 +104,20 @@ export function pickCheckerAgent(selected: string): void {
  */
 export async function openPipeline(to: PipelineAddress & { section?: PipelineSection }): Promise<void> {
   useStore.setState({ screen: 'pipelines', section: to.section ?? 'status' });
-  const { checker } = useStore.getState();
+  const { pipelinePage } = useStore.getState();
   // Read again when this engine's list does not have it yet (made since, by the wizard).
-  const listed = checker.agents?.some(
+  const listed = pipelinePage.agents?.some(
     (p) => p.id === to.pipelineId && p.agents.some((a) => a.id === to.agentId),
   );
-  if (checker.profileId !== to.profileId || !listed) await pickCheckerEngine(to.profileId);
+  if (pipelinePage.profileId !== to.profileId || !listed) await pickCheckerEngine(to.profileId);
   // Another section of the pipeline already open keeps what it read (check results, tables).
   const selected = `${to.pipelineId}/${to.agentId}`;
-  if (useStore.getState().checker.selected !== selected) pickCheckerAgent(selected);
+  if (useStore.getState().pipelinePage.selected !== selected) pickCheckerAgent(selected);
 }
 
 /** The selected agent's charts over `window` (the last hour or day), read once; pushes add to them. */
 export async function loadSeries(
-  window: SeriesWindow = useStore.getState().checker.seriesWindow ?? 'hour',
+  window: SeriesWindow = useStore.getState().pipelinePage.seriesWindow ?? 'hour',
 ): Promise<void> {
   const { api } = useStore.getState();
   const at = address();
@@ -156,22 +157,22 @@ export const refreshVerify = coalesced(async () => {
   if (verify && stillOpen(at) && readIsNewer(runPart('verify', at), sentAt)) patch({ verify });
 }, READ_SPACING_MS);
 
-/** The checker's selected agent with its pipeline, in a state of it; undefined when none is selected. */
-export function selectedIn(checker: ChecksSliceState['checker']) {
-  const [pipelineId, agentId] = (checker.selected ?? '').split('/');
-  const pipeline = checker.agents?.find((p) => p.id === pipelineId);
+/** The open pipeline's selected agent with its pipeline, in a state of it; undefined when none is selected. */
+export function selectedIn(pipelinePage: PipelinePageSliceState['pipelinePage']) {
+  const [pipelineId, agentId] = (pipelinePage.selected ?? '').split('/');
+  const pipeline = pipelinePage.agents?.find((p) => p.id === pipelineId);
   const agent = pipeline?.agents.find((a) => a.id === agentId);
   return pipeline && agent ? { pipeline, agent } : undefined;
 }
 
 export function address(): RunAddress | undefined {
-  const { profileId, selected } = useStore.getState().checker;
+  const { profileId, selected } = useStore.getState().pipelinePage;
   const [pipelineId, agentId] = (selected ?? '').split('/');
   return profileId && pipelineId && agentId ? { profileId, pipelineId, agentId } : undefined;
 }
 
 /**
- * Whether `at` (engine, pipeline and agent) is still what the checker has open: an answer for another
+ * Whether `at` (engine, pipeline and agent) is still what the Pipelines screen has open: an answer for another
  * one, arriving after the DBA moved on, is not shown under this one.
  */
 export function stillOpen(at: RunAddress): boolean {
@@ -210,7 +211,7 @@ export async function runChecks(): Promise<void> {
 export async function recheck(checkId: string): Promise<void> {
   const { api } = useStore.getState();
   const at = address();
-  const before = useStore.getState().checker.results;
+  const before = useStore.getState().pipelinePage.results;
   if (!api || !at || !before) return;
   patch({ busy: 'checking', error: undefined, notice: undefined });
   try {
@@ -256,7 +257,7 @@ export async function controlAgent(action: 'start' | 'pause' | 'stop'): Promise<
   patch({ busy: 'acting', error: undefined, notice: undefined });
   try {
     const agent = await api.controlEngineAgent({ ...at, action });
-    const { agents, profileId } = useStore.getState().checker;
+    const { agents, profileId } = useStore.getState().pipelinePage;
     // The agent's new state shows in the picker while its engine is open, whichever pipeline is.
     if (profileId !== at.profileId) return patch({ busy: undefined });
     shownNow(runPart('agent', { ...at, pipelineId: agent.pipelineId, agentId: agent.id }));
@@ -292,10 +293,10 @@ export async function refreshRun(): Promise<void> {
     const now = useStore.getState();
     // Events pushed while this was read are newer than the answer: kept, not overwritten.
     const fetched = new Set(events.map((e) => e.id));
-    const pushed = (now.checker.events ?? []).filter((e) => !fetched.has(e.id));
+    const pushed = (now.pipelinePage.events ?? []).filter((e) => !fetched.has(e.id));
     // A part an action's answer or a push wrote after this read was sent keeps what it shows (an agent's
     // state included: the live picture's can be older than this read, so it is not taken over it).
-    const shownAgents = now.checker.agents;
+    const shownAgents = now.pipelinePage.agents;
     patch({
       agents: pipelines.map((p) => ({
         ...p,
