@@ -3,7 +3,7 @@
 // per change; ct.catchUp.growth the time per change at 1,000,000 over that at 10,000 (1 = flat: the
 // work per batch is bounded by the batch, whatever the backlog; pendingKeys.ts).
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
-import type { Checkpoint } from '../main/connectors/source';
+import type { Checkpoint } from '../main/agents/source';
 import type { Benchmark, Figure } from './harness';
 import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
 

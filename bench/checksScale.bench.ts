@@ -2,7 +2,7 @@
 // SQL Server: the median of three runs of every check, in milliseconds. The goal: 1,000 tables in under
 // 2 s. Statements stay bounded (names.ts, TABLES_PER_STATEMENT), so the time grows with the tables:
 // ct.checks.growth is the time per table at 10,000 over the time per table at 1,000 (1 = linear).
-import { runChecks } from '../main/connectors/changeTracking/checks';
+import { runChecks } from '../main/agents/changeTracking/checks';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
 import type { Entity } from '../shared/controlApi';
 import type { Benchmark, Figure } from './harness';

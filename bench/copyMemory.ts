@@ -4,8 +4,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChangeBatch, Checkpoint, Row, SourceAgent, TableRef } from '../main/connectors/source';
-import { SqliteTarget } from '../main/connectors/sqlite/target';
+import type { ChangeBatch, Checkpoint, Row, SourceAgent, TableRef } from '../main/agents/source';
+import { SqliteTarget } from '../main/agents/sqlite/target';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 
 export const BENCH_SHAPE = {

@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
-import { SqliteTarget } from '../main/connectors/sqlite/target';
-import { PostgresTarget } from '../main/connectors/postgresql/target';
-import type { Target } from '../main/connectors/target';
+import { SqliteTarget } from '../main/agents/sqlite/target';
+import { PostgresTarget } from '../main/agents/postgresql/target';
+import type { Target } from '../main/agents/target';
 import type { Benchmark } from './harness';
 import {
   benchRows,

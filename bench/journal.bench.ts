@@ -4,18 +4,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assemble, type JournalEntryRow, type TableReading } from '../main/connectors/journal/assemble';
-import { encodeRecord } from '../main/connectors/drivers/ibmi/recordEncode';
-import type { FieldDef } from '../main/connectors/drivers/ibmi/recordImage';
+import { assemble, type JournalEntryRow, type TableReading } from '../main/agents/journal/assemble';
+import { encodeRecord } from '../main/agents/drivers/ibmi/recordEncode';
+import type { FieldDef } from '../main/agents/drivers/ibmi/recordImage';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
-import { PostgresTarget } from '../main/connectors/postgresql/target';
-import { SqliteTarget } from '../main/connectors/sqlite/target';
-import type { Target } from '../main/connectors/target';
+import { PostgresTarget } from '../main/agents/postgresql/target';
+import { SqliteTarget } from '../main/agents/sqlite/target';
+import type { Target } from '../main/agents/target';
 import { JOURNAL_BENCH_ENTITIES, startJournalBench } from './journalSource';
 import type { Benchmark, Figure } from './harness';
-import { compileImageDecoder } from '../main/connectors/journal/imageDecoder';
-import { outfileEntry } from '../main/connectors/journal/reader';
-import type { IbmiRow } from '../main/connectors/drivers/ibmi/connection';
+import { compileImageDecoder } from '../main/agents/journal/imageDecoder';
+import { outfileEntry } from '../main/agents/journal/reader';
+import type { IbmiRow } from '../main/agents/drivers/ibmi/connection';
 import {
   dropPostgresSchema,
   PG,

@@ -1,6 +1,6 @@
 // The journal agent on a benchmark's own simulated IBM i: BENCH.BIG journaled with both images, the
 // agent's settings, and the benchmark's rows inserted in one commit cycle.
-import { openJournalSource } from '../main/connectors/journal/source';
+import { openJournalSource } from '../main/agents/journal/source';
 import { startSandboxIbmi } from '../main/sandbox/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
 import type { BenchRow } from './rawTargets';

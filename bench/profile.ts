@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteTarget } from '../main/connectors/sqlite/target';
+import { SqliteTarget } from '../main/agents/sqlite/target';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
 import { JOURNAL_BENCH_ENTITIES, startJournalBench } from './journalSource';
@@ -29,8 +29,8 @@ interface CpuProfile {
 const LAYERS: [string, RegExp][] = [
   ['simulator', /main\/sandbox\//],
   ['driver (tedious, mssql)', /node_modules\/(tedious|mssql)\//],
-  ['agent', /main\/connectors\/(changeTracking|journal|drivers)\//],
-  ['target', /main\/connectors\/(sqlite|targetValues)/],
+  ['agent', /main\/agents\/(changeTracking|journal|drivers)\//],
+  ['target', /main\/agents\/(sqlite|targetValues)/],
   ['runner', /main\/runner\//],
 ];
 

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { startSandboxSqlServer } from '../main/sandbox/mssql';
 import { BENCH_LOGIN, createBenchTable, insertBenchRows, openBenchSource } from './sandboxSource';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
-import { SqliteTarget } from '../main/connectors/sqlite/target';
-import { PostgresTarget } from '../main/connectors/postgresql/target';
-import type { Target } from '../main/connectors/target';
+import { SqliteTarget } from '../main/agents/sqlite/target';
+import { PostgresTarget } from '../main/agents/postgresql/target';
+import type { Target } from '../main/agents/target';
 import type { Benchmark, Figure } from './harness';
 import {
   dropPostgresSchema,

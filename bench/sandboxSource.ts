@@ -6,7 +6,7 @@ import type {
   ChangeTrackingConfiguration,
   ChangeTrackingHostCredentials,
 } from '../shared/agents/changeTracking';
-import { openChangeTrackingSource } from '../main/connectors/changeTracking/source';
+import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
 
 export const BENCH_LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 

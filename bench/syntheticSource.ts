@@ -1,7 +1,7 @@
 // A source agent that hands the runner changes prepared in memory, so a benchmark measures the engine
 // and the target alone: no simulator, no driver, no decoding. One table, dbo.Big, empty at its copy;
 // its changes are inserts of the given rows, in batches of at most `maxRows`.
-import type { Change, ChangeBatch, Checkpoint, SourceAgent, TableShape } from '../main/connectors/source';
+import type { Change, ChangeBatch, Checkpoint, SourceAgent, TableShape } from '../main/agents/source';
 import type { BenchRow } from './rawTargets';
 
 export const SYNTHETIC_TABLE = 'dbo.Big';

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { openJournalSource } from '../main/connectors/journal/source';
-import { PostgresTarget } from '../main/connectors/postgresql/target';
-import { readWhole, type SourceAgent, type TableRef } from '../main/connectors/source';
-import { SqliteTarget } from '../main/connectors/sqlite/target';
-import type { Target } from '../main/connectors/target';
+import { openJournalSource } from '../main/agents/journal/source';
+import { PostgresTarget } from '../main/agents/postgresql/target';
+import { readWhole, type SourceAgent, type TableRef } from '../main/agents/source';
+import { SqliteTarget } from '../main/agents/sqlite/target';
+import type { Target } from '../main/agents/target';
 import { PipelineRunner, type RunnerEvent } from '../main/runner/pipelineRunner';
 import { startSandboxIbmi } from '../main/sandbox/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
@@ -22,7 +22,7 @@ import { verifiedClean, verifyRequestSchema, type VerifyReport } from '../shared
 import type { Benchmark, Figure } from './harness';
 import { dropPostgresSchema, PG, ratio } from './rawTargets';
 import { BENCH_CONFIGURATION, BENCH_LOGIN, benchCredentials } from './sandboxSource';
-import { openChangeTrackingSource } from '../main/connectors/changeTracking/source';
+import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
 
 const ROWS = Number(process.env.BENCH_VERIFY_ROWS ?? 1_000_000);
 const CHUNK = 10_000;

@@ -7,12 +7,12 @@ export const LAYERS = {
   // The entries register the sandbox with the app (loaded on demand: test/bundle checks the chunk).
   desktop: ['app', 'sandbox', 'platform'],
   web: ['app', 'sandbox', 'platform'],
-  app: ['engine', 'client', 'runner', 'connectors', 'sandbox', 'platform'],
-  sandbox: ['connectors', 'platform'],
-  engine: ['runner', 'connectors', 'platform'],
+  app: ['engine', 'client', 'runner', 'agents', 'sandbox', 'platform'],
+  sandbox: ['agents', 'platform'],
+  engine: ['runner', 'agents', 'platform'],
   client: ['platform'],
-  runner: ['connectors', 'platform'],
-  connectors: ['platform'],
+  runner: ['agents', 'platform'],
+  agents: ['platform'],
   platform: [],
 };
 

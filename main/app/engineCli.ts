@@ -20,7 +20,7 @@ const usage = `Usage: npm run engine -- [options]
   --port N           port of the control API (default 1717; 0 picks a free one)
   --data DIR         data folder (default: the OS's app data folder)
   --rotate-token     make a new admin token, print it once, and exit
-  --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (docs/ibmi.md)
+  --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (docs/sandbox-ibmi.md)
   --keep-events N    ${ENGINE_SETTING_HELP.keepEvents.what}: ${ENGINE_SETTING_HELP.keepEvents.rule}
   --keep-event-days N  ${ENGINE_SETTING_HELP.keepEventDays.what}: ${ENGINE_SETTING_HELP.keepEventDays.rule}
   -h, --help         this text`;
@@ -106,7 +106,7 @@ runCommandLine(
     if (ibmi) {
       const { SEED_AGENT } = await import('../sandbox/ibmi/seed');
       process.stdout.write(
-        `Simulated IBM i: host "${ibmi.host}", user ${SEED_AGENT.user} / ${SEED_AGENT.password}, libraries SHOP and LEGACY (docs/ibmi.md).\n`,
+        `Simulated IBM i: host "${ibmi.host}", user ${SEED_AGENT.user} / ${SEED_AGENT.password}, libraries SHOP and LEGACY (docs/sandbox-ibmi.md).\n`,
       );
     }
 

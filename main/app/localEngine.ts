@@ -3,7 +3,7 @@
 import { createEngineClient } from '../client/engineClient';
 import { openEngine, type LocalEngine } from '../engine/engine';
 import type { EngineDeps } from '../engine/operations';
-import type { AgentRuntime } from '../connectors/spi';
+import type { AgentRuntime } from '../agents/spi';
 import { startEngineServer, type EngineServer } from '../engine/server';
 import type { SecretBox } from '../platform/secretBox';
 import type { Log } from '../platform/log';

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDispatch, type Dispatch } from './dispatch';
-import type { AgentRuntime } from '../connectors/spi';
+import type { AgentRuntime } from '../agents/spi';
 import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';
 import { connectEngine, engineAccess, handlers, UserError, type Deps } from './handlers';
 import { createAlertSettingsStore } from './alerts';

@@ -3,9 +3,9 @@
 import type { AgentType } from '../../shared/agents';
 import { parseSection } from '../../shared/config/parse';
 import type { CheckResult } from '../../shared/controlApi';
-import { connectionFailed } from '../connectors/checkResults';
-import { AgentConnectionError } from '../connectors/connectionError';
-import { AGENT_PLUGINS, pluginOf, type AgentPlugins } from '../connectors/registry';
+import { connectionFailed } from '../agents/checkResults';
+import { AgentConnectionError } from '../agents/connectionError';
+import { AGENT_PLUGINS, pluginOf, type AgentPlugins } from '../agents/registry';
 
 export async function testConnection(
   type: AgentType,

@@ -1,9 +1,9 @@
 // An agent's checks as POST …/test and the readiness report run them: stored settings, names, the port,
 // then the agent type's own checks against its database. They only read.
 import type { CheckResult } from '../../shared/controlApi';
-import { reachabilityCheck } from '../connectors/reachability';
-import { pluginOf } from '../connectors/registry';
-import type { ResolvedAgent } from '../connectors/spi';
+import { reachabilityCheck } from '../agents/reachability';
+import { pluginOf } from '../agents/registry';
+import type { ResolvedAgent } from '../agents/spi';
 import type { StoredAgent } from './store/repo';
 import { resolve, type EngineDeps } from './operationKit';
 import { nameClash, NAMES_REMEDY } from './nameRules';

@@ -3,11 +3,11 @@
 // stopping pipelines is the runner's.
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
-import { connectionFailed, passed } from '../connectors/checkResults';
-import { AgentConnectionError } from '../connectors/connectionError';
-import { AGENT_PLUGINS, pluginOf, type AgentPlugins } from '../connectors/registry';
-import { SourceCache, withAgentSource } from '../connectors/sourceCache';
-import type { AgentRuntime, ResolvedAgent, SourceAdmin, SourceRole } from '../connectors/spi';
+import { connectionFailed, passed } from '../agents/checkResults';
+import { AgentConnectionError } from '../agents/connectionError';
+import { AGENT_PLUGINS, pluginOf, type AgentPlugins } from '../agents/registry';
+import { SourceCache, withAgentSource } from '../agents/sourceCache';
+import type { AgentRuntime, ResolvedAgent, SourceAdmin, SourceRole } from '../agents/spi';
 import { runnerRuntime } from '../runner/runtime';
 
 /**

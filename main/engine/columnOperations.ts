@@ -2,8 +2,8 @@
 // describes them, and the type the pipeline's target declares for each (a table's story in the app).
 import { parseWith } from '../../shared/config/parse';
 import { columnsQuerySchema, type ColumnsAnswer } from '../../shared/controlApi';
-import { tableKey, tableRefOf } from '../connectors/source';
-import { DEFAULT_TARGET_TYPE, pluginOf } from '../connectors/registry';
+import { tableKey, tableRefOf } from '../agents/source';
+import { DEFAULT_TARGET_TYPE, pluginOf } from '../agents/registry';
 import { problem } from '../platform/problem';
 import { agentOr404, configured, ok, parsedOr422, resolve, type Operations } from './operationKit';
 

@@ -6,8 +6,8 @@ import { engineSettingsSchema, type EngineSettings } from '../../shared/engineSe
 import type { Log } from '../platform/log';
 import { resumeRunning, type EngineDeps } from './operations';
 import { agentsRuntime } from './agentRuntime';
-import { AGENT_PLUGINS, type AgentPlugins } from '../connectors/registry';
-import type { AgentRuntime } from '../connectors/spi';
+import { AGENT_PLUGINS, type AgentPlugins } from '../agents/registry';
+import type { AgentRuntime } from '../agents/spi';
 import { openDb } from './store/db';
 import { createRepo } from './store/repo';
 import { KEY_FILE, keyFileSecretBox, type SecretBox } from '../platform/secretBox';

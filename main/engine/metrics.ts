@@ -2,7 +2,7 @@
 // report as they work — changes applied by operation, lag, backlog, copies' progress, retries and
 // failures — kept in memory since the engine started (counters restart at 0 with it, which Prometheus
 // expects of counters), and each agent's state read from the store at scrape time.
-import type { BacklogFigure } from '../connectors/spi';
+import type { BacklogFigure } from '../agents/spi';
 import type { AgentState } from '../../shared/controlApi';
 import { agentStateSchema } from '../../shared/controlApi';
 import { batchFigures, finiteOrNull } from '../../shared/batchEvent';

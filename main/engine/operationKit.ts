@@ -9,8 +9,8 @@ import type {
   RouteParams,
   Routes,
 } from '../../shared/controlApiRoutes';
-import type { AgentPlugins } from '../connectors/registry';
-import type { AgentRuntime, ResolvedAgent } from '../connectors/spi';
+import type { AgentPlugins } from '../agents/registry';
+import type { AgentRuntime, ResolvedAgent } from '../agents/spi';
 import type { Log } from '../platform/log';
 import { problem } from '../platform/problem';
 import type { SecretBox } from '../platform/secretBox';

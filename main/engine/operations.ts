@@ -12,8 +12,8 @@ import {
 } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
 import type { EventKind } from '../../shared/eventText';
-import { pluginOf } from '../connectors/registry';
-import type { BacklogFigure, ResolvedAgent } from '../connectors/spi';
+import { pluginOf } from '../agents/registry';
+import type { BacklogFigure, ResolvedAgent } from '../agents/spi';
 import type { StoredAgent } from './store/repo';
 import { toAgent } from './store/repo';
 import { buildDiagnosticsBundle } from './diagnostics';

@@ -2,7 +2,7 @@
 // from them on the engine — so a remote engine's report is the same as the local one's.
 import { agentTypes } from '../../shared/agents';
 import type { TableState } from '../../shared/controlApi';
-import { pluginOf } from '../connectors/registry';
+import { pluginOf } from '../agents/registry';
 import { problem } from '../platform/problem';
 import { runAgentChecks } from './agentChecks';
 import { engineSecrets, scrubSecrets } from './diagnostics';

@@ -3,7 +3,7 @@
 // not run here answers 409 (its copies resume from the target when it starts).
 import { parseWith } from '../../shared/config/parse';
 import { snapshotRequestBodySchema, type SnapshotsAnswer } from '../../shared/snapshots';
-import type { ResolvedAgent } from '../connectors/spi';
+import type { ResolvedAgent } from '../agents/spi';
 import { problem } from '../platform/problem';
 import { ok, parsedOr422, sourceAgentOr409, type EngineDeps, type Operations } from './operationKit';
 

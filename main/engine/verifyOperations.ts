@@ -3,7 +3,7 @@
 // Requests go to the running pipeline; one that does not run here answers 409.
 import { parseWith } from '../../shared/config/parse';
 import { verifyRequestSchema, type VerifyAction, type VerifyAnswer } from '../../shared/verify';
-import type { ResolvedAgent } from '../connectors/spi';
+import type { ResolvedAgent } from '../agents/spi';
 import { problem } from '../platform/problem';
 import { VerifyRefused } from '../runner/verify/verifications';
 import { ok, parsedOr422, sourceAgentOr409, type EngineDeps, type Operations } from './operationKit';

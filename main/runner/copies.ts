@@ -7,7 +7,7 @@
 import { safeJson } from '../../shared/config/parse';
 import { z } from 'zod';
 import { copyStateSchema, type CopyState, type TableSnapshot } from '../../shared/snapshots';
-import type { Checkpoint } from '../connectors/source';
+import type { Checkpoint } from '../agents/source';
 
 const MARK = ' copy ';
 const STOPPED = 'stopped ';

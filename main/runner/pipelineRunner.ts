@@ -5,7 +5,7 @@
 // algorithm and why the target converges). The source's own checkpoint follows the target's commit.
 // Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
 import { pipelineSettings } from '../../shared/agents/common';
-import { AgentConnectionError } from '../connectors/connectionError';
+import { AgentConnectionError } from '../agents/connectionError';
 import {
   tableKey,
   type Change,
@@ -16,8 +16,8 @@ import {
   type SourceBacklog,
   type TableRef,
   type TableShape,
-} from '../connectors/source';
-import type { Retyped, Target, TargetTable } from '../connectors/target';
+} from '../agents/source';
+import type { Retyped, Target, TargetTable } from '../agents/target';
 import type { DroppedColumns, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
@@ -100,7 +100,7 @@ export interface RunnerOptions {
   openSource: () => Promise<SourceAgent>;
   openTarget: () => Promise<Target>;
   /**
-   * The source's and the target's connectors' verdicts on their drivers' errors, for failures before
+   * The source's and the target's agents' verdicts on their drivers' errors, for failures before
    * either has opened (the runtime passes the plugins'); once open, each answers for itself.
    */
   classifyError?: ErrorClassifier;
@@ -169,7 +169,7 @@ export class PermanentFailure extends Error {}
 /** Node's own network failures, whatever the driver: the peer went away, or did not answer in time. */
 const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up/i;
 
-/** A connector's verdict on an error: `transient`, `permanent`, or undefined (not its driver's). */
+/** An agent's verdict on an error: `transient`, `permanent`, or undefined (not its driver's). */
 export type ErrorClassifier = (error: unknown) => ErrorVerdict;
 
 /**

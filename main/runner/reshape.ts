@@ -2,7 +2,7 @@
 // worked out from what the target did: one `schema-changed` sentence, and the reason to copy the
 // table again when the rows already there cannot carry the change (a NOT NULL or defaulted column
 // added, a renamed column, a column the target made again for a new type).
-import type { Reconciled, Retyped, TargetTable } from '../connectors/target';
+import type { Reconciled, Retyped, TargetTable } from '../agents/target';
 
 export interface Reshaped {
   /** The `schema-changed` reason, or null when the target changed nothing. */

@@ -2,8 +2,8 @@
 // pipeline's entities and its target (a SQLite file in the data folder when it has no target agent).
 // Events go to the engine's store; a failure that cannot heal marks the agent failed with its reason.
 import { problem } from '../platform/problem';
-import { DEFAULT_TARGET_TYPE, pluginOf, type AgentPlugins } from '../connectors/registry';
-import type { AgentRuntime, ResolvedAgent, StartContext } from '../connectors/spi';
+import { DEFAULT_TARGET_TYPE, pluginOf, type AgentPlugins } from '../agents/registry';
+import type { AgentRuntime, ResolvedAgent, StartContext } from '../agents/spi';
 import { pipelineSettings } from '../../shared/agents/common';
 import type { Entity } from '../../shared/controlApi';
 import { PipelineRunner, type RunnerEntity, type RunnerEvent } from './pipelineRunner';

@@ -4,8 +4,8 @@
 // docs/snapshots.md explains why the target ends equal to the source.
 import type { SnapshotMode } from '../../shared/agents/common';
 import type { CopyState, TableSnapshot } from '../../shared/snapshots';
-import { tableKey, type Change, type Row, type SourceAgent, type TableRef } from '../connectors/source';
-import type { Target, TargetTable } from '../connectors/target';
+import { tableKey, type Change, type Row, type SourceAgent, type TableRef } from '../agents/source';
+import type { Target, TargetTable } from '../agents/target';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
 import type { RunnerEvent } from './pipelineRunner';
 

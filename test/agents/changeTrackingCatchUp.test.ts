@@ -5,11 +5,8 @@
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxSqlServer } from '../../main/sandbox/mssql';
-import {
-  openChangeTrackingSource,
-  type ChangeTrackingSource,
-} from '../../main/connectors/changeTracking/source';
-import type { Checkpoint, Row } from '../../main/connectors/source';
+import { openChangeTrackingSource, type ChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import type { Checkpoint, Row } from '../../main/agents/source';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 
 let sandbox: SandboxSqlServer;

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
-import { MISSING_KEYS_ERROR, SCHEMAS_ERROR } from '../../main/connectors/changeTracking/checks';
-import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
-import type { ResolvedAgent } from '../../main/connectors/spi';
+import { MISSING_KEYS_ERROR, SCHEMAS_ERROR } from '../../main/agents/changeTracking/checks';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import type { ResolvedAgent } from '../../main/agents/spi';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 

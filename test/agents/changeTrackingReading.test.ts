@@ -8,8 +8,8 @@ import {
   changeTrackingContext,
   openChangeTrackingSource,
   type ChangeTrackingSource,
-} from '../../main/connectors/changeTracking/source';
-import type { Change, Checkpoint } from '../../main/connectors/source';
+} from '../../main/agents/changeTracking/source';
+import type { Change, Checkpoint } from '../../main/agents/source';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 

@@ -4,11 +4,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import type { JournalHostCredentials } from '../../shared/agents/journal';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
-import { journalChecks } from '../../main/connectors/journal/checks';
-import { openJournalSource } from '../../main/connectors/journal/source';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import { journalChecks } from '../../main/agents/journal/checks';
+import { openJournalSource } from '../../main/agents/journal/source';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
-import { SyncLibrary } from '../../main/connectors/journal/syncLibrary';
+import { SyncLibrary } from '../../main/agents/journal/syncLibrary';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_AGENT, SEED_READER } from '../../main/sandbox/ibmi/seed';
 import { suggestedProfile } from '../../main/sandbox/ibmi/users';

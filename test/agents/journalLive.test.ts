@@ -5,7 +5,7 @@
 // (IBMI_SYNC_LIBRARY, default CDCLIVE); the suite's tables are named T1, T2 … and dropped afterwards.
 import { describe, it } from 'vitest';
 import type { JournalHostCredentials } from '../../shared/agents/journal';
-import { openOdbcIbmi } from '../../main/connectors/drivers/ibmi/odbc';
+import { openOdbcIbmi } from '../../main/agents/drivers/ibmi/odbc';
 import { sourceAgentContract } from '../contract/sourceAgent';
 import { journalHarness } from '../helpers/journal';
 

@@ -1,8 +1,8 @@
 // The sync library's journal has its old receivers deleted by the agent (CHGJRN … DLTRCV(*YES)): a
 // source file journaled there is refused by the checks and by the run, before any receiver goes.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
-import { openJournalSource } from '../../main/connectors/journal/source';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import { openJournalSource } from '../../main/agents/journal/source';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';

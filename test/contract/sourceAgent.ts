@@ -3,8 +3,8 @@
 // may change; the suite only speaks the SourceAgent interface.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../shared/controlApi';
-import type { Change, Row, SourceAgent, TableRef } from '../../main/connectors/source';
-import { readWhole, tableKey } from '../../main/connectors/source';
+import type { Change, Row, SourceAgent, TableRef } from '../../main/agents/source';
+import { readWhole, tableKey } from '../../main/agents/source';
 
 /** The suite's table: a key `id`, a text `name` and a decimal(12,2) `amount`. */
 export interface ContractRow {

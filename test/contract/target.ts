@@ -1,11 +1,11 @@
 // The contract every target of the runner passes (as Debezium runs every sink through one suite):
 // `prepare` twice, a snapshot committed with its position or rolled back whole, changes applied in
 // order with their checkpoint in one transaction (a failing batch leaves neither), key updates, and
-// a value of every type of the documented mapping (main/connectors/targetValues.ts, docs/runner.md)
+// a value of every type of the documented mapping (main/agents/targetValues.ts, docs/runner.md)
 // read back as written. A harness gives the suite a target and a way to read its tables.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Change, ColumnShape, Row, RowValue, TableShape } from '../../main/connectors/source';
-import type { Target, TargetTable } from '../../main/connectors/target';
+import type { Change, ColumnShape, Row, RowValue, TableShape } from '../../main/agents/source';
+import type { Target, TargetTable } from '../../main/agents/target';
 import type { Replica } from '../helpers/replica';
 
 export interface TargetHarness {

@@ -3,7 +3,7 @@
 // client, and a contract harness per source kind (closed after the suite). Hooks register on the call.
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import type { Row, SourceAgent, TableRef } from '../../main/connectors/source';
+import type { Row, SourceAgent, TableRef } from '../../main/agents/source';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';

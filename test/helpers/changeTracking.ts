@@ -5,9 +5,9 @@ import type {
   ChangeTrackingConfiguration,
   ChangeTrackingHostCredentials,
 } from '../../shared/agents/changeTracking';
-import type { Row, TableRef } from '../../main/connectors/source';
-import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
-import { qualified } from '../../main/connectors/changeTracking/names';
+import type { Row, TableRef } from '../../main/agents/source';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import { qualified } from '../../main/agents/changeTracking/names';
 import type { SourceHarness } from '../contract/sourceAgent';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineClient, EngineError, type EngineClient } from '../../main/client/engineClient';
 import { openEngine, type LocalEngine } from '../../main/engine/engine';
-import type { AgentRuntime } from '../../main/connectors/spi';
+import type { AgentRuntime } from '../../main/agents/spi';
 import { startEngineServer, type EngineServer } from '../../main/engine/server';
 import type { Log } from '../../main/platform/log';
 import type { ServerLimits } from '../../main/platform/http/server';

@@ -1,6 +1,6 @@
 // Helpers for tests of the simulated IBM i, through the IbmiConnection interface only.
-import type { IbmiConnection, IbmiRow } from '../../main/connectors/drivers/ibmi/connection';
-import { IbmiError } from '../../main/connectors/drivers/ibmi/connection';
+import type { IbmiConnection, IbmiRow } from '../../main/agents/drivers/ibmi/connection';
+import { IbmiError } from '../../main/agents/drivers/ibmi/connection';
 import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import type { UserProfile } from '../../main/sandbox/ibmi/users';

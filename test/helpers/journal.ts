@@ -2,9 +2,9 @@
 // one, from IBMI_HOST), tables journaled with IMAGES(*BOTH), and agents opened with fixed identities.
 import type { JournalConfiguration, JournalHostCredentials } from '../../shared/agents/journal';
 import type { Entity } from '../../shared/controlApi';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
-import type { Row, TableRef } from '../../main/connectors/source';
-import { openJournalSource } from '../../main/connectors/journal/source';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import type { Row, TableRef } from '../../main/agents/source';
+import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../contract/sourceAgent';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';

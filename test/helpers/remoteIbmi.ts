@@ -8,8 +8,8 @@ import {
   type IbmiConnection,
   type IbmiRow,
   type IbmiValue,
-} from '../../main/connectors/drivers/ibmi/connection';
-import { registerInProcessIbmi } from '../../main/connectors/drivers/ibmi/inProcess';
+} from '../../main/agents/drivers/ibmi/connection';
+import { registerInProcessIbmi } from '../../main/agents/drivers/ibmi/inProcess';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 
 type Request =

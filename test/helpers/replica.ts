@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type sql from 'mssql';
 import pg from 'pg';
-import type { ColumnShape, TableShape } from '../../main/connectors/source';
-import { affinityOf } from '../../main/connectors/targetValues';
-import { qualified } from '../../main/connectors/changeTracking/names';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
+import type { ColumnShape, TableShape } from '../../main/agents/source';
+import { affinityOf } from '../../main/agents/targetValues';
+import { qualified } from '../../main/agents/changeTracking/names';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 
 const scaleOf = (c: ColumnShape) => Number(/,\s*(\d+)\)/.exec(c.sourceType)?.[1] ?? '0');
 

@@ -2,7 +2,7 @@
 // spec's two PUTs, POST …/test with the agent's checks, POST …/fixes/change-retention, GET …/backlog.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';

@@ -5,9 +5,9 @@
 // Server's message, never a failed request. Times are measured by `npm run bench` (changeTracking).
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runChecks } from '../../main/connectors/changeTracking/checks';
-import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
-import { changeTrackingTables } from '../../main/connectors/changeTracking/tables';
+import { runChecks } from '../../main/agents/changeTracking/checks';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import { changeTrackingTables } from '../../main/agents/changeTracking/tables';
 import type { Entity } from '../../shared/controlApi';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';

@@ -8,7 +8,7 @@ import { watchedLog } from '../setup/secretNotes';
 import { startAppServices, type AppServices } from '../../main/app/services';
 import type { Envelope } from '../../shared/api';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
-import type { AgentRuntime } from '../../main/connectors/spi';
+import type { AgentRuntime } from '../../main/agents/spi';
 
 const PASSWORD = 'Diag-Pa55-word!';
 const JOURNAL_PASSWORD = 'ibmi-Diag-Secret';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EngineError } from '../../main/client/engineClient';
 import { KEY_FILE } from '../../main/engine/engine';
 import { problem } from '../../main/platform/problem';
-import type { AgentRuntime } from '../../main/connectors/spi';
+import type { AgentRuntime } from '../../main/agents/spi';
 import { keyFileSecretBox, loadOrCreateKey } from '../../main/platform/secretBox';
 import { enginesStoppedAfterEach, startTestEngine, type RunningEngine } from '../helpers/engine';
 

@@ -4,10 +4,10 @@
 // that exists is a clear refusal, not a failed request.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPostgresTarget } from '../../main/connectors/postgresql/checks';
-import { profileCheck } from '../../main/connectors/journal/checks';
-import { permissionChecks } from '../../main/connectors/journal/permissions';
-import type { SyncLibrary } from '../../main/connectors/journal/syncLibrary';
+import { checkPostgresTarget } from '../../main/agents/postgresql/checks';
+import { profileCheck } from '../../main/agents/journal/checks';
+import { permissionChecks } from '../../main/agents/journal/permissions';
+import type { SyncLibrary } from '../../main/agents/journal/syncLibrary';
 import { POSTGRES, postgresClient } from '../helpers/replica';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { startSandboxSqlServer } from '../../main/sandbox/mssql';

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createDispatch } from '../../main/app/dispatch';
 import { handlers, type Deps } from '../../main/app/handlers';
-import { mapOdbcError } from '../../main/connectors/drivers/ibmi/odbc';
+import { mapOdbcError } from '../../main/agents/drivers/ibmi/odbc';
 import { DEFAULT_LIMITS } from '../../main/platform/http/server';
 import { redactSecret } from '../../main/platform/redact';
 import { silentLog } from '../../main/platform/log';

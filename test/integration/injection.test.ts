@@ -3,7 +3,7 @@
 // statement is built, SQL Server names are bracket-quoted, and no payload ever reaches either database
 // (every statement and command the simulated IBM i receives is recorded and searched).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';

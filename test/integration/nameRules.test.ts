@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../main/client/engineClient';
 import type { Entity } from '../../shared/controlApi';
 import { STORE_FILE } from '../../main/engine/engine';
-import { sqlitePlugin } from '../../main/connectors/sqlite/plugin';
+import { sqlitePlugin } from '../../main/agents/sqlite/plugin';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 
 let e: RunningEngine;

@@ -1,9 +1,9 @@
 // The runner in a process of its own, for the crash test: it replicates the sandbox's tables into a
 // SQLite file and prints each event as a line of JSON, until killed (or, with --until-caught-up, until
 // the source has nothing more to give).
-import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
-import { SqliteTarget } from '../../main/connectors/sqlite/target';
+import { SqliteTarget } from '../../main/agents/sqlite/target';
 
 const [port = '', path = '', mode = ''] = process.argv.slice(2);
 const runner = new PipelineRunner({

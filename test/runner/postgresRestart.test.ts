@@ -5,9 +5,9 @@
 import type sql from 'mssql';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeTables } from '../../main/connectors/changeTracking/shape';
+import { describeTables } from '../../main/agents/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { PostgresTarget } from '../../main/connectors/postgresql/target';
+import { PostgresTarget } from '../../main/agents/postgresql/target';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
 import { openSeedAgentSource } from '../helpers/changeTracking';
 import { postgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../helpers/privatePostgres';

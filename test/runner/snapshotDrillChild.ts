@@ -2,12 +2,12 @@
 // Server (over TDS) or the simulated IBM i (kept by the test process, reached over the IPC channel)
 // into SQLite or PostgreSQL. Each event is printed as a line of JSON until the process is killed
 // (or, with `untilCaughtUp`, until the source has nothing more to give).
-import { openChangeTrackingSource } from '../../main/connectors/changeTracking/source';
-import { openJournalSource } from '../../main/connectors/journal/source';
-import { PostgresTarget } from '../../main/connectors/postgresql/target';
-import type { SourceAgent } from '../../main/connectors/source';
-import { SqliteTarget } from '../../main/connectors/sqlite/target';
-import type { Target } from '../../main/connectors/target';
+import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
+import { openJournalSource } from '../../main/agents/journal/source';
+import { PostgresTarget } from '../../main/agents/postgresql/target';
+import type { SourceAgent } from '../../main/agents/source';
+import { SqliteTarget } from '../../main/agents/sqlite/target';
+import type { Target } from '../../main/agents/target';
 import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
 import { ctConfiguration } from '../helpers/changeTracking';

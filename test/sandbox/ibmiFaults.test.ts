@@ -1,7 +1,7 @@
 // The simulated IBM i's fault drills through the IbmiConnection interface: a fetch that fails half
 // way (SQL0913) or loses its job (CWBCO1047), and faults that wait for the statement they are meant for.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
 import { failure, seededIbmi } from '../helpers/ibmi';

@@ -1,8 +1,8 @@
 // The simulated IBM i's journal, driven through the IbmiConnection interface only: the entries
 // each change makes under *AFTER and *BOTH, commitment control, RGZPFM, receivers and sequences.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
-import { decodeRecord } from '../../main/connectors/drivers/ibmi/recordImage';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import { decodeRecord } from '../../main/agents/drivers/ibmi/recordImage';
 import type { SandboxIbmi } from '../../main/sandbox/ibmi';
 import { dspjrn, failure, kinds, seededIbmi } from '../helpers/ibmi';
 

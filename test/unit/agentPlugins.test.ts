@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentTypes } from '../../shared/agents';
 import type { CheckResult, Entity } from '../../shared/controlApi';
-import { AgentConnectionError } from '../../main/connectors/connectionError';
-import { AGENT_PLUGINS } from '../../main/connectors/registry';
-import type { Row, SourceAgent } from '../../main/connectors/source';
-import type { AgentPlugin, AgentRuntime, ResolvedAgent, SourceAdmin } from '../../main/connectors/spi';
+import { AgentConnectionError } from '../../main/agents/connectionError';
+import { AGENT_PLUGINS } from '../../main/agents/registry';
+import type { Row, SourceAgent } from '../../main/agents/source';
+import type { AgentPlugin, AgentRuntime, ResolvedAgent, SourceAdmin } from '../../main/agents/spi';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { ProblemError } from '../../main/platform/problem';
 import { sourceFiles } from '../helpers/sources';
@@ -188,13 +188,13 @@ describe('where agent types are named', () => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   // Each shipped type's own folder; the registry and the sandbox's sample pipelines name them too.
   const own: Record<string, string> = {
-    'change-tracking': 'main/connectors/changeTracking/',
-    journal: 'main/connectors/journal/',
-    sqlite: 'main/connectors/sqlite/',
-    postgresql: 'main/connectors/postgresql/',
+    'change-tracking': 'main/agents/changeTracking/',
+    journal: 'main/agents/journal/',
+    sqlite: 'main/agents/sqlite/',
+    postgresql: 'main/agents/postgresql/',
   };
   // shared/agents/ declares the types (fields, roles, and how the app presents each).
-  const alsoAllowed = ['main/connectors/registry.ts', 'main/sandbox/', 'shared/agents/'];
+  const alsoAllowed = ['main/agents/registry.ts', 'main/sandbox/', 'shared/agents/'];
 
   it('names each type only in its own folder, its declaration, the registry and the sandbox', () => {
     const outside: string[] = [];

@@ -1,8 +1,8 @@
 // SQL Server's dates and times as targets store them: every 100-ns digit the column's scale keeps,
 // whether the driver carried it in the Date or beside it, and no digit made up.
 import { describe, expect, it } from 'vitest';
-import type { ColumnShape } from '../../main/connectors/source';
-import { dateTimeText, portable, portableWriter } from '../../main/connectors/targetValues';
+import type { ColumnShape } from '../../main/agents/source';
+import { dateTimeText, portable, portableWriter } from '../../main/agents/targetValues';
 
 type TediousDate = Date & { nanosecondsDelta?: number };
 

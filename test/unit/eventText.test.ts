@@ -3,7 +3,7 @@
 // sentence (the runner's RunnerEvent kinds reach report through the runtime, narrowed to EventKind).
 import { describe, expect, it } from 'vitest';
 import { EVENT_TEXT, eventLabel, eventSentence, eventTables, type EventKind } from '../../shared/eventText';
-import type { StartContext } from '../../main/connectors/spi';
+import type { StartContext } from '../../main/agents/spi';
 import type { createRepo } from '../../main/engine/store/repo';
 
 // Compile-time: a kind with no words is refused where events are recorded (tsc runs in npm test; an

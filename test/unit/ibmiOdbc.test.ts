@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { IbmiError } from '../../main/connectors/drivers/ibmi/connection';
+import { IbmiError } from '../../main/agents/drivers/ibmi/connection';
 import {
   ibmiConnectionString,
   openOdbcIbmi,
   type OdbcIbmiOptions,
-} from '../../main/connectors/drivers/ibmi/odbc';
+} from '../../main/agents/drivers/ibmi/odbc';
 
 const base: OdbcIbmiOptions = {
   host: 'pub400.example',

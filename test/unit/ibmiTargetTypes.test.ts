@@ -1,11 +1,11 @@
 // The column types an IBM i file's columns get at each target (docs/runner.md, "Type mapping (from
 // IBM i)"): the table a DBA reads is the table the targets create.
 import { describe, expect, it } from 'vitest';
-import { typeText } from '../../main/connectors/changeTracking/shape';
-import { mssqlType } from '../../main/connectors/changeTracking/target';
-import { postgresType } from '../../main/connectors/postgresql/target';
-import { sqliteType } from '../../main/connectors/sqlite/target';
-import type { ColumnShape } from '../../main/connectors/source';
+import { typeText } from '../../main/agents/changeTracking/shape';
+import { mssqlType } from '../../main/agents/changeTracking/target';
+import { postgresType } from '../../main/agents/postgresql/target';
+import { sqliteType } from '../../main/agents/sqlite/target';
+import type { ColumnShape } from '../../main/agents/source';
 
 const column = (sourceType: string): ColumnShape => ({ name: 'C', sourceType, nullable: true });
 

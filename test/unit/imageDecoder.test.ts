@@ -2,13 +2,13 @@
 // row, or the same error, for random values of every type, for every date and time format, and for
 // images with a byte changed at random (bad digits, bad signs, dates out of range, odd separators).
 import { describe, expect, it } from 'vitest';
-import { compileImageDecoder } from '../../main/connectors/journal/imageDecoder';
-import { formValue, type ValueForm } from '../../main/connectors/journal/values';
-import { encodeRecord } from '../../main/connectors/drivers/ibmi/recordEncode';
-import { decodeRecord, type FieldDef, type FieldValue } from '../../main/connectors/drivers/ibmi/recordImage';
-import { DATE_FORMATS, TIME_FORMATS } from '../../main/connectors/drivers/ibmi/dateTime';
-import { encodeText } from '../../main/connectors/drivers/ibmi/ccsid';
-import type { Row } from '../../main/connectors/source';
+import { compileImageDecoder } from '../../main/agents/journal/imageDecoder';
+import { formValue, type ValueForm } from '../../main/agents/journal/values';
+import { encodeRecord } from '../../main/agents/drivers/ibmi/recordEncode';
+import { decodeRecord, type FieldDef, type FieldValue } from '../../main/agents/drivers/ibmi/recordImage';
+import { DATE_FORMATS, TIME_FORMATS } from '../../main/agents/drivers/ibmi/dateTime';
+import { encodeText } from '../../main/agents/drivers/ibmi/ccsid';
+import type { Row } from '../../main/agents/source';
 
 const iso: ValueForm = { dateFormat: 'iso', timeFormat: 'iso', utcOffsetMinutes: null };
 

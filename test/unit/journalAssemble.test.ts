@@ -1,10 +1,10 @@
 // Assembly of journal entries read in chunks: a commit cycle spanning two chunks is released whole once
 // its C CM arrives, and the record images decoded for the first assembly are not decoded again.
 import { describe, expect, it } from 'vitest';
-import type { Change } from '../../main/connectors/source';
-import { assemble, type JournalEntryRow, type TableReading } from '../../main/connectors/journal/assemble';
-import { encodeRecord } from '../../main/connectors/drivers/ibmi/recordEncode';
-import type { FieldDef } from '../../main/connectors/drivers/ibmi/recordImage';
+import type { Change } from '../../main/agents/source';
+import { assemble, type JournalEntryRow, type TableReading } from '../../main/agents/journal/assemble';
+import { encodeRecord } from '../../main/agents/drivers/ibmi/recordEncode';
+import type { FieldDef } from '../../main/agents/drivers/ibmi/recordImage';
 
 const FIELDS: FieldDef[] = [
   { name: 'ID', type: { kind: 'binary', bytes: 4 } },

@@ -1,8 +1,8 @@
 // The DSPJRN command the journal agent sends, seen through a stand-in connection: the receiver range
 // from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files.
 import { describe, expect, it } from 'vitest';
-import { IbmiError, type IbmiConnection } from '../../main/connectors/drivers/ibmi/connection';
-import { entriesPerRead, readJournal } from '../../main/connectors/journal/reader';
+import { IbmiError, type IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import { entriesPerRead, readJournal } from '../../main/agents/journal/reader';
 
 function recording(): IbmiConnection & { commands: string[] } {
   const commands: string[] = [];

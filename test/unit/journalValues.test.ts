@@ -1,8 +1,8 @@
 // The journal agent's one form for values, whether SQL hands them over in the connection's formats or
 // a record image holds them: a snapshot row and a journaled change of the same row must compare equal.
 import { describe, expect, it } from 'vitest';
-import { formValue, timezoneMinutes, type ValueForm } from '../../main/connectors/journal/values';
-import type { FieldDef } from '../../main/connectors/drivers/ibmi/recordImage';
+import { formValue, timezoneMinutes, type ValueForm } from '../../main/agents/journal/values';
+import type { FieldDef } from '../../main/agents/drivers/ibmi/recordImage';
 
 const iso: ValueForm = { dateFormat: 'iso', timeFormat: 'iso', utcOffsetMinutes: null };
 const field = (type: FieldDef['type']): FieldDef => ({ name: 'F', type });

@@ -81,10 +81,7 @@ describe('layers of main/', () => {
   it('is a lint error too, in each area: main/ upwards, the renderer or shared/ into main/', async () => {
     const eslint = new ESLint({ cwd: root });
     const planted: [string, string][] = [
-      [
-        'main/connectors/planted.ts',
-        "import { runnerRuntime } from '../runner/runtime';\nvoid runnerRuntime;\n",
-      ],
+      ['main/agents/planted.ts', "import { runnerRuntime } from '../runner/runtime';\nvoid runnerRuntime;\n"],
       ['main/runner/planted.ts', "export type { Repo } from '../engine/store/repo';\n"],
       ['main/platform/planted.ts', "export const later = () => import('../app/handlers');\n"],
       [

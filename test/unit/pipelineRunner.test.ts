@@ -1,20 +1,20 @@
 // The runner's fault handling with stand-in sources and targets: a lost connection is retried with
 // backoff and the pipeline goes on; a failure that cannot heal stops it with the reason; retries end.
 import { describe, expect, it } from 'vitest';
-import { AgentConnectionError } from '../../main/connectors/connectionError';
-import type { Checkpoint, SourceAgent } from '../../main/connectors/source';
+import { AgentConnectionError } from '../../main/agents/connectionError';
+import type { Checkpoint, SourceAgent } from '../../main/agents/source';
 import { isTransient, PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { classifySqlServerError } from '../../main/connectors/changeTracking/errors';
-import { classifyIbmiError } from '../../main/connectors/journal/errors';
-import { classifyPostgresError } from '../../main/connectors/postgresql/errors';
-import { classifySqliteError } from '../../main/connectors/sqlite/target';
+import { classifySqlServerError } from '../../main/agents/changeTracking/errors';
+import { classifyIbmiError } from '../../main/agents/journal/errors';
+import { classifyPostgresError } from '../../main/agents/postgresql/errors';
+import { classifySqliteError } from '../../main/agents/sqlite/target';
 
-/** What the shipped connectors say of an error, the first that knows it. */
+/** What the shipped agents say of an error, the first that knows it. */
 const everyPlugin = (error: unknown) =>
   [classifySqlServerError, classifyIbmiError, classifyPostgresError, classifySqliteError]
     .map((classify) => classify(error))
     .find((v) => v !== undefined);
-import type { Target } from '../../main/connectors/target';
+import type { Target } from '../../main/agents/target';
 
 const shape = {
   ref: { schema: 'dbo', table: 'T' },

@@ -4,8 +4,8 @@
 // copy's state survives in the checkpoint row; a request copies again, a cancel stops a copy.
 import { describe, expect, it } from 'vitest';
 import type { SnapshotMode } from '../../shared/agents/common';
-import type { Change, ChangeBatch, Checkpoint, Row, SourceAgent } from '../../main/connectors/source';
-import type { Target } from '../../main/connectors/target';
+import type { Change, ChangeBatch, Checkpoint, Row, SourceAgent } from '../../main/agents/source';
+import type { Target } from '../../main/agents/target';
 import { parseStored } from '../../main/runner/copies';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 

@@ -1,7 +1,7 @@
 // The engine keeps one source open per agent for its reads: reused while the settings stay the same,
 // opened again when they change or after a failure, closed when unused and when the engine closes.
 import { describe, expect, it, vi } from 'vitest';
-import { SourceCache } from '../../main/connectors/sourceCache';
+import { SourceCache } from '../../main/agents/sourceCache';
 
 class FakeSource {
   static opened = 0;

@@ -1,7 +1,7 @@
 // SQL Server's serialized spatial values (MS-SSCLRT 2.1) to PostGIS's Extended WKB: bytes laid out here
 // by hand from the specification, not by the sandbox's own encoder.
 import { describe, expect, it } from 'vitest';
-import { nativeToEwkb, SpatialValueError } from '../../main/connectors/spatialValues';
+import { nativeToEwkb, SpatialValueError } from '../../main/agents/spatialValues';
 
 const int = (n: number) => {
   const b = Buffer.alloc(4);

@@ -1,8 +1,8 @@
 // One table's verify against a source and a target in memory: a row that differs is read again only
 // after the pipeline has read past the moment it was seen, and reported only if it stays as it was.
 import { describe, expect, it } from 'vitest';
-import type { Row, SourceAgent } from '../../main/connectors/source';
-import type { TargetReadBack, TargetTable } from '../../main/connectors/target';
+import type { Row, SourceAgent } from '../../main/agents/source';
+import type { TargetReadBack, TargetTable } from '../../main/agents/target';
 import { TableVerifyJob, type VerifyStepContext } from '../../main/runner/verify/tableVerify';
 import { verifyRequestSchema } from '../../shared/verify';
 

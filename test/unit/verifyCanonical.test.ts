@@ -1,8 +1,8 @@
 // The compared form of values: a correct replica must compare equal whatever text each side gives,
 // and a changed digit, instant or byte must not.
 import { describe, expect, it } from 'vitest';
-import type { RowValue } from '../../main/connectors/source';
-import { portable } from '../../main/connectors/targetValues';
+import type { RowValue } from '../../main/agents/source';
+import { portable } from '../../main/agents/targetValues';
 import { canonicalValue, decimalValue } from '../../main/runner/verify/canonical';
 
 const col = (sourceType: string) => ({ name: 'c', sourceType, nullable: true });

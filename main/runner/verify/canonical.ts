@@ -4,8 +4,8 @@
 // (12.50 = 12.5 = 1.25E+1), a REAL at single precision, times at the fraction digits the target keeps,
 // instants with an offset as the UTC instant, bytes as hex.
 import { Buffer } from 'node:buffer';
-import type { ColumnShape, Row } from '../../connectors/source';
-import { affinityOf, portable } from '../../connectors/targetValues';
+import type { ColumnShape, Row } from '../../agents/source';
+import { affinityOf, portable } from '../../agents/targetValues';
 
 /** How a target keeps a column's times: the fraction digits it holds (Infinity: all it is given). */
 export type KeptDigits = (c: ColumnShape) => number;

@@ -7,9 +7,9 @@ import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { Difference, DifferenceKind, TableVerify, VerifyOptions } from '../../../shared/verify';
 import { VERIFY_DEFAULTS } from '../../../shared/verify';
-import type { ColumnShape, Row, RowValue, SourceAgent, TableRef } from '../../connectors/source';
-import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../connectors/target';
-import { affinityOf } from '../../connectors/targetValues';
+import type { ColumnShape, Row, RowValue, SourceAgent, TableRef } from '../../agents/source';
+import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../agents/target';
+import { affinityOf } from '../../agents/targetValues';
 import { byKey, keyText, sourceForm, targetForm } from './canonical';
 import { KeySet } from './keySet';
 

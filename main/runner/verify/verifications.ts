@@ -11,8 +11,8 @@ import {
   type ColumnShape,
   type SourceAgent,
   type TableRef,
-} from '../../connectors/source';
-import type { Target, TargetReadBack, TargetTable } from '../../connectors/target';
+} from '../../agents/source';
+import type { Target, TargetReadBack, TargetTable } from '../../agents/target';
 import { byKey, keyText, sourceForm } from './canonical';
 import { TableVerifyJob, type Found, type StepResult } from './tableVerify';
 

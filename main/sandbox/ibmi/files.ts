@@ -8,10 +8,10 @@ import {
   sqlTypeName,
   type FieldDef,
   type FieldValue,
-} from '../../connectors/drivers/ibmi/recordImage';
-import { asciiRoundTrips, ccsidKind, decodeText, encodeText } from '../../connectors/drivers/ibmi/ccsid';
-import { canonicalDecimal } from '../../connectors/drivers/ibmi/decimal';
-import { decodeDecfloat, encodeDecfloat } from '../../connectors/drivers/ibmi/decfloat';
+} from '../../agents/drivers/ibmi/recordImage';
+import { asciiRoundTrips, ccsidKind, decodeText, encodeText } from '../../agents/drivers/ibmi/ccsid';
+import { canonicalDecimal } from '../../agents/drivers/ibmi/decimal';
+import { decodeDecfloat, encodeDecfloat } from '../../agents/drivers/ibmi/decfloat';
 import type { ObjectAuthority } from './authority';
 import { sqlError } from './messages';
 

@@ -7,7 +7,7 @@ import {
   type IbmiConnection,
   type IbmiRow,
   type IbmiValue,
-} from '../../connectors/drivers/ibmi/connection';
+} from '../../agents/drivers/ibmi/connection';
 import { isMidResult } from '../faults';
 import { runCommand } from './cl/commands';
 import { runStatement } from './sql/statements';

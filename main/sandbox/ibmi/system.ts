@@ -2,7 +2,7 @@
 // record-level changes every job makes, journaled as IBM documents them. Connections (session.ts)
 // reach it through the same IbmiConnection interface the ODBC code implements.
 import Database from 'better-sqlite3';
-import { encodeRecord } from '../../connectors/drivers/ibmi/recordEncode';
+import { encodeRecord } from '../../agents/drivers/ibmi/recordEncode';
 import { holds, newAuthority, type ObjectAuthority, type Right } from './authority';
 import {
   discardingPending,

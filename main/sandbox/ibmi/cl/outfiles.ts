@@ -1,7 +1,7 @@
 // DSPJRN and DSPFFD with OUTPUT(*OUTFILE): the command creates the outfile (model QADSPJR5 for
 // *TYPE5, QADSPFFD for field descriptions) when absent and writes one row per entry or field.
-import { binaryDigits, fieldLength } from '../../../connectors/drivers/ibmi/recordImage';
-import { ddsFormatName } from '../../../connectors/drivers/ibmi/dateTime';
+import { binaryDigits, fieldLength } from '../../../agents/drivers/ibmi/recordImage';
+import { ddsFormatName } from '../../../agents/drivers/ibmi/dateTime';
 import {
   assign,
   charColumn,

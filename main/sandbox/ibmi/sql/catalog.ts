@@ -9,7 +9,7 @@ import {
   type ObjectAuthority,
   type Right,
 } from '../authority';
-import { fieldLength } from '../../../connectors/drivers/ibmi/recordImage';
+import { fieldLength } from '../../../agents/drivers/ibmi/recordImage';
 import { commandNames } from '../cl/commands';
 import type { PhysicalFile, SqlValue } from '../files';
 import { attachedReceiver, firstSeq, lastSeq, selectEntries, type Receiver } from '../journals';

@@ -1,7 +1,7 @@
 // CREATE SCHEMA, CREATE TABLE (an SQL table: REUSEDLT(*YES), journaled to the schema's QSQJRN when
 // it has one), CREATE ALIAS (a name for a file, or for one member of it), DROP.
-import { doubleByteHalf } from '../../../connectors/drivers/ibmi/ccsid';
-import { ROWID_LENGTH, timestampLength, type FieldType } from '../../../connectors/drivers/ibmi/recordImage';
+import { doubleByteHalf } from '../../../agents/drivers/ibmi/ccsid';
+import { ROWID_LENGTH, timestampLength, type FieldType } from '../../../agents/drivers/ibmi/recordImage';
 import { newAuthority } from '../authority';
 import type { ColumnSpec, SqlValue } from '../files';
 import { sqlError } from '../messages';

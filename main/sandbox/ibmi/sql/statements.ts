@@ -1,6 +1,6 @@
 // One SQL statement of the Db2 for i subset the sandbox speaks, dispatched by its first words.
-import type { IbmiRow } from '../../../connectors/drivers/ibmi/connection';
-import { IbmiError } from '../../../connectors/drivers/ibmi/connection';
+import type { IbmiRow } from '../../../agents/drivers/ibmi/connection';
+import { IbmiError } from '../../../agents/drivers/ibmi/connection';
 import { q, type SqlValue } from '../files';
 import { sqlError } from '../messages';
 import { runCommand } from '../cl/commands';

@@ -105,7 +105,7 @@ export interface SnapshotChunk {
 }
 
 /**
- * A connector's verdict on its own driver's errors, as Debezium's per-connector error handlers give
+ * An agent's verdict on its own driver's errors, as Debezium's per-connector error handlers give
  * it: `transient` (a retry may heal it: a dropped connection, a deadlock victim, a lock another job
  * holds), `permanent` (no wait heals it: a refused permission), undefined when the error is not its.
  */
