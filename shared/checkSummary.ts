@@ -3,83 +3,111 @@
 // a pipeline that has no tables yet.
 import type { CheckResult } from './controlApi';
 
-/** The name of each check the agents run; an unknown id reads as itself. */
-const TITLES: Record<string, string> = {
-  'credentials-set': 'Host credentials stored',
-  'configuration-set': 'Agent settings stored',
-  'host-reachable': 'Host reachable',
-  names: 'Names',
-  connection: 'Connection',
-  tls: 'TLS',
-  'schemas-catalog': 'Schemas catalogue',
-  'sync-schema': 'SYNC schema',
-  'entity-tables': 'Tables exist',
-  'table-permissions': 'Table permissions',
-  'view-change-tracking': 'VIEW CHANGE TRACKING',
-  'change-tracking-database': 'Change Tracking on the database',
-  'change-retention': 'Change retention',
-  'snapshot-isolation': 'Snapshot isolation',
-  'change-tracking-tables': 'Change Tracking on the tables',
-  'primary-keys': 'Primary keys',
-  'column-types': 'Column types',
-  'user-profile': 'User profile',
-  'permission-read-source': 'Read the source',
-  'permission-create-library': 'Create the sync library',
-  'permission-create-files': 'Create files in the sync library',
-  'permission-sync-files': 'Write the checkpoint table',
-  'permission-chgjrn': 'Change the journal (CHGJRN)',
-  'permission-dspjrn': 'Read journals (DSPJRN)',
-  'permission-chgpf': 'Change files (CHGPF)',
-  'permission-dltf': 'Delete files (DLTF)',
-  journaling: 'Journaling',
-  'journal-attributes': 'Journal attributes',
-  'journal-detected': 'Journal detected',
-  'sync-library': 'Sync library',
-  'row-identification': 'Row identification',
-  members: 'Members',
-  'target-writable': 'Target writable',
+/**
+ * Each check the agents run: its name, and what it expects of the source, said for a reader who has
+ * never seen the app (the readiness report). An unknown id reads as itself, expecting nothing said.
+ */
+const CHECKS: Record<string, { title: string; expected: string }> = {
+  'credentials-set': { title: 'Host credentials stored', expected: 'The agent holds its host credentials.' },
+  'configuration-set': { title: 'Agent settings stored', expected: 'The agent holds its settings.' },
+  'host-reachable': { title: 'Host reachable', expected: 'The host answers on its port from the engine.' },
+  names: {
+    title: 'Names',
+    expected: "No table or column the DBA named meets the engine's own objects or another entity's.",
+  },
+  connection: { title: 'Connection', expected: 'The login signs on.' },
+  tls: { title: 'TLS', expected: 'The connection is encrypted with a certificate the engine trusts.' },
+  'schemas-catalog': { title: 'Schemas catalogue', expected: 'The login reads the schemas catalogue.' },
+  'sync-schema': {
+    title: 'SYNC schema',
+    expected: 'The SYNC schema exists, or the login may create it at Start.',
+  },
+  'entity-tables': { title: 'Tables exist', expected: 'Every chosen table exists at the source.' },
+  'table-permissions': {
+    title: 'Table permissions',
+    expected: 'The login reads every chosen table and writes its checkpoint table.',
+  },
+  'view-change-tracking': {
+    title: 'VIEW CHANGE TRACKING',
+    expected: 'The login holds VIEW CHANGE TRACKING on every chosen table.',
+  },
+  'change-tracking-database': {
+    title: 'Change Tracking on the database',
+    expected: 'Change Tracking is on for the database.',
+  },
+  'change-retention': {
+    title: 'Change retention',
+    expected: 'Change retention is long enough to outlast a pause of the pipeline.',
+  },
+  'snapshot-isolation': {
+    title: 'Snapshot isolation',
+    expected: 'Snapshot isolation is allowed, so copies read one consistent version.',
+  },
+  'change-tracking-tables': {
+    title: 'Change Tracking on the tables',
+    expected: 'Change Tracking is on for every chosen table.',
+  },
+  'primary-keys': { title: 'Primary keys', expected: 'Every chosen table has a primary key.' },
+  'column-types': { title: 'Column types', expected: 'Every column has a type the agent decodes exactly.' },
+  'user-profile': {
+    title: 'User profile',
+    expected: 'The user profile is enabled and its password not expired.',
+  },
+  'permission-read-source': {
+    title: 'Read the source',
+    expected: 'The user profile reads every chosen file.',
+  },
+  'permission-create-library': {
+    title: 'Create the sync library',
+    expected: 'The user profile may create the sync library.',
+  },
+  'permission-create-files': {
+    title: 'Create files in the sync library',
+    expected: 'The user profile may create files in the sync library.',
+  },
+  'permission-sync-files': {
+    title: 'Write the checkpoint table',
+    expected: 'The user profile writes the checkpoint table.',
+  },
+  'permission-chgjrn': {
+    title: 'Change the journal (CHGJRN)',
+    expected: 'The user profile may run CHGJRN on the sync journal.',
+  },
+  'permission-dspjrn': {
+    title: 'Read journals (DSPJRN)',
+    expected: "The user profile may run DSPJRN on the files' journals.",
+  },
+  'permission-chgpf': { title: 'Change files (CHGPF)', expected: 'The user profile may run CHGPF.' },
+  'permission-dltf': {
+    title: 'Delete files (DLTF)',
+    expected: 'The user profile may run DLTF in the sync library.',
+  },
+  journaling: {
+    title: 'Journaling',
+    expected: 'Every chosen file is journaled with before and after images (*BOTH).',
+  },
+  'journal-attributes': {
+    title: 'Journal attributes',
+    expected: 'The journals keep what the agent reads: receivers not deleted before it reads them.',
+  },
+  'journal-detected': { title: 'Journal detected', expected: "Each file's journal is found." },
+  'sync-library': {
+    title: 'Sync library',
+    expected: "The sync library is this agent's alone and journals no source file.",
+  },
+  'row-identification': {
+    title: 'Row identification',
+    expected: 'Every chosen file identifies its rows: a primary key, a logical key or RRN.',
+  },
+  members: { title: 'Members', expected: 'Every chosen file has the members the agent reads.' },
+  'target-writable': {
+    title: 'Target writable',
+    expected: 'The target accepts the tables the pipeline writes.',
+  },
 };
 
-export const checkTitle = (id: string): string => TITLES[id] ?? id;
-
-/** What each check expects of the source, for a reader who has never seen the app (the readiness report). */
-const EXPECTED: Record<string, string> = {
-  'credentials-set': 'The agent holds its host credentials.',
-  'configuration-set': 'The agent holds its settings.',
-  'host-reachable': 'The host answers on its port from the engine.',
-  names: "No table or column the DBA named meets the engine's own objects or another entity's.",
-  connection: 'The login signs on.',
-  tls: 'The connection is encrypted with a certificate the engine trusts.',
-  'schemas-catalog': 'The login reads the schemas catalogue.',
-  'sync-schema': 'The SYNC schema exists, or the login may create it at Start.',
-  'entity-tables': 'Every chosen table exists at the source.',
-  'table-permissions': 'The login reads every chosen table and writes its checkpoint table.',
-  'view-change-tracking': 'The login holds VIEW CHANGE TRACKING on every chosen table.',
-  'change-tracking-database': 'Change Tracking is on for the database.',
-  'change-retention': 'Change retention is long enough to outlast a pause of the pipeline.',
-  'snapshot-isolation': 'Snapshot isolation is allowed, so copies read one consistent version.',
-  'change-tracking-tables': 'Change Tracking is on for every chosen table.',
-  'primary-keys': 'Every chosen table has a primary key.',
-  'column-types': 'Every column has a type the agent decodes exactly.',
-  'user-profile': 'The user profile is enabled and its password not expired.',
-  'permission-read-source': 'The user profile reads every chosen file.',
-  'permission-create-library': 'The user profile may create the sync library.',
-  'permission-create-files': 'The user profile may create files in the sync library.',
-  'permission-sync-files': 'The user profile writes the checkpoint table.',
-  'permission-chgjrn': 'The user profile may run CHGJRN on the sync journal.',
-  'permission-dspjrn': "The user profile may run DSPJRN on the files' journals.",
-  'permission-chgpf': 'The user profile may run CHGPF.',
-  'permission-dltf': 'The user profile may run DLTF in the sync library.',
-  journaling: 'Every chosen file is journaled with before and after images (*BOTH).',
-  'journal-attributes': 'The journals keep what the agent reads: receivers not deleted before it reads them.',
-  'journal-detected': "Each file's journal is found.",
-  'sync-library': "The sync library is this agent's alone and journals no source file.",
-  'row-identification': 'Every chosen file identifies its rows: a primary key, a logical key or RRN.',
-  members: 'Every chosen file has the members the agent reads.',
-  'target-writable': 'The target accepts the tables the pipeline writes.',
-};
-
-export const checkExpected = (id: string): string => EXPECTED[id] ?? '';
+export const checkTitle = (id: string): string => CHECKS[id]?.title ?? id;
+export const checkExpected = (id: string): string => CHECKS[id]?.expected ?? '';
 
 const RANK: Record<CheckResult['status'], number> = { failed: 0, unchecked: 1, warning: 2, passed: 3 };
 
