@@ -5,6 +5,7 @@
 import { checkExpected, checkTitle, checksHeadline, checksInOrder } from '../../shared/checkSummary';
 import type { Agent, CheckResult, TableState } from '../../shared/controlApi';
 import { plural } from '../../shared/format';
+import { redactedEntries } from '../../shared/config/parse';
 
 export interface ReadinessFacts {
   pipeline: { id: string; name: string };
@@ -35,26 +36,10 @@ const STATUS_WORDS: Record<CheckResult['status'], string> = {
   unchecked: 'Could not be checked',
 };
 
-/** A stored setting as words: objects as JSON, a secret only as set. */
-function settingText(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '–';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
 function settingsRows(section: Record<string, unknown> | null): string {
   if (!section) return '<tr><td colspan="2">Not set yet.</td></tr>';
-  return Object.entries(section)
-    .filter(([k]) => !(k.endsWith('Set') && Object.hasOwn(section, k.slice(0, -3))))
-    .map(([k, v]) => {
-      const secretSet = section[`${k}Set`];
-      const shown =
-        v === null && typeof secretSet === 'boolean'
-          ? secretSet
-            ? 'set (not shown)'
-            : 'not set'
-          : settingText(v);
-      return `<tr><th scope="row">${esc(k)}</th><td>${esc(shown)}</td></tr>`;
-    })
+  return redactedEntries(section)
+    .map(({ key, text }) => `<tr><th scope="row">${esc(key)}</th><td>${esc(text)}</td></tr>`)
     .join('');
 }
 

@@ -101,6 +101,30 @@ export function redactSection(section: Section, value: Record<string, unknown>):
   return out;
 }
 
+/**
+ * A redacted section (redactSection's answer) as words, field by field: a secret only as set or not
+ * (its `…Set` companion folded into it), an absent value as "–", an object as JSON.
+ */
+export function redactedEntries(section: Record<string, unknown>): { key: string; text: string }[] {
+  return Object.keys(section)
+    .filter((key) => !(key.endsWith('Set') && Object.hasOwn(section, key.slice(0, -3))))
+    .map((key) => {
+      const value = section[key];
+      const set = section[`${key}Set`];
+      const text =
+        value === null && typeof set === 'boolean'
+          ? set
+            ? 'set (not shown)'
+            : 'not set'
+          : value === null || value === undefined || value === ''
+            ? '–'
+            : typeof value === 'object'
+              ? JSON.stringify(value)
+              : String(value);
+      return { key, text };
+    });
+}
+
 /** The keys of a section's secret fields (passwords): stored sealed, never answered. */
 /**
  * The body as the engine completes it on a later PUT: a secret left out keeps the stored one

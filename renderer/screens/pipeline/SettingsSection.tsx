@@ -6,29 +6,18 @@ import { openWizard } from '../../store/wizard';
 import { selectedIn } from '../../store/pipelinePage';
 import { deleteSelectedPipeline, editSelectedAgent } from '../../store/pipelineAdmin';
 import { dateTime } from '../../../shared/format';
-
-/** A stored value as words; a secret (redacted to null, with `…Set` beside it) only as set or not. */
-function shown(section: Record<string, unknown>, key: string): string {
-  const value = section[key];
-  if (value === null && typeof section[`${key}Set`] === 'boolean')
-    return section[`${key}Set`] ? 'set (kept hidden)' : 'not set';
-  if (value === null || value === undefined || value === '') return '–';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
+import { redactedEntries } from '../../../shared/config/parse';
 
 function Values({ title, section }: { title: string; section: Record<string, unknown> | null }) {
   if (!section) return <p className="muted">{title}: not set yet.</p>;
-  const keys = Object.keys(section).filter(
-    (k) => !(k.endsWith('Set') && Object.hasOwn(section, k.slice(0, -3))),
-  );
   return (
     <>
       <h4>{title}</h4>
       <dl className="settings-list">
-        {keys.map((k) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{shown(section, k)}</dd>
+        {redactedEntries(section).map(({ key, text }) => (
+          <div key={key}>
+            <dt>{key}</dt>
+            <dd>{text}</dd>
           </div>
         ))}
       </dl>
