@@ -1,5 +1,6 @@
 // An agent's checks as POST …/test and the readiness report run them: stored settings, names, the port,
-// then the agent type's own checks against its database. They only read.
+// then the agent type's own checks against its database. They only read the source; the results are
+// kept as a `checked` event (they hold no secrets), which diagnostics bundles show.
 import type { CheckResult } from '../../shared/controlApi';
 import { reachabilityCheck } from '../agents/reachability';
 import { pluginOf } from '../agents/registry';
@@ -11,7 +12,7 @@ import { nameClash, NAMES_REMEDY } from './nameRules';
 export async function runAgentChecks(
   deps: EngineDeps,
   row: StoredAgent,
-): Promise<{ checks: CheckResult[]; agent: ResolvedAgent | undefined }> {
+): Promise<{ checks: CheckResult[]; agent: ResolvedAgent | undefined; checkedAt: string }> {
   const checks: CheckResult[] = [
     row.hostCredentials
       ? { id: 'credentials-set', status: 'passed', message: 'Host credentials are stored.', remedy: null }
@@ -43,5 +44,7 @@ export async function runAgentChecks(
     if (!reachable || reachable.status === 'passed')
       checks.push(...(await deps.runtime.check(agent, deps.repo.entities(row.pipelineId))));
   }
-  return { checks, agent };
+  const checkedAt = deps.now().toISOString();
+  deps.repo.addEvent(row.pipelineId, row.id, 'checked', { checks }, checkedAt);
+  return { checks, agent, checkedAt };
 }

@@ -18,9 +18,7 @@ export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
         `Agent "${row.id}" is a target: the report is made for its pipeline's source agent.`,
       );
     const pipeline = pipelineOr404(deps, row.pipelineId);
-    const { checks, agent } = await runAgentChecks(deps, row);
-    const madeAt = deps.now().toISOString();
-    deps.repo.addEvent(row.pipelineId, row.id, 'checked', { checks }, madeAt);
+    const { checks, agent, checkedAt: madeAt } = await runAgentChecks(deps, row);
     let tables: TableState[] | string = 'the agent is not configured, or its names clash (see the checks).';
     if (agent)
       tables = await deps.runtime
