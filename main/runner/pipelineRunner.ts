@@ -414,13 +414,10 @@ export class PipelineRunner {
           // A verify at work keeps the loop going; one waiting (its rate, or the stream) waits with it.
           if (idle && this.verifyStep !== 'worked') await this.sleep(this.o.idleMs ?? 1000);
         } catch (error) {
-          // The source and the target sort their own drivers' errors; the runner knows none.
-          const known = this.classifiers.length
-            ? this.classifiers
-            : this.o.classifyError
-              ? [this.o.classifyError]
-              : [];
-          const classify = (e: unknown) => known.map((c) => c(e)).find((v) => v !== undefined);
+          // The source and the target sort their own drivers' errors (the plugins', passed in, before
+          // either has opened); the runner knows none.
+          const classify = (e: unknown) =>
+            [...this.classifiers, this.o.classifyError].map((c) => c?.(e)).find((v) => v !== undefined);
           if (!isTransient(error, classify) || ++attempt > retry.maxAttempts) throw error;
           const delayMs = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
           this.state = 'retrying';

@@ -11,9 +11,13 @@ import { PipelineRunner, type RunnerEntity, type RunnerEvent } from './pipelineR
 /** The pipeline's target agent, or the registry's default target when it has none. */
 function targetOf(plugins: AgentPlugins, ctx: StartContext, pipelineId: string) {
   const type = ctx.target?.type ?? DEFAULT_TARGET_TYPE;
-  const role = pluginOf(plugins, type).target;
-  if (!role) throw problem.unavailable(`A ${type} agent cannot be a target of this engine's runner.`);
-  return role.open(ctx.target, { dataDir: ctx.dataDir, pipelineId });
+  const plugin = pluginOf(plugins, type);
+  if (!plugin.target)
+    throw problem.unavailable(`A ${type} agent cannot be a target of this engine's runner.`);
+  return {
+    ...plugin.target.open(ctx.target, { dataDir: ctx.dataDir, pipelineId }),
+    classifyError: plugin.classifyError,
+  };
 }
 
 /** Snapshot progress is kept once a second per table (and always its last page). */
@@ -65,7 +69,8 @@ export function runnerRuntime(
         running.resume();
         return;
       }
-      const source = pluginOf(plugins, agent.type).source;
+      const plugin = pluginOf(plugins, agent.type);
+      const source = plugin.source;
       if (!source)
         throw problem.unavailable(`A ${agent.type} agent is a target: it cannot start a pipeline.`);
       if (ctx.entities.length === 0)
@@ -84,9 +89,7 @@ export function runnerRuntime(
         openSource,
         openTarget: target.open,
         // Before the source or the target has opened, their plugins sort a failure.
-        classifyError: (error) =>
-          pluginOf(plugins, agent.type).classifyError?.(error) ??
-          pluginOf(plugins, ctx.target?.type ?? DEFAULT_TARGET_TYPE).classifyError?.(error),
+        classifyError: (error) => plugin.classifyError?.(error) ?? target.classifyError?.(error),
         entities: runnerEntities(ctx.entities),
         snapshotMode: settings.snapshotMode,
         droppedColumns: settings.droppedColumns,
