@@ -21,6 +21,36 @@ interface Writer {
   close(): Promise<void>;
 }
 
+/**
+ * Changes to rows of one's own, in turn: insert a new one, update the newest, delete the oldest once
+ * more than half of KEPT_ROWS are kept. `rows` writes one source's statements for a row id.
+ */
+function takingTurns(
+  nextId: () => number,
+  rows: {
+    insert(id: number): Promise<void>;
+    update(id: number): Promise<void>;
+    remove(id: number): Promise<void>;
+  },
+  close: () => Promise<void>,
+): Writer {
+  const kept: number[] = [];
+  let turn = 0;
+  return {
+    step: async () => {
+      const kind = turn++ % 3;
+      const newest = kept[kept.length - 1];
+      if (kind === 0 || newest === undefined) {
+        const id = nextId();
+        await rows.insert(id);
+        kept.push(id);
+      } else if (kind === 1) await rows.update(newest);
+      else if (kept.length > KEPT_ROWS / 2) await rows.remove(kept.shift() ?? newest);
+    },
+    close,
+  };
+}
+
 async function sqlServerWriter(server: SandboxSqlServer): Promise<Writer> {
   const sa = server.logins.find((l) => l.name === 'sa');
   const pool = await new sql.ConnectionPool({
@@ -36,59 +66,49 @@ async function sqlServerWriter(server: SandboxSqlServer): Promise<Writer> {
     .request()
     .query<{ id: number | null }>('SELECT MIN(OrderId) AS id FROM dbo.Orders');
   const orderId = recordset[0]?.id ?? 1000;
-  const lines: number[] = [];
+  // Order lines of one order, numbered from 10,000 (a smallint: wrapped before 32,767).
+  const line = (no: number) =>
+    pool.request().input('order', sql.Int, orderId).input('line', sql.SmallInt, no);
   let next = 10_000;
-  let turn = 0;
-  return {
-    step: async () => {
-      const request = pool.request().input('order', sql.Int, orderId);
-      const kind = turn++ % 3;
-      if (kind === 0 || lines.length === 0) {
-        const line = next;
-        next = next >= 32_000 ? 10_000 : next + 1;
-        await request
-          .input('line', sql.SmallInt, line)
-          .query(
-            "INSERT INTO dbo.OrderLines (OrderId, LineNo, Sku, Quantity, Price) VALUES (@order, @line, 'SKU-1', 1, 9.99)",
-          );
-        lines.push(line);
-      } else if (kind === 1) {
-        await request
-          .input('line', sql.SmallInt, lines[lines.length - 1])
-          .query(
-            'UPDATE dbo.OrderLines SET Quantity = Quantity + 1 WHERE OrderId = @order AND LineNo = @line',
-          );
-      } else if (lines.length > KEPT_ROWS / 2) {
-        await request
-          .input('line', sql.SmallInt, lines.shift())
-          .query('DELETE FROM dbo.OrderLines WHERE OrderId = @order AND LineNo = @line');
-      }
+  return takingTurns(
+    () => {
+      const no = next;
+      next = next >= 32_000 ? 10_000 : next + 1;
+      return no;
     },
-    close: () => pool.close(),
-  };
+    {
+      insert: async (no) =>
+        void (await line(no).query(
+          "INSERT INTO dbo.OrderLines (OrderId, LineNo, Sku, Quantity, Price) VALUES (@order, @line, 'SKU-1', 1, 9.99)",
+        )),
+      update: async (no) =>
+        void (await line(no).query(
+          'UPDATE dbo.OrderLines SET Quantity = Quantity + 1 WHERE OrderId = @order AND LineNo = @line',
+        )),
+      remove: async (no) =>
+        void (await line(no).query('DELETE FROM dbo.OrderLines WHERE OrderId = @order AND LineNo = @line')),
+    },
+    () => pool.close(),
+  );
 }
 
 async function ibmiWriter(ibmi: SandboxIbmi): Promise<Writer> {
   const job: IbmiConnection = await ibmi.connect({ ...SEED_ADMIN });
-  const ids: number[] = [];
   let next = 900_000;
-  let turn = 0;
-  return {
-    step: async () => {
-      const kind = turn++ % 3;
-      if (kind === 0 || ids.length === 0) {
-        const id = next++;
-        await job.query('INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (?, ?)', [id, `Workload ${id}`]);
-        ids.push(id);
-      } else if (kind === 1) {
-        const id = ids[ids.length - 1] ?? 0;
-        await job.query('UPDATE SHOP.CUSTOMER SET NAME = ? WHERE ID = ?', [`Workload ${id}, changed`, id]);
-      } else if (ids.length > KEPT_ROWS / 2) {
-        await job.query('DELETE FROM SHOP.CUSTOMER WHERE ID = ?', [ids.shift() ?? 0]);
-      }
+  return takingTurns(
+    () => next++,
+    {
+      insert: async (id) =>
+        void (await job.query('INSERT INTO SHOP.CUSTOMER (ID, NAME) VALUES (?, ?)', [id, `Workload ${id}`])),
+      update: async (id) =>
+        void (await job.query('UPDATE SHOP.CUSTOMER SET NAME = ? WHERE ID = ?', [
+          `Workload ${id}, changed`,
+          id,
+        ])),
+      remove: async (id) => void (await job.query('DELETE FROM SHOP.CUSTOMER WHERE ID = ?', [id])),
     },
-    close: () => job.close(),
-  };
+    () => job.close(),
+  );
 }
 
 /** A workload over both sources, off until a rate is set. */
