@@ -152,6 +152,9 @@ async function configureSandboxPipeline(client: EngineClient, setup: SandboxPipe
   await client.putEntities({ pipelineId: ids.pipelineId }, { entities: setup.entities });
 }
 
+/** A time as a file name may hold it: 2026-11-27T06-22-17-123Z. */
+const fileStamp = (at: Date) => at.toISOString().replace(/[:.]/g, '-');
+
 export const handlers: Handlers = {
   getAppInfo: (_input, deps) => ({
     name: 'CDC Admin',
@@ -385,7 +388,7 @@ export const handlers: Handlers = {
       client.createReadinessReport({ pipelineId, agentId }),
     );
     const html = new TextDecoder().decode(bytes);
-    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
+    const stamp = fileStamp(deps.now());
     const pdf = deps.printToPdf ? await deps.printToPdf(html) : null;
     return {
       fileName: `readiness-${pipelineId}-${agentId}-${stamp}`,
@@ -395,7 +398,7 @@ export const handlers: Handlers = {
   },
 
   createDiagnostics: async ({ profileId }, deps) => {
-    const stamp = deps.now().toISOString().replace(/[:.]/g, '-');
+    const stamp = fileStamp(deps.now());
     if (profileId && profileId !== LOCAL_PROFILE_ID) {
       // A remote engine's bundle, as it makes it (secrets removed there); the app adds nothing to it.
       const bytes = await onEngine(deps, profileId, (client) => client.createDiagnostics({}));

@@ -1,5 +1,6 @@
 // Verify and repair of the selected running pipeline (docs/verify.md): the request, the report as
 // it advances (refreshed with the run), and the report saved as CSV or JSON.
+import { download } from '../ui/download';
 import { differencesCsv, type VerifyReport, type VerifyRequest } from '../../shared/verify';
 import { useStore } from './index';
 import { address, failure, patch, refreshRun, stillOpen } from './pipelinePage';
@@ -32,12 +33,9 @@ export async function askVerify(
 /** Hands a report to the browser (or Electron) as a file: its differences as CSV, or all of it as JSON. */
 export function saveReport(report: VerifyReport, format: 'csv' | 'json'): void {
   const text = format === 'csv' ? differencesCsv(report) : JSON.stringify(report, null, 2) + '\n';
-  const url = URL.createObjectURL(
-    new Blob([text], { type: format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json' }),
+  download(
+    `verify-${report.requestedAt.slice(0, 19).replace(/[:T]/g, '-')}.${format}`,
+    text,
+    format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json',
   );
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `verify-${report.requestedAt.slice(0, 19).replace(/[:T]/g, '-')}.${format}`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
