@@ -1,7 +1,8 @@
 // Choosing a pipeline's tables from the source's catalogue: search, a schema, a page at a time; per
 // table its rows, key, change feed and what would stop it (with the statement that fixes it); the
 // target name of each chosen table; saved as the pipeline's entities, the outcome beside the button.
-import { useEffect, useRef, useState } from 'react';
+import { useFocusOn } from '../ui/useFocusOn';
+import { useState } from 'react';
 import { count } from '../../shared/format';
 import { useStore } from '../store';
 import { openPipeline } from '../store/pipelinePage';
@@ -23,19 +24,13 @@ export function TablePicker() {
   // In the wizard, the next step is the pipeline; on the pipeline's Tables, it is already open.
   const screen = useStore((s) => s.screen);
   const [search, setSearch] = useState('');
-  const result = useRef<HTMLParagraphElement>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
   const opened = picker
     ? `${picker.address.profileId}/${picker.address.pipelineId}/${picker.address.agentId}`
     : '';
   // Opened (after Apply, or from the Pipelines screen): brought into view with focus on its title.
-  useEffect(() => {
-    if (opened) heading.current?.focus();
-  }, [opened]);
+  const heading = useFocusOn<HTMLHeadingElement>(opened);
   // The outcome takes focus where the DBA acted.
-  useEffect(() => {
-    if (picker?.result) result.current?.focus();
-  }, [picker?.result]);
+  const result = useFocusOn<HTMLParagraphElement>(picker?.result);
   if (!picker) return null;
   const { page, chosen, loading, saving } = picker;
   const chosenCount = Object.keys(chosen).length;

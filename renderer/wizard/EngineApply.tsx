@@ -1,6 +1,7 @@
 // The wizard's last step: the settings to an engine (the two PUTs in order, each answer shown), and
 // step 1's "Test connection" result.
-import { useEffect, useRef, useState } from 'react';
+import { useFocusOn } from '../ui/useFocusOn';
+import { useEffect, useState } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
@@ -33,11 +34,8 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
   const running = editing?.state === 'running';
   useEffect(() => void loadEngines(), []);
   const applied = wizard.applied;
-  const refusal = useRef<HTMLParagraphElement>(null);
   // A refusal appears beside Apply and takes focus: an Apply that seems to do nothing is a lost DBA.
-  useEffect(() => {
-    if (wizard.error) refusal.current?.focus();
-  }, [wizard.error]);
+  const refusal = useFocusOn<HTMLParagraphElement>(wizard.error);
   return (
     <form
       className="apply"

@@ -1,6 +1,6 @@
 // A pipeline's Checks: its agent's connection and permission checks as the engine runs them (they only
 // read), failures first, with remedies and the statements that fix them; and the readiness report.
-import { useEffect, useRef } from 'react';
+import { useFocusOn } from '../../ui/useFocusOn';
 import { FIXABLE_CHECK_IDS } from '../../../shared/controlApi';
 import { checksHeadline } from '../../../shared/checkSummary';
 import { dateTime } from '../../../shared/format';
@@ -12,11 +12,8 @@ import { ReadinessButton } from './ReadinessButton';
 export function ChecksSection() {
   const results = useStore((s) => s.pipelinePage.results);
   const busy = useStore((s) => s.pipelinePage.busy);
-  const resultsRef = useRef<HTMLDivElement>(null);
   // The results appear under the button that asked for them, and take focus.
-  useEffect(() => {
-    if (results) resultsRef.current?.focus();
-  }, [results]);
+  const resultsRef = useFocusOn<HTMLDivElement>(results);
   return (
     <>
       <p className="row-actions">

@@ -1,17 +1,15 @@
 // "Readiness report": the engine runs the checks and reads the tables, and the page it makes is saved
 // (with its PDF in the desktop app; in a browser, printed from the saved page).
-import { useEffect, useRef, useState } from 'react';
+import { useFocusOn } from '../../ui/useFocusOn';
+import { useState } from 'react';
 import { useStore } from '../../store';
 import { address, failure } from '../../store/pipelinePage';
 import { download, fromBase64 } from '../../ui/download';
 
 export function ReadinessButton() {
   const [state, setState] = useState<{ busy?: boolean; saved?: string; error?: string }>({});
-  const said = useRef<HTMLSpanElement>(null);
+  const said = useFocusOn<HTMLSpanElement>(state.saved ?? state.error);
   const web = useStore((s) => s.appInfo?.mode === 'web');
-  useEffect(() => {
-    if (state.saved || state.error) said.current?.focus();
-  }, [state.saved, state.error]);
   const make = async () => {
     const { api } = useStore.getState();
     const at = address();

@@ -1,7 +1,8 @@
 // A pipeline's Status: its state and the latest problem with what to do, start, pause and stop (Start
 // and Stop say what they will do first), the backlog gauge, copies under way and the charts. Built so
 // the gauge, the state and the problem fit a 1280×800 window without scrolling.
-import { useEffect, useRef, useState } from 'react';
+import { useFocusOn } from '../../ui/useFocusOn';
+import { useState } from 'react';
 import { useStore, showSection } from '../../store';
 import { address, controlAgent, selectedIn } from '../../store/pipelinePage';
 import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
@@ -156,11 +157,8 @@ function StartButton({ state, busy }: { state: string; busy: boolean }) {
 /** What Start will do, said before it does it: the agent's own writes, failed checks, the copies. */
 function StartConfirmation() {
   const plan = useStore((s) => s.startPlan);
-  const box = useRef<HTMLDivElement>(null);
   // The question takes focus when it appears, so the keyboard is on its answer.
-  useEffect(() => {
-    if (plan && plan !== 'reading') box.current?.focus();
-  }, [plan]);
+  const box = useFocusOn<HTMLDivElement>(plan !== 'reading' && plan);
   if (!plan || plan === 'reading') return null;
   return (
     <div role="group" aria-label="Confirm start" className="confirm" ref={box} tabIndex={-1}>

@@ -1,7 +1,8 @@
 // One table's story, opened from the Tables section: its columns on both sides (the source's type and
 // the type the target declares), its copies, what changed at the source and what the pipeline did, its
 // last changes applied, and what each verify found of it.
-import { useEffect, useRef, useState } from 'react';
+import { useFocusOn } from '../../ui/useFocusOn';
+import { useEffect, useState } from 'react';
 import type { ColumnsAnswer } from '../../../shared/controlApi';
 import { count, dateTime } from '../../../shared/format';
 import { tableStory, type StoryLine } from '../../../shared/tableStory';
@@ -33,9 +34,8 @@ export function TableStory({ table }: { table: string }) {
   // Keyed by table: another table's answer reads as "still reading" until its own arrives.
   const [read, setRead] = useState<{ table: string; answer: ColumnsAnswer | string } | undefined>();
   const columns = read?.table === table ? read.answer : undefined;
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = useFocusOn<HTMLHeadingElement>(table);
   useEffect(() => {
-    heading.current?.focus();
     const { api } = useStore.getState();
     const at = address();
     if (!api || !at) return;
