@@ -75,12 +75,9 @@ export function latestProblem(
     if (clears && later.some((x) => clears(x) && sameTable(x))) continue;
     return { at: e.at, text: eventSentence(e.kind, e.data), ...problem };
   }
-  if (agent.state === 'failed')
-    return {
-      at: null,
-      text: `Pipeline failed${agent.failureReason ? `: ${agent.failureReason}` : ''}`,
-      remedy: 'Run the checks to see what changed at the source, fix it, then start the pipeline again.',
-      section: 'checks',
-    };
-  return null;
+  if (agent.state !== 'failed') return null;
+  // Said as its failure event would say it, with the same remedy.
+  const failed = { at: '', kind: 'failed', data: { reason: agent.failureReason ?? '' } };
+  const problem = problemOf(failed);
+  return problem ? { at: null, text: eventSentence(failed.kind, failed.data), ...problem } : null;
 }
