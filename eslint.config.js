@@ -1,4 +1,5 @@
-// Lint rules also keep the layers apart: shared/ is pure TypeScript, only main/ touches Node and drivers.
+// Lint rules keep the layers apart (scripts/layers.mjs): shared/ is pure TypeScript, the renderer reaches
+// Node only through the API contract, and imports run one way between folders.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -8,7 +9,7 @@ import { layerViolation } from './scripts/layers.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-/** main/'s layers as a lint rule: each import, static, type-only, re-export or import(), checked. */
+/** The layers as a lint rule: each import, static, type-only, re-export or import(), checked. */
 const layers = {
   rules: {
     direction: {
@@ -49,7 +50,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/**/*.ts'],
+    files: ['{main,renderer,shared,simulators}/**/*.{ts,tsx}'],
     plugins: { layers },
     rules: { 'layers/direction': 'error' },
   },

@@ -2,7 +2,7 @@
 // by the change-tracking agent in batches of 10,000 until caught up. ct.catchUp.perChange is the time
 // per change; ct.catchUp.growth the time per change at 1,000,000 over that at 10,000 (1 = flat: the
 // work per batch is bounded by the batch, whatever the backlog; pendingKeys.ts).
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import type { Checkpoint } from '../main/agents/source';
 import type { Benchmark, Figure } from './harness';
 import { BENCH_LOGIN, openBenchSource } from './sandboxSource';

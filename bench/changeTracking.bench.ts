@@ -1,6 +1,6 @@
 // The change-tracking agent on the simulated SQL Server: snapshot rows/s, and changed rows/s read
 // through CHANGETABLE joined to the rows (10,000 updated rows in one batch).
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import { BENCH_LOGIN, openBenchSource } from './sandboxSource';
 import type { Benchmark } from './harness';
 

@@ -3,7 +3,7 @@
 // 2 s. Statements stay bounded (names.ts, TABLES_PER_STATEMENT), so the time grows with the tables:
 // ct.checks.growth is the time per table at 10,000 over the time per table at 1,000 (1 = linear).
 import { runChecks } from '../main/agents/changeTracking/checks';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import type { Entity } from '../shared/controlApi';
 import type { Benchmark, Figure } from './harness';
 import { BENCH_CONFIGURATION, benchCredentials, BENCH_LOGIN, openBenchSource } from './sandboxSource';

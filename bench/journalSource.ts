@@ -1,8 +1,8 @@
 // The journal agent on a benchmark's own simulated IBM i: BENCH.BIG journaled with both images, the
 // agent's settings, and the benchmark's rows inserted in one commit cycle.
 import { openJournalSource } from '../main/agents/journal/source';
-import { startSandboxIbmi } from '../main/sandbox/ibmi';
-import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
+import { startSandboxIbmi } from '../simulators/ibmi';
+import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
 import type { BenchRow } from './rawTargets';
 
 export const JOURNAL_BENCH_ENTITIES = [

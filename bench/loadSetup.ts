@@ -10,7 +10,7 @@ import sql from 'mssql';
 import { openEngine } from '../main/engine/engine';
 import { startEngineServer } from '../main/engine/server';
 import { silentLog } from '../main/platform/log';
-import { SEED_AGENT_LOGIN, SEED_DATABASE } from '../main/sandbox/mssql/seed';
+import { SEED_AGENT_LOGIN, SEED_DATABASE } from '../simulators/mssql/seed';
 
 export interface Load {
   url: string;

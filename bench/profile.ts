@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteTarget } from '../main/agents/sqlite/target';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import { JOURNAL_BENCH_ENTITIES, startJournalBench } from './journalSource';
 import { benchRows } from './rawTargets';
 import { BENCH_LOGIN, createBenchTable, insertBenchRows, openBenchSource } from './sandboxSource';

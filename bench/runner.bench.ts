@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import { BENCH_LOGIN, createBenchTable, insertBenchRows, openBenchSource } from './sandboxSource';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { SqliteTarget } from '../main/agents/sqlite/target';

@@ -1,7 +1,7 @@
 // The simulated SQL Server through the real mssql driver: rows per second of a 100,000-row SELECT.
 // The rows are seeded straight into the sandbox's SQLite, so only the SELECT is measured.
 import sql from 'mssql';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import type { Benchmark } from './harness';
 
 const ROWS = 100_000;

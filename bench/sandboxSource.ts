@@ -1,6 +1,6 @@
 // The change-tracking agent on a benchmark's own sandbox SQL Server (the benchmarks' shared login).
 import type sql from 'mssql';
-import type { SandboxSqlServer } from '../main/sandbox/mssql';
+import type { SandboxSqlServer } from '../simulators/mssql';
 import type { BenchRow } from './rawTargets';
 import type {
   ChangeTrackingConfiguration,

@@ -12,7 +12,7 @@ import { SqliteTarget } from '../main/agents/sqlite/target';
 import { BENCH_SHAPE } from './copyMemory';
 import type { Target } from '../main/agents/target';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import type { Benchmark, Figure } from './harness';
 import {
   benchRows,

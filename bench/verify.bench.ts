@@ -15,9 +15,9 @@ import { readWhole, type SourceAgent, type TableRef } from '../main/agents/sourc
 import { SqliteTarget } from '../main/agents/sqlite/target';
 import type { Target } from '../main/agents/target';
 import { PipelineRunner, type RunnerEvent } from '../main/runner/pipelineRunner';
-import { startSandboxIbmi } from '../main/sandbox/ibmi';
-import { SEED_ADMIN, seedAgentCredentials } from '../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer } from '../main/sandbox/mssql';
+import { startSandboxIbmi } from '../simulators/ibmi';
+import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
+import { startSandboxSqlServer } from '../simulators/mssql';
 import { verifiedClean, verifyRequestSchema, type VerifyReport } from '../shared/verify';
 import type { Benchmark, Figure } from './harness';
 import { dropPostgresSchema, PG, ratio } from './rawTargets';

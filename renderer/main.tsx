@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { connectApi, webToken } from './api';
-import { connectPush } from './push';
+import { connectApi, webToken } from './platform/api';
+import { connectPush } from './platform/push';
 import { startPush } from './store/fleet';
 import { App } from './App';
 import { loadApp } from './store/app';

@@ -1,7 +1,7 @@
 // `npm run docs`: rewrites the generated documents from the shared/ declarations.
 import { writeFileSync } from 'node:fs';
 import { openApiDocument } from '../main/engine/openapi';
-import { configurationReference } from '../shared/config/reference';
+import { configurationReference } from '../shared/configurationReference';
 
 writeFileSync(new URL('../docs/configuration.md', import.meta.url), configurationReference());
 writeFileSync(

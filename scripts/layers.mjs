@@ -1,36 +1,119 @@
-// The layers of main/, declared once: what each folder may import (shared/ is open to all). The lint
-// rule (eslint.config.js, "layers/direction") and test/unit/layers.test.ts both read this table, and
-// docs/architecture.md shows it.
+// The layers of the code, declared once: each folder (sub-folders included, each named) and what it may
+// import besides itself and shared/. Any folder may import shared/; within shared/, the table holds too.
+// A key may also be one file that stands apart from its folder (the agent registry names every agent).
+// The lint rule "layers/direction" (eslint.config.js) and test/unit/layers.test.ts read this table, and
+// docs/architecture.md shows it. Tests (test/, simulators/*/test/), scripts and benchmarks are outside it.
 import { dirname, relative, resolve, sep } from 'node:path';
 
 export const LAYERS = {
-  // The entries register the sandbox with the app (loaded on demand: test/bundle checks the chunk).
-  desktop: ['app', 'sandbox', 'platform'],
-  web: ['app', 'sandbox', 'platform'],
-  app: ['engine', 'client', 'runner', 'agents', 'sandbox', 'platform'],
-  sandbox: ['agents', 'platform'],
-  engine: ['runner', 'agents', 'platform'],
-  client: ['platform'],
-  runner: ['agents', 'platform'],
-  agents: ['platform'],
-  platform: [],
+  // The Electron and web entries register the sandbox with the app, loaded on demand.
+  'main/desktop': ['main/app', 'main/sandbox', 'main/platform', 'main/platform/http'],
+  'main/web': ['main/app', 'main/sandbox', 'main/platform', 'main/platform/http'],
+  'main/app': ['main/engine', 'main/client', 'main/runner', 'main/agents', 'main/sandbox', 'main/platform'],
+  // The lazy sandbox entry: the only way from the app to the simulators.
+  'main/sandbox': ['simulators/mssql', 'simulators/ibmi', 'main/agents/drivers/ibmi', 'main/platform'],
+  'main/engine': [
+    'main/engine/store',
+    'main/runner',
+    'main/runner/verify',
+    'main/agents',
+    'main/platform',
+    'main/platform/http',
+  ],
+  'main/engine/store': ['main/platform'],
+  'main/client': ['main/platform'],
+  'main/runner': ['main/runner/verify', 'main/agents', 'main/platform'],
+  'main/runner/verify': ['main/agents', 'main/platform'],
+  // The plugin contract; only the registry names the agent folders that implement it.
+  'main/agents': ['main/platform'],
+  'main/agents/registry.ts': [
+    'main/agents/changeTracking',
+    'main/agents/journal',
+    'main/agents/postgresql',
+    'main/agents/sqlite',
+    'main/platform',
+  ],
+  'main/agents/changeTracking': ['main/agents', 'main/platform'],
+  'main/agents/journal': ['main/agents', 'main/agents/drivers/ibmi', 'main/platform'],
+  'main/agents/postgresql': ['main/agents', 'main/platform'],
+  'main/agents/sqlite': ['main/agents', 'main/platform'],
+  'main/agents/drivers/ibmi': ['main/platform'],
+  'main/platform': [],
+  'main/platform/http': ['main/platform'],
+
+  renderer: [
+    'renderer/screens',
+    'renderer/screens/pipeline',
+    'renderer/wizard',
+    'renderer/ui',
+    'renderer/store',
+    'renderer/platform',
+  ],
+  'renderer/screens/pipeline': [
+    'renderer/screens',
+    'renderer/wizard',
+    'renderer/ui',
+    'renderer/store',
+    'renderer/platform',
+  ],
+  'renderer/screens': ['renderer/wizard', 'renderer/ui', 'renderer/store', 'renderer/platform'],
+  'renderer/wizard': ['renderer/ui', 'renderer/store', 'renderer/platform'],
+  'renderer/ui': ['renderer/store', 'renderer/platform'],
+  'renderer/store': ['renderer/platform'],
+  'renderer/platform': [],
+
+  shared: ['shared/agents', 'shared/config'],
+  'shared/agents': ['shared/config'],
+  'shared/config': [],
+
+  // The simulators implement the IBM i driver's connection interface and share its codecs, which
+  // tests against references outside our code (ICU's uconv, IBM's examples) keep honest.
+  simulators: [],
+  'simulators/mssql': ['simulators/mssql/tsql', 'simulators/mssql/tds', 'simulators'],
+  'simulators/mssql/tsql': ['simulators/mssql/tds', 'simulators'],
+  'simulators/mssql/tds': ['simulators'],
+  'simulators/ibmi': [
+    'simulators/ibmi/cl',
+    'simulators/ibmi/sql',
+    'simulators/ibmi/system',
+    'main/agents/drivers/ibmi',
+    'simulators',
+  ],
+  'simulators/ibmi/sql': ['simulators/ibmi/cl', 'simulators/ibmi/system', 'main/agents/drivers/ibmi'],
+  'simulators/ibmi/cl': ['simulators/ibmi/system', 'main/agents/drivers/ibmi'],
+  'simulators/ibmi/system': ['main/agents/drivers/ibmi', 'simulators'],
 };
 
-/** The folder of main/ a path is in, or undefined outside main/. */
+const posixPath = (path) => path.split(sep).join('/');
+
+/** The table's key a path falls under (the longest that contains it), or undefined outside it. */
 export function layerOf(root, path) {
-  const parts = relative(root, path).split(sep);
-  return parts[0] === 'main' ? parts[1] : undefined;
+  const rel = posixPath(relative(root, path));
+  if (rel.startsWith('..') || /(^|\/)test\//.test(rel)) return undefined;
+  let best;
+  for (const key of Object.keys(LAYERS)) {
+    // An import names a file without its extension, or a folder by its index.
+    const inside = key.endsWith('.ts')
+      ? rel === key || rel === key.slice(0, -3)
+      : rel === key || rel.startsWith(`${key}/`);
+    if (inside && (!best || key.length > best.length)) best = key;
+  }
+  return best;
 }
 
-/** Why `file` may not import `spec` (a relative specifier), or null when it may. */
+/** Why `file` may not import `spec`, or null when it may. */
 export function layerViolation(root, file, spec) {
-  if (spec === 'electron')
-    return layerOf(root, file) === 'desktop' ? null : 'only main/desktop/ imports electron';
-  if (!spec.startsWith('.')) return null;
   const from = layerOf(root, file);
-  const to = layerOf(root, resolve(dirname(file), spec));
-  if (!from || !to || from === to) return null;
-  return (LAYERS[from] ?? []).includes(to)
-    ? null
-    : `main/${from}/ may not import main/${to}/ (scripts/layers.mjs)`;
+  if (spec === 'electron')
+    return !from || from === 'main/desktop' ? null : 'only main/desktop/ imports electron';
+  if (!from || !spec.startsWith('.')) return null;
+  const target = layerOf(root, resolve(dirname(file), spec));
+  // Who may import a folder may import a file of it that stands apart.
+  const to = target?.endsWith('.ts') ? dirname(target) : target;
+  if (!to || to === from) return null;
+  if (to.startsWith('shared') && !from.startsWith('shared')) return null;
+  if (LAYERS[from].includes(to)) return null;
+  // A file key's own folder is its layer too (the registry is of main/agents/).
+  if (from.endsWith('.ts') && to === dirname(from)) return null;
+  return `${from}/ may not import ${to}/ (scripts/layers.mjs)`;
 }

@@ -20,7 +20,7 @@ const usage = `Usage: npm run engine -- [options]
   --port N           port of the control API (default 1717; 0 picks a free one)
   --data DIR         data folder (default: the OS's app data folder)
   --rotate-token     make a new admin token, print it once, and exit
-  --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (docs/sandbox-ibmi.md)
+  --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (simulators/ibmi/CONFORMANCE.md)
   --keep-events N    ${ENGINE_SETTING_HELP.keepEvents.what}: ${ENGINE_SETTING_HELP.keepEvents.rule}
   --keep-event-days N  ${ENGINE_SETTING_HELP.keepEventDays.what}: ${ENGINE_SETTING_HELP.keepEventDays.rule}
   -h, --help         this text`;
@@ -74,9 +74,10 @@ runCommandLine(
     const log = consoleLog();
     // Before the engine opens: it resumes running pipelines at once, and a sandbox journal pipeline
     // needs its simulated IBM i to exist by then.
-    const ibmi = values['sandbox-ibmi']
-      ? await import('../sandbox/ibmi').then((m) => m.startSandboxIbmi({ seed: true, host: 'sandbox-ibmi' }))
+    const sandbox = values['sandbox-ibmi']
+      ? await import('../sandbox/engineIbmi').then((m) => m.startEngineIbmi('sandbox-ibmi'))
       : undefined;
+    const ibmi = sandbox?.ibmi;
     // A certificate and key given by path are the engine's own files too: never a replica's file.
     const ownFiles = [values['tls-cert'], values['tls-key']].filter((f): f is string => f !== undefined);
     const engine = openEngine({ dataDir, log, appVersion: appVersion(), settings: settings.data, ownFiles });
@@ -103,12 +104,7 @@ runCommandLine(
       );
     const server = await startEngineServer(engine.deps, { host: values.host, port, tls });
     process.stdout.write(`Engine listening on ${server.url} (data in ${dataDir}). Press Ctrl+C to stop.\n`);
-    if (ibmi) {
-      const { SEED_AGENT } = await import('../sandbox/ibmi/seed');
-      process.stdout.write(
-        `Simulated IBM i: host "${ibmi.host}", user ${SEED_AGENT.user} / ${SEED_AGENT.password}, libraries SHOP and LEGACY (docs/sandbox-ibmi.md).\n`,
-      );
-    }
+    if (sandbox) process.stdout.write(sandbox.signOn);
 
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.on(

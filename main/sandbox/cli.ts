@@ -1,6 +1,6 @@
 // `npm run sandbox -- mssql [--port N] [--tls] [--empty]`: runs a stand-in database until Ctrl+C.
 import { portOption, runCommandLine, UsageError } from '../platform/cli';
-import { startSandboxSqlServer } from './mssql';
+import { startSandboxSqlServer } from '../../simulators/mssql';
 
 const usage = `Usage: npm run sandbox -- mssql [options]
 
@@ -28,7 +28,7 @@ runCommandLine(
     const sandbox = await startSandboxSqlServer({ port, tls: values.tls, seed: !values.empty });
     process.stdout.write(
       `Simulated SQL Server listening on ${sandbox.host}:${sandbox.port}\n` +
-        `Logins: ${sandbox.logins.map((l) => l.name).join(', ')} (passwords in docs/sandbox-sqlserver.md)\n` +
+        `Logins: ${sandbox.logins.map((l) => l.name).join(', ')} (passwords in simulators/mssql/CONFORMANCE.md)\n` +
         (values.empty
           ? 'No sample data (--empty).\n'
           : 'Sample database: Sales (Change Tracking on Customers, Orders, OrderLines).\n') +

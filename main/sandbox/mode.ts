@@ -4,12 +4,12 @@
 import type { z } from 'zod';
 import type { AgentType } from '../../shared/agents';
 import type { entitiesBodySchema } from '../../shared/controlApi';
-import { startSandboxIbmi, type SandboxIbmi } from './ibmi';
-import { SEED_ADMIN, SEED_AGENT, SEED_USERS } from './ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN, SEED_AGENT, SEED_USERS } from '../../simulators/ibmi/seed';
 import { createWorkload } from './workload';
 import type { SandboxDetails, WorkloadStatus } from '../../shared/sandbox';
-import { startSandboxSqlServer, type SandboxSqlServer } from './mssql';
-import { SEED_AGENT_LOGIN, SEED_DATABASE, SEED_LOGINS } from './mssql/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
+import { SEED_AGENT_LOGIN, SEED_DATABASE, SEED_LOGINS } from '../../simulators/mssql/seed';
 
 /** A sample pipeline reading a simulator into the default SQLite target. */
 export interface SandboxPipeline {

@@ -4,10 +4,10 @@
 // (order lines numbered from 10,000; customers from 900,000), so the sample rows stay as seeded.
 import sql from 'mssql';
 import type { IbmiConnection } from '../agents/drivers/ibmi/connection';
-import type { SandboxIbmi } from './ibmi';
-import { SEED_ADMIN } from './ibmi/seed';
-import type { SandboxSqlServer } from './mssql';
-import { SEED_DATABASE } from './mssql/seed';
+import type { SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
+import type { SandboxSqlServer } from '../../simulators/mssql';
+import { SEED_DATABASE } from '../../simulators/mssql/seed';
 // Past MAX_WORKLOAD_RATE the simulators, not the pipelines, become what is measured.
 import { MAX_WORKLOAD_RATE, type WorkloadStatus } from '../../shared/sandbox';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { agentTypeSummarySchema, appInfoSchema } from '../../shared/api';
-import type { Api } from '../api';
+import type { Api } from '../platform/api';
 import { loadEngines } from './engines';
 import { useStore } from './index';
 

@@ -1,6 +1,6 @@
 import type { DiagnosticsView } from '../../shared/diagnostics';
 import { useStore } from './index';
-import { download, fromBase64 } from '../ui/download';
+import { download, fromBase64 } from '../platform/download';
 
 export interface DiagnosticsSliceState {
   diagnostics: { view?: DiagnosticsView; openedName?: string; error?: string; busy: boolean; saved?: string };

@@ -3,7 +3,7 @@
 // polls: the picture is read whole once when the push channel opens (and after it reopens), then kept
 // by the messages.
 import { openedBy, type AlertSettings, type FleetEngine, type PushMessage } from '../../shared/push';
-import type { PushSource } from '../push';
+import type { PushSource } from '../platform/push';
 import { applyToOpenPipeline } from './live';
 import { showScreen, useStore } from './index';
 import { openPipeline, refreshRun, withAgent } from './pipelinePage';

@@ -1,6 +1,6 @@
 // Verify and repair of the selected running pipeline (docs/verify.md): the request, the report as
 // it advances (refreshed with the run), and the report saved as CSV or JSON.
-import { download } from '../ui/download';
+import { download } from '../platform/download';
 import { differencesCsv, type VerifyReport, type VerifyRequest } from '../../shared/verify';
 import { useStore } from './index';
 import { address, failure, patch, refreshRun, stillOpen } from './pipelinePage';

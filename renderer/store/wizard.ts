@@ -2,7 +2,7 @@ import { agentTypes, SECTION_IDS, type AgentType } from '../../shared/agents';
 import type { SectionId } from '../../shared/config/section';
 import { secretKeysOf } from '../../shared/config/parse';
 import type { Problem } from '../../shared/config/problems';
-import { initialValues, toBody, type FormValue, type FormValues } from '../wizard/formValues';
+import { initialValues, toBody, type FormValue, type FormValues } from './formValues';
 import { useStore } from './index';
 import { closePicker, openPicker } from './tablePicker';
 import type { z } from 'zod';

@@ -4,7 +4,7 @@ import type { FieldMeta } from '../../shared/config/fields';
 import { fieldsOf } from '../../shared/config/parse';
 import type { Problem } from '../../shared/config/problems';
 import type { Section } from '../../shared/config/section';
-import type { FormValue, FormValues } from '../wizard/formValues';
+import type { FormValue, FormValues } from '../store/formValues';
 
 interface Props {
   section: Section;

@@ -6,7 +6,7 @@ import { useStore } from '../store';
 import { closeWizard, goBack, setField, submitStep, testConnection, type WizardState } from '../store/wizard';
 import { ConnectionResult, EngineApply, TablesStep } from './EngineApply';
 import { SchemaForm } from '../ui/SchemaForm';
-import { problemsByField, toBody } from './formValues';
+import { problemsByField, toBody } from '../store/formValues';
 
 const STEPS: SectionId[] = ['hostCredentials', 'configuration'];
 

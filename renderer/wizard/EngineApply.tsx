@@ -9,7 +9,7 @@ import { applyToEngine, type WizardState } from '../store/wizard';
 import { useStore } from '../store';
 import { agentTypes } from '../../shared/agents';
 import { openPipeline } from '../store/pipelinePage';
-import { TablePicker } from '../screens/TablePicker';
+import { TablePicker } from '../ui/TablePicker';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
   if (!connection) return null;

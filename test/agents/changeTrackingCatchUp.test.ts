@@ -4,7 +4,7 @@
 // or after the slice already read, all arrive; nothing is lost or read twice.
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { SandboxSqlServer } from '../../simulators/mssql';
 import { openChangeTrackingSource, type ChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import type { Checkpoint, Row } from '../../main/agents/source';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';

@@ -2,7 +2,7 @@
 // the two errors the spec names with their exact text, and the connection's failures in plain words.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CheckResult, Entity } from '../../shared/controlApi';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { MISSING_KEYS_ERROR, SCHEMAS_ERROR } from '../../main/agents/changeTracking/checks';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';

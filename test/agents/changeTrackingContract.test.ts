@@ -1,6 +1,6 @@
 // The change-tracking agent through the source-agent contract, on the sandbox SQL Server.
 import { afterAll } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { sourceAgentContract } from '../contract/sourceAgent';
 import { changeTrackingHarness, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA } from '../helpers/sandbox';

@@ -3,7 +3,7 @@
 // temporary-table prefixes reading one source at once.
 import sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import {
   changeTrackingContext,
   openChangeTrackingSource,

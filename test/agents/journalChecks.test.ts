@@ -9,9 +9,9 @@ import { journalChecks } from '../../main/agents/journal/checks';
 import { openJournalSource } from '../../main/agents/journal/source';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
 import { SyncLibrary } from '../../main/agents/journal/syncLibrary';
-import type { SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_AGENT, SEED_READER } from '../../main/sandbox/ibmi/seed';
-import { suggestedProfile } from '../../main/sandbox/ibmi/users';
+import type { SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_AGENT, SEED_READER } from '../../simulators/ibmi/seed';
+import { suggestedProfile } from '../../simulators/ibmi/system/users';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { seededIbmi } from '../helpers/ibmi';
 

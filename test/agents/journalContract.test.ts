@@ -1,7 +1,7 @@
 // The journal agent through the source-agent contract, on the simulated IBM i.
 import { afterAll } from 'vitest';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import { sourceAgentContract } from '../contract/sourceAgent';
 import { journalHarness, sandboxIbmiCredentials } from '../helpers/journal';
 

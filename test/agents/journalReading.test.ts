@@ -20,8 +20,8 @@ import { chainOrder, readJournal, receiverChains } from '../../main/agents/journ
 import { openJournalSource, type JournalSource } from '../../main/agents/journal/source';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { NOTES_DDS, SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { NOTES_DDS, SEED_ADMIN } from '../../simulators/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 
 let sandbox: SandboxIbmi;

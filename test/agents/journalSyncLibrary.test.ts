@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 import { openJournalSource } from '../../main/agents/journal/source';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 
 let sandbox: SandboxIbmi;

@@ -10,7 +10,7 @@ import { METHOD_NAMES, PUSH_CHANNEL, type RawPush } from '../../shared/ipc';
 import { bundleEntry, launchBundle, ROOT, type LaunchedBundle } from './launch';
 import { until } from '../helpers/until';
 import { createEngineClient } from '../../main/client/engineClient';
-import { startSandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer } from '../../simulators/mssql';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 
 describe('the built main bundle, started as Electron starts it', () => {

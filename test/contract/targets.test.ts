@@ -10,7 +10,7 @@ import { PostgresTarget } from '../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import type { TableShape } from '../../main/agents/source';
 import type { TargetTable } from '../../main/agents/target';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { POSTGRES, postgresClient, postgresReplica, sourceReplica, sqliteReplica } from '../helpers/replica';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { targetContract } from './target';

@@ -2,7 +2,7 @@
 // sandbox SQL Server; the spec's error shown; the retention fix applied after the user confirms.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { openSection, screenshot, startPipeline, startWebApp, type WebApp } from './browser';

@@ -6,7 +6,7 @@ import type sql from 'mssql';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineClient, type EngineClient } from '../../main/client/engineClient';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sandboxPool } from '../helpers/sandbox';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSection, screenshot, startPipeline, startWebApp, type WebApp } from './browser';
-import { sandboxIbmiAt } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { sandboxIbmiAt } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 
 let web: WebApp;
 let page: Page;

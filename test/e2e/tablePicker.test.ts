@@ -4,8 +4,8 @@
 // tables are saved as the pipeline's entities, and the Pipelines screen opens them again as chosen.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_AGENT } from '../../simulators/ibmi/seed';
 import { callApp } from '../helpers/app';
 import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
 

@@ -3,8 +3,8 @@
 // fixed, the pipeline started, the workload moving it, the password edited, a verify, the readiness
 // report. The change-tracking flow by mouse; the journal flow by keyboard alone.
 import { readFileSync } from 'node:fs';
-import { sandboxIbmiAt } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { sandboxIbmiAt } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';

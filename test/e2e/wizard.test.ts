@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../main/web/server';
 import { screenshot, startWebApp, type WebApp } from './browser';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_AGENT } from '../../simulators/ibmi/seed';
 
 let web: WebApp;
 let browser: Browser;

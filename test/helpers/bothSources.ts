@@ -4,9 +4,9 @@
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import type { Row, SourceAgent, TableRef } from '../../main/agents/source';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import type { SourceHarness } from '../contract/sourceAgent';
 import { changeTrackingHarness, sandboxCredentials } from './changeTracking';
 import { journalHarness, sandboxIbmiCredentials } from './journal';

@@ -9,8 +9,8 @@ import type { Row, TableRef } from '../../main/agents/source';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { qualified } from '../../main/agents/changeTracking/names';
 import type { SourceHarness } from '../contract/sourceAgent';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
-import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
+import { SEED_AGENT_LOGIN } from '../../simulators/mssql/seed';
 import type { EngineClient } from '../../main/client/engineClient';
 import { DBA, sandboxPool } from './sandbox';
 

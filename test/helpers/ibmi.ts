@@ -1,9 +1,9 @@
 // Helpers for tests of the simulated IBM i, through the IbmiConnection interface only.
 import type { IbmiConnection, IbmiRow } from '../../main/agents/drivers/ibmi/connection';
 import { IbmiError } from '../../main/agents/drivers/ibmi/connection';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
-import type { UserProfile } from '../../main/sandbox/ibmi/users';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
+import type { UserProfile } from '../../simulators/ibmi/system/users';
 
 export interface JournalRow {
   seq: number;

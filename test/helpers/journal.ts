@@ -6,8 +6,8 @@ import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 import type { Row, TableRef } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../contract/sourceAgent';
-import type { SandboxIbmi } from '../../main/sandbox/ibmi';
-import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';
+import type { SandboxIbmi } from '../../simulators/ibmi';
+import { seedAgentCredentials } from '../../simulators/ibmi/seed';
 
 export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
   dateFormat: null,

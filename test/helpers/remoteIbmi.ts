@@ -10,7 +10,7 @@ import {
   type IbmiValue,
 } from '../../main/agents/drivers/ibmi/connection';
 import { registerInProcessIbmi } from '../../main/agents/drivers/ibmi/inProcess';
-import type { SandboxIbmi } from '../../main/sandbox/ibmi';
+import type { SandboxIbmi } from '../../simulators/ibmi';
 
 type Request =
   | { op: 'connect'; user: string; password: string }

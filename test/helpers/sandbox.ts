@@ -2,7 +2,7 @@
 // and a whole session (server, pool, setup) for the simulator's own tests.
 import sql from 'mssql';
 import { afterAll, beforeAll } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 
 export const DBA = { name: 'dba', password: 'Dba-Pa55' };
 

@@ -3,9 +3,9 @@
 // paged with a cursor, from the simulated SQL Server and the simulated IBM i.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../main/client/engineClient';
-import type { SandboxIbmi } from '../../main/sandbox/ibmi';
-import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { SandboxIbmi } from '../../simulators/ibmi';
+import { seedAgentCredentials } from '../../simulators/ibmi/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import type { CatalogTable } from '../../shared/controlApi';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { seededIbmi } from '../helpers/ibmi';

@@ -1,7 +1,7 @@
 // The change-tracking agent through the local engine's control API, on the sandbox SQL Server: the
 // spec's two PUTs, POST …/test with the agent's checks, POST …/fixes/change-retention, GET …/backlog.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';

@@ -9,7 +9,7 @@ import { runChecks } from '../../main/agents/changeTracking/checks';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { changeTrackingTables } from '../../main/agents/changeTracking/tables';
 import type { Entity } from '../../shared/controlApi';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 

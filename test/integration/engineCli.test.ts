@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngineClient, type EngineClient } from '../../main/client/engineClient';
-import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
+import { SEED_AGENT } from '../../simulators/ibmi/seed';
 import { until } from '../helpers/until';
 
 const CLI = fileURLToPath(new URL('../../main/app/engineCli.ts', import.meta.url));

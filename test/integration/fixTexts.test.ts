@@ -10,8 +10,8 @@ import { permissionChecks } from '../../main/agents/journal/permissions';
 import type { SyncLibrary } from '../../main/agents/journal/syncLibrary';
 import { POSTGRES, postgresClient } from '../helpers/replica';
 import { agentsRuntime } from '../../main/engine/agentRuntime';
-import { startSandboxSqlServer } from '../../main/sandbox/mssql';
-import { lex } from '../../main/sandbox/mssql/tsql/lexer';
+import { startSandboxSqlServer } from '../../simulators/mssql';
+import { lex } from '../../simulators/mssql/tsql/lexer';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 

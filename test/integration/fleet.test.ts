@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { alertSettingsSchema, type Alert, type FleetEngine, type PushMessage } from '../../shared/push';
 import { createFleet } from '../../main/app/fleet';
 import type { Profile } from '../../main/app/profiles';

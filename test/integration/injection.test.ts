@@ -4,9 +4,9 @@
 // (every statement and command the simulated IBM i receives is recorded and searched).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
-import type { SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_AGENT } from '../../simulators/ibmi/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { seededIbmi } from '../helpers/ibmi';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { DBA, sandboxPool } from '../helpers/sandbox';

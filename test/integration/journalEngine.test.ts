@@ -2,9 +2,9 @@
 // PUTs, POST …/test with the agent's checks, POST …/fixes/journaling, a pipeline started into the
 // default SQLite file, and GET …/backlog by the spec's query with the pipeline's history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxIbmi } from '../../main/sandbox/ibmi';
+import type { SandboxIbmi } from '../../simulators/ibmi';
 import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
-import { SEED_AGENT } from '../../main/sandbox/ibmi/seed';
+import { SEED_AGENT } from '../../simulators/ibmi/seed';
 import { seededIbmi } from '../helpers/ibmi';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribeToEngine } from '../../main/client/engineStream';
 import { watchIdleBacklogs } from '../../main/engine/idleBacklog';
 import { startEngineServer } from '../../main/engine/server';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import type { FeedMessage } from '../../shared/liveFeed';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';

@@ -5,7 +5,7 @@
 import type sql from 'mssql';
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { METRICS_TYPE } from '../../shared/controlApiRoutes';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTitle } from '../../shared/checkSummary';
 import { callApp, startTestApp } from '../helpers/app';
-import { SEED_AGENT, SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
-import { SEED_AGENT_LOGIN } from '../../main/sandbox/mssql/seed';
+import { SEED_AGENT, SEED_ADMIN } from '../../simulators/ibmi/seed';
+import { SEED_AGENT_LOGIN } from '../../simulators/mssql/seed';
 import { launchBrowser } from '../e2e/browser';
 import type { Browser } from 'playwright-core';
 

@@ -4,7 +4,7 @@
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeTables } from '../../main/agents/changeTracking/shape';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { join } from 'node:path';
 import { refusal, startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';

@@ -4,7 +4,7 @@
 // change on either side arrives on the other once, and nothing echoes back.
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { DBA, sandboxPool } from '../helpers/sandbox';

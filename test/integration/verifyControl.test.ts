@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDiagnosticsBundle } from '../../main/engine/diagnostics';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { differencesCsv, verifiedClean, type VerifyAnswer } from '../../shared/verify';
 import { configureSeedPipeline } from '../helpers/changeTracking';
 import { refusal, startTestEngine, type RunningEngine } from '../helpers/engine';

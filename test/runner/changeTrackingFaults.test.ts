@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { openSeedAgentSource } from '../helpers/changeTracking';
 import { sandboxPool } from '../helpers/sandbox';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';

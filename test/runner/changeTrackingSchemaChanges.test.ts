@@ -16,7 +16,7 @@ import { PostgresTarget } from '../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import type { Target } from '../../main/agents/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { SandboxSqlServer } from '../../simulators/mssql';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
 import { until } from '../helpers/until';

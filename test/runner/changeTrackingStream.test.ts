@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import type { TableShape } from '../../main/agents/source';

@@ -21,7 +21,7 @@ import { describeTables, selectColumn } from '../../main/agents/changeTracking/s
 import { sandboxPool } from '../helpers/sandbox';
 import type { Target } from '../../main/agents/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import type { SandboxSqlServer } from '../../main/sandbox/mssql';
+import type { SandboxSqlServer } from '../../simulators/mssql';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
 

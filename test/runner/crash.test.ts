@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type sql from 'mssql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';

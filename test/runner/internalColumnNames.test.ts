@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type sql from 'mssql';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import type { TableShape } from '../../main/agents/source';

@@ -17,8 +17,8 @@ import { PostgresTarget } from '../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import type { Target } from '../../main/agents/target';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import { POSTGRES, scratchSchema } from '../helpers/replica';
 

@@ -16,8 +16,8 @@ import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunn
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import { PostgresTarget } from '../../main/agents/postgresql/target';
 import type { Target } from '../../main/agents/target';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../helpers/journal';
 import {
   ibmiReplica,

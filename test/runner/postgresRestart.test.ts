@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
 import { PostgresTarget } from '../../main/agents/postgresql/target';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { openSeedAgentSource } from '../helpers/changeTracking';
 import { postgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../helpers/privatePostgres';
 import { postgresReplica, sourceReplica } from '../helpers/replica';

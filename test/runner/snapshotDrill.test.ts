@@ -15,9 +15,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 import type { TableShape } from '../../main/agents/source';
-import { startSandboxIbmi, type SandboxIbmi } from '../../main/sandbox/ibmi';
-import { SEED_ADMIN } from '../../main/sandbox/ibmi/seed';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN } from '../../simulators/ibmi/seed';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { serveIbmi } from '../helpers/remoteIbmi';
 import {
   ibmiReplica,

@@ -8,7 +8,7 @@ import { PostgresTarget } from '../../main/agents/postgresql/target';
 import type { SourceAgent } from '../../main/agents/source';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import type { Target } from '../../main/agents/target';
-import { seedAgentCredentials } from '../../main/sandbox/ibmi/seed';
+import { seedAgentCredentials } from '../../simulators/ibmi/seed';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
 import { ctConfiguration } from '../helpers/changeTracking';
 import { journalConfiguration } from '../helpers/journal';

@@ -16,7 +16,7 @@ import type { Target } from '../../main/agents/target';
 import { PipelineRunner, targetTableOf, type RunnerEntity } from '../../main/runner/pipelineRunner';
 import type { TableShape } from '../../main/agents/source';
 import type { Entity } from '../../shared/controlApi';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../main/sandbox/mssql';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { DBA, sandboxPool } from '../helpers/sandbox';
 import { POSTGRES, scratchSchema } from '../helpers/replica';

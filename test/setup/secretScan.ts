@@ -5,9 +5,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_LOGINS } from '../../main/sandbox/mssql';
-import { SEED_LOGINS } from '../../main/sandbox/mssql/seed';
-import { SEED_USERS } from '../../main/sandbox/ibmi/seed';
+import { DEFAULT_LOGINS } from '../../simulators/mssql';
+import { SEED_LOGINS } from '../../simulators/mssql/seed';
+import { SEED_USERS } from '../../simulators/ibmi/seed';
 import type { SecretNote } from './secretNotes';
 
 /** Shorter values ("pw", a wrong "nope") are words, not secrets worth the name. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configurationReference } from '../../shared/config/reference';
+import { configurationReference } from '../../shared/configurationReference';
 
 describe('generated docs', () => {
   it('docs/configuration.md matches the schemas (run `npm run docs` after changing a field)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentTypes } from '../../shared/agents';
-import { initialValues, problemsByField, toBody } from '../../renderer/wizard/formValues';
+import { initialValues, problemsByField, toBody } from '../../renderer/store/formValues';
 
 const ct = agentTypes['change-tracking'].sections;
 const jr = agentTypes.journal.sections;

@@ -2,7 +2,7 @@
 // Start (or Verify) was answered must not put back the state from before it, which disabled a running
 // pipeline's buttons until the next push; a read sent after an action still shows what it read.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Api } from '../../renderer/api';
+import type { Api } from '../../renderer/platform/api';
 import { useStore } from '../../renderer/store';
 import { controlAgent, pickCheckerAgent, refreshRun } from '../../renderer/store/pipelinePage';
 import { applyPush } from '../../renderer/store/fleet';

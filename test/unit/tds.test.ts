@@ -1,16 +1,16 @@
 // TDS pieces of the simulated SQL Server against bytes written out from Microsoft's documentation
 // (MS-TDS), computed by hand here, not produced by the code under test.
 import { describe, expect, it } from 'vitest';
-import { decodePassword, parseLogin7 } from '../../main/sandbox/mssql/tds/login7';
-import { encodeMessage, MessageReader, PACKET, PacketStream } from '../../main/sandbox/mssql/tds/packet';
-import { TokenWriter, type Column } from '../../main/sandbox/mssql/tds/tokens';
+import { decodePassword, parseLogin7 } from '../../simulators/mssql/tds/login7';
+import { encodeMessage, MessageReader, PACKET, PacketStream } from '../../simulators/mssql/tds/packet';
+import { TokenWriter, type Column } from '../../simulators/mssql/tds/tokens';
 import {
   ENCRYPT,
   negotiateEncryption,
   parsePrelogin,
   buildPreloginResponse,
-} from '../../main/sandbox/mssql/tds/prelogin';
-import { Cursor, readValue, writeValue } from '../../main/sandbox/mssql/tds/types';
+} from '../../simulators/mssql/tds/prelogin';
+import { Cursor, readValue, writeValue } from '../../simulators/mssql/tds/types';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

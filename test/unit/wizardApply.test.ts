@@ -1,7 +1,7 @@
 // The wizard's "Apply" in the renderer store, with a stand-in API: problems the engine names go back
 // beside their fields, on the step that holds them.
 import { describe, expect, it } from 'vitest';
-import type { Api } from '../../renderer/api';
+import type { Api } from '../../renderer/platform/api';
 import { useStore } from '../../renderer/store';
 import { applyToEngine, openWizard } from '../../renderer/store/wizard';
 

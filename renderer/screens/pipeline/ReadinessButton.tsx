@@ -4,7 +4,7 @@ import { useFocusOn } from '../../ui/useFocusOn';
 import { useState } from 'react';
 import { useStore } from '../../store';
 import { address, failure } from '../../store/pipelinePage';
-import { download, fromBase64 } from '../../ui/download';
+import { download, fromBase64 } from '../../platform/download';
 
 export function ReadinessButton() {
   const [state, setState] = useState<{ busy?: boolean; saved?: string; error?: string }>({});

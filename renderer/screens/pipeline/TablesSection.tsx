@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useStore } from '../../store';
 import { address, loadTables, selectedIn } from '../../store/pipelinePage';
 import { openPicker } from '../../store/tablePicker';
-import { TablePicker } from '../TablePicker';
+import { TablePicker } from '../../ui/TablePicker';
 import { TablesView } from '../TablesView';
 import { CopyProgress } from './CopyProgress';
 import { TableStory } from './TableStory';

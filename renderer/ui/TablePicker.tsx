@@ -1,0 +1,191 @@
+// Choosing a pipeline's tables from the source's catalogue: search, a schema, a page at a time; per
+// table its rows, key, change feed and what would stop it (with the statement that fixes it); the
+// target name of each chosen table; saved as the pipeline's entities, the outcome beside the button.
+import { useFocusOn } from './useFocusOn';
+import { useState } from 'react';
+import { count } from '../../shared/format';
+import { useStore } from '../store';
+import { openPipeline } from '../store/pipelinePage';
+import { changeFeedText } from './changeFeed';
+import {
+  chooseShown,
+  closePicker,
+  keyOf,
+  nextPage,
+  previousPage,
+  saveTables,
+  setFilter,
+  setTarget,
+  toggle,
+} from '../store/tablePicker';
+
+export function TablePicker() {
+  const picker = useStore((s) => s.picker);
+  // In the wizard, the next step is the pipeline; on the pipeline's Tables, it is already open.
+  const screen = useStore((s) => s.screen);
+  const [search, setSearch] = useState('');
+  const opened = picker
+    ? `${picker.address.profileId}/${picker.address.pipelineId}/${picker.address.agentId}`
+    : '';
+  // Opened (after Apply, or from the Pipelines screen): brought into view with focus on its title.
+  const heading = useFocusOn<HTMLHeadingElement>(opened);
+  // The outcome takes focus where the DBA acted.
+  const result = useFocusOn<HTMLParagraphElement>(picker?.result);
+  if (!picker) return null;
+  const { page, chosen, loading, saving } = picker;
+  const chosenCount = Object.keys(chosen).length;
+  const shown = page?.tables ?? [];
+  const pageNumber = picker.cursors.length;
+  return (
+    <section className="picker" aria-labelledby="picker-title">
+      <header className="wizard-head">
+        <h3 id="picker-title" ref={heading} tabIndex={-1}>
+          Tables of {picker.address.pipelineId}
+        </h3>
+        <button type="button" className="link" onClick={closePicker}>
+          Close
+        </button>
+      </header>
+      <form
+        className="form-grid"
+        role="search"
+        aria-label="Find tables"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void setFilter({ search });
+        }}
+      >
+        <div className="field">
+          <label htmlFor="picker-search">Name contains</label>
+          <input id="picker-search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="picker-schema">Schema or library</label>
+          <select
+            id="picker-schema"
+            value={picker.schema}
+            onChange={(e) => void setFilter({ search, schema: e.target.value })}
+          >
+            <option value="">
+              All ({count(page?.schemas.reduce((n, s) => n + s.tables, 0) ?? 0)} tables)
+            </option>
+            {page?.schemas.map((s) => (
+              <option key={s.schema} value={s.schema}>
+                {s.schema} ({count(s.tables)})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="actions">
+          <button type="submit">Find</button>
+        </div>
+      </form>
+      {picker.error && (
+        <p role="alert" className="problem">
+          {picker.error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" disabled={shown.length === 0} onClick={() => chooseShown(true)}>
+          Choose all shown
+        </button>
+        <button type="button" disabled={shown.length === 0} onClick={() => chooseShown(false)}>
+          Choose none shown
+        </button>
+        <span className="muted" role="status">
+          {loading
+            ? 'Reading the catalogue…'
+            : `${count(page?.matching ?? 0)} matching, page ${pageNumber}; ${count(chosenCount)} chosen.`}
+        </span>
+      </div>
+      <table className="tables" aria-label="Source tables">
+        <thead>
+          <tr>
+            <th scope="col">Replicate</th>
+            <th scope="col">Table</th>
+            <th scope="col">Rows</th>
+            <th scope="col">Primary key</th>
+            <th scope="col">Change feed</th>
+            <th scope="col">What would stop it</th>
+            <th scope="col">Target table</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((t) => {
+            const key = keyOf(t);
+            const pick = chosen[key];
+            const name = `${t.schema}.${t.table}`;
+            return (
+              <tr key={key} className={t.problem ? 'problem-row' : undefined}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Replicate ${name}`}
+                    checked={pick !== undefined}
+                    onChange={(e) => toggle(t, e.target.checked)}
+                  />
+                </td>
+                <td>{name}</td>
+                <td>{t.rows === null ? '' : count(t.rows)}</td>
+                <td>{t.primaryKey.join(', ') || 'none'}</td>
+                <td>{changeFeedText(t)}</td>
+                <td>
+                  {t.problem ?? 'nothing'}
+                  {t.fix && (
+                    <details>
+                      <summary>Fix</summary>
+                      <pre>{t.fix}</pre>
+                    </details>
+                  )}
+                </td>
+                <td>
+                  {pick && (
+                    <input
+                      aria-label={`Target table of ${name}`}
+                      value={pick.target}
+                      onChange={(e) => setTarget(key, e.target.value)}
+                    />
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className="actions">
+        <button type="button" disabled={pageNumber < 2 || loading} onClick={() => void previousPage()}>
+          Previous page
+        </button>
+        <button type="button" disabled={!page?.next || loading} onClick={() => void nextPage()}>
+          Next page
+        </button>
+        <button type="button" className="primary" disabled={saving} onClick={() => void saveTables()}>
+          {saving ? 'Saving…' : `Save ${count(chosenCount)} table${chosenCount === 1 ? '' : 's'}`}
+        </button>
+      </div>
+      {picker.result && (
+        <p
+          ref={result}
+          tabIndex={-1}
+          role={picker.result.ok ? 'status' : 'alert'}
+          className={picker.result.ok ? 'ok' : 'problem'}
+          aria-label="Save result"
+        >
+          {picker.result.message}
+        </p>
+      )}
+      {picker.result?.ok && screen !== 'pipelines' && (
+        <p>
+          Next: the pipeline&apos;s checks, then Start.{' '}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void openPipeline({ ...picker.address, section: 'checks' })}
+          >
+            Open the pipeline&apos;s checks
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}

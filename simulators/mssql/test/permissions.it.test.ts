@@ -1,0 +1,198 @@
+// Limited logins and a case-sensitive collation in the simulated SQL Server, through mssql: the
+// failures a DBA meets, with SQL Server's numbers and words.
+import sql from 'mssql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '..';
+
+let sandbox: SandboxSqlServer;
+const pools: sql.ConnectionPool[] = [];
+
+async function connect(user: string, database = 'Sales'): Promise<sql.ConnectionPool> {
+  const p = await new sql.ConnectionPool({
+    server: '127.0.0.1',
+    port: sandbox.port,
+    user,
+    password: 'Pa55-word',
+    database,
+    options: { encrypt: false },
+    pool: { max: 1, min: 0 },
+  }).connect();
+  pools.push(p);
+  return p;
+}
+const error = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as sql.RequestError,
+  );
+
+let admin: sql.ConnectionPool;
+let limited: sql.ConnectionPool;
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({
+    logins: [
+      { name: 'dba', password: 'Pa55-word' },
+      {
+        name: 'reader',
+        password: 'Pa55-word',
+        permissions: { viewCatalog: false, viewChangeTracking: false, createSchema: false, write: false },
+      },
+    ],
+    databases: ['Sales', 'StrictCase'],
+    caseSensitiveDatabases: ['StrictCase'],
+  });
+  admin = await connect('dba');
+  await admin.request().batch(`
+    ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS);
+    CREATE TABLE dbo.Orders (Id INT PRIMARY KEY, Note NVARCHAR(20));
+    ALTER TABLE dbo.Orders ENABLE CHANGE_TRACKING;
+    INSERT INTO dbo.Orders VALUES (1, N'one');`);
+  limited = await connect('reader');
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  await sandbox?.close();
+});
+
+describe('a login without catalog access', () => {
+  it("cannot see SYS.SCHEMAS: the spec's 208, Invalid object name 'SYS.SCHEMAS'.", async () => {
+    const e = await error(limited.request().query('SELECT name FROM SYS.SCHEMAS'));
+    expect(e).toMatchObject({ number: 208, class: 16, message: "Invalid object name 'SYS.SCHEMAS'." });
+  });
+
+  it('still reads the tables it may read', async () => {
+    expect((await limited.request().query('SELECT Note FROM dbo.Orders')).recordset).toEqual([
+      { Note: 'one' },
+    ]);
+  });
+});
+
+describe('a case-sensitive collation', () => {
+  it('refuses SYS.SCHEMAS in upper case with the same 208, and accepts sys.schemas', async () => {
+    const strict = await connect('dba', 'StrictCase');
+    const e = await error(strict.request().query('SELECT name FROM SYS.SCHEMAS'));
+    expect(e).toMatchObject({ number: 208, message: "Invalid object name 'SYS.SCHEMAS'." });
+    expect((await strict.request().query('SELECT name FROM sys.schemas')).recordset).toEqual([
+      { name: 'dbo' },
+    ]);
+  });
+});
+
+describe('permissions', () => {
+  it('denies CHANGETABLE without VIEW CHANGE TRACKING (229) and answers NULL for the minimum valid version', async () => {
+    const e = await error(limited.request().query('SELECT * FROM CHANGETABLE(CHANGES dbo.Orders, 0) AS CT'));
+    expect(e).toMatchObject({
+      number: 229,
+      class: 14,
+      message:
+        "The VIEW CHANGE TRACKING permission was denied on the object 'Orders', database 'Sales', schema 'dbo'.",
+    });
+    const asked = "SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID('dbo.Orders')) AS v";
+    expect((await limited.request().query(asked)).recordset[0].v).toBeNull();
+    expect((await admin.request().query(asked)).recordset[0].v).not.toBeNull();
+  });
+
+  it('denies CREATE SCHEMA (262) and writes (229)', async () => {
+    expect(await error(limited.request().query('CREATE SCHEMA sync'))).toMatchObject({
+      number: 262,
+      message: "CREATE SCHEMA permission denied in database 'Sales'.",
+    });
+    expect(await error(limited.request().query("INSERT INTO dbo.Orders VALUES (2, N'two')"))).toMatchObject({
+      number: 229,
+      message: "The INSERT permission was denied on the object 'Orders', database 'Sales', schema 'dbo'.",
+    });
+    expect((await error(limited.request().query("UPDATE dbo.Orders SET Note = N'x'")))?.number).toBe(229);
+    expect((await error(limited.request().query('DELETE FROM dbo.Orders')))?.number).toBe(229);
+  });
+
+  it('answers HAS_PERMS_BY_NAME from the same grants, NULL for what does not exist', async () => {
+    const ask = `SELECT HAS_PERMS_BY_NAME(NULL, 'DATABASE', 'CREATE SCHEMA') AS create_schema,
+      HAS_PERMS_BY_NAME('dbo.Orders', 'OBJECT', 'VIEW CHANGE TRACKING') AS view_ct,
+      HAS_PERMS_BY_NAME('dbo.Orders', 'OBJECT', 'INSERT') AS can_insert,
+      HAS_PERMS_BY_NAME('dbo.Orders', 'OBJECT', 'SELECT') AS can_select,
+      HAS_PERMS_BY_NAME('dbo.Nope', 'OBJECT', 'SELECT') AS missing`;
+    expect((await admin.request().query(ask)).recordset[0]).toEqual({
+      create_schema: 1,
+      view_ct: 1,
+      can_insert: 1,
+      can_select: 1,
+      missing: null,
+    });
+    expect((await limited.request().query(ask)).recordset[0]).toEqual({
+      create_schema: 0,
+      view_ct: 0,
+      can_insert: 0,
+      can_select: 1,
+      missing: null,
+    });
+  });
+});
+
+describe('fn_my_permissions', () => {
+  const objectPermissions = async (p: sql.ConnectionPool) =>
+    (
+      await p
+        .request()
+        .query(
+          "SELECT permission_name FROM fn_my_permissions('dbo.Orders', 'OBJECT') WHERE subentity_name = '' ORDER BY permission_name",
+        )
+    ).recordset.map((r: { permission_name: string }) => r.permission_name);
+
+  it('lists what each login may do on a table, column by column too', async () => {
+    expect(await objectPermissions(admin)).toEqual([
+      'DELETE',
+      'INSERT',
+      'REFERENCES',
+      'SELECT',
+      'UPDATE',
+      'VIEW CHANGE TRACKING',
+      'VIEW DEFINITION',
+    ]);
+    expect(await objectPermissions(limited)).toEqual(['REFERENCES', 'SELECT']);
+    const columns = await admin
+      .request()
+      .query(
+        "SELECT DISTINCT entity_name, subentity_name FROM sys.fn_my_permissions('dbo.Orders', 'OBJECT') p WHERE subentity_name <> '' ORDER BY subentity_name",
+      );
+    expect(columns.recordset).toEqual([
+      { entity_name: 'dbo.Orders', subentity_name: 'Id' },
+      { entity_name: 'dbo.Orders', subentity_name: 'Note' },
+    ]);
+  });
+
+  it('lists database permissions, and nothing for a table that does not exist', async () => {
+    const database = async (p: sql.ConnectionPool) =>
+      (
+        await p.request().query("SELECT permission_name FROM fn_my_permissions(NULL, 'DATABASE')")
+      ).recordset.map((r: { permission_name: string }) => r.permission_name);
+    expect(await database(admin)).toContain('CREATE SCHEMA');
+    expect(await database(limited)).not.toContain('CREATE SCHEMA');
+    expect(await database(limited)).toContain('CONNECT');
+    const missing = await admin.request().query("SELECT * FROM fn_my_permissions('dbo.Nope', 'OBJECT')");
+    expect(missing.recordset).toEqual([]);
+  });
+});
+
+describe('sys.database_principals', () => {
+  it('lists dbo, the logins as SQL users and the fixed roles; a login without catalog access gets 208', async () => {
+    const rows = (
+      await admin
+        .request()
+        .query(
+          "SELECT name, principal_id, type, type_desc, is_fixed_role FROM sys.database_principals WHERE type = 'S' OR name = 'db_owner' ORDER BY principal_id",
+        )
+    ).recordset;
+    expect(rows).toEqual([
+      { name: 'dbo', principal_id: 1, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'guest', principal_id: 2, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'INFORMATION_SCHEMA', principal_id: 3, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'sys', principal_id: 4, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'dba', principal_id: 5, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'reader', principal_id: 6, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'db_owner', principal_id: 16384, type: 'R', type_desc: 'DATABASE_ROLE', is_fixed_role: true },
+    ]);
+    const e = await error(limited.request().query('SELECT name FROM sys.database_principals'));
+    expect(e).toMatchObject({ number: 208, message: "Invalid object name 'sys.database_principals'." });
+  });
+});
