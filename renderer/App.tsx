@@ -1,4 +1,5 @@
-import { showScreen, useStore, type Screen } from './store';
+import { showScreen, useStore } from './store';
+import type { Screen } from '../shared/route';
 import { AgentTypeList } from './screens/AgentTypeList';
 import { PipelinesScreen } from './screens/pipeline/PipelinesScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';

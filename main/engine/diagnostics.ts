@@ -16,7 +16,7 @@ import {
   MAX_BUNDLE_BYTES,
   type DiagnosticsView,
 } from '../../shared/diagnostics';
-import type { EngineDeps } from './operations';
+import type { EngineDeps } from './operationKit';
 
 const RECENT_EVENTS = 1000;
 const BACKLOG_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -6,7 +6,8 @@ import { DEFAULT_TARGET_TYPE, pluginOf, type AgentPlugins } from '../agents/regi
 import type { AgentRuntime, ResolvedAgent, StartContext } from '../agents/spi';
 import { pipelineSettings } from '../../shared/agents/common';
 import type { Entity } from '../../shared/controlApi';
-import { PipelineRunner, type RunnerEntity, type RunnerEvent } from './pipelineRunner';
+import { PipelineRunner, type RunnerEntity } from './pipelineRunner';
+import type { RunnerEvent } from './events';
 
 /** The pipeline's target agent, or the registry's default target when it has none. */
 function targetOf(plugins: AgentPlugins, ctx: StartContext, pipelineId: string) {

@@ -7,7 +7,7 @@ import type { CopyState, TableSnapshot } from '../../shared/snapshots';
 import { tableKey, type Change, type Row, type SourceAgent, type TableRef } from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
-import type { RunnerEvent } from './pipelineRunner';
+import type { RunnerEvent } from './events';
 
 export interface CopyContext {
   source: SourceAgent;

@@ -1,15 +1,6 @@
-import type { z } from 'zod';
-import type { agentTypeSummarySchema, appInfoSchema } from '../../shared/api';
 import type { Api } from '../platform/api';
 import { loadEngines } from './engines';
 import { useStore } from './index';
-
-export interface AppSliceState {
-  api?: Api;
-  appInfo?: z.infer<typeof appInfoSchema>;
-  agentTypes: z.infer<typeof agentTypeSummarySchema>[];
-  loadError?: string;
-}
 
 export async function loadApp(api: Api): Promise<void> {
   useStore.setState({ api, loadError: undefined });

@@ -1,10 +1,6 @@
-import type { DiagnosticsView } from '../../shared/diagnostics';
 import { useStore } from './index';
 import { download, fromBase64 } from '../platform/download';
-
-export interface DiagnosticsSliceState {
-  diagnostics: { view?: DiagnosticsView; openedName?: string; error?: string; busy: boolean; saved?: string };
-}
+import type { DiagnosticsSliceState } from './state';
 
 const set = (change: Partial<DiagnosticsSliceState['diagnostics']>) =>
   useStore.setState((s) => ({ diagnostics: { ...s.diagnostics, ...change } }));

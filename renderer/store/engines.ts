@@ -1,16 +1,4 @@
-import type { z } from 'zod';
-import type { EngineProfile, localEngineSchema } from '../../shared/api';
 import { useStore } from './index';
-
-export interface EnginesSliceState {
-  localEngine?: z.infer<typeof localEngineSchema>;
-  profiles: EngineProfile[];
-  /** The last check of each profile, by id. */
-  engineChecks: Record<string, { ok: boolean; message: string } | 'checking'>;
-  /** A token to show once (first start or rotation), kept until the user dismisses it. */
-  revealedToken?: { token: string; why: string };
-  enginesError?: string;
-}
 
 const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
 

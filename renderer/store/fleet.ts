@@ -8,16 +8,6 @@ import { applyToOpenPipeline } from './live';
 import { showScreen, useStore } from './index';
 import { openPipeline, refreshRun, withAgent } from './pipelinePage';
 
-export interface FleetSliceState {
-  fleet: {
-    engines: FleetEngine[];
-    /** Whether main's pushes reach this window now. */
-    channel: 'open' | 'closed' | 'none';
-  };
-  alertSettings?: AlertSettings;
-  alertsError?: string;
-}
-
 const setEngines = (update: (engines: FleetEngine[]) => FleetEngine[]) =>
   useStore.setState((s) => ({ fleet: { ...s.fleet, engines: update(s.fleet.engines) } }));
 

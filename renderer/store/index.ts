@@ -1,30 +1,7 @@
 // One zustand store made of slices; actions live beside each slice as plain functions.
 import { create } from 'zustand';
-import type { AppSliceState } from './app';
-import type { PipelinePageSliceState } from './pipelinePage';
-import type { DiagnosticsSliceState } from './diagnostics';
-import type { EnginesSliceState } from './engines';
-import type { FleetSliceState } from './fleet';
-import type { TablePickerSliceState } from './tablePicker';
-import type { WizardSliceState } from './wizard';
-import type { StartPlanSliceState } from './startPlan';
-import type { SandboxSliceState } from './sandbox';
 import type { PipelineSection, Screen } from '../../shared/route';
-
-export type { Screen };
-export type StoreState = AppSliceState &
-  WizardSliceState &
-  EnginesSliceState &
-  DiagnosticsSliceState &
-  PipelinePageSliceState &
-  FleetSliceState &
-  TablePickerSliceState &
-  StartPlanSliceState &
-  SandboxSliceState & {
-    screen: Screen;
-    /** The open pipeline's section on the Pipelines screen. */
-    section: PipelineSection;
-  };
+import type { StoreState } from './state';
 
 export const useStore = create<StoreState>()(() => ({
   screen: 'home',

@@ -1,53 +1,11 @@
 // The Pipelines screen's state: the engine and pipeline open, its section's data (checks, events, backlog,
 // copies, verify, tables, charts) and the actions on it (check, fix, start, pause, stop, copy again).
-import type { z } from 'zod';
-import type { engineAgentsSchema } from '../../shared/api';
-import type { z as zod } from 'zod';
-import type {
-  backlogAnswerSchema,
-  CheckResult,
-  pipelineEventSchema,
-  TableActivity,
-  TableState,
-} from '../../shared/controlApi';
-import type { SnapshotsAnswer } from '../../shared/snapshots';
-import type { VerifyAnswer } from '../../shared/verify';
 import { showScreen, useStore } from './index';
 import type { PipelineAddress, PipelineSection } from '../../shared/route';
 import { coalesced } from '../../shared/coalesce';
 import { readIsNewer, readSent, runPart, shownNow, type RunAddress, sameAddress } from './answerOrder';
-import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
-
-export interface PipelinePageSliceState {
-  pipelinePage: {
-    profileId?: string;
-    agents?: z.infer<typeof engineAgentsSchema>['pipelines'];
-    /** `pipelineId/agentId` */
-    selected?: string;
-    /** `tables`: how many the pipeline replicates, read with the checks (0 says "choose tables"). */
-    results?: { checkedAt: string; checks: CheckResult[]; tables?: number };
-    busy?: 'loading' | 'checking' | 'fixing' | 'acting';
-    /** The selected pipeline's recent events, newest last. */
-    events?: zod.infer<typeof pipelineEventSchema>[];
-    backlog?: zod.infer<typeof backlogAnswerSchema>;
-    /** The selected pipeline's table copies, while it runs. */
-    snapshots?: SnapshotsAnswer;
-    /** The selected pipeline's verify or repair, and the reports kept. */
-    verify?: VerifyAnswer;
-    /** The selected agent's entity tables, when asked for. */
-    tables?: TableState[] | 'loading';
-    /** What the pipeline applied of each table lately (with the tables). */
-    tableActivity?: TableActivity[];
-    /** The selected agent's charts over the chosen window, kept current by pushed events. */
-    series?: SeriesAnswer;
-    seriesWindow?: SeriesWindow;
-    seriesError?: string;
-    /** The table whose story is open in the Tables section. */
-    storyTable?: string;
-    notice?: string;
-    error?: string;
-  };
-}
+import type { SeriesWindow } from '../../shared/liveFeed';
+import type { PipelinePageSliceState } from './state';
 
 export const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
 export const patch = (p: Partial<PipelinePageSliceState['pipelinePage']>) =>

@@ -2,7 +2,8 @@
 // of an open pipeline has its own address, so Back, a bookmark and a reload land where the DBA was.
 import { parseRouteHash, routeHash, type AppRoute } from '../../shared/route';
 import { address, openPipeline } from './pipelinePage';
-import { useStore, type StoreState } from './index';
+import { useStore } from './index';
+import type { StoreState } from './state';
 
 /** Where the app is now, as an address names it. */
 export function routeOf(state: StoreState): AppRoute {

@@ -1,12 +1,5 @@
 // Sandbox mode's panel: the simulated servers' connection details and the workload's rate.
-import type { SandboxDetails } from '../../shared/sandbox';
 import { useStore } from './index';
-
-export interface SandboxSliceState {
-  /** null: the sandbox has not been started in this app. */
-  sandbox?: SandboxDetails | null;
-  sandboxError?: string;
-}
 
 const said = (error: unknown) => (error instanceof Error ? error.message : 'The sandbox did not answer.');
 

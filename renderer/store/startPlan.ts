@@ -1,22 +1,9 @@
 // Before a pipeline starts, the DBA sees what Start will do: the checks are run (they only read), and
 // the writes the agent itself makes at Start (the SYNC schema or sync library when absent) and any
 // failed check are said in the confirmation, before anything happens at the source.
-import type { CheckResult } from '../../shared/controlApi';
 import { useStore } from './index';
 import { address, controlAgent, failure, patch, stillOpen } from './pipelinePage';
-import { sameAddress, type RunAddress } from './answerOrder';
-
-export interface StartPlan {
-  at: RunAddress;
-  /** Statements the agent runs at Start. */
-  atStart: string[];
-  failed: CheckResult[];
-  tables: number;
-}
-
-export interface StartPlanSliceState {
-  startPlan?: StartPlan | 'reading';
-}
+import { sameAddress } from './answerOrder';
 
 /** Reads what Start would do, for the confirmation. */
 export async function prepareStart(): Promise<void> {

@@ -1,47 +1,12 @@
 // Choosing a pipeline's tables: a page of the source's catalogue at a time (searched, by schema), the
 // tables chosen with their target names, saved as the pipeline's entities. Entities already stored
 // open as chosen, and keep their other settings (row identification, columns, journal) when saved.
-import type { CatalogAnswer, CatalogTable, Entity } from '../../shared/controlApi';
+import type { CatalogTable, Entity } from '../../shared/controlApi';
 import { agentTypes, agentTypeSchema } from '../../shared/agents';
 import { useStore } from './index';
 import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
-
-export interface PickerAddress {
-  profileId: string;
-  pipelineId: string;
-  agentId: string;
-  /** The source's agent type: it decides the default target names. */
-  agentType: string;
-}
-
-export interface ChosenTable {
-  schema: string;
-  table: string;
-  target: string;
-}
-
-export interface TablePickerState {
-  address: PickerAddress;
-  search: string;
-  schema: string;
-  /** The cursors of the pages before this one (the first page's is null). */
-  cursors: (string | null)[];
-  page?: CatalogAnswer;
-  loading: boolean;
-  /** By `keyOf`: the tables chosen and the target table each writes. */
-  chosen: Record<string, ChosenTable>;
-  /** The entities as stored when the picker opened. */
-  stored: Entity[];
-  saving: boolean;
-  /** The last save's outcome, shown beside its button. */
-  result?: { ok: boolean; message: string };
-  error?: string;
-}
-
-export interface TablePickerSliceState {
-  picker: TablePickerState | undefined;
-}
+import type { PickerAddress, TablePickerState } from './state';
 
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
 

@@ -1,43 +1,10 @@
 import { agentTypes, SECTION_IDS, type AgentType } from '../../shared/agents';
 import type { SectionId } from '../../shared/config/section';
 import { secretKeysOf } from '../../shared/config/parse';
-import type { Problem } from '../../shared/config/problems';
-import { initialValues, toBody, type FormValue, type FormValues } from './formValues';
+import { initialValues, toBody, type FormValue } from './formValues';
 import { useStore } from './index';
 import { closePicker, openPicker } from './tablePicker';
-import type { z } from 'zod';
-import type { applyAnswerSchema } from '../../shared/api';
-import type { CheckResult } from '../../shared/controlApi';
-
-export type WizardStep = SectionId | 'done';
-
-export interface WizardState {
-  agentType: AgentType;
-  /** What the agent is in its pipeline: its source, or where it writes. */
-  role: 'source' | 'target';
-  /** The pipeline Apply offers first (a target is set for a pipeline that exists). */
-  pipelineId?: string;
-  step: WizardStep;
-  values: Record<SectionId, FormValues>;
-  /** Fields the user has edited or tried to submit: only these show errors while typing. */
-  touched: Record<SectionId, Record<string, boolean>>;
-  /** What main said at the last submit, until the field is edited again. */
-  serverProblems: Record<SectionId, Problem[]>;
-  /** The objects main accepted, secrets redacted. */
-  accepted: Partial<Record<SectionId, Record<string, unknown>>>;
-  busy: boolean;
-  error?: string;
-  /** The last "Test connection" at step 1. */
-  connection?: CheckResult | 'testing';
-  /** The last "Apply" to an engine: each request with its answer. */
-  applied?: z.infer<typeof applyAnswerSchema> | 'applying';
-  /** Editing an agent an engine holds: its address and state; secrets left blank keep the stored ones. */
-  editing?: { profileId: string; pipelineId: string; agentId: string; state: string };
-}
-
-export interface WizardSliceState {
-  wizard: WizardState | undefined;
-}
+import type { WizardState } from './state';
 
 const update = (change: (w: WizardState) => Partial<WizardState>) =>
   useStore.setState((s) => (s.wizard ? { wizard: { ...s.wizard, ...change(s.wizard) } } : s));

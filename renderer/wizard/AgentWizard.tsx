@@ -3,10 +3,11 @@ import { agentTypes } from '../../shared/agents';
 import { fieldsOf, parseSection, withKeptSecrets } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
-import { closeWizard, goBack, setField, submitStep, testConnection, type WizardState } from '../store/wizard';
+import { closeWizard, goBack, setField, submitStep, testConnection } from '../store/wizard';
 import { ConnectionResult, EngineApply, TablesStep } from './EngineApply';
 import { SchemaForm } from '../ui/SchemaForm';
 import { problemsByField, toBody } from '../store/formValues';
+import type { WizardState } from '../store/state';
 
 const STEPS: SectionId[] = ['hostCredentials', 'configuration'];
 

@@ -5,11 +5,12 @@ import { useEffect, useState } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
-import { applyToEngine, type WizardState } from '../store/wizard';
+import { applyToEngine } from '../store/wizard';
 import { useStore } from '../store';
 import { agentTypes } from '../../shared/agents';
 import { openPipeline } from '../store/pipelinePage';
 import { TablePicker } from '../ui/TablePicker';
+import type { WizardState } from '../store/state';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
   if (!connection) return null;

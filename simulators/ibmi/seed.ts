@@ -4,7 +4,8 @@
 // two members) journaled to LEGACY/JRN. Built through the same interface the agent uses.
 import { journalHostCredentials, type JournalHostCredentials } from '../../shared/agents/journal';
 import { suggestedProfile, type UserProfile } from './system/users';
-import type { SandboxIbmi } from './index';
+import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import type { SimulatedConnectOptions } from './session';
 
 export const SEED_AGENT = { user: 'CDCAGENT', password: 'Sandbox-1' };
 export const SEED_READER = { user: 'CDCREAD', password: 'Sandbox-2' };
@@ -54,7 +55,13 @@ export const NOTES_DDS = [
   '     A            WRITTEN         Z',
 ].join('\n');
 
-export async function seedIbmi(sandbox: SandboxIbmi): Promise<void> {
+/** What seeding needs of a system: a sign-on, and a way to put DDS into a source member. */
+interface Seedable {
+  connect(options: SimulatedConnectOptions): Promise<IbmiConnection>;
+  putSource(library: string, file: string, member: string, text: string): void;
+}
+
+export async function seedIbmi(sandbox: Seedable): Promise<void> {
   const c = await sandbox.connect({ ...SEED_ADMIN, defaultLibrary: 'QGPL' });
   try {
     await c.query('CREATE SCHEMA SHOP');

@@ -2,7 +2,7 @@
 // a small T-SQL subset (statements.ts); errors carry SQL Server's own numbers, states and classes.
 import type { Login7 } from './tds/login7';
 import type { RpcCall, RpcParam } from './tds/requests';
-import type { CallResult, HostSession, LoginOutcome, StatementResult, TdsHost } from './tds/server';
+import type { CallResult, HostSession, LoginOutcome, StatementResult, TdsHost } from './tds/hostSession';
 import type { ServerMessage } from './tds/tokens';
 import { runBatch, type Parameters, type SessionContext } from './statements';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,11 +13,11 @@ import { SessionTransaction } from './transactions';
 import {
   ALL_RIGHTS,
   SandboxDatabaseFile,
-  SqlError,
   type Rights,
   type SandboxDatabase,
   type ServerDatabase,
 } from './tsql/database';
+import { SqlError } from './tsql/basics';
 import { spRename } from './tsql/rename';
 import type { ServerSession } from './tsql/sessionViews';
 

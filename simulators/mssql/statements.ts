@@ -1,12 +1,13 @@
 // The T-SQL the sandbox runs: SET, USE, WAITFOR DELAY, RAISERROR, THROW, PRINT, SELECT of parameters,
 // literals and session functions, and table statements (tsql/dml.ts). Anything else is refused by
 // name, never half-run.
-import type { StatementResult } from './tds/server';
+import type { StatementResult } from './tds/hostSession';
 import type { Column, ServerMessage } from './tds/tokens';
 import type { SqlValue } from './tds/types';
 import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
 import { undeclared } from './tsql/basics';
-import { SqlError, type SandboxDatabase } from './tsql/database';
+import { type SandboxDatabase } from './tsql/database';
+import { SqlError } from './tsql/basics';
 import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
 import { runTableStatement, type Parameters } from './tsql/dml';
 import { spRename } from './tsql/rename';

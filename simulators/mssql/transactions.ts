@@ -2,10 +2,11 @@
 // commits), an 8-byte descriptor the client echoes in ALL_HEADERS, and an isolation level. The
 // SQLite connection's own transaction carries the work; in WAL mode its reads see one snapshot.
 import { randomBytes } from 'node:crypto';
-import type { StatementResult } from './tds/server';
+import type { StatementResult } from './tds/hostSession';
 import { ISOLATION } from './tds/requests';
 import { finishVersion } from './tsql/changeTracking';
-import { quote, SqlError, type SandboxDatabase } from './tsql/database';
+import { type SandboxDatabase } from './tsql/database';
+import { quote, SqlError } from './tsql/basics';
 
 export const ISOLATION_NAMES: Record<string, number> = {
   'read uncommitted': ISOLATION.READ_UNCOMMITTED,

@@ -15,7 +15,8 @@ import { openChangeTrackingSource } from '../../main/agents/changeTracking/sourc
 import { PostgresTarget } from '../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import type { Target } from '../../main/agents/target';
-import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { PipelineRunner } from '../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../main/runner/events';
 import type { SandboxSqlServer } from '../../simulators/mssql';
 import { ctConfiguration, readySandbox, sandboxCredentials } from '../helpers/changeTracking';
 import { POSTGRES, scratchSchema } from '../helpers/replica';

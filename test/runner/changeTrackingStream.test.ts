@@ -11,7 +11,8 @@ import { openChangeTrackingSource } from '../../main/agents/changeTracking/sourc
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import type { TableShape } from '../../main/agents/source';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
-import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { PipelineRunner } from '../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../main/runner/events';
 import { ctConfiguration, sandboxCredentials } from '../helpers/changeTracking';
 import { sourceReplica, sqliteReplica } from '../helpers/replica';
 import { DBA, sandboxPool } from '../helpers/sandbox';

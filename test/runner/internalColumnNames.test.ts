@@ -12,7 +12,8 @@ import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/m
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { describeTables } from '../../main/agents/changeTracking/shape';
 import type { TableShape } from '../../main/agents/source';
-import { PipelineRunner, type RunnerEntity, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { PipelineRunner, type RunnerEntity } from '../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../main/runner/events';
 import { SqliteTarget } from '../../main/agents/sqlite/target';
 import { PostgresTarget } from '../../main/agents/postgresql/target';
 import type { Target } from '../../main/agents/target';

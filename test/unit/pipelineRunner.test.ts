@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { AgentConnectionError } from '../../main/agents/connectionError';
 import type { Checkpoint, SourceAgent } from '../../main/agents/source';
-import { isTransient, PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { isTransient, PipelineRunner } from '../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../main/runner/events';
 import { classifySqlServerError } from '../../main/agents/changeTracking/errors';
 import { classifyIbmiError } from '../../main/agents/journal/errors';
 import { classifyPostgresError } from '../../main/agents/postgresql/errors';

@@ -7,7 +7,8 @@ import type { SnapshotMode } from '../../shared/agents/common';
 import type { Change, ChangeBatch, Checkpoint, Row, SourceAgent } from '../../main/agents/source';
 import type { Target } from '../../main/agents/target';
 import { parseStored } from '../../main/runner/copies';
-import { PipelineRunner, type RunnerEvent } from '../../main/runner/pipelineRunner';
+import { PipelineRunner } from '../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../main/runner/events';
 
 const shape = {
   ref: { schema: 'dbo', table: 'T' },

@@ -3,7 +3,7 @@
 // the batch (MS-TDS 2.2.7.6: an ERROR token, then DONE with DONE_ERROR), or the socket drops.
 import { PACKET, type Message } from './packet';
 import { parseRpc, parseSqlBatch } from './requests';
-import type { StatementResult } from './server';
+import type { StatementResult } from './hostSession';
 import type { ServerMessage } from './tokens';
 
 /** What a fault's `matching` is tested against: the batch, or the procedure and its text parameters. */

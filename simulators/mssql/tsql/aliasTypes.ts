@@ -2,7 +2,7 @@
 // as customers' schemas use them (AdventureWorks' dbo.Name, dbo.Flag, dbo.Phone). A column of an alias
 // type stores and travels as its base type; sys.columns shows the alias's user_type_id and the base's
 // system_type_id; sys.types lists the alias (is_user_defined 1, ids from 257).
-import type { StatementResult } from '../tds/server';
+import type { StatementResult } from '../tds/hostSession';
 import type { SqlType } from '../tds/types';
 import { statementError } from './basics';
 import type { SandboxDatabase } from './database';

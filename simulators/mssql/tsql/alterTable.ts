@@ -2,12 +2,14 @@
 // Tracking does for each as Microsoft documents it ("Work with change tracking"): adding or dropping a
 // column records no row change; updates of a column added later are tracked. A column added keeps the
 // next column id, and a dropped column's id is never reused, as SQL Server numbers them.
-import type { StatementResult } from '../tds/server';
+import type { StatementResult } from '../tds/hostSession';
 import type { SqlValue } from '../tds/types';
 import { typeColumns } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { statementError as error } from './basics';
-import { quote, type ColumnDef, type SandboxDatabase, type TableInfo } from './database';
+import { type SandboxDatabase } from './database';
+import { quote } from './basics';
+import type { ColumnDef, TableInfo } from './schema';
 import { columnDef } from './columnDefs';
 import { columnSql } from './columnRules';
 import { convert } from './convert';

@@ -7,7 +7,7 @@
 // admits one writer at a time, so versions are handed out in commit order and a reader never skips
 // a version still in flight.
 import { quote, SqlError, tableSql } from './basics';
-import type { SandboxDatabase, TableInfo } from './database';
+import type { DatabaseHandle, TableInfo } from './schema';
 import { declaredType } from './typeNames';
 
 export const CT_DDL = `
@@ -41,7 +41,7 @@ export interface CtSettings {
   autoCleanup: boolean;
 }
 
-export function settings(db: SandboxDatabase): CtSettings {
+export function settings(db: DatabaseHandle): CtSettings {
   const row = db.db
     .prepare<
       [],
@@ -58,7 +58,7 @@ export function settings(db: SandboxDatabase): CtSettings {
 
 /** ALTER DATABASE … SET CHANGE_TRACKING = ON (…) | OFF | (options). */
 export function alterDatabase(
-  db: SandboxDatabase,
+  db: DatabaseHandle,
   enable: boolean | undefined,
   options: { period?: number; units?: string; autoCleanup?: boolean },
 ): void {
@@ -116,7 +116,7 @@ function primaryKey(table: TableInfo) {
 }
 
 /** ALTER TABLE … ENABLE CHANGE_TRACKING [WITH (TRACK_COLUMNS_UPDATED = ON)]. */
-export function enableTable(db: SandboxDatabase, table: TableInfo, trackColumns: boolean): void {
+export function enableTable(db: DatabaseHandle, table: TableInfo, trackColumns: boolean): void {
   if (!settings(db).enabled) {
     throw new SqlError({
       number: 4996,
@@ -161,7 +161,7 @@ export function enableTable(db: SandboxDatabase, table: TableInfo, trackColumns:
 }
 
 /** A tracked table's change triggers dropped (before its columns change: SQLite checks them). */
-export function dropTriggers(db: SandboxDatabase, objectId: number): void {
+export function dropTriggers(db: DatabaseHandle, objectId: number): void {
   for (const t of ['i', 'd', 'k', 'u'])
     db.db.exec(`DROP TRIGGER IF EXISTS ${quote(`__ct.${objectId}.${t}`)}`);
 }
@@ -170,7 +170,7 @@ export function dropTriggers(db: SandboxDatabase, objectId: number): void {
  * The triggers that record a tracked table's changes, for its columns as they are now: written when
  * tracking is enabled and again after ALTER TABLE, so a column added is in SYS_CHANGE_COLUMNS.
  */
-export function writeTriggers(db: SandboxDatabase, table: TableInfo, trackColumns: boolean): void {
+export function writeTriggers(db: DatabaseHandle, table: TableInfo, trackColumns: boolean): void {
   const pk = primaryKey(table) ?? [];
   const side = sideTable(table.objectId);
   const target = tableSql(table.schema, table.name);
@@ -209,7 +209,7 @@ export function writeTriggers(db: SandboxDatabase, table: TableInfo, trackColumn
 }
 
 /** Whether a tracked table records which columns an update changed (TRACK_COLUMNS_UPDATED). */
-export function tracksColumns(db: SandboxDatabase, objectId: number): boolean {
+export function tracksColumns(db: DatabaseHandle, objectId: number): boolean {
   const row = db.db
     .prepare<[number], { t: bigint }>(
       'SELECT is_track_columns_updated_on AS t FROM __ct_tables WHERE object_id = ?',
@@ -218,7 +218,7 @@ export function tracksColumns(db: SandboxDatabase, objectId: number): boolean {
   return Number(row?.t ?? 0) === 1;
 }
 
-export function disableTable(db: SandboxDatabase, table: TableInfo): void {
+export function disableTable(db: DatabaseHandle, table: TableInfo): void {
   if (!db.db.prepare('SELECT 1 FROM __ct_tables WHERE object_id = ?').get(table.objectId)) {
     throw new SqlError({
       number: 4999,
@@ -234,12 +234,12 @@ export function disableTable(db: SandboxDatabase, table: TableInfo): void {
   })();
 }
 
-export function isTracked(db: SandboxDatabase, objectId: number): boolean {
+export function isTracked(db: DatabaseHandle, objectId: number): boolean {
   return db.db.prepare('SELECT 1 FROM __ct_tables WHERE object_id = ?').get(objectId) !== undefined;
 }
 
 /** After a transaction with tracked changes: its version becomes the current one (inside that transaction). */
-export function finishVersion(db: SandboxDatabase): void {
+export function finishVersion(db: DatabaseHandle): void {
   // Read first: a transaction that only read must stay a reader (a write would break its snapshot).
   const pending = db.db
     .prepare<[], { v: bigint | null; c: Buffer | null }>('SELECT txn_version AS v, context AS c FROM __ct_db')
@@ -257,12 +257,12 @@ export function finishVersion(db: SandboxDatabase): void {
     .run();
 }
 
-export function setContext(db: SandboxDatabase, context: Buffer | null): void {
+export function setContext(db: DatabaseHandle, context: Buffer | null): void {
   db.db.prepare('UPDATE __ct_db SET context = ?').run(context);
 }
 
 /** The version a transaction has claimed, if any: TRUNCATE gives back what its row deletes claimed. */
-export function claimedVersion(db: SandboxDatabase): bigint | null {
+export function claimedVersion(db: DatabaseHandle): bigint | null {
   return db.db.prepare<[], { v: bigint | null }>('SELECT txn_version AS v FROM __ct_db').get()?.v ?? null;
 }
 
@@ -273,7 +273,7 @@ export function claimedVersion(db: SandboxDatabase): bigint | null {
  * before the truncation — one that was caught up included — finds its version below the minimum and
  * must reinitialise, as Microsoft's validation check says.
  */
-export function truncated(db: SandboxDatabase, objectId: number, claimedBefore: bigint | null): void {
+export function truncated(db: DatabaseHandle, objectId: number, claimedBefore: bigint | null): void {
   db.db.prepare('UPDATE __ct_db SET txn_version = ?').run(claimedBefore);
   if (!isTracked(db, objectId)) return;
   db.db.exec(`DELETE FROM ${sideTable(objectId)}`);
@@ -284,7 +284,7 @@ export function truncated(db: SandboxDatabase, objectId: number, claimedBefore: 
 }
 
 /** Retention: changes older than the period go, and the minimum valid version moves past them. */
-export function cleanup(db: SandboxDatabase, now: Date): void {
+export function cleanup(db: DatabaseHandle, now: Date): void {
   const s = settings(db);
   if (!s.enabled || !s.autoCleanup) return;
   const cutoff = new Date(

@@ -1,7 +1,8 @@
 // A column definition as CREATE TABLE and ALTER TABLE … ADD write it ("CREATE TABLE (Transact-SQL)",
 // column_definition): name, type, NULL or NOT NULL, IDENTITY, DEFAULT, and the column constraints
 // PRIMARY KEY, UNIQUE and CHECK, each optionally named by CONSTRAINT name.
-import { SqlError, type ColumnDef } from './database';
+import { SqlError } from './basics';
+import type { ColumnDef } from './schema';
 import { isOp, isWord, nameOf, textOf, type Token } from './lexer';
 import { parseTypeName, TypeNameError } from './typeNames';
 import { checkAt, checkSql } from './constraintText';

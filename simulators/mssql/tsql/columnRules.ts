@@ -8,7 +8,7 @@ import { declaredType } from './typeNames';
 import { MONEY_RANGE } from './convert';
 import { ROWVERSION_DEFAULT } from './rowversion';
 import { decimalToUnscaled, exactText } from '../tds/types';
-import type { ColumnDef } from './database';
+import type { ColumnDef } from './schema';
 
 const INTEGER_RANGE: Record<string, [bigint, bigint]> = {
   tinyint: [0n, 255n],

@@ -1,7 +1,7 @@
 // The text of constraints, shared by CREATE TABLE, ALTER TABLE and DEFAULT: a CHECK's expression as
 // SQLite reads it, and the names SQL Server gives unnamed constraints.
 import { randomBytes } from 'node:crypto';
-import { quote } from './database';
+import { quote } from './basics';
 import { isOp, isWord, syntax, type Token } from './lexer';
 
 /** A CHECK's T-SQL expression as SQLite reads it: bracketed names quoted, N'…' as '…'. */

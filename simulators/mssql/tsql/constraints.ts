@@ -2,9 +2,10 @@
 // constraints"): CHECK at column and table level, UNIQUE and PRIMARY KEY added to a table, and DROP
 // CONSTRAINT. A CHECK is SQLite's own named CHECK (so every write is checked, 547 when one fails); a
 // constraint added later becomes part of the table made again, or a unique index for a key.
-import type { StatementResult } from '../tds/server';
+import type { StatementResult } from '../tds/hostSession';
 import { physicalName, statementError as error } from './basics';
-import { quote, type SandboxDatabase, type TableInfo } from './database';
+import { quote } from './basics';
+import type { DatabaseHandle, TableInfo } from './schema';
 import { isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
 import { isTracked } from './changeTracking';
 import { nextIndexId } from './indexes';
@@ -17,7 +18,7 @@ export interface CheckDef {
   sql: string;
 }
 
-const conflict = (db: SandboxDatabase, table: TableInfo, name: string) =>
+const conflict = (db: DatabaseHandle, table: TableInfo, name: string) =>
   error(
     547,
     `The ALTER TABLE statement conflicted with the CHECK constraint "${name}". The conflict occurred in database "${db.name}", table "${table.schema}.${table.name}".`,
@@ -27,7 +28,7 @@ const conflict = (db: SandboxDatabase, table: TableInfo, name: string) =>
 const checkNames = (sql: string): string[] =>
   [...sql.matchAll(/CONSTRAINT "((?:[^"]|"")+)" CHECK \(/g)].map((m) => (m[1] ?? '').replaceAll('""', '"'));
 
-function tableSql(db: SandboxDatabase, table: TableInfo): string {
+function tableSql(db: DatabaseHandle, table: TableInfo): string {
   return (
     db.db
       .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
@@ -41,7 +42,7 @@ function tableSql(db: SandboxDatabase, table: TableInfo): string {
  * anything else.
  */
 export function alterConstraints(
-  db: SandboxDatabase,
+  db: DatabaseHandle,
   table: TableInfo,
   s: Token[],
   next: number,
@@ -103,7 +104,7 @@ export function alterConstraints(
   return undefined;
 }
 
-function nameTaken(db: SandboxDatabase, table: TableInfo, name: string): boolean {
+function nameTaken(db: DatabaseHandle, table: TableInfo, name: string): boolean {
   const lower = name.toLowerCase();
   return (
     table.keys.some((k) => k.name.toLowerCase() === lower) ||
@@ -114,7 +115,7 @@ function nameTaken(db: SandboxDatabase, table: TableInfo, name: string): boolean
 }
 
 function addKey(
-  db: SandboxDatabase,
+  db: DatabaseHandle,
   table: TableInfo,
   key: { name: string; kind: 'PK' | 'UQ'; clustered: boolean; columns: string[] },
   change: (work: () => void) => void,
@@ -164,7 +165,7 @@ function addKey(
 }
 
 function dropConstraint(
-  db: SandboxDatabase,
+  db: DatabaseHandle,
   table: TableInfo,
   name: string,
   ifExists: boolean,

@@ -14,7 +14,6 @@ import { typeFacts } from '../tds/typeFacts';
 import { CT_DDL } from './changeTracking';
 import { quote, SqlError, tableSql } from './basics';
 
-export { quote, SqlError, tableSql };
 import { typeFromDeclared } from './typeNames';
 import { exactDigits, isExactNumeric, storedExact } from './exactDecimals';
 import { divide } from './arithmetic';
@@ -22,37 +21,7 @@ import { clrMember, clrStatic, type ClrTypeName } from './clrValues';
 import { variantInstance, variantProperty } from '../tds/variant';
 import type { CheckDef } from './constraints';
 import { ROWVERSION_DDL, RowversionCounter } from './rowversion';
-
-export interface ColumnDef {
-  name: string;
-  type: SqlType;
-  nullable: boolean;
-  /** Column-level CHECK constraints (named by the table when the statement did not). */
-  checks?: { name?: string; sql: string }[];
-  identity?: { seed: bigint; increment: bigint };
-  defaultSql?: string;
-  /** The DEFAULT constraint's name when the statement gave one. */
-  defaultName?: string;
-  /** The alias type (CREATE TYPE) the column was declared with; its base type is `type`. */
-  aliasTypeId?: number;
-}
-
-export interface KeyDef {
-  name: string;
-  kind: 'PK' | 'UQ';
-  clustered: boolean;
-  columns: string[];
-}
-
-export interface TableInfo {
-  objectId: number;
-  /** The table's name in SQLite: "schema.name", or "#name" for a session's temporary table. */
-  sqlName: string;
-  schema: string;
-  name: string;
-  columns: (ColumnDef & { columnId: number })[];
-  keys: KeyDef[];
-}
+import type { ColumnDef, DatabaseHandle, KeyDef, TableInfo } from './schema';
 
 const FIRST_OBJECT_ID = 245_575_913;
 
@@ -145,7 +114,7 @@ export interface ServerDatabase {
 
 const WHOLE_TYPES = new Set(['tinyint', 'smallint', 'int', 'bigint']);
 
-export class SandboxDatabase {
+export class SandboxDatabase implements DatabaseHandle {
   readonly db: Database.Database;
   /** The catalogue lookups every statement makes, prepared once per connection. */
   private readonly lookups = new Map<string, Database.Statement>();

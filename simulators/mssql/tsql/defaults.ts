@@ -4,12 +4,13 @@
 // SQLite's own named column default in the table's CREATE TABLE text; adding or dropping one makes the
 // table again (rows kept).
 import { physicalName, statementError as error } from './basics';
-import { quote, type SandboxDatabase, type TableInfo } from './database';
+import { quote } from './basics';
+import type { DatabaseHandle, TableInfo } from './schema';
 import { isWord, nameOf, type Token } from './lexer';
 import { remake } from './remake';
 import { checkSql, generatedName } from './constraintText';
 
-const tableText = (db: SandboxDatabase, table: TableInfo) =>
+const tableText = (db: DatabaseHandle, table: TableInfo) =>
   db.db
     .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
     .get(physicalName(table.schema, table.name))?.sql ?? '';
@@ -57,7 +58,7 @@ function valueEnd(sql: string, at: number): number {
 
 /** ADD [CONSTRAINT name] DEFAULT expr FOR column, from the DEFAULT at s[at]. */
 export function addDefault(
-  db: SandboxDatabase,
+  db: DatabaseHandle,
   table: TableInfo,
   name: string | undefined,
   s: Token[],
@@ -89,7 +90,7 @@ export function addDefault(
 
 /** DROP CONSTRAINT of a named default: true when the table had it. */
 export function dropDefault(
-  db: SandboxDatabase,
+  db: DatabaseHandle,
   table: TableInfo,
   name: string,
   change: (work: () => void) => void,

@@ -1,16 +1,11 @@
 // Tables in the sandbox: CREATE SCHEMA/TABLE, DROP TABLE, INSERT, UPDATE, DELETE, TRUNCATE and
 // SELECT … FROM, translated token by token to SQLite. Columns keep their T-SQL types in answers.
-import type { StatementResult } from '../tds/server';
+import type { StatementResult } from '../tds/hostSession';
 import type { Column } from '../tds/tokens';
 import type { SqlType, SqlValue } from '../tds/types';
-import {
-  quote,
-  SqlError,
-  type ColumnDef,
-  type KeyDef,
-  type SandboxDatabase,
-  type TableInfo,
-} from './database';
+import { type SandboxDatabase } from './database';
+import { quote, SqlError } from './basics';
+import type { ColumnDef, KeyDef, TableInfo } from './schema';
 import {
   closing,
   dotted,

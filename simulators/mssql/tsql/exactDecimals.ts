@@ -12,7 +12,7 @@ import {
   type SqlType,
   type SqlValue,
 } from '../tds/types';
-import type { TableInfo } from './database';
+import type { TableInfo } from './schema';
 import { isWord, solid, splitCommas, textOf, type Token } from './lexer';
 import { castType } from './convert';
 import { isClrType } from './clrValues';

@@ -2,9 +2,10 @@
 // session's temporary table, kept as a SQLite index so reads by its columns are seeks, and listed in
 // sys.indexes / sys.index_columns for permanent tables. SQL Server names indexes per table, SQLite
 // per schema, so the SQLite name carries the table's.
-import type { StatementResult } from '../tds/server';
+import type { StatementResult } from '../tds/hostSession';
 import { statementError as error } from './basics';
-import { quote, type SandboxDatabase, type TableInfo } from './database';
+import { quote } from './basics';
+import type { DatabaseHandle, TableInfo } from './schema';
 import { dotted, isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
 
 /** The dotted name at s[i] (schema.table, or #temp): its parts and the index after it. */
@@ -14,7 +15,7 @@ function dottedAt(s: Token[], i: number): { parts: string[]; next: number } {
   return found;
 }
 
-function tableFor(db: SandboxDatabase, parts: string[]): TableInfo {
+function tableFor(db: DatabaseHandle, parts: string[]): TableInfo {
   const table = db.table(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
   if (!table)
     throw error(
@@ -29,7 +30,7 @@ const isTemp = (table: TableInfo) => table.name.startsWith('#');
 const sqliteName = (table: TableInfo, index: string) =>
   isTemp(table) ? `temp.${quote(`__ix.${table.name}.${index}`)}` : quote(`__ix.${table.objectId}.${index}`);
 
-function exists(db: SandboxDatabase, table: TableInfo, index: string): boolean {
+function exists(db: DatabaseHandle, table: TableInfo, index: string): boolean {
   const name = `__ix.${isTemp(table) ? table.name : table.objectId}.${index}`;
   const master = isTemp(table) ? 'sqlite_temp_master' : 'sqlite_master';
   const found = db.db
@@ -41,7 +42,7 @@ function exists(db: SandboxDatabase, table: TableInfo, index: string): boolean {
 }
 
 /** CREATE [UNIQUE] [CLUSTERED | NONCLUSTERED] INDEX name ON table (col [ASC | DESC], …) [INCLUDE (…)] [WITH (…)] */
-export function createIndex(db: SandboxDatabase, tokens: Token[]): StatementResult {
+export function createIndex(db: DatabaseHandle, tokens: Token[]): StatementResult {
   const s = solid(tokens);
   let i = 1;
   const unique = isWord(s[i], 'unique') ? (i++, true) : false;
@@ -112,14 +113,14 @@ export function createIndex(db: SandboxDatabase, tokens: Token[]): StatementResu
   return {};
 }
 
-function clusteredIndexOf(db: SandboxDatabase, table: TableInfo): { name: string } | undefined {
+function clusteredIndexOf(db: DatabaseHandle, table: TableInfo): { name: string } | undefined {
   if (isTemp(table)) return undefined;
   return db.db
     .prepare<[number], { name: string }>('SELECT name FROM __indexes WHERE object_id = ? AND clustered = 1')
     .get(table.objectId);
 }
 
-export function nextIndexId(db: SandboxDatabase, table: TableInfo): number {
+export function nextIndexId(db: DatabaseHandle, table: TableInfo): number {
   const taken = db.db
     .prepare<[number, number], { id: bigint | null }>(
       'SELECT max(index_id) AS id FROM (SELECT index_id FROM __keys WHERE object_id = ? UNION ALL SELECT index_id FROM __indexes WHERE object_id = ?)',
@@ -129,7 +130,7 @@ export function nextIndexId(db: SandboxDatabase, table: TableInfo): number {
 }
 
 /** DROP INDEX [IF EXISTS] name ON table, or the older DROP INDEX table.name. */
-export function dropIndex(db: SandboxDatabase, tokens: Token[]): StatementResult {
+export function dropIndex(db: DatabaseHandle, tokens: Token[]): StatementResult {
   const s = solid(tokens);
   let i = 2;
   const ifExists = isWord(s[i], 'if') && isWord(s[i + 1], 'exists') ? ((i += 2), true) : false;

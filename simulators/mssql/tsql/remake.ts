@@ -1,12 +1,13 @@
 // Rebuilding a table, which ALTER TABLE … ALTER COLUMN and the constraint statements share.
 import { physicalName } from './basics';
-import { quote, type SandboxDatabase, type TableInfo } from './database';
+import { quote } from './basics';
+import type { DatabaseHandle, TableInfo } from './schema';
 
 /**
  * The table made again from its CREATE TABLE text as `edit` changes it, with its rows (rowids kept)
  * and its indexes: SQLite cannot change a column or a constraint in place.
  */
-export function remake(db: SandboxDatabase, table: TableInfo, edit: (sql: string) => string): void {
+export function remake(db: DatabaseHandle, table: TableInfo, edit: (sql: string) => string): void {
   const own = physicalName(table.schema, table.name);
   const sql =
     db.db

@@ -2,10 +2,12 @@
 // Tracking goes on recording it (its side table and column ids do not change), and SQL Server's
 // caution comes back as an informational message with return status 0. A column rename does not move
 // sys.objects.modify_date here, so a reader that relies on it alone misses renames.
-import type { StatementResult } from '../tds/server';
+import type { StatementResult } from '../tds/hostSession';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { statementError as error } from './basics';
-import { quote, tableSql, type SandboxDatabase, type TableInfo } from './database';
+import { type SandboxDatabase } from './database';
+import { quote, tableSql } from './basics';
+import type { TableInfo } from './schema';
 import { lex, nameOf } from './lexer';
 
 const CAUTION = {

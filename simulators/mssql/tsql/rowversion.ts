@@ -4,7 +4,7 @@
 // and the write stores it back — under SQLite's write lock, so no two sessions draw the same value.
 import type Database from 'better-sqlite3';
 import { quote } from './basics';
-import type { TableInfo } from './database';
+import type { TableInfo } from './schema';
 import type { Token } from './lexer';
 
 export const ROWVERSION_DDL = `CREATE TABLE __dbts (v INTEGER NOT NULL); INSERT INTO __dbts VALUES (2000);`;

@@ -1,6 +1,7 @@
 // Who may do what, as SQL Server answers it: sys.database_principals and fn_my_permissions
 // ("sys.database_principals (Transact-SQL)", "sys.fn_my_permissions (Transact-SQL)").
-import type { Rights, TableInfo } from './database';
+import type { Rights } from './database';
+import type { TableInfo } from './schema';
 
 const text = (v: string | null) => (v === null ? 'NULL' : `'${v.replaceAll("'", "''")}'`);
 

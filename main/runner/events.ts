@@ -1,0 +1,65 @@
+// What a running pipeline reports, kind by kind: the runtime records each as an event (EventKind) and
+// feeds the live gauge and metrics from them.
+
+/** Changes of a batch by operation. */
+export interface OperationCounts {
+  inserts: number;
+  updates: number;
+  deletes: number;
+}
+
+export type RunnerState =
+  'starting' | 'snapshot' | 'streaming' | 'retrying' | 'paused' | 'stopped' | 'failed';
+
+export type RunnerEvent =
+  | { kind: 'started' }
+  | { kind: 'snapshot-started'; table: string; reason: string; rowsTotal: number | null }
+  | { kind: 'snapshot-resumed'; table: string; rowsDone: number; rowsTotal: number | null }
+  /** A chunk read at the source, before its commit at the target (what a crash would read again). */
+  | { kind: 'snapshot-chunk-read'; table: string; rows: number }
+  | {
+      kind: 'snapshot-progress';
+      table: string;
+      rowsDone: number;
+      rowsTotal: number | null;
+      rowsPerSecond: number | null;
+      secondsLeft: number | null;
+    }
+  | { kind: 'snapshot-done'; table: string; rows: number; position: string }
+  | { kind: 'snapshot-cancelled'; table: string; rowsDone: number; rowsTotal: number | null }
+  /** A table started from the source's current position without a copy (snapshot mode). */
+  | { kind: 'snapshot-skipped'; table: string; position: string; reason: string }
+  | { kind: 'resnapshot'; table: string; reason: string }
+  /** The table's columns changed at the source, and the target was altered to match. */
+  | { kind: 'schema-changed'; table: string; reason: string }
+  /** The table's replication stopped (dropped or renamed at the source); the other tables go on. */
+  | { kind: 'table-stopped'; table: string; reason: string }
+  | {
+      kind: 'batch-applied';
+      changes: number;
+      inserts: number;
+      updates: number;
+      deletes: number;
+      position: string;
+      /** From the newest change's commit at the source to its commit at the target; null when unknown. */
+      lagMs: number | null;
+      /** The same counts per source table of the batch. */
+      tables: Record<string, OperationCounts>;
+    }
+  /** A verify or repair finished (docs/verify.md): what it found, in numbers. */
+  | {
+      kind: 'verify-finished';
+      id: string;
+      verify: 'verify' | 'repair';
+      status: string;
+      rowsCompared: number;
+      missing: number;
+      extra: number;
+      different: number;
+      repaired: number;
+    }
+  | { kind: 'retrying'; attempt: number; delayMs: number; reason: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'paused' }
+  | { kind: 'resumed' }
+  | { kind: 'stopped' };
