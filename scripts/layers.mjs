@@ -1,7 +1,7 @@
 // The layers of the code, declared once: each folder (sub-folders included, each named) and what it may
 // import besides itself and shared/. Any folder may import shared/; within shared/, the table holds too.
 // A key may also be one file that stands apart from its folder (the agent registry names every agent).
-// The lint rule "layers/direction" (eslint.config.js) and test/unit/layers.test.ts read this table, and
+// The lint rule "layers/direction" (eslint.config.js) and test/repo/layers.unit.test.ts read this table, and
 // docs/architecture.md shows it. Tests (test/, simulators/*/test/), scripts and benchmarks are outside it.
 import { dirname, relative, resolve, sep } from 'node:path';
 

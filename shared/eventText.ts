@@ -1,6 +1,6 @@
 // Every kind of pipeline event in words a DBA reads, declared once: the engine records kinds as codes
 // (`credentials-replaced`, `batch-applied`), the app shows them as sentences, filters them by kind
-// and table, and copies them as text. test/unit/eventText.test.ts checks that every kind the engine
+// and table, and copies them as text. test/shared/eventText.unit.test.ts checks that every kind the engine
 // and the runner record is here.
 import { count, duration, plural } from './format';
 

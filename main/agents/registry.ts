@@ -1,6 +1,6 @@
 // The one list of agent types on the database side: each type's plugin, from its own folder. The
 // types themselves (names, forms, sections) are declared in shared/agents/index.ts; a type added there
-// and here, with its folder, needs no other edit (test/unit/agentPlugins.test.ts).
+// and here, with its folder, needs no other edit (test/main/agents/plugins.unit.test.ts).
 import type { AgentType } from '../../shared/agents';
 import { changeTrackingPlugin } from './changeTracking/plugin';
 import { journalPlugin } from './journal/plugin';

@@ -1,6 +1,6 @@
 // What every source agent offers the runner and the engine: checks, table shapes, a snapshot per
 // table, a change stream from a checkpoint, and a backlog. Both agents pass one contract suite
-// (test/contract/sourceAgent.ts) against this interface.
+// (test/main/agents/contract/sourceAgent.ts) against this interface.
 import { Buffer } from 'node:buffer';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import { tableText } from '../../shared/names';

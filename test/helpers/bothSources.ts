@@ -7,7 +7,7 @@ import type { Row, SourceAgent, TableRef } from '../../main/agents/source';
 import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
 import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
-import type { SourceHarness } from '../contract/sourceAgent';
+import type { SourceHarness } from '../main/agents/contract/sourceAgent';
 import { changeTrackingHarness, sandboxCredentials } from './changeTracking';
 import { journalHarness, sandboxIbmiCredentials } from './journal';
 import { postgresClient } from './replica';

@@ -8,7 +8,7 @@ import type {
 import type { Row, TableRef } from '../../main/agents/source';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
 import { qualified } from '../../main/agents/changeTracking/names';
-import type { SourceHarness } from '../contract/sourceAgent';
+import type { SourceHarness } from '../main/agents/contract/sourceAgent';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { SEED_AGENT_LOGIN } from '../../simulators/mssql/seed';
 import type { EngineClient } from '../../main/client/engineClient';

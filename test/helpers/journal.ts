@@ -5,7 +5,7 @@ import type { Entity } from '../../shared/controlApi';
 import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 import type { Row, TableRef } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
-import type { SourceHarness } from '../contract/sourceAgent';
+import type { SourceHarness } from '../main/agents/contract/sourceAgent';
 import type { SandboxIbmi } from '../../simulators/ibmi';
 import { seedAgentCredentials } from '../../simulators/ibmi/seed';
 

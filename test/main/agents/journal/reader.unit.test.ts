@@ -1,0 +1,53 @@
+// The DSPJRN command the journal agent sends, seen through a stand-in connection: the receiver range
+// from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files.
+import { describe, expect, it } from 'vitest';
+import { IbmiError, type IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import { entriesPerRead, readJournal } from '../../../../main/agents/journal/reader';
+
+function recording(): IbmiConnection & { commands: string[] } {
+  const commands: string[] = [];
+  return {
+    commands,
+    query: async () => [],
+    command: async (cl) => {
+      commands.push(cl);
+      if (cl.startsWith('DSPJRN')) throw new IbmiError('CPF7062', 'No entries converted or copied.');
+    },
+    transaction: (work) => work(recording()),
+    close: async () => undefined,
+  };
+}
+
+const journal = { library: 'SHOP', name: 'QSQJRN' };
+const from = { library: 'SHOP', receiver: 'QSQJRN0002', sequence: 41 };
+
+describe('readJournal', () => {
+  it('names the files, the receiver range from the checkpoint and the entry codes', async () => {
+    const c = recording();
+    expect(await readJournal(c, 'SYNC', journal, [{ library: 'SHOP', file: 'ORDERS' }], from, 500)).toEqual(
+      [],
+    );
+    expect(c.commands).toEqual([
+      'DSPJRN JRN(SHOP/QSQJRN) FILE((SHOP/ORDERS)) RCVRNG(SHOP/QSQJRN0002 *CURRENT) FROMENTLRG(41) ' +
+        'JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(500) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) OUTFILE(SYNC/JRNOUT) ENTDTALEN(*CALC)',
+    ]);
+  });
+
+  it('reads the whole journal past 300 files, and from *FIRST when the position is before any entry', async () => {
+    const c = recording();
+    const files = Array.from({ length: 301 }, (_, i) => ({ library: 'SHOP', file: `F${i}` }));
+    await readJournal(c, 'SYNC', journal, files, { ...from, sequence: 0 }, 500);
+    expect(c.commands[0]).toContain('FILE(*ALLFILE) RCVRNG(SHOP/QSQJRN0002 *CURRENT) FROMENTLRG(*FIRST)');
+  });
+});
+
+describe('entries per DSPJRN read', () => {
+  it('keeps a read near 64 MB: 20,000 narrow entries, fewer of a wide record, never under 500', () => {
+    expect(entriesPerRead(120)).toBe(20_000);
+    expect(entriesPerRead(32_766)).toBe(2_016);
+    expect(entriesPerRead(1_000_000)).toBe(500);
+    // The budget holds: entries times their padded record and header.
+    for (const width of [120, 4_000, 32_766])
+      expect(entriesPerRead(width) * (width + 512)).toBeLessThanOrEqual(64 * 2 ** 20);
+  });
+});

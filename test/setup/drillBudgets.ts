@@ -1,0 +1,21 @@
+// Each drill's time budget on two cores, so CI stays under 20 minutes as drills are added: a drill
+// that runs past its budget fails the run (test/setup/slowestFiles.ts says which and by how much),
+// and the budgets together may take at most half of CI's 20 minutes (test/repo/testNames.unit.test.ts).
+export const DRILL_BUDGET_SECONDS: Readonly<Record<string, number>> = {
+  'test/main/runner/snapshot.drill.test.ts': 240,
+  'test/main/runner/crash.drill.test.ts': 150,
+  'test/main/engine/checksAtScale.drill.test.ts': 120,
+  'test/main/agents/postgresql/restart.drill.test.ts': 60,
+};
+
+export const CI_LIMIT_SECONDS = 20 * 60;
+
+/** What a run of a drill says about its budget: nothing when within it. */
+export function budgetProblem(file: string, seconds: number): string | undefined {
+  if (!file.endsWith('.drill.test.ts')) return undefined;
+  const budget = DRILL_BUDGET_SECONDS[file];
+  if (budget === undefined) return `${file} is a drill without a budget (test/setup/drillBudgets.ts)`;
+  if (seconds > budget)
+    return `${file} took ${seconds.toFixed(0)} s, past its budget of ${budget} s (test/setup/drillBudgets.ts)`;
+  return undefined;
+}
