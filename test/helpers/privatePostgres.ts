@@ -29,10 +29,11 @@ export interface PrivatePostgres {
   destroy(): void;
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/** A server of its own, in a new folder under `parent` (the system's temporary folder by default). */
+export async function startPrivatePostgres(parent = tmpdir()): Promise<PrivatePostgres> {
   const bin = postgresBinaries();
   if (!bin) throw new Error(`No PostgreSQL binaries under ${ROOT}.`);
-  const dir = mkdtempSync(join(tmpdir(), 'cdc-private-pg-'));
+  const dir = mkdtempSync(join(parent, 'cdc-private-pg-'));
   const data = join(dir, 'data');
   // PostgreSQL refuses to run as root: as root, the server runs as the postgres user.
   const asRoot = userInfo().uid === 0;

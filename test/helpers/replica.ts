@@ -146,9 +146,10 @@ export async function postgresReplicas(
   return out;
 }
 
+/** The run's PostgreSQL: the machine's, or the one test/setup/postgres.ts started when none answered. */
 export const POSTGRES = {
   host: '127.0.0.1',
-  port: 5432,
+  port: Number(process.env.CDC_TEST_PGPORT ?? 5432),
   database: 'test',
   user: process.env.PGUSER ?? 'postgres',
 };

@@ -3,7 +3,7 @@
 // the rows into that PostgreSQL schema. No API call outside the app.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresClient } from '../helpers/replica';
+import { POSTGRES, postgresClient } from '../helpers/replica';
 import { openSection, startPipeline, startWebApp, type WebApp } from './browser';
 
 const SCHEMA = `flow_target_${process.pid}`;
@@ -36,8 +36,9 @@ describe('the target step', () => {
     await page.getByRole('heading', { name: /PostgreSQL target/ }).waitFor();
     for (const [label, text] of [
       ['Connection name', 'local postgres'],
-      ['Host', '127.0.0.1'],
-      ['Database', 'test'],
+      ['Host', POSTGRES.host],
+      ['Port', String(POSTGRES.port)],
+      ['Database', POSTGRES.database],
       ['User', 'postgres'],
       ['Password', 'not-needed-trust'],
     ])

@@ -185,7 +185,7 @@ describe('a made-up agent type, given to the runtime as a plugin', () => {
 });
 
 describe('where agent types are named', () => {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
   // Each shipped type's own folder; the registry and the sandbox's sample pipelines name them too.
   const own: Record<string, string> = {
     'change-tracking': 'main/agents/changeTracking/',

@@ -11,7 +11,7 @@ import { createEngineClient, type EngineClient } from '../../../main/client/engi
 import { SEED_AGENT } from '../../../simulators/ibmi/seed';
 import { until } from '../../helpers/until';
 
-const CLI = fileURLToPath(new URL('../../main/app/engineCli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../main/app/engineCli.ts', import.meta.url));
 const run = (args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8' });
 

@@ -580,7 +580,7 @@ describe('schemas', () => {
     const e = await engine();
     const served = await e.client.getOpenApi({});
     expect(served).toEqual(
-      JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')),
+      JSON.parse(readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8')),
     );
     expect(Object.keys(served.paths as object)).toContain(
       '/pipelines/{pipelineId}/agents/{agentId}/config/credentials',

@@ -2,6 +2,7 @@
 // own tables, two entities (of one pipeline or of two) writing one target table as the target compares
 // names, a source table read twice, the agent's own objects as a source, a replica file that is one of
 // the engine's own, and journal settings that would meet the agent's work files or a source library.
+import { POSTGRES } from '../../helpers/replica';
 import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,7 +85,7 @@ const postgres = (schema?: string) => ({
   type: 'postgresql' as const,
   hostCredentials: {
     host: '127.0.0.1',
-    port: 5432,
+    port: POSTGRES.port,
     databaseName: 'test',
     username: 'postgres',
     password: 'pg',

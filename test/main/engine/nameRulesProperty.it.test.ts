@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../main/client/engineClient';
 import { startTestEngine, type RunningEngine } from '../../helpers/engine';
-import { scratchSchema } from '../../helpers/replica';
+import { POSTGRES, scratchSchema } from '../../helpers/replica';
 
 const SCHEMA = `cdc_name_property_${process.pid}`;
 let e: RunningEngine;
@@ -33,7 +33,7 @@ beforeAll(async () => {
         hostCredentials: {
           connectionName: 'pg',
           host: '127.0.0.1',
-          port: 5432,
+          port: POSTGRES.port,
           databaseName: 'test',
           username: 'postgres',
           password: 'unused-with-trust',

@@ -1,6 +1,7 @@
 // A table's columns on both sides, as the Tables section's story shows them: the source's own types from
 // each agent's describe, and the type the pipeline's target declares (the default SQLite file, then a
 // PostgreSQL target agent), through the app as the renderer asks.
+import { POSTGRES } from '../../helpers/replica';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApp, startTestApp } from '../../helpers/app';
 import type { ColumnsAnswer } from '../../../shared/controlApi';
@@ -58,6 +59,7 @@ describe('table columns', () => {
       hostCredentials: {
         connectionName: 'pg',
         host: '127.0.0.1',
+        port: POSTGRES.port,
         databaseName: 'test',
         username: 'postgres',
         password: 'trust-ignores-it',

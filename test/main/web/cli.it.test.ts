@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { freePort } from '../../helpers/ports';
 
-const CLI = fileURLToPath(new URL('../../main/web/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../main/web/cli.ts', import.meta.url));
 let children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children) c.kill('SIGKILL');

@@ -1,0 +1,91 @@
+// The first step of `npm test`: what the tests need from the machine, besides npm's packages. As root
+// without a terminal (CI on a fresh Debian or Ubuntu), it installs what is missing itself (setup.mjs);
+// anywhere else it never calls sudo or apt, and stops at once naming the one command that would.
+// PostgreSQL needs no server here: the tests start their own when none answers (test/setup/postgres.ts).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+
+const onPath = (command) =>
+  spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const quietly = (file, args) => {
+  try {
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return '';
+  }
+};
+const postgresBinaries = () =>
+  existsSync('/usr/lib/postgresql') &&
+  readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
+
+/** Each need: how to tell it is met, and what provides it. */
+export const NEEDS = [
+  { what: 'Chromium (browser tests)', met: () => existsSync('/usr/bin/chromium'), apt: ['chromium'] },
+  { what: "ICU's uconv (CCSID tables)", met: () => onPath('uconv'), apt: ['icu-devtools'] },
+  {
+    what: 'unixODBC with its SQLite driver (ODBC tests)',
+    met: () => quietly('odbcinst', ['-q', '-d']).includes('[SQLite3]'),
+    apt: ['unixodbc', 'odbcinst', 'libsqliteodbc'],
+  },
+  {
+    what: "unixODBC's headers (to build odbc)",
+    met: () => existsSync('/usr/include/sql.h'),
+    apt: ['unixodbc-dev'],
+  },
+  {
+    what: 'PostgreSQL server binaries (target and restart drills)',
+    met: postgresBinaries,
+    apt: ['postgresql'],
+  },
+];
+
+function odbcBuilt() {
+  try {
+    require('odbc');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function missingNeeds() {
+  return NEEDS.filter((need) => !need.met());
+}
+
+function main() {
+  let missing = missingNeeds();
+  if (missing.length > 0) {
+    const canInstall = process.getuid?.() === 0 && !process.stdin.isTTY && onPath('apt-get');
+    if (!canInstall) {
+      console.error(
+        `npm test needs ${missing.map((m) => m.what).join(', ')}: run \`sudo npm run setup\` once (apt-get install ${missing.flatMap((m) => m.apt).join(' ')}).`,
+      );
+      process.exit(1);
+    }
+    console.log(`Installing what the tests need: ${missing.flatMap((m) => m.apt).join(' ')}`);
+    execFileSync(process.execPath, [fileURLToPath(new URL('setup.mjs', import.meta.url))], {
+      stdio: 'inherit',
+    });
+    missing = missingNeeds();
+    if (missing.length > 0) {
+      console.error(`Still missing after setup: ${missing.map((m) => m.what).join(', ')}.`);
+      process.exit(1);
+    }
+  }
+  // `npm ci` skips the optional odbc package when unixODBC's headers are not there yet: build it now.
+  if (!odbcBuilt()) {
+    console.log('Building the odbc package against unixODBC (npm rebuild odbc)');
+    execFileSync('npm', ['rebuild', 'odbc', '--foreground-scripts'], { cwd: root, stdio: 'inherit' });
+    if (!odbcBuilt()) {
+      console.error('The odbc package does not load after `npm rebuild odbc`; see its output above.');
+      process.exit(1);
+    }
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
