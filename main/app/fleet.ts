@@ -43,6 +43,8 @@ export interface FleetOptions {
   pictureEveryMs?: number;
   /** An engine that answered and then did not for this long is told as not answering (tests shorten it). */
   silenceMs?: number;
+  /** Waits between reconnects to an engine's event stream (the stream's own by default; tests shorten them). */
+  reconnectDelaysMs?: readonly number[];
 }
 
 const problemOf = (error: unknown): string => {
@@ -247,12 +249,16 @@ export function createFleet(o: FleetOptions): Fleet {
       }
       if (stopped) return;
       client = createEngineClient({ ...options, timeoutMs: 10_000 });
-      stopStream = subscribeToEngine(options, {
-        connected: () => void readOverview(),
-        message: onMessage,
-        disconnected: (reason) => unreachable(reason),
-        unsupported: () => void poll(),
-      });
+      stopStream = subscribeToEngine(
+        options,
+        {
+          connected: () => void readOverview(),
+          message: onMessage,
+          disconnected: (reason) => unreachable(reason),
+          unsupported: () => void poll(),
+        },
+        { retryDelaysMs: o.reconnectDelaysMs },
+      );
     };
 
     pushPicture(true);

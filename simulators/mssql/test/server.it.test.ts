@@ -237,7 +237,7 @@ describe('errors and cancel', () => {
       const request = pool.request();
       const started = Date.now();
       const running = request.query("WAITFOR DELAY '00:00:05'").catch((e: unknown) => e);
-      setTimeout(() => request.cancel(), 200);
+      setTimeout(() => request.cancel(), 50);
       const error = (await running) as sql.RequestError;
       expect(error.code).toBe('ECANCEL');
       expect(Date.now() - started).toBeLessThan(3000);

@@ -241,12 +241,25 @@ describe('the fleet', () => {
       access: (p) => Promise.resolve({ baseUrl: p.baseUrl, token: tokens.get(p.id) ?? 'x' }),
       settings: () => settings,
       now: () => new Date(),
-      silenceMs: 400,
+      silenceMs: 100,
+      reconnectDelaysMs: [20],
     });
     const alerts: Alert[] = [];
+    // Each failed reconnect pushes the engine's picture again, unreachable: counted per engine.
+    const failedReconnects = new Map<string, number>();
     fleet.subscribe((m) => {
       if (m.type === 'alert') alerts.push(m.alert);
+      if (m.type === 'engine' && m.engine.connection === 'unreachable')
+        failedReconnects.set(m.engine.profileId, (failedReconnects.get(m.engine.profileId) ?? 0) + 1);
     });
+    /** Resolves once three more reconnects of the engine failed, the last past the silence period. */
+    const reconnectsFailed = async (id: string, ms: number) => {
+      const from = failedReconnects.get(id) ?? 0;
+      const started = Date.now();
+      await until(`${id}: reconnects failing for ${ms} ms`, () => {
+        return (failedReconnects.get(id) ?? 0) - from >= 3 && Date.now() - started > ms;
+      });
+    };
     const state = (id: string) => fleet.engines().find((e) => e.profileId === id)?.connection;
     try {
       fleet.sync();
@@ -268,7 +281,7 @@ describe('the fleet', () => {
         /^Cannot reach the engine at .*\. Not answering for 0 s: its pipelines' states are not known until it answers again\.$/,
       );
       // Silent on: told once, not at each failed reconnect; the engine never reached is never told.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await reconnectsFailed('plant', 100);
       expect(alerts).toHaveLength(1);
 
       // Turned off, another engine's silence is not told.
@@ -278,7 +291,7 @@ describe('the fleet', () => {
       await until('Mill live', () => state('mill') === 'live');
       await mill.stop();
       await until('Mill unreachable', () => state('mill') === 'unreachable');
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await reconnectsFailed('mill', 100);
       expect(alerts).toHaveLength(1);
     } finally {
       fleet.close();

@@ -4,7 +4,7 @@
 // engine restarts, and an engine without the stream told apart from one that is down.
 import type sql from 'mssql';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribeToEngine } from '../../../main/client/engineStream';
 import { watchIdleBacklogs } from '../../../main/engine/idleBacklog';
@@ -16,6 +16,19 @@ import { startTestEngine, type RunningEngine } from '../../helpers/engine';
 import { sandboxPool } from '../../helpers/sandbox';
 import { until } from '../../helpers/until';
 
+/** Sends a request's headers and not its announced body; resolves when the server closes the socket. */
+function requestCutByTimeout(url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`POST /pipelines HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: 10\r\n\r\n`),
+    );
+    socket.on('error', reject);
+    socket.on('close', () => resolve());
+    socket.resume();
+  });
+}
+
 let sandbox: SandboxSqlServer;
 let admin: sql.ConnectionPool;
 let e: RunningEngine;
@@ -25,7 +38,7 @@ beforeAll(async () => {
   admin = await sandboxPool(sandbox, { user: 'sa', password: 'Sandbox-Passw0rd', max: 1 });
   // The engine's own measuring of idle pipelines is left out: a test below runs it at its own pace.
   e = await startTestEngine({
-    limits: { headersTimeoutMs: 500, requestTimeoutMs: 1_000 },
+    limits: { headersTimeoutMs: 200, requestTimeoutMs: 300 },
     idleBacklogEveryMs: 3_600_000,
   });
 });
@@ -133,7 +146,9 @@ describe('the event stream', () => {
   it('stays open past the request timeout, and comes back after the engine restarts', async () => {
     const sub = subscriber(e.url, e.token, { retryDelaysMs: [100] });
     await until('connected', () => sub.log.includes('connected'));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A request begun after the stream, its body never sent, is cut at the request timeout: once it
+    // is, the stream has outlived that timeout.
+    await requestCutByTimeout(e.url);
     expect(sub.log).toEqual(['connected']);
     await e.client.createPipeline({}, { id: 'after-wait', name: 'After the wait' });
     await until('a message after the timeout', () => sub.messages.some((m) => m.type === 'pipelines'));
@@ -196,8 +211,8 @@ describe('the event stream', () => {
       await until('the stopped backlog pushed', () =>
         statusesOf(sub.messages, 'parked').some((s) => s.state === 'stopped' && (s.backlogRows ?? 0) >= 2),
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(points(paused) - pausedBefore).toBeGreaterThanOrEqual(3);
+      // Three rounds of the watcher measured the paused pipeline; the stopped one was measured once.
+      await until('three rounds of measuring', () => points(paused) - pausedBefore >= 3);
       expect(points(stopped) - stoppedBefore).toBe(1);
     } finally {
       stop();
