@@ -559,6 +559,11 @@ export class PipelineRunner {
       if (readAhead) this.readAhead = await readAhead;
     }
     Object.assign(stored.positions, checkpoint);
+    // The source's checkpoint (for its backlog and for other tools) follows the target's commit at once:
+    // a backlog read after "Applied" counts from it, and no status is owed to correct the gauge later.
+    const advanced = batch.changes.length > 0 || moved;
+    if (advanced) await source.saveCheckpoint(stored.positions);
+    const savedPositions = JSON.stringify(stored.positions);
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
     if (changes.length > 0) {
@@ -588,12 +593,12 @@ export class PipelineRunner {
       caughtUpReadStartedAt: this.caughtUpReadStartedAt,
       now: () => this.now(),
     });
-    // The source's checkpoint (for its backlog and for other tools) follows the target's commit; after a
-    // (re)connect it is written once anyway, in case a crash came between the two.
-    if (batch.changes.length > 0 || moved || restarted.size > 0 || !this.sourceCaughtUp) {
+    // Again when copies moved positions since, or a table restarted; after a (re)connect it is written
+    // once anyway, in case a crash came between the target's commit and the source's.
+    const movedSince = JSON.stringify(stored.positions) !== savedPositions;
+    if ((advanced && movedSince) || (!advanced && (restarted.size > 0 || !this.sourceCaughtUp)))
       await source.saveCheckpoint(stored.positions);
-      this.sourceCaughtUp = true;
-    }
+    this.sourceCaughtUp = true;
     await this.recordBacklog(source, refs, stored.positions, batch.caughtUp ?? batch.changes.length === 0);
     return batch.changes.length === 0 && restarted.size === 0 && stops.size === 0 && !copying;
   }

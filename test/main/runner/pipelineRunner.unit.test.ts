@@ -268,6 +268,33 @@ describe('PipelineRunner applies only what changed', () => {
   });
 });
 
+describe('PipelineRunner and the source checkpoint', () => {
+  it('has saved the source checkpoint by the time it says a batch was applied', async () => {
+    // A backlog read the moment "Applied" shows counts from the source's checkpoint: it must be there.
+    const saved: Checkpoint[] = [];
+    const seenWhenApplied: (Checkpoint | undefined)[] = [];
+    let reads = 0;
+    const runner = new PipelineRunner({
+      openSource: async () => ({
+        ...source(async () =>
+          reads++ === 0
+            ? { changes: [{ ...change, position: '2' }], checkpoint: { 'dbo.T': '2' }, resnapshot: [] }
+            : { changes: [], checkpoint: { 'dbo.T': '2' }, resnapshot: [] },
+        ),
+        saveCheckpoint: async (c: Checkpoint) => void saved.push({ ...c }),
+      }),
+      openTarget: async () => memoryTarget(),
+      entities,
+      retry,
+      onEvent: (e) => {
+        if (e.kind === 'batch-applied') seenWhenApplied.push(saved.at(-1));
+      },
+    });
+    await runner.runUntilCaughtUp();
+    expect(seenWhenApplied).toEqual([{ 'dbo.T': '2' }]);
+  });
+});
+
 describe('PipelineRunner reads ahead', () => {
   /** A stream of `total` inserts in batches of 10, its log of reads and applies in the order they happened. */
   function stream(total: number, failFirstReadFrom?: number) {
