@@ -7,7 +7,7 @@ import type { SqlValue } from '../tds/types';
 import { typeColumns } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { statementError as error } from './basics';
-import { type SandboxDatabase } from './database';
+import type { SandboxDatabase } from './database';
 import { quote } from './basics';
 import type { ColumnDef, TableInfo } from './schema';
 import { columnDef } from './columnDefs';

@@ -5,7 +5,7 @@
 import type { StatementResult } from '../tds/hostSession';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { statementError as error } from './basics';
-import { type SandboxDatabase } from './database';
+import type { SandboxDatabase } from './database';
 import { quote, tableSql } from './basics';
 import type { TableInfo } from './schema';
 import { lex, nameOf } from './lexer';
