@@ -13,9 +13,7 @@ export const ARTIFACTS = fileURLToPath(new URL('../artifacts', import.meta.url))
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium), as .ci/run does.`,
-    );
+    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium (sudo npm run setup).`);
   }
   if (!existsSync(`${RENDERER}/index.html`))
     throw new Error('The renderer is not built: run `npm run build` first.');

@@ -100,7 +100,7 @@ const binaries = postgresBinaries();
 if (!binaries)
   process.stdout.write(
     'PostgreSQL restart drill skipped: no PostgreSQL server binaries under /usr/lib/postgresql ' +
-      '(apt-get install postgresql, as .ci/run does).\n',
+      '(sudo npm run setup installs it).\n',
   );
 
 describe.skipIf(!binaries)('PostgreSQL stopped and started under a running pipeline', () => {

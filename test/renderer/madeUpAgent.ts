@@ -1,0 +1,101 @@
+// A made-up agent type, "webhook" (a target posting each change to a URL), as a newcomer would add
+// one: its declaration beside the others in shared/agents/, its folder in main/agents/, and one entry
+// in each registry. madeUpAgent.e2e.test.ts writes these into a copy of the project.
+
+export const ADDED_FILES: Record<string, string> = {
+  'shared/agents/webhook.ts': `// A target that posts each change to a URL: its two steps' fields.
+import { z } from 'zod';
+import { integer, text } from '../config/fields';
+import { section } from '../config/section';
+import { connectionName } from './common';
+
+export const webhookHostCredentials = section({
+  id: 'hostCredentials',
+  title: 'Web hook endpoint',
+  description: 'Where each change is posted.',
+  schema: z.strictObject({
+    connectionName,
+    endpointUrl: text({ label: 'Endpoint URL', help: 'The URL each change is posted to.', max: 2000 }),
+  }),
+});
+
+export const webhookConfiguration = section({
+  id: 'configuration',
+  title: 'Delivery',
+  description: 'How changes are posted.',
+  schema: z.strictObject({
+    retries: integer({
+      label: 'Retries',
+      help: 'How often a post the endpoint refused is sent again.',
+      min: 0,
+      max: 10,
+      default: 3,
+    }),
+  }),
+});
+`,
+  'main/agents/webhook/plugin.ts': `// The web hook target's plugin: enough for the wizard and the checks; it writes nowhere yet.
+import { agentTypes } from '../../../shared/agents';
+import type { AgentPlugin } from '../spi';
+
+export const webhookPlugin: AgentPlugin = {
+  definition: agentTypes.webhook,
+  endpoint: () => undefined,
+  testConnection: async (hostCredentials) => ({
+    id: 'connection',
+    status: 'passed',
+    message: \`\${String(hostCredentials.endpointUrl)} would be posted to.\`,
+    remedy: null,
+  }),
+  target: {
+    names: {
+      database: (settings) => String(settings?.hostCredentials.endpointUrl ?? ''),
+      schemas: false,
+      defaultSchema: () => undefined,
+      fold: (name) => name,
+      reserved: () => null,
+    },
+    check: async () => [],
+    open: () => ({
+      open: () => Promise.reject(new Error('The web hook target writes nowhere yet.')),
+      batchRows: 100,
+    }),
+  },
+};
+`,
+};
+
+/** The registries' edits: [file, text found, text put in its place]. */
+export const REGISTRY_EDITS: [string, string, string][] = [
+  [
+    'shared/agents/index.ts',
+    "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql'] as const;",
+    "import { webhookConfiguration, webhookHostCredentials } from './webhook';\n" +
+      "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'webhook'] as const;",
+  ],
+  [
+    'shared/agents/index.ts',
+    "  postgresql: {\n    type: 'postgresql',",
+    `  webhook: {
+    type: 'webhook',
+    title: 'Web hook',
+    database: 'HTTP',
+    description: 'Posts each change to a URL.',
+    roles: ['target'],
+    sections: { hostCredentials: webhookHostCredentials, configuration: webhookConfiguration },
+    ui: { stepNotes: { configuration: 'A post is retried at most this often, then the pipeline stops.' } },
+  },
+  postgresql: {
+    type: 'postgresql',`,
+  ],
+  [
+    'main/agents/registry.ts',
+    "import { sqlitePlugin } from './sqlite/plugin';",
+    "import { sqlitePlugin } from './sqlite/plugin';\nimport { webhookPlugin } from './webhook/plugin';",
+  ],
+  [
+    'main/agents/registry.ts',
+    '  postgresql: postgresqlPlugin,\n',
+    '  postgresql: postgresqlPlugin,\n  webhook: webhookPlugin,\n',
+  ],
+];
