@@ -59,6 +59,21 @@ export interface Change {
   changedColumns: string[] | null;
   /** The source's position of this change (a version, a journal sequence), for ordering and events. */
   position: string;
+  /**
+   * The row before the change, where the source keeps it (the journal's before images, with
+   * IMAGES(*BOTH)): an update's old row, a delete's deleted row. Absent where the source has none
+   * (Change Tracking keeps no old values). A target without tables (a message broker) sends it on.
+   */
+  before?: Row;
+  /** When the source committed the change's transaction, where it says (a login may not be let read it). */
+  commitTime?: Date;
+  /**
+   * The source transaction the change belongs to: a Change Tracking version, the journal's commit
+   * cycle; absent for a journal entry outside commitment control, which is its own transaction.
+   */
+  transactionId?: string;
+  /** A row a table's copy read, not a change at the source (a broker's "read" event, Debezium's op r). */
+  copied?: true;
 }
 
 /** Per table: the position its changes are read from (opaque to the runner). */

@@ -36,25 +36,40 @@ export interface Target {
   classifyError?(error: unknown): ErrorVerdict;
   /** A table or column name as this target compares names: two that fold alike are one there. */
   readonly foldName?: (name: string) => string;
-  /** Creates what is missing: the tables, and the runner's checkpoint table. */
+  /**
+   * Creates what is missing: the tables, and the runner's checkpoint table (a target without tables:
+   * where it keeps its checkpoint, and its stream).
+   */
   prepare(tables: readonly TargetTable[]): Promise<void>;
   loadCheckpoint(): Promise<Checkpoint>;
-  /** Empties a table and stores the checkpoint, in one transaction (a copy of the table starts). */
-  clear(table: TargetTable, checkpoint: Checkpoint): Promise<void>;
+  /**
+   * Empties a table and stores the checkpoint, in one transaction (a copy of the table starts). A
+   * target without tables (a message broker) leaves it out: the runner stores the checkpoint through
+   * `apply`, and the copy's rows follow as a fresh load of the table.
+   */
+  clear?(table: TargetTable, checkpoint: Checkpoint): Promise<void>;
   /**
    * Brings an existing table to the source's shape after a schema change, in one transaction: columns
    * added (nullable: rows already there have no value), widened, made nullable; a column the source no
    * longer has kept and made nullable, or dropped (`dropped`); a column retyped at the source (`retyped`)
    * widened in place where the target can, otherwise made again empty (`remade`). Answers the columns
-   * it added and what it did, one sentence each.
+   * it added and what it did, one sentence each. A target without tables leaves it out: the rows it
+   * is given carry their columns, and the runner still tells the change in an event.
    */
-  reconcile(table: TargetTable, dropped: DroppedColumns, retyped?: readonly Retyped[]): Promise<Reconciled>;
-  /** Applies the changes in order and stores the checkpoint, in one transaction. */
+  reconcile?(table: TargetTable, dropped: DroppedColumns, retyped?: readonly Retyped[]): Promise<Reconciled>;
+  /**
+   * Applies the changes in order and stores the checkpoint, in one transaction. Each change carries
+   * what a target without tables sends on: its position, and where the source says them its before
+   * image, commit time and transaction (source.ts, Change).
+   */
   apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;
   /** What the target holds, read back to verify a replica; a target without it cannot be verified. */
   readBack?: TargetReadBack;
 }
+
+/** A target that keeps tables (SQLite, PostgreSQL, SQL Server): it empties and alters them itself. */
+export type TableTarget = Target & Required<Pick<Target, 'clear' | 'reconcile'>>;
 
 /**
  * A target's rows read back (verify, docs/verify.md). Keys are given as the source's values (the

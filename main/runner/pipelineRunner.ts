@@ -451,9 +451,11 @@ export class PipelineRunner {
     gone: string[] = [],
     retyped: Retyped[] = [],
   ): Promise<void> {
-    const reconciled = await atTarget(
-      (this.target as Target).reconcile(table, this.o.droppedColumns ?? 'keep', retyped),
-    );
+    const target = this.target as Target;
+    // A target without tables has nothing to alter: the rows carry their columns.
+    const reconciled = target.reconcile
+      ? await atTarget(target.reconcile(table, this.o.droppedColumns ?? 'keep', retyped))
+      : { added: [], done: [] };
     const { said, copy } = reshaped(table, reason, reconciled, gone, retyped);
     if (said) this.emit({ kind: 'schema-changed', table: table.source, reason: said });
     if (copy) this.copies.request(table.source, 'copy', copy);

@@ -168,7 +168,9 @@ export class TableCopies {
       reason,
       startedAt: new Date(this.o.now()).toISOString(),
     };
-    await this.o.atTarget(ctx.target.clear(table, { [table.source]: storedPosition(position, copy) }));
+    const start = { [table.source]: storedPosition(position, copy) };
+    // A target without tables keeps only the copy's start: its rows follow as a fresh load.
+    await this.o.atTarget(ctx.target.clear ? ctx.target.clear(table, start) : ctx.target.apply([], start));
     stored.positions[table.source] = position;
     stored.copies.set(table.source, copy);
     this.current = new Map(stored.copies);
@@ -237,6 +239,7 @@ export class TableCopies {
       row,
       changedColumns: null,
       position,
+      copied: true,
     }));
     await this.o.atTarget(
       ctx.target.apply(rows, { [name]: storedPosition(position, done ? undefined : next) }),

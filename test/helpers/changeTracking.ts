@@ -114,6 +114,16 @@ export async function changeTrackingHarness(
         .input('id', sql.Int, id)
         .query(`DELETE FROM ${qualified(table)} WHERE id = @id`);
     },
+    async insertTogether(table, rows) {
+      const values = rows.map((r) => `(${r.id}, N'${r.name.replaceAll("'", "''")}', ${r.amount})`).join(', ');
+      await admin
+        .request()
+        .batch(
+          `BEGIN TRANSACTION; INSERT INTO ${qualified(table)} (id, name, amount) VALUES ${values}; COMMIT;`,
+        );
+    },
+    // Change Tracking keeps which rows changed, never their old values.
+    beforeImages: false,
     open: () =>
       openChangeTrackingSource({
         credentials,

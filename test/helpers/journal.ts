@@ -75,6 +75,17 @@ export function journalHarness(
     async remove(table, id) {
       await admin.query(`DELETE FROM ${table.schema}.${table.table} WHERE ID = ?`, [id]);
     },
+    async insertTogether(table, rows) {
+      await admin.transaction(async (c) => {
+        for (const r of rows)
+          await c.query(`INSERT INTO ${table.schema}.${table.table} (ID, NAME, AMOUNT) VALUES (?, ?, ?)`, [
+            r.id,
+            r.name,
+            r.amount,
+          ]);
+      });
+    },
+    beforeImages: true,
     open: () =>
       openJournalSource({
         credentials,

@@ -311,8 +311,20 @@ export class ChangeTrackingSource implements SourceAgent {
         return { changes: [], checkpoint: { ...checkpoint }, resnapshot: [], layoutChanged: renamed };
       },
     );
-    const newest = batch.changes.at(-1)?.position;
-    return { ...batch, newestCommitTime: newest === undefined ? null : await this.commitTime(newest) };
+    // Each version is one committed transaction: its id, and the time it committed where the login may read it.
+    const versions = batch.changes.map((c) => BigInt(c.position));
+    if (versions.length === 0) return { ...batch, newestCommitTime: null };
+    const times = await this.commitTimes(
+      versions.reduce((a, b) => (b < a ? b : a)),
+      versions.reduce((a, b) => (b > a ? b : a)),
+    );
+    const changes = batch.changes.map((c) => ({
+      ...c,
+      transactionId: c.position,
+      ...(times.has(c.position) && { commitTime: times.get(c.position) }),
+    }));
+    const newest = changes.at(-1)?.position ?? '';
+    return { ...batch, changes, newestCommitTime: times.get(newest) ?? null };
   }
 
   /** The tables whose columns are not, by id and name, those they were described with. */
@@ -330,20 +342,21 @@ export class ChangeTrackingSource implements SourceAgent {
   }
 
   /**
-   * When a version committed (sys.dm_tran_commit_table), for the runner's lag; null when the login may
-   * not read it (VIEW SERVER STATE) or the version is gone.
+   * When each version from `from` to `to` committed (sys.dm_tran_commit_table), for the changes and
+   * the runner's lag; empty when the login may not read it (VIEW SERVER STATE).
    */
-  private async commitTime(version: string): Promise<Date | null> {
+  private async commitTimes(from: bigint, to: bigint): Promise<Map<string, Date>> {
     try {
       const request = this.pool.request();
-      request.input('v', sql.BigInt, version);
-      const { recordset } = await this.query<{ t: Date | null }>(
+      request.input('from', sql.BigInt, from.toString());
+      request.input('to', sql.BigInt, to.toString());
+      const { recordset } = await this.query<{ v: string | number; t: Date | null }>(
         request,
-        'SELECT commit_time AS t FROM sys.dm_tran_commit_table WHERE commit_ts = @v',
+        'SELECT commit_ts AS v, commit_time AS t FROM sys.dm_tran_commit_table WHERE commit_ts BETWEEN @from AND @to',
       );
-      return recordset[0]?.t ?? null;
+      return new Map(recordset.flatMap((r) => (r.t ? [[String(r.v), r.t] as const] : [])));
     } catch {
-      return null;
+      return new Map();
     }
   }
 

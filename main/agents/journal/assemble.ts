@@ -157,12 +157,19 @@ interface Reading {
   lobColumns: string[];
 }
 
+/** What the commit that released a change says of it: its transaction and when it committed. */
+interface Commit {
+  transactionId?: string;
+  commitTime?: Date;
+}
+
 /** One released record change (an update may come with its before image) as changes, added to `out`. */
 function addChanges(
   r: Reading,
   before: JournalEntryRow | undefined,
   last: JournalEntryRow,
   form: ValueForm,
+  commit: Commit,
   out: Change[],
 ): void {
   const t = r.table;
@@ -170,23 +177,34 @@ function addChanges(
   const position = `${last.receiverLibrary}/${last.receiver}/${last.sequence}`;
   const row = rowOf(t, last, form);
   const key = keyOf(r.keyColumns, row);
-  if (last.type === 'DL') out.push({ table, position, op: 'delete', key, row: null, changedColumns: null });
+  // A DL entry's image is the record as it was: the delete's before image.
+  if (last.type === 'DL')
+    out.push({ table, position, op: 'delete', key, row: null, changedColumns: null, before: row, ...commit });
   else if (last.type === 'PT' || last.type === 'PX')
-    out.push({ table, position, op: 'insert', key, row, changedColumns: null });
-  else if (!before) out.push({ table, position, op: 'update', key, row, changedColumns: null });
+    out.push({ table, position, op: 'insert', key, row, changedColumns: null, ...commit });
+  else if (!before) out.push({ table, position, op: 'update', key, row, changedColumns: null, ...commit });
   else {
     const old = rowOf(t, before, form);
     const oldKey = keyOf(r.keyColumns, old);
     if (r.keyColumns.some((k) => !same(key[k] ?? null, oldKey[k] ?? null))) {
-      out.push({ table, position, op: 'delete', key: oldKey, row: null, changedColumns: null });
-      out.push({ table, position, op: 'insert', key, row, changedColumns: null });
+      out.push({
+        table,
+        position,
+        op: 'delete',
+        key: oldKey,
+        row: null,
+        changedColumns: null,
+        before: old,
+        ...commit,
+      });
+      out.push({ table, position, op: 'insert', key, row, changedColumns: null, ...commit });
       return;
     }
     // A LOB column's image is a placeholder on both sides: it counts as changed, and is read anew.
     const changed = Object.keys(row).filter(
       (c) => r.lobColumns.includes(c) || !same(row[c] ?? null, old[c] ?? null),
     );
-    out.push({ table, position, op: 'update', key, row, changedColumns: changed });
+    out.push({ table, position, op: 'update', key, row, changedColumns: changed, before: old, ...commit });
   }
 }
 
@@ -218,6 +236,8 @@ export function assemble(
    * again (a long commit cycle over several DSPJRN chunks) decodes each record image once.
    */
   decoded?: WeakMap<JournalEntryRow, Change[]>,
+  /** A journal timestamp (JOTSTP, the system's local time) as an instant; undefined when it cannot say. */
+  instant?: (local: string) => Date | undefined,
 ): Assembled {
   // Tables by library, then file: no name is built per entry to find its table.
   const byFile = new Map<string, Map<string, Reading>>();
@@ -240,13 +260,19 @@ export function assemble(
   let consumedCount = 0;
   let newestTimestamp: string | null = null;
 
-  const release = (r: Reading, item: Item) => {
+  /** `at`: the commit entry (C CM) that released the change, or the change's own entry outside commitment control. */
+  const release = (r: Reading, item: Item, at: JournalEntryRow) => {
     if (!passed.has(r.table.key)) return;
     newestTimestamp = item.last.timestamp;
-    if (!decoded) return addChanges(r, item.before, item.last, form, changes);
+    const commitTime = instant?.(at.timestamp);
+    const commit: Commit = {
+      ...(at.cycle !== 0 && { transactionId: String(at.cycle) }),
+      ...(commitTime && { commitTime }),
+    };
+    if (!decoded) return addChanges(r, item.before, item.last, form, commit, changes);
     let made = decoded.get(item.last);
     if (!made) {
-      addChanges(r, item.before, item.last, form, (made = []));
+      addChanges(r, item.before, item.last, form, commit, (made = []));
       decoded.set(item.last, made);
     }
     for (const change of made) changes.push(change);
@@ -270,7 +296,7 @@ export function assemble(
       else if (e.type === 'CM')
         for (const item of pending.get(e.cycle)?.items ?? []) {
           const owner = byFile.get(item.last.library)?.get(item.last.file);
-          if (owner) release(owner, item);
+          if (owner) release(owner, item, e);
         }
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
     } else if (e.code === 'R' && r && t && t.members.includes(e.member)) {
@@ -284,7 +310,7 @@ export function assemble(
           befores.delete(slot);
         }
         const item = { before, last: e };
-        if (e.cycle === 0) release(r, item);
+        if (e.cycle === 0) release(r, item, e);
         else {
           let open = pending.get(e.cycle);
           if (!open) pending.set(e.cycle, (open = { first: positionOf(e), items: [] }));

@@ -456,7 +456,15 @@ export class JournalSource implements SourceAgent {
       entries.push(...chunk);
       const order = chainOrder(chain);
       const screened = screenFileEntries(entries, readings, this.layoutSince, order);
-      const assembled = assemble(screened.entries, readings, maxRows, this.form, order, decoded);
+      const assembled = assemble(
+        screened.entries,
+        readings,
+        maxRows,
+        this.form,
+        order,
+        decoded,
+        (local) => localInstant(local, this.utcOffset) ?? undefined,
+      );
       for (const [table, reason] of screened.resnapshot) assembled.resnapshot.set(table, reason);
       const end = entries.at(-1);
       if (screened.cut || assembled.changes.length >= maxRows || chunk.length < chunkEntries - 1 || !end) {

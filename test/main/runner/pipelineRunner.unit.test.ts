@@ -2,7 +2,7 @@
 // backoff and the pipeline goes on; a failure that cannot heal stops it with the reason; retries end.
 import { describe, expect, it } from 'vitest';
 import { AgentConnectionError } from '../../../main/agents/connectionError';
-import type { Checkpoint, SourceAgent } from '../../../main/agents/source';
+import type { Change, ChangeBatch, Checkpoint, SourceAgent } from '../../../main/agents/source';
 import { isTransient, PipelineRunner } from '../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../main/runner/events';
 import { classifySqlServerError } from '../../../main/agents/changeTracking/errors';
@@ -292,6 +292,69 @@ describe('PipelineRunner and the source checkpoint', () => {
     });
     await runner.runUntilCaughtUp();
     expect(seenWhenApplied).toEqual([{ 'dbo.T': '2' }]);
+  });
+});
+
+describe('PipelineRunner and a target without tables', () => {
+  it('copies and streams into a broker with no tables, each change as the source told it', async () => {
+    // A broker keeps no tables: no clear, no reconcile, no read-back; only its checkpoint and what it was sent.
+    const sent: Change[] = [];
+    let checkpoint: Checkpoint = {};
+    const broker: Target = {
+      description: 'a broker',
+      prepare: async () => undefined,
+      loadCheckpoint: async () => checkpoint,
+      async apply(changes, next) {
+        sent.push(...changes);
+        checkpoint = { ...checkpoint, ...next };
+      },
+      close: async () => undefined,
+    };
+    const committed = new Date('2026-11-27T10:00:00Z');
+    const update: Change = {
+      ...change,
+      op: 'update',
+      row: { Id: 1, Name: 'new' },
+      before: { Id: 1, Name: 'old' },
+      changedColumns: null,
+      position: '3',
+      commitTime: committed,
+      transactionId: 'tx-7',
+    };
+    let reads = 0;
+    const wide = {
+      ...shape,
+      columns: [...shape.columns, { name: 'Name', sourceType: 'nvarchar(10)', nullable: true }],
+    };
+    const runner = new PipelineRunner({
+      openSource: async () => ({
+        // No checkpoint yet: the source asks for a copy; then the change after the copy's start.
+        ...source(async (_tables, from): Promise<ChangeBatch> =>
+          from['dbo.T'] === undefined
+            ? { changes: [], checkpoint: {}, resnapshot: [{ table: 'dbo.T', reason: 'a new table' }] }
+            : reads++ === 0
+              ? { changes: [update], checkpoint: { 'dbo.T': '3' }, resnapshot: [] }
+              : { changes: [], checkpoint: { 'dbo.T': '3' }, resnapshot: [] },
+        ),
+        describe: async () => [wide],
+        readChunk: async () => ({ rows: [{ Id: 1, Name: 'old' }], next: null }),
+      }),
+      openTarget: async () => broker,
+      entities,
+      retry,
+    });
+    await runner.runUntilCaughtUp();
+    expect(sent.map((c) => [c.op, c.copied ?? false, c.row])).toEqual([
+      ['insert', true, { Id: 1, Name: 'old' }],
+      ['update', false, { Id: 1, Name: 'new' }],
+    ]);
+    expect(sent[1]).toMatchObject({
+      before: { Id: 1, Name: 'old' },
+      commitTime: committed,
+      transactionId: 'tx-7',
+      position: '3',
+    });
+    expect(checkpoint['dbo.T']).toBe('3');
   });
 });
 

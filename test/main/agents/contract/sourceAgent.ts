@@ -19,6 +19,10 @@ export interface SourceHarness {
   insert(table: TableRef, rows: ContractRow[]): Promise<void>;
   update(table: TableRef, id: number, name: string): Promise<void>;
   remove(table: TableRef, id: number): Promise<void>;
+  /** Inserts the rows in one transaction of the source (commitment control, BEGIN TRAN…COMMIT). */
+  insertTogether(table: TableRef, rows: ContractRow[]): Promise<void>;
+  /** Whether the source keeps a row as it was before a change (the journal with IMAGES(*BOTH)). */
+  beforeImages: boolean;
   /** A new agent with its own connection, the same identity each time (so a checkpoint resumes). */
   open(): Promise<SourceAgent>;
   entity(table: TableRef): Entity;
@@ -138,6 +142,43 @@ export function sourceAgentContract(label: string, makeHarness: () => Promise<So
       ]);
       const again = await agent.readChanges([table], batch.checkpoint);
       expect(again.changes).toEqual([]);
+    });
+
+    it('tells what a broker needs: the transaction, its commit time, and the old row where kept', async () => {
+      const table = await h.createTable('contract_envelope');
+      await h.insert(table, ROWS);
+      const agent = await open();
+      const { position } = await readWhole(agent, table, async () => undefined);
+      const started = Date.now();
+      await h.insertTogether(table, [
+        { id: 4, name: 'delta', amount: '1.00' },
+        { id: 5, name: 'epsilon', amount: '2.00' },
+      ]);
+      await h.update(table, 1, 'alpha2');
+      await h.remove(table, 2);
+      const { changes } = await agent.readChanges([table], { [tableKey(table)]: position });
+      expect(summary(changes)).toEqual([
+        { op: 'insert', id: 4, name: 'delta' },
+        { op: 'insert', id: 5, name: 'epsilon' },
+        { op: 'update', id: 1, name: 'alpha2' },
+        { op: 'delete', id: 2, name: null },
+      ]);
+      const [four, five, update, remove] = changes;
+      // One transaction, one id; a write of its own, another.
+      expect(four?.transactionId).toBeDefined();
+      expect(five?.transactionId).toBe(four?.transactionId);
+      expect(update?.transactionId).not.toBe(four?.transactionId);
+      for (const c of changes) {
+        expect(c.commitTime, c.op).toBeInstanceOf(Date);
+        expect(Math.abs((c.commitTime as Date).getTime() - started)).toBeLessThan(60_000);
+      }
+      if (h.beforeImages) {
+        expect(h.normalize(update?.before ?? {}).name).toBe('alpha');
+        expect(h.normalize(remove?.before ?? {})).toEqual(ROWS[1]);
+        expect(four?.before).toBeUndefined();
+      } else {
+        expect(changes.map((c) => c.before)).toEqual([undefined, undefined, undefined, undefined]);
+      }
     });
 
     it('keeps its checkpoint at the source and resumes from it after a restart', async () => {

@@ -5,12 +5,12 @@
 // read back as written. A harness gives the suite a target and a way to read its tables.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change, ColumnShape, Row, RowValue, TableShape } from '../../../../main/agents/source';
-import type { Target, TargetTable } from '../../../../main/agents/target';
+import type { TableTarget, TargetTable } from '../../../../main/agents/target';
 import type { Replica } from '../../../helpers/replica';
 
 export interface TargetHarness {
   /** A new target over a fresh place (file, schema, database), for one pipeline id. */
-  open(pipelineId: string): Promise<Target>;
+  open(pipelineId: string): Promise<TableTarget>;
   /** The table as written, canonical (test/helpers/replica.ts). */
   read(table: TargetTable): Promise<Replica>;
   /** How many fraction digits of a time the target keeps. */
