@@ -11,15 +11,23 @@ import type { VerifyAction, VerifyReport } from '../../shared/verify';
 import type { Checkpoint, ColumnShape, ErrorVerdict, SourceAgent, TableRef, TableShape } from './source';
 import type { Target } from './target';
 
-export interface ResolvedAgent {
+/** An agent's settings before its type is known: what the engine holds between requests. */
+export type Settings = Record<string, unknown>;
+
+/**
+ * An agent as the engine hands it to its type's plugin: its two sections parsed by the type's own
+ * schemas (shared/agents; defaults filled in), so a plugin declares `AgentPlugin<H, C>` and reads
+ * typed fields without parsing them again.
+ */
+export interface ResolvedAgent<H extends object = Settings, C extends object = Settings> {
   pipelineId: string;
   id: string;
   /** A type of the registry: shared/agents names the shipped ones. */
   type: string;
   role: 'source' | 'target';
   /** With its secrets, for the drivers only: never logged or answered. */
-  hostCredentials: Record<string, unknown>;
-  configuration: Record<string, unknown>;
+  hostCredentials: H;
+  configuration: C;
 }
 
 export interface StartContext {
@@ -118,17 +126,17 @@ export interface SourceAdmin {
 }
 
 /** What an agent type does as a source: the runner's reader, the admin side, and its rules. */
-export interface SourceRole {
+export interface SourceRole<H extends object = Settings, C extends object = Settings> {
   names: SourceNames;
   /** Opens the source as the runner reads it. Throws AgentConnectionError when it cannot sign on. */
   openReader(
-    agent: ResolvedAgent,
+    agent: ResolvedAgent<H, C>,
     context: { entities: readonly Entity[]; peerPipelines: string[] },
   ): Promise<SourceAgent>;
   /** Opens the source for checks, tables, backlog and fixes. Throws AgentConnectionError likewise. */
-  openAdmin(agent: ResolvedAgent, entities: readonly Entity[]): Promise<SourceAdmin>;
+  openAdmin(agent: ResolvedAgent<H, C>, entities: readonly Entity[]): Promise<SourceAdmin>;
   /** The passed connection check's sentence ("Logged in as …", "Signed on as …"). */
-  connected(agent: ResolvedAgent): string;
+  connected(agent: ResolvedAgent<H, C>): string;
   /** The checks whose fix this type applies, and how the refusal of another names them. */
   fixes: { checkIds: readonly string[]; described: string };
   /** The database's own refusal (not an engine failure) of `what`, in words; undefined otherwise. */
@@ -186,36 +194,41 @@ export interface SourceNames {
 }
 
 /** What an agent type does as a target of the runner. */
-export interface TargetRole {
+export interface TargetRole<H extends object = Settings, C extends object = Settings> {
   names: TargetNames;
   /** POST …/test of a target agent: can the runner write there? */
-  check(agent: ResolvedAgent): Promise<CheckResult[]>;
+  check(agent: ResolvedAgent<H, C>): Promise<CheckResult[]>;
   /**
    * How the runner opens it. `agent` undefined: the pipeline has no target agent, and this is the
    * registry's default target.
    */
   open(
-    agent: ResolvedAgent | undefined,
+    agent: ResolvedAgent<H, C> | undefined,
     context: { dataDir: string; pipelineId: string },
   ): { open: () => Promise<Target>; batchRows: number };
   /** Whether a target so configured writes into the database a source so configured reads. */
   sameDatabase?(target: Record<string, unknown>, source: Record<string, unknown>): boolean;
   /** The type it declares for a source column (as its prepare creates it); `agent` undefined: the default. */
-  columnType?(column: ColumnShape, agent: ResolvedAgent | undefined): string;
+  columnType?(column: ColumnShape, agent: ResolvedAgent<H, C> | undefined): string;
 }
 
-export interface AgentPlugin {
+/**
+ * One agent type. `H` and `C` are its host credentials and configuration as its schemas parse them;
+ * the registry holds every plugin as `AgentPlugin`, and the engine parses an agent's settings with its
+ * type's schemas before any call (engine/operationKit.ts, resolve).
+ */
+export interface AgentPlugin<H extends object = Settings, C extends object = Settings> {
   /** The type's declaration in shared/agents: title, roles, and its two sections. */
   definition: Omit<AgentTypeDefinition, 'type'> & { type: string };
   /** The server's TCP endpoint for the reachability check; none for a file or an in-process system. */
-  endpoint(hostCredentials: Record<string, unknown>): { host: string; port: number } | undefined;
+  endpoint(hostCredentials: H): { host: string; port: number } | undefined;
   /**
    * "Test connection" with parsed host credentials: signs on and off again, stores nothing. Throws
    * AgentConnectionError when it cannot.
    */
-  testConnection(hostCredentials: Record<string, unknown>): Promise<CheckResult>;
+  testConnection(hostCredentials: H): Promise<CheckResult>;
   /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */
   classifyError?(error: unknown): ErrorVerdict;
-  source?: SourceRole;
-  target?: TargetRole;
+  source?: SourceRole<H, C>;
+  target?: TargetRole<H, C>;
 }

@@ -9,7 +9,7 @@ import type {
   RouteParams,
   Routes,
 } from '../../shared/controlApiRoutes';
-import type { AgentPlugins } from '../agents/registry';
+import { pluginOf, type AgentPlugins } from '../agents/registry';
 import type { AgentRuntime, ResolvedAgent } from '../agents/spi';
 import type { Log } from '../platform/log';
 import { problem } from '../platform/problem';
@@ -108,19 +108,32 @@ export async function configured(deps: EngineDeps, row: StoredAgent): Promise<Re
 
 export const secretContext = (row: StoredAgent) => `agent:${row.pipelineId}/${row.id}:hostCredentials`;
 
-export async function resolve(deps: EngineDeps, row: StoredAgent): Promise<ResolvedAgent | undefined> {
+export async function resolve(
+  deps: Pick<EngineDeps, 'plugins' | 'secrets'>,
+  row: StoredAgent,
+): Promise<ResolvedAgent | undefined> {
   if (row.hostCredentials === null || row.secretsSealed === null || row.configuration === null)
     return undefined;
   const secrets = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
     string,
     unknown
   >;
+  // Parsed by the type's own schemas, defaults filled in: its plugin reads typed settings.
+  const { sections } = pluginOf(deps.plugins, row.type).definition;
+  const parsed = (section: 'hostCredentials' | 'configuration', value: Record<string, unknown>) => {
+    const result = sections[section].schema.safeParse(value);
+    if (result.success) return result.data as Record<string, unknown>;
+    throw new Error(
+      `The stored ${section} of agent ${row.pipelineId}/${row.id} no longer meet its type's rules; ` +
+        `put them again (${result.error.issues.map((i) => i.path.join('.') || '(the object)').join(', ')}).`,
+    );
+  };
   return {
     pipelineId: row.pipelineId,
     id: row.id,
     type: row.type,
     role: row.role,
-    hostCredentials: { ...row.hostCredentials, ...secrets },
-    configuration: row.configuration,
+    hostCredentials: parsed('hostCredentials', { ...row.hostCredentials, ...secrets }),
+    configuration: parsed('configuration', row.configuration),
   };
 }

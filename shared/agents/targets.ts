@@ -85,4 +85,6 @@ export const postgresqlConfiguration = section({
 });
 
 export type SqliteHostCredentials = z.output<typeof sqliteHostCredentials.schema>;
+export type SqliteConfiguration = z.output<typeof sqliteConfiguration.schema>;
 export type PostgresqlHostCredentials = z.output<typeof postgresqlHostCredentials.schema>;
+export type PostgresqlConfiguration = z.output<typeof postgresqlConfiguration.schema>;

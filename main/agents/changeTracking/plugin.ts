@@ -1,8 +1,8 @@
 // The change-tracking agent type: SQL Server read through Change Tracking, and SQL Server written as the
 // target of a two-way setup.
-import {
-  changeTrackingConfiguration,
-  changeTrackingHostCredentials,
+import type {
+  ChangeTrackingConfiguration,
+  ChangeTrackingHostCredentials,
 } from '../../../shared/agents/changeTracking';
 import { agentTypes } from '../../../shared/agents';
 import { FIXABLE_CHECK_IDS } from '../../../shared/controlApi';
@@ -10,7 +10,7 @@ import { problem } from '../../platform/problem';
 import { passed } from '../checkResults';
 import { tableRefOf } from '../source';
 import { sqlServerFold, tableText } from '../../../shared/names';
-import type { AgentPlugin, ResolvedAgent, SourceAdmin, SourceNames, TargetNames } from '../spi';
+import type { AgentPlugin, SourceAdmin, SourceNames, TargetNames } from '../spi';
 import { sameName, SYNC_SCHEMA } from './names';
 import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
@@ -18,16 +18,13 @@ import { changeTrackingCatalog, changeTrackingTables } from './tables';
 import { MssqlTarget, mssqlType } from './target';
 import { classifySqlServerError } from './errors';
 import { checkSqlServerTarget } from './targetChecks';
-
-const settingsOf = (agent: ResolvedAgent) => ({
-  credentials: changeTrackingHostCredentials.schema.parse(agent.hostCredentials),
-  configuration: changeTrackingConfiguration.schema.parse(agent.configuration),
-});
+import type { ChangeTrackingAgent } from './agent';
 
 /** `alsoSkip`: the pipelines whose writes the reader leaves out (recursion protection). */
-const openSource = (agent: ResolvedAgent, alsoSkip?: readonly string[]) =>
+const openSource = (agent: ChangeTrackingAgent, alsoSkip?: readonly string[]) =>
   openChangeTrackingSource({
-    ...settingsOf(agent),
+    credentials: agent.hostCredentials,
+    configuration: agent.configuration,
     pipelineId: agent.pipelineId,
     agentId: agent.id,
     alsoSkip,
@@ -94,15 +91,11 @@ const sqlServerTargetNames: TargetNames = {
       : null,
 };
 
-export const changeTrackingPlugin: AgentPlugin = {
+export const changeTrackingPlugin: AgentPlugin<ChangeTrackingHostCredentials, ChangeTrackingConfiguration> = {
   definition: agentTypes['change-tracking'],
-  endpoint: (hostCredentials) => {
-    const c = changeTrackingHostCredentials.schema.parse(hostCredentials);
-    return { host: c.host, port: c.port };
-  },
+  endpoint: (c) => ({ host: c.host, port: c.port }),
   classifyError: classifySqlServerError,
-  testConnection: async (hostCredentials) => {
-    const c = changeTrackingHostCredentials.schema.parse(hostCredentials);
+  testConnection: async (c) => {
     await (await openPool(c)).close();
     return passed('connection', sqlServerLoggedIn(c));
   },
@@ -110,7 +103,7 @@ export const changeTrackingPlugin: AgentPlugin = {
     names: changeTrackingSourceNames,
     openReader: (agent, { peerPipelines }) => openSource(agent, peerPipelines),
     openAdmin: async (agent) => admin(await openSource(agent)),
-    connected: (agent) => sqlServerLoggedIn(settingsOf(agent).credentials),
+    connected: (agent) => sqlServerLoggedIn(agent.hostCredentials),
     fixes: { checkIds: FIXABLE_CHECK_IDS, described: FIXABLE_CHECK_IDS.join(', ') },
     refusal,
     refuseEntities: (entities) => {
@@ -126,7 +119,7 @@ export const changeTrackingPlugin: AgentPlugin = {
     columnType: (column) => mssqlType(column),
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('SQL Server is never the default target.');
-      const { credentials: c, configuration } = settingsOf(agent);
+      const { hostCredentials: c, configuration } = agent;
       const where = `${c.host}:${c.port}/${c.databaseName}`;
       return {
         open: async () =>

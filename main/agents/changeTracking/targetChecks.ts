@@ -1,12 +1,11 @@
 // Checks of SQL Server as a target (the two-way case): the login, and the right to create tables.
-import { changeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
 import type { CheckResult } from '../../../shared/controlApi';
 import { connectionFailed, failed, passed } from '../checkResults';
-import type { ResolvedAgent } from '../spi';
+import type { ChangeTrackingAgent } from './agent';
 import { AgentConnectionError, openPool, sqlServerLoggedIn } from './connection';
 
-export async function checkSqlServerTarget(agent: ResolvedAgent): Promise<CheckResult[]> {
-  const c = changeTrackingHostCredentials.schema.parse(agent.hostCredentials);
+export async function checkSqlServerTarget(agent: ChangeTrackingAgent): Promise<CheckResult[]> {
+  const c = agent.hostCredentials;
   let pool;
   try {
     pool = await openPool(c);

@@ -2,7 +2,7 @@
 import { classifyIbmiError } from './errors';
 import { agentTypes } from '../../../shared/agents';
 import type { Entity } from '../../../shared/controlApi';
-import { journalConfiguration, journalHostCredentials } from '../../../shared/agents/journal';
+import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
 import { problem } from '../../platform/problem';
 import { passed, signedOn } from '../checkResults';
 import { IbmiError } from '../drivers/ibmi/connection';
@@ -17,13 +17,16 @@ import { journalCatalog, journalTables } from './tables';
 /** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
 export const IBMI_DATABASE_SERVER_PORT = 8471;
 
-const settingsOf = (agent: ResolvedAgent) => ({
-  credentials: journalHostCredentials.schema.parse(agent.hostCredentials),
-  configuration: journalConfiguration.schema.parse(agent.configuration),
-});
+type JournalAgent = ResolvedAgent<JournalHostCredentials, JournalConfiguration>;
 
-const openSource = (agent: ResolvedAgent, entities: readonly Entity[]) =>
-  openJournalSource({ ...settingsOf(agent), pipelineId: agent.pipelineId, agentId: agent.id, entities });
+const openSource = (agent: JournalAgent, entities: readonly Entity[]) =>
+  openJournalSource({
+    credentials: agent.hostCredentials,
+    configuration: agent.configuration,
+    pipelineId: agent.pipelineId,
+    agentId: agent.id,
+    entities,
+  });
 
 const sameText = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
 
@@ -62,16 +65,16 @@ const journalSourceNames: SourceNames = {
   },
 };
 
-export const journalPlugin: AgentPlugin = {
+export const journalPlugin: AgentPlugin<JournalHostCredentials, JournalConfiguration> = {
   definition: agentTypes.journal,
   endpoint: (hostCredentials) => {
-    const host = String(hostCredentials.host);
+    const host = hostCredentials.host;
     // A simulated IBM i runs in this process: there is no port to reach.
     return inProcessIbmiAt(host) ? undefined : { host, port: IBMI_DATABASE_SERVER_PORT };
   },
   classifyError: classifyIbmiError,
   testConnection: async (hostCredentials) => {
-    const c = journalHostCredentials.schema.parse(hostCredentials);
+    const c = hostCredentials;
     await (await openIbmi(c, undefined)).close();
     return passed('connection', signedOn(c.username, c.host));
   },
@@ -79,11 +82,8 @@ export const journalPlugin: AgentPlugin = {
     names: journalSourceNames,
     openReader: (agent, { entities }) => openSource(agent, entities),
     openAdmin: async (agent, entities) =>
-      admin(await openSource(agent, entities), settingsOf(agent).credentials.username.toUpperCase()),
-    connected: (agent) => {
-      const { credentials: c } = settingsOf(agent);
-      return signedOn(c.username, c.host);
-    },
+      admin(await openSource(agent, entities), agent.hostCredentials.username.toUpperCase()),
+    connected: (agent) => signedOn(agent.hostCredentials.username, agent.hostCredentials.host),
     fixes: { checkIds: ['journaling'], described: 'journaling (STRJRNPF, CHGJRNOBJ)' },
     // IBM i's refusal (no authority to the checkpoint table, say) is the answer, not an engine failure.
     refusal: (error, what) =>

@@ -2,11 +2,10 @@
 import pg from 'pg';
 import type { CheckResult } from '../../../shared/controlApi';
 import { failed, loggedIn, passed } from '../checkResults';
-import type { ResolvedAgent } from '../spi';
-import { postgresSettingsOf } from './settings';
+import { postgresSettingsOf, type PostgresqlAgent } from './settings';
 import { quoted as q } from './identifier';
 
-export async function checkPostgresTarget(agent: ResolvedAgent): Promise<CheckResult[]> {
+export async function checkPostgresTarget(agent: PostgresqlAgent): Promise<CheckResult[]> {
   const { credentials: c, connection, schema } = postgresSettingsOf(agent);
   const client = new pg.Client(connection);
   try {

@@ -1,12 +1,12 @@
 // The PostgreSQL target type: tables created from the source columns in a schema of a database.
 import { classifyPostgresError } from './errors';
 import { agentTypes } from '../../../shared/agents';
-import { postgresqlHostCredentials } from '../../../shared/agents/targets';
+import type { PostgresqlConfiguration, PostgresqlHostCredentials } from '../../../shared/agents/targets';
 import { postgresName } from '../../../shared/names';
 import type { AgentPlugin, TargetNames } from '../spi';
 import { CHECKPOINT_TABLE } from '../target';
 import { checkPostgresTarget } from './checks';
-import { postgresSettingsOf } from './settings';
+import { defaultPostgresqlConfiguration, postgresSettingsOf } from './settings';
 import { PostgresTarget, postgresType, STAGE_PREFIX } from './target';
 
 /** The target quotes every name: PostgreSQL then compares them exactly, after its 63-byte cut. */
@@ -26,12 +26,9 @@ const postgresqlNames: TargetNames = {
   },
 };
 
-export const postgresqlPlugin: AgentPlugin = {
+export const postgresqlPlugin: AgentPlugin<PostgresqlHostCredentials, PostgresqlConfiguration> = {
   definition: agentTypes.postgresql,
-  endpoint: (hostCredentials) => {
-    const c = postgresqlHostCredentials.schema.parse(hostCredentials);
-    return { host: c.host, port: c.port };
-  },
+  endpoint: (c) => ({ host: c.host, port: c.port }),
   classifyError: classifyPostgresError,
   testConnection: async (hostCredentials) => {
     const [first] = await checkPostgresTarget({
@@ -40,7 +37,7 @@ export const postgresqlPlugin: AgentPlugin = {
       type: 'postgresql',
       role: 'target',
       hostCredentials,
-      configuration: {},
+      configuration: defaultPostgresqlConfiguration(),
     });
     if (!first) throw new Error('a PostgreSQL target check answered nothing');
     return first;

@@ -1,10 +1,19 @@
 // A PostgreSQL target agent's settings as node-postgres takes them, for its checks and its writer alike.
-import { postgresqlConfiguration, postgresqlHostCredentials } from '../../../shared/agents/targets';
+import {
+  postgresqlConfiguration,
+  type PostgresqlConfiguration,
+  type PostgresqlHostCredentials,
+} from '../../../shared/agents/targets';
 import type { ResolvedAgent } from '../spi';
 
-export function postgresSettingsOf(agent: ResolvedAgent) {
-  const c = postgresqlHostCredentials.schema.parse(agent.hostCredentials);
-  const configuration = postgresqlConfiguration.schema.parse(agent.configuration);
+export type PostgresqlAgent = ResolvedAgent<PostgresqlHostCredentials, PostgresqlConfiguration>;
+
+/** A target's settings before its configuration is set ("Test connection"): the defaults. */
+export const defaultPostgresqlConfiguration = (): PostgresqlConfiguration =>
+  postgresqlConfiguration.schema.parse({});
+
+export function postgresSettingsOf(agent: PostgresqlAgent) {
+  const { hostCredentials: c, configuration } = agent;
   return {
     credentials: c,
     connection: {

@@ -2,13 +2,11 @@
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { dirname } from 'node:path';
-import { sqliteHostCredentials } from '../../../shared/agents/targets';
+import type { SqliteHostCredentials } from '../../../shared/agents/targets';
 import type { CheckResult } from '../../../shared/controlApi';
 import { failed, passed } from '../checkResults';
-import type { ResolvedAgent } from '../spi';
 
-export async function checkSqliteTarget(agent: ResolvedAgent): Promise<CheckResult[]> {
-  const { path } = sqliteHostCredentials.schema.parse(agent.hostCredentials);
+export async function checkSqliteTarget({ path }: SqliteHostCredentials): Promise<CheckResult[]> {
   if (!path)
     return [
       passed(

@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import { REPLICAS_FOLDER } from '../../platform/dataDir';
 import { ownFileClash } from '../../platform/ownFiles';
 import { agentTypes } from '../../../shared/agents';
-import { sqliteConfiguration, sqliteHostCredentials } from '../../../shared/agents/targets';
+import {
+  sqliteConfiguration,
+  type SqliteConfiguration,
+  type SqliteHostCredentials,
+} from '../../../shared/agents/targets';
 import { sqliteFold } from '../../../shared/names';
-import type { AgentPlugin, AgentSettings, ResolvedAgent, TargetNames } from '../spi';
+import type { AgentPlugin, AgentSettings, TargetNames } from '../spi';
 import { CHECKPOINT_TABLE } from '../target';
 import { fileIdentity } from '../fileIdentity';
 import { checkSqliteTarget } from './checks';
@@ -38,33 +42,26 @@ const sqliteNames: TargetNames = {
   },
 };
 
-const connectionCheckOf = async (agent: ResolvedAgent) => {
-  const [first] = await checkSqliteTarget(agent);
+const connectionCheckOf = async (hostCredentials: SqliteHostCredentials) => {
+  const [first] = await checkSqliteTarget(hostCredentials);
   if (!first) throw new Error('a SQLite target check answered nothing');
   return { ...first, id: 'connection' };
 };
 
-export const sqlitePlugin: AgentPlugin = {
+export const sqlitePlugin: AgentPlugin<SqliteHostCredentials, SqliteConfiguration> = {
   definition: agentTypes.sqlite,
   // A file: nothing to reach over the network.
   endpoint: () => undefined,
   classifyError: classifySqliteError,
-  testConnection: (hostCredentials) =>
-    connectionCheckOf({
-      pipelineId: 'connection-test',
-      id: 'connection-test',
-      type: 'sqlite',
-      role: 'target',
-      hostCredentials,
-      configuration: {},
-    }),
+  testConnection: connectionCheckOf,
   target: {
     names: sqliteNames,
-    check: checkSqliteTarget,
+    check: (agent) => checkSqliteTarget(agent.hostCredentials),
     columnType: (column) => sqliteType(column),
     open: (agent, { dataDir, pipelineId }) => {
-      const path = agent ? sqliteHostCredentials.schema.parse(agent.hostCredentials).path : undefined;
-      const { batchRows } = sqliteConfiguration.schema.parse(agent?.configuration ?? {});
+      const path = agent?.hostCredentials.path;
+      // The default target has no agent: its settings are the type's defaults.
+      const { batchRows } = agent?.configuration ?? sqliteConfiguration.schema.parse({});
       const file = path ?? defaultReplicaPath(dataDir, pipelineId);
       return {
         open: async () => {

@@ -14,25 +14,28 @@ import { startSandboxSqlServer } from '../../../simulators/mssql';
 import { lex } from '../../../simulators/mssql/tsql/lexer';
 import { ctConfiguration, sandboxCredentials } from '../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../helpers/sandbox';
+import { postgresqlConfiguration, postgresqlHostCredentials } from '../../../shared/agents/targets';
+import type { PostgresqlAgent } from '../../../main/agents/postgresql/settings';
 
 const HOSTILE = `x"; DROP SCHEMA fix_victim CASCADE; --`;
 const SCHEMA = `fix_target_${process.pid}`;
 let admin: pg.Client;
 
-const agent = (username: string, schema: string) => ({
+/** A PostgreSQL target agent as the engine hands it over: its settings parsed by the type's schemas. */
+const agent = (username: string, schema: string): PostgresqlAgent => ({
   pipelineId: 'p',
   id: 'dst',
   type: 'postgresql',
   role: 'target' as const,
-  hostCredentials: {
+  hostCredentials: postgresqlHostCredentials.schema.parse({
     connectionName: 'dst',
     host: POSTGRES.host,
     port: POSTGRES.port,
     databaseName: POSTGRES.database,
     username,
     password: 'unused-with-trust',
-  },
-  configuration: { schema },
+  }),
+  configuration: postgresqlConfiguration.schema.parse({ schema }),
 });
 
 beforeAll(async () => {
