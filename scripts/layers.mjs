@@ -69,9 +69,16 @@ export const LAYERS = {
   // The simulators implement the IBM i driver's connection interface and share its codecs, which
   // tests against references outside our code (ICU's uconv, IBM's examples) keep honest.
   simulators: [],
-  'simulators/mssql': ['simulators/mssql/tsql', 'simulators/mssql/tds', 'simulators'],
-  'simulators/mssql/tsql': ['simulators/mssql/tds', 'simulators'],
-  'simulators/mssql/tds': ['simulators'],
+  'simulators/mssql': [
+    'simulators/mssql/tsql',
+    'simulators/mssql/tds',
+    'simulators/mssql/tds/dataTypes',
+    'simulators',
+  ],
+  'simulators/mssql/tsql': ['simulators/mssql/tds', 'simulators/mssql/tds/dataTypes', 'simulators'],
+  'simulators/mssql/tds': ['simulators/mssql/tds/dataTypes', 'simulators'],
+  // One file per data type, and the type names and the dispatch table they share.
+  'simulators/mssql/tds/dataTypes': [],
   'simulators/ibmi': [
     'simulators/ibmi/cl',
     'simulators/ibmi/sql',

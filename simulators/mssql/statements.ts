@@ -3,7 +3,7 @@
 // name, never half-run.
 import type { StatementResult } from './tds/hostSession';
 import type { Column, ServerMessage } from './tds/tokens';
-import type { SqlValue } from './tds/types';
+import type { SqlValue } from './tds/dataTypes/sqlTypes';
 import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
 import { undeclared } from './tsql/basics';
 import { type SandboxDatabase } from './tsql/database';

@@ -83,6 +83,7 @@ describe('layers', () => {
     ['shared/planted.ts', "import type { Repo } from '../main/engine/store/repo';\nexport type R = Repo;\n"],
     ['shared/config/planted.ts', "export { agentTypes } from '../agents';\n"],
     ['simulators/mssql/tds/planted.ts', "export { runBatch } from '../tsql/database';\n"],
+    ['simulators/mssql/tds/dataTypes/planted.ts', "export { startTdsServer } from '../server';\n"],
     ['simulators/ibmi/system/planted.ts', "export { runCommand } from '../cl/commands';\n"],
     ['simulators/ibmi/planted.ts', "export { openEngine } from '../../main/engine/engine';\n"],
   ];

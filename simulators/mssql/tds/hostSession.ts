@@ -3,7 +3,7 @@
 import type { Login7 } from './login7';
 import type { RpcCall, TransactionRequest } from './requests';
 import type { Column, ServerMessage } from './tokens';
-import type { SqlType, SqlValue } from './types';
+import type { SqlType, SqlValue } from './dataTypes/sqlTypes';
 
 export interface StatementResult {
   resultSet?: { columns: Column[]; rows: SqlValue[][] };

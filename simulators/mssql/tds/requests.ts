@@ -1,5 +1,7 @@
 // Client requests: SQL batches (MS-TDS 2.2.6.7) and RPC calls (2.2.6.6), each after ALL_HEADERS (2.2.5.3).
-import { Cursor, readTypeInfo, readValue, type SqlType, type SqlValue } from './types';
+import { type SqlType, type SqlValue } from './dataTypes/sqlTypes';
+import { Cursor } from './dataTypes/cursor';
+import { readTypeInfo, readValue } from './dataTypes/values';
 
 function skipAllHeaders(c: Cursor): void {
   const total = c.u32();

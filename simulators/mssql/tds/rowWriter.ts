@@ -2,15 +2,10 @@
 // simulated server's largest cost per row (docs/performance.md). The common types have a writer of
 // their own here; each produces the same bytes as writeValue, which every other type and every
 // unusual value still goes through (simulators/mssql/test/rowWriter.unit.test.ts compares the two).
-import {
-  datetime2Into,
-  decimalBytes,
-  smallUnscaled,
-  timeBytes,
-  writeValue,
-  type SqlType,
-  type SqlValue,
-} from './types';
+import { decimalBytes, timeBytes, type SqlType, type SqlValue } from './dataTypes/sqlTypes';
+import { datetime2Into } from './dataTypes/temporal';
+import { smallUnscaled } from './dataTypes/decimalText';
+import { writeValue } from './dataTypes/values';
 
 export class ByteSink {
   private buf = Buffer.allocUnsafe(1024);

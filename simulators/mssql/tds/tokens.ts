@@ -1,6 +1,7 @@
 // Token stream written by the server (MS-TDS 2.2.7): each method appends one token.
 import { ByteSink, valueWriter, type ValueWriter } from './rowWriter';
-import { DEFAULT_COLLATION, writeTypeInfo, writeValue, type SqlType, type SqlValue } from './types';
+import { DEFAULT_COLLATION, type SqlType, type SqlValue } from './dataTypes/sqlTypes';
+import { writeTypeInfo, writeValue } from './dataTypes/values';
 
 export const TOKEN = {
   RETURNSTATUS: 0x79,

@@ -1,6 +1,6 @@
 // What sys.columns and sys.types say of a type ("sys.types (Transact-SQL)"): the catalogue views and
 // sql_variant's property functions both read it.
-import { decimalBytes, timeBytes, type SqlType } from './types';
+import { decimalBytes, timeBytes, type SqlType } from './dataTypes/sqlTypes';
 
 export function typeFacts(t: SqlType): {
   typeName: string;

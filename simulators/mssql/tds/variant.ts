@@ -2,16 +2,9 @@
 // base type's token, the length of its properties, the properties — precision and scale, a scale, a
 // collation and a maximum length — then the value's bytes without a length). The sandbox stores this
 // instance in the column and sends it as is, so a value keeps the type it was written with.
-import {
-  Cursor,
-  DEFAULT_COLLATION,
-  readValue,
-  TYPE,
-  ValueError,
-  writeValue,
-  type SqlType,
-  type SqlValue,
-} from './types';
+import { DEFAULT_COLLATION, TYPE, ValueError, type SqlType, type SqlValue } from './dataTypes/sqlTypes';
+import { Cursor } from './dataTypes/cursor';
+import { readValue, writeValue } from './dataTypes/values';
 
 import { typeFacts } from './typeFacts';
 

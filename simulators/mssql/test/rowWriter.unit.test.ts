@@ -5,15 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { ByteSink, valueWriter } from '../tds/rowWriter';
 import { TokenWriter, TOKEN, type Column } from '../tds/tokens';
-import {
-  decimalToUnscaled,
-  exactText,
-  smallUnscaled,
-  unscaledToDecimal,
-  writeValue,
-  type SqlType,
-  type SqlValue,
-} from '../tds/types';
+import { type SqlType, type SqlValue } from '../tds/dataTypes/sqlTypes';
+import { decimalToUnscaled, exactText, smallUnscaled, unscaledToDecimal } from '../tds/dataTypes/decimalText';
+import { writeValue } from '../tds/dataTypes/values';
 import { exactDigits } from '../tsql/exactDecimals';
 
 const written = (t: SqlType, v: SqlValue) => {

@@ -5,7 +5,8 @@ import { decodePassword, parseLogin7 } from '../tds/login7';
 import { encodeMessage, MessageReader, PACKET, PacketStream } from '../tds/packet';
 import { TokenWriter, type Column } from '../tds/tokens';
 import { ENCRYPT, negotiateEncryption, parsePrelogin, buildPreloginResponse } from '../tds/prelogin';
-import { Cursor, readValue, writeValue } from '../tds/types';
+import { Cursor } from '../tds/dataTypes/cursor';
+import { readValue, writeValue } from '../tds/dataTypes/values';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

@@ -3,7 +3,7 @@
 // type stores and travels as its base type; sys.columns shows the alias's user_type_id and the base's
 // system_type_id; sys.types lists the alias (is_user_defined 1, ids from 257).
 import type { StatementResult } from '../tds/hostSession';
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { statementError } from './basics';
 import type { SandboxDatabase } from './database';
 import { typeFacts } from '../tds/typeFacts';

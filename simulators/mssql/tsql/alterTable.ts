@@ -3,7 +3,7 @@
 // column records no row change; updates of a column added later are tracked. A column added keeps the
 // next column id, and a dropped column's id is never reused, as SQL Server numbers them.
 import type { StatementResult } from '../tds/hostSession';
-import type { SqlValue } from '../tds/types';
+import type { SqlValue } from '../tds/dataTypes/sqlTypes';
 import { typeColumns } from './catalogViews';
 import { dropTriggers, isTracked, tracksColumns, writeTriggers } from './changeTracking';
 import { statementError as error } from './basics';

@@ -2,7 +2,7 @@
 // x % 0 where SQL Server fails with 8134 ("Divide by zero error encountered."). Each `a / b` and
 // `a % b` becomes a call of the sandbox's TSQL_DIVIDE or TSQL_MODULO before translation; the operands
 // follow T-SQL's precedence (* / % bind tighter than + and -, left to right).
-import type { SqlValue } from '../tds/types';
+import type { SqlValue } from '../tds/dataTypes/sqlTypes';
 import { statementError } from './basics';
 import { isOp, isWord, type Token } from './lexer';
 

@@ -1,6 +1,6 @@
 // Catalogue functions and views T-SQL answers at translation time: OBJECT_ID, HAS_PERMS_BY_NAME,
 // CHANGETABLE and sys.databases.
-import type { SqlValue } from '../tds/types';
+import type { SqlValue } from '../tds/dataTypes/sqlTypes';
 import type { SandboxDatabase } from './database';
 import { SqlError } from './basics';
 import { closing, dotted, isOp, isWord, lex, nameOf, solid, splitCommas, syntax, type Token } from './lexer';

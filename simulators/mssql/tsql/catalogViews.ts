@@ -1,7 +1,7 @@
 // SQL Server's catalog views over the sandbox's catalog ("Catalog Views (Transact-SQL)", "System
 // Information Schema Views"). The catalog's columns are declared with T-SQL types, so each view column
 // reaches the client typed as SQL Server types it (sysname, int, bit, …).
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { typeFacts } from '../tds/typeFacts';
 
 const T = (type: string) => `"tsql ${type}"`;

@@ -3,7 +3,7 @@
 // srid)`, `geometry::STGeomFromText(wkt, srid)`), instance methods and properties of a column
 // (`t.Node.ToString()`, `Shape.STAsText()`, `Shape.STSrid`, `Node.GetLevel()`), and CAST/CONVERT of
 // such a column or of a sql_variant column, which need its type: SQLite sees only the stored bytes.
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { closing, isOp, isWord, solid, splitCommas, syntax, textOf, type Token } from './lexer';
 import { castType } from './convert';
 import { isClrType, type ClrTypeName } from './clrValues';

@@ -2,7 +2,7 @@
 // ("Data type conversion": a string converts to hierarchyid by Parse and to geography or geometry
 // by STGeomFromText with SRID 4326 or 0; binary converts to the stored form and back unchanged; the
 // types convert to a string by ToString). Other conversions are SQL Server's error 529.
-import type { SqlType, SqlValue } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import { statementError } from './basics';
 import { hierarchyIdBytes, hierarchyIdText } from './clrHierarchyid';
 import {

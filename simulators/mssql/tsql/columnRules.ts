@@ -2,12 +2,12 @@
 // binary column is refused with 2628 (the table, the column and the cut value named), an integer or
 // decimal out of its column's range with 220 or 8115 — never stored to break a later read. SQLite
 // stores any value in any column, so each such column carries a CHECK calling TSQL_FITS.
-import type { SqlType, SqlValue } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import { quote, SqlError } from './basics';
 import { declaredType } from './typeNames';
 import { MONEY_RANGE } from './convert';
 import { ROWVERSION_DEFAULT } from './rowversion';
-import { decimalToUnscaled, exactText } from '../tds/types';
+import { decimalToUnscaled, exactText } from '../tds/dataTypes/decimalText';
 import type { ColumnDef } from './schema';
 
 const INTEGER_RANGE: Record<string, [bigint, bigint]> = {

@@ -1,8 +1,8 @@
 // CAST and CONVERT with T-SQL's rules ("CAST and CONVERT (Transact-SQL)"): the target type's
 // metadata and value, styles for dates, and SQL Server's errors when a value does not convert (245,
 // 8114, 241, 8169), overflows (220, 244/248, 8115) or cannot be shown (int to a too-short char: *),
-// and integer arithmetic with 8134 and 8115. Values keep the sandbox's canonical forms (tds/types.ts).
-import type { SqlType, SqlValue } from '../tds/types';
+// and integer arithmetic with 8134 and 8115. Values keep the sandbox's canonical forms (tds/dataTypes/sqlTypes.ts).
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import { parseTypeName } from './typeNames';
 import { statementError as fail } from './basics';
 import { clrText, isClrType, toClr } from './clrValues';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqlType, SqlValue } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import { columnSql, fits } from './columnRules';
 import type { ServerSession } from './sessionViews';
 import { convert, type Evaluated } from './convert';

@@ -3,15 +3,14 @@
 // so these columns have no affinity and each value is stored by this rule: as a number when a double
 // holds it exactly (so it compares and sorts as a number), otherwise as its exact digits at the
 // column's scale. Known limit: a value stored as digits compares with numbers as SQLite compares text.
+import { type SqlType, type SqlValue } from '../tds/dataTypes/sqlTypes';
 import {
   decimalToUnscaled,
   exactText,
   smallDecimalText,
   smallUnscaled,
   unscaledToDecimal,
-  type SqlType,
-  type SqlValue,
-} from '../tds/types';
+} from '../tds/dataTypes/decimalText';
 import type { TableInfo } from './schema';
 import { isWord, solid, splitCommas, textOf, type Token } from './lexer';
 import { castType } from './convert';

@@ -1,7 +1,7 @@
 // INSERT … VALUES, INSERT … SELECT and SELECT … INTO: identities drawn, values converted to the
 // target columns' types.
 import type { StatementResult } from '../tds/hostSession';
-import type { SqlType, SqlValue } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import type { SandboxDatabase } from './database';
 import { quote, SqlError } from './basics';
 import type { ColumnDef, TableInfo } from './schema';

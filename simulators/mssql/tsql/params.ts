@@ -1,6 +1,6 @@
 // A statement's parameters (sp_executesql's, or DECLAREd variables): bound by name, and read as
 // constants where T-SQL wants a value at translation time.
-import type { SqlType, SqlValue } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import { isWord, solid, syntax, textOf, type Token } from './lexer';
 import { undeclared } from './basics';
 import { isExactNumeric, storedExact } from './exactDecimals';

@@ -2,7 +2,7 @@
 // writes outside a transaction made a transaction of their own.
 import type { StatementResult } from '../tds/hostSession';
 import type { Column } from '../tds/tokens';
-import type { SqlType, SqlValue } from '../tds/types';
+import type { SqlType, SqlValue } from '../tds/dataTypes/sqlTypes';
 import type { SandboxDatabase } from './database';
 import { parseTypeName, typeFromDeclared } from './typeNames';
 import { exactDigits, isExactNumeric } from './exactDecimals';

@@ -1,7 +1,7 @@
 // The shapes of a simulated database's tables, and what the statement families need of a database,
 // so they depend on this file and not on the database class that calls them.
 import type Database from 'better-sqlite3';
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 
 export interface ColumnDef {
   name: string;

@@ -2,7 +2,7 @@
 // CONVERT is of its target type ("CAST and CONVERT (Transact-SQL)"), CHANGE_TRACKING_IS_COLUMN_IN_MASK
 // is bit. SQLite declares a type only for a column read as it is stored, so without these the sandbox
 // would type such a column by its values (a bit as float, a varchar(41) as nvarchar(max)).
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { castType } from './convert';
 import { closing, isOp, isWord, solid, splitCommas, textOf, type Token } from './lexer';
 

@@ -2,7 +2,7 @@
 // references resolved to the sandbox's tables (with the bare table name as alias when none is given,
 // so `Orders.Id` still works), names quoted the SQLite way, N'' strings plain, variables bound, TOP
 // moved to a LIMIT, and the functions SQLite lacks answered from the catalogue.
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { quote, SqlError, undeclared } from './basics';
 import { changeTable, hasPermsByName, objectId, serverDatabasesSql } from './catalogFunctions';
 import { clrCalls, clrColumnsOf } from './clrCalls';

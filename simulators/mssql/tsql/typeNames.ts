@@ -2,7 +2,7 @@
 // kept whole in the declared type, behind a word that gives SQLite the affinity to store it by:
 // integers as 64-bit integers, temporal values and GUIDs as canonical text (which sorts right),
 // binary as blobs, decimals and money without affinity (numbers, or exact digits past a double's).
-import type { SqlType } from '../tds/types';
+import type { SqlType } from '../tds/dataTypes/sqlTypes';
 
 export class TypeNameError extends Error {}
 
