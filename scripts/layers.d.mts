@@ -2,3 +2,4 @@
 export const LAYERS: Readonly<Record<string, readonly string[]>>;
 export function layerOf(root: string, path: string): string | undefined;
 export function layerViolation(root: string, file: string, spec: string): string | null;
+export function layerTable(): string;

@@ -93,6 +93,15 @@ export const LAYERS = {
 
 const posixPath = (path) => path.split(sep).join('/');
 
+/** The table as Markdown, for the README (npm run docs writes it; a test keeps it current). */
+export function layerTable() {
+  const rows = Object.entries(LAYERS).map(
+    ([folder, allowed]) =>
+      `| \`${folder}${folder.endsWith('.ts') ? '' : '/'}\` | ${allowed.length ? allowed.map((a) => `\`${a}\``).join(', ') : '—'} |`,
+  );
+  return ['| Folder | May import, besides itself and `shared/` |', '| --- | --- |', ...rows].join('\n');
+}
+
 /** The table's key a path falls under (the longest that contains it), or undefined outside it. */
 export function layerOf(root, path) {
   const rel = posixPath(relative(root, path));

@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configurationReference } from '../../shared/configurationReference';
+import { readmeWithLayers } from '../../scripts/readmeLayers';
 
 describe('generated docs', () => {
   it('docs/configuration.md matches the schemas (run `npm run docs` after changing a field)', () => {
     expect(readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8')).toBe(
       configurationReference(),
     );
+  });
+
+  it("the README's layer table is scripts/layers.mjs's (run `npm run docs` after changing it)", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toBe(readmeWithLayers(readme));
+    expect(readme).toContain('| `main/engine/store/` | `main/platform` |');
   });
 
   it('documents every field of both agents with its default', () => {
