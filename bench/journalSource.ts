@@ -39,6 +39,7 @@ export async function startJournalBench(): Promise<JournalBench> {
           snapshotMode: 'initial',
           snapshotChunkRows: 10_000,
           droppedColumns: 'keep',
+          onTableError: 'suspend-table',
         },
         pipelineId: 'bench',
         agentId: 'src',

@@ -31,6 +31,7 @@ export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',
+  onTableError: 'suspend-table',
 };
 
 export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>

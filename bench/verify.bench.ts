@@ -121,6 +121,7 @@ async function ibmiWorld(): Promise<World> {
           snapshotMode: 'initial',
           snapshotChunkRows: CHUNK,
           droppedColumns: 'keep',
+          onTableError: 'suspend-table',
         },
         pipelineId,
         agentId: 'src',

@@ -18,7 +18,7 @@ import {
   type TableShape,
 } from '../agents/source';
 import type { Retyped, Target, TargetTable } from '../agents/target';
-import type { DroppedColumns, SnapshotMode } from '../../shared/agents/common';
+import type { DroppedColumns, OnTableError, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
 import { columnChanges, reshaped } from './reshape';
@@ -44,6 +44,8 @@ export interface RunnerOptions {
   classifyError?: ErrorClassifier;
   entities: readonly RunnerEntity[];
   onEvent?: (event: RunnerEvent) => void;
+  /** A table's own failure (its rows refused, its chunk unreadable): that table stopped, or the pipeline. */
+  onTableError?: OnTableError;
   /** A verify or repair finished: its whole report (the event has its numbers). */
   onVerified?: (report: VerifyReport) => void;
   /** A backlog point now and then (at most every `backlogEveryMs`, 10 s by default). */
@@ -417,17 +419,79 @@ export class PipelineRunner {
     this.copies.resume(stored);
   }
 
+  /** Whether a failure is one table's own (a refusal no retry heals) and the setting lets that table stop alone. */
+  private tableOwn(error: unknown): boolean {
+    if ((this.o.onTableError ?? 'suspend-table') === 'stop-pipeline') return false;
+    const classify = (e: unknown) =>
+      [...this.classifiers, this.o.classifyError].map((c) => c?.(e)).find((v) => v !== undefined);
+    return !isTransient(error, classify) && !(error instanceof AgentConnectionError);
+  }
+
+  /**
+   * A batch applied whole, in one transaction; when the target refuses it for a reason no retry heals,
+   * applied again table by table, so one table's refusal does not hold the others: answers the tables
+   * refused, with their errors (none refused: the batch went in whole).
+   */
+  private async applyBatch(
+    target: Target,
+    changes: readonly Change[],
+    written: Checkpoint,
+  ): Promise<Map<string, unknown>> {
+    try {
+      await atTarget(target.apply(changes, written));
+      return new Map();
+    } catch (error) {
+      if (!this.tableOwn(error)) throw error;
+      const byTable = new Map<string, Change[]>();
+      for (const c of changes) (byTable.get(c.table) ?? byTable.set(c.table, []).get(c.table))?.push(c);
+      if (byTable.size <= 1 && changes.length === 0) throw error;
+      const refused = new Map<string, unknown>();
+      for (const [table, own] of byTable) {
+        try {
+          await atTarget(target.apply(own, written[table] === undefined ? {} : { [table]: written[table] }));
+        } catch (tableError) {
+          if (!this.tableOwn(tableError)) throw tableError;
+          refused.set(table, tableError);
+        }
+      }
+      // The positions of the tables without changes in this batch, and the batch's table stops.
+      const rest = Object.fromEntries(Object.entries(written).filter(([t]) => !byTable.has(t)));
+      if (Object.keys(rest).length > 0) await atTarget(target.apply([], rest));
+      return refused;
+    }
+  }
+
+  /** A table stopped for a failure of its own: its reason kept and told; the pipeline's other tables go on. */
+  private async suspendTable(stored: StoredCheckpoint, table: string, error: unknown): Promise<void> {
+    await this.stopTable(
+      stored,
+      table,
+      `${table} was suspended: ${this.reason(error)}`,
+      'copy it again (re-snapshot) once the cause is fixed',
+    );
+  }
+
   /**
    * One table's replication ends, with its reason kept at the target (so a restart keeps it stopped)
    * and told in an event; the pipeline's other tables go on. A re-snapshot takes it up again.
    */
-  private async stopTable(stored: StoredCheckpoint, table: string, reason: string): Promise<void> {
+  private async stopTable(
+    stored: StoredCheckpoint,
+    table: string,
+    reason: string,
+    remedy = `ask for a re-snapshot of ${table} once it is back`,
+  ): Promise<void> {
     const stop: TableStop = { reason, at: new Date(this.now()).toISOString() };
     await atTarget((this.target as Target).apply([], { [table]: storedStop(stop) }));
-    this.recordStop(stored, table, stop);
+    this.recordStop(stored, table, stop, remedy);
   }
 
-  private recordStop(stored: StoredCheckpoint, table: string, stop: TableStop): void {
+  private recordStop(
+    stored: StoredCheckpoint,
+    table: string,
+    stop: TableStop,
+    remedy = `ask for a re-snapshot of ${table} once it is back`,
+  ): void {
     stored.positions = Object.fromEntries(Object.entries(stored.positions).filter(([t]) => t !== table));
     stored.copies.delete(table);
     stored.stopped.set(table, stop);
@@ -437,7 +501,7 @@ export class PipelineRunner {
     this.emit({
       kind: 'table-stopped',
       table,
-      reason: `${stop.reason}. The pipeline's other tables go on; ask for a re-snapshot of ${table} once it is back.`,
+      reason: `${stop.reason}. The pipeline's other tables go on; ${remedy}.`,
     });
   }
 
@@ -555,12 +619,15 @@ export class PipelineRunner {
       !this.verifications.running
         ? this.startReadAhead(source, refs, { ...saved, ...checkpoint })
         : null;
+    let refused = new Map<string, unknown>();
     try {
-      if (changes.length > 0 || moved || stops.size > 0) await atTarget(target.apply(changes, written));
+      if (changes.length > 0 || moved || stops.size > 0)
+        refused = await this.applyBatch(target, changes, written);
     } finally {
       if (readAhead) this.readAhead = await readAhead;
     }
     Object.assign(stored.positions, checkpoint);
+    for (const [table, error] of refused) await this.suspendTable(stored, table, error);
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit at once:
     // a backlog read after "Applied" counts from it, and no status is owed to correct the gauge later.
     const advanced = batch.changes.length > 0 || moved;
@@ -568,26 +635,31 @@ export class PipelineRunner {
     const savedPositions = JSON.stringify(stored.positions);
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
-    if (changes.length > 0) {
+    const applied = refused.size > 0 ? changes.filter((c) => !refused.has(c.table)) : changes;
+    if (applied.length > 0) {
       const count = { insert: 0, update: 0, delete: 0 };
       const tables: Record<string, OperationCounts> = {};
-      for (const c of changes) {
+      for (const c of applied) {
         count[c.op]++;
         const t = (tables[c.table] ??= { inserts: 0, updates: 0, deletes: 0 });
         t[`${c.op}s`]++;
       }
       this.emit({
         kind: 'batch-applied',
-        changes: changes.length,
+        changes: applied.length,
         inserts: count.insert,
         updates: count.update,
         deletes: count.delete,
         tables,
-        position: changes.at(-1)?.position ?? '',
+        position: applied.at(-1)?.position ?? '',
         lagMs: batch.newestCommitTime ? Math.max(0, this.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
-    const copying = await this.copies.advance(ctx, stored);
+    const { copying, refused: copyRefused } = await this.copies.advance(ctx, stored);
+    for (const [table, error] of copyRefused) {
+      if (!this.tableOwn(error)) throw error;
+      await this.suspendTable(stored, table, error);
+    }
     if (batch.caughtUp ?? batch.changes.length === 0) this.caughtUpReadStartedAt = readStartedAt;
     this.verifyStep = await this.verifications.advance({
       ...ctx,

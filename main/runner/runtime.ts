@@ -94,6 +94,7 @@ export function runnerRuntime(
         entities: runnerEntities(ctx.entities),
         snapshotMode: settings.snapshotMode,
         droppedColumns: settings.droppedColumns,
+        onTableError: settings.onTableError,
         snapshotChunkRows: settings.snapshotChunkRows,
         // One connection stays the change stream's.
         copyConcurrency: Math.max(1, connections - 1),

@@ -196,9 +196,13 @@ export class TableCopies {
   /**
    * One chunk of each running copy: read at once (bounded by the concurrency), each committed as soon
    * as it is read, and no stream batch between a chunk's read and its commit. Answers whether copies
-   * remain.
+   * remain, and the tables whose chunk failed, each with its error: a table's failure does not hold
+   * another's commit (the runner decides whether it stops that table or the pipeline).
    */
-  async advance(ctx: CopyContext, stored: StoredCheckpoint): Promise<boolean> {
+  async advance(
+    ctx: CopyContext,
+    stored: StoredCheckpoint,
+  ): Promise<{ copying: boolean; refused: Map<string, unknown> }> {
     const active = this.activeTables(stored.copies);
     let writing: Promise<void> = Promise.resolve();
     const outcomes = await Promise.allSettled(
@@ -210,14 +214,18 @@ export class TableCopies {
         if (chunk.rows.length > 0)
           this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
         this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
-        writing = writing.then(() => this.commit(ctx, stored, table, copy, chunk));
-        await writing;
+        // Commits one after the other; one that fails does not stop the next.
+        const mine = writing.catch(() => undefined).then(() => this.commit(ctx, stored, table, copy, chunk));
+        writing = mine;
+        await mine;
       }),
     );
     this.current = new Map(stored.copies);
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
-    return [...stored.copies.values()].some((c) => !c.cancelled);
+    const refused = new Map<string, unknown>();
+    outcomes.forEach((o, i) => {
+      if (o.status === 'rejected') refused.set(active[i] as string, o.reason);
+    });
+    return { copying: [...stored.copies.values()].some((c) => !c.cancelled), refused };
   }
 
   private async commit(

@@ -66,8 +66,22 @@ export const droppedColumns = choice({
 });
 export type DroppedColumns = (typeof DROPPED_COLUMN_CHOICES)[number];
 
+// What a failure of one table's own does: that table waits, or the whole pipeline stops.
+export const TABLE_ERROR_CHOICES = ['suspend-table', 'stop-pipeline'] as const;
+export const onTableError = choice({
+  label: 'When one table fails',
+  help:
+    'When the target refuses a table\'s rows or the source cannot read one table: "suspend-table" stops ' +
+    'that table alone, with its reason, and every other table goes on (a source transaction that also ' +
+    'touched it is applied without its part, which follows when the table is copied again); ' +
+    '"stop-pipeline" stops the whole pipeline, keeping transactions whole across tables.',
+  values: TABLE_ERROR_CHOICES,
+  default: 'suspend-table',
+});
+export type OnTableError = (typeof TABLE_ERROR_CHOICES)[number];
+
 /** The pipeline settings every source agent type declares in its configuration (copies, schema changes). */
-export const pipelineFields = { snapshotMode, snapshotChunkRows, droppedColumns };
+export const pipelineFields = { snapshotMode, snapshotChunkRows, droppedColumns, onTableError };
 
 /** The pipeline settings out of a source agent's configuration (either type), defaults filled. */
 export const pipelineSettings = z.object(pipelineFields);

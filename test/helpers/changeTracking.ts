@@ -22,6 +22,7 @@ export const ctConfiguration = (
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',
+  onTableError: 'suspend-table',
   ...over,
 });
 

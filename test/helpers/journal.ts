@@ -15,6 +15,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',
+  onTableError: 'suspend-table',
   ...over,
 });
 

@@ -110,6 +110,7 @@ describe('the spec PUTs', () => {
         snapshotMode: 'initial',
         snapshotChunkRows: 10_000,
         droppedColumns: 'keep',
+        onTableError: 'suspend-table',
       },
     });
 

@@ -25,6 +25,7 @@ const runner = new PipelineRunner({
         snapshotMode: 'initial',
         snapshotChunkRows: 50,
         droppedColumns: 'keep',
+        onTableError: 'suspend-table',
       },
       pipelineId: 'crash',
       agentId: 'src',

@@ -47,6 +47,7 @@ describe('defaults (decisions.md)', () => {
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
+      onTableError: 'suspend-table',
     });
   });
 
@@ -69,6 +70,7 @@ describe('defaults (decisions.md)', () => {
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
+      onTableError: 'suspend-table',
     });
   });
 
@@ -266,7 +268,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows, droppedColumns.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows, droppedColumns, onTableError.',
     );
   });
 

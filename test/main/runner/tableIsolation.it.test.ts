@@ -1,0 +1,155 @@
+// One table's failure stops that table alone (issue 40's first step): a row PostgreSQL refuses — U+0000
+// in an nvarchar, legal in SQL Server, refused by PostgreSQL's text — suspends its table with the
+// reason, while the pipeline's other tables keep streaming; fixed at the source and copied again, the
+// table equals the source. With onTableError "stop-pipeline" the whole pipeline stops instead.
+import sql from 'mssql';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
+import { openChangeTrackingSource } from '../../../main/agents/changeTracking/source';
+import { PostgresTarget } from '../../../main/agents/postgresql/target';
+import { PipelineRunner, type RunnerEntity } from '../../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../../main/runner/events';
+import type { OnTableError } from '../../../shared/agents/common';
+import { ctConfiguration, sandboxCredentials } from '../../helpers/changeTracking';
+import { DBA, sandboxPool } from '../../helpers/sandbox';
+import { POSTGRES, postgresClient } from '../../helpers/replica';
+
+let sandbox: SandboxSqlServer;
+let admin: sql.ConnectionPool;
+let client: pg.Client;
+const schemas: string[] = [];
+
+const entities: RunnerEntity[] = ['Notes', 'Tags'].map((table) => ({
+  source: { schema: 'dbo', table },
+  target: { table: table.toLowerCase() },
+}));
+
+/** A runner of the pipeline (one per run, as the engine starts one at each start), and its schema. */
+function runner(pipelineId: string, onTableError: OnTableError, events: RunnerEvent[]) {
+  const schema = `isolation_${pipelineId}_${process.pid}`;
+  if (!schemas.includes(schema)) schemas.push(schema);
+  return {
+    schema,
+    runner: new PipelineRunner({
+      openSource: () =>
+        openChangeTrackingSource({
+          credentials: sandboxCredentials(sandbox),
+          configuration: ctConfiguration(),
+          pipelineId,
+          agentId: 'sales',
+        }),
+      openTarget: async () => new PostgresTarget({ ...POSTGRES, schema }, pipelineId),
+      entities,
+      onEvent: (e) => events.push(e),
+      onTableError,
+      retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 2 },
+    }),
+  };
+}
+
+const note = (id: number, body: string) =>
+  admin
+    .request()
+    .input('id', sql.Int, id)
+    .input('body', sql.NVarChar(100), body)
+    .query('INSERT INTO dbo.Notes (Id, Body) VALUES (@id, @body)');
+const rowsOf = async (schema: string, table: string) =>
+  (await client.query(`SELECT * FROM "${schema}"."${table}" ORDER BY 1`)).rows.map((r) => Object.values(r));
+
+beforeAll(async () => {
+  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
+  admin = await sandboxPool(sandbox, { user: DBA.name, password: DBA.password, database: 'Sales' });
+  await admin.request().batch(`
+    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
+    ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
+    CREATE TABLE dbo.Notes (Id int NOT NULL PRIMARY KEY, Body nvarchar(100) NULL);
+    CREATE TABLE dbo.Tags (Id int NOT NULL PRIMARY KEY, Name nvarchar(50) NOT NULL);
+    ALTER TABLE dbo.Notes ENABLE CHANGE_TRACKING;
+    ALTER TABLE dbo.Tags ENABLE CHANGE_TRACKING;
+    INSERT INTO dbo.Tags (Id, Name) VALUES (1, N'red'), (2, N'green');`);
+  await note(1, 'first');
+  client = await postgresClient();
+});
+afterAll(async () => {
+  for (const schema of schemas) await client?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client?.end();
+  await admin?.close();
+  await sandbox?.close();
+});
+
+describe('a table whose rows the target refuses', () => {
+  it('is suspended with its reason while the others stream on, then copied again once fixed', async () => {
+    const events: RunnerEvent[] = [];
+    const { runner: r, schema } = runner('suspend', 'suspend-table', events);
+    await r.runUntilCaughtUp();
+    expect(r.failure).toBeNull();
+    expect(await rowsOf(schema, 'notes')).toEqual([[1, 'first']]);
+
+    await note(2, 'bad\u0000byte');
+    await admin
+      .request()
+      .batch(
+        "UPDATE dbo.Tags SET Name = N'crimson' WHERE Id = 1; INSERT INTO dbo.Tags (Id, Name) VALUES (3, N'blue');",
+      );
+    await r.runUntilCaughtUp();
+    const second = runner('suspend', 'suspend-table', events).runner;
+    await second.runUntilCaughtUp();
+    expect(second.failure).toBeNull();
+    const stopped = events.filter((e) => e.kind === 'table-stopped');
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatchObject({ table: 'dbo.Notes' });
+    expect(stopped[0]?.kind === 'table-stopped' && stopped[0].reason).toMatch(
+      /^dbo\.Notes was suspended: .*0x00.*The pipeline's other tables go on; copy it again \(re-snapshot\) once the cause is fixed\.$/,
+    );
+    // The other table's changes went in; the suspended one holds what it had.
+    expect(await rowsOf(schema, 'tags')).toEqual([
+      [1, 'crimson'],
+      [2, 'green'],
+      [3, 'blue'],
+    ]);
+    expect(await rowsOf(schema, 'notes')).toEqual([[1, 'first']]);
+    const applied = events.filter((e) => e.kind === 'batch-applied');
+    expect(applied.at(-1)).toMatchObject({ tables: { 'dbo.Tags': { inserts: 1, updates: 1 } } });
+
+    // Fixed at the source, copied again: the table is taken up and equals the source.
+    await admin.request().batch("UPDATE dbo.Notes SET Body = N'fixed' WHERE Id = 2;");
+    const third = runner('suspend', 'suspend-table', events).runner;
+    expect(third.requestSnapshot('dbo.Notes')).toBe(true);
+    await third.runUntilCaughtUp();
+    expect(third.failure).toBeNull();
+    expect(await rowsOf(schema, 'notes')).toEqual([
+      [1, 'first'],
+      [2, 'fixed'],
+    ]);
+  });
+
+  it('stops the whole pipeline instead when the DBA chose stop-pipeline', async () => {
+    await admin
+      .request()
+      .input('body', sql.NVarChar(100), 'bad\u0000again')
+      .query('UPDATE dbo.Notes SET Body = @body WHERE Id = 2');
+    const events: RunnerEvent[] = [];
+    const { runner: r } = runner('stop', 'stop-pipeline', events);
+    await r.runUntilCaughtUp();
+    expect(r.state).toBe('failed');
+    expect(r.failure).toMatch(/0x00/);
+    expect(events.some((e) => e.kind === 'table-stopped')).toBe(false);
+  });
+
+  it('is suspended during its first copy too, the other tables copied and streaming', async () => {
+    // Row 2 still holds U+0000 (the test before put it back).
+    const events: RunnerEvent[] = [];
+    const { runner: r, schema } = runner('copy', 'suspend-table', events);
+    await r.runUntilCaughtUp();
+    expect(r.failure).toBeNull();
+    expect(
+      events.filter((e) => e.kind === 'table-stopped').map((e) => e.kind === 'table-stopped' && e.table),
+    ).toEqual(['dbo.Notes']);
+    expect(await rowsOf(schema, 'tags')).toEqual([
+      [1, 'crimson'],
+      [2, 'green'],
+      [3, 'blue'],
+    ]);
+  });
+});
