@@ -24,6 +24,7 @@ describe('form values', () => {
       snapshotMode: 'initial',
       snapshotChunkRows: '10000',
       droppedColumns: 'keep',
+      onTableError: 'suspend-table',
     });
   });
 
