@@ -356,9 +356,7 @@ export class PipelineRunner {
         } catch (error) {
           // The source and the target sort their own drivers' errors (the plugins', passed in, before
           // either has opened); the runner knows none.
-          const classify = (e: unknown) =>
-            [...this.classifiers, this.o.classifyError].map((c) => c?.(e)).find((v) => v !== undefined);
-          if (!isTransient(error, classify) || ++attempt > retry.maxAttempts) throw error;
+          if (!isTransient(error, this.classify) || ++attempt > retry.maxAttempts) throw error;
           const delayMs = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
           this.state = 'retrying';
           this.emit({ kind: 'retrying', attempt, delayMs, reason: this.reason(error) });
@@ -422,10 +420,12 @@ export class PipelineRunner {
   /** Whether a failure is one table's own (a refusal no retry heals) and the setting lets that table stop alone. */
   private tableOwn(error: unknown): boolean {
     if ((this.o.onTableError ?? 'suspend-table') === 'stop-pipeline') return false;
-    const classify = (e: unknown) =>
-      [...this.classifiers, this.o.classifyError].map((c) => c?.(e)).find((v) => v !== undefined);
-    return !isTransient(error, classify) && !(error instanceof AgentConnectionError);
+    return !isTransient(error, this.classify) && !(error instanceof AgentConnectionError);
   }
+
+  /** The source's and the target's verdicts on an error (the plugins', before either has opened). */
+  private readonly classify: ErrorClassifier = (error) =>
+    [...this.classifiers, this.o.classifyError].map((c) => c?.(error)).find((v) => v !== undefined);
 
   /**
    * A batch applied whole, in one transaction; when the target refuses it for a reason no retry heals,
@@ -442,9 +442,14 @@ export class PipelineRunner {
       return new Map();
     } catch (error) {
       if (!this.tableOwn(error)) throw error;
+      // Positions and stops alone: no table's rows to tell apart.
+      if (changes.length === 0) throw error;
       const byTable = new Map<string, Change[]>();
-      for (const c of changes) (byTable.get(c.table) ?? byTable.set(c.table, []).get(c.table))?.push(c);
-      if (byTable.size <= 1 && changes.length === 0) throw error;
+      for (const c of changes) {
+        const own = byTable.get(c.table);
+        if (own) own.push(c);
+        else byTable.set(c.table, [c]);
+      }
       const refused = new Map<string, unknown>();
       for (const [table, own] of byTable) {
         try {
