@@ -1,6 +1,6 @@
 // The TypeScript files below a folder, for tests that read the project's own sources.
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 export function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -8,4 +8,18 @@ export function sourceFiles(dir: string): string[] {
     if (statSync(path).isDirectory()) return sourceFiles(path);
     return /\.tsx?$/.test(name) ? [path] : [];
   });
+}
+
+/** The shipped sources of main/, renderer/, shared/ and simulators/, their tests left out. */
+export function areaSources(root: string): string[] {
+  return ['main', 'renderer', 'shared', 'simulators']
+    .flatMap((area) => sourceFiles(join(root, area)))
+    .filter((file) => !/[\\/]test[\\/]/.test(relative(root, file)));
+}
+
+/** The module specifiers of a file's static imports and exports, type-only ones included. */
+export function staticImports(text: string): string[] {
+  return [...text.matchAll(/^(?:import|export)\s(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1] ?? '',
+  );
 }

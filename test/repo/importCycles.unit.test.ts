@@ -5,15 +5,14 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles } from '../helpers/sources';
+import { areaSources, staticImports } from '../helpers/sources';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/^(?:import|export)\s(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm)) {
-    const spec = m[1] ?? '';
+  for (const spec of staticImports(text).filter((s) => s.startsWith('.'))) {
     const base = resolve(dirname(file), spec);
     const target = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => {
       try {
@@ -29,9 +28,7 @@ function importsOf(file: string): string[] {
 
 describe('module graph', () => {
   it('has no import cycles in main/, renderer/, shared/ or simulators/, type imports counted', () => {
-    const files = ['main', 'renderer', 'shared', 'simulators']
-      .flatMap((area) => sourceFiles(join(root, area)))
-      .filter((file) => !/[\\/]test[\\/]/.test(relative(root, file)));
+    const files = areaSources(root);
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     const cycles: string[] = [];
     const state = new Map<string, 'visiting' | 'done'>();

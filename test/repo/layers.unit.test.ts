@@ -6,22 +6,17 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
-import { sourceFiles } from '../helpers/sources';
+import { areaSources, staticImports } from '../helpers/sources';
 import { LAYERS, layerOf, layerViolation } from '../../scripts/layers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const AREAS = ['main', 'renderer', 'shared', 'simulators'];
-const isTest = (path: string) => /[\\/]test[\\/]/.test(relative(root, path));
-const sources = AREAS.flatMap((area) => sourceFiles(join(root, area))).filter((f) => !isTest(f));
+const sources = areaSources(root);
 
 /** Every module specifier a file names: static imports and exports, type-only ones, and import(). */
 function specifiers(text: string): string[] {
-  const found = [...text.matchAll(/^(?:import|export)\s(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map(
-    (m) => m[1] ?? '',
-  );
-  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1] ?? '');
-  return found;
+  const dynamic = [...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? '');
+  return [...staticImports(text), ...dynamic];
 }
 
 function violations(files: { path: string; text: string }[]): string[] {
