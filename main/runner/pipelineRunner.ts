@@ -637,7 +637,8 @@ export class PipelineRunner {
     // a backlog read after "Applied" counts from it, and no status is owed to correct the gauge later.
     const advanced = batch.changes.length > 0 || moved;
     if (advanced) await source.saveCheckpoint(stored.positions);
-    const savedPositions = JSON.stringify(stored.positions);
+    // Compared again at the end of the step, only when saved now (an idle poll serialises nothing).
+    const savedPositions = advanced ? JSON.stringify(stored.positions) : null;
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
     const applied = refused.size > 0 ? changes.filter((c) => !refused.has(c.table)) : changes;
@@ -674,8 +675,8 @@ export class PipelineRunner {
     });
     // Again when copies moved positions since, or a table restarted; after a (re)connect it is written
     // once anyway, in case a crash came between the target's commit and the source's.
-    const movedSince = JSON.stringify(stored.positions) !== savedPositions;
-    if ((advanced && movedSince) || (!advanced && (restarted.size > 0 || !this.sourceCaughtUp)))
+    const movedSince = savedPositions !== null && JSON.stringify(stored.positions) !== savedPositions;
+    if (movedSince || (!advanced && (restarted.size > 0 || !this.sourceCaughtUp)))
       await source.saveCheckpoint(stored.positions);
     this.sourceCaughtUp = true;
     await this.recordBacklog(source, refs, stored.positions, batch.caughtUp ?? batch.changes.length === 0);
