@@ -260,15 +260,15 @@ export function assemble(
   let consumedCount = 0;
   let newestTimestamp: string | null = null;
 
-  /** `at`: the commit entry (C CM) that released the change, or the change's own entry outside commitment control. */
-  const release = (r: Reading, item: Item, at: JournalEntryRow) => {
+  /** `at`: the commit entry (C CM) that releases changes, or a change's own entry outside commitment control. */
+  const commitOf = (at: JournalEntryRow): Commit => {
+    const commitTime = instant?.(at.timestamp);
+    return { ...(at.cycle !== 0 && { transactionId: String(at.cycle) }), ...(commitTime && { commitTime }) };
+  };
+
+  const release = (r: Reading, item: Item, commit: Commit) => {
     if (!passed.has(r.table.key)) return;
     newestTimestamp = item.last.timestamp;
-    const commitTime = instant?.(at.timestamp);
-    const commit: Commit = {
-      ...(at.cycle !== 0 && { transactionId: String(at.cycle) }),
-      ...(commitTime && { commitTime }),
-    };
     if (!decoded) return addChanges(r, item.before, item.last, form, commit, changes);
     let made = decoded.get(item.last);
     if (!made) {
@@ -293,11 +293,14 @@ export function assemble(
     const t = r?.table;
     if (e.code === 'C') {
       if (e.type === 'SC') pending.set(e.cycle, { first: positionOf(e), items: [] });
-      else if (e.type === 'CM')
+      else if (e.type === 'CM') {
+        // One commit, one time and id for all it releases.
+        const commit = commitOf(e);
         for (const item of pending.get(e.cycle)?.items ?? []) {
           const owner = byFile.get(item.last.library)?.get(item.last.file);
-          if (owner) release(owner, item, e);
+          if (owner) release(owner, item, commit);
         }
+      }
       if (e.type === 'CM' || e.type === 'RB') pending.delete(e.cycle);
     } else if (e.code === 'R' && r && t && t.members.includes(e.member)) {
       const type = e.type;
@@ -310,7 +313,7 @@ export function assemble(
           befores.delete(slot);
         }
         const item = { before, last: e };
-        if (e.cycle === 0) release(r, item, e);
+        if (e.cycle === 0) release(r, item, commitOf(e));
         else {
           let open = pending.get(e.cycle);
           if (!open) pending.set(e.cycle, (open = { first: positionOf(e), items: [] }));
