@@ -40,6 +40,7 @@ export async function startJournalBench(): Promise<JournalBench> {
           snapshotChunkRows: 10_000,
           droppedColumns: 'keep',
           onTableError: 'suspend-table',
+          maxExceptions: 1000,
         },
         pipelineId: 'bench',
         agentId: 'src',

@@ -32,6 +32,7 @@ export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',
   onTableError: 'suspend-table',
+  maxExceptions: 1000,
 };
 
 export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>

@@ -122,6 +122,7 @@ async function ibmiWorld(): Promise<World> {
           snapshotChunkRows: CHUNK,
           droppedColumns: 'keep',
           onTableError: 'suspend-table',
+          maxExceptions: 1000,
         },
         pipelineId,
         agentId: 'src',

@@ -23,6 +23,13 @@ import {
 import { feedMessageSchema, overviewSchema, seriesAnswerSchema } from './liveFeed';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 import { verifyAnswerSchema, verifyRequestSchema } from './verify';
+import {
+  exceptionsAnswerSchema,
+  exceptionsDiscardAnswerSchema,
+  exceptionsQuerySchema,
+  exceptionsRequestSchema,
+  exceptionsRetryAnswerSchema,
+} from './exceptions';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -257,6 +264,41 @@ export const routes = {
     body: snapshotRequestBodySchema,
     status: 200,
     response: snapshotsAnswerSchema,
+  }),
+  resumeTable: route({
+    method: 'POST',
+    path: `${A}/snapshots/resume`,
+    summary:
+      'Resume a suspended table: it reads on from the position where it was suspended (its copy from its cursor), once the cause is fixed. A table stopped without a position (gone at the source) is copied again instead.',
+    body: snapshotRequestBodySchema,
+    status: 200,
+    response: snapshotsAnswerSchema,
+  }),
+  listExceptions: route({
+    method: 'POST',
+    path: `${A}/exceptions/query`,
+    summary:
+      "Rows the target refused, kept aside with their table, key, operation, source position, values and the target's error: the count per table, and the newest rows (of one table, or all).",
+    body: exceptionsQuerySchema,
+    status: 200,
+    response: exceptionsAnswerSchema,
+  }),
+  retryExceptions: route({
+    method: 'POST',
+    path: `${A}/exceptions/retry`,
+    summary:
+      'Retry kept rows (by id, a table, or all) once the cause is fixed: each row is read again from the source by its key and applied as it is there now (gone: deleted), never the values kept. Rows applied leave the store; rows refused again stay with the new error. The pipeline must be running.',
+    body: exceptionsRequestSchema,
+    status: 200,
+    response: exceptionsRetryAnswerSchema,
+  }),
+  discardExceptions: route({
+    method: 'POST',
+    path: `${A}/exceptions/discard`,
+    summary: 'Delete kept rows (by id, a table, or all) without applying them.',
+    body: exceptionsRequestSchema,
+    status: 200,
+    response: exceptionsDiscardAnswerSchema,
   }),
   getVerify: route({
     method: 'GET',

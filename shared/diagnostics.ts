@@ -1,5 +1,6 @@
 // The diagnostics bundle: what a DBA attaches to a support ticket or reads offline later. Every file of
 // a bundle is parsed with these schemas when it is opened: a bundle is input from outside.
+import { rowExceptionSchema } from './exceptions';
 import { z } from 'zod';
 import { verifyReportSchema } from './verify';
 import { backlogPointSchema, checkResultSchema } from './controlApi';
@@ -48,6 +49,16 @@ export const diagnosticsVerifySchema = z.array(
   z.object({ pipelineId: z.string(), agentId: z.string(), reports: z.array(verifyReportSchema) }),
 );
 
+/** Rows kept aside per agent: counts per table, and the newest rows with every value masked. */
+export const diagnosticsExceptionsSchema = z.array(
+  z.object({
+    pipelineId: z.string(),
+    agentId: z.string(),
+    counts: z.record(z.string(), z.number().int()),
+    rows: z.array(rowExceptionSchema),
+  }),
+);
+
 export const diagnosticsViewSchema = z.object({
   manifest: diagnosticsManifestSchema,
   configuration: diagnosticsConfigurationSchema,
@@ -55,6 +66,7 @@ export const diagnosticsViewSchema = z.object({
   events: diagnosticsEventsSchema,
   backlog: diagnosticsBacklogSchema,
   verify: diagnosticsVerifySchema,
+  exceptions: diagnosticsExceptionsSchema,
   profiles: diagnosticsProfilesSchema.nullable(),
   logs: z.array(z.object({ name: z.string(), text: z.string() })),
   files: z.array(z.object({ name: z.string(), size: z.number() })),
@@ -69,6 +81,7 @@ export const DIAGNOSTICS_FILES = {
   events: 'events.json',
   backlog: 'backlog.json',
   verify: 'verify.json',
+  exceptions: 'exceptions.json',
   profiles: 'profiles.json',
 } as const;
 export const LOGS_FOLDER = 'logs/';

@@ -116,6 +116,32 @@ export const EVENT_TEXT = {
     label: 'Table stopped',
     sentence: (d) => `Replication of ${table(d)} stopped${because(d)}`,
   },
+  'table-suspended': {
+    label: 'Table suspended',
+    sentence: (d) => `${table(d)} was suspended${because(d)}`,
+  },
+  'table-resumed': {
+    label: 'Table resumed',
+    sentence: (d) => `${table(d)} resumed from where it stood`,
+  },
+  'snapshot-resume-requested': {
+    label: 'Resume asked for',
+    sentence: (d) => `Resume of ${table(d)} asked for`,
+  },
+  'rows-refused': {
+    label: 'Rows kept aside',
+    sentence: (d) =>
+      `${n(d, 'rows')} ${d.rows === 1 ? 'row' : 'rows'} of ${table(d)} refused by the target and kept as exceptions (${n(d, 'kept')} kept in all): ${text(d, 'error')}`,
+  },
+  'exceptions-retried': {
+    label: 'Exceptions retried',
+    sentence: (d) =>
+      `Kept rows retried from the source: ${n(d, 'applied')} applied, ${n(d, 'refusedAgain')} refused again`,
+  },
+  'exceptions-discarded': {
+    label: 'Exceptions discarded',
+    sentence: (d) => `${n(d, 'count')} kept ${d.count === 1 ? 'row' : 'rows'} discarded by hand`,
+  },
   'batch-applied': {
     label: 'Changes applied',
     sentence: (d) => {

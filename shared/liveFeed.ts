@@ -34,6 +34,12 @@ export const agentStatusSchema = z.object({
   lastBatchAt: timestamp.nullable(),
   /** The latest failure among the events kept, even when the agent runs again since. */
   lastFailure: z.object({ at: timestamp, reason: z.string() }).nullable(),
+  /** The pipeline's tables (its entities); absent from engines that do not say. */
+  tableCount: z.number().int().optional(),
+  /** Tables of the running pipeline suspended or stopped on their own, with why (the others go on). */
+  tablesSuspended: z.array(z.object({ table: z.string(), reason: z.string() })).optional(),
+  /** Rows the target refused, kept aside until retried or discarded. */
+  exceptions: z.number().int().optional(),
 });
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 

@@ -18,8 +18,20 @@ export const copyStateSchema = z.strictObject({
 });
 export type CopyState = z.infer<typeof copyStateSchema>;
 
-/** `stopped`: the table's replication ended on its own (dropped or renamed at the source); the reason says why. */
-export const snapshotStatusSchema = z.enum(['queued', 'copying', 'done', 'cancelled', 'stopped']);
+/**
+ * `stopped`: the table's replication ended on its own (dropped or renamed at the source): a re-snapshot
+ * takes it up. `suspended`: a failure of the table's own stopped it at its position (the target refused
+ * it, too many of its rows were refused, its copy failed): resumed, it reads on from there. The reason
+ * says why, and what to do.
+ */
+export const snapshotStatusSchema = z.enum([
+  'queued',
+  'copying',
+  'done',
+  'cancelled',
+  'stopped',
+  'suspended',
+]);
 
 /** One table's copy as the app shows it: rows done of total, the rate, the time left. */
 export const tableSnapshotSchema = z.object({

@@ -8,7 +8,7 @@ import type { EventKind } from '../../shared/eventText';
 import type { CatalogTable, CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
-import type { Checkpoint, ColumnShape, ErrorVerdict, SourceAgent, TableRef, TableShape } from './source';
+import type { Checkpoint, ColumnShape, ErrorVerdict, Row, SourceAgent, TableRef, TableShape } from './source';
 import type { Target } from './target';
 
 /** An agent's settings before its type is known: what the engine holds between requests. */
@@ -30,6 +30,29 @@ export interface ResolvedAgent<H extends object = Settings, C extends object = S
   configuration: C;
 }
 
+/** A row the target refused, for the exceptions store: what a DBA needs to see it and to retry it. */
+export interface RefusedRow {
+  table: string;
+  op: 'insert' | 'update' | 'delete';
+  key: Row;
+  position: string;
+  values: Row | null;
+  error: string;
+}
+
+/** A kept row to retry: read again from the source by its key. */
+export interface RetryItem {
+  id: number;
+  table: string;
+  key: Row;
+}
+
+export type RetryOutcome =
+  | { id: number; status: 'applied' }
+  | { id: number; status: 'refused'; error: string }
+  /** Not tried: its table is not read now (suspended, or no longer an entity). */
+  | { id: number; status: 'waiting'; reason: string };
+
 export interface StartContext {
   entities: readonly Entity[];
   /** The pipeline's target agent; none means the default SQLite file in the data folder. */
@@ -46,6 +69,8 @@ export interface StartContext {
   failed(reason: string): void;
   /** A verify or repair finished: its report is kept with the pipeline. */
   verified(report: VerifyReport): void;
+  /** Rows the target refused, to the exceptions store; answers each of their tables' rows kept now. */
+  keepExceptions(rows: readonly RefusedRow[]): Record<string, number>;
 }
 
 /** `taken`; or why not: the pipeline does not run here, or no entity of it reads the table (or copies it). */
@@ -91,10 +116,21 @@ export interface AgentRuntime {
   start(agent: ResolvedAgent, context: StartContext): Promise<void>;
   pause(agent: ResolvedAgent): Promise<void>;
   stop(agent: ResolvedAgent): Promise<void>;
+  /** The running pipeline's tables suspended or stopped on their own, with why; none when it does not run. */
+  suspendedTables?(pipelineId: string, agentId: string): { table: string; reason: string }[];
   /** The table copies of the agent's running pipeline; null when it does not run here. */
   snapshots(agent: ResolvedAgent): TableSnapshot[] | null;
   /** Asks the running pipeline to copy one table (again), or to stop copying it. */
-  requestSnapshot(agent: ResolvedAgent, table: string, kind: 'copy' | 'cancel'): SnapshotRequestOutcome;
+  requestSnapshot(
+    agent: ResolvedAgent,
+    table: string,
+    kind: 'copy' | 'cancel' | 'resume',
+  ): SnapshotRequestOutcome;
+  /**
+   * Asks the running pipeline to retry kept rows (each read again from the source by key): their
+   * outcomes once done, or `not-running` when it does not run here (or is paused).
+   */
+  retryRows(agent: ResolvedAgent, items: readonly RetryItem[]): Promise<RetryOutcome[]> | 'not-running';
   /**
    * Asks the running pipeline to verify, repair or cancel (docs/verify.md), answering its report then;
    * `not-running` when it does not run here. A request it cannot take throws VerifyRefused.

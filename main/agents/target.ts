@@ -34,6 +34,13 @@ export interface Target {
   readonly description: string;
   /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */
   classifyError?(error: unknown): ErrorVerdict;
+  /**
+   * Whether an error refuses the rows applied — a value the column cannot hold, a constraint the target
+   * enforces — rather than the table (missing, no permission) or the connection. Such rows go to the
+   * exceptions store one by one while the table's other rows go on; a target without it has every
+   * refusal taken for the table's.
+   */
+  refusesRow?(error: unknown): boolean;
   /** A table or column name as this target compares names: two that fold alike are one there. */
   readonly foldName?: (name: string) => string;
   /**

@@ -10,6 +10,11 @@ import { openEngine } from '../engine/engine';
 import { certificateFromFiles, ownCertificate } from './engineCertificate';
 import { startEngineServer } from '../engine/server';
 
+type SettingKey = keyof typeof ENGINE_SETTING_HELP;
+const SETTING_KEYS = Object.keys(ENGINE_SETTING_HELP) as SettingKey[];
+/** keepEventDays → keep-event-days. */
+const optionOf = (key: SettingKey) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 const usage = `Usage: npm run engine -- [options]
 
   --host HOST        address to listen on (default 127.0.0.1, loopback only); any other address
@@ -21,8 +26,7 @@ const usage = `Usage: npm run engine -- [options]
   --data DIR         data folder (default: the OS's app data folder)
   --rotate-token     make a new admin token, print it once, and exit
   --sandbox-ibmi     also run the simulated IBM i, as host "sandbox-ibmi" (simulators/ibmi/CONFORMANCE.md)
-  --keep-events N    ${ENGINE_SETTING_HELP.keepEvents.what}: ${ENGINE_SETTING_HELP.keepEvents.rule}
-  --keep-event-days N  ${ENGINE_SETTING_HELP.keepEventDays.what}: ${ENGINE_SETTING_HELP.keepEventDays.rule}
+${SETTING_KEYS.map((k) => `  --${optionOf(k)} N  ${ENGINE_SETTING_HELP[k].what}: ${ENGINE_SETTING_HELP[k].rule}`).join('\n')}
   -h, --help         this text`;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -50,23 +54,24 @@ runCommandLine(
       data: { type: 'string' },
       'rotate-token': { type: 'boolean', default: false },
       'sandbox-ibmi': { type: 'boolean', default: false },
-      'keep-events': { type: 'string' },
+      ...Object.fromEntries(SETTING_KEYS.map((k) => [optionOf(k), { type: 'string' as const }])),
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
-      'keep-event-days': { type: 'string' },
     },
   },
   async ({ values }) => {
     const port = portOption('port', values.port);
-    const settings = engineSettingsSchema.safeParse({
-      keepEvents: values['keep-events'] === undefined ? undefined : Number(values['keep-events']),
-      keepEventDays: values['keep-event-days'] === undefined ? undefined : Number(values['keep-event-days']),
-    });
+    const given = (k: SettingKey) => {
+      const v = (values as Record<string, unknown>)[optionOf(k)];
+      return typeof v === 'string' ? v : undefined;
+    };
+    const settings = engineSettingsSchema.safeParse(
+      Object.fromEntries(SETTING_KEYS.map((k) => [k, given(k) === undefined ? undefined : Number(given(k))])),
+    );
     if (!settings.success) {
-      const key = settings.error.issues[0]?.path[0] === 'keepEvents' ? 'keepEvents' : 'keepEventDays';
-      const option = key === 'keepEvents' ? 'keep-events' : 'keep-event-days';
+      const key = SETTING_KEYS.find((k) => k === settings.error.issues[0]?.path[0]) ?? 'keepEvents';
       throw new UsageError(
-        `--${option} (${ENGINE_SETTING_HELP[key].what}) must be ${ENGINE_SETTING_HELP[key].rule}; got "${values[option]}"`,
+        `--${optionOf(key)} (${ENGINE_SETTING_HELP[key].what}) must be ${ENGINE_SETTING_HELP[key].rule}; got "${given(key)}"`,
       );
     }
     const dataDir = values.data ?? defaultDataDir();

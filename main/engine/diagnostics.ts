@@ -9,6 +9,7 @@ import {
   diagnosticsChecksSchema,
   diagnosticsConfigurationSchema,
   diagnosticsEventsSchema,
+  diagnosticsExceptionsSchema,
   diagnosticsManifestSchema,
   diagnosticsProfilesSchema,
   diagnosticsVerifySchema,
@@ -17,8 +18,11 @@ import {
   type DiagnosticsView,
 } from '../../shared/diagnostics';
 import type { EngineDeps } from './operationKit';
+import { maskException } from './store/exceptions';
 
 const RECENT_EVENTS = 1000;
+/** Kept rows per agent a bundle shows (masked): enough to see what was refused and why. */
+const DIAGNOSTICS_EXCEPTIONS = 100;
 const BACKLOG_WINDOW_MS = 24 * 60 * 60 * 1000;
 const LOG_TAIL_BYTES = 1024 * 1024;
 export const REDACTED = '[redacted]';
@@ -100,6 +104,20 @@ export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExt
       ),
     ),
   };
+  // Production rows: counts, and the newest rows' shape and errors with every value masked.
+  files[DIAGNOSTICS_FILES.exceptions] = json(
+    pipelines.flatMap((p) =>
+      p.agents
+        .filter((a) => a.role === 'source')
+        .map((a) => ({
+          pipelineId: p.id,
+          agentId: a.id,
+          counts: deps.exceptions.counts(p.id, a.id),
+          rows: deps.exceptions.list(p.id, a.id, null, DIAGNOSTICS_EXCEPTIONS).map(maskException),
+        }))
+        .filter((e) => Object.keys(e.counts).length > 0),
+    ),
+  );
   if (extras.profiles) files[DIAGNOSTICS_FILES.profiles] = json(extras.profiles);
   for (const log of extras.logs ?? []) files[LOGS_FOLDER + log.name] = tail(log.text);
 
@@ -158,6 +176,8 @@ export function readDiagnosticsBundle(bytes: Uint8Array): DiagnosticsView {
     backlog: read(DIAGNOSTICS_FILES.backlog, diagnosticsBacklogSchema) ?? [],
     // Bundles from before verify have none.
     verify: read(DIAGNOSTICS_FILES.verify, diagnosticsVerifySchema, true) ?? [],
+    // Bundles from before the exceptions store have none.
+    exceptions: read(DIAGNOSTICS_FILES.exceptions, diagnosticsExceptionsSchema, true) ?? [],
     profiles: read(DIAGNOSTICS_FILES.profiles, diagnosticsProfilesSchema, true),
     logs: Object.entries(entries)
       .filter(([name]) => name.startsWith(LOGS_FOLDER))

@@ -16,6 +16,7 @@ import { createEngineMetrics } from './metrics';
 import { createEngineFeed, observeRepo } from './feed';
 import { agentStatus } from './liveOperations';
 import { createSeriesStore } from './store/series';
+import { createExceptionsStore } from './store/exceptions';
 import { watchIdleBacklogs } from './idleBacklog';
 
 export interface EngineOptions {
@@ -54,14 +55,18 @@ export function openEngine(options: EngineOptions): LocalEngine {
   const now = options.now ?? (() => new Date());
   // The feed reads statuses through deps, made below; it reads none before a change is told to it.
   const feed = createEngineFeed((pipelineId, agentId) => agentStatus(deps, pipelineId, agentId), now);
-  const repo = observeRepo(createRepo(db, engineSettingsSchema.parse(options.settings ?? {})), feed);
+  const settings = engineSettingsSchema.parse(options.settings ?? {});
+  const repo = observeRepo(createRepo(db, settings), feed);
   repo.pruneEvents(now().toISOString());
+  const exceptions = createExceptionsStore(db, settings);
+  exceptions.prune(now().toISOString());
   const { tokens, firstStartToken } = createTokenKeeper(repo);
   const deps: EngineDeps = {
     repo,
     tokens,
     metrics: createEngineMetrics(now),
     series: createSeriesStore(db),
+    exceptions,
     feed,
     secrets: options.secrets ?? keyFileSecretBox(join(options.dataDir, KEY_FILE)),
     runtime: options.runtime ?? agentsRuntime({ plugins }),

@@ -21,6 +21,11 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     changesPerSecond: running ? figures.changesPerSecond : null,
     lastBatchAt: figures.lastBatchAt,
     lastFailure: deps.repo.lastFailure(pipelineId, agentId),
+    ...(row.role === 'source' && {
+      tableCount: deps.repo.entities(pipelineId).length,
+      tablesSuspended: deps.runtime.suspendedTables?.(pipelineId, agentId) ?? [],
+      exceptions: Object.values(deps.exceptions.counts(pipelineId, agentId)).reduce((n, c) => n + c, 0),
+    }),
   };
 }
 

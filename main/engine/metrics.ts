@@ -48,6 +48,10 @@ export interface MetricsAgent {
   id: string;
   type: string;
   state: AgentState;
+  /** Tables suspended or stopped on their own while the others go on (running pipelines). */
+  tablesSuspended?: number;
+  /** Rows kept in the exceptions store, per source table. */
+  exceptions?: Record<string, number>;
 }
 
 export interface EngineMetrics {
@@ -197,6 +201,20 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
             out.sample('cdc_table_changes_applied_total', { ...labels(a), table, operation }, t[operation]);
           out.sample('cdc_table_last_batch_applied_timestamp_seconds', { ...labels(a), table }, t.lastAt);
         }
+      out.family(
+        'cdc_tables_suspended',
+        'gauge',
+        'Tables of a running pipeline suspended or stopped on their own (their reason is in the app and the events) while its other tables go on.',
+      );
+      for (const a of list) out.sample('cdc_tables_suspended', labels(a), a.tablesSuspended ?? 0);
+      out.family(
+        'cdc_table_exceptions',
+        'gauge',
+        'Rows of a table the target refused, kept in the exceptions store until retried or discarded.',
+      );
+      for (const a of list)
+        for (const [table, n] of Object.entries(a.exceptions ?? {}))
+          out.sample('cdc_table_exceptions', { ...labels(a), table }, n);
       out.family('cdc_snapshot_rows_copied', 'gauge', 'Rows of a table’s copy committed at the target.');
       out.family('cdc_snapshot_rows_expected', 'gauge', 'Rows the table held when its copy began.');
       out.family('cdc_snapshot_done', 'gauge', '1 once a table’s copy is complete, 0 while it runs.');

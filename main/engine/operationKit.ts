@@ -17,6 +17,7 @@ import type { SecretBox } from '../platform/secretBox';
 import type { Repo, StoredAgent } from './store/repo';
 import type { TokenKeeper } from './tokens';
 import type { EngineFeed } from './feed';
+import type { ExceptionsStore } from './store/exceptions';
 import type { SeriesStore } from './store/series';
 import type { EngineMetrics } from './metrics';
 
@@ -31,6 +32,8 @@ export interface EngineDeps {
   metrics: EngineMetrics;
   /** The charts' figures, a row a minute per agent and table, kept a day. */
   series: SeriesStore;
+  /** Rows the targets refused, kept until retried or discarded. */
+  exceptions: ExceptionsStore;
   /** The event stream's subscribers (GET /events/stream). */
   feed: EngineFeed;
   log: Log;

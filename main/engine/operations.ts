@@ -31,6 +31,7 @@ import {
   type Reply,
 } from './operationKit';
 import { snapshotOperations } from './snapshotOperations';
+import { exceptionOperations, keepExceptions } from './exceptionOperations';
 import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
 import { catalogOperations } from './catalogOperations';
@@ -159,6 +160,7 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
       });
     },
     backlog: (point) => recordBacklog(deps, row, point),
+    keepExceptions: (rows) => keepExceptions(deps, row, rows),
     verified: (report) => {
       // Kept only while the agent is: a report arriving after it was deleted has nowhere to go.
       if (deps.repo.storedAgent(row.pipelineId, row.id))
@@ -198,6 +200,7 @@ const ACTIVITY_WINDOW_MS = 3_600_000;
 
 export const operations: Operations = {
   ...snapshotOperations,
+  ...exceptionOperations,
   ...verifyOperations,
   ...liveOperations,
   ...catalogOperations,
@@ -500,7 +503,15 @@ export const operations: Operations = {
     const agents = deps.repo
       .pipelines()
       .flatMap((p) => deps.repo.storedAgents(p.id))
-      .map((a) => ({ pipelineId: a.pipelineId, id: a.id, type: a.type, state: a.state }));
+      .map((a) => ({
+        pipelineId: a.pipelineId,
+        id: a.id,
+        type: a.type,
+        state: a.state,
+        // As the running pipeline holds them (kept at its target, so across restarts).
+        tablesSuspended: deps.runtime.suspendedTables?.(a.pipelineId, a.id).length ?? 0,
+        exceptions: a.role === 'source' ? deps.exceptions.counts(a.pipelineId, a.id) : {},
+      }));
     return ok(new TextEncoder().encode(deps.metrics.render(agents, deps.versions.engine ?? 'unknown')));
   },
 

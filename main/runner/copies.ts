@@ -2,8 +2,9 @@
 // as ` copy ` and the state's JSON. Positions never hold a space, so the two part cleanly; a row
 // without the mark is a table whose copy is complete (or that never needed one). Keeping both in one
 // row means a chunk's rows, the copy's cursor and the table's position commit in one transaction.
-// A table whose replication stopped on its own (dropped or renamed at the source) keeps, instead of a
-// position, `stopped ` and its reason's JSON: it stays stopped across restarts until copied again.
+// A table whose replication stopped on its own (dropped or renamed at the source, or suspended for a
+// failure of its own) keeps, instead of a position, `stopped ` and its reason's JSON (with, for a
+// suspended table, the entry it had): it stays stopped across restarts until resumed or copied again.
 import { safeJson } from '../../shared/config/parse';
 import { z } from 'zod';
 import { copyStateSchema, type CopyState, type TableSnapshot } from '../../shared/snapshots';
@@ -12,7 +13,15 @@ import type { Checkpoint } from '../agents/source';
 const MARK = ' copy ';
 const STOPPED = 'stopped ';
 
-const tableStopSchema = z.object({ reason: z.string(), at: z.string() });
+const tableStopSchema = z.object({
+  reason: z.string(),
+  at: z.string(),
+  /**
+   * A suspended table (a failure of its own, not its disappearance): its checkpoint entry as it stood,
+   * position and copy cursor, which a resume puts back so the table reads on from there.
+   */
+  resumeFrom: z.string().optional(),
+});
 /** Why a table's replication stopped while the pipeline's other tables go on. */
 export type TableStop = z.infer<typeof tableStopSchema>;
 

@@ -34,6 +34,12 @@ export type RunnerEvent =
   | { kind: 'schema-changed'; table: string; reason: string }
   /** The table's replication stopped (dropped or renamed at the source); the other tables go on. */
   | { kind: 'table-stopped'; table: string; reason: string }
+  /** A failure of the table's own: it waits at its position, the other tables go on, until resumed. */
+  | { kind: 'table-suspended'; table: string; reason: string }
+  /** A suspended table reads on from where it stood. */
+  | { kind: 'table-resumed'; table: string; position: string | null }
+  /** Rows of a table the target refused, kept in the exceptions store; the table goes on. */
+  | { kind: 'rows-refused'; table: string; rows: number; kept: number; error: string }
   | {
       kind: 'batch-applied';
       changes: number;

@@ -7,32 +7,42 @@
 import { pipelineSettings } from '../../shared/agents/common';
 import { AgentConnectionError } from '../agents/connectionError';
 import {
+  atTarget,
+  FROM_TARGET,
+  isTransient,
+  PermanentFailure,
+  reasonOf,
+  type ErrorClassifier,
+} from './failures';
+import { sameSourceTable, shapeOf, targetTableOf, type RunnerEntity } from './targetTables';
+import {
   tableKey,
   type Change,
   type ChangeBatch,
   type Checkpoint,
-  type ErrorVerdict,
   type SourceAgent,
   type SourceBacklog,
   type TableRef,
-  type TableShape,
 } from '../agents/source';
 import type { Retyped, Target, TargetTable } from '../agents/target';
 import type { DroppedColumns, OnTableError, SnapshotMode } from '../../shared/agents/common';
 import type { TableSnapshot } from '../../shared/snapshots';
-import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
+import {
+  parseStored,
+  storedCheckpoint,
+  storedPosition,
+  storedStop,
+  type StoredCheckpoint,
+  type TableStop,
+} from './copies';
 import { columnChanges, reshaped } from './reshape';
 import { TableCopies } from './tableCopies';
 import type { OperationCounts, RunnerEvent, RunnerState } from './events';
+import type { RefusedRow, RetryItem, RetryOutcome } from '../agents/spi';
+import { applyAround, type RefusedChange } from './rowRefusals';
+import { ExceptionRetries } from './exceptionRetries';
 import { verifyTotals, type VerifyOptions, type VerifyReport } from '../../shared/verify';
 import { Verifications, VerifyRefused } from './verify/verifications';
-
-export interface RunnerEntity {
-  source: TableRef;
-  target: { schema?: string; table: string };
-  /** A column selection (the key columns are always kept); all columns when left out. */
-  columns?: string[];
-}
 
 export interface RunnerOptions {
   openSource: () => Promise<SourceAgent>;
@@ -44,8 +54,15 @@ export interface RunnerOptions {
   classifyError?: ErrorClassifier;
   entities: readonly RunnerEntity[];
   onEvent?: (event: RunnerEvent) => void;
-  /** A table's own failure (its rows refused, its chunk unreadable): that table stopped, or the pipeline. */
+  /** A table's own failure (the table refused, its chunk unreadable): that table suspended, or the pipeline. */
   onTableError?: OnTableError;
+  /**
+   * Keeps rows the target refused (the engine's exceptions store) and answers, per table of them, how
+   * many of its rows are kept in all. Without it a refused row is the table's failure: never a skip.
+   */
+  onRowsRefused?: (rows: RefusedRow[]) => Record<string, number>;
+  /** Rows kept per table past which the table is suspended (the pipeline setting maxExceptions). */
+  maxExceptions?: number;
   /** A verify or repair finished: its whole report (the event has its numbers). */
   onVerified?: (report: VerifyReport) => void;
   /** A backlog point now and then (at most every `backlogEveryMs`, 10 s by default). */
@@ -100,52 +117,9 @@ const checkpointText = (c: Checkpoint): string =>
 /** The least time between two backlog points when a batch drained the backlog (recordBacklog). */
 const BACKLOG_DRAINED_GAP_MS = 1000;
 
-/** The snapshotChunkRows setting's default, as its declaration gives it. */
-const DEFAULT_SNAPSHOT_CHUNK_ROWS = pipelineSettings.parse({}).snapshotChunkRows;
-
-/** Failures that no retry heals: the reason is kept and the pipeline stops. */
-export class PermanentFailure extends Error {}
-
-/** Node's own network failures, whatever the driver: the peer went away, or did not answer in time. */
-const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up/i;
-
-/** An agent's verdict on an error: `transient`, `permanent`, or undefined (not its driver's). */
-export type ErrorClassifier = (error: unknown) => ErrorVerdict;
-
-/**
- * Whether a retry may heal `error`: the runner's own verdicts first (a PermanentFailure, a connection
- * failure of a known kind), then what the source and the target say of their drivers' errors, then
- * Node's network failures.
- */
-export function isTransient(error: unknown, classify: ErrorClassifier = () => undefined): boolean {
-  if (error instanceof PermanentFailure) return false;
-  // A source that cannot be reached (down, restarting, the network gone) may come back; a refused
-  // login, a missing certificate file or driver will not by waiting.
-  if (error instanceof AgentConnectionError && error.kind !== 'other') return error.kind === 'unreachable';
-  const verdict = classify(error);
-  if (verdict) return verdict === 'transient';
-  const e = error as { code?: unknown; message?: unknown };
-  return NETWORK.test(
-    `${typeof e.code === 'string' ? e.code : ''} ${typeof e.message === 'string' ? e.message : ''}`,
-  );
-}
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-const FROM_TARGET = Symbol('fromTarget');
-/**
- * Marks what the target threw, so that the reason kept names the database that refused ("connect
- * ECONNREFUSED" alone does not say whether the source or the target is down). The error itself is
- * rethrown unchanged: its code still decides whether a retry may heal it.
- */
-async function atTarget<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error && typeof error === 'object') Object.defineProperty(error, FROM_TARGET, { value: true });
-    throw error;
-  }
-}
+/** The snapshotChunkRows and maxExceptions settings' defaults, as their declarations give them. */
+const { snapshotChunkRows: DEFAULT_SNAPSHOT_CHUNK_ROWS, maxExceptions: DEFAULT_MAX_EXCEPTIONS } =
+  pipelineSettings.parse({});
 
 export class PipelineRunner {
   state: RunnerState = 'starting';
@@ -174,6 +148,11 @@ export class PipelineRunner {
   /** The next batch, read while the last one was applied (null: none, or it failed and is read again). */
   private readAhead: ReadAhead | null = null;
   private verifyStep: Awaited<ReturnType<Verifications['advance']>> = 'idle';
+  /** Tables past maxExceptions in this step, with why: suspended at its end. */
+  private readonly overLimit = new Map<string, string>();
+  /** Suspended tables asked to resume: their kept entry goes back at the next (re)connect. */
+  private readonly resuming = new Set<string>();
+  private readonly retries = new ExceptionRetries();
 
   constructor(private readonly o: RunnerOptions) {
     this.entities = o.entities;
@@ -182,6 +161,7 @@ export class PipelineRunner {
       now: () => this.now(),
       atTarget,
       permanent: (message) => new PermanentFailure(message),
+      applyRows: (target, rows, checkpoint) => this.applyKeeping(target, rows, checkpoint),
       snapshotChunkRows: o.snapshotChunkRows ?? DEFAULT_SNAPSHOT_CHUNK_ROWS,
       concurrency: o.copyConcurrency ?? 1,
       mode: o.snapshotMode ?? 'initial',
@@ -217,11 +197,39 @@ export class PipelineRunner {
     return true;
   }
 
+  /**
+   * A suspended table reads on from where it stood (its copy, if one ran, from its cursor), at the next
+   * step; a table stopped without a position to go back to (gone at the source) is copied again.
+   * False when no entity reads that table or it is not stopped.
+   */
+  resumeTable(table: string): 'resumed' | 'copied' | false {
+    const stop = this.stopped.get(table);
+    if (!stop || !this.entities.some((e) => tableKey(e.source) === table)) return false;
+    if (stop.resumeFrom === undefined) return this.requestSnapshot(table) && 'copied';
+    this.stopped.delete(table);
+    this.takingUp.add(table);
+    this.resuming.add(table);
+    this.reshaped = true;
+    this.wake?.();
+    return 'resumed';
+  }
+
+  /**
+   * Reads the kept rows again from the source by key, now, and applies what it holds (the row, or its
+   * absence as a delete), at the next step; answers each item's outcome then. Rows of a table that is
+   * not read (suspended) wait: resume it first.
+   */
+  retryRows(items: readonly RetryItem[]): Promise<RetryOutcome[]> {
+    const answer = this.retries.ask(items);
+    this.wake?.();
+    return answer;
+  }
+
   /** The copies of this run: in progress, queued, cancelled, finished; and the tables stopped. */
   snapshots(): TableSnapshot[] {
     const stopped = [...this.stopped].map(([table, stop]): TableSnapshot => ({
       table,
-      status: 'stopped',
+      status: stop.resumeFrom === undefined ? 'stopped' : 'suspended',
       reason: stop.reason,
       rowsDone: 0,
       rowsTotal: null,
@@ -371,6 +379,9 @@ export class PipelineRunner {
       this.failure = this.reason(error);
       this.emit({ kind: 'failed', reason: this.failure });
     } finally {
+      this.retries.abandon(
+        `The pipeline ${this.state === 'failed' ? 'failed' : 'stopped'} before the retry ran.`,
+      );
       await this.disconnect();
       for (const resolve of this.pausedWaiters.splice(0)) resolve();
     }
@@ -389,7 +400,18 @@ export class PipelineRunner {
     this.classifiers = [this.source.classifyError, this.target.classifyError].flatMap((c) => (c ? [c] : []));
     // The checkpoint table first: it says which tables stopped, and those are not described.
     await atTarget(this.target.prepare([]));
-    const stored = parseStored(await atTarget(this.target.loadCheckpoint()));
+    let stored = parseStored(await atTarget(this.target.loadCheckpoint()));
+    const resumed = [...this.resuming].flatMap((t) => {
+      const from = stored.stopped.get(t)?.resumeFrom;
+      return from === undefined ? [] : [[t, from] as const];
+    });
+    this.resuming.clear();
+    if (resumed.length > 0) {
+      await atTarget(this.target.apply([], Object.fromEntries(resumed)));
+      stored = parseStored(await atTarget(this.target.loadCheckpoint()));
+      for (const [table] of resumed)
+        this.emit({ kind: 'table-resumed', table, position: stored.positions[table] ?? null });
+    }
     this.stopped = new Map([...stored.stopped].filter(([t]) => !this.takingUp.has(t)));
     // One list for the whole connect: a re-snapshot asked meanwhile sets `reshaped` for the next one.
     const reading = this.reading();
@@ -427,19 +449,65 @@ export class PipelineRunner {
   private readonly classify: ErrorClassifier = (error) =>
     [...this.classifiers, this.o.classifyError].map((c) => c?.(error)).find((v) => v !== undefined);
 
+  /** Whether an error refuses the rows applied (kept aside as exceptions) rather than their table. */
+  private refusesRow(error: unknown): boolean {
+    return !!this.o.onRowsRefused && this.tableOwn(error) && (this.target?.refusesRow?.(error) ?? false);
+  }
+
+  private readonly rowDeps = { refusesRow: (e: unknown) => this.refusesRow(e), atTarget };
+
+  /** Applies rows with their checkpoint; rows the target refuses are kept aside, the others go in. */
+  private async applyKeeping(
+    target: Target,
+    changes: readonly Change[],
+    checkpoint: Checkpoint,
+  ): Promise<RefusedChange[]> {
+    const refused = await applyAround(target, changes, checkpoint, this.rowDeps);
+    this.keep(refused);
+    return refused;
+  }
+
+  /** Refused rows to the exceptions store, told per table; a table past maxExceptions is marked. */
+  private keep(refused: readonly RefusedChange[]): void {
+    if (refused.length === 0 || !this.o.onRowsRefused) return;
+    const rows = refused.map(({ change, error }): RefusedRow => ({
+      table: change.table,
+      op: change.op,
+      key: change.key,
+      position: change.position,
+      values: change.row,
+      error: this.reason(error),
+    }));
+    const kept = this.o.onRowsRefused(rows);
+    const max = this.o.maxExceptions ?? DEFAULT_MAX_EXCEPTIONS;
+    for (const table of new Set(rows.map((r) => r.table))) {
+      const own = rows.filter((r) => r.table === table);
+      const total = kept[table] ?? own.length;
+      const error = own.at(-1)?.error ?? '';
+      this.emit({ kind: 'rows-refused', table, rows: own.length, kept: total, error });
+      if (total > max)
+        this.overLimit.set(
+          table,
+          `${total} of its rows are kept as exceptions, more than the pipeline's limit (maxExceptions, ${max}); the last refusal: ${error}`,
+        );
+    }
+  }
+
   /**
    * A batch applied whole, in one transaction; when the target refuses it for a reason no retry heals,
-   * applied again table by table, so one table's refusal does not hold the others: answers the tables
-   * refused, with their errors (none refused: the batch went in whole).
+   * applied again table by table, so one table's refusal does not hold the others, and within a table
+   * the rows it refuses are kept aside. Answers the tables refused whole, with their errors, and the
+   * rows kept aside (neither: the batch went in whole).
    */
   private async applyBatch(
     target: Target,
     changes: readonly Change[],
     written: Checkpoint,
-  ): Promise<Map<string, unknown>> {
+  ): Promise<{ refused: Map<string, unknown>; kept: Set<Change> }> {
+    const kept = new Set<Change>();
     try {
       await atTarget(target.apply(changes, written));
-      return new Map();
+      return { refused: new Map(), kept };
     } catch (error) {
       if (!this.tableOwn(error)) throw error;
       // Positions and stops alone: no table's rows to tell apart.
@@ -453,7 +521,8 @@ export class PipelineRunner {
       const refused = new Map<string, unknown>();
       for (const [table, own] of byTable) {
         try {
-          await atTarget(target.apply(own, written[table] === undefined ? {} : { [table]: written[table] }));
+          const position = written[table] === undefined ? {} : { [table]: written[table] };
+          for (const r of await this.applyKeeping(target, own, position)) kept.add(r.change);
         } catch (tableError) {
           if (!this.tableOwn(tableError)) throw tableError;
           refused.set(table, tableError);
@@ -462,17 +531,30 @@ export class PipelineRunner {
       // The positions of the tables without changes in this batch, and the batch's table stops.
       const rest = Object.fromEntries(Object.entries(written).filter(([t]) => !byTable.has(t)));
       if (Object.keys(rest).length > 0) await atTarget(target.apply([], rest));
-      return refused;
+      return { refused, kept };
     }
   }
 
-  /** A table stopped for a failure of its own: its reason kept and told; the pipeline's other tables go on. */
-  private async suspendTable(stored: StoredCheckpoint, table: string, error: unknown): Promise<void> {
-    await this.stopTable(
+  /**
+   * A table suspended for a failure of its own: it waits at its position (and its copy at its cursor),
+   * its reason kept and told; the pipeline's other tables go on.
+   */
+  private async suspendTable(stored: StoredCheckpoint, table: string, reason: string): Promise<void> {
+    if (this.stopped.has(table)) return;
+    const position = stored.positions[table];
+    const stop: TableStop = {
+      reason: `${table} was suspended: ${reason}`,
+      at: new Date(this.now()).toISOString(),
+      ...(position !== undefined && { resumeFrom: storedPosition(position, stored.copies.get(table)) }),
+    };
+    await atTarget((this.target as Target).apply([], { [table]: storedStop(stop) }));
+    this.recordStop(
       stored,
       table,
-      `${table} was suspended: ${this.reason(error)}`,
-      'copy it again (re-snapshot) once the cause is fixed',
+      stop,
+      position === undefined
+        ? 'copy it again (re-snapshot) once the cause is fixed'
+        : 'resume it once the cause is fixed: it reads on from where it stood',
     );
   }
 
@@ -503,8 +585,9 @@ export class PipelineRunner {
     this.stopped.set(table, stop);
     this.takingUp.delete(table);
     this.tables = this.tables.filter((t) => t.source !== table);
+    this.overLimit.delete(table);
     this.emit({
-      kind: 'table-stopped',
+      kind: stop.resumeFrom === undefined ? 'table-stopped' : 'table-suspended',
       table,
       reason: `${stop.reason}. The pipeline's other tables go on; ${remedy}.`,
     });
@@ -624,15 +707,20 @@ export class PipelineRunner {
       !this.verifications.running
         ? this.startReadAhead(source, refs, { ...saved, ...checkpoint })
         : null;
-    let refused = new Map<string, unknown>();
+    let outcome: Awaited<ReturnType<PipelineRunner['applyBatch']>> = { refused: new Map(), kept: new Set() };
     try {
       if (changes.length > 0 || moved || stops.size > 0)
-        refused = await this.applyBatch(target, changes, written);
+        outcome = await this.applyBatch(target, changes, written);
     } finally {
       if (readAhead) this.readAhead = await readAhead;
     }
-    Object.assign(stored.positions, checkpoint);
-    for (const [table, error] of refused) await this.suspendTable(stored, table, error);
+    const { refused, kept } = outcome;
+    // A table refused whole stays at its own position, where it resumes.
+    Object.assign(
+      stored.positions,
+      Object.fromEntries(Object.entries(checkpoint).filter(([t]) => !refused.has(t))),
+    );
+    for (const [table, error] of refused) await this.suspendTable(stored, table, this.reason(error));
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit at once:
     // a backlog read after "Applied" counts from it, and no status is owed to correct the gauge later.
     const advanced = batch.changes.length > 0 || moved;
@@ -641,7 +729,10 @@ export class PipelineRunner {
     const savedPositions = advanced ? JSON.stringify(stored.positions) : null;
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
-    const applied = refused.size > 0 ? changes.filter((c) => !refused.has(c.table)) : changes;
+    const applied =
+      refused.size > 0 || kept.size > 0
+        ? changes.filter((c) => !refused.has(c.table) && !kept.has(c))
+        : changes;
     if (applied.length > 0) {
       const count = { insert: 0, update: 0, delete: 0 };
       const tables: Record<string, OperationCounts> = {};
@@ -661,11 +752,19 @@ export class PipelineRunner {
         lagMs: batch.newestCommitTime ? Math.max(0, this.now() - batch.newestCommitTime.getTime()) : null,
       });
     }
+    if (this.retries.pending)
+      await this.retries.run({
+        ...ctx,
+        tables: this.tables,
+        apply: (rows) => applyAround(target, rows, {}, this.rowDeps),
+        reason: (error) => this.reason(error),
+      });
     const { copying, refused: copyRefused } = await this.copies.advance(ctx, stored);
     for (const [table, error] of copyRefused) {
       if (!this.tableOwn(error)) throw error;
-      await this.suspendTable(stored, table, error);
+      await this.suspendTable(stored, table, this.reason(error));
     }
+    for (const [table, why] of [...this.overLimit]) await this.suspendTable(stored, table, why);
     if (batch.caughtUp ?? batch.changes.length === 0) this.caughtUpReadStartedAt = readStartedAt;
     this.verifyStep = await this.verifications.advance({
       ...ctx,
@@ -720,66 +819,4 @@ export class PipelineRunner {
   }
 }
 
-/** An entity's shape: the one described for its ref, or (a source that answers names in its own case) the one named alike. */
-function shapeOf(shapes: readonly TableShape[], ref: TableRef): TableShape | undefined {
-  const key = tableKey(ref);
-  return (
-    shapes.find((s) => tableKey(s.ref) === key) ??
-    shapes.find((s) => tableKey(s.ref).toLowerCase() === key.toLowerCase())
-  );
-}
-
-/** Two entities whose tables the source takes for one (its collation, its system names), in words. */
-export function sameSourceTable(
-  entities: readonly RunnerEntity[],
-  shapes: readonly TableShape[],
-): string | null {
-  const seen = new Map<string, string>();
-  for (const e of entities) {
-    const identity = shapeOf(shapes, e.source)?.identity;
-    if (identity === undefined) continue;
-    const first = seen.get(identity);
-    const key = tableKey(e.source);
-    if (first !== undefined)
-      return `${first} and ${key} name the same source table (${identity}), as the source compares names: a table is replicated by one entity of a pipeline. Remove one of them.`;
-    seen.set(identity, key);
-  }
-  return null;
-}
-
-/**
- * The target table of an entity: its name, the selected columns (key columns always), the key. Two
- * columns whose names the target takes for one (`fold`) are refused, naming both.
- */
-export function targetTableOf(
-  e: RunnerEntity,
-  shapes: readonly TableShape[],
-  fold?: (name: string) => string,
-): TargetTable {
-  const key = tableKey(e.source);
-  const shape = shapeOf(shapes, e.source);
-  if (!shape)
-    throw new PermanentFailure(`The source table ${key} does not exist, or the login cannot see it.`);
-  if (shape.key.length === 0)
-    throw new PermanentFailure(`IllegalArgumentException: Missing primary keys for entities... ${key}`);
-  const wanted = e.columns?.map((c) => c.toLowerCase());
-  const columns = shape.columns.filter(
-    (c) => !wanted || wanted.includes(c.name.toLowerCase()) || shape.key.includes(c.name),
-  );
-  const unknown = (e.columns ?? []).filter(
-    (c) => !shape.columns.some((x) => x.name.toLowerCase() === c.toLowerCase()),
-  );
-  if (unknown.length > 0) throw new PermanentFailure(`${key} has no column ${unknown.join(', ')}.`);
-  if (fold) {
-    const seen = new Map<string, string>();
-    for (const c of columns) {
-      const other = seen.get(fold(c.name));
-      if (other !== undefined)
-        throw new PermanentFailure(
-          `${key} has columns ${other} and ${c.name}, which the target takes for one column: leave one out of the entity's columns, or rename it at the source.`,
-        );
-      seen.set(fold(c.name), c.name);
-    }
-  }
-  return { source: key, schema: e.target.schema, name: e.target.table, columns, key: shape.key };
-}
+export type { RunnerEntity };

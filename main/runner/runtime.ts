@@ -57,6 +57,8 @@ export function runnerRuntime(
   | 'close'
   | 'snapshots'
   | 'requestSnapshot'
+  | 'retryRows'
+  | 'suspendedTables'
   | 'verify'
   | 'verifyReport'
   | 'entitiesChanged'
@@ -95,6 +97,8 @@ export function runnerRuntime(
         snapshotMode: settings.snapshotMode,
         droppedColumns: settings.droppedColumns,
         onTableError: settings.onTableError,
+        maxExceptions: settings.maxExceptions,
+        onRowsRefused: (rows) => ctx.keepExceptions(rows),
         snapshotChunkRows: settings.snapshotChunkRows,
         // One connection stays the change stream's.
         copyConcurrency: Math.max(1, connections - 1),
@@ -127,11 +131,26 @@ export function runnerRuntime(
       await runner?.stop();
     },
     snapshots: (agent) => runners.get(keyOf(agent))?.snapshots() ?? null,
+    suspendedTables: (pipelineId, agentId) =>
+      (runners.get(`${pipelineId}/${agentId}`)?.snapshots() ?? [])
+        .filter((t) => t.status === 'suspended' || t.status === 'stopped')
+        .map((t) => ({ table: t.table, reason: t.reason })),
     requestSnapshot: (agent, table, kind) => {
       const runner = runners.get(keyOf(agent));
       if (!runner) return 'not-running';
-      const taken = kind === 'copy' ? runner.requestSnapshot(table) : runner.cancelSnapshot(table);
+      const taken =
+        kind === 'copy'
+          ? runner.requestSnapshot(table)
+          : kind === 'resume'
+            ? runner.resumeTable(table)
+            : runner.cancelSnapshot(table);
       return taken ? 'taken' : 'unknown-table';
+    },
+    retryRows: (agent, items) => {
+      const runner = runners.get(keyOf(agent));
+      // A paused pipeline would hold the answer until resumed.
+      if (!runner || runner.state === 'paused') return 'not-running';
+      return runner.retryRows(items);
     },
     verify: (agent, a) => {
       const runner = runners.get(keyOf(agent));

@@ -4,7 +4,14 @@
 // docs/snapshots.md explains why the target ends equal to the source.
 import type { SnapshotMode } from '../../shared/agents/common';
 import type { CopyState, TableSnapshot } from '../../shared/snapshots';
-import { tableKey, type Change, type Row, type SourceAgent, type TableRef } from '../agents/source';
+import {
+  tableKey,
+  type Change,
+  type Checkpoint,
+  type Row,
+  type SourceAgent,
+  type TableRef,
+} from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
 import type { RunnerEvent } from './events';
@@ -23,6 +30,11 @@ export interface TableCopiesOptions {
   atTarget<T>(work: Promise<T>): Promise<T>;
   /** Thrown for what no retry heals. */
   permanent(message: string): Error;
+  /**
+   * Writes a chunk's rows with the copy's checkpoint in one transaction; rows the target refuses are
+   * kept aside by the runner and the rest go in (the runner's applyKeeping).
+   */
+  applyRows(target: Target, rows: readonly Change[], checkpoint: Checkpoint): Promise<unknown>;
   snapshotChunkRows: number;
   concurrency: number;
   mode: SnapshotMode;
@@ -249,9 +261,7 @@ export class TableCopies {
       position,
       copied: true,
     }));
-    await this.o.atTarget(
-      ctx.target.apply(rows, { [name]: storedPosition(position, done ? undefined : next) }),
-    );
+    await this.o.applyRows(ctx.target, rows, { [name]: storedPosition(position, done ? undefined : next) });
     const run = this.runs.get(name) ?? { since: this.o.now(), rows: 0 };
     run.rows += chunk.rows.length;
     this.runs.set(name, run);

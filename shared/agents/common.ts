@@ -71,17 +71,36 @@ export const TABLE_ERROR_CHOICES = ['suspend-table', 'stop-pipeline'] as const;
 export const onTableError = choice({
   label: 'When one table fails',
   help:
-    'When the target refuses a table\'s rows or the source cannot read one table: "suspend-table" stops ' +
-    'that table alone, with its reason, and every other table goes on (a source transaction that also ' +
-    'touched it is applied without its part, which follows when the table is copied again); ' +
-    '"stop-pipeline" stops the whole pipeline, keeping transactions whole across tables.',
+    'When the target refuses a table (not only some of its rows) or the source cannot read one table: ' +
+    '"suspend-table" suspends that table alone, with its reason, and every other table goes on; its ' +
+    'changes wait at its own position until it is resumed (a source transaction that also touched it is ' +
+    'applied without its part, which follows on resume). "stop-pipeline" stops the whole pipeline ' +
+    'instead, keeping transactions whole across tables, and keeps no row aside.',
   values: TABLE_ERROR_CHOICES,
   default: 'suspend-table',
 });
 export type OnTableError = (typeof TABLE_ERROR_CHOICES)[number];
 
+export const maxExceptions = integer({
+  label: 'Rows kept aside per table',
+  help:
+    "A row the target refuses (a value its column cannot hold, a constraint) is kept in the engine's " +
+    'exceptions store with its reason, and its table goes on. Once more rows than this of one table are ' +
+    'kept, the table is suspended: so many refusals mean a cause to fix, not a stray row. 0 suspends ' +
+    'the table at its first refused row (the row is still kept).',
+  min: 0,
+  max: 1_000_000,
+  default: 1000,
+});
+
 /** The pipeline settings every source agent type declares in its configuration (copies, schema changes). */
-export const pipelineFields = { snapshotMode, snapshotChunkRows, droppedColumns, onTableError };
+export const pipelineFields = {
+  snapshotMode,
+  snapshotChunkRows,
+  droppedColumns,
+  onTableError,
+  maxExceptions,
+};
 
 /** The pipeline settings out of a source agent's configuration (either type), defaults filled. */
 export const pipelineSettings = z.object(pipelineFields);

@@ -23,6 +23,7 @@ export const ctConfiguration = (
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',
   onTableError: 'suspend-table',
+  maxExceptions: 1000,
   ...over,
 });
 

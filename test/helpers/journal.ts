@@ -16,6 +16,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',
   onTableError: 'suspend-table',
+  maxExceptions: 1000,
   ...over,
 });
 

@@ -8,6 +8,18 @@ const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613,
 const TEDIOUS =
   /not the Final state|ECONNCLOSED|ESOCKET|ETIMEOUT|Connection (lost|is closed)|lock request time out|snapshot isolation transaction aborted|deadlock/i;
 
+/**
+ * SQL Server's refusals of a row's values: duplicate key (2627, 2601), a constraint (547), NULL into
+ * NOT NULL (515), truncation (8152, 2628), arithmetic overflow (220, 8115), conversion (241, 242, 245,
+ * 8114).
+ */
+const ROW_NUMBERS = new Set([220, 241, 242, 245, 515, 547, 2601, 2627, 2628, 8114, 8115, 8152]);
+
+export function sqlServerRefusesRow(error: unknown): boolean {
+  const n = (error as { number?: unknown }).number;
+  return typeof n === 'number' && ROW_NUMBERS.has(n);
+}
+
 export function classifySqlServerError(error: unknown): ErrorVerdict {
   const e = error as {
     number?: unknown;

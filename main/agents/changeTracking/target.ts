@@ -11,7 +11,7 @@ import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
 import { netChanges, type Reconciled, type Retyped, type Target, type TargetTable } from '../target';
 import { affinityOf, portable } from '../targetValues';
-import { classifySqlServerError } from './errors';
+import { classifySqlServerError, sqlServerRefusesRow } from './errors';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
@@ -127,6 +127,7 @@ function mssqlWidens(now: MssqlColumn, wanted: string): boolean {
 
 export class MssqlTarget implements Target {
   readonly classifyError = classifySqlServerError;
+  readonly refusesRow = sqlServerRefusesRow;
   readonly description: string;
   readonly foldName = sqlServerFold;
   private tables = new Map<string, TargetTable>();

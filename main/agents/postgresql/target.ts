@@ -22,7 +22,7 @@ import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 import { quoted as q } from './identifier';
 import { postgresName } from '../../../shared/names';
-import { classifyPostgresError } from './errors';
+import { classifyPostgresError, postgresRefusesRow } from './errors';
 
 export interface PostgresTargetOptions {
   host: string;
@@ -174,6 +174,7 @@ interface Writer {
 
 export class PostgresTarget implements Target {
   readonly classifyError = classifyPostgresError;
+  readonly refusesRow = postgresRefusesRow;
   readonly description: string;
   readonly foldName = postgresName;
   readonly readBack: TargetReadBack;

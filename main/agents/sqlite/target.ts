@@ -85,6 +85,12 @@ interface SqliteColumn {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Another connection holding the file's write lock past the busy timeout: it lets go. */
+/** A refusal of the rows' values: a constraint (NOT NULL, CHECK, UNIQUE, a trigger's RAISE), a type, a size. */
+export function sqliteRefusesRow(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG)/.test(code);
+}
+
 export function classifySqliteError(error: unknown): ErrorVerdict {
   const code = (error as { code?: unknown }).code;
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? 'transient' : undefined;
@@ -92,6 +98,7 @@ export function classifySqliteError(error: unknown): ErrorVerdict {
 
 export class SqliteTarget implements Target {
   readonly classifyError = classifySqliteError;
+  readonly refusesRow = sqliteRefusesRow;
   readonly description: string;
   readonly foldName = sqliteFold;
   readonly readBack: TargetReadBack;

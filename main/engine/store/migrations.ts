@@ -53,4 +53,15 @@ export const migrations: readonly string[] = [
      FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE
    ) WITHOUT ROWID;
    CREATE INDEX series_by_minute ON series (minute);`,
+  // Rows the target refused, kept with their reason until retried or discarded (store/exceptions.ts),
+  // gone with their agent; one row per change (table, key, position): a batch replayed after a crash
+  // keeps it once.
+  `CREATE TABLE exceptions (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     pipeline_id TEXT NOT NULL, agent_id TEXT NOT NULL, tbl TEXT NOT NULL, op TEXT NOT NULL,
+     key TEXT NOT NULL, position TEXT NOT NULL, row_values TEXT, error TEXT NOT NULL,
+     at TEXT NOT NULL, tried_at TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 1,
+     UNIQUE (pipeline_id, agent_id, tbl, key, position),
+     FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);
+   CREATE INDEX exceptions_by_time ON exceptions (at);`,
 ];

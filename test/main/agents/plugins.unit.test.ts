@@ -158,6 +158,7 @@ describe('a made-up agent type, given to the runtime as a plugin', () => {
           target: undefined,
           dataDir,
           peerPipelines: [],
+          keepExceptions: () => ({}),
           verified: () => undefined,
           report: (kind) => {
             events.push(kind);

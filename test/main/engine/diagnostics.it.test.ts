@@ -64,6 +64,7 @@ describe('engine: POST /diagnostics', () => {
       'checks.json',
       'configuration.json',
       'events.json',
+      'exceptions.json',
       'manifest.json',
       'verify.json',
     ]);

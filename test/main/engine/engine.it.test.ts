@@ -111,6 +111,7 @@ describe('the spec PUTs', () => {
         snapshotChunkRows: 10_000,
         droppedColumns: 'keep',
         onTableError: 'suspend-table',
+        maxExceptions: 1000,
       },
     });
 
@@ -347,6 +348,7 @@ describe('states', () => {
     stop: async () => undefined,
     snapshots: () => null,
     requestSnapshot: () => 'not-running',
+    retryRows: () => 'not-running',
     verify: () => 'not-running',
     verifyReport: () => 'not-running',
     entitiesChanged: () => undefined,

@@ -7,15 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '../../../main/engine/store/db';
 import { createRepo, PRUNE_EVERY } from '../../../main/engine/store/repo';
 import { enginesStoppedAfterEach } from '../../helpers/engine';
+import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
 
 const engine = enginesStoppedAfterEach();
 
 const DAY = 86_400_000;
 
-function store(settings = { keepEvents: 10_000, keepEventDays: 30 }) {
+function store(settings: Partial<EngineSettings> = {}) {
   const file = join(mkdtempSync(join(tmpdir(), 'cdc-events-')), 'engine.sqlite');
   const db = openDb(file);
-  return { db, file, repo: createRepo(db, settings) };
+  return { db, file, repo: createRepo(db, engineSettingsSchema.parse(settings)) };
 }
 const count = (db: ReturnType<typeof openDb>, pipelineId: string) =>
   (db.prepare('SELECT COUNT(*) AS n FROM events WHERE pipeline_id = ?').get(pipelineId) as { n: number }).n;

@@ -26,6 +26,7 @@ const runner = new PipelineRunner({
         snapshotChunkRows: 50,
         droppedColumns: 'keep',
         onTableError: 'suspend-table',
+        maxExceptions: 1000,
       },
       pipelineId: 'crash',
       agentId: 'src',

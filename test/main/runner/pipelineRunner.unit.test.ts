@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { AgentConnectionError } from '../../../main/agents/connectionError';
 import type { Change, ChangeBatch, Checkpoint, SourceAgent } from '../../../main/agents/source';
-import { isTransient, PipelineRunner } from '../../../main/runner/pipelineRunner';
+import { PipelineRunner } from '../../../main/runner/pipelineRunner';
+import { isTransient } from '../../../main/runner/failures';
 import type { RunnerEvent } from '../../../main/runner/events';
 import { classifySqlServerError } from '../../../main/agents/changeTracking/errors';
 import { classifyIbmiError } from '../../../main/agents/journal/errors';

@@ -13,7 +13,8 @@ import { openChangeTrackingSource } from '../../../main/agents/changeTracking/so
 import { PostgresTarget } from '../../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../../main/agents/sqlite/target';
 import type { Target } from '../../../main/agents/target';
-import { PipelineRunner, targetTableOf, type RunnerEntity } from '../../../main/runner/pipelineRunner';
+import { PipelineRunner, type RunnerEntity } from '../../../main/runner/pipelineRunner';
+import { targetTableOf } from '../../../main/runner/targetTables';
 import type { TableShape } from '../../../main/agents/source';
 import type { Entity } from '../../../shared/controlApi';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';

@@ -25,6 +25,7 @@ describe('form values', () => {
       snapshotChunkRows: '10000',
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
+      maxExceptions: '1000',
     });
   });
 

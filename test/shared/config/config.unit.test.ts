@@ -48,6 +48,7 @@ describe('defaults (decisions.md)', () => {
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
+      maxExceptions: 1000,
     });
   });
 
@@ -71,6 +72,7 @@ describe('defaults (decisions.md)', () => {
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
+      maxExceptions: 1000,
     });
   });
 
@@ -268,7 +270,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows, droppedColumns, onTableError.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions.',
     );
   });
 
