@@ -26,6 +26,12 @@ import {
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
 import { verifyAnswerSchema, verifyRequestSchema } from './verify';
+import {
+  exceptionsAnswerSchema,
+  exceptionsQuerySchema,
+  exceptionsRequestSchema,
+  exceptionsRetryAnswerSchema,
+} from './exceptions';
 import { METHOD_NAMES, type MethodName } from './ipc';
 import { entitiesAnswerSchema } from './controlApiRoutes';
 import { seriesAnswerSchema, seriesWindowSchema } from './liveFeed';
@@ -201,10 +207,25 @@ export const contract = {
   ),
   /** GET …/snapshots on the profile's engine: the running pipeline's table copies. */
   listEngineSnapshots: method(agentAddress, snapshotsAnswerSchema),
-  /** POST …/snapshots (copy a table again) or …/snapshots/cancel on the profile's engine. */
+  /**
+   * POST …/snapshots (copy a table again), …/snapshots/cancel or …/snapshots/resume (a suspended table
+   * reads on from its position) on the profile's engine.
+   */
   requestEngineSnapshot: method(
-    agentAddress.extend({ table: snapshotRequestBodySchema.shape.table, action: z.enum(['copy', 'cancel']) }),
+    agentAddress.extend({
+      table: snapshotRequestBodySchema.shape.table,
+      action: z.enum(['copy', 'cancel', 'resume']),
+    }),
     snapshotsAnswerSchema,
+  ),
+  /** POST …/exceptions/query on the profile's engine: rows kept aside, counted per table, newest first. */
+  listEngineExceptions: method(agentAddress.extend({ query: exceptionsQuerySchema }), exceptionsAnswerSchema),
+  /** POST …/exceptions/retry or …/exceptions/discard on the profile's engine. */
+  actOnEngineExceptions: method(
+    agentAddress.extend({ action: z.enum(['retry', 'discard']), which: exceptionsRequestSchema }),
+    exceptionsRetryAnswerSchema.partial({ applied: true, refusedAgain: true }).extend({
+      discarded: z.number().int().optional(),
+    }),
   ),
   /** GET …/verify on the profile's engine: the running verify or repair, and the reports kept. */
   getEngineVerify: method(agentAddress, verifyAnswerSchema),

@@ -24,6 +24,8 @@ export const METHOD_NAMES = [
   'deleteEnginePipeline',
   'listEngineSnapshots',
   'requestEngineSnapshot',
+  'listEngineExceptions',
+  'actOnEngineExceptions',
   'getEngineVerify',
   'requestEngineVerify',
   'startSandbox',

@@ -43,9 +43,16 @@ export function alertsFor(
   if (settings.failed && after.state === 'failed' && before.state !== 'failed') kinds.push('failed');
   const wasActive = before.state === 'running' || before.state === 'paused';
   if (settings.stopped && wasActive && after.state === 'stopped') kinds.push('stopped');
+  if (settings.suspended && newlySuspended(before, after).length > 0) kinds.push('suspended');
   if (next.lagOver && !memory.lagOver) kinds.push('lag');
   if (next.backlogOver && !memory.backlogOver) kinds.push('backlog');
   return { kinds, memory: next };
+}
+
+/** Tables suspended in `after` that were not in `before` (a status from an older engine says none). */
+function newlySuspended(before: AgentStatus, after: AgentStatus) {
+  const was = new Set((before.tablesSuspended ?? []).map((t) => t.table));
+  return (after.tablesSuspended ?? []).filter((t) => !was.has(t.table));
 }
 
 /** The words of an engine's `unreachable` alert. */
@@ -72,6 +79,15 @@ export function alertText(
       };
     case 'stopped':
       return { title: `${where.pipelineName} stopped`, body: `The pipeline was stopped ${on}.` };
+    case 'suspended': {
+      const suspended = status.tablesSuspended ?? [];
+      const first = suspended.at(-1);
+      const of = status.tableCount === undefined ? '' : ` of ${count(status.tableCount)}`;
+      return {
+        title: `${where.pipelineName}: ${first?.table ?? 'a table'} suspended`,
+        body: `${first ? `${first.reason}. ` : ''}${count(suspended.length)}${of} tables suspended ${on}; the others go on.`,
+      };
+    }
     case 'lag':
       return {
         title: `${where.pipelineName} is ${duration(status.lagSeconds ?? 0)} behind`,

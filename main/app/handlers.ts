@@ -1,4 +1,5 @@
 // Every contract method as a plain function of (input, deps): callable from IPC, HTTP and tests alike.
+import type { ExceptionsAnswer } from '../../shared/exceptions';
 import type { z } from 'zod';
 import { agentTypeSummaries, agentTypes } from '../../shared/agents';
 import type { contract, MethodName, MethodOutput } from '../../shared/api';
@@ -21,6 +22,9 @@ import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
 import type { SandboxDetails, WorkloadStatus } from '../../shared/sandbox';
 import { testConnection } from './signOnCheck';
 import type { Fleet } from './fleet';
+
+/** What a retry or a discard answers: the rows kept now, and what it did. */
+type ExceptionsActed = ExceptionsAnswer & Partial<Record<'applied' | 'refusedAgain' | 'discarded', number>>;
 import type { AlertSettingsStore } from './alerts';
 
 export interface Deps {
@@ -336,7 +340,19 @@ export const handlers: Handlers = {
     onEngine(deps, profileId, (client) =>
       action === 'copy'
         ? client.requestSnapshot({ pipelineId, agentId }, { table })
-        : client.cancelSnapshot({ pipelineId, agentId }, { table }),
+        : action === 'resume'
+          ? client.resumeTable({ pipelineId, agentId }, { table })
+          : client.cancelSnapshot({ pipelineId, agentId }, { table }),
+    ),
+
+  listEngineExceptions: ({ profileId, pipelineId, agentId, query }, deps) =>
+    onEngine(deps, profileId, (client) => client.listExceptions({ pipelineId, agentId }, query)),
+
+  actOnEngineExceptions: ({ profileId, pipelineId, agentId, action, which }, deps) =>
+    onEngine(deps, profileId, async (client): Promise<ExceptionsActed> =>
+      action === 'retry'
+        ? client.retryExceptions({ pipelineId, agentId }, which)
+        : client.discardExceptions({ pipelineId, agentId }, which),
     ),
 
   getEngineVerify: ({ profileId, pipelineId, agentId }, deps) =>

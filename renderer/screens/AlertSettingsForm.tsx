@@ -36,6 +36,7 @@ function SettingsForm({
   const [draft, setDraft] = useState({
     failed: settings.failed,
     stopped: settings.stopped,
+    suspended: settings.suspended,
     unreachable: settings.unreachable,
     lag: settings.lagSeconds === null ? '' : String(settings.lagSeconds),
     backlog: settings.backlogRows === null ? '' : String(settings.backlogRows),
@@ -48,6 +49,7 @@ function SettingsForm({
     const parsed = alertSettingsSchema.safeParse({
       failed: draft.failed,
       stopped: draft.stopped,
+      suspended: draft.suspended,
       unreachable: draft.unreachable,
       lagSeconds: draft.lag.trim() === '' ? null : Number(draft.lag),
       backlogRows: draft.backlog.trim() === '' ? null : Number(draft.backlog),
@@ -86,6 +88,14 @@ function SettingsForm({
             onChange={(e) => setDraft({ ...draft, stopped: e.target.checked })}
           />{' '}
           When a pipeline stops
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={draft.suspended}
+            onChange={(e) => setDraft({ ...draft, suspended: e.target.checked })}
+          />{' '}
+          When a table is suspended (the pipeline's other tables go on)
         </label>
         <label>
           <input

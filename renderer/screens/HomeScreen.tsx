@@ -26,19 +26,37 @@ interface Row {
 /** Until the user's settings are read: the same defaults main applies. */
 const DEFAULT_SETTINGS = alertSettingsSchema.parse({});
 
-/** Failed first, then over a threshold, then running, paused, and the rest. */
+/** Failed first, then tables suspended or over a threshold, then running, paused, and the rest. */
 function rankOf(
   agent: OverviewAgent,
   settings: AlertSettings | undefined,
 ): { rank: number; why: string | null } {
   const { status } = agent;
   if (status.state === 'failed') return { rank: 0, why: 'failed' };
+  const suspended = status.tablesSuspended?.length ?? 0;
+  if (suspended > 0) return { rank: 1, why: `${suspendedText(status)}` };
   const { lagSeconds: lagLimit, backlogRows: backlogLimit } = settings ?? DEFAULT_SETTINGS;
   if (lagLimit !== null && (status.lagSeconds ?? 0) >= lagLimit) return { rank: 1, why: 'lagging' };
   if (backlogLimit !== null && (status.backlogRows ?? 0) >= backlogLimit)
     return { rank: 1, why: 'backlog over threshold' };
   const rest: Record<string, number> = { running: 2, paused: 3 };
   return { rank: rest[status.state] ?? 4, why: null };
+}
+
+/** "2 of 850 tables suspended". */
+const suspendedText = (s: OverviewAgent['status']) =>
+  `${count(s.tablesSuspended?.length ?? 0)}${s.tableCount === undefined ? '' : ` of ${count(s.tableCount)}`} tables suspended`;
+
+/** The Tables cell: how many, how many suspended, rows kept aside. */
+function tablesText(s: OverviewAgent['status']): string {
+  if (s.tableCount === undefined) return '–';
+  const parts = [
+    (s.tablesSuspended?.length ?? 0) > 0 ? suspendedText(s) : count(s.tableCount),
+    (s.exceptions ?? 0) > 0
+      ? `${count(s.exceptions ?? 0)} ${s.exceptions === 1 ? 'row' : 'rows'} kept aside`
+      : null,
+  ];
+  return parts.filter(Boolean).join(', ');
 }
 
 export function HomeScreen() {
@@ -72,6 +90,7 @@ export function HomeScreen() {
   const down = engines.filter((e) => e.connection === 'unreachable');
   const failed = rows.filter((r) => r.rank === 0).length;
   const lagging = rows.filter((r) => r.rank === 1).length;
+  const suspendedTables = rows.reduce((n, r) => n + (r.agent.status.tablesSuspended?.length ?? 0), 0);
 
   return (
     <section aria-labelledby="home-title">
@@ -110,7 +129,16 @@ export function HomeScreen() {
         {lagging > 0 && (
           <>
             {' '}
-            · <span className="warn">{lagging} over a threshold</span>
+            · <span className="warn">{lagging} need attention</span>
+          </>
+        )}
+        {suspendedTables > 0 && (
+          <>
+            {' '}
+            ·{' '}
+            <span className="problem">
+              {suspendedTables === 1 ? '1 table suspended' : `${count(suspendedTables)} tables suspended`}
+            </span>
           </>
         )}
       </p>
@@ -150,6 +178,7 @@ export function HomeScreen() {
                 <th scope="col">Source</th>
                 <th scope="col">Engine</th>
                 <th scope="col">State</th>
+                <th scope="col">Tables</th>
                 <th scope="col">Lag</th>
                 <th scope="col">Rows waiting</th>
                 <th scope="col">Time left</th>
@@ -185,6 +214,9 @@ export function HomeScreen() {
                     <td>
                       <span className={`state state-${s.state}`}>{s.state}</span>
                       {why && why !== 'failed' && <span className="warn"> ({why})</span>}
+                    </td>
+                    <td className={(s.tablesSuspended?.length ?? 0) > 0 ? 'problem' : undefined}>
+                      {tablesText(s)}
                     </td>
                     <td>
                       {s.idleSince

@@ -4,13 +4,22 @@
 // runs. Built for hundreds.
 import { useMemo, useState } from 'react';
 import type { TableActivity, TableState } from '../../shared/controlApi';
+import type { TableSnapshot } from '../../shared/snapshots';
 import { count, dateTime } from '../../shared/format';
 import { useStore } from '../store';
 import { changeFeedText } from '../ui/changeFeed';
 import { loadTables, patch, snapshotTable } from '../store/pipelinePage';
 
-/** A table's row: the source's view of it, what the pipeline applied of it lately, and its copy. */
-type TableRow = TableState & { activity: TableActivity | null; copied: number | null };
+/**
+ * A table's row: the source's view of it, what the pipeline applied of it lately, its copy, its rows
+ * kept aside, and why it is suspended (or stopped) when it is.
+ */
+type TableRow = TableState & {
+  activity: TableActivity | null;
+  copied: number | null;
+  kept: number;
+  halted: { status: 'suspended' | 'stopped'; reason: string } | null;
+};
 
 type Column = {
   key: string;
@@ -52,8 +61,31 @@ const COLUMNS: Column[] = [
     text: (t) => (t.activity?.lastChangeAt ? dateTime(t.activity.lastChangeAt) : ''),
     order: (t) => (t.activity?.lastChangeAt ? Date.parse(t.activity.lastChangeAt) : 0),
   },
-  { key: 'problem', label: 'Status', text: (t) => t.problem ?? 'ready' },
+  {
+    key: 'kept',
+    label: 'Rows kept aside',
+    text: (t) => (t.kept > 0 ? count(t.kept) : ''),
+    order: (t) => t.kept,
+  },
+  {
+    key: 'problem',
+    label: 'Status',
+    // A suspension's reason says "… was suspended"; a stop's says why only.
+    text: (t) =>
+      t.halted
+        ? t.halted.status === 'suspended'
+          ? t.halted.reason
+          : `stopped: ${t.halted.reason}`
+        : (t.problem ?? 'ready'),
+  },
 ];
+
+/** A copy's entry that says the table is suspended or stopped on its own; null when it reads on. */
+function haltedOf(c: TableSnapshot | undefined): TableRow['halted'] {
+  return c && (c.status === 'suspended' || c.status === 'stopped')
+    ? { status: c.status, reason: c.reason }
+    : null;
+}
 
 export function TablesView() {
   const tables = useStore((s) => s.pipelinePage.tables);
@@ -61,6 +93,7 @@ export function TablesView() {
   const snapshots = useStore((s) => s.pipelinePage.snapshots);
   const running = snapshots?.running ?? false;
   const busy = useStore((s) => s.pipelinePage.busy !== undefined);
+  const kept = useStore((s) => s.pipelinePage.exceptions?.counts);
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<{ key: string; ascending: boolean }>({ key: 'table', ascending: true });
   const rows = useMemo(() => {
@@ -78,10 +111,13 @@ export function TablesView() {
         ...t,
         activity: activity?.find((a) => a.table === t.table) ?? null,
         copied: snapshots?.tables.find((c) => c.table === t.table)?.rowsDone ?? null,
+        kept: kept?.[t.table] ?? 0,
+        halted: haltedOf(snapshots?.tables.find((c) => c.table === t.table)),
       }))
       .filter((t) => !needle || COLUMNS.some((c) => c.text(t).toLowerCase().includes(needle)))
       .sort((a, b) => compare(a, b) * (sort.ascending ? 1 : -1));
-  }, [tables, activity, snapshots, filter, sort]);
+  }, [tables, activity, snapshots, kept, filter, sort]);
+  const suspended = (snapshots?.tables ?? []).filter((c) => haltedOf(c) !== null).length;
   return (
     <section aria-labelledby="tables-title">
       <h3 id="tables-title">Tables</h3>
@@ -101,6 +137,11 @@ export function TablesView() {
             <span className="muted" aria-live="polite">
               {rows.length} of {tables.length} tables
             </span>
+            {suspended > 0 && (
+              <strong className="problem" role="status">
+                {suspended} of {tables.length} tables suspended
+              </strong>
+            )}
           </>
         )}
       </div>
@@ -131,7 +172,7 @@ export function TablesView() {
           </thead>
           <tbody>
             {rows.map((t) => (
-              <tr key={t.table} className={t.problem ? 'problem-row' : undefined}>
+              <tr key={t.table} className={t.problem || t.halted ? 'problem-row' : undefined}>
                 {COLUMNS.map((c) =>
                   c.key === 'table' ? (
                     <td key={c.key}>
@@ -149,6 +190,16 @@ export function TablesView() {
                   ),
                 )}
                 <td>
+                  {t.halted?.status === 'suspended' && (
+                    <button
+                      type="button"
+                      disabled={!running || busy}
+                      aria-label={`Resume ${t.table}`}
+                      onClick={() => void snapshotTable(t.table, 'resume')}
+                    >
+                      Resume
+                    </button>
+                  )}{' '}
                   <button
                     type="button"
                     disabled={!running || busy}

@@ -7,6 +7,7 @@ import type { backlogPointSchema } from '../../shared/controlApi';
 import type { PushMessage } from '../../shared/push';
 import { batchFigures } from '../../shared/batchEvent';
 import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify, withAgent } from './pipelinePage';
+import { refreshExceptions } from './exceptions';
 import { useStore } from './index';
 import { runPart, shownNow } from './answerOrder';
 
@@ -137,6 +138,7 @@ function applyEvent(message: Event): void {
   });
   if (/^(snapshot|resnapshot|table-)/.test(event.kind)) void refreshCopies();
   if (/^(verify|repair)/.test(event.kind)) void refreshVerify();
+  if (/^(rows-refused|exceptions-)/.test(event.kind)) void refreshExceptions();
 }
 
 export function applyToOpenPipeline(message: Status | Event): void {

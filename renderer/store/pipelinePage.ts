@@ -48,6 +48,8 @@ export function pickCheckerAgent(selected: string): void {
     backlog: undefined,
     snapshots: undefined,
     verify: undefined,
+    exceptions: undefined,
+    exceptionsTable: undefined,
     tables: undefined,
     tableActivity: undefined,
     series: undefined,
@@ -313,8 +315,11 @@ export async function loadTables(): Promise<void> {
   }
 }
 
-/** Copies one table again (a re-snapshot), or cancels its copy, on the selected running pipeline. */
-export async function snapshotTable(table: string, action: 'copy' | 'cancel'): Promise<void> {
+/**
+ * Copies one table again (a re-snapshot), cancels its copy, or resumes it (suspended: it reads on from its
+ * position), on the selected running pipeline.
+ */
+export async function snapshotTable(table: string, action: 'copy' | 'cancel' | 'resume'): Promise<void> {
   const { api } = useStore.getState();
   const at = address();
   if (!api || !at) return;
@@ -326,7 +331,11 @@ export async function snapshotTable(table: string, action: 'copy' | 'cancel'): P
     patch({
       snapshots,
       busy: undefined,
-      notice: action === 'copy' ? `${table} will be copied again.` : `The copy of ${table} is cancelled.`,
+      notice: {
+        copy: `${table} will be copied again.`,
+        cancel: `The copy of ${table} is cancelled.`,
+        resume: `${table} resumes from where it was suspended.`,
+      }[action],
     });
   } catch (error) {
     patch({ error: failure(at, error), busy: undefined });

@@ -1,6 +1,7 @@
 // The store's shape in one place: each slice's state, and the types they hold. The slices (one file
 // each, with their actions) and the store itself import it, so no slice imports another's types.
 import type { z } from 'zod';
+import type { ExceptionsAnswer } from '../../shared/exceptions';
 import type {
   agentTypeSummarySchema,
   appInfoSchema,
@@ -79,6 +80,10 @@ export interface PipelinePageSliceState {
     snapshots?: SnapshotsAnswer;
     /** The selected pipeline's verify or repair, and the reports kept. */
     verify?: VerifyAnswer;
+    /** Rows the target refused, kept aside by the engine: counts per table and the newest rows. */
+    exceptions?: ExceptionsAnswer;
+    /** The table whose kept rows are listed; all tables when unset. */
+    exceptionsTable?: string;
     /** The selected agent's entity tables, when asked for. */
     tables?: TableState[] | 'loading';
     /** What the pipeline applied of each table lately (with the tables). */

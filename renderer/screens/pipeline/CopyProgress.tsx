@@ -15,6 +15,8 @@ function copyText(t: TableSnapshot): string {
       return `done: ${count(t.rowsDone)} rows${t.rowsPerSecond ? `, ${count(t.rowsPerSecond)} rows/s` : ''}`;
     case 'stopped':
       return `replication stopped: ${t.reason}. Copy it again once the table is back.`;
+    case 'suspended':
+      return `${t.reason}. Fix the cause, then resume it: it reads on from where it stood.`;
     default:
       return [
         `${count(t.rowsDone)}${of} rows`,
@@ -43,7 +45,7 @@ export function CopyProgress({
       <tbody>
         {tables.map((t) => {
           const total = t.status === 'done' ? t.rowsDone : Math.max(t.rowsTotal ?? 0, t.rowsDone);
-          const stopped = t.status === 'stopped';
+          const stopped = t.status === 'stopped' || t.status === 'suspended';
           return (
             <tr key={t.table}>
               <th scope="row">{t.table}</th>
@@ -68,11 +70,21 @@ export function CopyProgress({
                     Cancel
                   </button>
                 )}
-                {t.status === 'stopped' && (
+                {t.status === 'suspended' && (
                   <button
                     type="button"
                     disabled={busy}
-                    aria-label={`Copy ${t.table} again`}
+                    aria-label={`Resume ${t.table}`}
+                    onClick={() => void snapshotTable(t.table, 'resume')}
+                  >
+                    Resume
+                  </button>
+                )}
+                {stopped && (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Copy again ${t.table}`}
                     onClick={() => void snapshotTable(t.table, 'copy')}
                   >
                     Copy again

@@ -8,6 +8,8 @@ import { TablePicker } from '../../ui/TablePicker';
 import { TablesView } from '../TablesView';
 import { CopyProgress } from './CopyProgress';
 import { TableStory } from './TableStory';
+import { ExceptionsPanel } from './ExceptionsPanel';
+import { loadExceptions } from '../../store/exceptions';
 
 export function TablesSection() {
   const pipelinePage = useStore((s) => s.pipelinePage);
@@ -16,6 +18,7 @@ export function TablesSection() {
   const { selected, tables, snapshots, busy } = pipelinePage;
   useEffect(() => {
     if (selected && useStore.getState().pipelinePage.tables === undefined) void loadTables();
+    if (selected) void loadExceptions();
   }, [selected]);
   const at = address();
   const source = picked?.agent.role === 'source' ? picked.agent : undefined;
@@ -41,6 +44,7 @@ export function TablesSection() {
       {pipelinePage.storyTable && <TableStory table={pipelinePage.storyTable} />}
       <CopyProgress snapshots={snapshots} busy={busy !== undefined} />
       <TablesView />
+      <ExceptionsPanel />
     </>
   );
 }

@@ -47,6 +47,28 @@ describe('alerts', () => {
     expect(ring(rows)).toEqual([[], [], ['backlog'], [], [], ['backlog']]);
   });
 
+  it('rings a table newly suspended, once, and says which and how many of the pipeline', () => {
+    const notes = { table: 'dbo.Notes', reason: 'dbo.Notes was suspended: no such table' };
+    const tags = { table: 'dbo.Tags', reason: 'dbo.Tags was suspended: permission denied' };
+    const with_ = (...t: (typeof notes)[]) => status({ tableCount: 850, tablesSuspended: t });
+    expect(ring([with_(), with_(notes), with_(notes), with_(notes, tags), with_(tags)])).toEqual([
+      [],
+      ['suspended'],
+      [],
+      ['suspended'],
+      [],
+    ]);
+    // An older engine says nothing of tables: nothing rings.
+    expect(ring([status(), status()])).toEqual([[], []]);
+    expect(ring([with_(), with_(notes)], alertSettingsSchema.parse({ suspended: false }))).toEqual([[], []]);
+    expect(
+      alertText('suspended', with_(notes, tags), settings, { pipelineName: 'Orders', engineName: 'Plant 4' }),
+    ).toEqual({
+      title: 'Orders: dbo.Tags suspended',
+      body: 'dbo.Tags was suspended: permission denied. 2 of 850 tables suspended on Plant 4; the others go on.',
+    });
+  });
+
   it('stays silent for what the user turned off', () => {
     const off = alertSettingsSchema.parse({
       failed: false,

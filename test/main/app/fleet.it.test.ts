@@ -310,11 +310,19 @@ describe('the fleet', () => {
     expect(await callApp(app, 'getAlertSettings')).toEqual({
       failed: true,
       stopped: true,
+      suspended: true,
       unreachable: true,
       lagSeconds: 300,
       backlogRows: 100_000,
     });
-    const mine = { failed: true, stopped: false, unreachable: false, lagSeconds: 60, backlogRows: null };
+    const mine = {
+      failed: true,
+      stopped: false,
+      suspended: false,
+      unreachable: false,
+      lagSeconds: 60,
+      backlogRows: null,
+    };
     expect(await callApp(app, 'saveAlertSettings', mine)).toEqual(mine);
     await expect(callApp(app, 'saveAlertSettings', { ...mine, lagSeconds: 0 })).rejects.toThrow(/lagSeconds/);
     await app.close();
