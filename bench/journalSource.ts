@@ -36,6 +36,8 @@ export async function startJournalBench(): Promise<JournalBench> {
         configuration: {
           dateFormat: null,
           timeFormat: null,
+          invalidDecimals: 'keep-row-aside',
+          invalidDates: 'keep-row-aside',
           snapshotMode: 'initial',
           snapshotChunkRows: 10_000,
           droppedColumns: 'keep',

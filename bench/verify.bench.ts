@@ -118,6 +118,8 @@ async function ibmiWorld(): Promise<World> {
         configuration: {
           dateFormat: null,
           timeFormat: null,
+          invalidDecimals: 'keep-row-aside',
+          invalidDates: 'keep-row-aside',
           snapshotMode: 'initial',
           snapshotChunkRows: CHUNK,
           droppedColumns: 'keep',

@@ -133,6 +133,11 @@ export const EVENT_TEXT = {
     sentence: (d) =>
       `${n(d, 'rows')} ${d.rows === 1 ? 'row' : 'rows'} of ${table(d)} refused by the target and kept as exceptions (${n(d, 'kept')} kept in all): ${text(d, 'error')}`,
   },
+  'values-replaced': {
+    label: 'Values replaced',
+    sentence: (d) =>
+      `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} the source could not read replaced as the decode policy says (invalidDecimals, invalidDates)`,
+  },
   'exceptions-retried': {
     label: 'Exceptions retried',
     sentence: (d) =>

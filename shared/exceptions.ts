@@ -60,8 +60,13 @@ export const rowExceptionSchema = z.object({
   position: z.string(),
   /** The row as the source gave it; null for a delete. Masked (every value `***`) in diagnostics. */
   values: exactRowSchema.nullable(),
-  /** The target's refusal, in its words. */
+  /** The target's refusal, or why the source could not read the row, in words. */
   error: z.string(),
+  /** The record image as the source holds it (hex), when the source could not read the row; else null. Masked in diagnostics. */
+  raw: z
+    .string()
+    .regex(/^(?:[0-9a-f]{2})*$|^\*\*\*$/)
+    .nullable(),
   /** When it was first kept, and when last tried. */
   at: z.string(),
   triedAt: z.string(),

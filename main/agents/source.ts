@@ -74,6 +74,14 @@ export interface Change {
   transactionId?: string;
   /** A row a table's copy read, not a change at the source (a broker's "read" event, Debezium's op r). */
   copied?: true;
+  /**
+   * The source could not read the row's values (a record image with data SQL cannot map: blanks in a
+   * packed field, an impossible date), past the agent's decode policy: the runner keeps it aside with
+   * the raw bytes and the reason, never applies it. `row` holds the fields that were read.
+   */
+  unreadable?: { reason: string; raw: Uint8Array };
+  /** Values the decode policy replaced in this row (an invalid decimal made null or zero…): counted. */
+  replaced?: number;
 }
 
 /** Per table: the position its changes are read from (opaque to the runner). */

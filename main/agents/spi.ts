@@ -38,6 +38,8 @@ export interface RefusedRow {
   position: string;
   values: Row | null;
   error: string;
+  /** The record image as the source holds it, when the source could not read the row. */
+  raw?: Uint8Array;
 }
 
 /** A kept row to retry: read again from the source by its key. */

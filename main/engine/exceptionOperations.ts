@@ -41,7 +41,12 @@ export function keepExceptions(
   const kept = deps.exceptions.keep(
     agent.pipelineId,
     agent.id,
-    rows.map((r) => ({ ...r, key: exact(r.key), values: r.values && exact(r.values) })),
+    rows.map(({ raw, ...r }) => ({
+      ...r,
+      key: exact(r.key),
+      values: r.values && exact(r.values),
+      ...(raw && { raw: Buffer.from(raw).toString('hex') }),
+    })),
     deps.now().toISOString(),
   );
   return kept;

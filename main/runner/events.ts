@@ -40,6 +40,8 @@ export type RunnerEvent =
   | { kind: 'table-resumed'; table: string; position: string | null }
   /** Rows of a table the target refused, kept in the exceptions store; the table goes on. */
   | { kind: 'rows-refused'; table: string; rows: number; kept: number; error: string }
+  /** Values the source's decode policy wrote in place of data it could not read (invalid decimals, dates). */
+  | { kind: 'values-replaced'; table: string; values: number }
   | {
       kind: 'batch-applied';
       changes: number;

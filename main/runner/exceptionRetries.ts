@@ -22,6 +22,8 @@ export interface RetryContext {
   /** Applies rows keeping those refused aside (the runner's applyKeeping, without a checkpoint). */
   apply(changes: readonly Change[]): Promise<RefusedChange[]>;
   reason(error: unknown): string;
+  /** Whether a retry of the step may heal the error (a lost connection): then the step fails and retries. */
+  transient(error: unknown): boolean;
 }
 
 /** A key's values in the table's key order, as one comparable text. */
@@ -68,10 +70,19 @@ async function retry(ctx: RetryContext, items: readonly RetryItem[]): Promise<Re
       outcomes.push(...own.map((i): RetryOutcome => ({ id: i.id, status: 'waiting', reason })));
       continue;
     }
-    const rows = await ctx.source.readRows(
-      ref,
-      own.map((i) => i.key),
-    );
+    let rows: Row[];
+    try {
+      rows = await ctx.source.readRows(
+        ref,
+        own.map((i) => i.key),
+      );
+    } catch (error) {
+      // The source refusing to read the rows (SQL0802 on data a program wrote) refuses this retry only.
+      if (ctx.transient(error)) throw error;
+      const reason = `The source could not read the rows again: ${ctx.reason(error)}`;
+      outcomes.push(...own.map((i): RetryOutcome => ({ id: i.id, status: 'refused', error: reason })));
+      continue;
+    }
     const byKey = new Map(rows.map((row) => [keyText(table.key, row), row]));
     const changes = own.map((i): Change => {
       const row = byKey.get(keyText(table.key, i.key));

@@ -477,6 +477,7 @@ export class PipelineRunner {
       position: change.position,
       values: change.row,
       error: this.reason(error),
+      ...(change.unreadable && { raw: change.unreadable.raw }),
     }));
     const kept = this.o.onRowsRefused(rows);
     const max = this.o.maxExceptions ?? DEFAULT_MAX_EXCEPTIONS;
@@ -682,9 +683,16 @@ export class PipelineRunner {
       Object.entries(batch.checkpoint).filter(([t]) => !restarted.has(t)),
     );
     const moved = Object.entries(checkpoint).some(([t, p]) => saved[t] !== p);
-    const changes = batch.changes.some((c) => !this.touchesTarget(c))
+    const touching = batch.changes.some((c) => !this.touchesTarget(c))
       ? batch.changes.filter((c) => this.touchesTarget(c))
       : batch.changes;
+    // Rows the source could not read are kept aside, never applied; without a store to keep them in,
+    // or when the DBA chose whole transactions, the pipeline stops rather than skip them.
+    const unreadable = touching.filter((c) => c.unreadable);
+    const first = unreadable[0]?.unreadable;
+    if (first && (!this.o.onRowsRefused || this.o.onTableError === 'stop-pipeline'))
+      throw new PermanentFailure(first.reason);
+    const changes = first ? touching.filter((c) => !c.unreadable) : touching;
     // A table that stops commits its last changes with its stop, in the batch's transaction.
     const stops = new Map(
       (batch.stopped ?? []).map((s): [string, TableStop] => [
@@ -715,6 +723,11 @@ export class PipelineRunner {
       if (readAhead) this.readAhead = await readAhead;
     }
     const { refused, kept } = outcome;
+    this.keep(
+      unreadable.flatMap((c) =>
+        c.unreadable && !refused.has(c.table) ? [{ change: c, error: new Error(c.unreadable.reason) }] : [],
+      ),
+    );
     // A table refused whole stays at its own position, where it resumes.
     Object.assign(
       stored.positions,
@@ -733,6 +746,9 @@ export class PipelineRunner {
       refused.size > 0 || kept.size > 0
         ? changes.filter((c) => !refused.has(c.table) && !kept.has(c))
         : changes;
+    const replaced = new Map<string, number>();
+    for (const c of applied) if (c.replaced) replaced.set(c.table, (replaced.get(c.table) ?? 0) + c.replaced);
+    for (const [table, values] of replaced) this.emit({ kind: 'values-replaced', table, values });
     if (applied.length > 0) {
       const count = { insert: 0, update: 0, delete: 0 };
       const tables: Record<string, OperationCounts> = {};
@@ -758,6 +774,7 @@ export class PipelineRunner {
         tables: this.tables,
         apply: (rows) => applyAround(target, rows, {}, this.rowDeps),
         reason: (error) => this.reason(error),
+        transient: (error) => isTransient(error, this.classify),
       });
     const { copying, refused: copyRefused } = await this.copies.advance(ctx, stored);
     for (const [table, error] of copyRefused) {

@@ -6,6 +6,9 @@ import { connectionName, host, maxConnectionsCount, password, pipelineFields } f
 
 export const DATE_FORMATS = ['julian', 'mdy', 'dmy', 'ymd', 'usa', 'iso', 'eur', 'jis'] as const;
 export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
+/** What the journal agent does with a field it cannot decode (imageDecoder.ts, decodeLenient). */
+export const INVALID_DECIMAL_CHOICES = ['keep-row-aside', 'null', 'zero'] as const;
+export const INVALID_DATE_CHOICES = ['keep-row-aside', 'null', 'earliest'] as const;
 export const BLOCK_SIZES = [0, 8, 16, 32, 64, 128, 256, 512] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 export type TimeFormat = (typeof TIME_FORMATS)[number];
@@ -139,6 +142,25 @@ export const journalConfiguration = section({
       help: 'Used when negotiating the driver connection. Empty: the host credentials decide.',
       values: TIME_FORMATS,
       nullMeans: inheritTime,
+    }),
+    invalidDecimals: choice({
+      label: 'Invalid decimals',
+      help:
+        'A packed or zoned field holding bytes that are no decimal (blanks, a bad sign, written by a program ' +
+        'or CPYF FMTOPT(*NOCHK)): "keep-row-aside" keeps the row in the exceptions store with its raw ' +
+        'bytes and the reason, and the table goes on; "null" or "zero" writes that value instead and ' +
+        'applies the row. Each replacement is counted in an event.',
+      values: INVALID_DECIMAL_CHOICES,
+      default: 'keep-row-aside',
+    }),
+    invalidDates: choice({
+      label: 'Invalid dates',
+      help:
+        'A date, time or timestamp field holding no valid value (00/00/00 in a *MDY date, blanks): ' +
+        '"keep-row-aside" keeps the row aside as above; "null" writes null; "earliest" writes 0001-01-01 ' +
+        "(Db2's earliest date; midnight for a time or timestamp). Each replacement is counted.",
+      values: INVALID_DATE_CHOICES,
+      default: 'keep-row-aside',
     }),
     ...pipelineFields,
   }),

@@ -12,6 +12,8 @@ import { seedAgentCredentials } from '../../simulators/ibmi/seed';
 export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
   dateFormat: null,
   timeFormat: null,
+  invalidDecimals: 'keep-row-aside',
+  invalidDates: 'keep-row-aside',
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

@@ -95,9 +95,11 @@ describe('a suspended table and a row kept aside', () => {
     const download = page.waitForEvent('download');
     await tables.getByRole('button', { name: 'Export CSV' }).click();
     const csv = readFileSync((await (await download).path()) ?? '', 'utf8').split('\r\n');
-    expect(csv[0]).toBe('id,table,operation,key,position,values,error,kept at,tried at,attempts');
+    expect(csv[0]).toBe(
+      'id,table,operation,key,position,values,error,raw image (hex),kept at,tried at,attempts',
+    );
     expect(csv[1]).toMatch(
-      /^\d+,dbo\.Customers,update,CustomerId=1,\d+,.*Country=ZZ.*,SQLite file .*: refused: ZZ is not a country,/,
+      /^\d+,dbo\.Customers,update,CustomerId=1,\d+,.*Country=ZZ.*,SQLite file .*: refused: ZZ is not a country,,/,
     );
   });
 

@@ -102,7 +102,9 @@ function decoderOf(fields: readonly FieldDef[], form: ValueForm): ImageDecoder {
     known &&
     known.form.dateFormat === form.dateFormat &&
     known.form.timeFormat === form.timeFormat &&
-    known.form.utcOffsetMinutes === form.utcOffsetMinutes
+    known.form.utcOffsetMinutes === form.utcOffsetMinutes &&
+    known.form.invalid?.decimals === form.invalid?.decimals &&
+    known.form.invalid?.dates === form.invalid?.dates
   )
     return known.decoder;
   const decoder = compileImageDecoder(fields, form);
@@ -110,7 +112,15 @@ function decoderOf(fields: readonly FieldDef[], form: ValueForm): ImageDecoder {
   return decoder;
 }
 
-function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
+/** A record image read: its row, and what the decode policy replaced or could not read. */
+interface ReadRow {
+  row: Row;
+  /** Why the row cannot be applied (fields no policy covers), with the image: kept aside by the runner. */
+  unreadable?: { reason: string; raw: Uint8Array };
+  replaced: number;
+}
+
+function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): ReadRow {
   // The decoded record becomes the row in place: one object per entry, not two.
   if (e.minimized)
     throw new PermanentImageError(
@@ -129,10 +139,36 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): Row {
         `The file's layout changed since, the journal minimises entry data (MINENTDTA), or SQL describes ` +
         `its DDS fields otherwise than they are stored (turn DDS discovery on): an image is never read by a layout it does not fit.`,
     );
-  const row = decoder.decode(e.data, e.nullIndicators);
-  if (t.identify === 'rrn') row[RRN_COLUMN] = e.rrn;
-  if (t.memberKey) row[MEMBER_COLUMN] = e.member;
-  return row;
+  const read = decodeImage(t, e, decoder);
+  if (t.identify === 'rrn') read.row[RRN_COLUMN] = e.rrn;
+  if (t.memberKey) read.row[MEMBER_COLUMN] = e.member;
+  return read;
+}
+
+/**
+ * The image decoded; one the fast decoder refuses (data SQL could not map either: blanks in a packed
+ * field, 00/00/00 in a date) is read field by field under the decode policy. Never a row skipped.
+ */
+function decodeImage(t: TableReading, e: JournalEntryRow, decoder: ImageDecoder): ReadRow {
+  try {
+    return { row: decoder.decode(e.data, e.nullIndicators), replaced: 0 };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  const { row, unread, replaced } = decoder.decodeLenient(e.data, e.nullIndicators);
+  if (unread.length === 0) return { row, replaced };
+  const fields = unread.map((u) => `${u.field}: ${u.error.replace(/\.$/, '')}`).join('; ');
+  return {
+    row,
+    replaced,
+    unreadable: {
+      reason:
+        `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver} ` +
+        `holds data no SQL reader maps (${fields}), as a program or CPYF FMTOPT(*NOCHK) can write it. ` +
+        'Correct the record at the source, or set invalidDecimals/invalidDates to write a value in its place.',
+      raw: e.data.slice(0, decoder.length),
+    },
+  };
 }
 
 /** The columns that identify a table's rows: the member first in a file of several. */
@@ -175,16 +211,52 @@ function addChanges(
   const t = r.table;
   const table = t.key;
   const position = `${last.receiverLibrary}/${last.receiver}/${last.sequence}`;
-  const row = rowOf(t, last, form);
+  const read = rowOf(t, last, form);
+  const { row } = read;
   const key = keyOf(r.keyColumns, row);
+  const tell = {
+    ...(read.unreadable && { unreadable: read.unreadable }),
+    ...(read.replaced > 0 && { replaced: read.replaced }),
+  };
+  if (read.unreadable) {
+    // Kept aside whole: neither a key change nor the columns changed can be told from a row not read.
+    out.push({
+      table,
+      position,
+      op: last.type === 'DL' ? 'delete' : 'update',
+      key,
+      row,
+      changedColumns: null,
+      ...tell,
+      ...commit,
+    });
+    return;
+  }
   // A DL entry's image is the record as it was: the delete's before image.
   if (last.type === 'DL')
-    out.push({ table, position, op: 'delete', key, row: null, changedColumns: null, before: row, ...commit });
+    out.push({
+      table,
+      position,
+      op: 'delete',
+      key,
+      row: null,
+      changedColumns: null,
+      before: row,
+      ...tell,
+      ...commit,
+    });
   else if (last.type === 'PT' || last.type === 'PX')
-    out.push({ table, position, op: 'insert', key, row, changedColumns: null, ...commit });
-  else if (!before) out.push({ table, position, op: 'update', key, row, changedColumns: null, ...commit });
+    out.push({ table, position, op: 'insert', key, row, changedColumns: null, ...tell, ...commit });
+  else if (!before)
+    out.push({ table, position, op: 'update', key, row, changedColumns: null, ...tell, ...commit });
   else {
-    const old = rowOf(t, before, form);
+    const oldRead = rowOf(t, before, form);
+    // A before image not read (bad data before the change) says nothing of what changed: all did.
+    if (oldRead.unreadable) {
+      out.push({ table, position, op: 'update', key, row, changedColumns: null, ...tell, ...commit });
+      return;
+    }
+    const old = oldRead.row;
     const oldKey = keyOf(r.keyColumns, old);
     if (r.keyColumns.some((k) => !same(key[k] ?? null, oldKey[k] ?? null))) {
       out.push({
@@ -197,14 +269,24 @@ function addChanges(
         before: old,
         ...commit,
       });
-      out.push({ table, position, op: 'insert', key, row, changedColumns: null, ...commit });
+      out.push({ table, position, op: 'insert', key, row, changedColumns: null, ...tell, ...commit });
       return;
     }
     // A LOB column's image is a placeholder on both sides: it counts as changed, and is read anew.
     const changed = Object.keys(row).filter(
       (c) => r.lobColumns.includes(c) || !same(row[c] ?? null, old[c] ?? null),
     );
-    out.push({ table, position, op: 'update', key, row, changedColumns: changed, before: old, ...commit });
+    out.push({
+      table,
+      position,
+      op: 'update',
+      key,
+      row,
+      changedColumns: changed,
+      before: old,
+      ...tell,
+      ...commit,
+    });
   }
 }
 

@@ -7,7 +7,7 @@
 import { ccsidKind, singleByteDecoder, singleByteUnits, type SingleByteDecoder } from '../drivers/ibmi/ccsid';
 import { decodeField, fieldSpan, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
 import type { Row, RowValue } from '../source';
-import { formValue, type ValueForm } from './values';
+import { formValue, replacementOf, type ValueForm } from './values';
 import { daysInMonth } from '../../../shared/calendar';
 
 type Reader = (image: Uint8Array, at: number) => RowValue;
@@ -17,6 +17,18 @@ export interface ImageDecoder {
   length: number;
   /** The row of an image; a field marked '1' in the null indicators is null whatever its bytes. */
   decode(image: Uint8Array, nullIndicators: string): Row;
+  /**
+   * The row of an image `decode` refused, field by field: a field that cannot be decoded takes the
+   * decode policy's value where it has one (`replaced` counts them), else null, and is named in
+   * `unread` with its error.
+   */
+  decodeLenient(image: Uint8Array, nullIndicators: string): LenientRow;
+}
+
+export interface LenientRow {
+  row: Row;
+  unread: { field: string; error: string }[];
+  replaced: number;
 }
 
 const NULL_MARK = 0x31; // '1'
@@ -37,6 +49,25 @@ export function compileImageDecoder(fields: readonly FieldDef[], form: ValueForm
   const count = names.length;
   return {
     length,
+    decodeLenient(image, nullIndicators) {
+      const out: LenientRow = { row: {}, unread: [], replaced: 0 };
+      fields.forEach((f, i) => {
+        if (nullIndicators.charCodeAt(i) === NULL_MARK) {
+          out.row[f.name] = null;
+          return;
+        }
+        try {
+          out.row[f.name] = (readers[i] as Reader)(image, offsets[i] as number);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          const replacement = replacementOf(f, form);
+          out.row[f.name] = replacement ? replacement.value : null;
+          if (replacement) out.replaced++;
+          else out.unread.push({ field: f.name, error: error.message });
+        }
+      });
+      return out;
+    },
     decode(image, nullIndicators) {
       const row: Row = {};
       for (let i = 0; i < count; i++)

@@ -127,7 +127,11 @@ export class JournalSource implements SourceAgent {
     private readonly o: JournalSourceOptions,
   ) {
     const formats = effectiveJournalFormats(o.credentials, o.configuration);
-    this.form = { ...formats, utcOffsetMinutes: null };
+    this.form = {
+      ...formats,
+      utcOffsetMinutes: null,
+      invalid: { decimals: o.configuration.invalidDecimals, dates: o.configuration.invalidDates },
+    };
     this.sync = new SyncLibrary(c, o.credentials, `${o.pipelineId}/${o.agentId}`);
     this.members = new MemberReader(c, () => this.sync.ready());
   }

@@ -8,6 +8,7 @@ import { decodeDecfloat, encodeDecfloat } from '../drivers/ibmi/decfloat';
 import type { IbmiValue } from '../drivers/ibmi/connection';
 import { sqlTypeName, type FieldDef, type FieldValue } from '../drivers/ibmi/recordImage';
 import type { RowValue } from '../source';
+import type { INVALID_DATE_CHOICES, INVALID_DECIMAL_CHOICES } from '../../../shared/agents/journal';
 
 export interface ValueForm {
   /** The formats the connection negotiated: how SQL hands dates and times over. */
@@ -15,6 +16,33 @@ export interface ValueForm {
   timeFormat: TimeFormat;
   /** The system's offset from UTC in minutes (CURRENT TIMEZONE) when timestamps go to UTC; null leaves them. */
   utcOffsetMinutes: number | null;
+  /** What a field that cannot be decoded becomes (the agent's settings); kept aside when left out. */
+  invalid?: { decimals: InvalidDecimals; dates: InvalidDates };
+}
+
+export type InvalidDecimals = (typeof INVALID_DECIMAL_CHOICES)[number];
+export type InvalidDates = (typeof INVALID_DATE_CHOICES)[number];
+
+/**
+ * The value the decode policy puts in place of a field it could not decode; undefined when the row is
+ * to be kept aside instead (the policy's default, and every kind the policy does not cover).
+ */
+export function replacementOf(f: FieldDef, form: ValueForm): { value: RowValue } | undefined {
+  const kind = f.type.kind;
+  if (kind === 'packed' || kind === 'zoned') {
+    const policy = form.invalid?.decimals ?? 'keep-row-aside';
+    if (policy === 'keep-row-aside') return undefined;
+    // A null into a NOT NULL column is the target's to refuse: the row is then kept aside there.
+    return { value: policy === 'null' ? null : formValue(f, '0', form) };
+  }
+  if (kind === 'date' || kind === 'time' || kind === 'timestamp') {
+    const policy = form.invalid?.dates ?? 'keep-row-aside';
+    if (policy === 'keep-row-aside') return undefined;
+    if (policy === 'null') return { value: null };
+    const earliest = { date: '0001-01-01', time: '00:00:00', timestamp: '0001-01-01-00.00.00.000000' }[kind];
+    return { value: formValue(f, earliest, form) };
+  }
+  return undefined;
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[- T](\d{2})[.:](\d{2})[.:](\d{2})(?:[.,](\d{1,12}))?/;

@@ -14,6 +14,8 @@ export interface ExceptionInput {
   position: string;
   values: ExactRow | null;
   error: string;
+  /** The record image (hex) of a row the source could not read. */
+  raw?: string;
 }
 
 interface ExceptionRecord {
@@ -24,6 +26,7 @@ interface ExceptionRecord {
   position: string;
   row_values: string | null;
   error: string;
+  raw: string | null;
   at: string;
   tried_at: string;
   attempts: number;
@@ -42,6 +45,7 @@ function toException(r: ExceptionRecord): RowException | null {
     position: r.position,
     values: r.row_values === null ? null : safeJson(r.row_values),
     error: r.error,
+    raw: r.raw,
     at: r.at,
     triedAt: r.tried_at,
     attempts: r.attempts,
@@ -52,14 +56,14 @@ function toException(r: ExceptionRecord): RowException | null {
 /** The exception with every value hidden: what a diagnostics bundle may carry (the key too is data). */
 export function maskException(e: RowException): RowException {
   const mask = (row: ExactRow) => Object.fromEntries(Object.keys(row).map((k) => [k, '***']));
-  return { ...e, key: mask(e.key), values: e.values && mask(e.values) };
+  return { ...e, key: mask(e.key), values: e.values && mask(e.values), raw: e.raw && '***' };
 }
 
 export function createExceptionsStore(db: Db, retention: EngineSettings) {
   const q = {
     keep: db.prepare(
-      `INSERT INTO exceptions (pipeline_id, agent_id, tbl, op, key, position, row_values, error, at, tried_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO exceptions (pipeline_id, agent_id, tbl, op, key, position, row_values, error, raw, at, tried_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (pipeline_id, agent_id, tbl, key, position) DO UPDATE SET error = excluded.error`,
     ),
     countOf: db.prepare<[string, string, string], { n: number }>(
@@ -108,6 +112,7 @@ export function createExceptionsStore(db: Db, retention: EngineSettings) {
             r.position,
             r.values === null ? null : JSON.stringify(r.values),
             r.error,
+            r.raw ?? null,
             at,
             at,
           );

@@ -64,4 +64,6 @@ export const migrations: readonly string[] = [
      UNIQUE (pipeline_id, agent_id, tbl, key, position),
      FOREIGN KEY (pipeline_id, agent_id) REFERENCES agents(pipeline_id, id) ON DELETE CASCADE);
    CREATE INDEX exceptions_by_time ON exceptions (at);`,
+  // A row the source could not read keeps its record image (hex), as the source holds it.
+  `ALTER TABLE exceptions ADD COLUMN raw TEXT;`,
 ];

@@ -92,7 +92,12 @@ export function ExceptionsPanel() {
               <td>{e.table}</td>
               <td>{e.op}</td>
               <td>{rowText(e.key)}</td>
-              <td className="values">{rowText(e.values)}</td>
+              <td className="values">
+                {rowText(e.values)}
+                {e.raw !== null && (
+                  <span className="muted"> (record image of {e.raw.length / 2} bytes kept; in the CSV)</span>
+                )}
+              </td>
               <td>{e.position}</td>
               <td>{e.error}</td>
               <td>{dateTime(e.at)}</td>

@@ -3,6 +3,7 @@
 import type { IbmiRow, IbmiValue } from '../../../main/agents/drivers/ibmi/connection';
 import type { SqlValue } from '../system/files';
 import type Database from 'better-sqlite3';
+import { sqlError } from '../system/messages';
 
 function decimal(v: number | bigint, scale: number): string {
   if (typeof v === 'bigint') return scale > 0 ? `${v}.${'0'.repeat(scale)}` : String(v);
@@ -22,8 +23,12 @@ export function converterFor(declared: string | null): (value: unknown) => IbmiV
   const m = /^(DECIMAL|NUMERIC)\((\d+),(\d+)\)/.exec(d);
   const scale = m ? Number(m[3]) : null;
   const isBigint = d === 'BIGINT';
+  const datetime = /^(DATE|TIME|TIMESTAMP)\b/.test(d);
   return (value) => {
     if (value === null || value === undefined) return null;
+    // Bytes a program wrote into a decimal or a date field (writeFromProgram): SQL cannot map them.
+    if (Buffer.isBuffer(value) && scale !== null) throw sqlError(-802);
+    if (Buffer.isBuffer(value) && datetime) throw sqlError(-181);
     if (typeof value === 'string') return value;
     if (scale !== null && (typeof value === 'number' || typeof value === 'bigint'))
       return decimal(value, scale);

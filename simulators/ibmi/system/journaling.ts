@@ -1,6 +1,7 @@
 // Journals and receivers, and the entries the system deposits: record images, file and member
 // operations, commit cycles, and receivers changed when the system manages them.
 import { encodeRecord } from '../../../main/agents/drivers/ibmi/recordEncode';
+import { fieldSpan } from '../../../main/agents/drivers/ibmi/recordImage';
 import { newAuthority } from './authority';
 import { imageValue, type Member, type PhysicalFile, type Row } from './files';
 import {
@@ -73,9 +74,39 @@ export function depositEntry(
   return entry;
 }
 
+/** Field kinds a program may fill with any bytes (SQL would refuse them): decimals and dates. */
+const PROGRAM_BYTES: Partial<Record<string, string>> = {
+  packed: '0',
+  zoned: '0',
+  date: '2000-01-01',
+  time: '00:00:00',
+  timestamp: '2000-01-01-00.00.00.000000',
+};
+
+/**
+ * The record's image: each field encoded from its value, except bytes a program wrote into a decimal
+ * or date field (writeFromProgram), which the image carries as they are — blanks, zeros, a bad sign.
+ */
 export function recordImage(s: SystemState, file: PhysicalFile, row: Row) {
-  const values = Object.fromEntries(file.columns.map((c) => [c.name, imageValue(c, row[c.name] ?? null)]));
-  return encodeRecord(file.columns, values);
+  const raw = new Map<number, Buffer>();
+  const values = Object.fromEntries(
+    file.columns.map((c, i) => {
+      const v = row[c.name] ?? null;
+      const placeholder = PROGRAM_BYTES[c.type.kind];
+      if (!Buffer.isBuffer(v) || placeholder === undefined) return [c.name, imageValue(c, v)];
+      raw.set(i, v);
+      return [c.name, placeholder];
+    }),
+  );
+  const encoded = encodeRecord(file.columns, values);
+  let offset = 0;
+  file.columns.forEach((c, i) => {
+    const bytes = raw.get(i);
+    const span = fieldSpan(c.type, offset);
+    if (bytes) encoded.image.set(bytes.subarray(0, span), offset);
+    offset += span;
+  });
+  return encoded;
 }
 
 export function journalRecord(

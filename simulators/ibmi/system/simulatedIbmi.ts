@@ -102,7 +102,8 @@ export class SimulatedIbmi implements SystemState {
    * The next `times` statements or commands, on any connection, fail as a dropped connection ('drop')
    * or answer `ms` late ('stall'). The mid-result kinds strike the next statements that answer two
    * rows or more, once they ran and while their rows are fetched: SQL0913, a row held by another job
-   * ('fail-mid-result'), or the host server ending the job ('drop-mid-result'). With `matching`, only
+   * ('fail-mid-result'), or the host server ending the job ('drop-mid-result'); 'governor' refuses a
+   * statement before it runs, as the query governor does (CHGQRYA QRYTIMLMT: SQL0666). With `matching`, only
    * statements or commands whose text matches are struck.
    */
   injectFaults(kind: FaultKind, times: number, ms = 0, matching?: RegExp): void {
@@ -205,6 +206,20 @@ export class SimulatedIbmi implements SystemState {
 
   insertRecord(job: Job, file: PhysicalFile, member: Member, row: Row): number {
     return records.insertRecord(this, job, file, member, row);
+  }
+
+  /**
+   * A program's write (RPG, COBOL, CPYF FMTOPT(*NOCHK)): where a decimal or date field is given bytes,
+   * they are written as they are, unchecked, as a native write does; SQL then refuses to read them
+   * (SQL0802, SQL0181) while the journal's record images carry them. Adds a record, or replaces the
+   * one at `rrn`; journaled as any change.
+   */
+  writeFromProgram(file: PhysicalFile, row: Row, rrn?: number): number {
+    const job = this.newJob(QPGMR);
+    const member = this.member(file, null);
+    if (rrn === undefined) return records.insertRecord(this, job, file, member, row);
+    records.updateRecord(this, job, file, member, rrn, row);
+    return rrn;
   }
 
   updateRecord(job: Job, file: PhysicalFile, member: Member, rrn: number, row: Row): void {

@@ -107,6 +107,8 @@ describe('the spec PUTs', () => {
     expect((await raw(e, 'PUT', `${jr}/config/specific`, jrSpecific)).json).toEqual({
       configuration: {
         ...jrSpecific.configuration,
+        invalidDecimals: 'keep-row-aside',
+        invalidDates: 'keep-row-aside',
         snapshotMode: 'initial',
         snapshotChunkRows: 10_000,
         droppedColumns: 'keep',

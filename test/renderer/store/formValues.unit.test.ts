@@ -21,6 +21,8 @@ describe('form values', () => {
     expect(initialValues(jr.configuration)).toEqual({
       dateFormat: '',
       timeFormat: '',
+      invalidDecimals: 'keep-row-aside',
+      invalidDates: 'keep-row-aside',
       snapshotMode: 'initial',
       snapshotChunkRows: '10000',
       droppedColumns: 'keep',

@@ -68,6 +68,8 @@ describe('defaults (decisions.md)', () => {
     expect(value(parseSection(jr.configuration, {}))).toEqual({
       dateFormat: null,
       timeFormat: null,
+      invalidDecimals: 'keep-row-aside',
+      invalidDates: 'keep-row-aside',
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',

@@ -1,0 +1,163 @@
+// A journaled record a program wrote with blanks in a packed field (as RPG or CPYF FMTOPT(*NOCHK) can;
+// SQL refuses to read it, SQL0802): never skipped, never stopping the pipeline. The journal agent's
+// change is kept aside with the raw record image and the field named while the table's other changes
+// go on; a retry while the data is still bad is refused again with the source's words, and succeeds
+// once the record is corrected; with invalidDecimals "zero" the row goes in with 0 in that field,
+// counted. Into SQLite and PostgreSQL.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJournalSource } from '../../../main/agents/journal/source';
+import { PostgresTarget } from '../../../main/agents/postgresql/target';
+import { tableKey, type Row } from '../../../main/agents/source';
+import type { RefusedRow } from '../../../main/agents/spi';
+import { SqliteTarget } from '../../../main/agents/sqlite/target';
+import type { Target } from '../../../main/agents/target';
+import type { RunnerEvent } from '../../../main/runner/events';
+import { PipelineRunner } from '../../../main/runner/pipelineRunner';
+import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
+import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
+import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../helpers/journal';
+import { POSTGRES, postgresClient } from '../../helpers/replica';
+import { until } from '../../helpers/until';
+
+let ibmi: SandboxIbmi;
+let admin: IbmiConnection;
+let client: pg.Client;
+const SCHEMA = 'BADDATA';
+/** DECIMAL(12,2) is packed in 7 bytes: a program that moved blanks into it. */
+const BLANKS = Buffer.alloc(7, 0x40);
+
+beforeAll(async () => {
+  ibmi = await startSandboxIbmi({ seed: true });
+  admin = await ibmi.connect({ ...SEED_ADMIN });
+  await admin.query(`CREATE SCHEMA ${SCHEMA}`);
+  client = await postgresClient();
+});
+afterAll(async () => {
+  await client?.end();
+  await admin?.close();
+  await ibmi?.close();
+});
+
+describe.each(['sqlite', 'postgresql'] as const)(
+  'a record with invalid packed data, into %s',
+  (targetKind) => {
+    it('is kept aside with its image, the table goes on, and a retry applies it once corrected', async () => {
+      const file = `BAD${targetKind === 'sqlite' ? 'S' : 'P'}`;
+      const ref = { schema: SCHEMA, table: file };
+      await admin.query(
+        `CREATE TABLE ${SCHEMA}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(20) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL)`,
+      );
+      await admin.command(`CHGJRNOBJ OBJ((${SCHEMA}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+      await admin.query(`INSERT INTO ${SCHEMA}.${file} VALUES (1, 'one', 1.50), (2, 'two', 2.50)`);
+      const physical = ibmi.system.file(SCHEMA, file);
+      if (!physical) throw new Error('no file');
+
+      const pipelineId = `bad_${targetKind}`;
+      const schema = `${pipelineId}_${process.pid}`;
+      const path = join(mkdtempSync(join(tmpdir(), 'cdc-bad-')), 'replica.sqlite');
+      if (targetKind === 'postgresql') await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      const openTarget = async (): Promise<Target> =>
+        targetKind === 'sqlite'
+          ? new SqliteTarget(path, pipelineId)
+          : new PostgresTarget({ ...POSTGRES, schema }, pipelineId);
+      const rows = async (): Promise<Row[]> =>
+        targetKind === 'sqlite'
+          ? (new Database(path, { readonly: true })
+              .prepare(`SELECT * FROM "${file.toLowerCase()}" ORDER BY 1`)
+              .all() as Row[])
+          : ((await client.query(`SELECT * FROM "${schema}"."${file.toLowerCase()}" ORDER BY 1`))
+              .rows as Row[]);
+      const amounts = async () => (await rows()).map((r) => [Number(r.ID), Number(r.AMOUNT)]);
+
+      const kept: (RefusedRow & { id: number })[] = [];
+      const events: RunnerEvent[] = [];
+      const runner = (invalidDecimals: 'keep-row-aside' | 'zero' = 'keep-row-aside') =>
+        new PipelineRunner({
+          openSource: () =>
+            openJournalSource({
+              credentials: sandboxIbmiCredentials(ibmi),
+              configuration: journalConfiguration({ invalidDecimals }),
+              pipelineId,
+              agentId: 'source',
+            }),
+          openTarget,
+          entities: [journalEntity(ref)],
+          onEvent: (e) => events.push(e),
+          idleMs: 20,
+          onRowsRefused: (refused) => {
+            for (const r of refused) kept.push({ ...r, id: kept.length + 1 });
+            return { [tableKey(ref)]: kept.length };
+          },
+        });
+      const caughtUp = async (invalidDecimals?: 'keep-row-aside' | 'zero') => {
+        const r = runner(invalidDecimals);
+        await r.runUntilCaughtUp();
+        expect(r.failure).toBeNull();
+      };
+      await caughtUp();
+
+      // A program writes row 3 with blanks in AMOUNT; SQL changes row 1 after it.
+      ibmi.system.writeFromProgram(physical, { ID: 3, NAME: 'three', AMOUNT: BLANKS });
+      await admin.query(`UPDATE ${SCHEMA}.${file} SET AMOUNT = 1.75 WHERE ID = 1`);
+      await expect(admin.query(`SELECT AMOUNT FROM ${SCHEMA}.${file} WHERE ID = 3`)).rejects.toThrow(
+        /SQL0802/,
+      );
+      await caughtUp();
+      expect(kept).toHaveLength(1);
+      expect(kept[0]).toMatchObject({
+        table: tableKey(ref),
+        key: { ID: 3 },
+        values: { ID: 3, AMOUNT: null },
+      });
+      expect(kept[0]?.error).toMatch(
+        /holds data no SQL reader maps \(AMOUNT: Packed decimal has a bad sign nibble 0\)/,
+      );
+      expect(Buffer.from(kept[0]?.raw ?? []).toString('hex')).toContain('40404040404040');
+      expect(await amounts()).toEqual([
+        [1, 1.75],
+        [2, 2.5],
+      ]);
+      expect(events.some((e) => e.kind === 'failed' || e.kind === 'table-suspended')).toBe(false);
+
+      // Retried while the record is still bad: the source's refusal, kept; then corrected and applied.
+      const retry = async () => {
+        const r = runner();
+        void r.start();
+        try {
+          await until('streaming', () => r.state === 'streaming');
+          return await r.retryRows(kept.map((k) => ({ id: k.id, table: k.table, key: k.key })));
+        } finally {
+          await r.stop();
+        }
+      };
+      expect(await retry()).toEqual([
+        {
+          id: 1,
+          status: 'refused',
+          error: expect.stringMatching(/could not read the rows again: .*SQL0802/),
+        },
+      ]);
+      ibmi.system.writeFromProgram(physical, { ID: 3, NAME: 'three', AMOUNT: '3.25' }, 3);
+      expect(await retry()).toEqual([{ id: 1, status: 'applied' }]);
+      expect((await amounts()).find(([id]) => id === 3)?.[1]).toBe(3.25);
+
+      // With invalidDecimals "zero" such a row goes in with 0, counted.
+      ibmi.system.writeFromProgram(physical, { ID: 4, NAME: 'four', AMOUNT: BLANKS });
+      events.length = 0;
+      await caughtUp('zero');
+      expect((await amounts()).find(([id]) => id === 4)?.[1]).toBe(0);
+      expect(events.find((e) => e.kind === 'values-replaced')).toEqual({
+        kind: 'values-replaced',
+        table: tableKey(ref),
+        values: 1,
+      });
+      expect(kept).toHaveLength(1);
+    });
+  },
+);
