@@ -1,7 +1,8 @@
 // The fault drills' queue, shared by the simulated SQL Server and the simulated IBM i: tests arm
 // faults; the next request or statement whose text matches takes one; a mid-result fault that found
 // no rows to strike goes back to wait for the next.
-export type FaultKind = 'drop' | 'stall' | 'fail-mid-result' | 'drop-mid-result';
+/** `governor`: the IBM i query governor refuses the statement before it runs (SQL0666). */
+export type FaultKind = 'drop' | 'stall' | 'fail-mid-result' | 'drop-mid-result' | 'governor';
 export interface Fault {
   kind: FaultKind;
   ms: number;

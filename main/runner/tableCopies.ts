@@ -223,6 +223,13 @@ export class TableCopies {
         const ref = ctx.refs.find((r) => tableKey(r) === name) as TableRef;
         const copy = stored.copies.get(name) as CopyState;
         const chunk = await ctx.source.readChunk(ref, copy.cursor, this.chunkRows(name));
+        if (
+          chunk.next === null &&
+          chunk.rows.length === 0 &&
+          copy.rowsDone === 0 &&
+          (copy.rowsTotal ?? 0) > 0
+        )
+          await this.refuseEmpty(ctx, ref, name);
         if (chunk.rows.length > 0)
           this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
         this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
@@ -238,6 +245,20 @@ export class TableCopies {
       if (o.status === 'rejected') refused.set(active[i] as string, o.reason);
     });
     return { copying: [...stored.copies.values()].some((c) => !c.cancelled), refused };
+  }
+
+  /**
+   * A copy that read no row of a table the source counted rows in is never "done": counted again now,
+   * rows still there mean the read did not see them (a query limit, a row filter, a permission), and
+   * the table fails with that reason instead of standing empty at the target.
+   */
+  private async refuseEmpty(ctx: CopyContext, ref: TableRef, name: string): Promise<void> {
+    const rows = await ctx.source.countRows(ref).catch(() => null);
+    if (rows === null || rows === 0) return;
+    throw this.o.permanent(
+      `its copy read no row while the source holds ${rows} (counted again now): the read did not see them ` +
+        '(a row filter or permission on the agent’s login, or the source’s query limits), so it is not marked done',
+    );
   }
 
   private async commit(

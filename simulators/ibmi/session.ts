@@ -14,6 +14,7 @@ import { runStatement } from './sql/statements';
 import { toSqlValue } from './sql/results';
 import type { Job, SimulatedIbmi } from './system/simulatedIbmi';
 import { signOn } from './system/users';
+import { sqlError } from './system/messages';
 
 export interface SimulatedConnectOptions {
   user: string;
@@ -106,6 +107,8 @@ export class SimulatedIbmiConnection implements IbmiConnection {
       later(() => {
         try {
           this.open();
+          // CHGQRYA QRYTIMLMT: a query whose estimate passes the limit is refused before it starts.
+          if (fault?.kind === 'governor') throw sqlError(-666);
           if (fault?.kind === 'drop') {
             // As the host server ending the job: its uncommitted work is rolled back.
             void this.close();
