@@ -229,7 +229,7 @@ export class TableCopies {
           copy.rowsDone === 0 &&
           (copy.rowsTotal ?? 0) > 0
         )
-          await this.refuseEmpty(ctx, ref, name);
+          await this.refuseEmpty(ctx, ref);
         if (chunk.rows.length > 0)
           this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
         this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
@@ -252,7 +252,7 @@ export class TableCopies {
    * rows still there mean the read did not see them (a query limit, a row filter, a permission), and
    * the table fails with that reason instead of standing empty at the target.
    */
-  private async refuseEmpty(ctx: CopyContext, ref: TableRef, name: string): Promise<void> {
+  private async refuseEmpty(ctx: CopyContext, ref: TableRef): Promise<void> {
     const rows = await ctx.source.countRows(ref).catch(() => null);
     if (rows === null || rows === 0) return;
     throw this.o.permanent(
