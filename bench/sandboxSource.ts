@@ -28,6 +28,7 @@ export const benchCredentials = (
 export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   enableRecursionProtection: false,
   sourceChangeRetentionDays: 5,
+  retentionWarningPercent: 25,
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

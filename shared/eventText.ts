@@ -133,10 +133,21 @@ export const EVENT_TEXT = {
     sentence: (d) =>
       `${n(d, 'rows')} ${d.rows === 1 ? 'row' : 'rows'} of ${table(d)} refused by the target and kept as exceptions (${n(d, 'kept')} kept in all): ${text(d, 'error')}`,
   },
+  'loss-warning': {
+    label: 'At risk of loss',
+    sentence: (d) => {
+      const warnings = Array.isArray(d.warnings) ? d.warnings.filter((w) => typeof w === 'string') : [];
+      return warnings.length === 0
+        ? 'No longer at risk of losing changes'
+        : `At risk of losing changes: ${warnings.join(' ')}`;
+    },
+  },
   'values-replaced': {
     label: 'Values replaced',
     sentence: (d) =>
-      `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} the source could not read replaced as the decode policy says (invalidDecimals, invalidDates)`,
+      d.by === 'target'
+        ? `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} written with U+0000 replaced, as the target's nulCharacter setting says`
+        : `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} the source could not read replaced as the decode policy says (invalidDecimals, invalidDates)`,
   },
   'exceptions-retried': {
     label: 'Exceptions retried',

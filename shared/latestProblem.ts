@@ -34,6 +34,26 @@ function problemOf(e: EventLike): Omit<LatestProblem, 'at' | 'text'> | undefined
         remedy: 'The other tables go on. Once the table is back, copy it again from the Tables section.',
         section: 'tables',
       };
+    case 'table-suspended':
+      return {
+        remedy:
+          'The other tables go on. Fix the cause it names, then Resume the table in the Tables section: it reads on from where it stood.',
+        section: 'tables',
+      };
+    case 'rows-refused':
+      return {
+        remedy:
+          'The table goes on; the rows are kept aside. Fix the cause, then Retry them in the Tables section (Rows kept aside).',
+        section: 'tables',
+      };
+    case 'loss-warning':
+      return Array.isArray(e.data.warnings) && e.data.warnings.length > 0
+        ? {
+            remedy:
+              'Let the pipeline catch up, or keep what it still needs at the source (the warning says how).',
+            section: 'status',
+          }
+        : undefined;
     case 'retrying':
       return {
         remedy: 'The pipeline retries by itself. If it goes on, check the network and the source server.',
@@ -54,6 +74,9 @@ const CLEARS: Record<string, (e: EventLike) => boolean> = {
   retrying: (e) => e.kind === 'batch-applied' || e.kind === 'started',
   'verify-finished': (e) => e.kind === 'verify-finished' && differences(e.data) === 0,
   'table-stopped': (e) => e.kind === 'snapshot-done' || e.kind === 'resnapshot',
+  'table-suspended': (e) => e.kind === 'table-resumed' || e.kind === 'snapshot-done',
+  'rows-refused': (e) => e.kind === 'exceptions-retried' || e.kind === 'exceptions-discarded',
+  'loss-warning': (e) => e.kind === 'loss-warning',
 };
 
 /**

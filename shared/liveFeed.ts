@@ -40,6 +40,8 @@ export const agentStatusSchema = z.object({
   tablesSuspended: z.array(z.object({ table: z.string(), reason: z.string() })).optional(),
   /** Rows the target refused, kept aside until retried or discarded. */
   exceptions: z.number().int().optional(),
+  /** Warnings before loss: what the source may delete that the pipeline still needs, in words. */
+  warnings: z.array(z.string()).optional(),
 });
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 

@@ -35,7 +35,15 @@ export const fleetEngineSchema = z.object({
 });
 export type FleetEngine = z.infer<typeof fleetEngineSchema>;
 
-export const alertKindSchema = z.enum(['failed', 'stopped', 'suspended', 'lag', 'backlog', 'unreachable']);
+export const alertKindSchema = z.enum([
+  'failed',
+  'stopped',
+  'suspended',
+  'at-risk',
+  'lag',
+  'backlog',
+  'unreachable',
+]);
 export type AlertKind = z.infer<typeof alertKindSchema>;
 
 export const pipelineAddressSchema = z.object({
@@ -95,6 +103,8 @@ export const alertSettingsSchema = z.strictObject({
   stopped: z.boolean().default(true),
   /** A table of a running pipeline suspended (or stopped) on its own while the others go on. */
   suspended: z.boolean().default(true),
+  /** The source may delete what the pipeline still needs (a receiver, changes near their retention's end). */
+  atRisk: z.boolean().default(true),
   /** An engine that answered stops answering for ENGINE_SILENCE_SECONDS. */
   unreachable: z.boolean().default(true),
   lagSeconds: z.number().int().min(1).max(604_800).nullable().default(300),

@@ -120,6 +120,11 @@ export interface SourceBacklog {
   perTable: { table: string; rowsToRead: number | null }[];
   /** rowsToRead at the rate this agent read lately, in minutes; null until it has read. */
   measuredMinutesLeft?: number | null;
+  /**
+   * Warnings before loss: what the source may delete that the pipeline still needs (a receiver the
+   * system deletes, changes near the end of their retention), each in words with what to do.
+   */
+  warnings?: string[];
 }
 
 export interface SnapshotChunk {

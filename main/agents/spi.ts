@@ -85,6 +85,8 @@ export interface BacklogFigure {
   measuredMinutesLeft?: number | null;
   versionsBehind: number | null;
   perTable?: { table: string; rowsToRead: number | null }[];
+  /** Warnings before loss (SourceBacklog.warnings). */
+  warnings?: string[];
 }
 
 export interface AgentRuntime {

@@ -44,6 +44,8 @@ export function alertsFor(
   const wasActive = before.state === 'running' || before.state === 'paused';
   if (settings.stopped && wasActive && after.state === 'stopped') kinds.push('stopped');
   if (settings.suspended && newlySuspended(before, after).length > 0) kinds.push('suspended');
+  const warned = (s: AgentStatus) => (s.warnings ?? []).join('\n');
+  if (settings.atRisk && warned(after) !== '' && warned(after) !== warned(before)) kinds.push('at-risk');
   if (next.lagOver && !memory.lagOver) kinds.push('lag');
   if (next.backlogOver && !memory.backlogOver) kinds.push('backlog');
   return { kinds, memory: next };
@@ -88,6 +90,11 @@ export function alertText(
         body: `${first ? `${first.reason}. ` : ''}${count(suspended.length)}${of} tables suspended ${on}; the others go on.`,
       };
     }
+    case 'at-risk':
+      return {
+        title: `${where.pipelineName} is at risk of losing changes`,
+        body: `${(status.warnings ?? []).join(' ')} (${on})`,
+      };
     case 'lag':
       return {
         title: `${where.pipelineName} is ${duration(status.lagSeconds ?? 0)} behind`,

@@ -21,6 +21,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     changesPerSecond: running ? figures.changesPerSecond : null,
     lastBatchAt: figures.lastBatchAt,
     lastFailure: deps.repo.lastFailure(pipelineId, agentId),
+    ...(figures.warnings.length > 0 && { warnings: figures.warnings }),
     ...(row.role === 'source' && {
       tableCount: deps.repo.entities(pipelineId).length,
       tablesSuspended: deps.runtime.suspendedTables?.(pipelineId, agentId) ?? [],

@@ -8,7 +8,7 @@ import { agentStateSchema } from '../../shared/controlApi';
 import { batchFigures, finiteOrNull } from '../../shared/batchEvent';
 
 /** A backlog point as the runner reports it (null: the source cannot tell). */
-type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft'>;
+type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft' | 'warnings'>;
 
 interface AgentCounters {
   batches: number;
@@ -41,6 +41,8 @@ export interface AgentFigures {
   secondsLeft: number | null;
   changesPerSecond: number;
   lastBatchAt: string | null;
+  /** The last backlog point's warnings before loss. */
+  warnings: string[];
 }
 
 export interface MetricsAgent {
@@ -150,6 +152,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         secondsLeft: c ? secondsLeft(c) : null,
         changesPerSecond: changes / RATE_WINDOW_S,
         lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
+        warnings: c?.backlog?.warnings ?? [],
       };
     },
     forget(pipelineId, agentId) {

@@ -113,7 +113,12 @@ export async function resumeRunning(deps: EngineDeps): Promise<void> {
 /** A backlog point of an agent (its runner's, or measured while it does not run): kept, charted, told. */
 export function recordBacklog(deps: EngineDeps, row: StoredAgent, point: BacklogFigure): void {
   const at = deps.now();
+  const before = deps.metrics.figures(row.pipelineId, row.id).warnings;
+  const warnings = point.warnings ?? [];
   deps.metrics.backlog(row.pipelineId, row.id, point);
+  // Told when they change: a warning that holds is not repeated every ten seconds.
+  if (warnings.join('\n') !== before.join('\n'))
+    deps.repo.addEvent(row.pipelineId, row.id, 'loss-warning', { warnings }, at.toISOString());
   // The chart's row and the backlog history in one commit of the store, not two.
   deps.repo.transaction(() => {
     deps.series.addBacklog(row.pipelineId, row.id, at.getTime(), point.rowsToRead, point.perTable);

@@ -113,6 +113,7 @@ export function runnerRuntime(
             measuredMinutesLeft: b.measuredMinutesLeft ?? null,
             // Each table's too: without them a table's backlog stayed at the last idle reading.
             ...(b.perTable && { perTable: b.perTable }),
+            ...(b.warnings && { warnings: b.warnings }),
           }),
         maxRows: target.batchRows,
       });

@@ -37,6 +37,7 @@ function SettingsForm({
     failed: settings.failed,
     stopped: settings.stopped,
     suspended: settings.suspended,
+    atRisk: settings.atRisk,
     unreachable: settings.unreachable,
     lag: settings.lagSeconds === null ? '' : String(settings.lagSeconds),
     backlog: settings.backlogRows === null ? '' : String(settings.backlogRows),
@@ -50,6 +51,7 @@ function SettingsForm({
       failed: draft.failed,
       stopped: draft.stopped,
       suspended: draft.suspended,
+      atRisk: draft.atRisk,
       unreachable: draft.unreachable,
       lagSeconds: draft.lag.trim() === '' ? null : Number(draft.lag),
       backlogRows: draft.backlog.trim() === '' ? null : Number(draft.backlog),
@@ -96,6 +98,14 @@ function SettingsForm({
             onChange={(e) => setDraft({ ...draft, suspended: e.target.checked })}
           />{' '}
           When a table is suspended (the pipeline's other tables go on)
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={draft.atRisk}
+            onChange={(e) => setDraft({ ...draft, atRisk: e.target.checked })}
+          />{' '}
+          When the source may delete changes a pipeline still needs
         </label>
         <label>
           <input

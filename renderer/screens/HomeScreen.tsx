@@ -33,6 +33,7 @@ function rankOf(
 ): { rank: number; why: string | null } {
   const { status } = agent;
   if (status.state === 'failed') return { rank: 0, why: 'failed' };
+  if ((status.warnings ?? []).length > 0) return { rank: 1, why: 'at risk of losing changes' };
   const suspended = status.tablesSuspended?.length ?? 0;
   if (suspended > 0) return { rank: 1, why: `${suspendedText(status)}` };
   const { lagSeconds: lagLimit, backlogRows: backlogLimit } = settings ?? DEFAULT_SETTINGS;
@@ -213,7 +214,12 @@ export function HomeScreen() {
                     <td>{engine.name}</td>
                     <td>
                       <span className={`state state-${s.state}`}>{s.state}</span>
-                      {why && why !== 'failed' && <span className="warn"> ({why})</span>}
+                      {why && why !== 'failed' && (
+                        <span className="warn" title={(s.warnings ?? []).join('\n') || undefined}>
+                          {' '}
+                          ({why})
+                        </span>
+                      )}
                     </td>
                     <td className={(s.tablesSuspended?.length ?? 0) > 0 ? 'problem' : undefined}>
                       {tablesText(s)}

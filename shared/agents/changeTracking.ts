@@ -57,6 +57,15 @@ export const changeTrackingConfiguration = section({
       max: 365,
       default: 5,
     }),
+    retentionWarningPercent: integer({
+      label: 'Warn before retention (%)',
+      help:
+        "Warn when the oldest change a table still needs has less than this share of Change Tracking's " +
+        'retention period left before auto cleanup removes it (the table would then be copied again).',
+      min: 5,
+      max: 95,
+      default: 25,
+    }),
     ...pipelineFields,
   }),
 });

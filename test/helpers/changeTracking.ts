@@ -19,6 +19,7 @@ export const ctConfiguration = (
 ): ChangeTrackingConfiguration => ({
   enableRecursionProtection: false,
   sourceChangeRetentionDays: 5,
+  retentionWarningPercent: 25,
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

@@ -114,3 +114,50 @@ export async function journalAttributesCheck(
     fix: fixes.length ? fixes.join('\n') : null,
   };
 }
+
+/**
+ * Warnings before loss, while the pipeline is behind: a journal that manages its receivers and deletes
+ * each one it detaches (MNGRCV(*SYSTEM) DLTRCV(*YES)) can delete entries the pipeline has not read yet,
+ * at its next receiver change (a size threshold, an IPL). One warning per such journal with unread
+ * entries, naming the tables, the receiver they resume in and what to do; empty when none is behind.
+ */
+export async function receiversAtRisk(
+  c: IbmiConnection,
+  needs: readonly {
+    table: string;
+    journal: JournalName;
+    receiver: { library: string; name: string };
+    /** Entries after the table's position; null when not known. */
+    unread: number | null;
+  }[],
+): Promise<string[]> {
+  const behind = needs.filter((n) => (n.unread ?? 0) > 0);
+  const journals = [...new Map(behind.map((n) => [key(n.journal), n.journal])).values()];
+  if (journals.length === 0) return [];
+  const { where, params } = ofJournals(journals);
+  const info = await c.query(
+    `SELECT JOURNAL_LIBRARY, JOURNAL_NAME, MANAGE_RECEIVER_OPTION, DELETE_RECEIVER_OPTION FROM QSYS2.JOURNAL_INFO WHERE ${where}`,
+    params,
+  );
+  const deleting = new Set(
+    info
+      .filter((r) => text(r.MANAGE_RECEIVER_OPTION) === '*SYSTEM' && text(r.DELETE_RECEIVER_OPTION) === 'YES')
+      .map((r) => `${text(r.JOURNAL_LIBRARY)}/${text(r.JOURNAL_NAME)}`),
+  );
+  return journals.flatMap((j) => {
+    if (!deleting.has(key(j))) return [];
+    const mine = behind.filter((n) => key(n.journal) === key(j));
+    const furthest = mine.reduce((a, b) => ((b.unread ?? 0) > (a.unread ?? 0) ? b : a));
+    const tables = mine.map((n) => n.table);
+    const which =
+      tables.length === 1
+        ? tables[0]
+        : `${tables.length} tables (${tables.slice(0, 3).join(', ')}${tables.length > 3 ? '…' : ''})`;
+    return [
+      `Journal ${key(j)} deletes each receiver it detaches (MNGRCV(*SYSTEM) DLTRCV(*YES)), and ${which} ` +
+        `${tables.length === 1 ? 'has' : 'have'} up to ${furthest.unread} entries not read yet, from receiver ` +
+        `${furthest.receiver.library}/${furthest.receiver.name} on: a receiver change before the pipeline reads them deletes them, ` +
+        `and those tables are copied again. Let the pipeline catch up, or keep receivers meanwhile: CHGJRN JRN(${key(j)}) DLTRCV(*NO).`,
+    ];
+  });
+}

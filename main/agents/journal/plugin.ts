@@ -13,6 +13,7 @@ import { backlogQuery, minutesLeft } from './backlog';
 import { openIbmi } from './connection';
 import { openJournalSource, type JournalSource } from './source';
 import { journalCatalog, journalTables } from './tables';
+import { tableRefOf } from '../source';
 
 /** IBM i host servers listen on fixed ports; the database server's is 8471 (IBM "Host server port"). */
 export const IBMI_DATABASE_SERVER_PORT = 8471;
@@ -38,7 +39,11 @@ function admin(source: JournalSource, user: string): SourceAdmin {
     columns: (refs) => source.describe(refs),
     loadCheckpoint: () => source.loadCheckpoint(),
     // The spec's query on the checkpoint table (source-agents.md, "Monitoring the journal backlog").
-    backlog: () => backlogQuery(source.c, source.sync),
+    // With the warnings before loss, from the checkpoint the engine read.
+    backlog: async (entities, checkpoint) => ({
+      ...(await backlogQuery(source.c, source.sync)),
+      warnings: await source.lossWarnings(entities.map(tableRefOf), checkpoint),
+    }),
     applyFix: async (fix) => {
       for (const command of fix.split('\n'))
         await source.c.command(command).catch((error: unknown) => {

@@ -56,7 +56,7 @@ import { SyncLibrary } from './syncLibrary';
 import { recordLength } from '../drivers/ibmi/recordImage';
 import { localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
-import { minimisedJournals } from './journalAttributes';
+import { minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
 
 export interface JournalSourceOptions {
@@ -547,7 +547,38 @@ export class JournalSource implements SourceAgent {
       versionsBehind: null,
       perTable,
       measuredMinutesLeft: this.measuredMinutes(rowsToRead),
+      warnings: await this.lossWarnings(tables, checkpoint, journals, chains),
     };
+  }
+
+  /** Warnings before loss: entries not read yet in a journal whose receivers the system deletes. */
+  async lossWarnings(
+    tables: readonly TableRef[],
+    checkpoint: Checkpoint,
+    known?: readonly JournalName[],
+    knownChains?: ReadonlyMap<string, readonly ReceiverInfo[]>,
+  ): Promise<string[]> {
+    // A table not journaled (yet) has no receiver to lose: the checks say what it lacks.
+    if (!known) {
+      const reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
+      const journaled = await this.journalsOf(reading).catch((error: unknown) => {
+        if (error instanceof NotJournaled) return null;
+        throw error;
+      });
+      return journaled ? this.lossWarnings(reading, checkpoint, journaled, knownChains) : [];
+    }
+    const journals = known;
+    const chains = knownChains ?? (await receiverChains(this.c, journals));
+    const needs = tables.flatMap((t, i) => {
+      const saved = checkpoint[tableKey(t)];
+      const journal = journals[i];
+      if (!saved || !journal) return [];
+      const { restart } = parsePosition(saved);
+      const chain = chains.get(journalKey(journal)) ?? [];
+      const receiver = { library: restart.library, name: restart.receiver };
+      return [{ table: tableKey(t), journal, receiver, unread: entriesAfter(chain, restart) }];
+    });
+    return receiversAtRisk(this.c, needs);
   }
 
   async close(): Promise<void> {

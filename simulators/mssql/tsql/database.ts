@@ -82,7 +82,6 @@ export class SandboxDatabaseFile {
     return new SandboxDatabase(this.name, this.path, this.now);
   }
 }
-const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '0000');
 
 /** What the session's login may do here; the sandbox's stand-in for grants and collation. */
 export interface Rights {
@@ -152,6 +151,11 @@ export class SandboxDatabase implements DatabaseHandle {
     this.registerFunctions();
   }
 
+  /** The server's clock as T-SQL writes a datetime2(7): the sandbox's seam, as change tracking's commit times are. */
+  private stamp(): string {
+    return this.now().toISOString().replace('T', ' ').replace('Z', '0000');
+  }
+
   private registerFunctions(): void {
     // A statement names its types as JSON text, and calls these once per row: each text parsed once.
     const types = new Map<string, SqlType>();
@@ -163,6 +167,8 @@ export class SandboxDatabase implements DatabaseHandle {
     };
     const f = (name: string, fn: (...args: unknown[]) => unknown) =>
       this.db.function(name, { varargs: true, deterministic: false }, fn);
+    // The server's clock: the sandbox's seam, the one change tracking's commit times are stamped by.
+    const now = () => this.stamp();
     f('GETDATE', () => now().slice(0, 23));
     f('GETUTCDATE', () => now().slice(0, 23));
     f('SYSDATETIME', () => now());
@@ -393,7 +399,7 @@ export class SandboxDatabase implements DatabaseHandle {
       this.db.exec(`CREATE TABLE ${tableSql(schema, name)} (${defs.join(', ')})`);
       this.db
         .prepare("INSERT INTO __objects VALUES (?, ?, ?, 'U', ?, ?)")
-        .run(objectId, schema, name, now().slice(0, 23), now().slice(0, 23));
+        .run(objectId, schema, name, this.stamp().slice(0, 23), this.stamp().slice(0, 23));
       const column = this.db.prepare(
         'INSERT INTO __columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
       );

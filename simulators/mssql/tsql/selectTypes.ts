@@ -112,7 +112,10 @@ export function conversionParts(
     : { expr: inner.slice(0, as), type: inner.slice(as + 1), style: undefined };
 }
 
-/** The type of a select-list item that is one CAST, CONVERT or CHANGE_TRACKING_IS_COLUMN_IN_MASK call. */
+/**
+ * The type of a select-list item that is one CAST, CONVERT, CHANGE_TRACKING_IS_COLUMN_IN_MASK or
+ * SYSDATETIME call.
+ */
 function expressionType(item: Token[]): SqlType | undefined {
   const call = item[0];
   if (!isOp(item[1], '(')) return undefined;
@@ -125,6 +128,8 @@ function expressionType(item: Token[]): SqlType | undefined {
     (rest.length === 2 && isWord(rest[0], 'as'));
   if (!aliasOnly) return undefined;
   if (isWord(call, 'change_tracking_is_column_in_mask')) return { name: 'bit' };
+  // "SYSDATETIME (Transact-SQL)": datetime2(7), as SYSUTCDATETIME.
+  if (isWord(call, 'sysdatetime', 'sysutcdatetime')) return castType('datetime2(7)');
   if (!isWord(call, 'cast', 'convert')) return undefined;
   const { type: typeTokens } = conversionParts(isWord(call, 'cast'), item.slice(2, close));
   if (typeTokens.length === 0) return undefined;

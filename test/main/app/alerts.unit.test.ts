@@ -69,10 +69,27 @@ describe('alerts', () => {
     });
   });
 
+  it('rings a warning before loss when it appears or changes, not while it holds', () => {
+    const risky = (warnings: string[]) => status({ warnings });
+    const receiver =
+      'Journal SHOP/QSQJRN deletes each receiver it detaches … CHGJRN JRN(SHOP/QSQJRN) DLTRCV(*NO).';
+    expect(ring([risky([]), risky([receiver]), risky([receiver]), risky([]), risky([receiver])])).toEqual([
+      [],
+      ['at-risk'],
+      [],
+      [],
+      ['at-risk'],
+    ]);
+    expect(
+      alertText('at-risk', risky([receiver]), settings, { pipelineName: 'Shop', engineName: 'Plant 4' }),
+    ).toEqual({ title: 'Shop is at risk of losing changes', body: `${receiver} (on Plant 4)` });
+  });
+
   it('stays silent for what the user turned off', () => {
     const off = alertSettingsSchema.parse({
       failed: false,
       stopped: false,
+      atRisk: false,
       lagSeconds: null,
       backlogRows: null,
     });

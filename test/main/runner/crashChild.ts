@@ -22,6 +22,7 @@ const runner = new PipelineRunner({
       configuration: {
         enableRecursionProtection: false,
         sourceChangeRetentionDays: 5,
+        retentionWarningPercent: 25,
         snapshotMode: 'initial',
         snapshotChunkRows: 50,
         droppedColumns: 'keep',

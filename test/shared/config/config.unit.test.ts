@@ -44,6 +44,7 @@ describe('defaults (decisions.md)', () => {
     expect(value(parseSection(ct.configuration, {}))).toEqual({
       enableRecursionProtection: false,
       sourceChangeRetentionDays: 5,
+      retentionWarningPercent: 25,
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
@@ -272,7 +273,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions.',
     );
   });
 
