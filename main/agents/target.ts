@@ -41,6 +41,11 @@ export interface Target {
    * refusal taken for the table's.
    */
   refusesRow?(error: unknown): boolean;
+  /**
+   * Values the target wrote otherwise than given since last asked, by its own setting (PostgreSQL's
+   * U+0000 replaced), per source table: the runner tells them in a `values-replaced` event.
+   */
+  takeReplaced?(): Record<string, number>;
   /** A table or column name as this target compares names: two that fold alike are one there. */
   readonly foldName?: (name: string) => string;
   /**

@@ -40,8 +40,11 @@ export type RunnerEvent =
   | { kind: 'table-resumed'; table: string; position: string | null }
   /** Rows of a table the target refused, kept in the exceptions store; the table goes on. */
   | { kind: 'rows-refused'; table: string; rows: number; kept: number; error: string }
-  /** Values the source's decode policy wrote in place of data it could not read (invalid decimals, dates). */
-  | { kind: 'values-replaced'; table: string; values: number }
+  /**
+   * Values written otherwise than read, as the DBA chose: by the source's decode policy (invalid decimals
+   * and dates), or by the target (PostgreSQL's U+0000 replaced).
+   */
+  | { kind: 'values-replaced'; table: string; values: number; by: 'source' | 'target' }
   | {
       kind: 'batch-applied';
       changes: number;

@@ -748,7 +748,8 @@ export class PipelineRunner {
         : changes;
     const replaced = new Map<string, number>();
     for (const c of applied) if (c.replaced) replaced.set(c.table, (replaced.get(c.table) ?? 0) + c.replaced);
-    for (const [table, values] of replaced) this.emit({ kind: 'values-replaced', table, values });
+    for (const [table, values] of replaced)
+      this.emit({ kind: 'values-replaced', table, values, by: 'source' });
     if (applied.length > 0) {
       const count = { insert: 0, update: 0, delete: 0 };
       const tables: Record<string, OperationCounts> = {};
@@ -782,6 +783,8 @@ export class PipelineRunner {
       await this.suspendTable(stored, table, this.reason(error));
     }
     for (const [table, why] of [...this.overLimit]) await this.suspendTable(stored, table, why);
+    for (const [table, values] of Object.entries(target.takeReplaced?.() ?? {}))
+      this.emit({ kind: 'values-replaced', table, values, by: 'target' });
     if (batch.caughtUp ?? batch.changes.length === 0) this.caughtUpReadStartedAt = readStartedAt;
     this.verifyStep = await this.verifications.advance({
       ...ctx,

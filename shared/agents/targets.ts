@@ -69,6 +69,20 @@ const preciseTimes = choice({
 });
 export type PreciseTimes = (typeof PRECISE_TIME_CHOICES)[number];
 
+/** What a U+0000 in text becomes at PostgreSQL, whose text types cannot hold it. */
+export const NUL_CHOICES = ['keep-row-aside', 'U+FFFD', 'space', 'remove'] as const;
+export type NulCharacter = (typeof NUL_CHOICES)[number];
+const nulCharacter = choice({
+  label: 'U+0000 in text',
+  help:
+    'PostgreSQL text cannot hold the character U+0000, which SQL Server and IBM i text may. ' +
+    '"keep-row-aside": such a row is kept in the exceptions store and its table goes on. "U+FFFD" ' +
+    '(the replacement character), "space" or "remove": the row is written with U+0000 replaced so; each ' +
+    'replacement is counted in an event.',
+  values: NUL_CHOICES,
+  default: 'keep-row-aside',
+});
+
 export const postgresqlConfiguration = section({
   id: 'configuration',
   title: 'Target settings',
@@ -81,6 +95,7 @@ export const postgresqlConfiguration = section({
     }),
     batchRows,
     preciseTimes,
+    nulCharacter,
   }),
 });
 

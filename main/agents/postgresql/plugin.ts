@@ -49,12 +49,14 @@ export const postgresqlPlugin: AgentPlugin<PostgresqlHostCredentials, Postgresql
       postgresType(column, agent ? postgresSettingsOf(agent).preciseTimes : 'native'),
     open: (agent, { pipelineId }) => {
       if (!agent) throw new Error('PostgreSQL is never the default target.');
-      const { credentials, connection, schema, batchRows, preciseTimes } = postgresSettingsOf(agent);
+      const { credentials, connection, schema, batchRows, preciseTimes, nulCharacter } =
+        postgresSettingsOf(agent);
       const options = {
         ...connection,
         schema,
         maxConnections: credentials.maxConnectionsCount,
         preciseTimes,
+        nulCharacter,
       };
       return { open: async () => new PostgresTarget(options, pipelineId), batchRows };
     },

@@ -26,5 +26,6 @@ export function postgresSettingsOf(agent: PostgresqlAgent) {
     schema: configuration.schema ?? 'public',
     batchRows: configuration.batchRows,
     preciseTimes: configuration.preciseTimes,
+    nulCharacter: configuration.nulCharacter,
   };
 }

@@ -3,7 +3,7 @@
 // together with the checkpoint.
 import pg from 'pg';
 import type { DroppedColumns } from '../../../shared/agents/common';
-import type { PreciseTimes } from '../../../shared/agents/targets';
+import type { NulCharacter, PreciseTimes } from '../../../shared/agents/targets';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import {
   CHECKPOINT_TABLE,
@@ -35,7 +35,15 @@ export interface PostgresTargetOptions {
   maxConnections?: number;
   /** Times PostgreSQL cannot hold (past µs, an offset): native types, cut, or exact ISO 8601 text. */
   preciseTimes?: PreciseTimes;
+  /** U+0000 in text, which PostgreSQL refuses: the row kept aside (the default), or the character replaced. */
+  nulCharacter?: NulCharacter;
 }
+
+const NUL_REPLACEMENTS: Record<Exclude<NulCharacter, 'keep-row-aside'>, string> = {
+  'U+FFFD': '\uFFFD',
+  space: ' ',
+  remove: '',
+};
 
 const size = (c: ColumnShape) => /\(([^)]*)\)/.exec(c.sourceType)?.[1];
 
@@ -321,6 +329,28 @@ export class PostgresTarget implements Target {
     );
   }
 
+  /** Values whose U+0000 the nulCharacter setting replaced, per source table, since last taken. */
+  private replaced = new Map<string, number>();
+
+  /** A binder that replaces U+0000 as the setting says, counting each value it changed. */
+  private replacingNul(table: string, bind: Binder): Binder {
+    const setting = this.o.nulCharacter ?? 'keep-row-aside';
+    if (setting === 'keep-row-aside') return bind;
+    const by = NUL_REPLACEMENTS[setting];
+    return (v) => {
+      const out = bind(v);
+      if (typeof out !== 'string' || !out.includes('\u0000')) return out;
+      this.replaced.set(table, (this.replaced.get(table) ?? 0) + 1);
+      return out.replaceAll('\u0000', by);
+    };
+  }
+
+  takeReplaced(): Record<string, number> {
+    const taken = Object.fromEntries(this.replaced);
+    this.replaced.clear();
+    return taken;
+  }
+
   /** A table's upsert clause and column binders, made once per table layout. */
   private writerOf(t: TargetTable): Writer {
     const known = this.writers.get(t.source);
@@ -333,7 +363,7 @@ export class PostgresTarget implements Target {
           ? `UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}`
           : 'NOTHING'
       }`,
-      binders: t.columns.map((c) => binderOf(c, this.o.preciseTimes)),
+      binders: t.columns.map((c) => this.replacingNul(t.source, binderOf(c, this.o.preciseTimes))),
     };
     this.writers.set(t.source, { table: t, writer });
     return writer;
@@ -438,6 +468,8 @@ export class PostgresTarget implements Target {
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
     const net = netChanges(changes);
+    // Counts of a transaction that rolls back are no replacements: a retry counts them again.
+    const before = new Map(this.replaced);
     await this.inTransaction(async (client) => {
       for (const t of this.tables.values()) {
         const mine = net.filter((c) => c.table === t.source);
@@ -451,6 +483,9 @@ export class PostgresTarget implements Target {
       const unknown = net.find((c) => !this.tables.has(c.table));
       if (unknown) throw new Error(`No target table for ${unknown.table}: prepare() was not given it.`);
       await this.saveCheckpoint(client, checkpoint);
+    }).catch((error: unknown) => {
+      this.replaced = before;
+      throw error;
     });
   }
 

@@ -13,6 +13,7 @@ import { PipelineRunner, type RunnerEntity } from '../../../main/runner/pipeline
 import type { RunnerEvent } from '../../../main/runner/events';
 import type { RefusedRow } from '../../../main/agents/spi';
 import type { OnTableError } from '../../../shared/agents/common';
+import type { NulCharacter } from '../../../shared/agents/targets';
 import { ctConfiguration, sandboxCredentials } from '../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../helpers/sandbox';
 import { POSTGRES, postgresClient } from '../../helpers/replica';
@@ -34,6 +35,7 @@ function runner(
   onTableError: OnTableError,
   events: RunnerEvent[],
   keep?: (rows: RefusedRow[]) => Record<string, number>,
+  nulCharacter?: NulCharacter,
 ) {
   const schema = `isolation_${pipelineId}_${process.pid}`;
   if (!schemas.includes(schema)) schemas.push(schema);
@@ -47,7 +49,7 @@ function runner(
           pipelineId,
           agentId: 'sales',
         }),
-      openTarget: async () => new PostgresTarget({ ...POSTGRES, schema }, pipelineId),
+      openTarget: async () => new PostgresTarget({ ...POSTGRES, schema, nulCharacter }, pipelineId),
       entities,
       onEvent: (e) => events.push(e),
       onTableError,
@@ -124,6 +126,24 @@ describe('a row the target refuses', () => {
     await admin
       .request()
       .batch('DELETE FROM dbo.Notes WHERE Id IN (2, 3); DELETE FROM dbo.Tags WHERE Id = 4;');
+  });
+});
+
+describe('U+0000 with the target set to replace it', () => {
+  it('is written replaced, and each replacement counted', async () => {
+    const events: RunnerEvent[] = [];
+    const { runner: r, schema } = runner('replace', 'suspend-table', events, () => ({}), 'U+FFFD');
+    await r.runUntilCaughtUp();
+    await note(5, 'nul\u0000here');
+    await runner('replace', 'suspend-table', events, () => ({}), 'U+FFFD').runner.runUntilCaughtUp();
+    expect(await rowsOf(schema, 'notes')).toEqual([
+      [1, 'first'],
+      [5, 'nul\uFFFDhere'],
+    ]);
+    expect(events.filter((e) => e.kind === 'values-replaced')).toEqual([
+      { kind: 'values-replaced', table: 'dbo.Notes', values: 1, by: 'target' },
+    ]);
+    await admin.request().batch('DELETE FROM dbo.Notes WHERE Id = 5;');
   });
 });
 

@@ -156,6 +156,7 @@ describe.each(['sqlite', 'postgresql'] as const)(
         kind: 'values-replaced',
         table: tableKey(ref),
         values: 1,
+        by: 'source',
       });
       expect(kept).toHaveLength(1);
     });
