@@ -43,6 +43,7 @@ export async function startJournalBench(): Promise<JournalBench> {
           droppedColumns: 'keep',
           onTableError: 'suspend-table',
           maxExceptions: 1000,
+          schemaChanges: 'propagate',
         },
         pipelineId: 'bench',
         agentId: 'src',

@@ -34,6 +34,7 @@ export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   droppedColumns: 'keep',
   onTableError: 'suspend-table',
   maxExceptions: 1000,
+  schemaChanges: 'propagate',
 };
 
 export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>

@@ -125,6 +125,7 @@ async function ibmiWorld(): Promise<World> {
           droppedColumns: 'keep',
           onTableError: 'suspend-table',
           maxExceptions: 1000,
+          schemaChanges: 'propagate',
         },
         pipelineId,
         agentId: 'src',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentTypeSchema } from './agents';
 import { IBMI_NAME } from './config/fields';
+import { SCHEMA_CHANGE_CHOICES } from './agents/common';
 
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
 
@@ -84,6 +85,8 @@ export const entitySchema = z.strictObject({
    * leads each row's key either way.
    */
   members: z.array(ibmiName).min(1).max(1000).optional(),
+  /** This table's schema-change policy, over the pipeline's (the schemaChanges setting). */
+  schemaChanges: z.enum(SCHEMA_CHANGE_CHOICES).optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
 

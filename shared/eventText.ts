@@ -116,6 +116,10 @@ export const EVENT_TEXT = {
     label: 'Table stopped',
     sentence: (d) => `Replication of ${table(d)} stopped${because(d)}`,
   },
+  'schema-change-withheld': {
+    label: 'Column change withheld',
+    sentence: (d) => `Columns of ${table(d)} changed at the source, not all applied${because(d)}`,
+  },
   'table-suspended': {
     label: 'Table suspended',
     sentence: (d) => `${table(d)} was suspended${because(d)}`,

@@ -70,6 +70,11 @@ export interface Target {
    */
   reconcile?(table: TargetTable, dropped: DroppedColumns, retyped?: readonly Retyped[]): Promise<Reconciled>;
   /**
+   * The table's columns at the target as they are now, by name; null when the table is not there yet.
+   * What a schema-change policy compares the source's shape with (a target without it propagates).
+   */
+  columnsOf?(table: TargetTable): Promise<string[] | null>;
+  /**
    * Applies the changes in order and stores the checkpoint, in one transaction. Each change carries
    * what a target without tables sends on: its position, and where the source says them its before
    * image, commit time and transaction (source.ts, Change).

@@ -32,6 +32,8 @@ export type RunnerEvent =
   | { kind: 'resnapshot'; table: string; reason: string }
   /** The table's columns changed at the source, and the target was altered to match. */
   | { kind: 'schema-changed'; table: string; reason: string }
+  /** A change of the table's columns its schema-change policy kept from the target. */
+  | { kind: 'schema-change-withheld'; table: string; reason: string }
   /** The table's replication stopped (dropped or renamed at the source); the other tables go on. */
   | { kind: 'table-stopped'; table: string; reason: string }
   /** A failure of the table's own: it waits at its position, the other tables go on, until resumed. */

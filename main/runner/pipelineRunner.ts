@@ -25,7 +25,8 @@ import {
   type TableRef,
 } from '../agents/source';
 import type { Retyped, Target, TargetTable } from '../agents/target';
-import type { DroppedColumns, OnTableError, SnapshotMode } from '../../shared/agents/common';
+import type { DroppedColumns, OnTableError, SchemaChanges, SnapshotMode } from '../../shared/agents/common';
+import { schemaVerdict } from './schemaPolicy';
 import type { TableSnapshot } from '../../shared/snapshots';
 import {
   parseStored,
@@ -63,6 +64,8 @@ export interface RunnerOptions {
   onRowsRefused?: (rows: RefusedRow[]) => Record<string, number>;
   /** Rows kept per table past which the table is suspended (the pipeline setting maxExceptions). */
   maxExceptions?: number;
+  /** What a column added or dropped at the source does (the pipeline setting; an entity may set its own). */
+  schemaChanges?: SchemaChanges;
   /** A verify or repair finished: its whole report (the event has its numbers). */
   onVerified?: (report: VerifyReport) => void;
   /** A backlog point now and then (at most every `backlogEveryMs`, 10 s by default). */
@@ -152,6 +155,8 @@ export class PipelineRunner {
   private readonly overLimit = new Map<string, string>();
   /** Suspended tables asked to resume: their kept entry goes back at the next (re)connect. */
   private readonly resuming = new Set<string>();
+  /** Tables resumed after a review of their schema change: it is propagated once, whatever the policy. */
+  private readonly reviewed = new Set<string>();
   private readonly retries = new ExceptionRetries();
 
   constructor(private readonly o: RunnerOptions) {
@@ -209,6 +214,7 @@ export class PipelineRunner {
     this.stopped.delete(table);
     this.takingUp.add(table);
     this.resuming.add(table);
+    this.reviewed.add(table);
     this.reshaped = true;
     this.wake?.();
     return 'resumed';
@@ -429,13 +435,33 @@ export class PipelineRunner {
         `${key} no longer exists at the source (dropped or renamed), or the login cannot see it`,
       );
     }
-    this.tables = reading
+    const described = reading
       .filter((e) => !this.stopped.has(tableKey(e.source)))
-      .map((e) => targetTableOf(e, shapes, this.target?.foldName));
+      .map((e) => ({ entity: e, table: targetTableOf(e, shapes, this.target?.foldName) }));
+    this.tables = described.map((d) => d.table);
+    // Columns changed at the source while the pipeline was stopped: as each table's policy says.
+    const dropped = new Map<string, DroppedColumns | undefined>();
+    for (const { entity, table } of described) {
+      // Only a table whose policy is not propagate needs the target's columns (one query each).
+      if ((entity.schemaChanges ?? this.o.schemaChanges ?? 'propagate') === 'propagate') continue;
+      const now = await atTarget(this.target.columnsOf?.(table) ?? Promise.resolve(null));
+      if (!now) continue;
+      const added = table.columns.filter((c) => !now.includes(c.name)).map((c) => c.name);
+      const gone = now.filter((n) => !table.columns.some((c) => c.name === n));
+      const verdict = await this.policyFor(stored, entity, table, { added, gone });
+      if (!verdict) continue;
+      this.tables = this.tables.map((t) => (t.source === table.source ? verdict.table : t));
+      dropped.set(table.source, verdict.dropped);
+    }
     await atTarget(this.target.prepare(this.tables));
-    // Columns changed at the source while the pipeline was stopped reach the target before any row.
     for (const t of this.tables)
-      await this.reconcile(t, 'the source table’s columns differ from the target’s');
+      await this.reconcile(
+        t,
+        'the source table’s columns differ from the target’s',
+        [],
+        [],
+        dropped.get(t.source),
+      );
     this.copies.resume(stored);
   }
 
@@ -603,26 +629,63 @@ export class PipelineRunner {
     reason: string,
     gone: string[] = [],
     retyped: Retyped[] = [],
+    dropped: DroppedColumns = this.o.droppedColumns ?? 'keep',
   ): Promise<void> {
     const target = this.target as Target;
     // A target without tables has nothing to alter: the rows carry their columns.
     const reconciled = target.reconcile
-      ? await atTarget(target.reconcile(table, this.o.droppedColumns ?? 'keep', retyped))
+      ? await atTarget(target.reconcile(table, dropped, retyped))
       : { added: [], done: [] };
     const { said, copy } = reshaped(table, reason, reconciled, gone, retyped);
     if (said) this.emit({ kind: 'schema-changed', table: table.source, reason: said });
     if (copy) this.copies.request(table.source, 'copy', copy);
   }
 
-  /** After ALTER TABLE or CHGPF at the source: the table described again, the target altered. */
-  private async reshape(source: SourceAgent, changed: { table: string; reason: string }): Promise<void> {
+  /** After ALTER TABLE or CHGPF at the source: the table described again, the target altered as the policy says. */
+  private async reshape(
+    source: SourceAgent,
+    stored: StoredCheckpoint,
+    changed: { table: string; reason: string },
+  ): Promise<void> {
     const index = this.tables.findIndex((t) => t.source === changed.table);
     const entity = this.entities.find((e) => tableKey(e.source) === changed.table);
-    if (index < 0 || !entity) return;
-    const table = targetTableOf(entity, await source.describe([entity.source]), this.target?.foldName);
-    const { gone, retyped } = columnChanges(this.tables[index], table);
-    this.tables[index] = table;
-    await this.reconcile(table, changed.reason, gone, retyped);
+    const before = this.tables[index];
+    if (!before || !entity) return;
+    const described = targetTableOf(entity, await source.describe([entity.source]), this.target?.foldName);
+    const added = described.columns
+      .filter((c) => !before.columns.some((b) => b.name === c.name))
+      .map((c) => c.name);
+    const verdict = await this.policyFor(stored, entity, described, {
+      added,
+      gone: columnChanges(before, described).gone,
+    });
+    if (!verdict) return;
+    const { gone, retyped } = columnChanges(before, verdict.table);
+    this.tables[index] = verdict.table;
+    await this.reconcile(verdict.table, changed.reason, gone, retyped, verdict.dropped);
+  }
+
+  /**
+   * The table's schema-change policy applied to a change (its own, else the pipeline's; propagate once
+   * after a review's resume): the table as the target gets it, or undefined when it was suspended for
+   * review. What the policy withheld is told in an event.
+   */
+  private async policyFor(
+    stored: StoredCheckpoint,
+    entity: RunnerEntity,
+    table: TargetTable,
+    change: { added: string[]; gone: string[] },
+  ): Promise<{ table: TargetTable; dropped: DroppedColumns | undefined } | undefined> {
+    const reviewed = this.reviewed.delete(table.source);
+    const policy = reviewed ? 'propagate' : (entity.schemaChanges ?? this.o.schemaChanges ?? 'propagate');
+    const verdict = schemaVerdict(policy, table, change);
+    if (verdict.suspend) {
+      await this.suspendTable(stored, table.source, verdict.suspend);
+      return undefined;
+    }
+    if (verdict.withheld)
+      this.emit({ kind: 'schema-change-withheld', table: table.source, reason: verdict.withheld });
+    return { table: verdict.table, dropped: verdict.dropped };
   }
 
   /** A read of the batch after `from`, begun now; settles with it, or with null if the read failed. */
@@ -741,7 +804,7 @@ export class PipelineRunner {
     // Compared again at the end of the step, only when saved now (an idle poll serialises nothing).
     const savedPositions = advanced ? JSON.stringify(stored.positions) : null;
     for (const [table, stop] of stops) this.recordStop(stored, table, stop);
-    for (const changed of batch.layoutChanged ?? []) await this.reshape(source, changed);
+    for (const changed of batch.layoutChanged ?? []) await this.reshape(source, stored, changed);
     const applied =
       refused.size > 0 || kept.size > 0
         ? changes.filter((c) => !refused.has(c.table) && !kept.has(c))

@@ -98,6 +98,7 @@ export function runnerRuntime(
         droppedColumns: settings.droppedColumns,
         onTableError: settings.onTableError,
         maxExceptions: settings.maxExceptions,
+        schemaChanges: settings.schemaChanges,
         onRowsRefused: (rows) => ctx.keepExceptions(rows),
         snapshotChunkRows: settings.snapshotChunkRows,
         // One connection stays the change stream's.
@@ -172,4 +173,9 @@ export function runnerRuntime(
 }
 
 const runnerEntities = (entities: readonly Entity[]): RunnerEntity[] =>
-  entities.map((e) => ({ source: e.source, target: e.target, columns: e.columns }));
+  entities.map((e) => ({
+    source: e.source,
+    target: e.target,
+    columns: e.columns,
+    ...(e.schemaChanges && { schemaChanges: e.schemaChanges }),
+  }));

@@ -1,5 +1,6 @@
 // The target table of each entity: its source table's shape found (as the source compares names), the
 // columns chosen (key columns always), and the names two entities or two columns would share refused.
+import type { SchemaChanges } from '../../shared/agents/common';
 import { tableKey, type TableRef, type TableShape } from '../agents/source';
 import type { TargetTable } from '../agents/target';
 import { PermanentFailure } from './failures';
@@ -9,6 +10,8 @@ export interface RunnerEntity {
   target: { schema?: string; table: string };
   /** A column selection (the key columns are always kept); all columns when left out. */
   columns?: string[];
+  /** This table's schema-change policy, over the pipeline's. */
+  schemaChanges?: SchemaChanges;
 }
 
 /** An entity's shape: the one described for its ref, or (a source that answers names in its own case) the one named alike. */

@@ -81,6 +81,27 @@ export const onTableError = choice({
 });
 export type OnTableError = (typeof TABLE_ERROR_CHOICES)[number];
 
+// What becomes of a column added or dropped at the source (ALTER TABLE, CHGPF), as Airbyte and Fivetran offer.
+export const SCHEMA_CHANGE_CHOICES = [
+  'propagate',
+  'add-columns-only',
+  'ignore-new-columns',
+  'suspend-table',
+] as const;
+export const schemaChanges = choice({
+  label: 'Schema changes',
+  help:
+    'When columns are added or dropped at the source: "propagate" alters the target to match (a dropped ' +
+    'column as "Dropped columns" says); "add-columns-only" adds new columns and keeps dropped ones ' +
+    '(nullable, their values kept); "ignore-new-columns" leaves new columns out of the target and keeps ' +
+    'dropped ones; "suspend-table" suspends the table for review — resumed, the change is propagated. ' +
+    'An entity may set its own (schemaChanges in the entity). Each change applied or withheld is told ' +
+    'in an event.',
+  values: SCHEMA_CHANGE_CHOICES,
+  default: 'propagate',
+});
+export type SchemaChanges = (typeof SCHEMA_CHANGE_CHOICES)[number];
+
 export const maxExceptions = integer({
   label: 'Rows kept aside per table',
   help:
@@ -100,6 +121,7 @@ export const pipelineFields = {
   droppedColumns,
   onTableError,
   maxExceptions,
+  schemaChanges,
 };
 
 /** The pipeline settings out of a source agent's configuration (either type), defaults filled. */

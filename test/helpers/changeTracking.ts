@@ -25,6 +25,7 @@ export const ctConfiguration = (
   droppedColumns: 'keep',
   onTableError: 'suspend-table',
   maxExceptions: 1000,
+  schemaChanges: 'propagate',
   ...over,
 });
 

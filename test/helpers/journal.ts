@@ -19,6 +19,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   droppedColumns: 'keep',
   onTableError: 'suspend-table',
   maxExceptions: 1000,
+  schemaChanges: 'propagate',
   ...over,
 });
 

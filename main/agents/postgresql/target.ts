@@ -243,6 +243,14 @@ export class PostgresTarget implements Target {
     }
   }
 
+  async columnsOf(t: TargetTable): Promise<string[] | null> {
+    const { rows } = await this.pool.query<{ name: string }>(
+      'SELECT attname AS name FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum',
+      [this.tableName(t)],
+    );
+    return rows.length === 0 ? null : rows.map((r) => r.name);
+  }
+
   async reconcile(
     t: TargetTable,
     dropped: DroppedColumns,

@@ -134,6 +134,11 @@ export class SqliteTarget implements Target {
     }
   }
 
+  async columnsOf(t: TargetTable): Promise<string[] | null> {
+    const existing = this.db.prepare(`PRAGMA table_info(${q(t.name)})`).all() as SqliteColumn[];
+    return existing.length === 0 ? null : existing.map((c) => c.name);
+  }
+
   async reconcile(
     t: TargetTable,
     dropped: DroppedColumns,

@@ -114,6 +114,8 @@ describe('the spec PUTs', () => {
         droppedColumns: 'keep',
         onTableError: 'suspend-table',
         maxExceptions: 1000,
+        schemaChanges: 'propagate',
+      schemaChanges: 'propagate',
       },
     });
 

@@ -28,6 +28,7 @@ const runner = new PipelineRunner({
         droppedColumns: 'keep',
         onTableError: 'suspend-table',
         maxExceptions: 1000,
+        schemaChanges: 'propagate',
       },
       pipelineId: 'crash',
       agentId: 'src',

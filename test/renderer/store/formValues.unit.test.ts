@@ -28,6 +28,7 @@ describe('form values', () => {
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
       maxExceptions: '1000',
+      schemaChanges: 'propagate',
     });
   });
 

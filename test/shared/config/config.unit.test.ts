@@ -50,6 +50,7 @@ describe('defaults (decisions.md)', () => {
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
       maxExceptions: 1000,
+      schemaChanges: 'propagate',
     });
   });
 
@@ -76,6 +77,7 @@ describe('defaults (decisions.md)', () => {
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
       maxExceptions: 1000,
+      schemaChanges: 'propagate',
     });
   });
 
@@ -273,7 +275,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges.',
     );
   });
 
