@@ -44,6 +44,7 @@ export async function startJournalBench(): Promise<JournalBench> {
           onTableError: 'suspend-table',
           maxExceptions: 1000,
           schemaChanges: 'propagate',
+          droppedTables: 'keep',
         },
         pipelineId: 'bench',
         agentId: 'src',

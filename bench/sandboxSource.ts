@@ -35,6 +35,7 @@ export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   onTableError: 'suspend-table',
   maxExceptions: 1000,
   schemaChanges: 'propagate',
+  droppedTables: 'keep',
 };
 
 export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>

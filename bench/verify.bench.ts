@@ -126,6 +126,7 @@ async function ibmiWorld(): Promise<World> {
           onTableError: 'suspend-table',
           maxExceptions: 1000,
           schemaChanges: 'propagate',
+          droppedTables: 'keep',
         },
         pipelineId,
         agentId: 'src',

@@ -74,6 +74,8 @@ export interface Target {
    * What a schema-change policy compares the source's shape with (a target without it propagates).
    */
   columnsOf?(table: TargetTable): Promise<string[] | null>;
+  /** Drops the table at the target (a table dropped at the source, droppedTables "drop"). */
+  dropTable?(table: TargetTable): Promise<void>;
   /**
    * Applies the changes in order and stores the checkpoint, in one transaction. Each change carries
    * what a target without tables sends on: its position, and where the source says them its before

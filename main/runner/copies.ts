@@ -21,6 +21,8 @@ const tableStopSchema = z.object({
    * position and copy cursor, which a resume puts back so the table reads on from there.
    */
   resumeFrom: z.string().optional(),
+  /** Suspended without a position to go back to (a table dropped at the source, droppedTables "suspend"). */
+  suspended: z.literal(true).optional(),
 });
 /** Why a table's replication stopped while the pipeline's other tables go on. */
 export type TableStop = z.infer<typeof tableStopSchema>;

@@ -25,7 +25,13 @@ import {
   type TableRef,
 } from '../agents/source';
 import type { Retyped, Target, TargetTable } from '../agents/target';
-import type { DroppedColumns, OnTableError, SchemaChanges, SnapshotMode } from '../../shared/agents/common';
+import type {
+  DroppedColumns,
+  DroppedTables,
+  OnTableError,
+  SchemaChanges,
+  SnapshotMode,
+} from '../../shared/agents/common';
 import { schemaVerdict } from './schemaPolicy';
 import type { TableSnapshot } from '../../shared/snapshots';
 import {
@@ -66,6 +72,8 @@ export interface RunnerOptions {
   maxExceptions?: number;
   /** What a column added or dropped at the source does (the pipeline setting; an entity may set its own). */
   schemaChanges?: SchemaChanges;
+  /** What a table dropped at the source does at the target: kept (stopped), dropped, or suspended. */
+  droppedTables?: DroppedTables;
   /** A verify or repair finished: its whole report (the event has its numbers). */
   onVerified?: (report: VerifyReport) => void;
   /** A backlog point now and then (at most every `backlogEveryMs`, 10 s by default). */
@@ -235,7 +243,7 @@ export class PipelineRunner {
   snapshots(): TableSnapshot[] {
     const stopped = [...this.stopped].map(([table, stop]): TableSnapshot => ({
       table,
-      status: stop.resumeFrom === undefined ? 'stopped' : 'suspended',
+      status: stop.resumeFrom === undefined && !stop.suspended ? 'stopped' : 'suspended',
       reason: stop.reason,
       rowsDone: 0,
       rowsTotal: null,
@@ -434,6 +442,13 @@ export class PipelineRunner {
         key,
         `${key} no longer exists at the source (dropped or renamed), or the login cannot see it`,
       );
+      await this.dropAtTarget(key, {
+        source: key,
+        schema: e.target.schema,
+        name: e.target.table,
+        columns: [],
+        key: [],
+      });
     }
     const described = reading
       .filter((e) => !this.stopped.has(tableKey(e.source)))
@@ -595,9 +610,27 @@ export class PipelineRunner {
     reason: string,
     remedy = `ask for a re-snapshot of ${table} once it is back`,
   ): Promise<void> {
-    const stop: TableStop = { reason, at: new Date(this.now()).toISOString() };
+    const stop = this.droppedStop(reason);
     await atTarget((this.target as Target).apply([], { [table]: storedStop(stop) }));
     this.recordStop(stored, table, stop, remedy);
+  }
+
+  /** A table dropped at the source, stopped as droppedTables says: suspended with "suspend". */
+  private droppedStop(reason: string): TableStop {
+    const suspended = this.o.droppedTables === 'suspend';
+    return { reason, at: new Date(this.now()).toISOString(), ...(suspended && { suspended: true }) };
+  }
+
+  /** With droppedTables "drop", a table dropped at the source is dropped at the target too. */
+  private async dropAtTarget(table: string, known?: TargetTable): Promise<void> {
+    const t = known ?? this.tables.find((x) => x.source === table);
+    if (this.o.droppedTables !== 'drop' || !t || !this.target?.dropTable) return;
+    await atTarget(this.target.dropTable(t));
+    this.emit({
+      kind: 'schema-changed',
+      table,
+      reason: `${t.name} dropped at the target too, as droppedTables says`,
+    });
   }
 
   private recordStop(
@@ -614,7 +647,7 @@ export class PipelineRunner {
     this.tables = this.tables.filter((t) => t.source !== table);
     this.overLimit.delete(table);
     this.emit({
-      kind: stop.resumeFrom === undefined ? 'table-stopped' : 'table-suspended',
+      kind: stop.resumeFrom === undefined && !stop.suspended ? 'table-stopped' : 'table-suspended',
       table,
       reason: `${stop.reason}. The pipeline's other tables go on; ${remedy}.`,
     });
@@ -758,10 +791,7 @@ export class PipelineRunner {
     const changes = first ? touching.filter((c) => !c.unreadable) : touching;
     // A table that stops commits its last changes with its stop, in the batch's transaction.
     const stops = new Map(
-      (batch.stopped ?? []).map((s): [string, TableStop] => [
-        s.table,
-        { reason: s.reason, at: new Date(this.now()).toISOString() },
-      ]),
+      (batch.stopped ?? []).map((s): [string, TableStop] => [s.table, this.droppedStop(s.reason)]),
     );
     const written = storedCheckpoint(checkpoint, stored.copies);
     for (const [table, stop] of stops) written[table] = storedStop(stop);
@@ -803,7 +833,10 @@ export class PipelineRunner {
     if (advanced) await source.saveCheckpoint(stored.positions);
     // Compared again at the end of the step, only when saved now (an idle poll serialises nothing).
     const savedPositions = advanced ? JSON.stringify(stored.positions) : null;
-    for (const [table, stop] of stops) this.recordStop(stored, table, stop);
+    for (const [table, stop] of stops) {
+      await this.dropAtTarget(table);
+      this.recordStop(stored, table, stop);
+    }
     for (const changed of batch.layoutChanged ?? []) await this.reshape(source, stored, changed);
     const applied =
       refused.size > 0 || kept.size > 0

@@ -99,6 +99,7 @@ export function runnerRuntime(
         onTableError: settings.onTableError,
         maxExceptions: settings.maxExceptions,
         schemaChanges: settings.schemaChanges,
+        droppedTables: settings.droppedTables,
         onRowsRefused: (rows) => ctx.keepExceptions(rows),
         snapshotChunkRows: settings.snapshotChunkRows,
         // One connection stays the change stream's.

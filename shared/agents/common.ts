@@ -102,6 +102,19 @@ export const schemaChanges = choice({
 });
 export type SchemaChanges = (typeof SCHEMA_CHANGE_CHOICES)[number];
 
+// What a table dropped at the source (DROP TABLE, DLTF: the journal's D DT) does at the target.
+export const DROPPED_TABLE_CHOICES = ['keep', 'drop', 'suspend'] as const;
+export const droppedTables = choice({
+  label: 'Dropped tables',
+  help:
+    'When a table is dropped (or renamed) at the source, its replication stops and the other tables go ' +
+    'on. "keep" keeps the target table as it was; "drop" drops it at the target too; "suspend" keeps it ' +
+    'and suspends the table, so it is counted and rings as suspended until copied again.',
+  values: DROPPED_TABLE_CHOICES,
+  default: 'keep',
+});
+export type DroppedTables = (typeof DROPPED_TABLE_CHOICES)[number];
+
 export const maxExceptions = integer({
   label: 'Rows kept aside per table',
   help:
@@ -122,6 +135,7 @@ export const pipelineFields = {
   onTableError,
   maxExceptions,
   schemaChanges,
+  droppedTables,
 };
 
 /** The pipeline settings out of a source agent's configuration (either type), defaults filled. */

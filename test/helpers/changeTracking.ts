@@ -26,6 +26,7 @@ export const ctConfiguration = (
   onTableError: 'suspend-table',
   maxExceptions: 1000,
   schemaChanges: 'propagate',
+  droppedTables: 'keep',
   ...over,
 });
 

@@ -20,6 +20,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   onTableError: 'suspend-table',
   maxExceptions: 1000,
   schemaChanges: 'propagate',
+  droppedTables: 'keep',
   ...over,
 });
 

@@ -243,6 +243,11 @@ export class PostgresTarget implements Target {
     }
   }
 
+  async dropTable(t: TargetTable): Promise<void> {
+    await this.pool.query(`DROP TABLE IF EXISTS ${this.tableName(t)}`);
+    this.tables.delete(t.source);
+  }
+
   async columnsOf(t: TargetTable): Promise<string[] | null> {
     const { rows } = await this.pool.query<{ name: string }>(
       'SELECT attname AS name FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum',

@@ -134,6 +134,11 @@ export class SqliteTarget implements Target {
     }
   }
 
+  async dropTable(t: TargetTable): Promise<void> {
+    this.db.exec(`DROP TABLE IF EXISTS ${q(t.name)}`);
+    this.tables.delete(t.source);
+  }
+
   async columnsOf(t: TargetTable): Promise<string[] | null> {
     const existing = this.db.prepare(`PRAGMA table_info(${q(t.name)})`).all() as SqliteColumn[];
     return existing.length === 0 ? null : existing.map((c) => c.name);

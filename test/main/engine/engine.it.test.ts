@@ -115,7 +115,7 @@ describe('the spec PUTs', () => {
         onTableError: 'suspend-table',
         maxExceptions: 1000,
         schemaChanges: 'propagate',
-      schemaChanges: 'propagate',
+        droppedTables: 'keep',
       },
     });
 

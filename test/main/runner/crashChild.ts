@@ -29,6 +29,7 @@ const runner = new PipelineRunner({
         onTableError: 'suspend-table',
         maxExceptions: 1000,
         schemaChanges: 'propagate',
+        droppedTables: 'keep',
       },
       pipelineId: 'crash',
       agentId: 'src',

@@ -149,3 +149,51 @@ describe('the schema-change policy suspend-table', () => {
     });
   });
 });
+
+describe.each([
+  ['drop', 'table-stopped', 'stopped', false],
+  ['suspend', 'table-suspended', 'suspended', true],
+] as const)('a table dropped at the source with droppedTables %s', (choice, kind, status, kept) => {
+  it('stops it as chosen while the other table goes on', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-dropped-')), 'replica.sqlite');
+    const [gone, stays] = [`Gone${choice}`, `Stays${choice}`];
+    await pool.request().batch(`CREATE TABLE dbo.${gone} (Id INT PRIMARY KEY);
+      CREATE TABLE dbo.${stays} (Id INT PRIMARY KEY);
+      ALTER TABLE dbo.${gone} ENABLE CHANGE_TRACKING;
+      ALTER TABLE dbo.${stays} ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.${gone} VALUES (1); INSERT INTO dbo.${stays} VALUES (1);`);
+    const events: RunnerEvent[] = [];
+    const runner = () =>
+      new PipelineRunner({
+        openSource: () =>
+          openChangeTrackingSource({
+            credentials: sandboxCredentials(sandbox),
+            configuration: ctConfiguration(),
+            pipelineId: `dropped_${choice}`,
+            agentId: 'src',
+          }),
+        openTarget: async () => new SqliteTarget(path, `dropped_${choice}`),
+        entities: [gone, stays].map((t) => ({
+          source: { schema: 'dbo', table: t },
+          target: { table: t.toLowerCase() },
+        })),
+        droppedTables: choice,
+        onEvent: (e) => events.push(e),
+      });
+    await runner().runUntilCaughtUp();
+    await pool.request().batch(`DROP TABLE dbo.${gone}; INSERT INTO dbo.${stays} VALUES (2);`);
+    const second = runner();
+    await second.runUntilCaughtUp();
+    expect(second.failure).toBeNull();
+    expect(events.find((e) => e.kind === kind)).toMatchObject({ table: `dbo.${gone}` });
+    expect(second.snapshots().find((t) => t.table === `dbo.${gone}`)?.status).toBe(status);
+    const db = new Database(path, { readonly: true });
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((t) => t.name);
+    const rows = db.prepare(`SELECT COUNT(*) AS n FROM "${stays.toLowerCase()}"`).get() as { n: number };
+    db.close();
+    expect(tables.includes(gone.toLowerCase())).toBe(kept);
+    expect(rows.n).toBe(2);
+  });
+});

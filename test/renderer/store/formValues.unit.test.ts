@@ -29,6 +29,7 @@ describe('form values', () => {
       onTableError: 'suspend-table',
       maxExceptions: '1000',
       schemaChanges: 'propagate',
+      droppedTables: 'keep',
     });
   });
 

@@ -51,6 +51,7 @@ describe('defaults (decisions.md)', () => {
       onTableError: 'suspend-table',
       maxExceptions: 1000,
       schemaChanges: 'propagate',
+      droppedTables: 'keep',
     });
   });
 
@@ -78,6 +79,7 @@ describe('defaults (decisions.md)', () => {
       onTableError: 'suspend-table',
       maxExceptions: 1000,
       schemaChanges: 'propagate',
+      droppedTables: 'keep',
     });
   });
 
@@ -275,7 +277,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges, droppedTables.',
     );
   });
 
