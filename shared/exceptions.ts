@@ -2,6 +2,7 @@
 // their reason: what the control API answers (GET …/exceptions) and accepts (POST …/exceptions/retry,
 // …/exceptions/discard). Values travel as exact JSON (below): a retry reads the row again by its key.
 import { z } from 'zod';
+import { tableNameSchema } from './snapshots';
 
 /**
  * A row value as JSON without loss: text, numbers, booleans and null as they are; what JSON lacks as a
@@ -86,12 +87,7 @@ export type ExceptionsAnswer = z.infer<typeof exceptionsAnswerSchema>;
 
 /** Which kept rows to list: one table's or all, newest first, at most `limit`. */
 export const exceptionsQuerySchema = z.strictObject({
-  table: z
-    .string()
-    .min(3)
-    .max(300)
-    .regex(/^\P{Cc}+$/u)
-    .optional(),
+  table: tableNameSchema.optional(),
   limit: z.number().int().min(1).max(100_000).default(1000),
 });
 export type ExceptionsQuery = z.input<typeof exceptionsQuerySchema>;
@@ -99,12 +95,7 @@ export type ExceptionsQuery = z.input<typeof exceptionsQuerySchema>;
 /** Which kept rows a retry or a discard takes: by id, or every row of a table, or all. */
 export const exceptionsRequestSchema = z.strictObject({
   ids: z.array(z.number().int().positive()).max(10_000).optional(),
-  table: z
-    .string()
-    .min(3)
-    .max(300)
-    .regex(/^\P{Cc}+$/u)
-    .optional(),
+  table: tableNameSchema.optional(),
 });
 export type ExceptionsRequest = z.infer<typeof exceptionsRequestSchema>;
 

@@ -58,11 +58,12 @@ export const snapshotsAnswerSchema = z.object({
 });
 export type SnapshotsAnswer = z.infer<typeof snapshotsAnswerSchema>;
 
-/** A request about one entity's table, named `schema.table` as in the entity. */
-export const snapshotRequestBodySchema = z.strictObject({
-  table: z
-    .string()
-    .min(3)
-    .max(300)
-    .regex(/^\P{Cc}+$/u),
-});
+/** One entity's table, named `schema.table` as in the entity. */
+export const tableNameSchema = z
+  .string()
+  .min(3)
+  .max(300)
+  .regex(/^\P{Cc}+$/u);
+
+/** A request about one entity's table. */
+export const snapshotRequestBodySchema = z.strictObject({ table: tableNameSchema });
