@@ -2,7 +2,7 @@
 // means record images before it follow the file's old layout and those after it the new one, so a
 // read stops before it and the runner reshapes the table first. A D DT (the file deleted), D FN (renamed)
 // or D FM (moved to another library) ends that file's replication with its reason, the read cut there
-// too; the pipeline's other files go on. Which layout the agent holds is told by the journal's end when
+// too, as an F EJ (ENDJRNPF) does; the pipeline's other files go on. Which layout the agent holds is told by the journal's end when
 // it read the layout: a change at or before that end is already in it.
 import { positionOf, type JournalEntryRow, type PositionOrder, type TableReading } from './assemble';
 import type { JournalPosition } from './position';
@@ -33,9 +33,25 @@ export function screenFileEntries(
     r.appliedThrough === null || order(positionOf(e), r.appliedThrough) > 0;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as JournalEntryRow;
-    const r = e.code === 'D' ? byFile.get(`${e.library}/${e.file}`) : undefined;
+    const ended = e.code === 'F' && e.type === 'EJ';
+    const r = e.code === 'D' || ended ? byFile.get(`${e.library}/${e.file}`) : undefined;
     if (!r || !pastApplied(r, e) || resnapshot.has(r.key)) continue;
     const where = `journal entry ${e.sequence} (D ${e.type}) in ${e.receiverLibrary}/${e.receiver}`;
+    // ENDJRNPF: the file's later changes are in no journal, so it stops alone rather than miss them.
+    if (ended) {
+      stopped.set(
+        r.key,
+        `journaling of ${r.library}/${r.file} ended (ENDJRNPF, journal entry ${e.sequence} in ${e.receiverLibrary}/${e.receiver}): ` +
+          'its changes from then on are in no journal. Journal it again (STRJRNPF … IMAGES(*BOTH)), then copy it again',
+      );
+      return {
+        entries: without(entries.slice(0, i), resnapshot, byFile),
+        cut: true,
+        layoutChanged,
+        stopped,
+        resnapshot,
+      };
+    }
     const gone = GONE[e.type];
     if (gone) {
       stopped.set(

@@ -71,7 +71,14 @@ export interface JournalSourceOptions {
 }
 
 /** A file with no journal (a plain Error to the runner: no retry heals it). */
-class NotJournaled extends Error {}
+class NotJournaled extends Error {
+  constructor(
+    message: string,
+    readonly table: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Why a table's position is lost: the receiver it resumes in was deleted before the agent read it. */
 export function receiverGoneReason(position: JournalPosition, table: string): string {
@@ -203,7 +210,10 @@ export class JournalSource implements SourceAgent {
         const override = this.entity(t)?.journal;
         const found = override ?? detected.get(tableKey(t))?.journal;
         if (!found)
-          throw new NotJournaled(`${tableKey(t)} is not journaled: STRJRNPF it with IMAGES(*BOTH) first.`);
+          throw new NotJournaled(
+            `${tableKey(t)} is not journaled: STRJRNPF it with IMAGES(*BOTH) first.`,
+            tableKey(t),
+          );
         this.journals.set(tableKey(t), found);
       }
       const refused = await minimisedJournals(this.c, [
@@ -334,8 +344,25 @@ export class JournalSource implements SourceAgent {
       resnapshot: fresh.map((t) => ({ table: tableKey(t), reason: 'first run' })),
       newestCommitTime: null,
     };
-    const reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
-    if (reading.length === 0) return batch;
+    let reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
+    // A file no longer journaled (ENDJRNPF while the pipeline was stopped) stops alone: its changes
+    // since are in no journal, and the others read on.
+    for (;;) {
+      if (reading.length === 0) return batch;
+      const missing = await this.journalsOf(reading).then(
+        () => null,
+        (error: unknown) => {
+          if (error instanceof NotJournaled) return error;
+          throw error;
+        },
+      );
+      if (!missing) break;
+      (batch.stopped ??= []).push({
+        table: missing.table,
+        reason: `${missing.table} is no longer journaled: its changes since are in no journal. Journal it again (STRJRNPF … IMAGES(*BOTH)), then copy it again`,
+      });
+      reading = reading.filter((t) => tableKey(t) !== missing.table);
+    }
     // Cleared by a journal whose read stopped at the batch's limit before the journal's end.
     batch.caughtUp = true;
     const layouts = await this.layoutsOf(reading);

@@ -375,14 +375,31 @@ describe('the receiver chain', () => {
     await admin.command('CHGJRN JRN(SHOP/QSQJRN) MINENTDTA(*NONE)');
   });
 
-  it('journaling ended on a file (ENDJRNPF) stops the read, naming the file and the way back', async () => {
+  it('journaling ended on a file (ENDJRNPF) stops that file alone, naming it and the way back', async () => {
     const s = await source([CUSTOMER]);
     const checkpoint = await startAt(s, CUSTOMER);
     await admin.query("UPDATE SHOP.CUSTOMER SET CITY = 'Before' WHERE ID = 1");
     await admin.command('ENDJRNPF FILE(SHOP/CUSTOMER)');
-    await expect(s.readChanges([CUSTOMER.source], checkpoint)).rejects.toThrow(
-      /Journaling of SHOP\/CUSTOMER ended \(ENDJRNPF, journal entry \d+ in .*\).*STRJRNPF/,
-    );
+    // Read on by this agent (its journal known): the change before the end arrives, then the stop.
+    const batch = await s.readChanges([CUSTOMER.source], checkpoint);
+    expect(batch.changes.map((c) => String(c.row?.CITY).trim())).toEqual(['Before']);
+    expect(batch.stopped).toEqual([
+      {
+        table: 'SHOP.CUSTOMER',
+        reason: expect.stringMatching(
+          /^journaling of SHOP\/CUSTOMER ended \(ENDJRNPF, journal entry \d+ in .*\): .*STRJRNPF … IMAGES\(\*BOTH\)\), then copy it again$/,
+        ),
+      },
+    ]);
+    // Read by an agent started afterwards (no journal to find): stopped too, never the whole read failed.
+    const fresh = await source([CUSTOMER]);
+    expect((await fresh.readChanges([CUSTOMER.source], checkpoint)).stopped).toEqual([
+      {
+        table: 'SHOP.CUSTOMER',
+        reason: expect.stringMatching(/is no longer journaled: .*then copy it again$/),
+      },
+    ]);
+    await admin.command('STRJRNPF FILE(SHOP/CUSTOMER) JRN(SHOP/QSQJRN) IMAGES(*BOTH)');
   });
 
   it('a file whose first member is not named like it (CRTPF … MBR(Y2026)) has its changes read', async () => {
