@@ -26,7 +26,9 @@ afterAll(async () => {
   await ibmi?.close();
 });
 
-const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+/** A row of the picker's list of source tables (the Tables view lists the chosen ones too). */
+const row = (name: string) =>
+  page.getByRole('table', { name: 'Source tables' }).getByRole('row').filter({ hasText: name });
 
 describe('choosing tables', () => {
   it('goes from the wizard to saved entities, a clash refused in words where the DBA acted', async () => {

@@ -161,3 +161,11 @@ export async function receiversAtRisk(
     ];
   });
 }
+
+/** Whether any journal on the system manages its receivers and deletes each one it detaches. */
+export async function anyJournalDeletesReceivers(c: IbmiConnection): Promise<boolean> {
+  const rows = await c.query(
+    "SELECT JOURNAL_NAME FROM QSYS2.JOURNAL_INFO WHERE MANAGE_RECEIVER_OPTION = '*SYSTEM' AND DELETE_RECEIVER_OPTION = 'YES' FETCH FIRST 1 ROWS ONLY",
+  );
+  return rows.length > 0;
+}

@@ -56,7 +56,7 @@ import { SyncLibrary } from './syncLibrary';
 import { recordLength } from '../drivers/ibmi/recordImage';
 import { localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
-import { minimisedJournals, receiversAtRisk } from './journalAttributes';
+import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
 
 export interface JournalSourceOptions {
@@ -585,8 +585,11 @@ export class JournalSource implements SourceAgent {
     known?: readonly JournalName[],
     knownChains?: ReadonlyMap<string, readonly ReceiverInfo[]>,
   ): Promise<string[]> {
-    // A table not journaled (yet) has no receiver to lose: the checks say what it lacks.
+    // A table not journaled (yet) has no receiver to lose: the checks say what it lacks. Without the
+    // journals at hand (the engine's idle reading), one query first: most systems have no journal that
+    // deletes its receivers, and then finding each table's journal is work for nothing.
     if (!known) {
+      if (!(await anyJournalDeletesReceivers(this.c))) return [];
       const reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
       const journaled = await this.journalsOf(reading).catch((error: unknown) => {
         if (error instanceof NotJournaled) return null;
