@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../main/client/engineClient';
 import { KEY_FILE } from '../../../main/engine/engine';
 import { problem } from '../../../main/platform/problem';
-import type { AgentRuntime } from '../../../main/agents/spi';
 import { keyFileSecretBox, loadOrCreateKey } from '../../../main/platform/secretBox';
 import { enginesStoppedAfterEach, startTestEngine, type RunningEngine } from '../../helpers/engine';
+import { stubRuntime } from '../../helpers/stubRuntime';
 
 const PASSWORD = 'Sp3c-Pa55word!';
 const JOURNAL_PASSWORD = 'ibm-i-Pa55';
@@ -341,22 +341,7 @@ describe('conflicts', () => {
 });
 
 describe('states', () => {
-  const accepting: AgentRuntime = {
-    check: async () => [],
-    tables: async () => [],
-    catalog: async () => [],
-    backlog: async () => ({ rowsToRead: 120000, minutesLeft: 1, versionsBehind: null }),
-    applyFix: async () => ({ applied: null, checks: [] }),
-    start: async () => undefined,
-    pause: async () => undefined,
-    stop: async () => undefined,
-    snapshots: () => null,
-    requestSnapshot: () => 'not-running',
-    retryRows: () => 'not-running',
-    verify: () => 'not-running',
-    verifyReport: () => 'not-running',
-    entitiesChanged: () => undefined,
-  };
+  const accepting = stubRuntime();
 
   it('new → configured → running ⇄ paused → configured, with changes refused while running', async () => {
     const e = await engine({ runtime: accepting });

@@ -2,7 +2,7 @@
 // idle pipeline's reading) is told once as a loss-warning event and carried in the agent's status;
 // the same warnings again are not told again, and their end is told as an event too.
 import { describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../../../main/agents/spi';
+import { stubRuntime } from '../../helpers/stubRuntime';
 import { enginesStoppedAfterEach } from '../../helpers/engine';
 import { until } from '../../helpers/until';
 
@@ -13,22 +13,9 @@ const WARNING =
 describe('warnings before loss in the engine', () => {
   it('are told when they appear and when they end, and carried in the status meanwhile', async () => {
     let warnings = [WARNING];
-    const runtime = {
-      check: async () => [],
-      tables: async () => [],
-      catalog: async () => [],
+    const runtime = stubRuntime({
       backlog: async () => ({ rowsToRead: 5, minutesLeft: 1, versionsBehind: null, warnings }),
-      applyFix: async () => ({ applied: null, checks: [] }),
-      start: async () => undefined,
-      pause: async () => undefined,
-      stop: async () => undefined,
-      snapshots: () => null,
-      requestSnapshot: () => 'not-running',
-      retryRows: () => 'not-running',
-      verify: () => 'not-running',
-      verifyReport: () => 'not-running',
-      entitiesChanged: () => undefined,
-    } satisfies AgentRuntime;
+    });
     const e = await engine({ runtime, idleBacklogEveryMs: 20 });
     const ids = { pipelineId: 'p1', agentId: 'src' };
     await e.client.createPipeline({}, { id: 'p1', name: 'p1' });
