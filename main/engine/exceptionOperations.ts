@@ -12,7 +12,8 @@ import {
 } from '../../shared/exceptions';
 import { snapshotRequestBodySchema } from '../../shared/snapshots';
 import type { Row } from '../agents/source';
-import type { RefusedRow } from '../agents/spi';
+import type { RefusedRow, ResolvedAgent } from '../agents/spi';
+import { snapshotsAnswer } from './snapshotOperations';
 import { problem } from '../platform/problem';
 import type { StoredAgent } from './store/repo';
 import {
@@ -141,7 +142,6 @@ export const exceptionOperations: Pick<
       { table },
       deps.now().toISOString(),
     );
-    const tables = agent ? deps.runtime.snapshots(agent) : null;
-    return ok({ agentId: params.agentId ?? '', running: tables !== null, tables: tables ?? [] });
+    return ok(snapshotsAnswer(deps, agent as ResolvedAgent));
   },
 };

@@ -7,7 +7,8 @@ import type { ResolvedAgent } from '../agents/spi';
 import { problem } from '../platform/problem';
 import { ok, parsedOr422, sourceAgentOr409, type EngineDeps, type Operations } from './operationKit';
 
-function answer(deps: EngineDeps, agent: ResolvedAgent): SnapshotsAnswer {
+/** The running pipeline's copies, and the tables stopped or suspended, as GET …/snapshots answers them. */
+export function snapshotsAnswer(deps: EngineDeps, agent: ResolvedAgent): SnapshotsAnswer {
   const tables = deps.runtime.snapshots(agent);
   return { agentId: agent.id, running: tables !== null, tables: tables ?? [] };
 }
@@ -42,13 +43,15 @@ async function request(
     { table },
     at,
   );
-  return ok(answer(deps, agent as ResolvedAgent));
+  return ok(snapshotsAnswer(deps, agent as ResolvedAgent));
 }
 
 export const snapshotOperations: Pick<Operations, 'listSnapshots' | 'requestSnapshot' | 'cancelSnapshot'> = {
   listSnapshots: async ({ params }, deps) => {
     const agent = await sourceAgent(deps, params);
-    return ok(agent ? answer(deps, agent) : { agentId: params.agentId ?? '', running: false, tables: [] });
+    return ok(
+      agent ? snapshotsAnswer(deps, agent) : { agentId: params.agentId ?? '', running: false, tables: [] },
+    );
   },
   requestSnapshot: ({ params, body }, deps) => request(deps, params, body, 'copy'),
   cancelSnapshot: ({ params, body }, deps) => request(deps, params, body, 'cancel'),

@@ -29,6 +29,14 @@ export function screenFileEntries(
   const layoutChanged = new Map<string, string>();
   const stopped = new Map<string, string>();
   const resnapshot = new Map<string, string>();
+  /** The read cut before entry `i`: what comes after it waits for the runner to act. */
+  const cutAt = (i: number): Screened => ({
+    entries: without(entries.slice(0, i), resnapshot, byFile),
+    cut: true,
+    layoutChanged,
+    stopped,
+    resnapshot,
+  });
   const pastApplied = (r: TableReading, e: JournalEntryRow) =>
     r.appliedThrough === null || order(positionOf(e), r.appliedThrough) > 0;
   for (let i = 0; i < entries.length; i++) {
@@ -44,13 +52,7 @@ export function screenFileEntries(
         `journaling of ${r.library}/${r.file} ended (ENDJRNPF, journal entry ${e.sequence} in ${e.receiverLibrary}/${e.receiver}): ` +
           'its changes from then on are in no journal. Journal it again (STRJRNPF … IMAGES(*BOTH)), then copy it again',
       );
-      return {
-        entries: without(entries.slice(0, i), resnapshot, byFile),
-        cut: true,
-        layoutChanged,
-        stopped,
-        resnapshot,
-      };
+      return cutAt(i);
     }
     const gone = GONE[e.type];
     if (gone) {
@@ -58,8 +60,7 @@ export function screenFileEntries(
         r.key,
         `${r.library}/${r.file} was ${gone} at the source, journal entry ${e.sequence} in ${e.receiverLibrary}/${e.receiver}`,
       );
-      const kept = without(entries.slice(0, i), resnapshot, byFile);
-      return { entries: kept, cut: true, layoutChanged, stopped, resnapshot };
+      return cutAt(i);
     }
     if (e.type !== 'CG') continue;
     const since = layoutSince.get(r.key);
@@ -77,13 +78,7 @@ export function screenFileEntries(
       continue;
     }
     layoutChanged.set(r.key, `the file's columns changed (ALTER TABLE or CHGPF, ${where})`);
-    return {
-      entries: without(entries.slice(0, i), resnapshot, byFile),
-      cut: true,
-      layoutChanged,
-      stopped,
-      resnapshot,
-    };
+    return cutAt(i);
   }
   return { entries: without(entries, resnapshot, byFile), cut: false, layoutChanged, stopped, resnapshot };
 }
