@@ -3,12 +3,11 @@
 // anywhere else it never calls sudo or apt, and stops at once naming the one command that would.
 // PostgreSQL needs no server here: the tests start their own when none answers (test/setup/postgres.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(import.meta.url);
 
 const onPath = (command) =>
   spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
@@ -44,13 +43,9 @@ export const NEEDS = [
   },
 ];
 
+// In a process of its own: this one's module resolution remembers a package that was missing.
 function odbcBuilt() {
-  try {
-    require('odbc');
-    return true;
-  } catch {
-    return false;
-  }
+  return spawnSync(process.execPath, ['-e', "require('odbc')"], { cwd: root }).status === 0;
 }
 
 export function missingNeeds() {
@@ -77,12 +72,21 @@ function main() {
       process.exit(1);
     }
   }
-  // `npm ci` skips the optional odbc package when unixODBC's headers are not there yet: build it now.
+  // `npm ci` on a machine without unixODBC's headers fails to build the optional odbc package and
+  // leaves it out of node_modules: install the locked version now that the headers are there (a
+  // rebuild has nothing to build then), or rebuild one that is there but does not load.
   if (!odbcBuilt()) {
-    console.log('Building the odbc package against unixODBC (npm rebuild odbc)');
-    execFileSync('npm', ['rebuild', 'odbc', '--foreground-scripts'], { cwd: root, stdio: 'inherit' });
+    const present = existsSync(join(root, 'node_modules', 'odbc', 'package.json'));
+    const locked = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages?.[
+      'node_modules/odbc'
+    ]?.version;
+    const args = present
+      ? ['rebuild', 'odbc', '--foreground-scripts']
+      : ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `odbc@${locked}`];
+    console.log(`Building the odbc package against unixODBC (npm ${args.join(' ')})`);
+    execFileSync('npm', args, { cwd: root, stdio: 'inherit' });
     if (!odbcBuilt()) {
-      console.error('The odbc package does not load after `npm rebuild odbc`; see its output above.');
+      console.error(`The odbc package does not load after \`npm ${args[0]}\`; see its output above.`);
       process.exit(1);
     }
   }
