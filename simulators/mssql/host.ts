@@ -1,5 +1,6 @@
 // The sandbox's SQL side behind the TDS server: logins, databases and sessions. Statements run through
 // a small T-SQL subset (statements.ts); errors carry SQL Server's own numbers, states and classes.
+import { SelectDenials } from './tsql/selectDenials';
 import type { Login7 } from './tds/login7';
 import type { RpcCall, RpcParam } from './tds/requests';
 import type { CallResult, HostSession, LoginOutcome, StatementResult, TdsHost } from './tds/hostSession';
@@ -173,6 +174,9 @@ export class SandboxHost implements TdsHost {
     });
   }
 
+  /** DENY SELECT ON a table TO a login, seen by every session at once. */
+  readonly selectDenials = new SelectDenials();
+
   loginNames(): string[] {
     return this.options.logins.map((l) => l.name);
   }
@@ -232,6 +236,8 @@ class SandboxSession implements HostSession, SessionContext {
       };
       connection.serverDatabases = () => this.host.serverDatabases();
       connection.serverLogins = () => this.host.loginNames();
+      connection.login = this.login;
+      connection.selectDenials = this.host.selectDenials;
       connection.serverSessions = () => this.host.openSessions();
       connection.sessionVariable = (name) => {
         const n = name.toLowerCase();

@@ -1,6 +1,7 @@
 // The T-SQL the sandbox runs: SET, USE, WAITFOR DELAY, RAISERROR, THROW, PRINT, SELECT of parameters,
 // literals and session functions, and table statements (tsql/dml.ts). Anything else is refused by
 // name, never half-run.
+import { runObjectPermission } from './tsql/objectPermissions';
 import type { StatementResult } from './tds/hostSession';
 import type { Column, ServerMessage } from './tds/tokens';
 import type { SqlValue } from './tds/dataTypes/sqlTypes';
@@ -297,6 +298,10 @@ async function runOne(
   const s = textOf(tokens).trim();
   const keyword = (/^\w+/.exec(s)?.[0] ?? '').toLowerCase();
   switch (keyword) {
+    case 'deny':
+    case 'grant':
+    case 'revoke':
+      return runObjectPermission(ctx.tables(), tokens);
     case 'set': {
       const assign = /^set\s+(@\w+)\s*=\s*(.+)$/is.exec(s);
       if (assign) {

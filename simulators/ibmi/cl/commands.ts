@@ -341,6 +341,29 @@ define('DLTF', { positional: ['FILE'], keywords: ['SYSTEM', 'RMVCST'], required:
 
 const AUT_VALUES = ['*ALL', '*CHANGE', '*USE', '*EXCLUDE', ...NAMED['*ALL']];
 
+// CHKOBJ: whether a file exists (CPF9801) and the job holds the authorities AUT names (CPF9802), as
+// "Check Object (CHKOBJ)" says; AUT(*NONE), the default, checks existence alone. Files only here.
+define(
+  'CHKOBJ',
+  { positional: ['OBJ', 'OBJTYPE', 'MBR', 'AUT'], keywords: [], required: ['OBJ', 'OBJTYPE'] },
+  (c, a) => {
+    const { library, name } = a.qualified('OBJ');
+    a.special('OBJTYPE', ['*FILE'], '*FILE');
+    c.system.useLibrary(c.job, library);
+    const file = c.system.file(library, name);
+    if (!file) throw cpf('CPF9801', '', name, library);
+    const values = a.list('AUT').map((v) => atom(v) ?? '*NONE');
+    for (const v of values)
+      if (v !== '*NONE' && !AUT_VALUES.includes(v))
+        throw commandError('CPD0084', `Value '${v}' for parameter AUT not a valid value.`);
+    const needed = values.flatMap((v): Right[] =>
+      v === '*NONE' ? [] : v in NAMED ? [...rights(v as AuthorityName)] : [v as Right],
+    );
+    if (needed.length > 0 && !c.system.can(c.job, file.authority, needed))
+      throw cpf('CPF9802', '', name, library);
+  },
+);
+
 function grantOrRevoke(c: CommandContext, a: Args, grant: boolean) {
   const { library, name } = a.qualified('OBJ');
   const type = a.special('OBJTYPE', ['*FILE', '*LIB', '*JRN', '*JRNRCV', '*CMD'], '*FILE');

@@ -351,6 +351,21 @@ describe('sign-on and authority', () => {
     );
   });
 
+  it('CHKOBJ tells a file gone (CPF9801) from one the profile may not use (CPF9802)', async () => {
+    const reader = await sandbox.connect({ ...SEED_READER, defaultLibrary: 'QGPL' });
+    await reader.command('CHKOBJ OBJ(SHOP/CUSTOMER) OBJTYPE(*FILE) AUT(*USE)');
+    await c.command('RVKOBJAUT OBJ(SHOP/CUSTOMER) OBJTYPE(*FILE) USER(*PUBLIC CDCREAD) AUT(*ALL)');
+    await reader.command('CHKOBJ OBJ(SHOP/CUSTOMER) OBJTYPE(*FILE)');
+    const refused = await failure(reader.command('CHKOBJ OBJ(SHOP/CUSTOMER) OBJTYPE(*FILE) AUT(*USE)'));
+    expect(refused).toMatchObject({ messageId: 'CPF9802' });
+    expect(refused.message).toMatch(/Not authorized to object CUSTOMER in SHOP\./);
+    expect((await failure(reader.command('CHKOBJ OBJ(SHOP/NOSUCH) OBJTYPE(*FILE)'))).messageId).toBe(
+      'CPF9801',
+    );
+    await c.command('GRTOBJAUT OBJ(SHOP/CUSTOMER) OBJTYPE(*FILE) USER(CDCREAD) AUT(*USE)');
+    await reader.command('CHKOBJ OBJ(SHOP/CUSTOMER) OBJTYPE(*FILE) AUT(*USE)');
+  });
+
   it('the suggested profile can create its sync library and work in it', async () => {
     const agent = await sandbox.connect(SEED_AGENT);
     await agent.command('CRTLIB LIB(SYNC)');

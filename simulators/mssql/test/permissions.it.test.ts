@@ -129,6 +129,55 @@ describe('permissions', () => {
   });
 });
 
+describe('DENY SELECT on one table', () => {
+  it('refuses that login the table and its changes (229), others and other tables read on; GRANT gives it back', async () => {
+    await admin.request().batch(`CREATE TABLE dbo.Shelf (Id INT PRIMARY KEY, Note NVARCHAR(20));
+      ALTER TABLE dbo.Shelf ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Shelf VALUES (1, N'one');
+      DENY SELECT ON OBJECT::dbo.Shelf TO reader;`);
+    const said = "The SELECT permission was denied on the object 'Shelf', database 'Sales', schema 'dbo'.";
+    expect(await error(limited.request().query('SELECT Note FROM dbo.Shelf'))).toMatchObject({
+      number: 229,
+      class: 14,
+      message: said,
+    });
+    expect(
+      await error(limited.request().query('SELECT o.Id FROM dbo.Orders o JOIN dbo.Shelf s ON s.Id = o.Id')),
+    ).toMatchObject({ number: 229, message: said });
+    const canSelect = "SELECT HAS_PERMS_BY_NAME('dbo.Shelf', 'OBJECT', 'SELECT') AS v";
+    expect((await limited.request().query(canSelect)).recordset[0].v).toBe(0);
+    expect((await admin.request().query(canSelect)).recordset[0].v).toBe(1);
+    expect((await limited.request().query('SELECT Note FROM dbo.Orders')).recordset).toHaveLength(1);
+    expect((await admin.request().query('SELECT Note FROM dbo.Shelf')).recordset).toEqual([{ Note: 'one' }]);
+
+    await admin.request().batch('DENY SELECT ON dbo.Shelf TO dba; GRANT SELECT ON dbo.Shelf TO reader;');
+    expect(
+      await error(admin.request().query('SELECT * FROM CHANGETABLE(CHANGES dbo.Shelf, 0) AS CT')),
+    ).toMatchObject({
+      number: 229,
+      message: said,
+    });
+    expect((await limited.request().query('SELECT Note FROM dbo.Shelf')).recordset).toEqual([
+      { Note: 'one' },
+    ]);
+    await admin.request().batch('REVOKE SELECT ON dbo.Shelf FROM dba');
+    expect(
+      (await admin.request().query('SELECT * FROM CHANGETABLE(CHANGES dbo.Shelf, 0) AS CT')).recordset,
+    ).toHaveLength(1);
+  });
+
+  it('names a table or a login that does not exist (15151)', async () => {
+    expect(await error(admin.request().query('DENY SELECT ON dbo.Nope TO reader'))).toMatchObject({
+      number: 15151,
+      message: "Cannot find the object 'dbo.Nope', because it does not exist or you do not have permission.",
+    });
+    expect(await error(admin.request().query('DENY SELECT ON dbo.Orders TO nobody'))).toMatchObject({
+      number: 15151,
+      message: "Cannot find the user 'nobody', because it does not exist or you do not have permission.",
+    });
+  });
+});
+
 describe('fn_my_permissions', () => {
   const objectPermissions = async (p: sql.ConnectionPool) =>
     (

@@ -1,5 +1,6 @@
 // Catalogue functions and views T-SQL answers at translation time: OBJECT_ID, HAS_PERMS_BY_NAME,
 // CHANGETABLE and sys.databases.
+import { refuseDeniedSelect } from './objectPermissions';
 import type { SqlValue } from '../tds/dataTypes/sqlTypes';
 import type { SandboxDatabase } from './database';
 import { SqlError } from './basics';
@@ -52,6 +53,8 @@ export function changeTable(
     });
   }
   if (!db.rights.viewChangeTracking) throw denied('VIEW CHANGE TRACKING', db, table);
+  // CHANGETABLE asks SELECT on the table's primary key columns too ("CHANGETABLE (Transact-SQL)").
+  refuseDeniedSelect(db, table);
   const rest = inner.slice(next + 1);
   if (isWord(kind, 'changes')) {
     // "An expression will cause a syntax error": a variable, a number or NULL.
@@ -109,6 +112,10 @@ export function hasPermsByName(
     if (!tableNamed(db, parts)) return 'NULL';
     if (perm === 'VIEW CHANGE TRACKING') return yes(db.rights.viewChangeTracking);
     if (perm === 'INSERT' || perm === 'UPDATE' || perm === 'DELETE') return yes(db.rights.write);
+    if (perm === 'SELECT') {
+      const table = tableNamed(db, parts);
+      return yes(!table || !db.selectDenials.isDenied(db.name, db.login, table));
+    }
     return yes(true);
   }
   return 'NULL';

@@ -2,6 +2,7 @@
 // transaction is its own, and a reader's snapshot is SQL Server's SNAPSHOT isolation). The table
 // `dbo.Orders` is the SQLite table "dbo.Orders"; a catalog of schemas, tables, columns and keys sits
 // beside the tables for the catalog views to read.
+import { SelectDenials } from './selectDenials';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -135,6 +136,9 @@ export class SandboxDatabase implements DatabaseHandle {
   serverLogins: () => string[] = () => [];
   /** Set by the session: the server's open sessions (sys.dm_exec_sessions, sys.dm_exec_connections). */
   serverSessions: () => ServerSession[] = () => [];
+  /** Set by the session: its login, and the server's denials of SELECT (objectPermissions.ts). */
+  login = 'sa';
+  selectDenials = new SelectDenials();
   /** Set by the session: @@SPID, @@TRANCOUNT and the like inside statements that read tables. */
   sessionVariable: (name: string) => number | string | undefined = () => undefined;
 

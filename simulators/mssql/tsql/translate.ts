@@ -2,6 +2,7 @@
 // references resolved to the sandbox's tables (with the bare table name as alias when none is given,
 // so `Orders.Id` still works), names quoted the SQLite way, N'' strings plain, variables bound, TOP
 // moved to a LIMIT, and the functions SQLite lacks answered from the catalogue.
+import { refuseDeniedSelect } from './objectPermissions';
 import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { quote, SqlError, undeclared } from './basics';
 import { changeTable, hasPermsByName, objectId, serverDatabasesSql } from './catalogFunctions';
@@ -380,6 +381,11 @@ export function translate(given: Token[], params: Parameters, db: SandboxDatabas
       ? [tableNamed(db, dotted(named, k + 1).parts)]
       : [],
   );
+  // A table read (FROM or JOIN) whose SELECT is denied to the login: 229, as SQL Server refuses it.
+  named.forEach((t, k) => {
+    if (isWord(t, 'from', 'join') && !isWord(named[0], 'delete'))
+      refuseDeniedSelect(db, tableNamed(db, dotted(named, k + 1).parts));
+  });
   // Methods of hierarchyid, geography and geometry values become the sandbox's functions.
   // … and / and % fail on zero (8134) as T-SQL's do.
   const tokens = divisions(clrCalls(given, clrColumnsOf(tables)));
