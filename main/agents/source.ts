@@ -104,6 +104,11 @@ export interface ChangeBatch {
    */
   stopped?: { table: string; reason: string }[];
   /**
+   * Tables the source refused to read this time (the login's authority to them revoked): the batch
+   * leaves their checkpoint where it was; the runner suspends each there while the others read on.
+   */
+  refusedTables?: { table: string; reason: string }[];
+  /**
    * The read reached the end of the source's changes as they stood when it began (no batch limit cut
    * it short). Left out, a batch with no changes is taken as caught up.
    */
@@ -144,6 +149,12 @@ export interface SourceAgent {
   classifyError?(error: unknown): ErrorVerdict;
   check(entities: readonly Entity[]): Promise<CheckResult[]>;
   describe(tables: readonly TableRef[]): Promise<TableShape[]>;
+  /**
+   * Of tables `describe` did not find, those that still exist but the agent may no longer read (an
+   * IBM i file whose authority was revoked, hidden from the catalog), each with why and what gives
+   * it back: the runner suspends them at their position, never takes them for dropped.
+   */
+  refusedAmong?(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]>;
   /** How many rows the table holds now (for a copy's progress). */
   countRows(table: TableRef): Promise<number>;
   /**

@@ -433,10 +433,25 @@ export class PipelineRunner {
     const twice = sameSourceTable(reading, shapes);
     if (twice) throw new PermanentFailure(twice);
     // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
-    for (const e of reading) {
+    // One the agent may no longer read (authority revoked) is suspended at its position instead.
+    const missing = reading.filter(
+      (e) =>
+        (stored.positions[tableKey(e.source)] !== undefined || this.takingUp.has(tableKey(e.source))) &&
+        !shapeOf(shapes, e.source),
+    );
+    const refusedAtStart =
+      missing.length > 0 && this.source.refusedAmong
+        ? await this.source.refusedAmong(missing.map((e) => e.source))
+        : [];
+    if (refusedAtStart[0] && this.o.onTableError === 'stop-pipeline')
+      throw new PermanentFailure(refusedAtStart[0].reason);
+    for (const e of missing) {
       const key = tableKey(e.source);
-      const replicated = stored.positions[key] !== undefined || this.takingUp.has(key);
-      if (!replicated || shapeOf(shapes, e.source)) continue;
+      const refused = refusedAtStart.find((r) => r.table === key);
+      if (refused) {
+        await this.suspendTable(stored, key, refused.reason);
+        continue;
+      }
       await this.stopTable(
         stored,
         key,
@@ -789,6 +804,10 @@ export class PipelineRunner {
     if (first && (!this.o.onRowsRefused || this.o.onTableError === 'stop-pipeline'))
       throw new PermanentFailure(first.reason);
     const changes = first ? touching.filter((c) => !c.unreadable) : touching;
+    // Tables the source refused to read (authority revoked) wait at their position, suspended.
+    const sourceRefused = batch.refusedTables ?? [];
+    if (sourceRefused[0] && this.o.onTableError === 'stop-pipeline')
+      throw new PermanentFailure(sourceRefused[0].reason);
     // A table that stops commits its last changes with its stop, in the batch's transaction.
     const stops = new Map(
       (batch.stopped ?? []).map((s): [string, TableStop] => [s.table, this.droppedStop(s.reason)]),
@@ -803,6 +822,7 @@ export class PipelineRunner {
       batch.changes.length > 0 &&
       restarted.size === 0 &&
       stops.size === 0 &&
+      sourceRefused.length === 0 &&
       !batch.layoutChanged?.length &&
       stored.copies.size === 0 &&
       !this.verifications.running
@@ -827,6 +847,7 @@ export class PipelineRunner {
       Object.fromEntries(Object.entries(checkpoint).filter(([t]) => !refused.has(t))),
     );
     for (const [table, error] of refused) await this.suspendTable(stored, table, this.reason(error));
+    for (const r of sourceRefused) await this.suspendTable(stored, r.table, r.reason);
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit at once:
     // a backlog read after "Applied" counts from it, and no status is owed to correct the gauge later.
     const advanced = batch.changes.length > 0 || moved;
@@ -895,7 +916,13 @@ export class PipelineRunner {
       await source.saveCheckpoint(stored.positions);
     this.sourceCaughtUp = true;
     await this.recordBacklog(source, refs, stored.positions, batch.caughtUp ?? batch.changes.length === 0);
-    return batch.changes.length === 0 && restarted.size === 0 && stops.size === 0 && !copying;
+    return (
+      batch.changes.length === 0 &&
+      restarted.size === 0 &&
+      stops.size === 0 &&
+      sourceRefused.length === 0 &&
+      !copying
+    );
   }
 
   /**

@@ -127,6 +127,12 @@ export async function changeTrackingHarness(
           `BEGIN TRANSACTION; INSERT INTO ${qualified(table)} (id, name, amount) VALUES ${values}; COMMIT;`,
         );
     },
+    async revokeRead(table) {
+      await admin.request().batch(`DENY SELECT ON ${qualified(table)} TO [${credentials.username}]`);
+    },
+    async grantRead(table) {
+      await admin.request().batch(`GRANT SELECT ON ${qualified(table)} TO [${credentials.username}]`);
+    },
     // Change Tracking keeps which rows changed, never their old values.
     beforeImages: false,
     open: () =>

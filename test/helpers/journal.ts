@@ -91,6 +91,18 @@ export function journalHarness(
           ]);
       });
     },
+    // The agent reads new tables through *PUBLIC: taken from *PUBLIC and the agent's own profile, then
+    // given to the agent's profile alone.
+    async revokeRead(table) {
+      await admin.command(
+        `RVKOBJAUT OBJ(${table.schema}/${table.table}) OBJTYPE(*FILE) USER(*PUBLIC ${credentials.username.toUpperCase()}) AUT(*ALL)`,
+      );
+    },
+    async grantRead(table) {
+      await admin.command(
+        `GRTOBJAUT OBJ(${table.schema}/${table.table}) OBJTYPE(*FILE) USER(${credentials.username.toUpperCase()}) AUT(*USE)`,
+      );
+    },
     beforeImages: true,
     open: () =>
       openJournalSource({

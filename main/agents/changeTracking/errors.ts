@@ -32,3 +32,23 @@ export function classifySqlServerError(error: unknown): ErrorVerdict {
   if (TEDIOUS.test(text)) return 'transient';
   return typeof e.number === 'number' ? 'permanent' : undefined;
 }
+
+/**
+ * SQL Server's 229 refusing SELECT (or VIEW CHANGE TRACKING) on one table: that table's authority was
+ * taken away (DENY, REVOKE), and only that table cannot be read.
+ */
+export function deniedOnTable(error: unknown, table: { schema: string; table: string }): boolean {
+  const e = error as { number?: unknown; message?: unknown };
+  if (e.number !== 229 || typeof e.message !== 'string') return false;
+  const m = /permission was denied on the object '(.+)', database '.+', schema '(.+)'\.$/.exec(e.message);
+  return (
+    !!m &&
+    m[1]?.toLowerCase() === table.table.toLowerCase() &&
+    m[2]?.toLowerCase() === table.schema.toLowerCase()
+  );
+}
+
+/** Why a table is suspended when its login lost SELECT on it, and what gives it back. */
+export const deniedReason = (table: { schema: string; table: string }, login: string, said: string) =>
+  `the login ${login} may no longer read ${table.schema}.${table.table} (${said}): ` +
+  `grant it again (GRANT SELECT, VIEW CHANGE TRACKING ON ${table.schema}.${table.table} TO [${login.replaceAll(']', ']]')}]), then resume the table`;

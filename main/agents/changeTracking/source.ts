@@ -47,7 +47,7 @@ import {
 } from './shape';
 import { PENDING, pendingKey } from './pendingKeys';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
-import { classifySqlServerError } from './errors';
+import { classifySqlServerError, deniedOnTable, deniedReason } from './errors';
 
 /** A key column's type as SQL Server writes it. */
 const sourceTypeOf = (shape: TableShape, k: string) =>
@@ -429,10 +429,30 @@ export class ChangeTrackingSource implements SourceAgent {
       // (pendingKeys.ts); the batch reads the next slice of each, up to one bound for all tables.
       const after = (i: number) => BigInt(checkpoint[tableKey(tables[i] as TableRef)] ?? '0');
       await this.pending.checkSession(run);
+      // A table the login may no longer read (DENY, REVOKE) waits at its position, suspended by the
+      // runner; the others read on. SQL Server's 229 ends only its statement, not the transaction.
+      const refusedTables: NonNullable<ChangeBatch['refusedTables']> = [];
+      const unlessDenied = async <T>(i: number, read: () => Promise<T>): Promise<T | undefined> => {
+        try {
+          return await read();
+        } catch (error) {
+          const t = tables[i] as TableRef;
+          if (!deniedOnTable(error, t)) throw error;
+          readable.splice(readable.indexOf(i), 1);
+          const said = error instanceof Error ? `SQL Server answered ${error.message}` : 'error 229';
+          refusedTables.push({
+            table: tableKey(t),
+            reason: deniedReason(t, this.o.credentials.username, said),
+          });
+          return undefined;
+        }
+      };
       let limit = BigInt(current);
-      for (const i of readable) {
-        const reach = await this.pending.ensure(run, shapes[i] as TableShape, after(i), BigInt(current));
-        if (reach < limit) limit = reach;
+      for (const i of [...readable]) {
+        const reach = await unlessDenied(i, () =>
+          this.pending.ensure(run, shapes[i] as TableShape, after(i), BigInt(current)),
+        );
+        if (reach !== undefined && reach < limit) limit = reach;
       }
       const counts: KeyCount[] = [];
       for (const i of readable)
@@ -441,8 +461,11 @@ export class ChangeTrackingSource implements SourceAgent {
         );
       const bound = upperBound(counts, limit, maxRows);
       const changes: Change[] = [];
-      for (const i of readable)
-        changes.push(...(await this.readKeys(tx, shapes[i] as TableShape, after(i), bound)));
+      for (const i of [...readable])
+        changes.push(
+          ...((await unlessDenied(i, () => this.readKeys(tx, shapes[i] as TableShape, after(i), bound))) ??
+            []),
+        );
       changes.sort((a, b) =>
         BigInt(a.position) < BigInt(b.position) ? -1 : BigInt(a.position) > BigInt(b.position) ? 1 : 0,
       );
@@ -454,7 +477,7 @@ export class ChangeTrackingSource implements SourceAgent {
       }
       // Read up to the version current when the read began: nothing committed before it is left.
       const caughtUp = bound === BigInt(current);
-      return { changes, checkpoint: next, resnapshot, stopped, layoutChanged, caughtUp };
+      return { changes, checkpoint: next, resnapshot, stopped, layoutChanged, refusedTables, caughtUp };
     });
   }
 

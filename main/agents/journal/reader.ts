@@ -136,6 +136,24 @@ export async function readJournal(
   }
 }
 
+/**
+ * The file DSPJRN refused for want of authority (CPF9802, "Not authorized to object FILE in LIB."):
+ * DSPJRN asks *USE of each file it selects, so one file's authority revoked refuses the whole read.
+ */
+export function refusedFile<T extends { library: string; file: string }>(
+  error: unknown,
+  files: readonly T[],
+): T | undefined {
+  if (!(error instanceof IbmiError) || error.messageId !== 'CPF9802') return undefined;
+  const said = error.message.toUpperCase();
+  return files.find((f) => said.includes(`OBJECT ${f.file} IN ${f.library}`));
+}
+
+/** Why a file is suspended when its authority was revoked, and what gives it back. */
+export const notAuthorizedReason = (f: { library: string; file: string }, profile: string, command: string) =>
+  `the user profile ${profile} is no longer authorized to ${f.library}/${f.file} (CPF9802 on ${command}): ` +
+  `grant it again (GRTOBJAUT OBJ(${f.library}/${f.file}) OBJTYPE(*FILE) USER(${profile}) AUT(*USE)), then resume the table`;
+
 /** The columns of a DSPJRN *TYPE5 outfile the agent reads, in the order it selects them. */
 const OUTFILE_COLUMNS =
   'JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD';

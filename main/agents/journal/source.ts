@@ -5,7 +5,7 @@
 import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
 import { effectiveJournalFormats } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import type { IbmiConnection } from '../drivers/ibmi/connection';
+import { clName, IbmiError, type IbmiConnection } from '../drivers/ibmi/connection';
 import {
   tableKey,
   type Change,
@@ -47,8 +47,10 @@ import {
   entriesPerRead,
   journalEnd,
   journalKey,
+  notAuthorizedReason,
   readJournal,
   receiverChains,
+  refusedFile,
   type JournalName,
   type ReceiverInfo,
 } from './reader';
@@ -147,6 +149,11 @@ export class JournalSource implements SourceAgent {
     const [row] = await this.c.query('VALUES CURRENT TIMEZONE');
     this.utcOffset = timezoneMinutes(row ? (Object.values(row)[0] ?? 0) : 0);
     if (this.o.credentials.useDatabaseTimezone) this.form.utcOffsetMinutes = this.utcOffset;
+  }
+
+  /** The user profile the agent signs on as, as IBM i names it. */
+  private get profile(): string {
+    return this.o.credentials.username.toUpperCase();
   }
 
   private entity(ref: TableRef): Entity | undefined {
@@ -258,6 +265,27 @@ export class JournalSource implements SourceAgent {
   }
 
   /** The shapes of the tables that exist (a file deleted or renamed is left out: the runner decides). */
+  /**
+   * Files the catalog no longer shows the profile that still exist: CHKOBJ … AUT(*USE) answers
+   * CPF9802 for those, CPF9801 for one gone. A name longer than a system name cannot be asked so
+   * (its system name is in the catalog it cannot see) and counts as gone.
+   */
+  async refusedAmong(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]> {
+    const refused: { table: string; reason: string }[] = [];
+    for (const t of tables) {
+      const [library, file] = [clName(t.schema), clName(t.table)];
+      if (!library || !file) continue;
+      const f = { library, file };
+      const answer = await this.c.command(`CHKOBJ OBJ(${f.library}/${f.file}) OBJTYPE(*FILE) AUT(*USE)`).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (answer instanceof IbmiError && answer.messageId === 'CPF9802')
+        refused.push({ table: tableKey(t), reason: notAuthorizedReason(f, this.profile, 'CHKOBJ') });
+    }
+    return refused;
+  }
+
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
     return (await this.layoutsOf(tables, true)).map((l) => {
       const id = this.identify(l);
@@ -407,7 +435,25 @@ export class JournalSource implements SourceAgent {
         };
       });
       const remaining = maxRows - batch.changes.length;
-      const assembled = await this.readAssembled(journal, chain, readings, start, Math.max(1, remaining));
+      // A file the profile lost its authority to waits at its position, suspended; the others read on.
+      let assembled: Awaited<ReturnType<JournalSource['readAssembled']>> | null = null;
+      while (readings.length > 0 && !assembled) {
+        try {
+          assembled = await this.readAssembled(journal, chain, readings, start, Math.max(1, remaining));
+        } catch (error) {
+          const denied = refusedFile(error, readings);
+          if (!denied) throw error;
+          (batch.refusedTables ??= []).push({
+            table: denied.key,
+            reason: notAuthorizedReason(denied, this.profile, 'DSPJRN'),
+          });
+          const at = readings.indexOf(denied);
+          readings.splice(at, 1);
+          members.splice(at, 1);
+          positions.splice(at, 1);
+        }
+      }
+      if (!assembled) continue;
       batch.changes.push(
         ...(await this.withLobs(
           members.map((i) => layouts[i] as FileLayout),

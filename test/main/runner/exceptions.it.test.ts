@@ -4,98 +4,19 @@
 // of the counts; a retry after the cause is fixed reads the row from the source now (a newer row wins
 // over the values kept). Past maxExceptions the table is suspended at its position and resumed there,
 // as is a table the target refuses whole; a copy keeps its refused rows aside too.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { PostgresTarget } from '../../../main/agents/postgresql/target';
 import { tableKey, type Row, type TableRef } from '../../../main/agents/source';
 import type { RefusedRow } from '../../../main/agents/spi';
-import { SqliteTarget } from '../../../main/agents/sqlite/target';
-import type { Target } from '../../../main/agents/target';
 import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import type { ContractRow, SourceHarness } from '../agents/contract/sourceAgent';
 import { bothSources } from '../../helpers/bothSources';
-import { POSTGRES } from '../../helpers/replica';
+import { postgresSide, sqliteSide } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
 
 const sources = bothSources({ pipelineId: 'refusals', ibmiSchema: 'REFUSALS' });
 
 type Kept = RefusedRow & { id: number };
-
-/** The target's side: its rows, and a trigger that refuses names starting with "bad" (on or off). */
-interface TargetSide {
-  open(): Promise<Target>;
-  rows(table: string): Promise<Row[]>;
-  refuseBad(table: string, on: boolean): Promise<void>;
-  /** Renames the table away (the target refuses the whole table) and back. */
-  hide(table: string, hidden: boolean): Promise<void>;
-}
-
-function sqliteSide(pipelineId: string): TargetSide {
-  const path = join(mkdtempSync(join(tmpdir(), 'cdc-refusals-')), 'replica.sqlite');
-  const db = () => new Database(path, { timeout: 5000 });
-  const run = (statements: string) => {
-    const d = db();
-    d.exec(statements);
-    d.close();
-  };
-  return {
-    open: async () => new SqliteTarget(path, pipelineId),
-    rows: async (table) => {
-      const d = db();
-      const rows = d.prepare(`SELECT * FROM "${table}"`).all() as Row[];
-      d.close();
-      return rows;
-    },
-    refuseBad: async (table, on) =>
-      run(
-        on
-          ? `CREATE TRIGGER refuse_i BEFORE INSERT ON "${table}" WHEN NEW.name LIKE 'bad%' BEGIN SELECT RAISE(ABORT, 'refused: a bad name'); END;
-             CREATE TRIGGER refuse_u BEFORE UPDATE ON "${table}" WHEN NEW.name LIKE 'bad%' BEGIN SELECT RAISE(ABORT, 'refused: a bad name'); END;`
-          : 'DROP TRIGGER refuse_i; DROP TRIGGER refuse_u;',
-      ),
-    hide: async (table, hidden) =>
-      run(
-        hidden
-          ? `ALTER TABLE "${table}" RENAME TO "${table}_away"`
-          : `ALTER TABLE "${table}_away" RENAME TO "${table}"`,
-      ),
-  };
-}
-
-function postgresSide(schema: string, pipelineId: string): TargetSide {
-  const client = sources.client();
-  const nameColumn = async (table: string) =>
-    (
-      await client.query<{ column_name: string }>(
-        "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND lower(column_name) = 'name'",
-        [schema, table],
-      )
-    ).rows[0]?.column_name ?? 'name';
-  return {
-    open: async () => new PostgresTarget({ ...POSTGRES, schema }, pipelineId),
-    rows: async (table) => (await client.query(`SELECT * FROM "${schema}"."${table}"`)).rows as Row[],
-    refuseBad: async (table, on) => {
-      if (!on) {
-        await client.query(`DROP TRIGGER refuse_bad ON "${schema}"."${table}"`);
-        return;
-      }
-      const column = await nameColumn(table);
-      await client.query(`CREATE OR REPLACE FUNCTION "${schema}".refuse_bad() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN IF NEW."${column}" LIKE 'bad%' THEN RAISE EXCEPTION 'refused: a bad name'; END IF; RETURN NEW; END $$`);
-      await client.query(
-        `CREATE TRIGGER refuse_bad BEFORE INSERT OR UPDATE ON "${schema}"."${table}" FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse_bad()`,
-      );
-    },
-    hide: async (table, hidden) => {
-      const [from, to] = hidden ? [table, `${table}_away`] : [`${table}_away`, table];
-      await client.query(`ALTER TABLE "${schema}"."${from}" RENAME TO "${to}"`);
-    },
-  };
-}
 
 describe.each([
   ['change-tracking', 'sqlite'],
@@ -109,7 +30,8 @@ describe.each([
     const schema = `${pipelineId}_${process.pid}`;
     if (targetKind === 'postgresql')
       await sources.client().query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    const side = targetKind === 'sqlite' ? sqliteSide(pipelineId) : postgresSide(schema, pipelineId);
+    const side =
+      targetKind === 'sqlite' ? sqliteSide(pipelineId) : postgresSide(sources.client(), schema, pipelineId);
     const a = await h.createTable(`RA${targetKind[0]}`);
     const b = await h.createTable(`RB${targetKind[0]}`);
     const [aName, bName] = [h.entity(a).target.table, h.entity(b).target.table];

@@ -23,6 +23,9 @@ export interface SourceHarness {
   insertTogether(table: TableRef, rows: ContractRow[]): Promise<void>;
   /** Whether the source keeps a row as it was before a change (the journal with IMAGES(*BOTH)). */
   beforeImages: boolean;
+  /** Takes the agent's authority to read the table away (DENY SELECT, RVKOBJAUT), and gives it back. */
+  revokeRead(table: TableRef): Promise<void>;
+  grantRead(table: TableRef): Promise<void>;
   /** A new agent with its own connection, the same identity each time (so a checkpoint resumes). */
   open(): Promise<SourceAgent>;
   entity(table: TableRef): Entity;
