@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { budgetProblem, CI_LIMIT_SECONDS, DRILL_BUDGET_SECONDS } from '../setup/drillBudgets';
+import { anchorMs, paceFactor } from '../setup/machinePace';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,6 +46,18 @@ describe('test files', () => {
       /took 46 s, past its budget of 45 s/,
     );
     expect(budgetProblem('test/main/new.drill.test.ts', 1)).toMatch(/drill without a budget/);
+    // On a machine 1.2 times slower than the reference, the 45 s budget is 54 s.
+    expect(budgetProblem('test/main/runner/crash.drill.test.ts', 50, 1.2)).toBeUndefined();
+    expect(budgetProblem('test/main/runner/crash.drill.test.ts', 60, 1.2)).toMatch(
+      /took 60 s, past its budget of 54 s \(45 s at the reference pace, ×1\.20 here\)/,
+    );
+  });
+
+  it('scale the budgets by how much slower than the reference this machine runs the anchor, never below it', () => {
+    expect(paceFactor(80, 40)).toBe(2);
+    expect(paceFactor(20, 40)).toBe(1);
+    expect(paceFactor(null, 40)).toBe(1);
+    expect(anchorMs()).toBeGreaterThan(0);
     expect(budgetProblem('test/main/engine/engine.it.test.ts', 900)).toBeUndefined();
   });
 });

@@ -12,12 +12,17 @@ export const DRILL_BUDGET_SECONDS: Readonly<Record<string, number>> = {
 
 export const CI_LIMIT_SECONDS = 20 * 60;
 
-/** What a run of a drill says about its budget: nothing when within it. */
-export function budgetProblem(file: string, seconds: number): string | undefined {
+/**
+ * What a run of a drill says about its budget: nothing when within it. `pace`: how many seconds here
+ * one second of the reference machine is worth (machinePace.ts), 1 there.
+ */
+export function budgetProblem(file: string, seconds: number, pace = 1): string | undefined {
   if (!file.endsWith('.drill.test.ts')) return undefined;
   const budget = DRILL_BUDGET_SECONDS[file];
   if (budget === undefined) return `${file} is a drill without a budget (test/setup/drillBudgets.ts)`;
-  if (seconds > budget)
-    return `${file} took ${seconds.toFixed(0)} s, past its budget of ${budget} s (test/setup/drillBudgets.ts)`;
+  const here = budget * pace;
+  const scaled = pace === 1 ? '' : ` (${budget} s at the reference pace, ×${pace.toFixed(2)} here)`;
+  if (seconds > here)
+    return `${file} took ${seconds.toFixed(0)} s, past its budget of ${here.toFixed(0)} s${scaled} (test/setup/drillBudgets.ts)`;
   return undefined;
 }
