@@ -40,6 +40,11 @@ export const agentStatusSchema = z.object({
   tablesSuspended: z.array(z.object({ table: z.string(), reason: z.string() })).optional(),
   /** Rows the target refused, kept aside until retried or discarded. */
   exceptions: z.number().int().optional(),
+  /** The latest schema change at the source: applied at the target, or withheld by the policy. */
+  lastSchemaChange: z
+    .object({ at: timestamp, table: z.string(), reason: z.string(), withheld: z.boolean() })
+    .nullable()
+    .optional(),
   /** Warnings before loss: what the source may delete that the pipeline still needs, in words. */
   warnings: z.array(z.string()).optional(),
 });

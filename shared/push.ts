@@ -40,6 +40,7 @@ export const alertKindSchema = z.enum([
   'stopped',
   'suspended',
   'at-risk',
+  'schema-change',
   'lag',
   'backlog',
   'unreachable',
@@ -105,6 +106,8 @@ export const alertSettingsSchema = z.strictObject({
   suspended: z.boolean().default(true),
   /** The source may delete what the pipeline still needs (a receiver, changes near their retention's end). */
   atRisk: z.boolean().default(true),
+  /** Columns changed at the source: applied at the target, or withheld as the schema-change policy says. */
+  schemaChanges: z.boolean().default(true),
   /** An engine that answered stops answering for ENGINE_SILENCE_SECONDS. */
   unreachable: z.boolean().default(true),
   lagSeconds: z.number().int().min(1).max(604_800).nullable().default(300),

@@ -62,7 +62,6 @@ export interface StartContext {
   dataDir: string;
   /** Pipelines of this engine that write into the source's database (the other half of a two-way setup). */
   peerPipelines: string[];
-  /** Keeps an event of the running pipeline in the store. */
   /** An event of a kind that has words (shared/eventText.ts), checked by the compiler. */
   report(kind: EventKind, data: object): void;
   /** Keeps a backlog point (the history of GET …/backlog). */

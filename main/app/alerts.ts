@@ -46,6 +46,9 @@ export function alertsFor(
   if (settings.suspended && newlySuspended(before, after).length > 0) kinds.push('suspended');
   const warned = (s: AgentStatus) => (s.warnings ?? []).join('\n');
   if (settings.atRisk && warned(after) !== '' && warned(after) !== warned(before)) kinds.push('at-risk');
+  const change = after.lastSchemaChange;
+  if (settings.schemaChanges && change && change.at !== before.lastSchemaChange?.at)
+    kinds.push('schema-change');
   if (next.lagOver && !memory.lagOver) kinds.push('lag');
   if (next.backlogOver && !memory.backlogOver) kinds.push('backlog');
   return { kinds, memory: next };
@@ -95,6 +98,13 @@ export function alertText(
         title: `${where.pipelineName} is at risk of losing changes`,
         body: `${(status.warnings ?? []).join(' ')} (${on})`,
       };
+    case 'schema-change': {
+      const change = status.lastSchemaChange;
+      return {
+        title: `${where.pipelineName}: ${change?.table ?? 'a table'} ${change?.withheld ? 'changed at the source, withheld' : 'changed'}`,
+        body: `${change?.reason ?? 'Its columns changed at the source.'} (${on})`,
+      };
+    }
     case 'lag':
       return {
         title: `${where.pipelineName} is ${duration(status.lagSeconds ?? 0)} behind`,

@@ -26,6 +26,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
       tableCount: deps.repo.entities(pipelineId).length,
       tablesSuspended: deps.runtime.suspendedTables?.(pipelineId, agentId) ?? [],
       exceptions: Object.values(deps.exceptions.counts(pipelineId, agentId)).reduce((n, c) => n + c, 0),
+      lastSchemaChange: deps.repo.lastSchemaChange(pipelineId, agentId),
     }),
   };
 }

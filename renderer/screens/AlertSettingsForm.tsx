@@ -1,10 +1,21 @@
-// When the app tells the user: a pipeline that fails or stops, a lag or backlog over a threshold (empty:
-// never), an engine that stops answering. Desktop notifications come from main; in a browser this tab
+// When the app tells the user: a pipeline that fails or stops, a table suspended, changes at risk, a
+// schema change, a lag or backlog over a threshold (empty: never), an engine that stops answering. Desktop notifications come from main; in a browser this tab
 // shows them once allowed.
 import { useEffect, useState } from 'react';
 import { alertSettingsSchema, ENGINE_SILENCE_SECONDS, type AlertSettings } from '../../shared/push';
 import { useStore } from '../store';
 import { loadAlertSettings, saveAlertSettings } from '../store/fleet';
+
+/** The settings that ring or not, each a checkbox with its words. */
+type Toggle = 'failed' | 'stopped' | 'suspended' | 'atRisk' | 'schemaChanges' | 'unreachable';
+const TOGGLES: readonly { key: Toggle; label: string }[] = [
+  { key: 'failed', label: 'When a pipeline fails' },
+  { key: 'stopped', label: 'When a pipeline stops' },
+  { key: 'suspended', label: "When a table is suspended (the pipeline's other tables go on)" },
+  { key: 'atRisk', label: 'When the source may delete changes a pipeline still needs' },
+  { key: 'schemaChanges', label: "When a table's columns change at the source (applied or withheld)" },
+  { key: 'unreachable', label: `When an engine stops answering (for ${ENGINE_SILENCE_SECONDS} s)` },
+];
 
 type Permission = NotificationPermission | 'unsupported';
 const permissionNow = (): Permission =>
@@ -34,11 +45,7 @@ function SettingsForm({
   const error = useStore((s) => s.alertsError);
   const mode = useStore((s) => s.appInfo?.mode);
   const [draft, setDraft] = useState({
-    failed: settings.failed,
-    stopped: settings.stopped,
-    suspended: settings.suspended,
-    atRisk: settings.atRisk,
-    unreachable: settings.unreachable,
+    ...(Object.fromEntries(TOGGLES.map((t) => [t.key, settings[t.key]])) as Record<Toggle, boolean>),
     lag: settings.lagSeconds === null ? '' : String(settings.lagSeconds),
     backlog: settings.backlogRows === null ? '' : String(settings.backlogRows),
   });
@@ -48,11 +55,7 @@ function SettingsForm({
   const save = async () => {
     setSaved(false);
     const parsed = alertSettingsSchema.safeParse({
-      failed: draft.failed,
-      stopped: draft.stopped,
-      suspended: draft.suspended,
-      atRisk: draft.atRisk,
-      unreachable: draft.unreachable,
+      ...Object.fromEntries(TOGGLES.map((t) => [t.key, draft[t.key]])),
       lagSeconds: draft.lag.trim() === '' ? null : Number(draft.lag),
       backlogRows: draft.backlog.trim() === '' ? null : Number(draft.backlog),
     });
@@ -75,46 +78,16 @@ function SettingsForm({
           void save();
         }}
       >
-        <label>
-          <input
-            type="checkbox"
-            checked={draft.failed}
-            onChange={(e) => setDraft({ ...draft, failed: e.target.checked })}
-          />{' '}
-          When a pipeline fails
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={draft.stopped}
-            onChange={(e) => setDraft({ ...draft, stopped: e.target.checked })}
-          />{' '}
-          When a pipeline stops
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={draft.suspended}
-            onChange={(e) => setDraft({ ...draft, suspended: e.target.checked })}
-          />{' '}
-          When a table is suspended (the pipeline's other tables go on)
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={draft.atRisk}
-            onChange={(e) => setDraft({ ...draft, atRisk: e.target.checked })}
-          />{' '}
-          When the source may delete changes a pipeline still needs
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={draft.unreachable}
-            onChange={(e) => setDraft({ ...draft, unreachable: e.target.checked })}
-          />{' '}
-          When an engine stops answering (for {ENGINE_SILENCE_SECONDS} s)
-        </label>
+        {TOGGLES.map((t) => (
+          <label key={t.key}>
+            <input
+              type="checkbox"
+              checked={draft[t.key]}
+              onChange={(e) => setDraft({ ...draft, [t.key]: e.target.checked })}
+            />{' '}
+            {t.label}
+          </label>
+        ))}
         <label>
           Lag threshold (seconds; empty: never)
           <input

@@ -1,6 +1,7 @@
 // The store's shape in one place: each slice's state, and the types they hold. The slices (one file
 // each, with their actions) and the store itself import it, so no slice imports another's types.
 import type { z } from 'zod';
+import type { SchemaChanges } from '../../shared/agents/common';
 import type { ExceptionsAnswer } from '../../shared/exceptions';
 import type {
   agentTypeSummarySchema,
@@ -129,6 +130,8 @@ export interface ChosenTable {
   schema: string;
   table: string;
   target: string;
+  /** The table's own schema-change policy; the pipeline's when left out. */
+  schemaChanges?: SchemaChanges;
 }
 
 export interface TablePickerState {

@@ -1,6 +1,7 @@
 // Choosing a pipeline's tables: a page of the source's catalogue at a time (searched, by schema), the
 // tables chosen with their target names, saved as the pipeline's entities. Entities already stored
 // open as chosen, and keep their other settings (row identification, columns, journal) when saved.
+import type { SchemaChanges } from '../../shared/agents/common';
 import type { CatalogTable, Entity } from '../../shared/controlApi';
 import { agentTypes, agentTypeSchema } from '../../shared/agents';
 import { useStore } from './index';
@@ -47,7 +48,10 @@ export async function openPicker(address: PickerAddress): Promise<void> {
     });
     if (!stillFor(address)) return;
     const chosen = Object.fromEntries(
-      entities.map((e) => [keyOf(e.source), { ...e.source, target: e.target.table }]),
+      entities.map((e) => [
+        keyOf(e.source),
+        { ...e.source, target: e.target.table, ...(e.schemaChanges && { schemaChanges: e.schemaChanges }) },
+      ]),
     );
     update(() => ({ stored: entities, chosen }));
   } catch (error) {
@@ -131,18 +135,31 @@ export function setTarget(key: string, target: string): void {
   });
 }
 
+/** A chosen table's own schema-change policy, or the pipeline's again (undefined). */
+export function setSchemaChanges(key: string, schemaChanges: SchemaChanges | undefined): void {
+  update((p) => {
+    const table = p.chosen[key];
+    if (!table) return {};
+    const { schemaChanges: _was, ...rest } = table;
+    const next = schemaChanges ? { ...rest, schemaChanges } : rest;
+    return { chosen: { ...p.chosen, [key]: next }, result: undefined };
+  });
+}
+
 /** The chosen tables as entities: a table stored before keeps its other settings. */
 function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
   const stored = new Map(p.stored.map((e) => [keyOf(e.source), e]));
   return Object.entries(p.chosen).map(([key, t]): Entity => {
-    const before = stored.get(key);
-    return before
-      ? { ...before, target: { ...before.target, table: t.target } }
-      : {
-          source: { schema: t.schema, table: t.table },
-          target: { table: t.target },
-          rowIdentification: { kind: 'primaryKey' },
-        };
+    const { schemaChanges: _stored, ...before } = stored.get(key) ?? {
+      source: { schema: t.schema, table: t.table },
+      target: { table: t.target },
+      rowIdentification: { kind: 'primaryKey' as const },
+    };
+    return {
+      ...before,
+      target: { ...before.target, table: t.target },
+      ...(t.schemaChanges && { schemaChanges: t.schemaChanges }),
+    };
   });
 }
 

@@ -1,6 +1,8 @@
 // Choosing a pipeline's tables from the source's catalogue: search, a schema, a page at a time; per
 // table its rows, key, change feed and what would stop it (with the statement that fixes it); the
-// target name of each chosen table; saved as the pipeline's entities, the outcome beside the button.
+// target name of each chosen table and its own schema-change policy (the pipeline's unless chosen);
+// saved as the pipeline's entities, the outcome beside the button.
+import { SCHEMA_CHANGE_CHOICES, type SchemaChanges } from '../../shared/agents/common';
 import { useFocusOn } from './useFocusOn';
 import { useState } from 'react';
 import { count } from '../../shared/format';
@@ -15,9 +17,14 @@ import {
   previousPage,
   saveTables,
   setFilter,
+  setSchemaChanges,
   setTarget,
   toggle,
 } from '../store/tablePicker';
+
+/** A select's value as a policy; the empty option is the pipeline's. */
+const schemaChangeChoice = (value: string): SchemaChanges | undefined =>
+  SCHEMA_CHANGE_CHOICES.find((c) => c === value);
 
 export function TablePicker() {
   const picker = useStore((s) => s.picker);
@@ -108,6 +115,7 @@ export function TablePicker() {
             <th scope="col">Change feed</th>
             <th scope="col">What would stop it</th>
             <th scope="col">Target table</th>
+            <th scope="col">Schema changes</th>
           </tr>
         </thead>
         <tbody>
@@ -145,6 +153,22 @@ export function TablePicker() {
                       value={pick.target}
                       onChange={(e) => setTarget(key, e.target.value)}
                     />
+                  )}
+                </td>
+                <td>
+                  {pick && (
+                    <select
+                      aria-label={`Schema changes of ${name}`}
+                      value={pick.schemaChanges ?? ''}
+                      onChange={(e) => setSchemaChanges(key, schemaChangeChoice(e.target.value))}
+                    >
+                      <option value="">As the pipeline</option>
+                      {SCHEMA_CHANGE_CHOICES.map((c) => (
+                        <option key={c} value={c}>
+                          {c}
+                        </option>
+                      ))}
+                    </select>
                   )}
                 </td>
               </tr>

@@ -77,6 +77,9 @@ describe('choosing tables', () => {
     expect(await result.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await page.getByLabel('Target table of SHOP.ORDERS').fill('orders');
+    // Orders gets its own schema-change policy; Customer keeps the pipeline's.
+    expect(await page.getByLabel('Schema changes of SHOP.ORDERS').inputValue()).toBe('');
+    await page.getByLabel('Schema changes of SHOP.ORDERS').selectOption('suspend-table');
     await page.getByRole('button', { name: 'Save 2 tables' }).click();
     await expect.poll(() => result.textContent()).toBe('Saved: the pipeline replicates 2 tables.');
     expect(await result.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -87,11 +90,17 @@ describe('choosing tables', () => {
       profileId: 'local',
       pipelineId: 'picked',
     })) as {
-      entities: { source: { schema: string; table: string }; target: { table: string } }[];
+      entities: {
+        source: { schema: string; table: string };
+        target: { table: string };
+        schemaChanges?: string;
+      }[];
     };
-    expect(stored.entities.map((e) => [`${e.source.schema}.${e.source.table}`, e.target.table])).toEqual([
-      ['SHOP.CUSTOMER', 'customer'],
-      ['SHOP.ORDERS', 'orders'],
+    expect(
+      stored.entities.map((e) => [`${e.source.schema}.${e.source.table}`, e.target.table, e.schemaChanges]),
+    ).toEqual([
+      ['SHOP.CUSTOMER', 'customer', undefined],
+      ['SHOP.ORDERS', 'orders', 'suspend-table'],
     ]);
 
     // The same view edits them later, from the Pipelines screen.
@@ -107,6 +116,7 @@ describe('choosing tables', () => {
     await row('SHOP.CUSTOMER').waitFor();
     expect(await page.getByLabel('Replicate SHOP.CUSTOMER').isChecked()).toBe(true);
     expect(await page.getByLabel('Replicate LEGACY.ITEMS').isChecked()).toBe(false);
+    expect(await page.getByLabel('Schema changes of SHOP.ORDERS').inputValue()).toBe('suspend-table');
     // A table added here shows in the Tables view at once, not after a reload.
     await page.getByLabel('Replicate LEGACY.ITEMS').check();
     await page.getByRole('button', { name: 'Save 3 tables' }).click();

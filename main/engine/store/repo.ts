@@ -147,6 +147,9 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     lastFailure: db.prepare<[string, string], { at: string; data: string }>(
       "SELECT at, data FROM events WHERE pipeline_id = ? AND agent_id = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1",
     ),
+    lastSchemaChange: db.prepare<[string, string], { at: string; kind: string; data: string }>(
+      "SELECT at, kind, data FROM events WHERE pipeline_id = ? AND agent_id = ? AND kind IN ('schema-changed', 'schema-change-withheld') ORDER BY id DESC LIMIT 1",
+    ),
     insertVerify: db.prepare(
       'INSERT OR REPLACE INTO verify_reports (pipeline_id, agent_id, id, finished_at, report) VALUES (?, ?, ?, ?, ?)',
     ),
@@ -307,6 +310,18 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       if (!row) return null;
       const data = safeJson(row.data) as { reason?: unknown } | undefined;
       return { at: row.at, reason: typeof data?.reason === 'string' ? data.reason : 'failed' };
+    },
+    /** The agent's latest schema change among the events kept, applied or withheld. */
+    lastSchemaChange: (pipelineId: string, agentId: string) => {
+      const row = q.lastSchemaChange.get(pipelineId, agentId);
+      if (!row) return null;
+      const data = safeJson(row.data) as { table?: unknown; reason?: unknown } | undefined;
+      return {
+        at: row.at,
+        table: typeof data?.table === 'string' ? data.table : '',
+        reason: typeof data?.reason === 'string' ? data.reason : row.kind,
+        withheld: row.kind === 'schema-change-withheld',
+      };
     },
     /** Keeps a finished verify or repair; the newest VERIFY_REPORTS_KEPT of the agent stay. */
     addVerifyReport: (pipelineId: string, agentId: string, report: VerifyReport) => {

@@ -47,6 +47,38 @@ describe('alerts', () => {
     expect(ring(rows)).toEqual([[], [], ['backlog'], [], [], ['backlog']]);
   });
 
+  it('rings each schema change at the source once, applied or withheld, in words', () => {
+    const added = {
+      at: '2026-11-27T10:00:00.000Z',
+      table: 'dbo.Orders',
+      reason: 'column Note added',
+      withheld: false,
+    };
+    const withheld = {
+      at: '2026-11-27T10:05:00.000Z',
+      table: 'dbo.Orders',
+      reason: 'column Extra added at the source left out, as the schema-change policy says',
+      withheld: true,
+    };
+    const seen = [status(), status({ lastSchemaChange: added }), status({ lastSchemaChange: added })];
+    expect(ring([...seen, status({ lastSchemaChange: withheld })])).toEqual([
+      [],
+      ['schema-change'],
+      [],
+      ['schema-change'],
+    ]);
+    expect(ring(seen, { ...settings, schemaChanges: false })).toEqual([[], [], []]);
+    expect(
+      alertText('schema-change', status({ lastSchemaChange: withheld }), settings, {
+        pipelineName: 'Sales',
+        engineName: 'Local',
+      }),
+    ).toEqual({
+      title: 'Sales: dbo.Orders changed at the source, withheld',
+      body: 'column Extra added at the source left out, as the schema-change policy says (on Local)',
+    });
+  });
+
   it('rings a table newly suspended, once, and says which and how many of the pipeline', () => {
     const notes = { table: 'dbo.Notes', reason: 'dbo.Notes was suspended: no such table' };
     const tags = { table: 'dbo.Tags', reason: 'dbo.Tags was suspended: permission denied' };
