@@ -72,6 +72,16 @@ export const rowIdentificationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('rrn') }),
 ]);
 
+/**
+ * What a value of one column the source cannot decode becomes: kept aside with its row, null, zero (a
+ * decimal column), the earliest value or this date `YYYY-MM-DD` (a date or timestamp column).
+ */
+export const invalidValueSchema = z.union([
+  z.enum(['keep-row-aside', 'null', 'zero', 'earliest']),
+  z.iso.date(),
+]);
+export type InvalidValue = z.infer<typeof invalidValueSchema>;
+
 export const entitySchema = z.strictObject({
   source: z.strictObject({ schema: sqlName, table: sqlName }),
   target: z.strictObject({ schema: sqlName.optional(), table: sqlName }),
@@ -87,6 +97,11 @@ export const entitySchema = z.strictObject({
   members: z.array(ibmiName).min(1).max(1000).optional(),
   /** This table's schema-change policy, over the pipeline's (the schemaChanges setting). */
   schemaChanges: z.enum(SCHEMA_CHANGE_CHOICES).optional(),
+  /**
+   * Journal agent only: per column, what a value that cannot be decoded becomes (blanks in a packed or
+   * zoned field, a legacy date such as 00/00/00), over the invalidDecimals and invalidDates settings.
+   */
+  invalidValues: z.record(sqlName, invalidValueSchema).optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
 

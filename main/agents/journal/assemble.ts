@@ -5,6 +5,7 @@
 // An F RG (RGZPFM) renumbers an RRN-identified file and an F CR (CLRPFM) empties any: both ask for a
 // snapshot of the file instead of changes that would land on the wrong rows. An F EJ (ENDJRNPF) stops:
 // the file's later changes are in no journal.
+import type { InvalidValue } from '../../../shared/controlApi';
 import type { FieldDef } from '../drivers/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
@@ -71,6 +72,8 @@ export interface TableReading {
   identify: string[] | 'rrn';
   /** Entries released at or before this position are applied already (null: none is). */
   appliedThrough: JournalPosition | null;
+  /** The entity's own decode policy per column (invalidValues), over the agent's settings. */
+  invalidValues?: Readonly<Record<string, InvalidValue>>;
 }
 
 export interface Assembled {
@@ -104,7 +107,8 @@ function decoderOf(fields: readonly FieldDef[], form: ValueForm): ImageDecoder {
     known.form.timeFormat === form.timeFormat &&
     known.form.utcOffsetMinutes === form.utcOffsetMinutes &&
     known.form.invalid?.decimals === form.invalid?.decimals &&
-    known.form.invalid?.dates === form.invalid?.dates
+    known.form.invalid?.dates === form.invalid?.dates &&
+    known.form.invalid?.columns === form.invalid?.columns
   )
     return known.decoder;
   const decoder = compileImageDecoder(fields, form);
@@ -128,7 +132,9 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): ReadRow {
         'holds minimised entry data (the journal has MINENTDTA): part of the record, which cannot be applied. ' +
         'Run CHGJRN … MINENTDTA(*NONE) on the journal (the journal-attributes check names it), then copy the file again.',
     );
-  const decoder = decoderOf(t.fields, form);
+  const own = t.invalidValues &&
+    form.invalid && { ...form, invalid: { ...form.invalid, columns: t.invalidValues } };
+  const decoder = decoderOf(t.fields, own || form);
   // A shorter image was written with another layout, or minimised: never read past its end. A DSPJRN
   // outfile pads JOESD to its longest entry, so only the entry's own length tells a longer one.
   const tooLong = e.imageLength !== undefined && e.imageLength > decoder.length;

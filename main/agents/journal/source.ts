@@ -56,7 +56,7 @@ import {
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
 import { recordLength } from '../drivers/ibmi/recordImage';
-import { localInstant, timezoneMinutes, type ValueForm } from './values';
+import { invalidValuesProblem, localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
@@ -180,6 +180,12 @@ export class JournalSource implements SourceAgent {
         throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
       return l ? [l] : [];
     });
+    // An entity's decode policy per column is checked against the file's own fields before anything is read.
+    for (const l of layouts) {
+      const chosen = this.entity(l.ref)?.invalidValues;
+      const problem = chosen && invalidValuesProblem(tableKey(l.ref), l.fields, chosen);
+      if (problem) throw new Error(problem);
+    }
     // Refused before anything is read, never discovered at the first change (the column-types check says the same).
     const unsupported = layouts.flatMap((l) =>
       unsupportedColumns(l).map((c) => `${l.library}/${l.file} ${c}`),
@@ -432,6 +438,7 @@ export class JournalSource implements SourceAgent {
           fields: l.fields,
           identify: this.identify(l),
           appliedThrough: (positions[k] as TablePosition).applied,
+          invalidValues: this.entity(l.ref)?.invalidValues,
         };
       });
       const remaining = maxRows - batch.changes.length;

@@ -9,6 +9,7 @@ import type { IbmiValue } from '../drivers/ibmi/connection';
 import { sqlTypeName, type FieldDef, type FieldValue } from '../drivers/ibmi/recordImage';
 import type { RowValue } from '../source';
 import type { INVALID_DATE_CHOICES, INVALID_DECIMAL_CHOICES } from '../../../shared/agents/journal';
+import type { InvalidValue } from '../../../shared/controlApi';
 
 export interface ValueForm {
   /** The formats the connection negotiated: how SQL hands dates and times over. */
@@ -16,8 +17,15 @@ export interface ValueForm {
   timeFormat: TimeFormat;
   /** The system's offset from UTC in minutes (CURRENT TIMEZONE) when timestamps go to UTC; null leaves them. */
   utcOffsetMinutes: number | null;
-  /** What a field that cannot be decoded becomes (the agent's settings); kept aside when left out. */
-  invalid?: { decimals: InvalidDecimals; dates: InvalidDates };
+  /**
+   * What a field that cannot be decoded becomes (the agent's settings, and per column the entity's
+   * invalidValues over them); kept aside when left out.
+   */
+  invalid?: {
+    decimals: InvalidDecimals;
+    dates: InvalidDates;
+    columns?: Readonly<Record<string, InvalidValue>>;
+  };
 }
 
 export type InvalidDecimals = (typeof INVALID_DECIMAL_CHOICES)[number];
@@ -29,18 +37,55 @@ export type InvalidDates = (typeof INVALID_DATE_CHOICES)[number];
  */
 export function replacementOf(f: FieldDef, form: ValueForm): { value: RowValue } | undefined {
   const kind = f.type.kind;
+  const own = form.invalid?.columns?.[f.name];
   if (kind === 'packed' || kind === 'zoned') {
-    const policy = form.invalid?.decimals ?? 'keep-row-aside';
+    const policy = own ?? form.invalid?.decimals ?? 'keep-row-aside';
     if (policy === 'keep-row-aside') return undefined;
     // A null into a NOT NULL column is the target's to refuse: the row is then kept aside there.
     return { value: policy === 'null' ? null : formValue(f, '0', form) };
   }
   if (kind === 'date' || kind === 'time' || kind === 'timestamp') {
-    const policy = form.invalid?.dates ?? 'keep-row-aside';
+    const policy = own ?? form.invalid?.dates ?? 'keep-row-aside';
     if (policy === 'keep-row-aside') return undefined;
     if (policy === 'null') return { value: null };
     const earliest = { date: '0001-01-01', time: '00:00:00', timestamp: '0001-01-01-00.00.00.000000' }[kind];
-    return { value: formValue(f, earliest, form) };
+    // A chosen date: that day (at midnight for a timestamp); a time column takes the earliest.
+    const chosen = /^\d{4}-\d{2}-\d{2}$/.test(policy)
+      ? { date: policy, time: earliest, timestamp: `${policy}-00.00.00.000000` }[kind]
+      : earliest;
+    return { value: formValue(f, chosen, form) };
+  }
+  return undefined;
+}
+
+/**
+ * Why an entity's invalidValues does not fit its file's fields, naming the column, the value and the
+ * rule; undefined when it fits. Zero is for decimals (packed, zoned), earliest and a date for dates
+ * and timestamps (earliest for times); other columns have nothing to decode.
+ */
+export function invalidValuesProblem(
+  table: string,
+  fields: readonly FieldDef[],
+  chosen: Readonly<Record<string, InvalidValue>>,
+): string | undefined {
+  for (const [column, value] of Object.entries(chosen)) {
+    const f = fields.find((x) => x.name === column);
+    const at = `${table} invalidValues.${column} = "${value}"`;
+    if (!f) return `${at}: the file has no column ${column} (${fields.map((x) => x.name).join(', ')}).`;
+    const kind = f.type.kind;
+    const allowed =
+      kind === 'packed' || kind === 'zoned'
+        ? ['keep-row-aside', 'null', 'zero']
+        : kind === 'date' || kind === 'timestamp'
+          ? ['keep-row-aside', 'null', 'earliest', 'a date YYYY-MM-DD']
+          : kind === 'time'
+            ? ['keep-row-aside', 'null', 'earliest']
+            : [];
+    if (allowed.length === 0)
+      return `${at}: ${column} is ${sqlTypeName(f.type)}, whose values are always decoded; a policy is for decimal, date, time and timestamp columns.`;
+    const isDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+    if (!allowed.includes(value) && !(isDate && allowed.includes('a date YYYY-MM-DD')))
+      return `${at}: ${column} is ${sqlTypeName(f.type)}, which takes ${allowed.join(', ')}.`;
   }
   return undefined;
 }

@@ -162,3 +162,58 @@ describe.each(['sqlite', 'postgresql'] as const)(
     });
   },
 );
+
+describe('a decode policy per column', () => {
+  it('writes zero and the chosen date where the entity says, over the pipeline; a misfit names the column', async () => {
+    const file = 'BADCOL';
+    const ref = { schema: SCHEMA, table: file };
+    await admin.query(
+      `CREATE TABLE ${SCHEMA}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(20) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, DUE DATE NOT NULL)`,
+    );
+    await admin.command(`CHGJRNOBJ OBJ((${SCHEMA}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    await admin.query(`INSERT INTO ${SCHEMA}.${file} VALUES (1, 'one', 1.50, '2026-01-31')`);
+    const physical = ibmi.system.file(SCHEMA, file);
+    if (!physical) throw new Error('no file');
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-badcol-')), 'replica.sqlite');
+    const events: RunnerEvent[] = [];
+    const runner = (invalidValues: Record<string, string>) =>
+      new PipelineRunner({
+        openSource: () =>
+          openJournalSource({
+            credentials: sandboxIbmiCredentials(ibmi),
+            configuration: journalConfiguration(),
+            pipelineId: 'badcol',
+            agentId: 'source',
+            entities: [journalEntity(ref, { invalidValues })],
+          }),
+        openTarget: async () => new SqliteTarget(path, 'badcol'),
+        entities: [journalEntity(ref, { invalidValues })],
+        onEvent: (e) => events.push(e),
+        idleMs: 20,
+        onRowsRefused: () => ({}),
+      });
+    const chosen = { AMOUNT: 'zero', DUE: '1900-01-01' };
+    const first = runner(chosen);
+    await first.runUntilCaughtUp();
+    expect(first.failure).toBeNull();
+
+    // A program writes row 2 with blanks in AMOUNT and zeros in DUE (an ISO date of 0000-00-00).
+    const zeroDate = Buffer.from([0xf0, 0xf0, 0xf0, 0xf0, 0x60, 0xf0, 0xf0, 0x60, 0xf0, 0xf0]);
+    ibmi.system.writeFromProgram(physical, { ID: 2, NAME: 'two', AMOUNT: BLANKS, DUE: zeroDate });
+    events.length = 0;
+    const second = runner(chosen);
+    await second.runUntilCaughtUp();
+    expect(second.failure).toBeNull();
+    const db = new Database(path, { readonly: true });
+    const row = db.prepare(`SELECT AMOUNT, DUE FROM "${file.toLowerCase()}" WHERE ID = 2`).get();
+    db.close();
+    expect(row).toEqual({ AMOUNT: '0.00', DUE: '1900-01-01' });
+    expect(events.find((e) => e.kind === 'values-replaced')).toMatchObject({ values: 2, by: 'source' });
+
+    const misfit = runner({ NAME: 'zero' });
+    await misfit.runUntilCaughtUp();
+    expect(misfit.failure).toMatch(
+      /BADDATA\.BADCOL invalidValues\.NAME = "zero": NAME is VARCHAR\(20\), whose values are always decoded/,
+    );
+  });
+});

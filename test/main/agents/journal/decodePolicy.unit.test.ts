@@ -4,7 +4,7 @@
 // each replacement counted. The other fields are read as ever.
 import { describe, expect, it } from 'vitest';
 import { compileImageDecoder } from '../../../../main/agents/journal/imageDecoder';
-import type { ValueForm } from '../../../../main/agents/journal/values';
+import { invalidValuesProblem, type ValueForm } from '../../../../main/agents/journal/values';
 import { encodeRecord } from '../../../../main/agents/drivers/ibmi/recordEncode';
 import { fieldSpan, type FieldDef } from '../../../../main/agents/drivers/ibmi/recordImage';
 import { encodeText } from '../../../../main/agents/drivers/ibmi/ccsid';
@@ -62,6 +62,33 @@ describe('an image with data no SQL reader maps', () => {
     expect(read.row.AMOUNT).toBeNull();
     expect(read.replaced).toBe(1);
     expect(read.unread.map((u) => u.field)).toEqual(['SHIPPED']);
+  });
+
+  it('takes a column’s own policy over the pipeline’s, a chosen date among them', () => {
+    const image = written({ AMOUNT: BLANK_PACKED, SHIPPED: ZERO_DATE });
+    const own = compileImageDecoder(
+      FIELDS,
+      form({ decimals: 'keep-row-aside', dates: 'keep-row-aside', columns: { SHIPPED: '1900-01-01' } }),
+    );
+    const read = own.decodeLenient(image, '0000');
+    expect(read.row.SHIPPED).toBe('1900-01-01');
+    expect(read.replaced).toBe(1);
+    expect(read.unread.map((u) => u.field)).toEqual(['AMOUNT']);
+  });
+
+  it('refuses a column policy that does not fit, naming the column, the value and what it takes', () => {
+    expect(
+      invalidValuesProblem('SHOP.ORDERS', FIELDS, { AMOUNT: 'zero', SHIPPED: 'earliest' }),
+    ).toBeUndefined();
+    expect(invalidValuesProblem('SHOP.ORDERS', FIELDS, { AMOUNT: '1900-01-01' })).toBe(
+      'SHOP.ORDERS invalidValues.AMOUNT = "1900-01-01": AMOUNT is DECIMAL(9,2), which takes keep-row-aside, null, zero.',
+    );
+    expect(invalidValuesProblem('SHOP.ORDERS', FIELDS, { SHIPPED: 'zero' })).toMatch(
+      /SHIPPED is DATE, which takes keep-row-aside, null, earliest, a date YYYY-MM-DD\.$/,
+    );
+    expect(invalidValuesProblem('SHOP.ORDERS', FIELDS, { PRICE: 'null' })).toBe(
+      'SHOP.ORDERS invalidValues.PRICE = "null": the file has no column PRICE (ID, AMOUNT, SHIPPED, NOTE).',
+    );
   });
 
   it('leaves a good image to the fast decoder', () => {
