@@ -149,6 +149,8 @@ export class PipelineRunner {
   /** The entities changed while running: tables are described and prepared again at the next step. */
   private reshaped = false;
   private readonly copies: TableCopies;
+  /** Per table being copied, its chunk's failures in a row that a retry may heal. */
+  private readonly copyTries = new Map<string, number>();
   /** Tables stopped on their own (kept at the target too): not read until copied again. */
   private stopped = new Map<string, TableStop>();
   /** Stopped tables asked to be copied again: read from the next (re)connect. */
@@ -355,8 +357,12 @@ export class PipelineRunner {
     return (this.o.clock ?? systemClock).now();
   }
 
+  private get retryPolicy() {
+    return this.o.retry ?? { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
+  }
+
   private async run(untilCaughtUp: boolean): Promise<void> {
-    const retry = this.o.retry ?? { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
+    const retry = this.retryPolicy;
     let attempt = 0;
     this.emit({ kind: 'started' });
     try {
@@ -499,6 +505,12 @@ export class PipelineRunner {
   private tableOwn(error: unknown): boolean {
     if ((this.o.onTableError ?? 'suspend-table') === 'stop-pipeline') return false;
     return !isTransient(error, this.classify) && !(error instanceof AgentConnectionError);
+  }
+
+  /** Whether a failure that a retry may heal is retried for its table alone, then the table suspended. */
+  private tableRetries(error: unknown): boolean {
+    if ((this.o.onTableError ?? 'suspend-table') === 'stop-pipeline') return false;
+    return isTransient(error, this.classify) && !(error instanceof AgentConnectionError);
   }
 
   /** The source's and the target's verdicts on an error (the plugins', before either has opened). */
@@ -895,7 +907,22 @@ export class PipelineRunner {
         transient: (error) => isTransient(error, this.classify),
       });
     const { copying, refused: copyRefused } = await this.copies.advance(ctx, stored);
+    // A copy that keeps failing on its own (a timeout, a deadlock, again and again) is retried as any
+    // failure is, then suspended at its cursor when the retries are spent, rather than stop the others.
+    for (const t of [...this.copyTries.keys()]) if (!copyRefused.has(t)) this.copyTries.delete(t);
     for (const [table, error] of copyRefused) {
+      if (this.tableRetries(error)) {
+        const tries = (this.copyTries.get(table) ?? 0) + 1;
+        this.copyTries.set(table, tries);
+        if (tries < this.retryPolicy.maxAttempts) throw error;
+        this.copyTries.delete(table);
+        await this.suspendTable(
+          stored,
+          table,
+          `its copy failed ${tries} times in a row, the last time with: ${this.reason(error)}`,
+        );
+        continue;
+      }
       if (!this.tableOwn(error)) throw error;
       await this.suspendTable(stored, table, this.reason(error));
     }
@@ -921,6 +948,7 @@ export class PipelineRunner {
       restarted.size === 0 &&
       stops.size === 0 &&
       sourceRefused.length === 0 &&
+      !batch.layoutChanged?.length &&
       !copying
     );
   }

@@ -24,7 +24,14 @@ export function schemaVerdict(
   change: { added: readonly string[]; gone: readonly string[] },
 ): SchemaVerdict {
   const { added, gone } = change;
-  const none = { table, dropped: undefined, withheld: null, suspend: null };
+  // Under any policy but propagate a column is never dropped at the target, even when nothing changed
+  // this time (a change told twice, at a start and by the journal's D CG, must not drop what was kept).
+  const none = {
+    table,
+    dropped: policy === 'propagate' ? undefined : ('keep' as const),
+    withheld: null,
+    suspend: null,
+  };
   if (policy === 'propagate' || (added.length === 0 && gone.length === 0)) return none;
   const said = [
     added.length ? `added: ${list(added)}` : null,

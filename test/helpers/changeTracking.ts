@@ -127,6 +127,15 @@ export async function changeTrackingHarness(
           `BEGIN TRANSACTION; INSERT INTO ${qualified(table)} (id, name, amount) VALUES ${values}; COMMIT;`,
         );
     },
+    async addNoteColumn(table) {
+      await admin.request().batch(`ALTER TABLE ${qualified(table)} ADD note NVARCHAR(20) NULL`);
+    },
+    async dropColumn(table, column) {
+      await admin.request().batch(`ALTER TABLE ${qualified(table)} DROP COLUMN ${column}`);
+    },
+    async dropTable(table) {
+      await admin.request().batch(`DROP TABLE ${qualified(table)}`);
+    },
     async revokeRead(table) {
       await admin.request().batch(`DENY SELECT ON ${qualified(table)} TO [${credentials.username}]`);
     },

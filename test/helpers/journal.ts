@@ -91,6 +91,15 @@ export function journalHarness(
           ]);
       });
     },
+    async addNoteColumn(table) {
+      await admin.query(`ALTER TABLE ${table.schema}.${table.table} ADD COLUMN NOTE VARCHAR(20)`);
+    },
+    async dropColumn(table, column) {
+      await admin.query(`ALTER TABLE ${table.schema}.${table.table} DROP COLUMN ${column.toUpperCase()}`);
+    },
+    async dropTable(table) {
+      await admin.query(`DROP TABLE ${table.schema}.${table.table}`);
+    },
     // The agent reads new tables through *PUBLIC: taken from *PUBLIC and the agent's own profile, then
     // given to the agent's profile alone.
     async revokeRead(table) {
@@ -104,12 +113,14 @@ export function journalHarness(
       );
     },
     beforeImages: true,
+    // With the entities of the tables made, as the engine opens it (the journal's ends are noted per entity).
     open: () =>
       openJournalSource({
         credentials,
         configuration: journalConfiguration(),
         pipelineId: options.pipelineId ?? 'contract',
         agentId: 'source',
+        entities: made.map((t) => journalEntity(t)),
       }),
     entity: (table) => journalEntity(table),
     normalize: (row: Row) => ({ id: Number(row.ID), name: String(row.NAME), amount: String(row.AMOUNT) }),

@@ -16,6 +16,8 @@ import { POSTGRES } from './replica';
 export interface TargetSide {
   open(): Promise<Target>;
   rows(table: string): Promise<Row[]>;
+  /** The table's column names in lower case, in order; null when the table is not there. */
+  columns(table: string): Promise<string[] | null>;
   refuseBad(table: string, on: boolean): Promise<void>;
   /** Renames the table away (the target refuses the whole table) and back. */
   hide(table: string, hidden: boolean): Promise<void>;
@@ -36,6 +38,12 @@ export function sqliteSide(pipelineId: string): TargetSide {
       const rows = d.prepare(`SELECT * FROM "${table}"`).all() as Row[];
       d.close();
       return rows;
+    },
+    columns: async (table) => {
+      const d = db();
+      const found = d.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[];
+      d.close();
+      return found.length === 0 ? null : found.map((c) => c.name.toLowerCase());
     },
     refuseBad: async (table, on) =>
       run(
@@ -64,6 +72,13 @@ export function postgresSide(client: pg.Client, schema: string, pipelineId: stri
   return {
     open: async () => new PostgresTarget({ ...POSTGRES, schema }, pipelineId),
     rows: async (table) => (await client.query(`SELECT * FROM "${schema}"."${table}"`)).rows as Row[],
+    columns: async (table) => {
+      const found = await client.query<{ column_name: string }>(
+        'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
+        [schema, table],
+      );
+      return found.rows.length === 0 ? null : found.rows.map((c) => c.column_name.toLowerCase());
+    },
     refuseBad: async (table, on) => {
       if (!on) {
         await client.query(`DROP TRIGGER refuse_bad ON "${schema}"."${table}"`);

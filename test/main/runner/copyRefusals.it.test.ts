@@ -1,7 +1,8 @@
 // A copy the source refuses, or that sees nothing of a table that has rows, fails that table with the
 // reason — never "done" over an empty target table — while the pipeline's other tables copy and
-// stream: the IBM i query governor refusing the copy's query (SQL0666), and a read that returns no row
-// of a table the source counts rows in. Resumed once the cause is gone, the copy completes.
+// stream: the IBM i query governor refusing the copy's query (SQL0666), a copy failing past its
+// retries (SQL0913, the file locked by another job; a timeout is the same case), and a read that
+// returns no row of a table the source counts rows in. Resumed once the cause is gone, the copy completes.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,45 @@ describe('a copy that cannot see a table’s rows', () => {
       await h.insert(b, [{ id: 2, name: 'dos', amount: '2.00' }]);
       await until('B streaming', () => count(b) === 2);
       // The limit lifted (CHGQRYA QRYTIMLMT(*NOMAX)), the DBA resumes: the copy completes.
+      expect(runner.resumeTable(tableKey(a))).toBe('resumed');
+      await until('A copied', () =>
+        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a)),
+      );
+      expect(count(a)).toBe(2);
+    } finally {
+      await runner.stop();
+    }
+    expect(runner.failure).toBeNull();
+  });
+
+  it('suspends that table at its cursor when its copy keeps failing past the retries, the others go on', async () => {
+    const { a, b, path, count } = await setUp('L');
+    // Another job holds the file: each read of A's copy ends with SQL0913, which a retry may heal.
+    ibmi.system.injectFaults('fail-mid-result', 3, 0, new RegExp(`FROM \\S*${a.table}\\b.*FETCH FIRST`));
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: async () => new SqliteTarget(path, 'locked'),
+      entities: [h.entity(a), h.entity(b)],
+      onEvent: (e) => events.push(e),
+      idleMs: 20,
+      retry: { firstDelayMs: 10, maxDelayMs: 20, maxAttempts: 3 },
+    });
+    void runner.start();
+    try {
+      await until('A suspended', () => events.some((e) => e.kind === 'table-suspended'));
+      const suspended = events.find((e) => e.kind === 'table-suspended');
+      expect(suspended).toMatchObject({ table: tableKey(a) });
+      expect(suspended?.kind === 'table-suspended' && suspended.reason).toMatch(
+        /its copy failed 3 times in a row, the last time with: .*SQL0913.*resume it once the cause is fixed/,
+      );
+      expect(events.filter((e) => e.kind === 'retrying')).toHaveLength(2);
+      await until('B copied', () =>
+        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(b)),
+      );
+      await h.insert(b, [{ id: 2, name: 'dos', amount: '2.00' }]);
+      await until('B streaming', () => count(b) === 2);
+      // The lock released, the DBA resumes: the copy goes on from its cursor and completes.
       expect(runner.resumeTable(tableKey(a))).toBe('resumed');
       await until('A copied', () =>
         events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a)),

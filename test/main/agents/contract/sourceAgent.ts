@@ -23,6 +23,10 @@ export interface SourceHarness {
   insertTogether(table: TableRef, rows: ContractRow[]): Promise<void>;
   /** Whether the source keeps a row as it was before a change (the journal with IMAGES(*BOTH)). */
   beforeImages: boolean;
+  /** Schema changes at the source: a nullable text column `note` added, a column dropped, the table dropped. */
+  addNoteColumn(table: TableRef): Promise<void>;
+  dropColumn(table: TableRef, column: 'amount'): Promise<void>;
+  dropTable(table: TableRef): Promise<void>;
   /** Takes the agent's authority to read the table away (DENY SELECT, RVKOBJAUT), and gives it back. */
   revokeRead(table: TableRef): Promise<void>;
   grantRead(table: TableRef): Promise<void>;
