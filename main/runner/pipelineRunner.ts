@@ -863,7 +863,13 @@ export class PipelineRunner {
     // The source's checkpoint (for its backlog and for other tools) follows the target's commit at once:
     // a backlog read after "Applied" counts from it, and no status is owed to correct the gauge later.
     const advanced = batch.changes.length > 0 || moved;
-    if (advanced) await source.saveCheckpoint(stored.positions);
+    // A table stopping in this batch is left out: the source may no longer know it (ENDJRNPF, dropped).
+    if (advanced)
+      await source.saveCheckpoint(
+        stops.size === 0
+          ? stored.positions
+          : Object.fromEntries(Object.entries(stored.positions).filter(([t]) => !stops.has(t))),
+      );
     // Compared again at the end of the step, only when saved now (an idle poll serialises nothing).
     const savedPositions = advanced ? JSON.stringify(stored.positions) : null;
     for (const [table, stop] of stops) {

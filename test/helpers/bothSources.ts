@@ -15,6 +15,7 @@ import { DBA, sandboxPool } from './sandbox';
 
 export interface BothSources {
   mssql(): SandboxSqlServer;
+  ibmi(): SandboxIbmi;
   client(): pg.Client;
   /** A harness on the source of that kind, its tables in the suite's own schema and pipeline. */
   harness(kind: 'change-tracking' | 'journal'): Promise<SourceHarness>;
@@ -46,6 +47,7 @@ export function bothSources(names: { pipelineId: string; ibmiSchema: string }): 
   };
   return {
     mssql: () => ready(mssql),
+    ibmi: () => ready(ibmi),
     client: () => ready(client),
     harness: async (kind) => {
       let h: SourceHarness;

@@ -1,38 +1,27 @@
 // A copy the source refuses, or that sees nothing of a table that has rows, fails that table with the
 // reason — never "done" over an empty target table — while the pipeline's other tables copy and
-// stream: the IBM i query governor refusing the copy's query (SQL0666), a copy failing past its
-// retries (SQL0913, the file locked by another job; a timeout is the same case), and a read that
-// returns no row of a table the source counts rows in. Resumed once the cause is gone, the copy completes.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// stream: a copy failing past its retries (SQL Server's deadlock victim, 1205; an IBM i file locked by
+// another job, SQL0913; a timeout is the same case), a read that returns no row of a table the source
+// counts rows in, and the IBM i query governor refusing the copy's query (SQL0666). Resumed once the
+// cause is gone, the copy goes on from its cursor and completes. Both sources, both targets.
+import { describe, expect, it } from 'vitest';
 import { tableKey, type SourceAgent, type TableRef } from '../../../main/agents/source';
-import { SqliteTarget } from '../../../main/agents/sqlite/target';
 import type { RunnerEvent } from '../../../main/runner/events';
-import { PipelineRunner } from '../../../main/runner/pipelineRunner';
-import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
-import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
+import { PipelineRunner, type RunnerOptions } from '../../../main/runner/pipelineRunner';
 import type { SourceHarness } from '../agents/contract/sourceAgent';
-import { journalHarness, sandboxIbmiCredentials } from '../../helpers/journal';
+import { bothSources } from '../../helpers/bothSources';
+import { postgresSide, sqliteSide, type TargetSide } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
 
-let ibmi: SandboxIbmi;
-let h: SourceHarness & { prepare(): Promise<void> };
-
-beforeAll(async () => {
-  ibmi = await startSandboxIbmi({ seed: true });
-  h = journalHarness(await ibmi.connect({ ...SEED_ADMIN }), sandboxIbmiCredentials(ibmi), {
-    schema: 'COPYREF',
-    pipelineId: 'copyref',
-  });
-  await h.prepare();
-});
-afterAll(async () => {
-  await h?.close();
-  await ibmi?.close();
-});
+const sources = bothSources({ pipelineId: 'copyref', ibmiSchema: 'COPYREF' });
+const PAIRS = [
+  ['change-tracking', 'sqlite'],
+  ['change-tracking', 'postgresql'],
+  ['journal', 'sqlite'],
+  ['journal', 'postgresql'],
+] as const;
+type Pair = (typeof PAIRS)[number];
+let made = 0;
 
 /** The agent, with `readChunk` of one table answering no row, as a read that does not see them. */
 function blindTo(agent: SourceAgent, table: TableRef, blind: () => boolean): SourceAgent {
@@ -47,128 +36,119 @@ function blindTo(agent: SourceAgent, table: TableRef, blind: () => boolean): Sou
   });
 }
 
-async function setUp(name: string) {
-  const [a, b] = [await h.createTable(`${name}A`), await h.createTable(`${name}B`)];
+/** Tables A (two rows) and B (one) of a new pipeline, and a runner over them that records its events. */
+async function setUp([sourceKind, targetKind]: Pair, options: Partial<RunnerOptions> = {}) {
+  const h: SourceHarness = await sources.harness(sourceKind);
+  const pipelineId = `copyref${++made}_${targetKind}`;
+  const side: TargetSide =
+    targetKind === 'sqlite'
+      ? sqliteSide(pipelineId)
+      : postgresSide(sources.client(), `${pipelineId}_${process.pid}`, pipelineId);
+  const [a, b] = [await h.createTable(`C${made}A`), await h.createTable(`C${made}B`)];
   await h.insert(a, [
     { id: 1, name: 'one', amount: '1.00' },
     { id: 2, name: 'two', amount: '2.00' },
   ]);
   await h.insert(b, [{ id: 1, name: 'uno', amount: '1.00' }]);
-  const path = join(mkdtempSync(join(tmpdir(), 'cdc-copyref-')), 'replica.sqlite');
-  const count = (t: TableRef) => {
-    const db = new Database(path, { readonly: true });
-    const n = (db.prepare(`SELECT COUNT(*) AS n FROM "${h.entity(t).target.table}"`).get() as { n: number })
-      .n;
-    db.close();
-    return n;
+  const count = async (t: TableRef) => (await side.rows(h.entity(t).target.table).catch(() => [])).length;
+  const events: RunnerEvent[] = [];
+  const runner = new PipelineRunner({
+    openSource: () => h.open(),
+    openTarget: () => side.open(),
+    entities: [h.entity(a), h.entity(b)],
+    onEvent: (e) => events.push(e),
+    idleMs: 20,
+    ...options,
+  });
+  const suspendedWith = async (reason: RegExp) => {
+    await until('A suspended', () => events.some((e) => e.kind === 'table-suspended'));
+    expect(events.find((e) => e.kind === 'table-suspended')).toMatchObject({
+      table: tableKey(a),
+      reason: expect.stringMatching(reason),
+    });
+    expect(events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a))).toBe(false);
+    await until('B copied', () => events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(b)));
+    await h.insert(b, [{ id: 2, name: 'dos', amount: '2.00' }]);
+    await until('B streaming', async () => (await count(b)) === 2);
   };
-  return { a, b, path, count };
+  const resumedToTheEnd = async () => {
+    expect(runner.resumeTable(tableKey(a))).toBe('resumed');
+    await until('A copied', () => events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a)));
+    expect(await count(a)).toBe(2);
+  };
+  return { h, a, b, events, runner, suspendedWith, resumedToTheEnd };
 }
 
-describe('a copy that cannot see a table’s rows', () => {
-  it('fails that table with SQL0666 when the query governor refuses it; resumed, it completes', async () => {
-    const { a, b, path, count } = await setUp('G');
-    const file = a.table;
-    ibmi.system.injectFaults('governor', 1, 0, new RegExp(`FROM \\S*${file}\\b.*FETCH FIRST`));
-    const events: RunnerEvent[] = [];
-    const runner = new PipelineRunner({
-      openSource: () => h.open(),
-      openTarget: async () => new SqliteTarget(path, 'governor'),
-      entities: [h.entity(a), h.entity(b)],
-      onEvent: (e) => events.push(e),
-      idleMs: 20,
-    });
-    void runner.start();
-    try {
-      await until('A suspended', () => events.some((e) => e.kind === 'table-suspended'));
-      const suspended = events.find((e) => e.kind === 'table-suspended');
-      expect(suspended).toMatchObject({ table: tableKey(a) });
-      expect(suspended?.kind === 'table-suspended' && suspended.reason).toMatch(
-        /SQL0666.*time limit or storage limit/,
-      );
-      await until('B copied', () =>
-        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(b)),
-      );
-      expect(events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a))).toBe(false);
-      await h.insert(b, [{ id: 2, name: 'dos', amount: '2.00' }]);
-      await until('B streaming', () => count(b) === 2);
-      // The limit lifted (CHGQRYA QRYTIMLMT(*NOMAX)), the DBA resumes: the copy completes.
-      expect(runner.resumeTable(tableKey(a))).toBe('resumed');
-      await until('A copied', () =>
-        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a)),
-      );
-      expect(count(a)).toBe(2);
-    } finally {
-      await runner.stop();
-    }
-    expect(runner.failure).toBeNull();
-  });
-
-  it('suspends that table at its cursor when its copy keeps failing past the retries, the others go on', async () => {
-    const { a, b, path, count } = await setUp('L');
-    // Another job holds the file: each read of A's copy ends with SQL0913, which a retry may heal.
-    ibmi.system.injectFaults('fail-mid-result', 3, 0, new RegExp(`FROM \\S*${a.table}\\b.*FETCH FIRST`));
-    const events: RunnerEvent[] = [];
-    const runner = new PipelineRunner({
-      openSource: () => h.open(),
-      openTarget: async () => new SqliteTarget(path, 'locked'),
-      entities: [h.entity(a), h.entity(b)],
-      onEvent: (e) => events.push(e),
-      idleMs: 20,
+describe.each(PAIRS)('a copy from %s into %s that cannot see a table’s rows', (sourceKind, targetKind) => {
+  it('suspends that table at its cursor when its copy keeps failing past the retries; resumed, it completes', async () => {
+    const p = await setUp([sourceKind, targetKind], {
       retry: { firstDelayMs: 10, maxDelayMs: 20, maxAttempts: 3 },
     });
-    void runner.start();
+    // Each read of A's copy fails with what a retry may heal: a deadlock victim, a file another job holds.
+    if (sourceKind === 'journal')
+      sources
+        .ibmi()
+        .system.injectFaults('fail-mid-result', 3, 0, new RegExp(`FROM \\S*${p.a.table}\\b.*FETCH FIRST`));
+    else
+      sources
+        .mssql()
+        .injectFaults(
+          'fail-mid-result',
+          3,
+          0,
+          new RegExp(`TOP \\(@n\\).*FROM \\[dbo\\]\\.\\[${p.a.table}\\]`),
+        );
+    void p.runner.start();
     try {
-      await until('A suspended', () => events.some((e) => e.kind === 'table-suspended'));
-      const suspended = events.find((e) => e.kind === 'table-suspended');
-      expect(suspended).toMatchObject({ table: tableKey(a) });
-      expect(suspended?.kind === 'table-suspended' && suspended.reason).toMatch(
-        /its copy failed 3 times in a row, the last time with: .*SQL0913.*resume it once the cause is fixed/,
+      await p.suspendedWith(
+        new RegExp(
+          `its copy failed 3 times in a row, the last time with: .*${sourceKind === 'journal' ? 'SQL0913' : 'deadlock'}.*resume it once the cause is fixed`,
+          'i',
+        ),
       );
-      expect(events.filter((e) => e.kind === 'retrying')).toHaveLength(2);
-      await until('B copied', () =>
-        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(b)),
-      );
-      await h.insert(b, [{ id: 2, name: 'dos', amount: '2.00' }]);
-      await until('B streaming', () => count(b) === 2);
-      // The lock released, the DBA resumes: the copy goes on from its cursor and completes.
-      expect(runner.resumeTable(tableKey(a))).toBe('resumed');
-      await until('A copied', () =>
-        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a)),
-      );
-      expect(count(a)).toBe(2);
+      expect(p.events.filter((e) => e.kind === 'retrying')).toHaveLength(2);
+      await p.resumedToTheEnd();
     } finally {
-      await runner.stop();
+      await p.runner.stop();
     }
-    expect(runner.failure).toBeNull();
+    expect(p.runner.failure).toBeNull();
   });
 
   it('fails that table when the read returns no row of a table the source counts rows in', async () => {
-    const { a, b, path, count } = await setUp('Z');
     let blind = true;
-    const events: RunnerEvent[] = [];
-    const runner = new PipelineRunner({
-      openSource: async () => blindTo(await h.open(), a, () => blind),
-      openTarget: async () => new SqliteTarget(path, 'empty'),
-      entities: [h.entity(a), h.entity(b)],
-      onEvent: (e) => events.push(e),
-      idleMs: 20,
+    // Opened once the runner starts, after setUp has answered.
+    const p = await setUp([sourceKind, targetKind], {
+      openSource: async () => blindTo(await p.h.open(), p.a, () => blind),
     });
-    void runner.start();
+    void p.runner.start();
     try {
-      await until('A suspended', () => events.some((e) => e.kind === 'table-suspended'));
-      expect(events.find((e) => e.kind === 'table-suspended')).toMatchObject({
-        table: tableKey(a),
-        reason: expect.stringMatching(/its copy read no row while the source holds 2 \(counted again now\)/),
-      });
-      expect(events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a))).toBe(false);
-      await until('B copied', () => count(b) === 1);
+      await p.suspendedWith(/its copy read no row while the source holds 2 \(counted again now\)/);
       blind = false;
-      expect(runner.resumeTable(tableKey(a))).toBe('resumed');
-      await until('A copied', () => count(a) === 2);
+      await p.resumedToTheEnd();
     } finally {
-      await runner.stop();
+      await p.runner.stop();
     }
-    expect(runner.failure).toBeNull();
+    expect(p.runner.failure).toBeNull();
   });
 });
+
+describe.each(['sqlite', 'postgresql'] as const)(
+  'a journal copy into %s the query governor refuses',
+  (targetKind) => {
+    it('fails that table with SQL0666; resumed once the limit is lifted, it completes', async () => {
+      const p = await setUp(['journal', targetKind]);
+      sources
+        .ibmi()
+        .system.injectFaults('governor', 1, 0, new RegExp(`FROM \\S*${p.a.table}\\b.*FETCH FIRST`));
+      void p.runner.start();
+      try {
+        await p.suspendedWith(/SQL0666.*time limit or storage limit/);
+        // The limit lifted (CHGQRYA QRYTIMLMT(*NOMAX)), the DBA resumes: the copy completes.
+        await p.resumedToTheEnd();
+      } finally {
+        await p.runner.stop();
+      }
+      expect(p.runner.failure).toBeNull();
+    });
+  },
+);

@@ -9,6 +9,7 @@ import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import type { OnTableError } from '../../../shared/agents/common';
 import type { ContractRow, SourceHarness } from '../agents/contract/sourceAgent';
+import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
 import { bothSources } from '../../helpers/bothSources';
 import { postgresSide, sqliteSide } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
@@ -149,5 +150,86 @@ describe.each([
     await strict.runUntilCaughtUp();
     expect(strict.failure).toMatch(sourceKind === 'journal' ? /CPF9802/ : /SELECT permission was denied/);
     await h.grantRead(a);
+  });
+});
+
+describe.each(['sqlite', 'postgresql'] as const)('journaling ended on one file, into %s', (targetKind) => {
+  it('stops that table alone with the way back; journaled again and copied again, it equals the source', async () => {
+    const h = await sources.harness('journal');
+    const pipelineId = `endjrn_${targetKind}`;
+    const side =
+      targetKind === 'sqlite'
+        ? sqliteSide(pipelineId)
+        : postgresSide(sources.client(), `${pipelineId}_${process.pid}`, pipelineId);
+    const [a, b] = [await h.createTable(`EA${targetKind[0]}`), await h.createTable(`EB${targetKind[0]}`)];
+    const row = (id: number) => ({ id, name: `row ${id}`, amount: `${id}.50` });
+    const ids = async (t: TableRef) =>
+      (await side.rows(h.entity(t).target.table)).map((r) => h.normalize(r).id).sort((x, y) => x - y);
+    const events: RunnerEvent[] = [];
+    const runner = () =>
+      new PipelineRunner({
+        openSource: () => h.open(),
+        openTarget: () => side.open(),
+        entities: [h.entity(a), h.entity(b)],
+        onEvent: (e) => events.push(e),
+        idleMs: 20,
+      });
+    await h.insert(a, [row(1)]);
+    await h.insert(b, [row(1)]);
+    await runner().runUntilCaughtUp();
+
+    const admin = await sources.ibmi().connect({ ...SEED_ADMIN });
+    try {
+      const file = `${a.schema}/${a.table}`;
+      // While the pipeline runs: a change, journaling ended, changes no journal holds, and B goes on.
+      const r = runner();
+      void r.start();
+      try {
+        await until('streaming', () => r.state === 'streaming');
+        await h.insert(a, [row(2)]);
+        await admin.command(`ENDJRNPF FILE(${file})`);
+        await h.insert(a, [row(3)]);
+        await h.insert(b, [row(2)]);
+        await until('A stopped', () => events.some((e) => e.kind === 'table-stopped'));
+        await until('B applied', async () => (await ids(b)).length === 2);
+        expect(r.snapshots().find((t) => t.table === tableKey(a))?.status).toBe('stopped');
+      } finally {
+        await r.stop();
+      }
+      expect(r.failure).toBeNull();
+      expect(events.find((e) => e.kind === 'table-stopped')).toMatchObject({
+        table: tableKey(a),
+        reason: expect.stringMatching(
+          /journaling of .* ended \(ENDJRNPF.*STRJRNPF … IMAGES\(\*BOTH\)\), then copy it again/,
+        ),
+      });
+      // The change journaled before the end arrived; the one after it waits for the copy.
+      expect(await ids(a)).toEqual([1, 2]);
+
+      // The way back: journaled again with both images, then copied again.
+      await admin.command(`STRJRNPF FILE(${file}) JRN(${a.schema}/QSQJRN) IMAGES(*BOTH)`);
+      const again = runner();
+      expect(again.requestSnapshot(tableKey(a))).toBe(true);
+      await again.runUntilCaughtUp();
+      expect(again.failure).toBeNull();
+      expect(await ids(a)).toEqual([1, 2, 3]);
+
+      // Ended while the pipeline was stopped: found at the start, stopped alone, B read on.
+      await admin.command(`ENDJRNPF FILE(${file})`);
+      await h.insert(b, [row(3)]);
+      events.length = 0;
+      const restarted = runner();
+      await restarted.runUntilCaughtUp();
+      expect(restarted.failure).toBeNull();
+      expect(events.find((e) => e.kind === 'table-stopped')).toMatchObject({
+        table: tableKey(a),
+        reason: expect.stringMatching(
+          /is no longer journaled: .*STRJRNPF … IMAGES\(\*BOTH\)\), then copy it again/,
+        ),
+      });
+      expect(await ids(b)).toEqual([1, 2, 3]);
+    } finally {
+      await admin.close();
+    }
   });
 });
