@@ -214,3 +214,60 @@ describe.each([
     expect(await atTarget(aName)).toEqual(atSource(aName).filter((r) => ![3, 5, 6].includes(r.id)));
   });
 });
+
+describe.each(['change-tracking', 'journal'] as const)(
+  'a number past the target column’s range, from %s',
+  (sourceKind) => {
+    it('is kept aside with PostgreSQL’s words while the table goes on', async () => {
+      const h: SourceHarness = await sources.harness(sourceKind);
+      const pipelineId = `range_${sourceKind === 'journal' ? 'jr' : 'ct'}`;
+      const schema = `${pipelineId}_${process.pid}`;
+      const client = sources.client();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      const side = postgresSide(client, schema, pipelineId);
+      const t = await h.createTable('RANGE');
+      const name = h.entity(t).target.table;
+      const kept: RefusedRow[] = [];
+      const runner = () =>
+        new PipelineRunner({
+          openSource: () => h.open(),
+          openTarget: () => side.open(),
+          entities: [h.entity(t)],
+          onRowsRefused: (rows) => {
+            kept.push(...rows);
+            return { [tableKey(t)]: kept.length };
+          },
+          idleMs: 20,
+        });
+      await h.insert(t, [{ id: 1, name: 'small', amount: '1.50' }]);
+      await runner().runUntilCaughtUp();
+      const amount = (
+        await client.query<{ column_name: string }>(
+          "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND lower(column_name) = 'amount'",
+          [schema, name],
+        )
+      ).rows[0]?.column_name;
+      // While the pipeline runs, the DBA narrows the target column: 123.45 no longer fits numeric(4,2).
+      // (A start would widen it back to the source's type.)
+      const r = runner();
+      void r.start();
+      try {
+        await until('streaming', () => r.state === 'streaming');
+        await client.query(`ALTER TABLE "${schema}"."${name}" ALTER COLUMN "${amount}" TYPE numeric(4,2)`);
+        await h.insert(t, [
+          { id: 2, name: 'large', amount: '123.45' },
+          { id: 3, name: 'fits', amount: '2.25' },
+        ]);
+        await until('the row kept aside', () => kept.length === 1);
+        await until('the other row applied', async () => (await side.rows(name)).length === 2);
+      } finally {
+        await r.stop();
+      }
+      expect(r.failure).toBeNull();
+      expect(kept[0]).toMatchObject({ table: tableKey(t), op: 'insert' });
+      expect(h.normalize(kept[0]?.values ?? {}).amount).toBe('123.45');
+      expect(kept[0]?.error).toMatch(/numeric field overflow/);
+      expect((await side.rows(name)).map((x) => h.normalize(x).id).sort()).toEqual([1, 3]);
+    });
+  },
+);
