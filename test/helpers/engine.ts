@@ -95,3 +95,27 @@ export async function refusal(work: Promise<unknown>): Promise<EngineError> {
   expect(error).toBeInstanceOf(EngineError);
   return error as EngineError;
 }
+
+/**
+ * Pipeline p1 with a change-tracking source src, configured with placeholder credentials: enough for
+ * the engine's own bookkeeping over a stub runtime (helpers/stubRuntime.ts), which reaches no server.
+ */
+export async function configureStubSource(
+  client: EngineClient,
+): Promise<{ pipelineId: string; agentId: string }> {
+  const ids = { pipelineId: 'p1', agentId: 'src' };
+  await client.createPipeline({}, { id: 'p1', name: 'p1' });
+  await client.createAgent({ pipelineId: 'p1' }, { id: 'src', type: 'change-tracking', role: 'source' });
+  await client.putCredentials(ids, {
+    hostCredentials: {
+      connectionName: 'orders',
+      host: '127.0.0.1',
+      port: 1433,
+      databaseName: 'Sales',
+      username: 'cdc',
+      password: 'Str0ng-Passw0rd',
+    },
+  });
+  await client.putSpecific(ids, { configuration: {} });
+  return ids;
+}

@@ -97,3 +97,23 @@ export function postgresSide(client: pg.Client, schema: string, pipelineId: stri
     },
   };
 }
+
+/** Every source kind into every target kind, as the runner suites run their failures. */
+export const SOURCE_TARGET_PAIRS = [
+  ['change-tracking', 'sqlite'],
+  ['change-tracking', 'postgresql'],
+  ['journal', 'sqlite'],
+  ['journal', 'postgresql'],
+] as const;
+export type SourceTargetPair = (typeof SOURCE_TARGET_PAIRS)[number];
+
+/** A fresh target side of the kind for a pipeline (PostgreSQL: a schema of its own for this process). */
+export function targetSideFor(
+  kind: 'sqlite' | 'postgresql',
+  client: pg.Client,
+  pipelineId: string,
+): TargetSide {
+  return kind === 'sqlite'
+    ? sqliteSide(pipelineId)
+    : postgresSide(client, `${pipelineId}_${process.pid}`, pipelineId);
+}

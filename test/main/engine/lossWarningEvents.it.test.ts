@@ -3,7 +3,7 @@
 // the same warnings again are not told again, and their end is told as an event too.
 import { describe, expect, it } from 'vitest';
 import { stubRuntime } from '../../helpers/stubRuntime';
-import { enginesStoppedAfterEach } from '../../helpers/engine';
+import { configureStubSource, enginesStoppedAfterEach } from '../../helpers/engine';
 import { until } from '../../helpers/until';
 
 const engine = enginesStoppedAfterEach();
@@ -17,20 +17,7 @@ describe('warnings before loss in the engine', () => {
       backlog: async () => ({ rowsToRead: 5, minutesLeft: 1, versionsBehind: null, warnings }),
     });
     const e = await engine({ runtime, idleBacklogEveryMs: 20 });
-    const ids = { pipelineId: 'p1', agentId: 'src' };
-    await e.client.createPipeline({}, { id: 'p1', name: 'p1' });
-    await e.client.createAgent({ pipelineId: 'p1' }, { id: 'src', type: 'change-tracking', role: 'source' });
-    await e.client.putCredentials(ids, {
-      hostCredentials: {
-        connectionName: 'orders',
-        host: '127.0.0.1',
-        port: 1433,
-        databaseName: 'Sales',
-        username: 'cdc',
-        password: 'Str0ng-Passw0rd',
-      },
-    });
-    await e.client.putSpecific(ids, { configuration: {} });
+    const ids = await configureStubSource(e.client);
     await e.client.startAgent(ids);
     await e.client.pauseAgent(ids);
     const events = async () =>

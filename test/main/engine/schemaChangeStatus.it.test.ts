@@ -3,7 +3,7 @@
 // test/main/app/alerts.unit.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { StartContext } from '../../../main/agents/spi';
-import { enginesStoppedAfterEach } from '../../helpers/engine';
+import { configureStubSource, enginesStoppedAfterEach } from '../../helpers/engine';
 import { stubRuntime } from '../../helpers/stubRuntime';
 import { until } from '../../helpers/until';
 
@@ -18,20 +18,7 @@ describe('schema changes in the engine', () => {
       },
     });
     const e = await engine({ runtime });
-    const ids = { pipelineId: 'p1', agentId: 'src' };
-    await e.client.createPipeline({}, { id: 'p1', name: 'p1' });
-    await e.client.createAgent({ pipelineId: 'p1' }, { id: 'src', type: 'change-tracking', role: 'source' });
-    await e.client.putCredentials(ids, {
-      hostCredentials: {
-        connectionName: 'orders',
-        host: '127.0.0.1',
-        port: 1433,
-        databaseName: 'Sales',
-        username: 'cdc',
-        password: 'Str0ng-Passw0rd',
-      },
-    });
-    await e.client.putSpecific(ids, { configuration: {} });
+    const ids = await configureStubSource(e.client);
     const status = async () =>
       (await e.client.getOverview({})).pipelines[0]?.agents.find((a) => a.id === 'src')?.status;
     expect((await status())?.lastSchemaChange).toBeNull();

@@ -7,20 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { tableKey, type SourceAgent, type TableRef } from '../../../main/agents/source';
 import type { RunnerEvent } from '../../../main/runner/events';
-import { PipelineRunner, type RunnerOptions } from '../../../main/runner/pipelineRunner';
+import type { RunnerOptions } from '../../../main/runner/pipelineRunner';
 import type { SourceHarness } from '../agents/contract/sourceAgent';
 import { bothSources } from '../../helpers/bothSources';
-import { postgresSide, sqliteSide, type TargetSide } from '../../helpers/targetSide';
+import { runnerOver } from '../../helpers/runnerOver';
+import { SOURCE_TARGET_PAIRS, targetSideFor, type SourceTargetPair } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
 
 const sources = bothSources({ pipelineId: 'copyref', ibmiSchema: 'COPYREF' });
-const PAIRS = [
-  ['change-tracking', 'sqlite'],
-  ['change-tracking', 'postgresql'],
-  ['journal', 'sqlite'],
-  ['journal', 'postgresql'],
-] as const;
-type Pair = (typeof PAIRS)[number];
 let made = 0;
 
 /** The agent, with `readChunk` of one table answering no row, as a read that does not see them. */
@@ -37,13 +31,10 @@ function blindTo(agent: SourceAgent, table: TableRef, blind: () => boolean): Sou
 }
 
 /** Tables A (two rows) and B (one) of a new pipeline, and a runner over them that records its events. */
-async function setUp([sourceKind, targetKind]: Pair, options: Partial<RunnerOptions> = {}) {
+async function setUp([sourceKind, targetKind]: SourceTargetPair, options: Partial<RunnerOptions> = {}) {
   const h: SourceHarness = await sources.harness(sourceKind);
   const pipelineId = `copyref${++made}_${targetKind}`;
-  const side: TargetSide =
-    targetKind === 'sqlite'
-      ? sqliteSide(pipelineId)
-      : postgresSide(sources.client(), `${pipelineId}_${process.pid}`, pipelineId);
+  const side = targetSideFor(targetKind, sources.client(), pipelineId);
   const [a, b] = [await h.createTable(`C${made}A`), await h.createTable(`C${made}B`)];
   await h.insert(a, [
     { id: 1, name: 'one', amount: '1.00' },
@@ -52,14 +43,7 @@ async function setUp([sourceKind, targetKind]: Pair, options: Partial<RunnerOpti
   await h.insert(b, [{ id: 1, name: 'uno', amount: '1.00' }]);
   const count = async (t: TableRef) => (await side.rows(h.entity(t).target.table).catch(() => [])).length;
   const events: RunnerEvent[] = [];
-  const runner = new PipelineRunner({
-    openSource: () => h.open(),
-    openTarget: () => side.open(),
-    entities: [h.entity(a), h.entity(b)],
-    onEvent: (e) => events.push(e),
-    idleMs: 20,
-    ...options,
-  });
+  const runner = runnerOver(h, side, [a, b], events, options);
   const suspendedWith = async (reason: RegExp) => {
     await until('A suspended', () => events.some((e) => e.kind === 'table-suspended'));
     expect(events.find((e) => e.kind === 'table-suspended')).toMatchObject({
@@ -79,58 +63,61 @@ async function setUp([sourceKind, targetKind]: Pair, options: Partial<RunnerOpti
   return { h, a, b, events, runner, suspendedWith, resumedToTheEnd };
 }
 
-describe.each(PAIRS)('a copy from %s into %s that cannot see a table’s rows', (sourceKind, targetKind) => {
-  it('suspends that table at its cursor when its copy keeps failing past the retries; resumed, it completes', async () => {
-    const p = await setUp([sourceKind, targetKind], {
-      retry: { firstDelayMs: 10, maxDelayMs: 20, maxAttempts: 3 },
-    });
-    // Each read of A's copy fails with what a retry may heal: a deadlock victim, a file another job holds.
-    if (sourceKind === 'journal')
-      sources
-        .ibmi()
-        .system.injectFaults('fail-mid-result', 3, 0, new RegExp(`FROM \\S*${p.a.table}\\b.*FETCH FIRST`));
-    else
-      sources
-        .mssql()
-        .injectFaults(
-          'fail-mid-result',
-          3,
-          0,
-          new RegExp(`TOP \\(@n\\).*FROM \\[dbo\\]\\.\\[${p.a.table}\\]`),
+describe.each(SOURCE_TARGET_PAIRS)(
+  'a copy from %s into %s that cannot see a table’s rows',
+  (sourceKind, targetKind) => {
+    it('suspends that table at its cursor when its copy keeps failing past the retries; resumed, it completes', async () => {
+      const p = await setUp([sourceKind, targetKind], {
+        retry: { firstDelayMs: 10, maxDelayMs: 20, maxAttempts: 3 },
+      });
+      // Each read of A's copy fails with what a retry may heal: a deadlock victim, a file another job holds.
+      if (sourceKind === 'journal')
+        sources
+          .ibmi()
+          .system.injectFaults('fail-mid-result', 3, 0, new RegExp(`FROM \\S*${p.a.table}\\b.*FETCH FIRST`));
+      else
+        sources
+          .mssql()
+          .injectFaults(
+            'fail-mid-result',
+            3,
+            0,
+            new RegExp(`TOP \\(@n\\).*FROM \\[dbo\\]\\.\\[${p.a.table}\\]`),
+          );
+      void p.runner.start();
+      try {
+        await p.suspendedWith(
+          new RegExp(
+            `its copy failed 3 times in a row, the last time with: .*${sourceKind === 'journal' ? 'SQL0913' : 'deadlock'}.*resume it once the cause is fixed`,
+            'i',
+          ),
         );
-    void p.runner.start();
-    try {
-      await p.suspendedWith(
-        new RegExp(
-          `its copy failed 3 times in a row, the last time with: .*${sourceKind === 'journal' ? 'SQL0913' : 'deadlock'}.*resume it once the cause is fixed`,
-          'i',
-        ),
-      );
-      expect(p.events.filter((e) => e.kind === 'retrying')).toHaveLength(2);
-      await p.resumedToTheEnd();
-    } finally {
-      await p.runner.stop();
-    }
-    expect(p.runner.failure).toBeNull();
-  });
-
-  it('fails that table when the read returns no row of a table the source counts rows in', async () => {
-    let blind = true;
-    // Opened once the runner starts, after setUp has answered.
-    const p = await setUp([sourceKind, targetKind], {
-      openSource: async () => blindTo(await p.h.open(), p.a, () => blind),
+        expect(p.events.filter((e) => e.kind === 'retrying')).toHaveLength(2);
+        await p.resumedToTheEnd();
+      } finally {
+        await p.runner.stop();
+      }
+      expect(p.runner.failure).toBeNull();
     });
-    void p.runner.start();
-    try {
-      await p.suspendedWith(/its copy read no row while the source holds 2 \(counted again now\)/);
-      blind = false;
-      await p.resumedToTheEnd();
-    } finally {
-      await p.runner.stop();
-    }
-    expect(p.runner.failure).toBeNull();
-  });
-});
+
+    it('fails that table when the read returns no row of a table the source counts rows in', async () => {
+      let blind = true;
+      // Opened once the runner starts, after setUp has answered.
+      const p = await setUp([sourceKind, targetKind], {
+        openSource: async () => blindTo(await p.h.open(), p.a, () => blind),
+      });
+      void p.runner.start();
+      try {
+        await p.suspendedWith(/its copy read no row while the source holds 2 \(counted again now\)/);
+        blind = false;
+        await p.resumedToTheEnd();
+      } finally {
+        await p.runner.stop();
+      }
+      expect(p.runner.failure).toBeNull();
+    });
+  },
+);
 
 describe.each(['sqlite', 'postgresql'] as const)(
   'a journal copy into %s the query governor refuses',

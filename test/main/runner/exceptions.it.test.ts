@@ -11,27 +11,21 @@ import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import type { ContractRow, SourceHarness } from '../agents/contract/sourceAgent';
 import { bothSources } from '../../helpers/bothSources';
-import { postgresSide, sqliteSide } from '../../helpers/targetSide';
+import { SOURCE_TARGET_PAIRS, postgresSide, targetSideFor } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
 
 const sources = bothSources({ pipelineId: 'refusals', ibmiSchema: 'REFUSALS' });
 
 type Kept = RefusedRow & { id: number };
 
-describe.each([
-  ['change-tracking', 'sqlite'],
-  ['change-tracking', 'postgresql'],
-  ['journal', 'sqlite'],
-  ['journal', 'postgresql'],
-] as const)('rows a %s pipeline cannot write into %s', (sourceKind, targetKind) => {
+describe.each(SOURCE_TARGET_PAIRS)('rows a %s pipeline cannot write into %s', (sourceKind, targetKind) => {
   it('are kept aside and retried, their table goes on, and a suspended table resumes where it stood', async () => {
     const h: SourceHarness = await sources.harness(sourceKind);
     const pipelineId = `refusals_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
     const schema = `${pipelineId}_${process.pid}`;
     if (targetKind === 'postgresql')
       await sources.client().query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    const side =
-      targetKind === 'sqlite' ? sqliteSide(pipelineId) : postgresSide(sources.client(), schema, pipelineId);
+    const side = targetSideFor(targetKind, sources.client(), pipelineId);
     const a = await h.createTable(`RA${targetKind[0]}`);
     const b = await h.createTable(`RB${targetKind[0]}`);
     const [aName, bName] = [h.entity(a).target.table, h.entity(b).target.table];

@@ -7,42 +7,25 @@
 import { describe, expect, it } from 'vitest';
 import { tableKey, type TableRef } from '../../../main/agents/source';
 import type { RunnerEvent } from '../../../main/runner/events';
-import { PipelineRunner, type RunnerOptions } from '../../../main/runner/pipelineRunner';
+import type { RunnerOptions } from '../../../main/runner/pipelineRunner';
 import type { SourceHarness } from '../agents/contract/sourceAgent';
 import { bothSources } from '../../helpers/bothSources';
-import { postgresSide, sqliteSide, type TargetSide } from '../../helpers/targetSide';
+import { runnerOver } from '../../helpers/runnerOver';
+import { SOURCE_TARGET_PAIRS, targetSideFor, type SourceTargetPair } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
 
 const sources = bothSources({ pipelineId: 'shapes', ibmiSchema: 'SHAPES' });
-const PAIRS = [
-  ['change-tracking', 'sqlite'],
-  ['change-tracking', 'postgresql'],
-  ['journal', 'sqlite'],
-  ['journal', 'postgresql'],
-] as const;
-type Pair = (typeof PAIRS)[number];
 let made = 0;
 
 /** A pipeline over two new tables of the source into a fresh target of the kind. */
-async function pipelineOf([sourceKind, targetKind]: Pair, options: Partial<RunnerOptions>) {
+async function pipelineOf([sourceKind, targetKind]: SourceTargetPair, options: Partial<RunnerOptions>) {
   const h: SourceHarness = await sources.harness(sourceKind);
   const pipelineId = `shape${++made}_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
-  const schema = `${pipelineId}_${process.pid}`;
-  const side: TargetSide =
-    targetKind === 'sqlite' ? sqliteSide(pipelineId) : postgresSide(sources.client(), schema, pipelineId);
+  const side = targetSideFor(targetKind, sources.client(), pipelineId);
   const a = await h.createTable(`P${made}A`);
   const b = await h.createTable(`P${made}B`);
   const events: RunnerEvent[] = [];
-  const runner = () =>
-    new PipelineRunner({
-      openSource: () => h.open(),
-      openTarget: () => side.open(),
-      entities: [h.entity(a), h.entity(b)],
-      onEvent: (e) => events.push(e),
-      idleMs: 20,
-      droppedColumns: 'drop',
-      ...options,
-    });
+  const runner = () => runnerOver(h, side, [a, b], events, { droppedColumns: 'drop', ...options });
   const caughtUp = async () => {
     const r = runner();
     await r.runUntilCaughtUp();
@@ -56,7 +39,7 @@ async function pipelineOf([sourceKind, targetKind]: Pair, options: Partial<Runne
   return { h, side, a, b, events, runner, caughtUp, name, ids, row };
 }
 
-describe.each(PAIRS)('schema-change policies from %s into %s', (sourceKind, targetKind) => {
+describe.each(SOURCE_TARGET_PAIRS)('schema-change policies from %s into %s', (sourceKind, targetKind) => {
   it.each([
     ['propagate', ['id', 'name', 'note'], null],
     ['add-columns-only', ['id', 'name', 'amount', 'note'], /column .*amount.* kept at the target/i],
