@@ -137,22 +137,35 @@ export async function readJournal(
 }
 
 /**
- * The file DSPJRN refused for want of authority (CPF9802, "Not authorized to object FILE in LIB."):
- * DSPJRN asks *USE of each file it selects, so one file's authority revoked refuses the whole read.
+ * The file DSPJRN refused for want of authority: CPF9802 ("Not authorized to object FILE in LIB.")
+ * names the file, CPF9820 ("Not authorized to use library LIB.") its library, whose first file of
+ * the read is answered. DSPJRN asks *USE of each file it selects, so one refusal stops the whole read.
  */
 export function refusedFile<T extends { library: string; file: string }>(
   error: unknown,
   files: readonly T[],
 ): T | undefined {
-  if (!(error instanceof IbmiError) || error.messageId !== 'CPF9802') return undefined;
+  if (!(error instanceof IbmiError)) return undefined;
   const said = error.message.toUpperCase();
-  return files.find((f) => said.includes(`OBJECT ${f.file} IN ${f.library}`));
+  if (error.messageId === 'CPF9802')
+    return files.find((f) => said.includes(`OBJECT ${f.file} IN ${f.library}`));
+  if (error.messageId === 'CPF9820') return files.find((f) => said.includes(`LIBRARY ${f.library}.`));
+  return undefined;
 }
 
-/** Why a file is suspended when its authority was revoked, and what gives it back. */
-export const notAuthorizedReason = (f: { library: string; file: string }, profile: string, command: string) =>
-  `the user profile ${profile} is no longer authorized to ${f.library}/${f.file} (CPF9802 on ${command}): ` +
-  `grant it again (GRTOBJAUT OBJ(${f.library}/${f.file}) OBJTYPE(*FILE) USER(${profile}) AUT(*USE)), then resume the table`;
+/** Why a file is suspended when its authority (or its library's) was revoked, and what gives it back. */
+export function notAuthorizedReason(
+  f: { library: string; file: string },
+  profile: string,
+  command: string,
+  library = false,
+): string {
+  return library
+    ? `the user profile ${profile} is no longer authorized to library ${f.library} (CPF9820 on ${command}): ` +
+        `grant it again (GRTOBJAUT OBJ(${f.library}) OBJTYPE(*LIB) USER(${profile}) AUT(*USE)), then resume the table`
+    : `the user profile ${profile} is no longer authorized to ${f.library}/${f.file} (CPF9802 on ${command}): ` +
+        `grant it again (GRTOBJAUT OBJ(${f.library}/${f.file}) OBJTYPE(*FILE) USER(${profile}) AUT(*USE)), then resume the table`;
+}
 
 /** The columns of a DSPJRN *TYPE5 outfile the agent reads, in the order it selects them. */
 const OUTFILE_COLUMNS =

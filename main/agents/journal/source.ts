@@ -273,7 +273,7 @@ export class JournalSource implements SourceAgent {
   /** The shapes of the tables that exist (a file deleted or renamed is left out: the runner decides). */
   /**
    * Files the catalog no longer shows the profile that still exist: CHKOBJ … AUT(*USE) answers
-   * CPF9802 for those, CPF9801 for one gone. A name longer than a system name cannot be asked so
+   * CPF9802 for those (CPF9820 when the library's authority went), CPF9801 for one gone. A name longer than a system name cannot be asked so
    * (its system name is in the catalog it cannot see) and counts as gone.
    */
   async refusedAmong(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]> {
@@ -286,8 +286,11 @@ export class JournalSource implements SourceAgent {
         () => null,
         (error: unknown) => error,
       );
-      if (answer instanceof IbmiError && answer.messageId === 'CPF9802')
-        refused.push({ table: tableKey(t), reason: notAuthorizedReason(f, this.profile, 'CHKOBJ') });
+      if (answer instanceof IbmiError && (answer.messageId === 'CPF9802' || answer.messageId === 'CPF9820'))
+        refused.push({
+          table: tableKey(t),
+          reason: notAuthorizedReason(f, this.profile, 'CHKOBJ', answer.messageId === 'CPF9820'),
+        });
     }
     return refused;
   }
@@ -450,9 +453,10 @@ export class JournalSource implements SourceAgent {
         } catch (error) {
           const denied = refusedFile(error, readings);
           if (!denied) throw error;
+          const toLibrary = error instanceof IbmiError && error.messageId === 'CPF9820';
           (batch.refusedTables ??= []).push({
             table: denied.key,
-            reason: notAuthorizedReason(denied, this.profile, 'DSPJRN'),
+            reason: notAuthorizedReason(denied, this.profile, 'DSPJRN', toLibrary),
           });
           const at = readings.indexOf(denied);
           readings.splice(at, 1);

@@ -1,8 +1,14 @@
 // The DSPJRN command the journal agent sends, seen through a stand-in connection: the receiver range
-// from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files.
+// from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files; which file
+// a DSPJRN refused for want of authority names.
 import { describe, expect, it } from 'vitest';
 import { IbmiError, type IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
-import { entriesPerRead, readJournal } from '../../../../main/agents/journal/reader';
+import {
+  entriesPerRead,
+  notAuthorizedReason,
+  readJournal,
+  refusedFile,
+} from '../../../../main/agents/journal/reader';
 
 function recording(): IbmiConnection & { commands: string[] } {
   const commands: string[] = [];
@@ -49,5 +55,31 @@ describe('entries per DSPJRN read', () => {
     // The budget holds: entries times their padded record and header.
     for (const width of [120, 4_000, 32_766])
       expect(entriesPerRead(width) * (width + 512)).toBeLessThanOrEqual(64 * 2 ** 20);
+  });
+});
+
+describe('a DSPJRN refused for want of authority', () => {
+  const files = [
+    { library: 'SHOP', file: 'ORDERS' },
+    { library: 'SHOP', file: 'CUSTOMER' },
+    { library: 'LEGACY', file: 'ITEMS' },
+  ];
+  it('names the file refused (CPF9802), or the first file of a library refused (CPF9820)', () => {
+    expect(refusedFile(new IbmiError('CPF9802', 'Not authorized to object CUSTOMER in SHOP.'), files)).toBe(
+      files[1],
+    );
+    expect(refusedFile(new IbmiError('CPF9820', 'Not authorized to use library LEGACY.'), files)).toBe(
+      files[2],
+    );
+    expect(
+      refusedFile(new IbmiError('CPF9812', 'File ITEMS in library LEGACY not found.'), files),
+    ).toBeUndefined();
+    expect(refusedFile(new Error('Not authorized to object CUSTOMER in SHOP.'), files)).toBeUndefined();
+  });
+
+  it('says which grant gives it back', () => {
+    expect(notAuthorizedReason({ library: 'LEGACY', file: 'ITEMS' }, 'CDCAGENT', 'DSPJRN', true)).toBe(
+      'the user profile CDCAGENT is no longer authorized to library LEGACY (CPF9820 on DSPJRN): grant it again (GRTOBJAUT OBJ(LEGACY) OBJTYPE(*LIB) USER(CDCAGENT) AUT(*USE)), then resume the table',
+    );
   });
 });
