@@ -1,8 +1,10 @@
-// The Engines screen in a real browser: the local engine's token shown once, a remote profile checked.
+// The Engines screen in a real browser: the local engine's token shown once, a remote profile checked;
+// and Home's notification settings, each kept as chosen.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServices } from '../../main/app/services';
 import type { WebServer } from '../../main/web/server';
+import { callApp } from '../helpers/app';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { screenshot, startWebApp, type WebApp } from './browser';
 
@@ -69,5 +71,41 @@ describe('Engines screen', () => {
       .getByText(/^Connected to/)
       .waitFor();
     await screenshot(page, 'engines-profiles');
+  });
+});
+
+describe('Notifications on Home', () => {
+  it('keeps each setting as chosen, the schema-change one among them, and refuses a bad threshold beside it', async () => {
+    await page.getByRole('button', { name: 'Home' }).click();
+    const schemaChanges = page.getByLabel(
+      "When a table's columns change at the source (applied or withheld)",
+    );
+    expect(await schemaChanges.isChecked()).toBe(true);
+    await schemaChanges.uncheck();
+    await page.getByLabel('When a pipeline stops').uncheck();
+    await page.getByLabel('Lag threshold (seconds; empty: never)').fill('0');
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Lag threshold' }).textContent())
+      .toBe('Lag threshold: a whole number of at least 1, or empty for never.');
+    await page.getByLabel('Lag threshold (seconds; empty: never)').fill('120');
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await callApp(app, 'getAlertSettings')).toEqual({
+      failed: true,
+      stopped: false,
+      suspended: true,
+      atRisk: true,
+      schemaChanges: false,
+      unreachable: true,
+      lagSeconds: 120,
+      backlogRows: 100_000,
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Home' }).click();
+    await page.getByLabel('When a pipeline fails').waitFor();
+    expect(
+      await page.getByLabel("When a table's columns change at the source (applied or withheld)").isChecked(),
+    ).toBe(false);
   });
 });
