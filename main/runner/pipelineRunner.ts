@@ -383,8 +383,7 @@ export class PipelineRunner {
       missing.length > 0 && this.source.refusedAmong
         ? await this.source.refusedAmong(missing.map((e) => e.source))
         : [];
-    if (refusedAtStart[0] && this.o.onTableError === 'stop-pipeline')
-      throw new PermanentFailure(refusedAtStart[0].reason);
+    if (refusedAtStart[0] && this.stopsPipeline) throw new PermanentFailure(refusedAtStart[0].reason);
     for (const e of missing) {
       const key = tableKey(e.source);
       const refused = refusedAtStart.find((r) => r.table === key);
@@ -435,16 +434,23 @@ export class PipelineRunner {
     this.copies.resume(stored);
   }
 
+  /** The DBA chose whole transactions: a table's own failure stops the pipeline (onTableError). */
+  private get stopsPipeline(): boolean {
+    return this.o.onTableError === 'stop-pipeline';
+  }
+
   /** Whether a failure is one table's own (a refusal no retry heals) and the setting lets that table stop alone. */
   private tableOwn(error: unknown): boolean {
-    if ((this.o.onTableError ?? 'suspend-table') === 'stop-pipeline') return false;
-    return !isTransient(error, this.classify) && !(error instanceof AgentConnectionError);
+    return (
+      !this.stopsPipeline && !isTransient(error, this.classify) && !(error instanceof AgentConnectionError)
+    );
   }
 
   /** Whether a failure that a retry may heal is retried for its table alone, then the table suspended. */
   private tableRetries(error: unknown): boolean {
-    if ((this.o.onTableError ?? 'suspend-table') === 'stop-pipeline') return false;
-    return isTransient(error, this.classify) && !(error instanceof AgentConnectionError);
+    return (
+      !this.stopsPipeline && isTransient(error, this.classify) && !(error instanceof AgentConnectionError)
+    );
   }
 
   /** The source's and the target's verdicts on an error (the plugins', before either has opened). */
@@ -747,13 +753,11 @@ export class PipelineRunner {
     // or when the DBA chose whole transactions, the pipeline stops rather than skip them.
     const unreadable = touching.filter((c) => c.unreadable);
     const first = unreadable[0]?.unreadable;
-    if (first && (!this.o.onRowsRefused || this.o.onTableError === 'stop-pipeline'))
-      throw new PermanentFailure(first.reason);
+    if (first && (!this.o.onRowsRefused || this.stopsPipeline)) throw new PermanentFailure(first.reason);
     const changes = first ? touching.filter((c) => !c.unreadable) : touching;
     // Tables the source refused to read (authority revoked) wait at their position, suspended.
     const sourceRefused = batch.refusedTables ?? [];
-    if (sourceRefused[0] && this.o.onTableError === 'stop-pipeline')
-      throw new PermanentFailure(sourceRefused[0].reason);
+    if (sourceRefused[0] && this.stopsPipeline) throw new PermanentFailure(sourceRefused[0].reason);
     // A table that stops commits its last changes with its stop, in the batch's transaction.
     const stops = new Map(
       (batch.stopped ?? []).map((s): [string, TableStop] => [s.table, this.droppedStop(s.reason)]),

@@ -1,6 +1,6 @@
 // When the app tells the user: a pipeline that fails or stops, a table suspended, changes at risk, a
-// schema change, a lag or backlog over a threshold (empty: never), an engine that stops answering. Desktop notifications come from main; in a browser this tab
-// shows them once allowed.
+// schema change, a lag or backlog over a threshold (empty: never), an engine that stops answering.
+// Desktop notifications come from main; in a browser this tab shows them once allowed.
 import { useEffect, useState } from 'react';
 import { alertSettingsSchema, ENGINE_SILENCE_SECONDS, type AlertSettings } from '../../shared/push';
 import { useStore } from '../store';

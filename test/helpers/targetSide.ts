@@ -107,13 +107,17 @@ export const SOURCE_TARGET_PAIRS = [
 ] as const;
 export type SourceTargetPair = (typeof SOURCE_TARGET_PAIRS)[number];
 
-/** A fresh target side of the kind for a pipeline (PostgreSQL: a schema of its own for this process). */
-export function targetSideFor(
+/** The PostgreSQL schema a pipeline's target side writes into: its own, for this process. */
+export const targetSchemaOf = (pipelineId: string) => `${pipelineId}_${process.pid}`;
+
+/** A fresh target side of the kind for a pipeline (PostgreSQL: its schema dropped first, if there). */
+export async function targetSideFor(
   kind: 'sqlite' | 'postgresql',
   client: pg.Client,
   pipelineId: string,
-): TargetSide {
-  return kind === 'sqlite'
-    ? sqliteSide(pipelineId)
-    : postgresSide(client, `${pipelineId}_${process.pid}`, pipelineId);
+): Promise<TargetSide> {
+  if (kind === 'sqlite') return sqliteSide(pipelineId);
+  const schema = targetSchemaOf(pipelineId);
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  return postgresSide(client, schema, pipelineId);
 }

@@ -139,18 +139,23 @@ export async function readJournal(
 /**
  * The file DSPJRN refused for want of authority: CPF9802 ("Not authorized to object FILE in LIB.")
  * names the file, CPF9820 ("Not authorized to use library LIB.") its library, whose first file of
- * the read is answered. DSPJRN asks *USE of each file it selects, so one refusal stops the whole read.
+ * the read is answered (`byLibrary`). DSPJRN asks *USE of each file it selects, and CHKOBJ … AUT(*USE)
+ * answers the same, so one refusal stops the whole read.
  */
 export function refusedFile<T extends { library: string; file: string }>(
   error: unknown,
   files: readonly T[],
-): T | undefined {
+): { file: T; byLibrary: boolean } | undefined {
   if (!(error instanceof IbmiError)) return undefined;
   const said = error.message.toUpperCase();
-  if (error.messageId === 'CPF9802')
-    return files.find((f) => said.includes(`OBJECT ${f.file} IN ${f.library}`));
-  if (error.messageId === 'CPF9820') return files.find((f) => said.includes(`LIBRARY ${f.library}.`));
-  return undefined;
+  const byLibrary = error.messageId === 'CPF9820';
+  const file =
+    error.messageId === 'CPF9802'
+      ? files.find((f) => said.includes(`OBJECT ${f.file} IN ${f.library}`))
+      : byLibrary
+        ? files.find((f) => said.includes(`LIBRARY ${f.library}.`))
+        : undefined;
+  return file && { file, byLibrary };
 }
 
 /** Why a file is suspended when its authority (or its library's) was revoked, and what gives it back. */

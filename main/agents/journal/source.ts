@@ -5,7 +5,7 @@
 import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
 import { effectiveJournalFormats } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { clName, IbmiError, type IbmiConnection } from '../drivers/ibmi/connection';
+import { clName, type IbmiConnection } from '../drivers/ibmi/connection';
 import {
   tableKey,
   type Change,
@@ -270,11 +270,11 @@ export class JournalSource implements SourceAgent {
     return layout.primaryKey;
   }
 
-  /** The shapes of the tables that exist (a file deleted or renamed is left out: the runner decides). */
   /**
    * Files the catalog no longer shows the profile that still exist: CHKOBJ … AUT(*USE) answers
-   * CPF9802 for those (CPF9820 when the library's authority went), CPF9801 for one gone. A name longer than a system name cannot be asked so
-   * (its system name is in the catalog it cannot see) and counts as gone.
+   * CPF9802 for those (CPF9820 when the library's authority went), CPF9801 for one gone. A name
+   * longer than a system name cannot be asked so (its system name is in the catalog it cannot see)
+   * and counts as gone.
    */
   async refusedAmong(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]> {
     const refused: { table: string; reason: string }[] = [];
@@ -286,15 +286,17 @@ export class JournalSource implements SourceAgent {
         () => null,
         (error: unknown) => error,
       );
-      if (answer instanceof IbmiError && (answer.messageId === 'CPF9802' || answer.messageId === 'CPF9820'))
+      const denied = refusedFile(answer, [f]);
+      if (denied)
         refused.push({
           table: tableKey(t),
-          reason: notAuthorizedReason(f, this.profile, 'CHKOBJ', answer.messageId === 'CPF9820'),
+          reason: notAuthorizedReason(f, this.profile, 'CHKOBJ', denied.byLibrary),
         });
     }
     return refused;
   }
 
+  /** The shapes of the tables that exist (a file deleted or renamed is left out: the runner decides). */
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
     return (await this.layoutsOf(tables, true)).map((l) => {
       const id = this.identify(l);
@@ -453,12 +455,11 @@ export class JournalSource implements SourceAgent {
         } catch (error) {
           const denied = refusedFile(error, readings);
           if (!denied) throw error;
-          const toLibrary = error instanceof IbmiError && error.messageId === 'CPF9820';
           (batch.refusedTables ??= []).push({
-            table: denied.key,
-            reason: notAuthorizedReason(denied, this.profile, 'DSPJRN', toLibrary),
+            table: denied.file.key,
+            reason: notAuthorizedReason(denied.file, this.profile, 'DSPJRN', denied.byLibrary),
           });
-          const at = readings.indexOf(denied);
+          const at = readings.indexOf(denied.file);
           readings.splice(at, 1);
           members.splice(at, 1);
           positions.splice(at, 1);

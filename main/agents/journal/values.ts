@@ -29,6 +29,9 @@ export interface ValueForm {
 }
 
 export type InvalidDecimals = (typeof INVALID_DECIMAL_CHOICES)[number];
+
+/** An invalidValues policy that is a chosen date (`YYYY-MM-DD`) rather than a word. */
+const isChosenDate = (policy: string) => /^\d{4}-\d{2}-\d{2}$/.test(policy);
 export type InvalidDates = (typeof INVALID_DATE_CHOICES)[number];
 
 /**
@@ -50,7 +53,7 @@ export function replacementOf(f: FieldDef, form: ValueForm): { value: RowValue }
     if (policy === 'null') return { value: null };
     const earliest = { date: '0001-01-01', time: '00:00:00', timestamp: '0001-01-01-00.00.00.000000' }[kind];
     // A chosen date: that day (at midnight for a timestamp); a time column takes the earliest.
-    const chosen = /^\d{4}-\d{2}-\d{2}$/.test(policy)
+    const chosen = isChosenDate(policy)
       ? { date: policy, time: earliest, timestamp: `${policy}-00.00.00.000000` }[kind]
       : earliest;
     return { value: formValue(f, chosen, form) };
@@ -83,8 +86,7 @@ export function invalidValuesProblem(
             : [];
     if (allowed.length === 0)
       return `${at}: ${column} is ${sqlTypeName(f.type)}, whose values are always decoded; a policy is for decimal, date, time and timestamp columns.`;
-    const isDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
-    if (!allowed.includes(value) && !(isDate && allowed.includes('a date YYYY-MM-DD')))
+    if (!allowed.includes(value) && !(isChosenDate(value) && allowed.includes('a date YYYY-MM-DD')))
       return `${at}: ${column} is ${sqlTypeName(f.type)}, which takes ${allowed.join(', ')}.`;
   }
   return undefined;

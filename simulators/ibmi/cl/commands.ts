@@ -341,6 +341,15 @@ define('DLTF', { positional: ['FILE'], keywords: ['SYSTEM', 'RMVCST'], required:
 
 const AUT_VALUES = ['*ALL', '*CHANGE', '*USE', '*EXCLUDE', ...NAMED['*ALL']];
 
+/** The AUT parameter's values (`missing` for one left empty), each a named or specific authority or one of `also`. */
+function autValues(a: Args, missing: string, also: readonly string[] = []): string[] {
+  const values = a.list('AUT').map((v) => atom(v) ?? missing);
+  for (const v of values)
+    if (!AUT_VALUES.includes(v) && !also.includes(v))
+      throw commandError('CPD0084', `Value '${v}' for parameter AUT not a valid value.`);
+  return values;
+}
+
 // CHKOBJ: whether a file exists (CPF9801) and the job holds the authorities AUT names (CPF9802), as
 // "Check Object (CHKOBJ)" says; AUT(*NONE), the default, checks existence alone. Files only here.
 define(
@@ -352,10 +361,7 @@ define(
     c.system.useLibrary(c.job, library);
     const file = c.system.file(library, name);
     if (!file) throw cpf('CPF9801', '', name, library);
-    const values = a.list('AUT').map((v) => atom(v) ?? '*NONE');
-    for (const v of values)
-      if (v !== '*NONE' && !AUT_VALUES.includes(v))
-        throw commandError('CPD0084', `Value '${v}' for parameter AUT not a valid value.`);
+    const values = autValues(a, '*NONE', ['*NONE']);
     const needed = values.flatMap((v): Right[] =>
       v === '*NONE' ? [] : v in NAMED ? [...rights(v as AuthorityName)] : [v as Right],
     );
@@ -384,10 +390,7 @@ function grantOrRevoke(c: CommandContext, a: Args, grant: boolean) {
   if (!auth) throw cpf('CPF2105', name, library, type.slice(1));
   if (!c.system.can(c.job, auth, ['*OBJMGT']) && auth.owner !== c.job.profile.name)
     throw cpf('CPF2189', name, library, type.slice(1));
-  const values = a.list('AUT').map((v) => atom(v) ?? '');
-  for (const v of values)
-    if (!AUT_VALUES.includes(v))
-      throw commandError('CPD0084', `Value '${v}' for parameter AUT not a valid value.`);
+  const values = autValues(a, '');
   const named = values.length === 1 && (values[0] ?? '') in NAMED ? rights(values[0] as AuthorityName) : null;
   for (const u of a.list('USER').map((v) => atom(v) ?? '')) {
     const current = u === '*PUBLIC' ? auth.public : (auth.private.get(u) ?? new Set());

@@ -1,6 +1,6 @@
 // Catalogue functions and views T-SQL answers at translation time: OBJECT_ID, HAS_PERMS_BY_NAME,
 // CHANGETABLE and sys.databases.
-import { refuseDeniedSelect } from './objectPermissions';
+import { refuseDeniedSelect, selectDenied } from './objectPermissions';
 import type { SqlValue } from '../tds/dataTypes/sqlTypes';
 import type { SandboxDatabase } from './database';
 import { SqlError } from './basics';
@@ -109,13 +109,11 @@ export function hasPermsByName(
     const parts = lex(String(securable ?? ''))
       .filter((x) => x.kind === 'word' || x.kind === 'quoted')
       .map(nameOf);
-    if (!tableNamed(db, parts)) return 'NULL';
+    const table = tableNamed(db, parts);
+    if (!table) return 'NULL';
     if (perm === 'VIEW CHANGE TRACKING') return yes(db.rights.viewChangeTracking);
     if (perm === 'INSERT' || perm === 'UPDATE' || perm === 'DELETE') return yes(db.rights.write);
-    if (perm === 'SELECT') {
-      const table = tableNamed(db, parts);
-      return yes(!table || !db.selectDenials.isDenied(db.name, db.login, table));
-    }
+    if (perm === 'SELECT') return yes(!selectDenied(db, table));
     return yes(true);
   }
   return 'NULL';

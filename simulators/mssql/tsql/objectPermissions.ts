@@ -43,7 +43,11 @@ export function runObjectPermission(db: SandboxDatabase, tokens: Token[]): Recor
   return {};
 }
 
+/** Whether SELECT on the table is denied to the session's login. */
+export const selectDenied = (db: SandboxDatabase, table: TableInfo): boolean =>
+  db.selectDenials.isDenied(db.name, db.login, table);
+
 /** SQL Server's 229 when the session's login may not read the table. */
 export function refuseDeniedSelect(db: SandboxDatabase, table: TableInfo | undefined): void {
-  if (table && db.selectDenials.isDenied(db.name, db.login, table)) throw denied('SELECT', db, table);
+  if (table && selectDenied(db, table)) throw denied('SELECT', db, table);
 }

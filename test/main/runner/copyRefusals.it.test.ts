@@ -34,7 +34,7 @@ function blindTo(agent: SourceAgent, table: TableRef, blind: () => boolean): Sou
 async function setUp([sourceKind, targetKind]: SourceTargetPair, options: Partial<RunnerOptions> = {}) {
   const h: SourceHarness = await sources.harness(sourceKind);
   const pipelineId = `copyref${++made}_${targetKind}`;
-  const side = targetSideFor(targetKind, sources.client(), pipelineId);
+  const side = await targetSideFor(targetKind, sources.client(), pipelineId);
   const [a, b] = [await h.createTable(`C${made}A`), await h.createTable(`C${made}B`)];
   await h.insert(a, [
     { id: 1, name: 'one', amount: '1.00' },

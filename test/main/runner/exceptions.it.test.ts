@@ -11,7 +11,8 @@ import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import type { ContractRow, SourceHarness } from '../agents/contract/sourceAgent';
 import { bothSources } from '../../helpers/bothSources';
-import { SOURCE_TARGET_PAIRS, postgresSide, targetSideFor } from '../../helpers/targetSide';
+import { SOURCE_TARGET_PAIRS, targetSchemaOf, targetSideFor } from '../../helpers/targetSide';
+import { runnerOver } from '../../helpers/runnerOver';
 import { until } from '../../helpers/until';
 
 const sources = bothSources({ pipelineId: 'refusals', ibmiSchema: 'REFUSALS' });
@@ -22,10 +23,7 @@ describe.each(SOURCE_TARGET_PAIRS)('rows a %s pipeline cannot write into %s', (s
   it('are kept aside and retried, their table goes on, and a suspended table resumes where it stood', async () => {
     const h: SourceHarness = await sources.harness(sourceKind);
     const pipelineId = `refusals_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
-    const schema = `${pipelineId}_${process.pid}`;
-    if (targetKind === 'postgresql')
-      await sources.client().query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    const side = targetSideFor(targetKind, sources.client(), pipelineId);
+    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
     const a = await h.createTable(`RA${targetKind[0]}`);
     const b = await h.createTable(`RB${targetKind[0]}`);
     const [aName, bName] = [h.entity(a).target.table, h.entity(b).target.table];
@@ -215,23 +213,18 @@ describe.each(['change-tracking', 'journal'] as const)(
     it('is kept aside with PostgreSQL’s words while the table goes on', async () => {
       const h: SourceHarness = await sources.harness(sourceKind);
       const pipelineId = `range_${sourceKind === 'journal' ? 'jr' : 'ct'}`;
-      const schema = `${pipelineId}_${process.pid}`;
       const client = sources.client();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      const side = postgresSide(client, schema, pipelineId);
+      const side = await targetSideFor('postgresql', client, pipelineId);
+      const schema = targetSchemaOf(pipelineId);
       const t = await h.createTable('RANGE');
       const name = h.entity(t).target.table;
       const kept: RefusedRow[] = [];
       const runner = () =>
-        new PipelineRunner({
-          openSource: () => h.open(),
-          openTarget: () => side.open(),
-          entities: [h.entity(t)],
+        runnerOver(h, side, [t], [], {
           onRowsRefused: (rows) => {
             kept.push(...rows);
             return { [tableKey(t)]: kept.length };
           },
-          idleMs: 20,
         });
       await h.insert(t, [{ id: 1, name: 'small', amount: '1.50' }]);
       await runner().runUntilCaughtUp();

@@ -21,7 +21,7 @@ let made = 0;
 async function pipelineOf([sourceKind, targetKind]: SourceTargetPair, options: Partial<RunnerOptions>) {
   const h: SourceHarness = await sources.harness(sourceKind);
   const pipelineId = `shape${++made}_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
-  const side = targetSideFor(targetKind, sources.client(), pipelineId);
+  const side = await targetSideFor(targetKind, sources.client(), pipelineId);
   const a = await h.createTable(`P${made}A`);
   const b = await h.createTable(`P${made}B`);
   const events: RunnerEvent[] = [];

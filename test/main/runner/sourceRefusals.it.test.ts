@@ -23,10 +23,7 @@ describe.each(SOURCE_TARGET_PAIRS)(
     it('is suspended with the grant that gives it back, the other table reads on; resumed, it catches up', async () => {
       const h: SourceHarness = await sources.harness(sourceKind);
       const pipelineId = `srcref_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
-      const schema = `${pipelineId}_${process.pid}`;
-      if (targetKind === 'postgresql')
-        await sources.client().query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      const side = targetSideFor(targetKind, sources.client(), pipelineId);
+      const side = await targetSideFor(targetKind, sources.client(), pipelineId);
       const a = await h.createTable(`SA${targetKind[0]}`);
       const b = await h.createTable(`SB${targetKind[0]}`);
       const source = new Map<TableRef, ContractRow[]>([
@@ -150,7 +147,7 @@ describe.each(['sqlite', 'postgresql'] as const)('journaling ended on one file, 
   it('stops that table alone with the way back; journaled again and copied again, it equals the source', async () => {
     const h = await sources.harness('journal');
     const pipelineId = `endjrn_${targetKind}`;
-    const side = targetSideFor(targetKind, sources.client(), pipelineId);
+    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
     const [a, b] = [await h.createTable(`EA${targetKind[0]}`), await h.createTable(`EB${targetKind[0]}`)];
     const row = (id: number) => ({ id, name: `row ${id}`, amount: `${id}.50` });
     const ids = async (t: TableRef) =>

@@ -65,12 +65,16 @@ describe('a DSPJRN refused for want of authority', () => {
     { library: 'LEGACY', file: 'ITEMS' },
   ];
   it('names the file refused (CPF9802), or the first file of a library refused (CPF9820)', () => {
-    expect(refusedFile(new IbmiError('CPF9802', 'Not authorized to object CUSTOMER in SHOP.'), files)).toBe(
-      files[1],
-    );
-    expect(refusedFile(new IbmiError('CPF9820', 'Not authorized to use library LEGACY.'), files)).toBe(
-      files[2],
-    );
+    expect(
+      refusedFile(new IbmiError('CPF9802', 'Not authorized to object CUSTOMER in SHOP.'), files),
+    ).toEqual({
+      file: files[1],
+      byLibrary: false,
+    });
+    expect(refusedFile(new IbmiError('CPF9820', 'Not authorized to use library LEGACY.'), files)).toEqual({
+      file: files[2],
+      byLibrary: true,
+    });
     expect(
       refusedFile(new IbmiError('CPF9812', 'File ITEMS in library LEGACY not found.'), files),
     ).toBeUndefined();
