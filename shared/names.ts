@@ -46,3 +46,37 @@ export function tableText(schema: string, table: string): string {
   const part = (p: string) => (/[.[\]]/.test(p) ? `[${p.replaceAll(']', ']]')}]` : p);
   return `${part(schema)}.${part(table)}`;
 }
+
+/** The (schema, table) pair a tableText() names: its inverse, so `[a.b].c` gives `a.b` and `c`. */
+export function tableRefOfText(text: string): { schema: string; table: string } {
+  const parts: string[] = [];
+  let at = 0;
+  while (at <= text.length && parts.length < 2) {
+    if (text[at] === '[') {
+      let part = '';
+      let i = at + 1;
+      for (; i < text.length; i++) {
+        if (text[i] === ']') {
+          if (text[i + 1] === ']') {
+            part += ']';
+            i++;
+            continue;
+          }
+          break;
+        }
+        part += text[i];
+      }
+      parts.push(part);
+      at = i + 2;
+    } else {
+      const end = parts.length === 0 ? text.indexOf('.', at) : text.length;
+      if (end < 0) break;
+      parts.push(text.slice(at, end));
+      at = end + 1;
+    }
+  }
+  const [schema, table] = parts;
+  if (schema === undefined || table === undefined || tableText(schema, table) !== text)
+    throw new RangeError(`"${text}" does not name a table as schema.table.`);
+  return { schema, table };
+}

@@ -4,6 +4,7 @@
 import type { AgentType } from '../../shared/agents';
 import { changeTrackingPlugin } from './changeTracking/plugin';
 import { journalPlugin } from './journal/plugin';
+import { natsPlugin } from './nats/plugin';
 import { postgresqlPlugin } from './postgresql/plugin';
 import type { AgentPlugin } from './spi';
 import { sqlitePlugin } from './sqlite/plugin';
@@ -15,6 +16,7 @@ export const AGENT_PLUGINS: Readonly<Record<AgentType, AgentPlugin>> = {
   journal: journalPlugin,
   sqlite: sqlitePlugin,
   postgresql: postgresqlPlugin,
+  'nats-jetstream': natsPlugin,
 };
 
 /** Where a pipeline without a target agent writes. */

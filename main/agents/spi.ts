@@ -164,6 +164,18 @@ export interface SourceAdmin {
   close(): Promise<void>;
 }
 
+/**
+ * Where a source's changes come from, as a target that names them (a message broker's subjects and
+ * Debezium's `source` block) writes it: the connector, the server, and the database whose name is
+ * part of a table's name there (SQL Server's; an IBM i library is the table's schema).
+ */
+export interface SourceOrigin {
+  connector: 'sqlserver' | 'ibmi';
+  server: string;
+  /** The database, as the first part of each table's name; null where the schema is the first part. */
+  database: string | null;
+}
+
 /** What an agent type does as a source: the runner's reader, the admin side, and its rules. */
 export interface SourceRole<H extends object = Settings, C extends object = Settings> {
   names: SourceNames;
@@ -174,6 +186,8 @@ export interface SourceRole<H extends object = Settings, C extends object = Sett
   ): Promise<SourceAgent>;
   /** Opens the source for checks, tables, backlog and fixes. Throws AgentConnectionError likewise. */
   openAdmin(agent: ResolvedAgent<H, C>, entities: readonly Entity[]): Promise<SourceAdmin>;
+  /** Where its changes come from, for a target that names them (subjects, Debezium's source block). */
+  origin(agent: ResolvedAgent<H, C>): SourceOrigin;
   /** The passed connection check's sentence ("Logged in as …", "Signed on as …"). */
   connected(agent: ResolvedAgent<H, C>): string;
   /** The checks whose fix this type applies, and how the refusal of another names them. */
@@ -243,7 +257,7 @@ export interface TargetRole<H extends object = Settings, C extends object = Sett
    */
   open(
     agent: ResolvedAgent<H, C> | undefined,
-    context: { dataDir: string; pipelineId: string },
+    context: { dataDir: string; pipelineId: string; origin?: SourceOrigin },
   ): { open: () => Promise<Target>; batchRows: number };
   /** Whether a target so configured writes into the database a source so configured reads. */
   sameDatabase?(target: Record<string, unknown>, source: Record<string, unknown>): boolean;

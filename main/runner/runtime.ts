@@ -3,20 +3,20 @@
 // Events go to the engine's store; a failure that cannot heal marks the agent failed with its reason.
 import { problem } from '../platform/problem';
 import { DEFAULT_TARGET_TYPE, pluginOf, type AgentPlugins } from '../agents/registry';
-import type { AgentRuntime, ResolvedAgent, StartContext } from '../agents/spi';
+import type { AgentRuntime, ResolvedAgent, SourceOrigin, StartContext } from '../agents/spi';
 import { pipelineSettings } from '../../shared/agents/common';
 import type { Entity } from '../../shared/controlApi';
 import { PipelineRunner, type RunnerEntity } from './pipelineRunner';
 import type { RunnerEvent } from './events';
 
 /** The pipeline's target agent, or the registry's default target when it has none. */
-function targetOf(plugins: AgentPlugins, ctx: StartContext, pipelineId: string) {
+function targetOf(plugins: AgentPlugins, ctx: StartContext, pipelineId: string, origin: SourceOrigin) {
   const type = ctx.target?.type ?? DEFAULT_TARGET_TYPE;
   const plugin = pluginOf(plugins, type);
   if (!plugin.target)
     throw problem.unavailable(`A ${type} agent cannot be a target of this engine's runner.`);
   return {
-    ...plugin.target.open(ctx.target, { dataDir: ctx.dataDir, pipelineId }),
+    ...plugin.target.open(ctx.target, { dataDir: ctx.dataDir, pipelineId, origin }),
     classifyError: plugin.classifyError,
   };
 }
@@ -84,7 +84,7 @@ export function runnerRuntime(
       if (refused) throw problem.conflict(refused);
       const openSource = () =>
         source.openReader(agent, { entities: ctx.entities, peerPipelines: ctx.peerPipelines });
-      const target = targetOf(plugins, ctx, agent.pipelineId);
+      const target = targetOf(plugins, ctx, agent.pipelineId, source.origin(agent));
       const settings = pipelineSettings.parse(agent.configuration);
 
       const connections = Number(agent.hostCredentials.maxConnectionsCount) || 2;

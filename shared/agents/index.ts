@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Section, SectionId } from '../config/section';
 import { changeTrackingConfiguration, changeTrackingHostCredentials } from './changeTracking';
+import { natsConfiguration, natsHostCredentials } from './nats';
 import { effectiveJournalFormats, journalConfiguration, journalHostCredentials } from './journal';
 import {
   postgresqlConfiguration,
@@ -9,7 +10,7 @@ import {
   sqliteHostCredentials,
 } from './targets';
 
-export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql'] as const;
+export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'nats-jetstream'] as const;
 export const agentTypeSchema = z.enum(AGENT_TYPES);
 export type AgentType = z.infer<typeof agentTypeSchema>;
 
@@ -92,6 +93,15 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
       'A target of the local runner: tables created from the source columns in a PostgreSQL schema.',
     roles: ['target'],
     sections: { hostCredentials: postgresqlHostCredentials, configuration: postgresqlConfiguration },
+  },
+  'nats-jetstream': {
+    type: 'nats-jetstream',
+    title: 'NATS JetStream',
+    database: 'NATS JetStream',
+    description:
+      "A target of the local runner: each change as a Debezium change event on a JetStream stream, for any number of consumers (Debezium's JDBC sink, Flink, your own services).",
+    roles: ['target'],
+    sections: { hostCredentials: natsHostCredentials, configuration: natsConfiguration },
   },
 };
 

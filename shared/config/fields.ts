@@ -53,6 +53,31 @@ export function secret(o: Described & { max: number }) {
   return describe(z.string().min(1).max(o.max), { kind: 'secret', rule, required: true, ...o });
 }
 
+/**
+ * Text that must match `pattern` (`patternRule` says it in words), with a default when one is given:
+ * a name the engine writes into a protocol (a stream, a subject) where only some characters are legal.
+ */
+export function patternText(
+  o: Described & { max: number; pattern: RegExp; patternRule: string; default?: string },
+) {
+  const { pattern, patternRule, ...meta } = o;
+  const rule = `a string of ${lengthRule(1, o.max)}: ${patternRule}`;
+  const base = z.string().min(1).max(o.max).regex(pattern);
+  if (o.default === undefined) return describe(base, { kind: 'text', rule, required: true, ...meta });
+  return describe(base.default(o.default), { kind: 'text', rule, required: false, ...meta });
+}
+
+/** A secret that may be left out; a later edit that leaves it out keeps the stored one, as for every secret. */
+export function optionalSecret(o: Described & { max: number }) {
+  const rule = `a string of ${lengthRule(1, o.max)}, or left out`;
+  return describe(z.string().min(1).max(o.max).optional(), {
+    kind: 'secret',
+    rule,
+    required: false,
+    ...o,
+  });
+}
+
 export function integer<D extends number>(o: Described & { min: number; max: number; default: D }) {
   const rule = `a whole number from ${o.min} to ${o.max}`;
   return describe(z.number().int().min(o.min).max(o.max).default(o.default), {

@@ -104,6 +104,11 @@ export const changeTrackingPlugin: AgentPlugin<ChangeTrackingHostCredentials, Ch
     openReader: (agent, { peerPipelines }) => openSource(agent, peerPipelines),
     openAdmin: async (agent) => admin(await openSource(agent)),
     connected: (agent) => sqlServerLoggedIn(agent.hostCredentials),
+    origin: ({ hostCredentials: c }) => ({
+      connector: 'sqlserver',
+      server: `${c.host}:${c.port}`,
+      database: c.databaseName,
+    }),
     fixes: { checkIds: FIXABLE_CHECK_IDS, described: FIXABLE_CHECK_IDS.join(', ') },
     refusal,
     refuseEntities: (entities) => {

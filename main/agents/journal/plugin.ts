@@ -89,6 +89,8 @@ export const journalPlugin: AgentPlugin<JournalHostCredentials, JournalConfigura
     openAdmin: async (agent, entities) =>
       admin(await openSource(agent, entities), agent.hostCredentials.username.toUpperCase()),
     connected: (agent) => signedOn(agent.hostCredentials.username, agent.hostCredentials.host),
+    // A library is the first part of a table's name: the system has one database.
+    origin: ({ hostCredentials: c }) => ({ connector: 'ibmi', server: c.host, database: null }),
     fixes: { checkIds: ['journaling'], described: 'journaling (STRJRNPF, CHGJRNOBJ)' },
     // IBM i's refusal (no authority to the checkpoint table, say) is the answer, not an engine failure.
     refusal: (error, what) =>

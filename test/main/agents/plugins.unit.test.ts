@@ -67,6 +67,7 @@ const memoryPlugin: AgentPlugin = {
   testConnection: async () => ({ id: 'connection', status: 'passed', message: 'Opened.', remedy: null }),
   source: {
     names: { fold: (schema, table) => `${schema}\u0000${table}`, reserved: () => null },
+    origin: () => ({ connector: 'sqlserver', server: 'memory', database: 'memory' }),
     openReader: async () => {
       signOn();
       return memorySource();

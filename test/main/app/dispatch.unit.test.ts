@@ -31,6 +31,7 @@ describe('dispatch', () => {
       'journal',
       'sqlite',
       'postgresql',
+      'nats-jetstream',
     ]);
     const info = await dispatch('getAppInfo', {});
     expect(info).toMatchObject({ ok: true, value: { version: '1.2.3', mode: 'web' } });

@@ -1,0 +1,116 @@
+// A connection to the JetStream cluster from the agent's host credentials: one way to sign on, TLS when
+// asked or implied, secrets only to the client. Errors are sorted for the runner's retries.
+import { readFile } from 'node:fs/promises';
+import {
+  connect,
+  credsAuthenticator,
+  nkeyAuthenticator,
+  type NatsConnection,
+  type NodeConnectionOptions,
+} from '@nats-io/transport-node';
+import type { NatsHostCredentials } from '../../../shared/agents/nats';
+import { AgentConnectionError } from '../connectionError';
+import type { ErrorVerdict } from '../source';
+
+/** Why these credentials cannot sign on, naming the fields; null when they can. */
+export function credentialsProblem(c: NatsHostCredentials): string | null {
+  const ways = [
+    c.password !== undefined && 'password',
+    c.token !== undefined && 'token',
+    c.nkeySeed !== undefined && 'nkeySeed',
+    c.credsFile !== undefined && 'credsFile',
+  ].filter((w): w is string => typeof w === 'string');
+  if (ways.length > 1)
+    return `hostCredentials: ${ways.join(' and ')} are set; sign on with one of password (with username), token, nkeySeed or credsFile.`;
+  if (c.password !== undefined && c.username === undefined)
+    return 'hostCredentials.username is not set: a password signs on a user.';
+  if (c.username !== undefined && c.password === undefined)
+    return 'hostCredentials.password is not set: the user needs a password.';
+  if (c.nkeySeed !== undefined && !/^SU[A-Z2-7]+$/.test(c.nkeySeed))
+    return 'hostCredentials.nkeySeed must be a user seed (SU followed by base32 letters).';
+  return null;
+}
+
+export const serverList = (c: NatsHostCredentials) =>
+  c.servers
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export async function openNats(c: NatsHostCredentials, name: string): Promise<NatsConnection> {
+  const problem = credentialsProblem(c);
+  if (problem)
+    throw new AgentConnectionError(
+      problem,
+      'Set exactly one way to sign on in the NATS connection.',
+      'login',
+    );
+  const options: NodeConnectionOptions = {
+    servers: serverList(c),
+    name,
+    // The runner retries a failed start with its own waits; a cluster member down is the client's job.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    timeout: 10_000,
+  };
+  if (c.tls || c.tlsCaFile) options.tls = c.tlsCaFile ? { caFile: c.tlsCaFile } : {};
+  if (c.username !== undefined) {
+    options.user = c.username;
+    options.pass = c.password;
+  }
+  if (c.token !== undefined) options.token = c.token;
+  if (c.nkeySeed !== undefined)
+    options.authenticator = nkeyAuthenticator(new TextEncoder().encode(c.nkeySeed));
+  if (c.credsFile !== undefined) {
+    const creds = await readFile(c.credsFile).catch((e: NodeJS.ErrnoException) => {
+      throw new AgentConnectionError(
+        `The credentials file ${c.credsFile} cannot be read (${e.code ?? e.message}).`,
+        'Give the path of the .creds file nsc wrote, readable by the app.',
+        'certificate-file',
+      );
+    });
+    options.authenticator = credsAuthenticator(new Uint8Array(creds));
+  }
+  try {
+    return await connect(options);
+  } catch (e) {
+    const said = describeNatsError(e);
+    const refused = /refused the sign-on/.test(said);
+    throw new AgentConnectionError(
+      `Cannot connect to NATS at ${c.servers}: ${said}.`,
+      refused
+        ? "Check the user and password, token, NKey or credentials file against the server's accounts."
+        : 'Check that nats-server runs there with JetStream on (-js), and the host and port.',
+      refused ? 'login' : 'unreachable',
+    );
+  }
+}
+
+/** The client's error in words without what it was given (a token or password never shows). */
+export function describeNatsError(e: unknown): string {
+  const error = e as { message?: string; code?: string; name?: string };
+  if (/authorization/i.test(error.message ?? ''))
+    return 'the server refused the sign-on (authorization violation)';
+  if (error.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(error.message ?? ''))
+    return 'no server listens there (connection refused)';
+  return error.message ?? String(e);
+}
+
+/** A dropped connection, a timeout or a leader election heals; a refused permission does not. */
+export function classifyNatsError(e: unknown): ErrorVerdict {
+  const error = e as { name?: string; message?: string; code?: string; api_error?: { err_code?: number } };
+  const message = error.message ?? '';
+  if (error.name === 'PermissionViolationError' || /permissions violation|authorization/i.test(message))
+    return 'permanent';
+  if (
+    error.name === 'TimeoutError' ||
+    error.name === 'ConnectionError' ||
+    error.name === 'ClosedConnectionError' ||
+    error.name === 'NoRespondersError' ||
+    /timeout|no responders|connection closed|disconnect|insufficient resources|no suitable peers|leader/i.test(
+      message,
+    )
+  )
+    return 'transient';
+  return undefined;
+}

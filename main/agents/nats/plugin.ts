@@ -1,0 +1,58 @@
+// The NATS JetStream target type: a pipeline's changes as Debezium change events on a stream.
+import { agentTypes } from '../../../shared/agents';
+import type { NatsConfiguration, NatsHostCredentials } from '../../../shared/agents/nats';
+import type { AgentPlugin, TargetNames } from '../spi';
+import { checkNatsTarget } from './checks';
+import { classifyNatsError, serverList } from './connection';
+import { NatsTarget } from './target';
+import { natsConfiguration } from '../../../shared/agents/nats';
+
+/**
+ * Subjects are made from the source's names (escaped, one-to-one), not from an entity's target name:
+ * the names rules see one stream and prefix as one database, and compare target names exactly.
+ */
+const natsNames: TargetNames = {
+  database: (settings) => {
+    const servers = String(settings?.hostCredentials.servers ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .sort()
+      .join(',');
+    const c = settings?.configuration ?? {};
+    return `${servers}/${String(c.stream ?? 'CDC')}/${String(c.subjectPrefix ?? 'cdc')}`;
+  },
+  schemas: false,
+  defaultSchema: () => undefined,
+  fold: (name) => name,
+  reserved: () => null,
+};
+
+export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {
+  definition: agentTypes['nats-jetstream'],
+  endpoint: (c) => {
+    const first = serverList(c)[0] ?? '';
+    const url = new URL(/^\w+:\/\//.test(first) ? first : `nats://${first}`);
+    return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 4222) };
+  },
+  classifyError: classifyNatsError,
+  testConnection: async (hostCredentials) => {
+    const [first] = await checkNatsTarget(hostCredentials, natsConfiguration.schema.parse({}));
+    if (!first) throw new Error('a NATS target check answered nothing');
+    return first;
+  },
+  target: {
+    names: natsNames,
+    check: (agent) => checkNatsTarget(agent.hostCredentials, agent.configuration),
+    open: (agent, { pipelineId, origin }) => {
+      if (!agent) throw new Error('NATS JetStream is never the default target.');
+      if (!origin) throw new Error('A NATS target names its subjects after the source: it needs the source.');
+      const options = {
+        credentials: agent.hostCredentials,
+        configuration: agent.configuration,
+        pipelineId,
+        origin,
+      };
+      return { open: async () => new NatsTarget(options), batchRows: agent.configuration.batchRows };
+    },
+  },
+};

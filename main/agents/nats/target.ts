@@ -1,0 +1,337 @@
+// The NATS JetStream target: a batch's changes published as Debezium events, pipelined (a bounded
+// window of acknowledgements in flight), then the checkpoint published after every acknowledgement:
+// the position never runs ahead of what the stream holds. A restart reads the last checkpoint back from
+// the stream, and the ids of what was published after it, so a batch sent again skips what arrived —
+// exactly once into the stream without a duplicate window as long as the outage (docs/nats-jetstream.md).
+import { createHash } from 'node:crypto';
+import {
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { version } from '../../../package.json';
+import {
+  natsCheckpointRecordSchema,
+  type NatsConfiguration,
+  type NatsHostCredentials,
+  type NatsCheckpointRecord,
+} from '../../../shared/agents/nats';
+import { tableRefOfText } from '../../../shared/names';
+import type { DroppedColumns } from '../../../shared/agents/common';
+import type { Change, Checkpoint } from '../source';
+import type { SourceOrigin } from '../spi';
+import type { Reconciled, Retyped, Target, TargetTable } from '../target';
+import { classifyNatsError, openNats } from './connection';
+import { jsonText, ValueNotSendable } from './debeziumTypes';
+import { TableEnvelope } from './envelope';
+import { BatchMessages, PIPELINE_HEADER, type OutgoingMessage } from './messages';
+import { ensureStream } from './stream';
+import { checkpointSubject, schemaChangeSubject } from './subjects';
+
+export interface NatsTargetOptions {
+  credentials: NatsHostCredentials;
+  configuration: NatsConfiguration;
+  pipelineId: string;
+  origin: SourceOrigin;
+}
+
+/** A message larger than the servers take (max_payload): the row is kept aside, never cut. */
+export class MessageTooLarge extends Error {}
+
+/** Older checkpoint records are purged every this many, so the stream keeps a handful, not one per batch. */
+const PURGE_EVERY = 200;
+
+export class NatsTarget implements Target {
+  readonly description: string;
+  readonly classifyError = classifyNatsError;
+  private nc: NatsConnection | undefined;
+  private js: JetStreamClient | undefined;
+  private jsm: JetStreamManager | undefined;
+  private readonly envelopes = new Map<string, TableEnvelope>();
+  private record: NatsCheckpointRecord = { checkpoint: {}, epochs: {}, shapes: {} };
+  /** Ids found in the stream after the last checkpoint: sent before a restart, not sent again. */
+  private readonly published = new Set<string>();
+  private checkpointsSincePurge = 0;
+  private readonly prefix: string;
+
+  constructor(private readonly o: NatsTargetOptions) {
+    this.prefix = o.configuration.subjectPrefix;
+    this.description = `NATS JetStream stream ${o.configuration.stream} (${this.prefix}.…) at ${o.credentials.servers}`;
+  }
+
+  refusesRow(error: unknown): boolean {
+    return error instanceof MessageTooLarge || error instanceof ValueNotSendable;
+  }
+
+  private async open() {
+    if (this.nc && !this.nc.isClosed() && this.js && this.jsm) return { js: this.js, jsm: this.jsm };
+    this.nc = await openNats(this.o.credentials, `cdc-admin ${this.o.pipelineId}`);
+    this.jsm = await jetstreamManager(this.nc);
+    this.js = jetstream(this.nc);
+    await ensureStream(this.jsm, this.o.configuration);
+    return { js: this.js, jsm: this.jsm };
+  }
+
+  async prepare(tables: readonly TargetTable[]): Promise<void> {
+    await this.open();
+    for (const t of tables) this.envelopes.set(t.source, this.envelopeOf(t));
+  }
+
+  private envelopeOf(t: TargetTable): TableEnvelope {
+    const c = this.o.configuration;
+    return new TableEnvelope(
+      t,
+      tableRefOfText(t.source),
+      {
+        prefix: this.prefix,
+        origin: this.o.origin,
+        includeSchema: c.includeSchema,
+        decimalHandling: c.decimalHandling,
+        transactionEvents: c.transactionEvents,
+        version,
+      },
+      // Change Tracking keeps no old values: a delete's before holds the key alone.
+      this.o.origin.connector === 'sqlserver',
+    );
+  }
+
+  async loadCheckpoint(): Promise<Checkpoint> {
+    const { js, jsm } = await this.open();
+    const stream = this.o.configuration.stream;
+    const subject = checkpointSubject(this.prefix, this.o.pipelineId);
+    const last = await jsm.streams.getMessage(stream, { last_by_subj: subject });
+    if (last) this.record = natsCheckpointRecordSchema.parse(JSON.parse(last.string()));
+    // What this pipeline published after that record (a batch whose checkpoint a crash cut off).
+    const info = await jsm.streams.info(stream);
+    const from = last ? last.seq + 1 : Math.max(1, info.state.first_seq);
+    this.published.clear();
+    if (info.state.last_seq >= from) {
+      const consumer = await js.consumers.get(stream, {
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: from,
+        headers_only: true,
+      });
+      let seq = from - 1;
+      while (seq < info.state.last_seq) {
+        let got = 0;
+        for await (const m of await consumer.fetch({ max_messages: 4096, expires: 2000 })) {
+          got++;
+          seq = m.seq;
+          if (m.headers?.get(PIPELINE_HEADER) !== this.o.pipelineId) continue;
+          const id = m.headers.get('Nats-Msg-Id');
+          if (id) this.published.add(id);
+        }
+        // Limits may have discarded the rest meanwhile: what is gone cannot be sent twice.
+        if (got === 0) break;
+      }
+    }
+    return { ...this.record.checkpoint };
+  }
+
+  /** A copy starts: a new epoch, the table's schema told, then Debezium's truncate event. */
+  async clear(table: TargetTable, checkpoint: Checkpoint): Promise<void> {
+    const env = this.envelopeOf(table);
+    this.envelopes.set(table.source, env);
+    const epoch = (this.record.epochs[table.source] ?? 0) + 1;
+    const batch = this.batch();
+    const position = checkpoint[table.source] ?? '';
+    batch.truncate(env, epoch, position);
+    const told = this.schemaChange(env, 'CREATE', epoch, position);
+    await this.publish([told.message, ...batch.messages]);
+    await this.saveRecord(
+      { ...this.record.checkpoint, ...checkpoint },
+      { ...this.record.epochs, [table.source]: epoch },
+      { ...this.record.shapes, [table.source]: told.shape },
+    );
+  }
+
+  /**
+   * The runner's shape of a table (at each start, and after a change at the source): events from now
+   * on carry it, and a shape not told before is told on `<prefix>` first, once.
+   */
+  async reconcile(
+    table: TargetTable,
+    _dropped: DroppedColumns,
+    _retyped?: readonly Retyped[],
+  ): Promise<Reconciled> {
+    const env = this.envelopeOf(table);
+    this.envelopes.set(table.source, env);
+    const epoch = this.record.epochs[table.source] ?? 0;
+    const lastTold = this.record.shapes[table.source];
+    const told = this.schemaChange(
+      env,
+      lastTold ? 'ALTER' : 'CREATE',
+      epoch,
+      this.record.checkpoint[table.source] ?? '',
+    );
+    if (told.shape === lastTold) return { added: [], done: [] };
+    await this.publish([told.message]);
+    await this.saveRecord(this.record.checkpoint, this.record.epochs, {
+      ...this.record.shapes,
+      [table.source]: told.shape,
+    });
+    // Nothing to alter: the events carry their columns. Said only when a shape was told before.
+    return { added: [], done: lastTold ? ['told on the stream as a schema change event'] : [] };
+  }
+
+  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+    const batch = this.batch();
+    const epochs = this.record.epochs;
+    let tx: { id: string; events: number; perTopic: Map<string, number> } | null = null;
+    const endTransaction = () => {
+      if (tx) batch.transactionMark('END', tx.id, tx);
+      tx = null;
+    };
+    for (const c of changes) {
+      if (c.unreadable) continue;
+      const env = this.envelopes.get(c.table);
+      if (!env) throw new Error(`No table ${c.table} was prepared at the NATS target.`);
+      const txId = this.o.configuration.transactionEvents && !c.copied ? c.transactionId : undefined;
+      if (tx && tx.id !== txId) endTransaction();
+      if (txId !== undefined && !tx) {
+        tx = { id: txId, events: 0, perTopic: new Map() };
+        batch.transactionMark('BEGIN', txId, null);
+      }
+      let order: { id: string; totalOrder: number; tableOrder: number } | undefined;
+      if (tx) {
+        const open: { id: string; events: number; perTopic: Map<string, number> } = tx;
+        open.events++;
+        const n = (open.perTopic.get(env.topic) ?? 0) + 1;
+        open.perTopic.set(env.topic, n);
+        order = { id: open.id, totalOrder: open.events, tableOrder: n };
+      }
+      batch.change(env, epochs[c.table] ?? 0, c, order);
+    }
+    endTransaction();
+    await this.publish(batch.messages);
+    await this.saveRecord({ ...this.record.checkpoint, ...checkpoint }, epochs, this.record.shapes);
+  }
+
+  private batch() {
+    const c = this.o.configuration;
+    return new BatchMessages(this.o.pipelineId, this.prefix, c.tombstones, c.transactionEvents);
+  }
+
+  /** A schema change event for the table's shape, and the digest of that shape. */
+  private schemaChange(
+    env: TableEnvelope,
+    type: 'CREATE' | 'ALTER',
+    epoch: number,
+    position: string,
+  ): { message: OutgoingMessage; shape: string } {
+    const t = env.table;
+    const origin = this.o.origin;
+    const body = {
+      source: {
+        connector: origin.connector,
+        name: this.prefix,
+        db: origin.database ?? origin.server,
+        schema: env.ref.schema,
+        table: env.ref.table,
+        position,
+      },
+      ts_ms: Date.now(),
+      databaseName: origin.database ?? origin.server,
+      schemaName: env.ref.schema,
+      ddl: null,
+      tableChanges: [
+        {
+          type,
+          id: env.parts.map((p) => `"${p.replaceAll('"', '""')}"`).join('.'),
+          table: {
+            primaryKeyColumnNames: t.key,
+            columns: t.columns.map((c, i) => ({
+              name: c.name,
+              typeName: c.sourceType.replace(/\(.*$/, '').toUpperCase(),
+              typeExpression: c.sourceType,
+              position: i + 1,
+              optional: c.nullable,
+            })),
+          },
+        },
+      ],
+    };
+    const h = natsHeaders();
+    h.set(PIPELINE_HEADER, this.o.pipelineId);
+    h.set('Cdc-Op', 'schema');
+    const shape = createHash('sha256')
+      .update(`${t.source}\u0000${JSON.stringify(body.tableChanges[0]?.table)}`)
+      .digest('base64url');
+    const message = {
+      subject: schemaChangeSubject(this.prefix),
+      body: new TextEncoder().encode(jsonText(body as never)),
+      id: `${this.o.pipelineId}:${epoch}:schema:${type}:${shape}`,
+      headers: h,
+      table: t.source,
+    };
+    return { message, shape };
+  }
+
+  /** Publishes every message not already in the stream, with at most maxPendingAcks unacknowledged. */
+  private async publish(messages: readonly OutgoingMessage[]): Promise<void> {
+    const { js } = await this.open();
+    const limit = this.nc?.info?.max_payload ?? Infinity;
+    for (const m of messages)
+      if (m.body.length + headerBytes(m) > limit)
+        throw new MessageTooLarge(
+          `A change of ${m.table} is ${m.body.length} bytes as a Debezium event, over the servers' max_payload of ${limit}: raise max_payload (nats-server.conf) or leave the widest columns out of the entity.`,
+        );
+    const window = this.o.configuration.maxPendingAcks;
+    const stream = this.o.configuration.stream;
+    const inFlight: Promise<unknown>[] = [];
+    let failure: unknown;
+    for (const m of messages) {
+      if (this.published.has(m.id)) continue;
+      const ack = js
+        .publish(m.subject, m.body, { msgID: m.id, headers: m.headers, expect: { streamName: stream } })
+        .catch((e: unknown) => {
+          failure ??= e;
+        });
+      inFlight.push(ack);
+      if (inFlight.length >= window) await inFlight.shift();
+      if (failure !== undefined) break;
+    }
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure;
+  }
+
+  private async saveRecord(
+    checkpoint: Checkpoint,
+    epochs: Record<string, number>,
+    shapes: Record<string, string>,
+  ) {
+    const { js, jsm } = await this.open();
+    const record: NatsCheckpointRecord = { checkpoint, epochs, shapes };
+    const subject = checkpointSubject(this.prefix, this.o.pipelineId);
+    const h = natsHeaders();
+    h.set(PIPELINE_HEADER, this.o.pipelineId);
+    // No message id: a record sent twice is harmless (the last one counts), one dropped as a
+    // duplicate of an older, equal record would leave a newer one last.
+    await js.publish(subject, JSON.stringify(record), {
+      headers: h,
+      expect: { streamName: this.o.configuration.stream },
+    });
+    this.record = record;
+    this.published.clear();
+    if (++this.checkpointsSincePurge >= PURGE_EVERY) {
+      this.checkpointsSincePurge = 0;
+      await jsm.streams.purge(this.o.configuration.stream, { filter: subject, keep: 1 });
+    }
+  }
+
+  async close(): Promise<void> {
+    const nc = this.nc;
+    this.nc = undefined;
+    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+  }
+}
+
+/** About what the headers add to a message on the wire (the server counts them in max_payload). */
+const headerBytes = (m: OutgoingMessage) => {
+  let n = 12 + m.id.length + 16;
+  for (const [k, v] of m.headers) n += k.length + v.join('').length + 4;
+  return n;
+};
