@@ -1,7 +1,7 @@
 // The first step of `npm test`: what the tests need from the machine, besides npm's packages. As root
 // without a terminal (CI on a fresh Debian or Ubuntu), it installs what is missing itself (setup.mjs);
 // anywhere else it never calls sudo or apt, and stops at once naming the one command that would.
-// PostgreSQL needs no server here: the tests start their own when none answers (test/setup/postgres.ts).
+// PostgreSQL and NATS need no server here: the tests start their own when none answers (test/setup/).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +35,11 @@ export const NEEDS = [
     what: "unixODBC's headers (to build odbc)",
     met: () => existsSync('/usr/include/sql.h'),
     apt: ['unixodbc-dev'],
+  },
+  {
+    what: 'nats-server (the NATS JetStream target and its cluster drill)',
+    met: () => existsSync('/usr/sbin/nats-server'),
+    apt: ['nats-server'],
   },
   {
     what: 'PostgreSQL server binaries (target and restart drills)',

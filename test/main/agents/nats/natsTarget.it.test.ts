@@ -13,10 +13,11 @@ import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
 import { applyEvents, readStream, type ConsumedEvent } from '../../../helpers/debeziumConsumer';
+import { natsServers } from '../../../helpers/natsServer';
 import { until } from '../../../helpers/until';
 import type { SourceHarness } from '../contract/sourceAgent';
 
-const SERVERS = '127.0.0.1:4222';
+const SERVERS = natsServers();
 const sources = bothSources({ pipelineId: 'natst', ibmiSchema: 'NATST' });
 const streams: string[] = [];
 let made = 0;
