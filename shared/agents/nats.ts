@@ -171,7 +171,7 @@ export type NatsConfiguration = z.output<typeof natsConfiguration.schema>;
 
 /**
  * What the NATS target keeps in its stream after each batch's acknowledgements (on
- * `<prefix>.~checkpoint.<pipeline>`): the runner's checkpoint, each table's epoch (bumped by a copy,
+ * `<prefix>.=checkpoint.<pipeline>`): the runner's checkpoint, each table's epoch (bumped by a copy,
  * so a copy's events never share an id with an earlier copy's), and the shapes told.
  */
 export const natsCheckpointRecordSchema = z.strictObject({

@@ -1,8 +1,9 @@
-// Subjects, consumer names and key-value keys from names a DBA gave: one exact, reversible rule per
-// token. Any byte of the name's UTF-8 outside [A-Za-z0-9_-] is written `~HH` (two upper-case hex
-// digits), `~` itself included, so every legal SQL Server or IBM i name (dots, spaces, `$ # @ £`)
-// maps to one token and back, and no escaped token is ever `~` followed by something other than two
-// hex digits: the target's own subjects (`~checkpoint`) can never meet a table's.
+// Subjects, durable consumer names and key-value keys from names a DBA gave: one exact, reversible
+// rule per token, legal in all three. Any byte of the name's UTF-8 outside [A-Za-z0-9_-] is written
+// `=HH` (two upper-case hex digits), `=` itself included, so every legal SQL Server or IBM i name (dots,
+// spaces, `~ $ # @ £`) maps to one token and back, and no escaped token holds `=` followed by anything
+// but two hex digits, nor `~`: the target's own subjects (`=checkpoint`) never meet a table's, and `~`
+// joins tokens where a dot may not stand (a consumer name).
 const PLAIN = /^[A-Za-z0-9_-]$/;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -15,7 +16,7 @@ export function escapeToken(name: string): string {
       out += ch;
       continue;
     }
-    for (const byte of encoder.encode(ch)) out += `~${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    for (const byte of encoder.encode(ch)) out += `=${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
@@ -24,7 +25,7 @@ export function unescapeToken(token: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < token.length; i++) {
     const c = token.charCodeAt(i);
-    if (token[i] !== '~') {
+    if (token[i] !== '=') {
       if (!PLAIN.test(token[i] as string)) throw new RangeError(`"${token}" is not an escaped token.`);
       bytes.push(c);
       continue;
@@ -39,7 +40,7 @@ export function unescapeToken(token: string): string {
 
 /** Where the target's own messages go: tokens no escaped name can be. */
 export const checkpointSubject = (prefix: string, pipelineId: string) =>
-  `${prefix}.~checkpoint.${escapeToken(pipelineId)}`;
+  `${prefix}.=checkpoint.${escapeToken(pipelineId)}`;
 export const transactionSubject = (prefix: string) => `${prefix}.transaction`;
 /** Schema-change events, on the prefix itself (Debezium's schema-change topic is the topic prefix). */
 export const schemaChangeSubject = (prefix: string) => prefix;
@@ -48,3 +49,6 @@ export const schemaChangeSubject = (prefix: string) => prefix;
 export function tableSubject(prefix: string, parts: readonly string[]): string {
   return [prefix, ...parts.map(escapeToken)].join('.');
 }
+
+/** Tokens joined where a dot may not stand: `~` is never part of an escaped token. */
+export const joinedName = (tokens: readonly string[]) => tokens.join('~');

@@ -80,7 +80,7 @@ describe.each(['change-tracking', 'journal'] as const)(
       const all = () => readStream(SERVERS, stream, '>');
       const tableEvents = async () =>
         (await read()).filter(
-          (e) => !e.subject.includes('.~checkpoint.') && !e.subject.endsWith('.transaction'),
+          (e) => !e.subject.includes('.=checkpoint.') && !e.subject.endsWith('.transaction'),
         );
 
       let runner = runnerWith(async () => natsTarget(kind, stream, prefix, pipelineId));
