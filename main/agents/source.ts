@@ -145,6 +145,11 @@ export interface SnapshotChunk {
 export type ErrorVerdict = 'transient' | 'permanent' | undefined;
 
 export interface SourceAgent {
+  /**
+   * Several engines apply this source, each table by one at a time (a stream's leases): the runner
+   * fences each commit with the positions it read from (Target.apply's fence) and reads no batch ahead.
+   */
+  readonly sharedAmongEngines?: boolean;
   /** Its driver's errors sorted for the runner's retries. */
   classifyError?(error: unknown): ErrorVerdict;
   check(entities: readonly Entity[]): Promise<CheckResult[]>;

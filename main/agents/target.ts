@@ -79,12 +79,36 @@ export interface Target {
   /**
    * Applies the changes in order and stores the checkpoint, in one transaction. Each change carries
    * what a target without tables sends on: its position, and where the source says them its before
-   * image, commit time and transaction (source.ts, Change).
+   * image, commit time and transaction (source.ts, Change). With a `fence`, the transaction first
+   * compares each named table's stored position with the one given (null: none stored) and throws
+   * FencedOut, committing nothing, when another writer moved it since (engines sharing one stream).
    */
-  apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void>;
+  apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void>;
   close(): Promise<void>;
   /** What the target holds, read back to verify a replica; a target without it cannot be verified. */
   readBack?: TargetReadBack;
+}
+
+/** Per table, the stored position a commit expects to find (the raw text loadCheckpoint answered). */
+export type Fence = Readonly<Record<string, string | null>>;
+
+/**
+ * Another engine committed a table since this one read its position (it took the table over): this
+ * commit is refused whole. A retry reads the positions again, and the table only if still its own.
+ */
+export class FencedOut extends Error {}
+
+/** The first table whose stored position is not the fence's, in words; null when all match. */
+export function fenceBroken(
+  stored: (table: string) => string | null,
+  fence: Fence | undefined,
+): string | null {
+  for (const [table, expected] of Object.entries(fence ?? {})) {
+    const now = stored(table);
+    if (now !== expected)
+      return `${table} was committed by another engine since this one read it (position ${now ?? 'none'}, expected ${expected ?? 'none'}): it applies the table now.`;
+  }
+  return null;
 }
 
 /** A target that keeps tables (SQLite, PostgreSQL, SQL Server): it empties and alters them itself. */

@@ -3,6 +3,7 @@
 // the target threw, marked so the reason kept names the database that refused.
 import { AgentConnectionError } from '../agents/connectionError';
 import type { ErrorVerdict } from '../agents/source';
+import { FencedOut } from '../agents/target';
 
 /** Failures that no retry heals: the reason is kept and the pipeline stops. */
 export class PermanentFailure extends Error {}
@@ -20,6 +21,8 @@ export type ErrorClassifier = (error: unknown) => ErrorVerdict;
  */
 export function isTransient(error: unknown, classify: ErrorClassifier = () => undefined): boolean {
   if (error instanceof PermanentFailure) return false;
+  // Another engine took the table: a retry reads the positions again, and only its own tables.
+  if (error instanceof FencedOut) return true;
   // A source that cannot be reached (down, restarting, the network gone) may come back; a refused
   // login, a missing certificate file or driver will not by waiting.
   if (error instanceof AgentConnectionError && error.kind !== 'other') return error.kind === 'unreachable';

@@ -23,7 +23,7 @@ import {
   type SourceAgent,
   type TableRef,
 } from '../agents/source';
-import type { Retyped, Target, TargetTable } from '../agents/target';
+import type { Fence, Retyped, Target, TargetTable } from '../agents/target';
 import type { DroppedColumns } from '../../shared/agents/common';
 import { schemaVerdict } from './schemaPolicy';
 import type { TableSnapshot } from '../../shared/snapshots';
@@ -512,10 +512,11 @@ export class PipelineRunner {
     target: Target,
     changes: readonly Change[],
     written: Checkpoint,
+    fence?: Fence,
   ): Promise<{ refused: Map<string, unknown>; kept: Set<Change> }> {
     const kept = new Set<Change>();
     try {
-      await atTarget(target.apply(changes, written));
+      await atTarget(target.apply(changes, written, fence));
       return { refused: new Map(), kept };
     } catch (error) {
       if (!this.tableOwn(error)) throw error;
@@ -723,6 +724,9 @@ export class PipelineRunner {
     for (const t of [...stored.copies.keys()]) if (!known.has(t)) stored.copies.delete(t);
     await this.copies.takeRequests(ctx, stored);
     const saved = { ...stored.positions };
+    // Engines sharing the source: the positions as stored now, which this step's commit must still find.
+    const shared = source.sharedAmongEngines === true;
+    const storedNow = shared ? await atTarget(target.loadCheckpoint()) : undefined;
     // The batch read ahead while the previous one was applied, if it starts where the target now is.
     const ahead = this.readAhead;
     this.readAhead = null;
@@ -775,13 +779,16 @@ export class PipelineRunner {
       sourceRefused.length === 0 &&
       !batch.layoutChanged?.length &&
       stored.copies.size === 0 &&
-      !this.verifications.running
+      !this.verifications.running &&
+      !shared
         ? this.startReadAhead(source, refs, { ...saved, ...checkpoint })
         : null;
+    const fence =
+      storedNow && Object.fromEntries(Object.keys(checkpoint).map((t) => [t, storedNow[t] ?? null]));
     let outcome: Awaited<ReturnType<PipelineRunner['applyBatch']>> = { refused: new Map(), kept: new Set() };
     try {
       if (changes.length > 0 || moved || stops.size > 0)
-        outcome = await this.applyBatch(target, changes, written);
+        outcome = await this.applyBatch(target, changes, written, fence);
     } finally {
       if (readAhead) this.readAhead = await readAhead;
     }

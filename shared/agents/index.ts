@@ -99,8 +99,8 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     title: 'NATS JetStream',
     database: 'NATS JetStream',
     description:
-      "A target of the local runner: each change as a Debezium change event on a JetStream stream, for any number of consumers (Debezium's JDBC sink, Flink, your own services).",
-    roles: ['target'],
+      "Each change as a Debezium change event on a JetStream stream, for any number of consumers (Debezium's JDBC sink, Flink, your own services); as a source, such a stream applied to SQLite, PostgreSQL or SQL Server, its tables shared among engines.",
+    roles: ['source', 'target'],
     sections: { hostCredentials: natsHostCredentials, configuration: natsConfiguration },
   },
 };

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { boolean, choice, integer, optionalSecret, optionalText, patternText } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName } from './common';
+import { connectionName, pipelineFields } from './common';
 
 /** Servers as `host:port` or `nats://`/`tls://` URLs, comma-separated. */
 const SERVER = String.raw`\s*(?:(?:nats|tls)://)?[A-Za-z0-9.[\]:_-]+\s*`;
@@ -158,11 +158,24 @@ export const natsConfiguration = section({
     }),
     batchRows: integer({
       label: 'Rows per batch',
-      help: 'The most changed rows published before the position moves (a whole source transaction is never split).',
+      help: 'As a target: the most changed rows published before the position moves (a whole source transaction is never split).',
       min: 1,
       max: 100_000,
       default: 10_000,
     }),
+    sourceDatabase: optionalText({
+      label: 'Source database (apply)',
+      help: "As a source: the SQL Server database whose tables the stream carries (`<prefix>.<database>.<schema>.<table>`). Left out: the stream is IBM i's (`<prefix>.<library>.<file>`).",
+      max: 128,
+    }),
+    leaseSeconds: integer({
+      label: 'Table lease (seconds, apply)',
+      help: "As a source: how long a table stays this engine's after it last renewed its lease; an engine that stops renewing loses its tables to another after this long.",
+      min: 3,
+      max: 3600,
+      default: 15,
+    }),
+    ...pipelineFields,
   }),
 });
 

@@ -9,7 +9,16 @@ import { bracket, SYNC_SCHEMA } from './names';
 import { sqlServerFold } from '../../../shared/names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
-import { netChanges, type Reconciled, type Retyped, type Target, type TargetTable } from '../target';
+import {
+  FencedOut,
+  fenceBroken,
+  netChanges,
+  type Fence,
+  type Reconciled,
+  type Retyped,
+  type Target,
+  type TargetTable,
+} from '../target';
 import { affinityOf, portable } from '../targetValues';
 import { classifySqlServerError, sqlServerRefusesRow } from './errors';
 
@@ -254,6 +263,23 @@ export class MssqlTarget implements Target {
     return Object.fromEntries(recordset.map((r) => [r.source_table, r.position]));
   }
 
+  /** The fence's positions as stored, held (UPDLOCK, HOLDLOCK) until the commit. */
+  private async checkFence(tx: sql.Transaction, fence: Fence): Promise<void> {
+    const stored = new Map<string, string>();
+    for (const table of Object.keys(fence)) {
+      const { recordset } = await new sql.Request(tx)
+        .input('p', this.pipelineId)
+        .input('t', table)
+        .query<{ position: string }>(
+          `SELECT position FROM ${checkpointTable} WITH (UPDLOCK, HOLDLOCK) WHERE pipeline_id = @p AND source_table = @t`,
+        );
+      const row = recordset[0];
+      if (row) stored.set(table, row.position);
+    }
+    const broken = fenceBroken((t) => stored.get(t) ?? null, fence);
+    if (broken) throw new FencedOut(broken);
+  }
+
   private async saveCheckpoint(tx: sql.Transaction, checkpoint: Checkpoint): Promise<void> {
     for (const [table, position] of Object.entries(checkpoint)) {
       const request = new sql.Request(tx).input('p', this.pipelineId).input('t', table).input('v', position);
@@ -315,9 +341,10 @@ export class MssqlTarget implements Target {
     }
   }
 
-  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+  async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
     const tx = await this.begin();
     try {
+      if (fence) await this.checkFence(tx, fence);
       for (const c of netChanges(changes)) {
         const t = this.tables.get(c.table);
         if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);

@@ -2,7 +2,9 @@
 import { agentTypes } from '../../../shared/agents';
 import type { NatsConfiguration, NatsHostCredentials } from '../../../shared/agents/nats';
 import type { AgentPlugin, TargetNames } from '../spi';
+import { natsAdmin } from './admin';
 import { checkNatsTarget } from './checks';
+import { NatsSource } from './source';
 import { classifyNatsError, serverList } from './connection';
 import { NatsTarget } from './target';
 import { natsConfiguration } from '../../../shared/agents/nats';
@@ -39,6 +41,33 @@ export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {
     const [first] = await checkNatsTarget(hostCredentials, natsConfiguration.schema.parse({}));
     if (!first) throw new Error('a NATS target check answered nothing');
     return first;
+  },
+  source: {
+    // Subjects compare names exactly, as the capture escaped them.
+    names: { fold: (schema, table) => `${schema}\u0000${table}`, reserved: () => null },
+    openReader: (agent) =>
+      NatsSource.open({
+        credentials: agent.hostCredentials,
+        configuration: agent.configuration,
+        pipelineId: agent.pipelineId,
+      }),
+    openAdmin: async (agent) =>
+      natsAdmin(
+        await NatsSource.open({
+          credentials: agent.hostCredentials,
+          configuration: agent.configuration,
+          pipelineId: agent.pipelineId,
+        }),
+        agent.configuration,
+      ),
+    connected: (agent) => `Connected to NATS at ${agent.hostCredentials.servers}.`,
+    origin: ({ hostCredentials: c, configuration }) => ({
+      connector: configuration.sourceDatabase ? 'sqlserver' : 'ibmi',
+      server: c.servers,
+      database: configuration.sourceDatabase ?? null,
+    }),
+    fixes: { checkIds: [], described: 'none: the stream is the capture pipeline’s' },
+    refusal: () => undefined,
   },
   target: {
     names: natsNames,

@@ -6,6 +6,9 @@ import type { DroppedColumns } from '../../../shared/agents/common';
 import type { NulCharacter, PreciseTimes } from '../../../shared/agents/targets';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
 import {
+  FencedOut,
+  fenceBroken,
+  type Fence,
   CHECKPOINT_TABLE,
   netChanges,
   type Reconciled,
@@ -226,10 +229,25 @@ export class PostgresTarget implements Target {
     return this.tableName({ name: CHECKPOINT_TABLE });
   }
 
+  /**
+   * A CREATE … IF NOT EXISTS, once more when another session created the object between the check and
+   * the create (PostgreSQL then refuses with a unique violation in its catalogue): engines sharing a
+   * stream prepare one target at once.
+   */
+  private async createIfAbsent(statement: string): Promise<void> {
+    try {
+      await this.pool.query(statement);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== UNIQUE_VIOLATION && code !== '42P06' && code !== '42P07') throw error;
+      await this.pool.query(statement);
+    }
+  }
+
   async prepare(tables: readonly TargetTable[]): Promise<void> {
     for (const schema of new Set([this.o.schema, ...tables.map((t) => t.schema ?? this.o.schema)]))
-      await this.pool.query(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
-    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (pipeline_id text NOT NULL,
+      await this.createIfAbsent(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
+    await this.createIfAbsent(`CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (pipeline_id text NOT NULL,
       source_table text NOT NULL, position text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (pipeline_id, source_table))`);
     for (const t of tables) {
@@ -237,7 +255,7 @@ export class PostgresTarget implements Target {
       const columns = t.columns.map(
         (c) => `${q(c.name)} ${postgresType(c, this.o.preciseTimes)}${c.nullable ? '' : ' NOT NULL'}`,
       );
-      await this.pool.query(
+      await this.createIfAbsent(
         `CREATE TABLE IF NOT EXISTS ${this.tableName(t)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
       );
     }
@@ -479,11 +497,12 @@ export class PostgresTarget implements Target {
     });
   }
 
-  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+  async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
     const net = netChanges(changes);
     // Counts of a transaction that rolls back are no replacements: a retry counts them again.
     const before = new Map(this.replaced);
     await this.inTransaction(async (client) => {
+      if (fence) await this.checkFence(client, fence);
       for (const t of this.tables.values()) {
         const mine = net.filter((c) => c.table === t.source);
         const removed = mine.filter((c) => c.op === 'delete' || !c.row).map((c) => c.key);
@@ -500,6 +519,17 @@ export class PostgresTarget implements Target {
       this.replaced = before;
       throw error;
     });
+  }
+
+  /** The fence's positions as stored, their rows locked until the commit (FOR UPDATE). */
+  private async checkFence(client: pg.PoolClient, fence: Fence): Promise<void> {
+    const { rows } = await client.query<{ source_table: string; position: string }>(
+      `SELECT source_table, position FROM ${this.checkpointTable} WHERE pipeline_id = $1 AND source_table = ANY($2) FOR UPDATE`,
+      [this.pipelineId, Object.keys(fence)],
+    );
+    const stored = new Map(rows.map((r) => [r.source_table, r.position]));
+    const broken = fenceBroken((t) => stored.get(t) ?? null, fence);
+    if (broken) throw new FencedOut(broken);
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,9 @@ import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, ErrorVerdict, Row, RowValue } from '../source';
 import {
   CHECKPOINT_TABLE,
+  FencedOut,
+  fenceBroken,
+  type Fence,
   type Reconciled,
   type Retyped,
   type Target,
@@ -268,20 +271,33 @@ export class SqliteTarget implements Target {
     })();
   }
 
-  async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
+  async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
     // Each change in order, one prepared statement each: the rows end as netChanges() would leave
     // them, without a map of the batch's keys (statements cost SQLite no more than the map costs here).
-    this.db.transaction(() => {
-      for (const c of changes) {
-        const t = this.tables.get(c.table);
-        if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
-        const s = this.statementsOf(t);
-        // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
-        if (c.op === 'delete' || !c.row) s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
-        else s.upsert.run(fill(s.params, s.binders, s.names, c.row));
-      }
-      this.saveCheckpoint(checkpoint);
-    })();
+    // immediate: the fence's read and the writes hold the file's write lock together.
+    this.db
+      .transaction(() => {
+        if (fence) {
+          const read = this.db.prepare(
+            `SELECT position FROM ${q(CHECKPOINT_TABLE)} WHERE pipeline_id = ? AND source_table = ?`,
+          );
+          const broken = fenceBroken(
+            (t) => (read.get(this.pipelineId, t) as { position: string } | undefined)?.position ?? null,
+            fence,
+          );
+          if (broken) throw new FencedOut(broken);
+        }
+        for (const c of changes) {
+          const t = this.tables.get(c.table);
+          if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
+          const s = this.statementsOf(t);
+          // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
+          if (c.op === 'delete' || !c.row) s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
+          else s.upsert.run(fill(s.params, s.binders, s.names, c.row));
+        }
+        this.saveCheckpoint(checkpoint);
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@
 // read back as written. A harness gives the suite a target and a way to read its tables.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change, ColumnShape, Row, RowValue, TableShape } from '../../../../main/agents/source';
-import type { TableTarget, TargetTable } from '../../../../main/agents/target';
+import { FencedOut, type TableTarget, type TargetTable } from '../../../../main/agents/target';
 import type { Replica } from '../../../helpers/replica';
 
 export interface TargetHarness {
@@ -185,6 +185,29 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await expect(target.apply(failing, { 'dbo.Items': '3' })).rejects.toThrow();
       expect((await h.read(t)).rows).toEqual(['1|a']);
       expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '1' });
+      await target.close();
+    });
+
+    it('commits nothing when another engine moved a fenced table since it was read', async () => {
+      const { t, target } = await fresh();
+      await target.apply([upsert(1, 'a', '1')], { 'dbo.Items': '1' });
+      // Engines sharing a stream: this one read from position 1, another committed 2 since.
+      await target.apply([upsert(1, 'theirs', '2')], { 'dbo.Items': '2' }, { 'dbo.Items': '1' });
+      await expect(
+        target.apply(
+          [upsert(1, 'mine', '2'), upsert(5, 'mine', '2')],
+          { 'dbo.Items': '2' },
+          { 'dbo.Items': '1' },
+        ),
+      ).rejects.toBeInstanceOf(FencedOut);
+      expect((await h.read(t)).rows).toEqual(['1|theirs']);
+      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '2' });
+      // A table with no position yet is fenced by its absence.
+      await expect(target.apply([], { 'dbo.Other': '1' }, { 'dbo.Other': '0' })).rejects.toBeInstanceOf(
+        FencedOut,
+      );
+      await target.apply([], { 'dbo.Other': '1' }, { 'dbo.Other': null });
+      expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '2', 'dbo.Other': '1' });
       await target.close();
     });
 

@@ -1,0 +1,412 @@
+// The stream as a source: Debezium change events (ours, or any Debezium-format producer's) applied to
+// a table target. A table's position is its last applied stream sequence, kept with the target's rows
+// in one transaction (so it is exactly once) and fenced there: several engines may apply one stream, a
+// table at a time each, by lease (leases.ts). A copy of a table is a replay from its last truncate
+// event; a gap (limits discarded events not yet applied) suspends the table, never skips it.
+import { randomUUID } from 'node:crypto';
+import {
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { NatsConfiguration, NatsHostCredentials } from '../../../shared/agents/nats';
+import type { CheckResult, Entity } from '../../../shared/controlApi';
+import { failed, passed } from '../checkResults';
+import {
+  tableKey,
+  type Change,
+  type ChangeBatch,
+  type Checkpoint,
+  type Row,
+  type SourceAgent,
+  type SourceBacklog,
+  type TableRef,
+  type TableShape,
+} from '../source';
+import { classifyNatsError, openNats } from './connection';
+import { decodeValue, EventNotReadable, writtenSchemaOf, type EventField } from './decode';
+import type { BigJson } from './jsonBig';
+import { Leases } from './leases';
+import { KEY_HEADER, OP_HEADER } from './messages';
+import { streamInfo } from './stream';
+import {
+  eachMessage,
+  eventParts,
+  rowFieldsOf,
+  schemaEvents,
+  shapeFromEvent,
+  shapeFromSchemaEvent,
+  tableChangeId,
+} from './streamReads';
+import { escapeToken, joinedName, tableSubject } from './subjects';
+import { TableReader } from './tableReader';
+
+export interface NatsSourceOptions {
+  credentials: NatsHostCredentials;
+  configuration: NatsConfiguration;
+  pipelineId: string;
+  /** Who holds a lease: one per source opened, unless a test names it. */
+  engineId?: string;
+}
+
+export class NatsSource implements SourceAgent {
+  readonly classifyError = classifyNatsError;
+  /** Engines share the stream: each commit compares the table's stored position (the runner fences). */
+  readonly sharedAmongEngines = true;
+  private readonly shapes = new Map<string, TableShape>();
+  private readonly readers = new Map<string, TableReader>();
+  /** A table's last truncate event seen while reading: where its copy replays from. */
+  private readonly truncates = new Map<string, number>();
+
+  private constructor(
+    private readonly o: NatsSourceOptions,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly leases: Leases,
+  ) {}
+
+  static async open(o: NatsSourceOptions): Promise<NatsSource> {
+    const nc = await openNats(o.credentials, `cdc-admin apply ${o.pipelineId}`);
+    try {
+      const jsm = await jetstreamManager(nc);
+      const engineId = o.engineId ?? randomUUID();
+      const leases = await Leases.open(nc, o.configuration.stream, engineId, o.configuration.leaseSeconds);
+      return new NatsSource(o, nc, jetstream(nc), jsm, leases);
+    } catch (e) {
+      await nc.close();
+      throw e;
+    }
+  }
+
+  private get stream() {
+    return this.o.configuration.stream;
+  }
+
+  /** A table's name parts after the prefix: the database first when the stream is SQL Server's. */
+  private partsOf(t: TableRef): string[] {
+    const db = this.o.configuration.sourceDatabase;
+    return db ? [db, t.schema, t.table] : [t.schema, t.table];
+  }
+
+  private subjectOf(t: TableRef) {
+    return tableSubject(this.o.configuration.subjectPrefix, this.partsOf(t));
+  }
+
+  private leaseOf(t: TableRef) {
+    return Leases.keyOf(this.o.pipelineId, this.partsOf(t).map(escapeToken));
+  }
+
+  async check(entities: readonly Entity[]): Promise<CheckResult[]> {
+    const info = await streamInfo(this.jsm, this.stream);
+    if (!info)
+      return [
+        failed(
+          'stream',
+          `The stream ${this.stream} does not exist.`,
+          'Start the capture pipeline that publishes it first, or name the stream it writes.',
+        ),
+      ];
+    const described = await this.describe(entities.map((e) => e.source));
+    const missing = entities.filter((e) => !described.some((d) => tableKey(d.ref) === tableKey(e.source)));
+    return [
+      passed('stream', `The stream ${this.stream} holds ${info.state.messages} events.`),
+      missing.length > 0
+        ? failed(
+            'tables-described',
+            `No event tells the columns of ${missing.map((e) => this.subjectOf(e.source)).join(', ')} yet.`,
+            'Start the capture pipeline (it tells each table when its copy starts), or check the subject prefix and source database.',
+          )
+        : passed('tables-described', 'Every table’s columns are told on the stream.'),
+    ];
+  }
+
+  async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
+    const told = await schemaEvents(this.js, this.jsm, this.stream, this.o.configuration.subjectPrefix);
+    const out: TableShape[] = [];
+    for (const ref of tables) {
+      const subject = this.subjectOf(ref);
+      const event = told.get(tableChangeId(this.partsOf(ref)));
+      let shape = event ? shapeFromSchemaEvent(ref, subject, event) : null;
+      if (!shape) {
+        const last = await this.jsm.streams.getMessage(this.stream, { last_by_subj: subject });
+        if (!last) continue;
+        const message = {
+          seq: last.seq,
+          subject: last.subject,
+          data: last.data,
+          headers: last.header,
+          string: () => last.string(),
+        };
+        shape = shapeFromEvent(ref, subject, message);
+        if (!shape)
+          throw new EventNotReadable(
+            `The events on ${subject} carry no schema part and no schema change event tells its columns: the producer must send schemas (value.converter.schemas.enable=true) for the columns to be known.`,
+          );
+      }
+      this.shapes.set(tableKey(ref), shape);
+      out.push(shape);
+    }
+    return out;
+  }
+
+  async refusedAmong(tables: readonly TableRef[]): Promise<{ table: string; reason: string }[]> {
+    return tables.map((t) => ({
+      table: tableKey(t),
+      reason: `no event of ${tableKey(t)} is on ${this.subjectOf(t)} yet: start the capture pipeline that publishes it (or check the subject prefix and source database)`,
+    }));
+  }
+
+  countRows(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  /** A copy replays the table from its last truncate event (the capture's copy), else from the start. */
+  async snapshotStart(table: TableRef): Promise<string> {
+    const key = tableKey(table);
+    const seen = this.truncates.get(key);
+    if (seen !== undefined) return String(seen);
+    let last = 0;
+    await eachMessage(
+      this.js,
+      this.jsm,
+      this.stream,
+      this.subjectOf(table),
+      (m) => {
+        if (m.headers?.get(OP_HEADER) === 't') last = m.seq;
+      },
+      { headersOnly: true },
+    );
+    const info = await this.jsm.streams.info(this.stream);
+    if (last === 0 && info.state.first_seq > 1)
+      throw new EventNotReadable(
+        `The stream no longer holds the start of ${key} and no copy of it since: copy the table again in the capture pipeline, then resume it here.`,
+      );
+    return String(last);
+  }
+
+  /** Rows come as the replay's events: a copy here has no rows of its own to read. */
+  readChunk() {
+    return Promise.resolve({ rows: [], next: null });
+  }
+
+  readRows(): Promise<Row[]> {
+    return Promise.reject(
+      new Error('A stream cannot be read by key: verify compares with the capture’s source.'),
+    );
+  }
+
+  async readChanges(
+    tables: readonly TableRef[],
+    checkpoint: Checkpoint,
+    options: { maxRows?: number } = {},
+  ): Promise<ChangeBatch> {
+    const info = await this.jsm.streams.info(this.stream);
+    const bound = info.state.last_seq;
+    const owned = await this.leases.refresh(tables.map((t) => this.leaseOf(t)));
+    const batch: Required<
+      Pick<ChangeBatch, 'changes' | 'checkpoint' | 'resnapshot' | 'refusedTables' | 'layoutChanged'>
+    > & {
+      caughtUp: boolean;
+    } = { changes: [], checkpoint: {}, resnapshot: [], refusedTables: [], layoutChanged: [], caughtUp: true };
+    let budget = options.maxRows ?? 10_000;
+    for (const ref of tables) {
+      const key = tableKey(ref);
+      if (!owned.has(this.leaseOf(ref))) {
+        this.readers.delete(key);
+        continue;
+      }
+      const from = checkpoint[key];
+      if (from === undefined) {
+        batch.resnapshot.push({
+          table: key,
+          reason: 'a table new to this pipeline: replayed from its copy on the stream',
+        });
+        continue;
+      }
+      const position = Number(from);
+      if (position + 1 < info.state.first_seq && position < bound) {
+        await this.gap(ref, position, info.state.first_seq, batch);
+        continue;
+      }
+      if (budget <= 0) {
+        batch.caughtUp = false;
+        continue;
+      }
+      const reader = await this.readerFor(ref, position);
+      const { messages, drained } = await reader.read(position, bound, budget);
+      let last = position;
+      let stopped = false;
+      let read = 0;
+      for (const m of messages) {
+        const op = m.headers?.get(OP_HEADER);
+        if (op === 't') {
+          // The capture copies the table again: applied changes so far, then a copy from here.
+          if (read === 0) {
+            this.truncates.set(key, m.seq);
+            batch.resnapshot.push({
+              table: key,
+              reason: `the capture copies ${key} again (truncate event ${m.seq})`,
+            });
+          }
+          stopped = true;
+          break;
+        }
+        const change = this.changeOf(ref, m);
+        if (change === 'layout') {
+          batch.layoutChanged.push({
+            table: key,
+            reason: `event ${m.seq} carries columns the table does not have yet`,
+          });
+          stopped = true;
+          break;
+        }
+        if (change) {
+          batch.changes.push(change);
+          read++;
+          budget--;
+        }
+        last = m.seq;
+      }
+      if (stopped || !drained) batch.caughtUp = batch.caughtUp && stopped;
+      batch.checkpoint[key] = String(!stopped && drained ? Math.max(last, bound) : last);
+    }
+    const newest = batch.changes.reduce<Date | null>(
+      (n, c) => (c.commitTime && (!n || c.commitTime > n) ? c.commitTime : n),
+      null,
+    );
+    return { ...batch, newestCommitTime: newest };
+  }
+
+  /** Events after `position` were discarded: a copy made since is replayed, else the table waits for one. */
+  private async gap(ref: TableRef, position: number, first: number, batch: ChangeBatch) {
+    const key = tableKey(ref);
+    this.truncates.delete(key);
+    const start = await this.snapshotStart(ref).catch(() => null);
+    if (start !== null && Number(start) >= first) {
+      batch.resnapshot.push({
+        table: key,
+        reason: `the stream discarded events of ${key} after ${position} (its limits) before they were applied; replayed from the capture's copy at ${start}`,
+      });
+      return;
+    }
+    (batch.refusedTables ??= []).push({
+      table: key,
+      reason: `the stream discarded events of ${key} after ${position} before they were applied (its size or age limits): copy the table again in the capture pipeline, then resume it here`,
+    });
+  }
+
+  private async readerFor(ref: TableRef, position: number): Promise<TableReader> {
+    const key = tableKey(ref);
+    const known = this.readers.get(key);
+    if (known?.covers(position)) return known;
+    const durable = joinedName([
+      'cdc',
+      escapeToken(this.o.pipelineId),
+      ...this.partsOf(ref).map(escapeToken),
+    ]);
+    const reader = await TableReader.open(
+      this.js,
+      this.jsm,
+      this.stream,
+      durable,
+      this.subjectOf(ref),
+      position,
+    );
+    this.readers.set(key, reader);
+    return reader;
+  }
+
+  /** An event as a change; null for a tombstone; 'layout' when it has a column the shape lacks. */
+  private changeOf(ref: TableRef, m: JsMsg): Change | null | 'layout' {
+    const parts = eventParts(m);
+    if (!parts) return null;
+    const { payload, schema } = parts;
+    const shape = this.shapes.get(tableKey(ref));
+    if (!shape) throw new EventNotReadable(`${tableKey(ref)} was not described before its events.`);
+    const fields = rowFieldsOf(schema);
+    const names =
+      fields?.map((f) => f.field) ?? Object.keys((payload.after ?? payload.before ?? {}) as object);
+    if (names.some((n) => !shape.columns.some((c) => c.name === n))) return 'layout';
+    const rowOf = (v: BigJson | undefined): Row | null => {
+      if (v === null || v === undefined || typeof v !== 'object') return null;
+      const row: Row = {};
+      for (const c of shape.columns) {
+        const field: Pick<EventField, 'type' | 'name' | 'parameters'> =
+          fields?.find((f) => f.field === c.name) ?? writtenSchemaOf(c);
+        row[c.name] = decodeValue(c, field, (v as Record<string, BigJson>)[c.name] ?? null);
+      }
+      return row;
+    };
+    const op = String(payload.op);
+    const after = rowOf(payload.after);
+    const before = rowOf(payload.before);
+    const keyText = m.headers?.get(KEY_HEADER);
+    const keyPayload = keyText ? (JSON.parse(keyText) as Record<string, BigJson>) : undefined;
+    const keyRow = rowOf(keyPayload && 'payload' in keyPayload ? keyPayload.payload : keyPayload);
+    const source = (after ?? before ?? keyRow) as Row;
+    const key = Object.fromEntries(shape.key.map((k) => [k, (keyRow ?? source)[k] ?? null]));
+    const src = payload.source as Record<string, BigJson> | undefined;
+    const tx = payload.transaction as Record<string, BigJson> | null | undefined;
+    const base = {
+      table: tableKey(ref),
+      key,
+      changedColumns: null,
+      position: String(m.seq),
+      ...(src?.ts_ms !== undefined && src.ts_ms !== null && { commitTime: new Date(Number(src.ts_ms)) }),
+      ...(tx?.id !== undefined && tx.id !== null && { transactionId: String(tx.id) }),
+    };
+    if (op === 'd') return { ...base, op: 'delete', row: null, ...(before && { before }) };
+    if (op === 'u') return { ...base, op: 'update', row: after, ...(before && { before }) };
+    if (op === 'c' || op === 'r') return { ...base, op: 'insert', row: after };
+    throw new EventNotReadable(
+      `Event ${m.seq} on ${m.subject} has the operation "${op}", which is not a change.`,
+    );
+  }
+
+  /** Positions live at the target with the rows; the stream keeps none of its own. */
+  loadCheckpoint(): Promise<Checkpoint> {
+    return Promise.resolve({});
+  }
+
+  /** The target committed: each table's events up to its position are acknowledged. */
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    for (const [key, reader] of this.readers) {
+      const position = checkpoint[key];
+      if (position !== undefined) reader.acknowledge(Number(position));
+    }
+    return Promise.resolve();
+  }
+
+  async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
+    const info = await this.jsm.streams.info(this.stream);
+    const perTable: SourceBacklog['perTable'] = [];
+    for (const t of tables) {
+      const reader = this.readers.get(tableKey(t));
+      perTable.push({ table: tableKey(t), rowsToRead: reader ? await reader.waiting() : null });
+    }
+    const known = perTable.filter((p) => p.rowsToRead !== null);
+    const oldest = Math.min(...tables.map((t) => Number(checkpoint[tableKey(t)] ?? info.state.last_seq)));
+    return {
+      rowsToRead: known.length > 0 ? known.reduce((n, p) => n + (p.rowsToRead ?? 0), 0) : null,
+      versionsBehind: Number.isFinite(oldest) ? Math.max(0, info.state.last_seq - oldest) : null,
+      perTable,
+    };
+  }
+
+  /** Each subject of the stream under the prefix, with its messages (the catalog). */
+  async subjects(): Promise<{ subject: string; messages: number }[]> {
+    const info = await this.jsm.streams.info(this.stream, {
+      subjects_filter: `${this.o.configuration.subjectPrefix}.>`,
+    });
+    return Object.entries(info.state.subjects ?? {}).map(([subject, messages]) => ({ subject, messages }));
+  }
+
+  async close(): Promise<void> {
+    await this.leases.release().catch(() => undefined);
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}

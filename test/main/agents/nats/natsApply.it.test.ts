@@ -1,0 +1,248 @@
+// A stream applied back: each source captured into JetStream by one pipeline, then applied from the
+// stream into SQLite and PostgreSQL by another (the nats-jetstream source) — the copy replayed from the
+// truncate event, inserts, updates, deletes, a column added at the source, and a restart; the target
+// equals the source. Then two apply engines sharing one stream by table: each table applied by one of
+// them, and when one dies (its leases lapse, never given back) its tables go on at the other.
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { natsConfiguration } from '../../../../shared/agents/nats';
+import { NatsSource } from '../../../../main/agents/nats/source';
+import { NatsTarget } from '../../../../main/agents/nats/target';
+import { tableKey, type Row, type TableRef } from '../../../../main/agents/source';
+import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../../../main/runner/events';
+import { bothSources } from '../../../helpers/bothSources';
+import { natsServers } from '../../../helpers/natsServer';
+import { SOURCE_TARGET_PAIRS, targetSideFor, type TargetSide } from '../../../helpers/targetSide';
+import { until } from '../../../helpers/until';
+import type { SourceHarness } from '../contract/sourceAgent';
+
+const SERVERS = natsServers();
+const sources = bothSources({ pipelineId: 'natsap', ibmiSchema: 'NATSAP' });
+const streams: string[] = [];
+const runners: PipelineRunner[] = [];
+let made = 0;
+
+afterAll(async () => {
+  for (const r of runners) await r.stop().catch(() => undefined);
+  const nc = await connect({ servers: SERVERS });
+  const jsm = await jetstreamManager(nc);
+  for (const s of streams) {
+    await jsm.streams.delete(s).catch(() => undefined);
+    await jsm.streams.delete(`KV_cdc_leases_${s}`).catch(() => undefined);
+  }
+  await nc.close();
+});
+
+type Kind = 'change-tracking' | 'journal';
+const credentials = { connectionName: 'test', servers: SERVERS, tls: false };
+
+/** A running pipeline capturing the harness's tables into a new stream. */
+function capture(h: SourceHarness, kind: Kind, tables: TableRef[], n: number) {
+  const stream = `NATSAP_${n}_${Date.now()}`;
+  streams.push(stream);
+  const prefix = `natsap${n}`;
+  const events: RunnerEvent[] = [];
+  const runner = new PipelineRunner({
+    openSource: () => h.open(),
+    openTarget: async () =>
+      new NatsTarget({
+        credentials,
+        configuration: natsConfiguration.schema.parse({ stream, subjectPrefix: prefix }),
+        pipelineId: `cap${n}`,
+        origin:
+          kind === 'change-tracking'
+            ? { connector: 'sqlserver', server: 'sandbox', database: 'Sales' }
+            : { connector: 'ibmi', server: 'sandbox', database: null },
+      }),
+    entities: tables.map((t) => h.entity(t)),
+    onEvent: (e) => events.push(e),
+    idleMs: 20,
+  });
+  runners.push(runner);
+  void runner.start();
+  return { stream, prefix, events };
+}
+
+/** A pipeline applying the stream's tables to `side`, as engine `engineId`. */
+function apply(
+  h: SourceHarness,
+  kind: Kind,
+  tables: TableRef[],
+  stream: string,
+  prefix: string,
+  side: TargetSide,
+  options: { engineId?: string; dies?: boolean } = {},
+) {
+  const events: RunnerEvent[] = [];
+  const runner = new PipelineRunner({
+    openSource: async () => {
+      const source = await NatsSource.open({
+        credentials,
+        configuration: natsConfiguration.schema.parse({
+          stream,
+          subjectPrefix: prefix,
+          leaseSeconds: 3,
+          ...(kind === 'change-tracking' && { sourceDatabase: 'Sales' }),
+        }),
+        pipelineId: 'apply',
+        ...(options.engineId && { engineId: options.engineId }),
+      });
+      // A dying engine gives nothing back: its leases lapse on their own.
+      if (options.dies)
+        (source as unknown as { leases: { release(): Promise<void> } }).leases.release = async () =>
+          undefined;
+      return source;
+    },
+    openTarget: () => side.open(),
+    entities: tables.map((t) => h.entity(t)),
+    onEvent: (e) => events.push(e),
+    idleMs: 20,
+    retry: { firstDelayMs: 20, maxDelayMs: 200, maxAttempts: 50 },
+  });
+  runners.push(runner);
+  void runner.start();
+  return { runner, events };
+}
+
+const same = (r: Row) => {
+  const lower = Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v]));
+  return { id: Number(lower.id), name: String(lower.name), amount: Number(lower.amount).toFixed(2) };
+};
+const rowsOf = async (side: TargetSide, h: SourceHarness, t: TableRef) =>
+  (await side.rows(h.entity(t).target.table).catch(() => [])).map(same).sort((a, b) => a.id - b.id);
+
+describe.each(SOURCE_TARGET_PAIRS)('%s → NATS JetStream → %s', (kind, targetKind) => {
+  it('applies the stream: the copy, each change, a column added, and a restart; the target equals the source', async () => {
+    const h = await sources.harness(kind);
+    const n = ++made;
+    const t = await h.createTable(`NA${n}`);
+    await h.insert(t, [
+      { id: 1, name: 'alpha', amount: '10.50' },
+      { id: 2, name: 'beta £ ✓', amount: '-7.25' },
+      { id: 3, name: 'gamma', amount: '0.00' },
+    ]);
+    const { stream, prefix, events: captured } = capture(h, kind, [t], n);
+    await until('captured', () => captured.some((e) => e.kind === 'snapshot-done'));
+    const side = await targetSideFor(targetKind, sources.client(), `natsap${n}_${targetKind}`);
+    let applier = apply(h, kind, [t], stream, prefix, side);
+    await until('the copy applied', async () => (await rowsOf(side, h, t)).length === 3, 30_000);
+    await h.update(t, 1, 'alpha2');
+    await h.remove(t, 2);
+    await h.insert(t, [{ id: 4, name: 'delta', amount: '123456789.99' }]);
+    await until(
+      'the changes applied',
+      async () => (await rowsOf(side, h, t)).some((r) => r.id === 4),
+      30_000,
+    );
+    expect(await rowsOf(side, h, t)).toEqual([
+      { id: 1, name: 'alpha2', amount: '10.50' },
+      { id: 3, name: 'gamma', amount: '0.00' },
+      { id: 4, name: 'delta', amount: '123456789.99' },
+    ]);
+
+    // A column added at the source reaches the applied table before the first row that uses it.
+    await h.addNoteColumn(t);
+    await h.insert(t, [{ id: 5, name: 'epsilon', amount: '5.05' }]);
+    await until(
+      'the new column',
+      async () => (await side.columns(h.entity(t).target.table))?.includes('note') === true,
+      30_000,
+    );
+    await until('row 5', async () => (await rowsOf(side, h, t)).some((r) => r.id === 5), 30_000);
+
+    // Stopped and started again, it goes on from the position kept with the rows.
+    await applier.runner.stop();
+    await h.update(t, 3, 'gamma2');
+    await h.remove(t, 4);
+    applier = apply(h, kind, [t], stream, prefix, side);
+    await until(
+      'caught up after the restart',
+      async () => !(await rowsOf(side, h, t)).some((r) => r.id === 4),
+      30_000,
+    );
+    expect(await rowsOf(side, h, t)).toEqual([
+      { id: 1, name: 'alpha2', amount: '10.50' },
+      { id: 3, name: 'gamma2', amount: '0.00' },
+      { id: 5, name: 'epsilon', amount: '5.05' },
+    ]);
+    expect(applier.events.filter((e) => e.kind === 'failed')).toEqual([]);
+    await applier.runner.stop();
+  });
+});
+
+describe('two apply engines sharing one stream', () => {
+  it(
+    'apply each table by one engine; a dead engine’s tables go on at the other',
+    { timeout: 120_000 },
+    async () => {
+      const h = await sources.harness('change-tracking');
+      const n = ++made;
+      const tables = [
+        await h.createTable(`NB${n}A`),
+        await h.createTable(`NB${n}B`),
+        await h.createTable(`NB${n}C`),
+      ];
+      for (const t of tables) await h.insert(t, [{ id: 1, name: 'one', amount: '1.00' }]);
+      const { stream, prefix, events: captured } = capture(h, 'change-tracking', tables, n);
+      await until('captured', () => captured.filter((e) => e.kind === 'snapshot-done').length === 3);
+      const side = await targetSideFor('postgresql', sources.client(), `natsab${n}`);
+      const first = apply(h, 'change-tracking', tables, stream, prefix, side, {
+        engineId: 'engine-1',
+        dies: true,
+      });
+      const second = apply(h, 'change-tracking', tables, stream, prefix, side, { engineId: 'engine-2' });
+      const copied = async () => {
+        for (const t of tables) if ((await rowsOf(side, h, t)).length !== 1) return false;
+        return true;
+      };
+      await until('every table applied', copied, 30_000).catch((e: unknown) => {
+        console.log(
+          JSON.stringify(first.events).slice(0, 2500),
+          '\n----\n',
+          JSON.stringify(second.events).slice(0, 2500),
+        );
+        throw e;
+      });
+      for (const t of tables) await h.insert(t, [{ id: 2, name: 'two', amount: '2.00' }]);
+      await until(
+        'the second rows',
+        async () => {
+          for (const t of tables) if ((await rowsOf(side, h, t)).length !== 2) return false;
+          return true;
+        },
+        30_000,
+      );
+      // Each table's changes were applied by one engine only.
+      const appliedBy = (events: RunnerEvent[]) =>
+        new Set(events.flatMap((e) => (e.kind === 'batch-applied' ? Object.keys(e.tables) : [])));
+      const [one, two] = [appliedBy(first.events), appliedBy(second.events)];
+      expect([...one].filter((t) => two.has(t))).toEqual([]);
+      expect(one.size + two.size).toBe(3);
+
+      // The first engine dies: its leases lapse, and the second applies its tables.
+      await first.runner.stop();
+      for (const t of tables) await h.update(t, 1, 'after');
+      await until(
+        'every table on the second engine',
+        async () => {
+          for (const t of tables)
+            if (!(await rowsOf(side, h, t)).some((r) => r.name === 'after')) return false;
+          return true;
+        },
+        30_000,
+      ).catch((e: unknown) => {
+        console.log(JSON.stringify(second.events.slice(-8)).slice(0, 3000));
+        throw e;
+      });
+      expect(appliedBy(second.events)).toEqual(new Set(tables.map(tableKey)));
+      for (const t of tables)
+        expect(await rowsOf(side, h, t)).toEqual([
+          { id: 1, name: 'after', amount: '1.00' },
+          { id: 2, name: 'two', amount: '2.00' },
+        ]);
+      await second.runner.stop();
+    },
+  );
+});
