@@ -74,6 +74,26 @@ export function decimalFromBytes(base64: string, scale: number): string {
   return negative ? `-${text}` : text;
 }
 
+/** WKB and its SRID as PostGIS's EWKB (the SRID in the outer header), as the table targets keep spatial values. */
+function ewkbOf(v: { wkb: string; srid?: number | null }): Uint8Array {
+  const wkb = Buffer.from(v.wkb, 'base64');
+  if (v.srid === null || v.srid === undefined || wkb.length < 5) return Uint8Array.from(wkb);
+  const out = Buffer.alloc(wkb.length + 4);
+  out[0] = wkb[0] as number;
+  const little = wkb[0] === 1;
+  const type = little ? wkb.readUInt32LE(1) : wkb.readUInt32BE(1);
+  const flagged = (type | 0x20000000) >>> 0;
+  if (little) {
+    out.writeUInt32LE(flagged, 1);
+    out.writeInt32LE(v.srid, 5);
+  } else {
+    out.writeUInt32BE(flagged, 1);
+    out.writeInt32BE(v.srid, 5);
+  }
+  wkb.copy(out, 9, 5);
+  return Uint8Array.from(out);
+}
+
 /** The fraction digits the source type keeps (`datetime2(7)`, `TIMESTAMP(12)`, `time(3)`). */
 function fractionDigits(c: ColumnShape): number {
   const base = c.sourceType.toLowerCase().replace(/\(.*$/, '');
@@ -113,7 +133,7 @@ export function decodeValue(
       return dateTimeText(big(v), 9, fractionDigits(c));
     case 'io.debezium.data.geometry.Geometry':
     case 'io.debezium.data.geometry.Geography':
-      return Uint8Array.from(Buffer.from(String((v as { wkb: string }).wkb), 'base64'));
+      return ewkbOf(v as { wkb: string; srid?: number | null });
   }
   switch (schema.type) {
     case 'bytes':
@@ -193,7 +213,8 @@ export function sourceTypeOf(f: EventField): string {
 
 /**
  * A column type from one of our schema change events, as the apply side creates it: spatial values
- * travel as WKB, which the targets keep as bytes (they take SQL Server's own serialization only).
+ * travel as WKB and its SRID, made EWKB again and kept as bytes, as the table targets keep them (they
+ * read SQL Server's own serialization only).
  */
 export const appliedType = (typeExpression: string): string =>
   /^(geometry|geography)$/i.test(typeExpression) ? 'varbinary(max)' : typeExpression;

@@ -22,114 +22,12 @@ import type { RunnerEvent } from '../../../../main/runner/events';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
+import { createWorldFiles, PACKED, WORLD_FILES, writeWorld, ZONED } from '../../../helpers/ibmiWorld';
 import { POSTGRES, scratchSchema } from '../../../helpers/replica';
 import { expectClean, verifyWith } from '../../../helpers/verify';
 
 let sandbox: SandboxIbmi;
 let admin: IbmiConnection;
-
-const files: Entity[] = ['KUNDEN', 'TOKUISAKI', 'UNIVERSE', 'SCHALTER', 'ZAHLEN'].map((t) =>
-  journalEntity({ schema: 'WORLD', table: t }),
-);
-
-async function createFiles(): Promise<void> {
-  await admin.query('CREATE SCHEMA WORLD');
-  await admin.query(
-    'CREATE TABLE WORLD.KUNDEN (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(30) CCSID 1141 NOT NULL, ' +
-      'ORT VARCHAR(40) CCSID 1141, BETRAG DECIMAL(31,2), RABATT DECFLOAT(16), SALDO DECFLOAT(34))',
-  );
-  await admin.query(
-    'CREATE TABLE WORLD.TOKUISAKI (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(40) CCSID 939 NOT NULL, ' +
-      'KANA CHAR(20) CCSID 939, JUSHO GRAPHIC(12) CCSID 300, MEMO VARGRAPHIC(30) CCSID 300)',
-  );
-  await admin.query(
-    'CREATE TABLE WORLD.UNIVERSE (ID INTEGER NOT NULL PRIMARY KEY, TITLE NCHAR(10), BODY NVARCHAR(40), ' +
-      'UTF8 VARCHAR(40) CCSID 1208, RAW VARBINARY(8), FLAGS CHAR(4) FOR BIT DATA, ' +
-      'AT0 TIMESTAMP(0), AT12 TIMESTAMP(12))',
-  );
-  await admin.query(
-    'CREATE TABLE WORLD.SCHALTER (ID INTEGER NOT NULL PRIMARY KEY, AKTIV BOOLEAN NOT NULL, GEPRUEFT BOOLEAN, RID ROWID)',
-  );
-  await admin.query(
-    'CREATE TABLE WORLD.ZAHLEN (ID INTEGER NOT NULL PRIMARY KEY, KLEIN SMALLINT, GROSS BIGINT, ' +
-      'GEPACKT DECIMAL(63,20), GEZONT NUMERIC(63,0), EINFACH REAL, DOPPELT DOUBLE, ROH BINARY(3), TAG DATE, ZEIT TIME)',
-  );
-  await admin.command(
-    'CHGJRNOBJ OBJ((WORLD/KUNDEN *FILE) (WORLD/TOKUISAKI *FILE) (WORLD/UNIVERSE *FILE) (WORLD/SCHALTER *FILE) (WORLD/ZAHLEN *FILE)) ATR(*IMAGES) IMAGES(*BOTH)',
-  );
-}
-
-const kunde = (id: number, name: string, ort: string | null, betrag: string, rabatt: string, saldo: string) =>
-  admin.query('INSERT INTO WORLD.KUNDEN VALUES (?, ?, ?, ?, ?, ?)', [id, name, ort, betrag, rabatt, saldo]);
-const tokuisaki = (id: number, name: string, kana: string, jusho: string, memo: string) =>
-  admin.query('INSERT INTO WORLD.TOKUISAKI VALUES (?, ?, ?, ?, ?)', [id, name, kana, jusho, memo]);
-const universe = (id: number, title: string, body: string, utf8: string, raw: Buffer, at: string) =>
-  admin.query('INSERT INTO WORLD.UNIVERSE VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    id,
-    title,
-    body,
-    utf8,
-    raw,
-    Buffer.from([0x00, 0xff, 0x0e, 0x0f]),
-    at,
-    at,
-  ]);
-
-// The widest values each type holds: 63 packed and zoned digits, the ends of SMALLINT and BIGINT.
-const PACKED = '-1234567890123456789012345678901234567890123.45678901234567890123';
-const ZONED = '9'.repeat(63);
-const zahl = (id: number) =>
-  admin.query('INSERT INTO WORLD.ZAHLEN VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-    id,
-    -32768,
-    9223372036854775807n,
-    PACKED,
-    ZONED,
-    1.5,
-    -2.25e300,
-    Buffer.from([0x00, 0xff, 0x10]),
-    '0001-01-01',
-    '23:59:59',
-  ]);
-
-/** Before the copy and after it: the second half travels as journal entries. */
-async function write(half: 'copied' | 'journaled'): Promise<void> {
-  const base = half === 'copied' ? 0 : 10;
-  await kunde(
-    base + 1,
-    'Müller Straße €',
-    'Köln',
-    '12345678901234567890123456789.01',
-    '-7.50',
-    '1234567890123456789012345678.901234',
-  );
-  await kunde(base + 2, 'Ærøskøbing ÄÖÜäöüß', null, '-0.01', 'NaN', '0.000001');
-  await tokuisaki(base + 1, '東京都千代田区 abc', 'ﾄｳｷｮｳ', '千代田区丸の内', '二丁目　７番');
-  await tokuisaki(base + 2, '大阪 123', 'ｵｵｻｶ', '北区', '');
-  await universe(
-    base + 1,
-    'Grüße',
-    '東京 😀 𠀋',
-    'ünïcödé 😀',
-    Buffer.from([1, 2, 0, 255]),
-    '2026-11-24-10.11.12.123456789012',
-  );
-  await admin.query(
-    'INSERT INTO WORLD.SCHALTER (ID, AKTIV, GEPRUEFT) VALUES (?, TRUE, ?), (?, FALSE, NULL)',
-    [base + 1, 'no', base + 2],
-  );
-  await zahl(base + 1);
-  await admin.query('INSERT INTO WORLD.ZAHLEN (ID) VALUES (?)', [base + 2]);
-  if (half === 'journaled') {
-    await admin.query(
-      "UPDATE WORLD.ZAHLEN SET GEPACKT = '0.00000000000000000001', KLEIN = 32767 WHERE ID = 1",
-    );
-    await admin.query("UPDATE WORLD.SCHALTER SET AKTIV = FALSE, GEPRUEFT = 'yes' WHERE ID = 1");
-    await admin.query("UPDATE WORLD.KUNDEN SET ORT = 'Zürich €' WHERE ID = 2");
-    await admin.query("UPDATE WORLD.TOKUISAKI SET MEMO = '変更済み' WHERE ID = 1");
-    await admin.query('DELETE FROM WORLD.UNIVERSE WHERE ID = 1');
-  }
-}
 
 // Rows 1 and 2 were copied, then changed through the journal; 11 and 12 arrived through it.
 const expected = (id: number) => ({
@@ -176,8 +74,8 @@ function runner(pipeline: string, list: Entity[], openTarget: () => Promise<Targ
 async function startWorld(): Promise<void> {
   sandbox = await startSandboxIbmi({ seed: true });
   admin = await sandbox.connect({ ...SEED_ADMIN });
-  await createFiles();
-  await write('copied');
+  await createWorldFiles(admin);
+  await writeWorld(admin, 'copied');
 }
 async function stopWorld(): Promise<void> {
   await admin?.close();
@@ -223,10 +121,10 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
 
     it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary, DECFLOAT, timestamps, BOOLEAN and ROWID exactly', async () => {
       const events: RunnerEvent[] = [];
-      await runner(pipeline, files, target, events).runUntilCaughtUp();
+      await runner(pipeline, WORLD_FILES, target, events).runUntilCaughtUp();
       expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
-      await write('journaled');
-      await runner(pipeline, files, target, events).runUntilCaughtUp();
+      await writeWorld(admin, 'journaled');
+      await runner(pipeline, WORLD_FILES, target, events).runUntilCaughtUp();
       expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
 
       // DECFLOAT arrives as its exact text (SQLite) or an unscaled numeric (PostgreSQL): the same digits.
@@ -294,7 +192,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
     });
 
     it('a verify finds no difference in any of these files', async () => {
-      expectClean(await verifyWith(runner(pipeline, files, target, [])));
+      expectClean(await verifyWith(runner(pipeline, WORLD_FILES, target, [])));
     });
   },
 );
