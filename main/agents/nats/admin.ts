@@ -27,7 +27,11 @@ export function tableOfSubject(
   }
 }
 
-export function natsAdmin(source: NatsSource, c: NatsConfiguration): SourceAdmin {
+export function natsAdmin(
+  source: NatsSource,
+  c: NatsConfiguration,
+  entities: readonly Entity[],
+): SourceAdmin {
   return {
     check: (entities) => source.check(entities),
     tables: async (entities: readonly Entity[]): Promise<TableState[]> => {
@@ -65,7 +69,8 @@ export function natsAdmin(source: NatsSource, c: NatsConfiguration): SourceAdmin
           : [];
       }),
     columns: (refs) => source.describe(refs),
-    loadCheckpoint: () => source.loadCheckpoint(),
+    // What the consumers acknowledged: the positions the applying engines committed.
+    loadCheckpoint: () => source.acknowledgedPositions(entities.map((e) => e.source)),
     backlog: async (entities, checkpoint) => {
       const b = await source.backlog(
         entities.map((e) => e.source),

@@ -51,7 +51,7 @@ export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {
         configuration: agent.configuration,
         pipelineId: agent.pipelineId,
       }),
-    openAdmin: async (agent) =>
+    openAdmin: async (agent, entities) =>
       natsAdmin(
         await NatsSource.open({
           credentials: agent.hostCredentials,
@@ -59,6 +59,7 @@ export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {
           pipelineId: agent.pipelineId,
         }),
         agent.configuration,
+        entities,
       ),
     connected: (agent) => `Connected to NATS at ${agent.hostCredentials.servers}.`,
     origin: ({ hostCredentials: c, configuration }) => ({

@@ -44,6 +44,26 @@ import {
 import { escapeToken, joinedName, tableSubject } from './subjects';
 import { TableReader } from './tableReader';
 
+/** Events committed over the last minute, as a rate: what the gauge's time left is measured by. */
+class AppliedRate {
+  private readonly counts: { at: number; n: number }[] = [];
+
+  count(n: number): void {
+    const now = Date.now();
+    if (n > 0) this.counts.push({ at: now, n });
+    while (this.counts[0] && now - this.counts[0].at > 60_000) this.counts.shift();
+  }
+
+  minutesLeft(waiting: number): number | null {
+    if (waiting === 0) return 0;
+    const first = this.counts[0];
+    if (!first) return null;
+    const seconds = Math.max(1, (Date.now() - first.at) / 1000);
+    const perSecond = this.counts.reduce((n, c) => n + c.n, 0) / seconds;
+    return waiting / perSecond / 60;
+  }
+}
+
 export interface NatsSourceOptions {
   credentials: NatsHostCredentials;
   configuration: NatsConfiguration;
@@ -60,6 +80,8 @@ export class NatsSource implements SourceAgent {
   private readonly readers = new Map<string, TableReader>();
   /** A table's last truncate event seen while reading: where its copy replays from. */
   private readonly truncates = new Map<string, number>();
+  /** Events applied lately, for the time left at the measured rate. */
+  private readonly rate = new AppliedRate();
 
   private constructor(
     private readonly o: NatsSourceOptions,
@@ -94,6 +116,11 @@ export class NatsSource implements SourceAgent {
 
   private subjectOf(t: TableRef) {
     return tableSubject(this.o.configuration.subjectPrefix, this.partsOf(t));
+  }
+
+  /** The table's durable consumer: `cdc~<pipeline>~<parts…>`, each escaped. */
+  private durableOf(t: TableRef) {
+    return joinedName(['cdc', escapeToken(this.o.pipelineId), ...this.partsOf(t).map(escapeToken)]);
   }
 
   private leaseOf(t: TableRef) {
@@ -372,28 +399,48 @@ export class NatsSource implements SourceAgent {
     return Promise.resolve({});
   }
 
+  /** Each table's acknowledged position (its consumer's ack floor): where the engine that applies it committed. */
+  async acknowledgedPositions(tables: readonly TableRef[]): Promise<Checkpoint> {
+    const out: Checkpoint = {};
+    for (const t of tables) {
+      const consumer = await this.jsm.consumers.info(this.stream, this.durableOf(t)).catch(() => null);
+      if (consumer) out[tableKey(t)] = String(consumer.ack_floor.stream_seq);
+    }
+    return out;
+  }
+
   /** The target committed: each table's events up to its position are acknowledged. */
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
     for (const [key, reader] of this.readers) {
       const position = checkpoint[key];
-      if (position !== undefined) reader.acknowledge(Number(position));
+      if (position !== undefined) this.rate.count(reader.acknowledge(Number(position)));
     }
     return Promise.resolve();
   }
 
+  /**
+   * Each table's events waiting: its durable consumer's pending and delivered-but-unacknowledged
+   * counts (the engine that applies it made it); null for a table no engine has taken yet.
+   */
   async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
     const info = await this.jsm.streams.info(this.stream);
     const perTable: SourceBacklog['perTable'] = [];
     for (const t of tables) {
-      const reader = this.readers.get(tableKey(t));
-      perTable.push({ table: tableKey(t), rowsToRead: reader ? await reader.waiting() : null });
+      const consumer = await this.jsm.consumers.info(this.stream, this.durableOf(t)).catch(() => null);
+      perTable.push({
+        table: tableKey(t),
+        rowsToRead: consumer ? consumer.num_pending + consumer.num_ack_pending : null,
+      });
     }
     const known = perTable.filter((p) => p.rowsToRead !== null);
-    const oldest = Math.min(...tables.map((t) => Number(checkpoint[tableKey(t)] ?? info.state.last_seq)));
+    const rowsToRead = known.length > 0 ? known.reduce((n, p) => n + (p.rowsToRead ?? 0), 0) : null;
+    const positions = tables.map((t) => checkpoint[tableKey(t)]).filter((p) => p !== undefined);
+    const oldest = positions.length > 0 ? Math.min(...positions.map(Number)) : null;
     return {
-      rowsToRead: known.length > 0 ? known.reduce((n, p) => n + (p.rowsToRead ?? 0), 0) : null,
-      versionsBehind: Number.isFinite(oldest) ? Math.max(0, info.state.last_seq - oldest) : null,
+      rowsToRead,
+      versionsBehind: oldest === null ? null : Math.max(0, info.state.last_seq - oldest),
       perTable,
+      measuredMinutesLeft: rowsToRead === null ? null : this.rate.minutesLeft(rowsToRead),
     };
   }
 

@@ -83,17 +83,19 @@ export class TableReader {
     return { messages: after.slice(0, limit), drained };
   }
 
-  /** The target committed up to `position`: acknowledged (all before it with it) and let go. */
-  acknowledge(position: number): void {
+  /**
+   * The target committed up to `position`: acknowledged (all before it with it) and let go; answers
+   * how many events that was.
+   */
+  acknowledge(position: number): number {
     let last: JsMsg | undefined;
-    while (this.buffer[0] && this.buffer[0].seq <= position) last = this.buffer.shift();
+    let n = 0;
+    while (this.buffer[0] && this.buffer[0].seq <= position) {
+      last = this.buffer.shift();
+      n++;
+    }
     last?.ack();
     if (position > this.from) this.from = position;
-  }
-
-  /** Messages waiting for this engine: delivered but not committed, and not yet delivered. */
-  async waiting(): Promise<number> {
-    const info = await this.consumer.info();
-    return info.num_pending + this.buffer.length;
+    return n;
   }
 }
