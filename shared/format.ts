@@ -45,3 +45,33 @@ export function timeOfDay(at: string | number | Date, locale?: string, timeZone?
     new Date(at),
   );
 }
+
+/** Bytes in the unit a DBA reads at a glance: `512 B`, `12.5 MiB`, `1.2 GiB`. */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${n} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** A stream's figures in one line: its rate, the newest position it holds, and its size against its limit. */
+export function streamText(s: {
+  stream: string;
+  eventsPerSecond: number;
+  newestAcknowledged: string | null;
+  messages: number;
+  bytes: number;
+  maxBytes: number | null;
+}): string {
+  const size =
+    s.maxBytes === null
+      ? `${bytes(s.bytes)} (no size limit)`
+      : `${bytes(s.bytes)} of ${bytes(s.maxBytes)} (${Math.round((s.bytes / s.maxBytes) * 100)}%)`;
+  const newest =
+    s.newestAcknowledged === null ? 'nothing acknowledged yet' : `acknowledged to ${s.newestAcknowledged}`;
+  return `${s.eventsPerSecond.toFixed(1)} events/s to ${s.stream}, ${newest}; it holds ${count(s.messages)} messages, ${size}`;
+}

@@ -14,6 +14,22 @@ import {
 const timestamp = z.string();
 const figure = z.number().nullable();
 
+/** A pipeline writing to a stream (the NATS JetStream target): what it published and what the stream holds. */
+export const streamFiguresSchema = z.object({
+  stream: z.string(),
+  /** Events acknowledged by the stream per second over the last minute. */
+  eventsPerSecond: z.number(),
+  /** The source position of the newest event the stream acknowledged. */
+  newestAcknowledged: z.string().nullable(),
+  messages: z.number(),
+  bytes: z.number(),
+  /** The stream's size limit; null when it has none. */
+  maxBytes: figure,
+  /** How long it keeps messages; null for ever. */
+  maxAgeSeconds: figure,
+});
+export type StreamFigures = z.infer<typeof streamFiguresSchema>;
+
 /** An agent as a DBA watches it: its state and what it is doing, from the engine's latest figures. */
 export const agentStatusSchema = z.object({
   state: agentStateSchema,
@@ -47,6 +63,8 @@ export const agentStatusSchema = z.object({
     .optional(),
   /** Warnings before loss: what the source may delete that the pipeline still needs, in words. */
   warnings: z.array(z.string()).optional(),
+  /** Where the pipeline writes to a stream: what it published and what the stream holds. */
+  stream: streamFiguresSchema.nullable().optional(),
 });
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 

@@ -5,6 +5,7 @@
 // starting a pipeline) is written once, over these interfaces.
 import type { AgentTypeDefinition } from '../../shared/agents';
 import type { EventKind } from '../../shared/eventText';
+import type { StreamFigures } from '../../shared/liveFeed';
 import type { CatalogTable, CheckResult, Entity, TableState } from '../../shared/controlApi';
 import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
@@ -66,6 +67,8 @@ export interface StartContext {
   report(kind: EventKind, data: object): void;
   /** Keeps a backlog point (the history of GET …/backlog). */
   backlog(point: BacklogFigure): void;
+  /** A stream target's figures (events published, what the stream holds), for the agent's status. */
+  streamFigures?(figures: StreamFigures): void;
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */
   failed(reason: string): void;
   /** A verify or repair finished: its report is kept with the pipeline. */

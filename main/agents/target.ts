@@ -3,6 +3,7 @@
 // rows, as upserts) applied together with the new checkpoint in one transaction. A crash at any point
 // leaves either all of a batch or none of it.
 import type { DroppedColumns } from '../../shared/agents/common';
+import type { StreamFigures } from '../../shared/liveFeed';
 import type { Change, Checkpoint, ColumnShape, ErrorVerdict, Row } from './source';
 
 export interface TargetTable {
@@ -85,6 +86,8 @@ export interface Target {
    */
   apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void>;
   close(): Promise<void>;
+  /** A target that is a stream: what it published and what the stream holds, for the cockpit. */
+  streamFigures?(): Promise<StreamFigures>;
   /** What the target holds, read back to verify a replica; a target without it cannot be verified. */
   readBack?: TargetReadBack;
 }

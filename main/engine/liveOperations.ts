@@ -22,6 +22,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     lastBatchAt: figures.lastBatchAt,
     lastFailure: deps.repo.lastFailure(pipelineId, agentId),
     ...(figures.warnings.length > 0 && { warnings: figures.warnings }),
+    ...(figures.stream && { stream: figures.stream }),
     ...(row.role === 'source' && {
       tableCount: deps.repo.entities(pipelineId).length,
       tablesSuspended: deps.runtime.suspendedTables?.(pipelineId, agentId) ?? [],

@@ -4,6 +4,7 @@
 // expects of counters), and each agent's state read from the store at scrape time.
 import type { BacklogFigure } from '../agents/spi';
 import type { AgentState } from '../../shared/controlApi';
+import type { StreamFigures } from '../../shared/liveFeed';
 import { agentStateSchema } from '../../shared/controlApi';
 import { batchFigures, finiteOrNull } from '../../shared/batchEvent';
 
@@ -26,6 +27,8 @@ interface AgentCounters {
   copies: Map<string, { done: number; total: number | null; finished: boolean }>;
   /** Changes applied per second, the last RATE_WINDOW_S seconds (second → changes). */
   recent: Map<number, number>;
+  /** A stream target's latest figures. */
+  stream: StreamFigures | null;
 }
 
 /** The window of an agent's rate of changes applied (changes per second over the last minute). */
@@ -43,6 +46,8 @@ export interface AgentFigures {
   lastBatchAt: string | null;
   /** The last backlog point's warnings before loss. */
   warnings: string[];
+  /** A stream target's latest figures; null for other targets. */
+  stream: StreamFigures | null;
 }
 
 export interface MetricsAgent {
@@ -60,6 +65,8 @@ export interface EngineMetrics {
   /** An event a runner reported, or the engine recorded (failed). */
   event(pipelineId: string, agentId: string, kind: string, data: object): void;
   backlog(pipelineId: string, agentId: string, point: BacklogPoint): void;
+  /** A stream target's figures, told with each backlog point. */
+  stream(pipelineId: string, agentId: string, figures: StreamFigures): void;
   figures(pipelineId: string, agentId: string): AgentFigures;
   /** Forgets an agent that was deleted. */
   forget(pipelineId: string, agentId: string): void;
@@ -86,6 +93,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         tables: new Map(),
         copies: new Map(),
         recent: new Map(),
+        stream: null,
       };
       agents.set(key(pipelineId, agentId), c);
     }
@@ -138,6 +146,9 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       c.backlog = point;
       c.backlogAt = now().getTime() / 1000;
     },
+    stream(pipelineId, agentId, figures) {
+      countersOf(pipelineId, agentId).stream = figures;
+    },
     figures(pipelineId, agentId) {
       const c = agents.get(key(pipelineId, agentId));
       const second = Math.floor(now().getTime() / 1000);
@@ -153,6 +164,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         changesPerSecond: changes / RATE_WINDOW_S,
         lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
         warnings: c?.backlog?.warnings ?? [],
+        stream: c?.stream ?? null,
       };
     },
     forget(pipelineId, agentId) {

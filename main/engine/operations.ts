@@ -165,6 +165,7 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
       });
     },
     backlog: (point) => recordBacklog(deps, row, point),
+    streamFigures: (figures) => deps.metrics.stream(row.pipelineId, row.id, figures),
     keepExceptions: (rows) => keepExceptions(deps, row, rows),
     verified: (report) => {
       // Kept only while the agent is: a report arriving after it was deleted has nowhere to go.

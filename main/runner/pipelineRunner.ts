@@ -938,6 +938,8 @@ export class PipelineRunner {
     const figure = await source.backlog(refs, checkpoint);
     this.lastBacklogRows = figure.rowsToRead;
     this.o.onBacklog(figure);
+    const stream = this.o.onStreamFigures && (await this.target?.streamFigures?.());
+    if (stream) this.o.onStreamFigures?.(stream);
   }
 }
 

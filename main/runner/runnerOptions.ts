@@ -14,10 +14,13 @@ import type { Target } from '../agents/target';
 import type { RunnerEvent } from './events';
 import type { ErrorClassifier } from './failures';
 import type { RunnerEntity } from './targetTables';
+import type { StreamFigures } from '../../shared/liveFeed';
 
 export interface RunnerOptions {
   openSource: () => Promise<SourceAgent>;
   openTarget: () => Promise<Target>;
+  /** A stream target's figures, told with each backlog point (the target answers them). */
+  onStreamFigures?: (figures: StreamFigures) => void;
   /**
    * The source's and the target's agents' verdicts on their drivers' errors, for failures before
    * either has opened (the runtime passes the plugins'); once open, each answers for itself.

@@ -106,6 +106,7 @@ export function runnerRuntime(
         copyConcurrency: Math.max(1, connections - 1),
         onEvent: throttled(ctx.report),
         onVerified: ctx.verified,
+        onStreamFigures: ctx.streamFigures,
         onBacklog: (b) =>
           ctx.backlog({
             rowsToRead: b.rowsToRead,

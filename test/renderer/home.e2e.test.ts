@@ -1,7 +1,9 @@
 // The cockpit in a real browser: Home with 50 pipelines across two engines and a third engine that does
 // not answer; a pipeline failing while watched, first in the list and told by a notification whose
 // click opens it; an open running pipeline whose gauge, charts and events follow pushed messages with no
-// request from the page; Home by keyboard alone; axe clean and screenshots in both schemes.
+// request from the page; a pipeline writing to a stream telling the stream's figures; Home by keyboard alone; axe clean and screenshots in both schemes.
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import type sql from 'mssql';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { configureSeedPipeline } from '../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../helpers/engine';
 import { sandboxPool } from '../helpers/sandbox';
 import { freePort } from '../helpers/ports';
+import { natsServers } from '../helpers/natsServer';
 import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
 
 let web: WebApp;
@@ -155,6 +158,40 @@ describe('Home', () => {
     expect(asked).toEqual([]);
     await screenshot(page, 'pipeline-charts-light');
     await local.stopAgent(ids);
+  });
+
+  it('tells what a pipeline writing to a stream published and what the stream holds', async () => {
+    const ids = { pipelineId: 'streamed', agentId: 'orders' };
+    const stream = `HOME_${process.pid}`;
+    await configureSeedPipeline(local, sandbox, ids, ['Orders']);
+    await local.createAgent(
+      { pipelineId: 'streamed' },
+      { id: 'nats', type: 'nats-jetstream', role: 'target' },
+    );
+    const target = { pipelineId: 'streamed', agentId: 'nats' };
+    await local.putCredentials(target, {
+      hostCredentials: { connectionName: 'nats', servers: natsServers() },
+    });
+    await local.putSpecific(target, { configuration: { stream, subjectPrefix: `home${process.pid}` } });
+    try {
+      await local.startAgent(ids);
+      await page.getByRole('button', { name: 'Home' }).click();
+      await page.getByRole('button', { name: 'streamed', exact: true }).click();
+      await openSection(page, 'Status');
+      const figures = page.getByLabel('Figures');
+      await figures
+        .getByText(new RegExp(`events/s to ${stream}, .*; it holds \\d+ messages, .* \\(no size limit\\)`))
+        .waitFor({
+          timeout: 25_000,
+        });
+    } finally {
+      await local.stopAgent(ids);
+      // The suites after this one count the pipelines there were before it.
+      await local.deletePipeline({ pipelineId: 'streamed' });
+      const nc = await connect({ servers: natsServers() });
+      await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
   });
 
   it('is used by keyboard alone: filter, then open a pipeline', async () => {

@@ -42,27 +42,8 @@ import {
   tableChangeId,
 } from './streamReads';
 import { escapeToken, joinedName, tableSubject } from './subjects';
+import { MinuteRate } from './minuteRate';
 import { TableReader } from './tableReader';
-
-/** Events committed over the last minute, as a rate: what the gauge's time left is measured by. */
-class AppliedRate {
-  private readonly counts: { at: number; n: number }[] = [];
-
-  count(n: number): void {
-    const now = Date.now();
-    if (n > 0) this.counts.push({ at: now, n });
-    while (this.counts[0] && now - this.counts[0].at > 60_000) this.counts.shift();
-  }
-
-  minutesLeft(waiting: number): number | null {
-    if (waiting === 0) return 0;
-    const first = this.counts[0];
-    if (!first) return null;
-    const seconds = Math.max(1, (Date.now() - first.at) / 1000);
-    const perSecond = this.counts.reduce((n, c) => n + c.n, 0) / seconds;
-    return waiting / perSecond / 60;
-  }
-}
 
 export interface NatsSourceOptions {
   credentials: NatsHostCredentials;
@@ -81,7 +62,7 @@ export class NatsSource implements SourceAgent {
   /** A table's last truncate event seen while reading: where its copy replays from. */
   private readonly truncates = new Map<string, number>();
   /** Events applied lately, for the time left at the measured rate. */
-  private readonly rate = new AppliedRate();
+  private readonly rate = new MinuteRate();
 
   private constructor(
     private readonly o: NatsSourceOptions,

@@ -19,6 +19,7 @@ import {
   type NatsHostCredentials,
   type NatsCheckpointRecord,
 } from '../../../shared/agents/nats';
+import type { StreamFigures } from '../../../shared/liveFeed';
 import { tableRefOfText } from '../../../shared/names';
 import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint } from '../source';
@@ -27,7 +28,8 @@ import type { Reconciled, Retyped, Target, TargetTable } from '../target';
 import { classifyNatsError, openNats } from './connection';
 import { jsonText, ValueNotSendable } from './debeziumTypes';
 import { TableEnvelope } from './envelope';
-import { BatchMessages, PIPELINE_HEADER, type OutgoingMessage } from './messages';
+import { BatchMessages, PIPELINE_HEADER, POSITION_HEADER, type OutgoingMessage } from './messages';
+import { MinuteRate } from './minuteRate';
 import { ensureStream } from './stream';
 import { checkpointSubject, schemaChangeSubject } from './subjects';
 
@@ -55,6 +57,9 @@ export class NatsTarget implements Target {
   /** Ids found in the stream after the last checkpoint: sent before a restart, not sent again. */
   private readonly published = new Set<string>();
   private checkpointsSincePurge = 0;
+  /** Events the stream acknowledged lately, and the source position of the newest. */
+  private readonly acknowledged = new MinuteRate();
+  private newestAcknowledged: string | null = null;
   private readonly prefix: string;
 
   constructor(private readonly o: NatsTargetOptions) {
@@ -283,6 +288,7 @@ export class NatsTarget implements Target {
     const stream = this.o.configuration.stream;
     const inFlight: Promise<unknown>[] = [];
     let failure: unknown;
+    let sent = 0;
     for (const m of messages) {
       if (this.published.has(m.id)) continue;
       const ack = js
@@ -291,11 +297,30 @@ export class NatsTarget implements Target {
           failure ??= e;
         });
       inFlight.push(ack);
+      sent++;
       if (inFlight.length >= window) await inFlight.shift();
       if (failure !== undefined) break;
     }
     await Promise.all(inFlight);
     if (failure !== undefined) throw failure;
+    this.acknowledged.count(sent);
+    const newest = messages.findLast((m) => m.table !== '')?.headers.get(POSITION_HEADER);
+    if (newest) this.newestAcknowledged = newest;
+  }
+
+  /** What the cockpit shows of a stream target: its rate, its newest position, the stream against its limits. */
+  async streamFigures(): Promise<StreamFigures> {
+    const { jsm } = await this.open();
+    const info = await jsm.streams.info(this.o.configuration.stream);
+    return {
+      stream: info.config.name,
+      eventsPerSecond: this.acknowledged.perSecond(),
+      newestAcknowledged: this.newestAcknowledged,
+      messages: info.state.messages,
+      bytes: info.state.bytes,
+      maxBytes: info.config.max_bytes > 0 ? info.config.max_bytes : null,
+      maxAgeSeconds: info.config.max_age > 0 ? info.config.max_age / 1e9 : null,
+    };
   }
 
   private async saveRecord(

@@ -7,7 +7,7 @@ import { useStore, showSection } from '../../store';
 import { address, controlAgent, selectedIn } from '../../store/pipelinePage';
 import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
 import { latestProblem } from '../../../shared/latestProblem';
-import { dateTime, duration, plural, timeOfDay } from '../../../shared/format';
+import { dateTime, duration, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
 import { BacklogGauge } from '../BacklogGauge';
@@ -130,6 +130,12 @@ function StatusFigures() {
         <dt>Last batch</dt>
         <dd>{status.lastBatchAt ? timeOfDay(status.lastBatchAt) : 'none yet'}</dd>
       </div>
+      {status.stream && (
+        <div>
+          <dt>Stream</dt>
+          <dd>{streamText(status.stream)}</dd>
+        </div>
+      )}
     </dl>
   );
 }
