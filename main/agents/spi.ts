@@ -255,6 +255,11 @@ export interface TargetRole<H extends object = Settings, C extends object = Sett
   /** POST …/test of a target agent: can the runner write there? */
   check(agent: ResolvedAgent<H, C>): Promise<CheckResult[]>;
   /**
+   * Checks that need the pipeline's tables as its source describes them (a stream's largest message
+   * against the servers' limit), after `check`; the engine describes them through the source agent.
+   */
+  checkTables?(agent: ResolvedAgent<H, C>, shapes: readonly TableShape[]): Promise<CheckResult[]>;
+  /**
    * How the runner opens it. `agent` undefined: the pipeline has no target agent, and this is the
    * registry's default target.
    */

@@ -43,6 +43,11 @@ export interface Target {
    */
   refusesRow?(error: unknown): boolean;
   /**
+   * Whether a row refused so also suspends its table once kept aside: a stream's consumers would
+   * otherwise apply the table's later changes past it. Tables stop nothing else.
+   */
+  suspendsTable?(error: unknown): boolean;
+  /**
    * Values the target wrote otherwise than given since last asked, by its own setting (PostgreSQL's
    * U+0000 replaced), per source table: the runner tells them in a `values-replaced` event.
    */

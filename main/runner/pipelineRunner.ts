@@ -499,6 +499,13 @@ export class PipelineRunner {
           table,
           `${total} of its rows are kept as exceptions, more than the pipeline's limit (maxExceptions, ${max}); the last refusal: ${error}`,
         );
+      // A stream's consumers would apply the table's later changes past the row kept aside: it waits.
+      const waits = refused.find((r) => r.change.table === table && this.target?.suspendsTable?.(r.error));
+      if (waits)
+        this.overLimit.set(
+          table,
+          `a row of it is kept as an exception (${this.reason(waits.error)}); the table waits, so that no later change of it reaches the stream before that row`,
+        );
     }
   }
 

@@ -46,7 +46,11 @@ export interface NatsCluster {
 }
 
 /** `size` servers with JetStream, clustered when more than one, in a new folder under `parent`. */
-export async function startNatsCluster(size: number, parent = tmpdir()): Promise<NatsCluster> {
+export async function startNatsCluster(
+  size: number,
+  parent = tmpdir(),
+  options: { maxPayload?: number } = {},
+): Promise<NatsCluster> {
   const dir = mkdtempSync(join(parent, 'cdc-nats-'));
   const ports = await Promise.all(Array.from({ length: size }, () => freePort()));
   const routes = await Promise.all(Array.from({ length: size }, () => freePort()));
@@ -60,7 +64,7 @@ export async function startNatsCluster(size: number, parent = tmpdir()): Promise
         : '';
     writeFileSync(
       conf,
-      `server_name: n${i}\nlisten: 127.0.0.1:${port}\njetstream { store_dir: "${store}" }\n${cluster}\n`,
+      `server_name: n${i}\nlisten: 127.0.0.1:${port}\njetstream { store_dir: "${store}" }\n${options.maxPayload ? `max_payload: ${options.maxPayload}\n` : ''}${cluster}\n`,
     );
     let child: ChildProcess | undefined;
     const node: NatsNode = {

@@ -6,7 +6,9 @@ import type { CheckResult } from '../../../shared/controlApi';
 import { connectionFailed, failed, passed } from '../checkResults';
 import { AgentConnectionError } from '../connectionError';
 import { describeNatsError, openNats } from './connection';
+import { payloadChecks } from './payloadCheck';
 import { streamInfo, streamMisfit } from './stream';
+import type { TableShape } from '../source';
 
 export async function checkNatsTarget(
   credentials: NatsHostCredentials,
@@ -62,6 +64,29 @@ export async function checkNatsTarget(
           ),
     );
     return results;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * Each table's largest event against the servers' max_payload. The origin only shapes the source
+ * block, whose size hardly differs between sources: SQL Server's is taken (the larger).
+ */
+export async function checkNatsPayload(
+  credentials: NatsHostCredentials,
+  configuration: NatsConfiguration,
+  shapes: readonly TableShape[],
+): Promise<CheckResult[]> {
+  const nc = await openNats(credentials, 'cdc-admin check');
+  try {
+    const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
+    return payloadChecks(
+      shapes,
+      configuration,
+      { connector: 'sqlserver', server: 'check', database: 'check' },
+      maxPayload,
+    );
   } finally {
     await nc.close();
   }

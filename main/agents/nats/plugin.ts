@@ -3,7 +3,7 @@ import { agentTypes } from '../../../shared/agents';
 import type { NatsConfiguration, NatsHostCredentials } from '../../../shared/agents/nats';
 import type { AgentPlugin, TargetNames } from '../spi';
 import { natsAdmin } from './admin';
-import { checkNatsTarget } from './checks';
+import { checkNatsPayload, checkNatsTarget } from './checks';
 import { NatsSource } from './source';
 import { classifyNatsError, serverList } from './connection';
 import { NatsTarget } from './target';
@@ -73,6 +73,7 @@ export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {
   target: {
     names: natsNames,
     check: (agent) => checkNatsTarget(agent.hostCredentials, agent.configuration),
+    checkTables: (agent, shapes) => checkNatsPayload(agent.hostCredentials, agent.configuration, shapes),
     open: (agent, { pipelineId, origin }) => {
       if (!agent) throw new Error('NATS JetStream is never the default target.');
       if (!origin) throw new Error('A NATS target names its subjects after the source: it needs the source.');

@@ -71,6 +71,10 @@ export class NatsTarget implements Target {
     return error instanceof MessageTooLarge || error instanceof ValueNotSendable;
   }
 
+  suspendsTable(error: unknown): boolean {
+    return this.refusesRow(error);
+  }
+
   private async open() {
     if (this.nc && !this.nc.isClosed() && this.js && this.jsm) return { js: this.js, jsm: this.jsm };
     this.nc = await openNats(this.o.credentials, `cdc-admin ${this.o.pipelineId}`);

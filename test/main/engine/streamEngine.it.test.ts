@@ -67,8 +67,13 @@ describe('a stream pipeline through the control API', () => {
       ['connection', 'passed'],
       ['jetstream', 'passed'],
       ['stream', 'passed'],
+      ['message-size', 'passed'],
     ]);
-    expect(checks.at(-1)?.message).toContain('does not exist yet: the runner creates it at start');
+    expect(checks.find((c) => c.id === 'stream')?.message).toContain(
+      'does not exist yet: the runner creates it at start',
+    );
+    // The pipeline's tables, described by its source agent, fit the servers' max_payload.
+    expect(checks.at(-1)?.message).toMatch(/fits the servers' max_payload of \d+ bytes/);
     await e.client.startAgent(capture);
     await until(
       'captured',
