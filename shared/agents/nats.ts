@@ -149,6 +149,13 @@ export const natsConfiguration = section({
       help: 'BEGIN and END events of each source transaction on `<prefix>.transaction`, and each change event carries its transaction.',
       default: false,
     }),
+    heartbeatSeconds: integer({
+      label: 'Heartbeat (seconds)',
+      help: 'A heartbeat on `<prefix>.heartbeat` this often, with the newest source position acknowledged, so consumers see the capture alive while the source is quiet; 0: none.',
+      min: 0,
+      max: 86_400,
+      default: 0,
+    }),
     maxPendingAcks: integer({
       label: 'Publishes in flight',
       help: 'Events sent before their acknowledgements are awaited: more is faster over a slow link, and more to re-send after a failure.',

@@ -165,6 +165,11 @@ export class TableEnvelope {
     } as unknown as Json;
   }
 
+  /** The options it writes events with (prefix, origin…). */
+  get options(): EnvelopeOptions {
+    return this.o;
+  }
+
   /** The key's JSON, as Kafka's message key would be: with its schema unless schemas are off. */
   keyJson(key: Row, ascii = false): string {
     const payload: Record<string, Json> = {};

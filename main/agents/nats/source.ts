@@ -27,22 +27,21 @@ import {
   type TableShape,
 } from '../source';
 import { classifyNatsError, openNats } from './connection';
-import { decodeValue, EventNotReadable, writtenSchemaOf, type EventField } from './decode';
-import type { BigJson } from './jsonBig';
+import { EventNotReadable } from './decode';
 import { Leases } from './leases';
-import { KEY_HEADER, OP_HEADER } from './messages';
+import { OP_HEADER } from './messages';
 import { streamInfo } from './stream';
 import {
   eachMessage,
-  eventParts,
-  rowFieldsOf,
   schemaEvents,
+  shapesDiffer,
   shapeFromEvent,
   shapeFromSchemaEvent,
   tableChangeId,
 } from './streamReads';
 import { escapeToken, joinedName, tableSubject } from './subjects';
 import { MinuteRate } from './minuteRate';
+import { changeOfEvent } from './changeOfEvent';
 import { TableReader } from './tableReader';
 
 export interface NatsSourceOptions {
@@ -61,6 +60,8 @@ export class NatsSource implements SourceAgent {
   private readonly readers = new Map<string, TableReader>();
   /** A table's last truncate event seen while reading: where its copy replays from. */
   private readonly truncates = new Map<string, number>();
+  /** The last schema change event read: a newer one may tell a table's new shape before any row has it. */
+  private schemaSeq = 0;
   /** Events applied lately, for the time left at the measured rate. */
   private readonly rate = new MinuteRate();
 
@@ -133,7 +134,13 @@ export class NatsSource implements SourceAgent {
   }
 
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
-    const told = await schemaEvents(this.js, this.jsm, this.stream, this.o.configuration.subjectPrefix);
+    const { told, lastSeq } = await schemaEvents(
+      this.js,
+      this.jsm,
+      this.stream,
+      this.o.configuration.subjectPrefix,
+    );
+    this.schemaSeq = Math.max(this.schemaSeq, lastSeq);
     const out: TableShape[] = [];
     for (const ref of tables) {
       const subject = this.subjectOf(ref);
@@ -221,10 +228,16 @@ export class NatsSource implements SourceAgent {
       caughtUp: boolean;
     } = { changes: [], checkpoint: {}, resnapshot: [], refusedTables: [], layoutChanged: [], caughtUp: true };
     let budget = options.maxRows ?? 10_000;
+    const reshaped = await this.retold(tables);
     for (const ref of tables) {
       const key = tableKey(ref);
       if (!owned.has(this.leaseOf(ref))) {
         this.readers.delete(key);
+        continue;
+      }
+      if (reshaped.has(key)) {
+        // The capture told a new shape: the target follows it before this table's next events.
+        batch.layoutChanged.push({ table: key, reason: `the capture told a new shape of ${key}` });
         continue;
       }
       const from = checkpoint[key];
@@ -289,6 +302,23 @@ export class NatsSource implements SourceAgent {
     return { ...batch, newestCommitTime: newest };
   }
 
+  /** Tables whose shape a schema change event newer than the last one read tells otherwise. */
+  private async retold(tables: readonly TableRef[]): Promise<Set<string>> {
+    const prefix = this.o.configuration.subjectPrefix;
+    const last = await this.jsm.streams.getMessage(this.stream, { last_by_subj: prefix });
+    if (!last || last.seq <= this.schemaSeq) return new Set();
+    const { told, lastSeq } = await schemaEvents(this.js, this.jsm, this.stream, prefix);
+    this.schemaSeq = Math.max(this.schemaSeq, lastSeq);
+    const out = new Set<string>();
+    for (const ref of tables) {
+      const known = this.shapes.get(tableKey(ref));
+      const event = told.get(tableChangeId(this.partsOf(ref)));
+      if (known && event && shapesDiffer(known, shapeFromSchemaEvent(ref, this.subjectOf(ref), event)))
+        out.add(tableKey(ref));
+    }
+    return out;
+  }
+
   /** Events after `position` were discarded: a copy made since is replayed, else the table waits for one. */
   private async gap(ref: TableRef, position: number, first: number, batch: ChangeBatch) {
     const key = tableKey(ref);
@@ -328,51 +358,10 @@ export class NatsSource implements SourceAgent {
     return reader;
   }
 
-  /** An event as a change; null for a tombstone; 'layout' when it has a column the shape lacks. */
   private changeOf(ref: TableRef, m: JsMsg): Change | null | 'layout' {
-    const parts = eventParts(m);
-    if (!parts) return null;
-    const { payload, schema } = parts;
     const shape = this.shapes.get(tableKey(ref));
     if (!shape) throw new EventNotReadable(`${tableKey(ref)} was not described before its events.`);
-    const fields = rowFieldsOf(schema);
-    const names =
-      fields?.map((f) => f.field) ?? Object.keys((payload.after ?? payload.before ?? {}) as object);
-    if (names.some((n) => !shape.columns.some((c) => c.name === n))) return 'layout';
-    const rowOf = (v: BigJson | undefined): Row | null => {
-      if (v === null || v === undefined || typeof v !== 'object') return null;
-      const row: Row = {};
-      for (const c of shape.columns) {
-        const field: Pick<EventField, 'type' | 'name' | 'parameters'> =
-          fields?.find((f) => f.field === c.name) ?? writtenSchemaOf(c);
-        row[c.name] = decodeValue(c, field, (v as Record<string, BigJson>)[c.name] ?? null);
-      }
-      return row;
-    };
-    const op = String(payload.op);
-    const after = rowOf(payload.after);
-    const before = rowOf(payload.before);
-    const keyText = m.headers?.get(KEY_HEADER);
-    const keyPayload = keyText ? (JSON.parse(keyText) as Record<string, BigJson>) : undefined;
-    const keyRow = rowOf(keyPayload && 'payload' in keyPayload ? keyPayload.payload : keyPayload);
-    const source = (after ?? before ?? keyRow) as Row;
-    const key = Object.fromEntries(shape.key.map((k) => [k, (keyRow ?? source)[k] ?? null]));
-    const src = payload.source as Record<string, BigJson> | undefined;
-    const tx = payload.transaction as Record<string, BigJson> | null | undefined;
-    const base = {
-      table: tableKey(ref),
-      key,
-      changedColumns: null,
-      position: String(m.seq),
-      ...(src?.ts_ms !== undefined && src.ts_ms !== null && { commitTime: new Date(Number(src.ts_ms)) }),
-      ...(tx?.id !== undefined && tx.id !== null && { transactionId: String(tx.id) }),
-    };
-    if (op === 'd') return { ...base, op: 'delete', row: null, ...(before && { before }) };
-    if (op === 'u') return { ...base, op: 'update', row: after, ...(before && { before }) };
-    if (op === 'c' || op === 'r') return { ...base, op: 'insert', row: after };
-    throw new EventNotReadable(
-      `Event ${m.seq} on ${m.subject} has the operation "${op}", which is not a change.`,
-    );
+    return changeOfEvent(shape, m);
   }
 
   /** Positions live at the target with the rows; the stream keeps none of its own. */

@@ -44,20 +44,34 @@ export interface TableChangeEvent {
   };
 }
 
-/** Our schema change events on `<prefix>`, the last per table id (`"db"."schema"."table"`). */
+/**
+ * Our schema change events on `<prefix>`, the last per table id (`"db"."schema"."table"`), and the
+ * sequence of the last one read.
+ */
 export async function schemaEvents(
   js: JetStreamClient,
   jsm: JetStreamManager,
   stream: string,
   prefix: string,
-): Promise<Map<string, TableChangeEvent>> {
-  const out = new Map<string, TableChangeEvent>();
+): Promise<{ told: Map<string, TableChangeEvent>; lastSeq: number }> {
+  const told = new Map<string, TableChangeEvent>();
+  let lastSeq = 0;
   await eachMessage(js, jsm, stream, prefix, (m) => {
     const body = JSON.parse(m.string()) as { tableChanges?: TableChangeEvent[] };
-    for (const change of body.tableChanges ?? []) out.set(change.id, change);
+    for (const change of body.tableChanges ?? []) told.set(change.id, change);
+    lastSeq = m.seq;
   });
-  return out;
+  return { told, lastSeq };
 }
+
+/** Whether two shapes of a table differ in a way the target must follow: columns, types, nullability, key. */
+export const shapesDiffer = (a: TableShape, b: TableShape): boolean =>
+  a.key.join('\u0000') !== b.key.join('\u0000') ||
+  a.columns.length !== b.columns.length ||
+  a.columns.some((c, i) => {
+    const o = b.columns[i];
+    return !o || o.name !== c.name || o.sourceType !== c.sourceType || o.nullable !== c.nullable;
+  });
 
 /** The id our schema change events give a table: each part double-quoted. */
 export const tableChangeId = (parts: readonly string[]) =>

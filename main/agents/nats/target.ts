@@ -3,7 +3,6 @@
 // the position never runs ahead of what the stream holds. A restart reads the last checkpoint back from
 // the stream, and the ids of what was published after it, so a batch sent again skips what arrived —
 // exactly once into the stream without a duplicate window as long as the outage (docs/nats-jetstream.md).
-import { createHash } from 'node:crypto';
 import {
   DeliverPolicy,
   jetstream,
@@ -26,12 +25,14 @@ import type { Change, Checkpoint } from '../source';
 import type { SourceOrigin } from '../spi';
 import type { Reconciled, Retyped, Target, TargetTable } from '../target';
 import { classifyNatsError, openNats } from './connection';
-import { jsonText, ValueNotSendable } from './debeziumTypes';
+import { ValueNotSendable } from './debeziumTypes';
 import { TableEnvelope } from './envelope';
 import { BatchMessages, PIPELINE_HEADER, POSITION_HEADER, type OutgoingMessage } from './messages';
 import { MinuteRate } from './minuteRate';
 import { ensureStream } from './stream';
-import { checkpointSubject, schemaChangeSubject } from './subjects';
+import { startHeartbeats } from './heartbeat';
+import { schemaChangeEvent } from './schemaChangeEvent';
+import { checkpointSubject } from './subjects';
 
 export interface NatsTargetOptions {
   credentials: NatsHostCredentials;
@@ -60,6 +61,7 @@ export class NatsTarget implements Target {
   /** Events the stream acknowledged lately, and the source position of the newest. */
   private readonly acknowledged = new MinuteRate();
   private newestAcknowledged: string | null = null;
+  private heartbeats: { stop(): void } | undefined;
   private readonly prefix: string;
 
   constructor(private readonly o: NatsTargetOptions) {
@@ -81,6 +83,11 @@ export class NatsTarget implements Target {
     this.jsm = await jetstreamManager(this.nc);
     this.js = jetstream(this.nc);
     await ensureStream(this.jsm, this.o.configuration);
+    this.heartbeats ??= startHeartbeats(this.jsm, this.js, {
+      configuration: this.o.configuration,
+      pipelineId: this.o.pipelineId,
+      newest: () => this.newestAcknowledged,
+    });
     return { js: this.js, jsm: this.jsm };
   }
 
@@ -148,7 +155,7 @@ export class NatsTarget implements Target {
     const batch = this.batch();
     const position = checkpoint[table.source] ?? '';
     batch.truncate(env, epoch, position);
-    const told = this.schemaChange(env, 'CREATE', epoch, position);
+    const told = schemaChangeEvent(env, 'CREATE', this.o.pipelineId, epoch, position);
     await this.publish([told.message, ...batch.messages]);
     await this.saveRecord(
       { ...this.record.checkpoint, ...checkpoint },
@@ -170,9 +177,10 @@ export class NatsTarget implements Target {
     this.envelopes.set(table.source, env);
     const epoch = this.record.epochs[table.source] ?? 0;
     const lastTold = this.record.shapes[table.source];
-    const told = this.schemaChange(
+    const told = schemaChangeEvent(
       env,
       lastTold ? 'ALTER' : 'CREATE',
+      this.o.pipelineId,
       epoch,
       this.record.checkpoint[table.source] ?? '',
     );
@@ -222,61 +230,6 @@ export class NatsTarget implements Target {
   private batch() {
     const c = this.o.configuration;
     return new BatchMessages(this.o.pipelineId, this.prefix, c.tombstones, c.transactionEvents);
-  }
-
-  /** A schema change event for the table's shape, and the digest of that shape. */
-  private schemaChange(
-    env: TableEnvelope,
-    type: 'CREATE' | 'ALTER',
-    epoch: number,
-    position: string,
-  ): { message: OutgoingMessage; shape: string } {
-    const t = env.table;
-    const origin = this.o.origin;
-    const body = {
-      source: {
-        connector: origin.connector,
-        name: this.prefix,
-        db: origin.database ?? origin.server,
-        schema: env.ref.schema,
-        table: env.ref.table,
-        position,
-      },
-      ts_ms: Date.now(),
-      databaseName: origin.database ?? origin.server,
-      schemaName: env.ref.schema,
-      ddl: null,
-      tableChanges: [
-        {
-          type,
-          id: env.parts.map((p) => `"${p.replaceAll('"', '""')}"`).join('.'),
-          table: {
-            primaryKeyColumnNames: t.key,
-            columns: t.columns.map((c, i) => ({
-              name: c.name,
-              typeName: c.sourceType.replace(/\(.*$/, '').toUpperCase(),
-              typeExpression: c.sourceType,
-              position: i + 1,
-              optional: c.nullable,
-            })),
-          },
-        },
-      ],
-    };
-    const h = natsHeaders();
-    h.set(PIPELINE_HEADER, this.o.pipelineId);
-    h.set('Cdc-Op', 'schema');
-    const shape = createHash('sha256')
-      .update(`${t.source}\u0000${JSON.stringify(body.tableChanges[0]?.table)}`)
-      .digest('base64url');
-    const message = {
-      subject: schemaChangeSubject(this.prefix),
-      body: new TextEncoder().encode(jsonText(body as never)),
-      id: `${this.o.pipelineId}:${epoch}:schema:${type}:${shape}`,
-      headers: h,
-      table: t.source,
-    };
-    return { message, shape };
   }
 
   /** Publishes every message not already in the stream, with at most maxPendingAcks unacknowledged. */
@@ -352,6 +305,8 @@ export class NatsTarget implements Target {
   }
 
   async close(): Promise<void> {
+    this.heartbeats?.stop();
+    this.heartbeats = undefined;
     const nc = this.nc;
     this.nc = undefined;
     if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());

@@ -142,14 +142,20 @@ describe.each(SOURCE_TARGET_PAIRS)('%s → NATS JetStream → %s', (kind, target
       { id: 4, name: 'delta', amount: '123456789.99' },
     ]);
 
-    // A column added at the source reaches the applied table before the first row that uses it.
+    // A column added at the source reaches the applied table from the capture's schema change event,
+    // before any row has it; then the rows that use it.
     await h.addNoteColumn(t);
-    await h.insert(t, [{ id: 5, name: 'epsilon', amount: '5.05' }]);
+    await until(
+      'the capture told the new shape',
+      () => captured.some((e) => e.kind === 'schema-changed'),
+      30_000,
+    );
     await until(
       'the new column',
       async () => (await side.columns(h.entity(t).target.table))?.includes('note') === true,
       30_000,
     );
+    await h.insert(t, [{ id: 5, name: 'epsilon', amount: '5.05' }]);
     await until('row 5', async () => (await rowsOf(side, h, t)).some((r) => r.id === 5), 30_000);
 
     // Stopped and started again, it goes on from the position kept with the rows.

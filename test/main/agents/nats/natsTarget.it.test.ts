@@ -198,3 +198,26 @@ describe.each(['change-tracking', 'journal'] as const)(
     });
   },
 );
+
+describe('heartbeats', () => {
+  it('tell consumers the capture lives while the source is quiet, and stop with it', async () => {
+    const stream = `NATST_HB_${Date.now()}`;
+    streams.push(stream);
+    const target = new NatsTarget({
+      credentials: { connectionName: 'test', servers: SERVERS, tls: false },
+      configuration: natsConfiguration.schema.parse({ stream, subjectPrefix: 'hb', heartbeatSeconds: 1 }),
+      pipelineId: 'hb',
+      origin: { connector: 'ibmi', server: 'sandbox', database: null },
+    });
+    await target.prepare([]);
+    const beats = async () => readStream(SERVERS, stream, 'hb.heartbeat');
+    await until('two heartbeats', async () => (await beats()).length >= 2, 10_000);
+    await target.close();
+    const seen = await beats();
+    expect(seen[0]?.headers['Cdc-Key']).toBe('{"serverName":"hb"}');
+    const times = seen.map((b) => Number(b.value?.ts_ms));
+    expect(times[1]).toBeGreaterThan(times[0] ?? Infinity);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await beats()).length).toBe(seen.length);
+  });
+});
