@@ -49,7 +49,7 @@ export interface NatsCluster {
 export async function startNatsCluster(
   size: number,
   parent = tmpdir(),
-  options: { maxPayload?: number } = {},
+  options: { maxPayload?: number; config?: string; readyAs?: { user: string; pass: string } } = {},
 ): Promise<NatsCluster> {
   const dir = mkdtempSync(join(parent, 'cdc-nats-'));
   const ports = await Promise.all(Array.from({ length: size }, () => freePort()));
@@ -64,7 +64,7 @@ export async function startNatsCluster(
         : '';
     writeFileSync(
       conf,
-      `server_name: n${i}\nlisten: 127.0.0.1:${port}\njetstream { store_dir: "${store}" }\n${options.maxPayload ? `max_payload: ${options.maxPayload}\n` : ''}${cluster}\n`,
+      `server_name: n${i}\nlisten: 127.0.0.1:${port}\njetstream { store_dir: "${store}" }\n${options.maxPayload ? `max_payload: ${options.maxPayload}\n` : ''}${options.config ?? ''}\n${cluster}\n`,
     );
     let child: ChildProcess | undefined;
     const node: NatsNode = {
@@ -82,7 +82,7 @@ export async function startNatsCluster(
   });
   await Promise.all(nodes.map((n) => n.start()));
   const servers = ports.map((p) => `nats://127.0.0.1:${p}`).join(',');
-  await jetStreamReady(servers);
+  await jetStreamReady(servers, 30_000, options.readyAs);
   return {
     nodes,
     servers,
@@ -94,10 +94,14 @@ export async function startNatsCluster(
 }
 
 /** Waits until JetStream answers (a cluster first elects its meta leader). */
-export async function jetStreamReady(servers: string, timeoutMs = 30_000): Promise<void> {
+export async function jetStreamReady(
+  servers: string,
+  timeoutMs = 30_000,
+  as?: { user: string; pass: string },
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const nc = await connect({ servers: servers.split(','), timeout: 2000 }).catch(() => undefined);
+    const nc = await connect({ servers: servers.split(','), timeout: 2000, ...as }).catch(() => undefined);
     try {
       if (nc) {
         await jetstreamManager(nc, { timeout: 2000 });

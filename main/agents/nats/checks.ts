@@ -1,6 +1,7 @@
 // Checks of a NATS JetStream target: the sign-on, JetStream on the account, and the stream (there and
 // fitting, or one the account may create), each with what to do when it fails.
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { NatsConfiguration, NatsHostCredentials } from '../../../shared/agents/nats';
 import type { CheckResult } from '../../../shared/controlApi';
 import { connectionFailed, failed, passed } from '../checkResults';
@@ -44,6 +45,7 @@ export async function checkNatsTarget(
       );
       return results;
     }
+    results.push(await publishCheck(nc, credentials, configuration));
     const info = await streamInfo(jsm, configuration.stream);
     if (!info) {
       results.push(
@@ -67,6 +69,58 @@ export async function checkNatsTarget(
   } finally {
     await nc.close();
   }
+}
+
+/**
+ * Whether the user may publish the events: a publish to `<prefix>.=probe` that expects a stream no
+ * stream can be named, so a permitted one is refused by JetStream (10060) and nothing is stored, while
+ * a forbidden one is refused by the server (permissions violation). No answer at all: the user may not
+ * subscribe to the reply inbox that acknowledgements come back on.
+ */
+async function publishCheck(
+  nc: NatsConnection,
+  credentials: NatsHostCredentials,
+  c: NatsConfiguration,
+): Promise<CheckResult> {
+  const who = credentials.username ? `"${credentials.username}"` : 'this sign-on';
+  const subjects = `${c.subjectPrefix} and ${c.subjectPrefix}.>`;
+  try {
+    await jetstream(nc).publish(`${c.subjectPrefix}.=probe`, new Uint8Array(0), {
+      expect: { streamName: '=probe=' },
+      timeout: 5000,
+    });
+  } catch (e) {
+    const error = e as { message?: string; name?: string; code?: unknown };
+    if (/expected stream does not match/i.test(error.message ?? ''))
+      return passed(
+        'publish-permission',
+        `${who} may publish to ${subjects}, and acknowledgements come back.`,
+      );
+    // No stream takes the subjects yet (the runner creates it): the server let the publish through, and
+    // the client tells the silence as "no responders" (JetStream itself answered the check before).
+    if (
+      error.name === 'NoRespondersError' ||
+      error.name === 'JetStreamNotEnabled' ||
+      /no responders|jetstream is not enabled/i.test(error.message ?? '')
+    )
+      return passed('publish-permission', `${who} may publish to ${subjects} (no stream takes them yet).`);
+    if (/permissions violation/i.test(error.message ?? ''))
+      return failed(
+        'publish-permission',
+        `${who} may not publish to ${subjects}: ${error.message}.`,
+        `Allow it in the server's authorization: publish to "${c.subjectPrefix}", "${c.subjectPrefix}.>" and "$JS.API.>", subscribe to "_INBOX.>".`,
+      );
+    return failed(
+      'publish-permission',
+      `A probe publish to ${c.subjectPrefix}.=probe had no answer (${describeNatsError(e)}).`,
+      `Allow ${who} to subscribe to "_INBOX.>": acknowledgements come back there.`,
+    );
+  }
+  return failed(
+    'publish-permission',
+    `A probe publish to ${c.subjectPrefix}.=probe was stored: a stream takes it whatever it is named.`,
+    'Check the streams that take the prefix (nats stream ls).',
+  );
 }
 
 /**

@@ -26,9 +26,10 @@ import {
   type TableRef,
   type TableShape,
 } from '../source';
+import { AgentConnectionError } from '../connectionError';
 import { classifyNatsError, openNats } from './connection';
 import { EventNotReadable } from './decode';
-import { Leases } from './leases';
+import { leaseBucket, Leases } from './leases';
 import { OP_HEADER } from './messages';
 import { streamInfo } from './stream';
 import {
@@ -82,6 +83,12 @@ export class NatsSource implements SourceAgent {
       return new NatsSource(o, nc, jetstream(nc), jsm, leases);
     } catch (e) {
       await nc.close();
+      if (/permissions violation|authorization/i.test((e as Error).message))
+        throw new AgentConnectionError(
+          `The sign-on may not use the stream's leases or consumers: ${(e as Error).message}.`,
+          `Allow it publish to "$JS.API.>" and "$KV.${leaseBucket(o.configuration.stream)}.>", subscribe to "_INBOX.>".`,
+          'login',
+        );
       throw e;
     }
   }

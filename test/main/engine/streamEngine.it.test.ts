@@ -66,6 +66,7 @@ describe('a stream pipeline through the control API', () => {
       ['host-reachable', 'passed'],
       ['connection', 'passed'],
       ['jetstream', 'passed'],
+      ['publish-permission', 'passed'],
       ['stream', 'passed'],
       ['message-size', 'passed'],
     ]);
