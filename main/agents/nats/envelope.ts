@@ -37,6 +37,26 @@ const field = (name: string, schema: Omit<FieldSchema, 'optional'>, optional: bo
   field: name,
 });
 
+/** The parameter that carries a column's exact source type: its events describe the table alone. */
+export const SOURCE_TYPE_PARAMETER = '__cdc.source.type';
+
+/**
+ * A row field with its source type in its parameters: Debezium's column.propagate.source.type names
+ * (type, length, scale), and our exact type, which the apply side creates the column from when the
+ * stream's limits discarded the schema change event that told it.
+ */
+function rowField(column: ColumnShape, schema: Omit<FieldSchema, 'optional'>, optional: boolean) {
+  const m = /^([^(]+)(?:\((\w+)(?:\s*,\s*(\d+))?\))?/.exec(column.sourceType.trim());
+  const parameters: Record<string, string> = {
+    ...schema.parameters,
+    '__debezium.source.column.type': (m?.[1] ?? column.sourceType).trim().toUpperCase(),
+    ...(m?.[2] !== undefined && { '__debezium.source.column.length': m[2] }),
+    ...(m?.[3] !== undefined && { '__debezium.source.column.scale': m[3] }),
+    [SOURCE_TYPE_PARAMETER]: column.sourceType,
+  };
+  return field(column.name, { ...schema, parameters }, optional);
+}
+
 const TRANSACTION_SCHEMA = {
   type: 'struct',
   name: 'event.block',
@@ -128,11 +148,7 @@ export class TableEnvelope {
     this.codecs = table.columns.map((column) => ({ column, codec: columnCodec(column, o.decimalHandling) }));
     this.keyCodecs = this.codecs.filter((c) => table.key.includes(c.column.name));
     const rowFields = this.codecs.map(({ column, codec }) =>
-      field(
-        column.name,
-        codec.schema,
-        column.nullable || (keyOnlyBefore && !table.key.includes(column.name)),
-      ),
+      rowField(column, codec.schema, column.nullable || (keyOnlyBefore && !table.key.includes(column.name))),
     );
     this.keySchema = {
       type: 'struct',

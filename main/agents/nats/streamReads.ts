@@ -6,6 +6,7 @@ import type { MsgHdrs } from '@nats-io/transport-node';
 import type { TableShape } from '../source';
 import { appliedType, EventNotReadable, sourceTypeOf, type EventField } from './decode';
 import { parseBigJson, type BigJson } from './jsonBig';
+import { SOURCE_TYPE_PARAMETER } from './envelope';
 import { KEY_HEADER } from './messages';
 
 /** Each message on `subject` from `fromSeq` to the stream's end as it is now, in order. */
@@ -137,7 +138,9 @@ export function shapeFromEvent(ref: TableShape['ref'], identity: string, m: Even
     key: keySchema.fields.map((f) => f.field),
     columns: fields.map((f) => ({
       name: f.field,
-      sourceType: sourceTypeOf(f),
+      sourceType: f.parameters?.[SOURCE_TYPE_PARAMETER]
+        ? appliedType(f.parameters[SOURCE_TYPE_PARAMETER])
+        : sourceTypeOf(f),
       nullable: f.optional !== false,
     })),
   };

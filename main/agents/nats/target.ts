@@ -144,6 +144,11 @@ export class NatsTarget implements Target {
         if (got === 0) break;
       }
     }
+    // A quiet source publishes no record: one near the stream's age limit is written again, so a
+    // restart never finds it discarded (and copies every table again). Only with nothing after it.
+    const maxAgeMs = this.o.configuration.maxAgeHours * 3_600_000;
+    if (last && maxAgeMs > 0 && this.published.size === 0 && Date.now() - last.time.getTime() > maxAgeMs / 2)
+      await this.saveRecord(this.record.checkpoint, this.record.epochs, this.record.shapes);
     return { ...this.record.checkpoint };
   }
 
