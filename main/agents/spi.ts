@@ -235,6 +235,15 @@ export interface TargetNames {
   fold(name: string): string;
   /** Why this table is the target's own (its checkpoint table, its work tables), or null. */
   reserved(schema: string | undefined, table: string): string | null;
+  /**
+   * What an entity writes when it is named after the source rather than its target table (a stream's
+   * subject): the name rules compare these instead. `sourceDatabase`: SourceNames.database.
+   */
+  writes?(
+    entity: Entity,
+    sourceDatabase: string | null,
+    settings: AgentSettings | undefined,
+  ): { name: string; what: string };
 }
 
 /** How a source compares table names and which of its objects are the agent's own. */
@@ -247,6 +256,8 @@ export interface SourceNames {
   fold(schema: string, table: string): string;
   /** Why reading this table would read the agent's own objects (its sync schema or library), or null. */
   reserved(entity: Entity, settings: AgentSettings): string | null;
+  /** The database that is the first part of a table's full name at this source (SQL Server's); none. */
+  database?(settings: AgentSettings): string | null;
 }
 
 /** What an agent type does as a target of the runner. */

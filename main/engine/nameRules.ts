@@ -84,6 +84,8 @@ function viewOf(deps: EngineDeps, pipelineId: string, change: NameChange): Pipel
 /** An entity's target table as its target compares names: one text per table of that database. */
 function targetTableOf(view: PipelineView, e: Entity): string {
   const { names, settings } = view.target;
+  const source = view.sources[0];
+  if (names.writes) return names.writes(e, source?.names.database?.(source.settings) ?? null, settings).name;
   const schema = e.target.schema ?? names.defaultSchema(settings);
   return tableText(names.fold(schema ?? ''), names.fold(e.target.table));
 }
@@ -178,6 +180,17 @@ function otherPipelineClash(deps: EngineDeps, view: PipelineView, change: NameCh
     for (const [i, e] of view.entities.entries()) {
       const j = tables.get(targetTableOf(view, e));
       if (j === undefined) continue;
+      const source = view.sources[0];
+      const written = view.target.names.writes?.(
+        e,
+        source?.names.database?.(source.settings) ?? null,
+        view.target.settings,
+      );
+      if (written)
+        return (
+          `Entity ${i} (${entityText(e)}) of pipeline "${view.id}" and entity ${j} ` +
+          `(${entityText(theirs.entities[j] as Entity)}) of pipeline "${other.id}" would publish to one ${written.what}: their events would interleave. Give one pipeline another subject prefix or stream.`
+        );
       return (
         `Entity ${i} (${entityText(e)}) of pipeline "${view.id}" and entity ${j} ` +
         `(${entityText(theirs.entities[j] as Entity)}) of pipeline "${other.id}" would write one table of the same ${view.target.type} database: ${view.target.type} takes both names for the same table. Give one of them another target table.`

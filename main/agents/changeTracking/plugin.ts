@@ -74,6 +74,9 @@ const changeTrackingSourceNames: SourceNames = {
     inSyncSchema(e.source.schema)
       ? `is in the ${SYNC_SCHEMA} schema, where change-tracking agents keep their own tables (their checkpoints): replicating it would replicate the agent's own writes.`
       : null,
+  // A table's full name starts with its database: a stream names its subjects so.
+  database: (settings) =>
+    typeof settings.hostCredentials.databaseName === 'string' ? settings.hostCredentials.databaseName : null,
 };
 
 /** A SQL Server target compares as its default collation does: without case. */

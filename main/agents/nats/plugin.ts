@@ -5,6 +5,7 @@ import type { AgentPlugin, TargetNames } from '../spi';
 import { natsAdmin } from './admin';
 import { checkNatsPayload, checkNatsTarget } from './checks';
 import { NatsSource } from './source';
+import { tableSubject } from './subjects';
 import { classifyNatsError, serverList } from './connection';
 import { NatsTarget } from './target';
 import { natsConfiguration } from '../../../shared/agents/nats';
@@ -27,6 +28,16 @@ const natsNames: TargetNames = {
   defaultSchema: () => undefined,
   fold: (name) => name,
   reserved: () => null,
+  // Each table's subject, from the source's names: two entities meet when their subjects do.
+  writes: (entity, sourceDatabase, settings) => {
+    const prefix = String(settings?.configuration.subjectPrefix ?? 'cdc');
+    const parts = [
+      ...(sourceDatabase === null ? [] : [sourceDatabase]),
+      entity.source.schema,
+      entity.source.table,
+    ];
+    return { name: tableSubject(prefix, parts), what: `subject (${tableSubject(prefix, parts)})` };
+  },
 };
 
 export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {

@@ -44,7 +44,7 @@ let made = 0;
 async function pipeline(
   source: 'change-tracking' | 'journal',
   target?: {
-    type: 'sqlite' | 'postgresql' | 'change-tracking';
+    type: 'sqlite' | 'postgresql' | 'change-tracking' | 'nats-jetstream';
     hostCredentials: object;
     configuration?: object;
   },
@@ -232,6 +232,28 @@ describe('two entities never write one target table', () => {
         ),
     );
     expect(r2.status).toBe(409);
+  });
+
+  it('two pipelines publishing one table to one subject of a stream clash, whatever their target names', async () => {
+    const stream = (subjectPrefix: string) => ({
+      type: 'nats-jetstream' as const,
+      hostCredentials: { servers: 'nats-1.example:4222, nats-2.example:4222' },
+      configuration: { stream: 'CDC', subjectPrefix },
+    });
+    const first = await pipeline('change-tracking', stream('shop'));
+    await put(first, { entities: [entity(['dbo', 'Orders'], { table: 'orders' })] });
+    const second = await pipeline('change-tracking', stream('shop'));
+    const r = await refusal(put(second, { entities: [entity(['dbo', 'Orders'], { table: 'other_name' })] }));
+    expect(r.status).toBe(409);
+    expect(r.detail).toContain(`pipeline "${first}" would publish to one subject (shop.Sales.dbo.Orders)`);
+    expect(r.detail).toContain('another subject prefix or stream');
+    // Another prefix is another subject; another source database too.
+    await put(await pipeline('change-tracking', stream('plant')), {
+      entities: [entity(['dbo', 'Orders'], { table: 'orders' })],
+    });
+    await put(await pipeline('change-tracking', stream('shop'), { databaseName: 'Plant' }), {
+      entities: [entity(['dbo', 'Orders'], { table: 'orders' })],
+    });
   });
 
   it("a SQLite target agent on another pipeline's replica file meets that pipeline's tables", async () => {
