@@ -7,7 +7,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { freePort } from './ports';
 
 export const NATS_BINARY = '/usr/sbin/nats-server';
@@ -49,7 +49,7 @@ export interface NatsCluster {
 export async function startNatsCluster(
   size: number,
   parent = tmpdir(),
-  options: { maxPayload?: number; config?: string; readyAs?: { user: string; pass: string } } = {},
+  options: { maxPayload?: number; config?: string; readyWith?: Partial<NodeConnectionOptions> } = {},
 ): Promise<NatsCluster> {
   const dir = mkdtempSync(join(parent, 'cdc-nats-'));
   const ports = await Promise.all(Array.from({ length: size }, () => freePort()));
@@ -82,7 +82,7 @@ export async function startNatsCluster(
   });
   await Promise.all(nodes.map((n) => n.start()));
   const servers = ports.map((p) => `nats://127.0.0.1:${p}`).join(',');
-  await jetStreamReady(servers, 30_000, options.readyAs);
+  await jetStreamReady(servers, 30_000, options.readyWith);
   return {
     nodes,
     servers,
@@ -97,7 +97,7 @@ export async function startNatsCluster(
 export async function jetStreamReady(
   servers: string,
   timeoutMs = 30_000,
-  as?: { user: string; pass: string },
+  as?: Partial<NodeConnectionOptions>,
 ): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {

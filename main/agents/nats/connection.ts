@@ -76,12 +76,15 @@ export async function openNats(c: NatsHostCredentials, name: string): Promise<Na
   } catch (e) {
     const said = describeNatsError(e);
     const refused = /refused the sign-on/.test(said);
+    const tls = /certificate|self[- ]signed|tls|ssl/i.test(said);
     throw new AgentConnectionError(
       `Cannot connect to NATS at ${c.servers}: ${said}.`,
       refused
         ? "Check the user and password, token, NKey or credentials file against the server's accounts."
-        : 'Check that nats-server runs there with JetStream on (-js), and the host and port.',
-      refused ? 'login' : 'unreachable',
+        : tls
+          ? "Give the CA file that signed the servers' certificates (CA file), or check that the servers' names match their certificates."
+          : 'Check that nats-server runs there with JetStream on (-js), and the host and port.',
+      refused ? 'login' : tls ? 'tls' : 'unreachable',
     );
   }
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
       { user: capture, password: "${FULL}" }
       { user: reader, password: "${LIMITED}", permissions: { publish: { allow: ["$JS.API.>"] }, subscribe: { allow: ["_INBOX.>"] } } }
     ] }`,
-    readyAs: { user: 'capture', pass: FULL },
+    readyWith: { user: 'capture', pass: FULL },
   });
 });
 afterAll(() => cluster?.destroy());
