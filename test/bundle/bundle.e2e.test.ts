@@ -12,6 +12,10 @@ import { until } from '../helpers/until';
 import { createEngineClient } from '../../main/client/engineClient';
 import { startSandboxSqlServer } from '../../simulators/mssql';
 import { configureSeedPipeline } from '../helpers/changeTracking';
+import { readStream } from '../helpers/debeziumConsumer';
+import { natsServers } from '../helpers/natsServer';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 
 describe('the built main bundle, started as Electron starts it', () => {
   let app: LaunchedBundle;
@@ -130,6 +134,49 @@ describe('the built main bundle, started as Electron starts it', () => {
       ok: true,
       value: { status: 'failed', message: expect.stringContaining('unixODBC has no such driver') },
     });
+  });
+
+  it('loads the NATS client: signs on to JetStream and captures a pipeline into a stream', async () => {
+    expect(
+      await app.call('testHostCredentials', {
+        agentType: 'nats-jetstream',
+        hostCredentials: { connectionName: 'cluster', servers: natsServers() },
+      }),
+    ).toMatchObject({
+      ok: true,
+      value: { status: 'passed', message: expect.stringContaining('Connected to NATS') },
+    });
+    const sandbox = await startSandboxSqlServer({ seed: true });
+    const stream = `BUNDLE_${process.pid}`;
+    try {
+      const local = (await app.call('getLocalEngine')) as { value: { url: string } };
+      const { value } = (await app.call('rotateLocalEngineToken')) as { value: { token: string } };
+      const engine = createEngineClient({ baseUrl: local.value.url, token: value.token });
+      const ids = { pipelineId: 'streamed', agentId: 'sales' };
+      await configureSeedPipeline(engine, sandbox, ids, ['Customers']);
+      const target = { pipelineId: 'streamed', agentId: 'nats' };
+      await engine.createAgent(
+        { pipelineId: 'streamed' },
+        { id: 'nats', type: 'nats-jetstream', role: 'target' },
+      );
+      await engine.putCredentials(target, {
+        hostCredentials: { connectionName: 'nats', servers: natsServers() },
+      });
+      await engine.putSpecific(target, { configuration: { stream, subjectPrefix: `bundle${process.pid}` } });
+      await engine.startAgent(ids);
+      await until('the copy in the stream', async () =>
+        // The stream is there once the pipeline started.
+        (
+          await readStream(natsServers(), stream, `bundle${process.pid}.Sales.dbo.Customers`).catch(() => [])
+        ).some((e) => e.value?.op === 'r'),
+      );
+      await engine.stopAgent(ids);
+    } finally {
+      await sandbox.close();
+      const nc = await connect({ servers: natsServers() });
+      await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
   });
 
   it('starts the sandbox on request, from a chunk of its own', async () => {
