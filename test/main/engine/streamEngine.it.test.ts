@@ -5,7 +5,9 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { STORE_FILE } from '../../../main/engine/engine';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
 import { describeTables } from '../../../main/agents/changeTracking/shape';
 import type { TableShape } from '../../../main/agents/source';
@@ -127,5 +129,30 @@ describe('a stream pipeline through the control API', () => {
     expect((await e.client.getAgent(apply)).state).toBe('running');
     await e.client.stopAgent(apply);
     await e.client.stopAgent(capture);
+  });
+});
+
+describe('a NATS token, password or NKey seed', () => {
+  it('is sealed in the store, never answered, and kept by an edit that leaves it out', async () => {
+    const TOKEN = 'Nats-T0ken-never-shown';
+    await e.client.createPipeline({}, { id: 'sealed', name: 'sealed' });
+    const ids = { pipelineId: 'sealed', agentId: 'stream' };
+    await e.client.createAgent(
+      { pipelineId: 'sealed' },
+      { id: 'stream', type: 'nats-jetstream', role: 'target' },
+    );
+    await e.client.putCredentials(ids, { hostCredentials: { ...nats, token: TOKEN } });
+    await e.client.putSpecific(ids, { configuration: stream });
+    const answers = JSON.stringify([
+      await e.client.getAgent(ids),
+      await e.client.getPipeline({ pipelineId: 'sealed' }),
+    ]);
+    expect(answers).not.toContain(TOKEN);
+    expect(readFileSync(join(e.dataDir, STORE_FILE)).includes(Buffer.from(TOKEN))).toBe(false);
+    // An edit without the token keeps the stored one: the agent still signs on with it.
+    await e.client.putCredentials(ids, { hostCredentials: { ...nats, connectionName: 'renamed' } });
+    const { checks } = await e.client.testAgent(ids);
+    expect(checks.find((c) => c.id === 'connection')).toMatchObject({ status: 'passed' });
+    expect(JSON.stringify(checks)).not.toContain(TOKEN);
   });
 });
