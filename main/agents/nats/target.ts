@@ -58,6 +58,9 @@ export class NatsTarget implements Target {
   /** Ids found in the stream after the last checkpoint: sent before a restart, not sent again. */
   private readonly published = new Set<string>();
   private checkpointsSincePurge = 0;
+  /** The stream was read back once (checkpoint and what came after it); when the record was written. */
+  private recovered = false;
+  private savedAt = 0;
   /** Events the stream acknowledged lately, and the source position of the newest. */
   private readonly acknowledged = new MinuteRate();
   private newestAcknowledged: string | null = null;
@@ -114,7 +117,16 @@ export class NatsTarget implements Target {
     );
   }
 
+  /**
+   * The checkpoint, read back from the stream once per target opened (with what was published after
+   * it); then this target's own record, which it alone writes — the runner asks at every step, and a
+   * stream shared with busy pipelines must not be scanned each time.
+   */
   async loadCheckpoint(): Promise<Checkpoint> {
+    if (this.recovered) {
+      await this.refreshRecord();
+      return { ...this.record.checkpoint };
+    }
     const { js, jsm } = await this.open();
     const stream = this.o.configuration.stream;
     const subject = checkpointSubject(this.prefix, this.o.pipelineId);
@@ -144,12 +156,25 @@ export class NatsTarget implements Target {
         if (got === 0) break;
       }
     }
-    // A quiet source publishes no record: one near the stream's age limit is written again, so a
-    // restart never finds it discarded (and copies every table again). Only with nothing after it.
-    const maxAgeMs = this.o.configuration.maxAgeHours * 3_600_000;
-    if (last && maxAgeMs > 0 && this.published.size === 0 && Date.now() - last.time.getTime() > maxAgeMs / 2)
-      await this.saveRecord(this.record.checkpoint, this.record.epochs, this.record.shapes);
+    this.recovered = true;
+    this.savedAt = last ? last.time.getTime() : 0;
+    await this.refreshRecord();
     return { ...this.record.checkpoint };
+  }
+
+  /**
+   * A quiet source publishes no record: one near the stream's age limit is written again, so a restart
+   * never finds it discarded (and copies every table again). Only with nothing published after it.
+   */
+  private async refreshRecord() {
+    const maxAgeMs = this.o.configuration.maxAgeHours * 3_600_000;
+    if (
+      this.savedAt > 0 &&
+      maxAgeMs > 0 &&
+      this.published.size === 0 &&
+      Date.now() - this.savedAt > maxAgeMs / 2
+    )
+      await this.saveRecord(this.record.checkpoint, this.record.epochs, this.record.shapes);
   }
 
   /** A copy starts: a new epoch, the table's schema told, then Debezium's truncate event. */
@@ -302,6 +327,7 @@ export class NatsTarget implements Target {
       expect: { streamName: this.o.configuration.stream },
     });
     this.record = record;
+    this.savedAt = Date.now();
     this.published.clear();
     if (++this.checkpointsSincePurge >= PURGE_EVERY) {
       this.checkpointsSincePurge = 0;
