@@ -69,9 +69,9 @@ export const webhookPlugin: AgentPlugin = {
 export const REGISTRY_EDITS: [string, string, string][] = [
   [
     'shared/agents/index.ts',
-    "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql'] as const;",
+    "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'nats-jetstream'] as const;",
     "import { webhookConfiguration, webhookHostCredentials } from './webhook';\n" +
-      "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'webhook'] as const;",
+      "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'nats-jetstream', 'webhook'] as const;",
   ],
   [
     'shared/agents/index.ts',
