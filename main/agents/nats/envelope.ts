@@ -193,8 +193,17 @@ export class TableEnvelope {
       const v = key[column.name];
       payload[column.name] = v === null || v === undefined ? null : codec.encode(v);
     }
-    return jsonText(this.o.includeSchema ? { schema: this.keySchema, payload } : payload, ascii);
+    if (!this.o.includeSchema) return jsonText(payload, ascii);
+    // The schema part is the same for every event of the table: written once, not per event.
+    const schema = ascii
+      ? (this.keySchemaAscii ??= jsonText(this.keySchema, true))
+      : (this.keySchemaText ??= jsonText(this.keySchema));
+    return `{"schema":${schema},"payload":${jsonText(payload, ascii)}}`;
   }
+
+  private keySchemaText: string | undefined;
+  private keySchemaAscii: string | undefined;
+  private valueSchemaText: string | undefined;
 
   private rowJson(row: Row | null, only?: readonly string[]): Json {
     if (!row) return null;
@@ -229,7 +238,9 @@ export class TableEnvelope {
             data_collection_order: at.transaction.tableOrder,
           }
         : null;
-    return jsonText(this.o.includeSchema ? { schema: this.valueSchema, payload } : payload);
+    if (!this.o.includeSchema) return jsonText(payload);
+    this.valueSchemaText ??= jsonText(this.valueSchema);
+    return `{"schema":${this.valueSchemaText},"payload":${jsonText(payload)}}`;
   }
 
   private sourceJson(at: EventSource, ms: number): Json {
