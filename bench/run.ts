@@ -13,6 +13,7 @@ import { loadBenchmark } from './load.bench';
 import { runnerBenchmark } from './runner.bench';
 import { sandboxMssqlBenchmark } from './sandboxMssql.bench';
 import { snapshotBenchmark } from './snapshot.bench';
+import { streamBenchmark } from './stream.bench';
 import type { Benchmark, Figure } from './harness';
 import { webBridgeBenchmark } from './webBridge.bench';
 import { verifyBenchmark } from './verify.bench';
@@ -27,6 +28,7 @@ const benchmarks: Benchmark[] = [
   checksScaleBenchmark,
   catchUpBenchmark,
   fastPathBenchmark,
+  streamBenchmark,
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,
