@@ -91,6 +91,12 @@ describe('a stream pipeline through the control API', () => {
     );
     await e.client.putCredentials(apply, { hostCredentials: nats });
     await e.client.putSpecific(apply, { configuration: { ...stream, sourceDatabase: 'Sales' } });
+    // The table picker lists the stream's tables, read back from its subjects.
+    const catalog = await e.client.searchCatalog(apply, {});
+    expect(catalog.tables.map((t) => `${t.schema}.${t.table}`).sort()).toEqual([
+      'dbo.Customers',
+      'dbo.Orders',
+    ]);
     await e.client.putEntities(apply, {
       entities: tables.map((t) => ({
         source: { schema: 'dbo', table: t },
