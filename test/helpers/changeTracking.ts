@@ -32,7 +32,7 @@ export const ctConfiguration = (
 
 /** The sandbox SQL Server as an agent's parsed hostCredentials: the DBA login on Sales unless told otherwise. */
 export const sandboxCredentials = (
-  sandbox: SandboxSqlServer,
+  sandbox: Pick<SandboxSqlServer, 'port'>,
   over: Partial<ChangeTrackingHostCredentials> = {},
 ): ChangeTrackingHostCredentials => ({
   connectionName: 'sandbox',

@@ -5,22 +5,13 @@ import { natsConfiguration } from '../../../../shared/agents/nats';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
 import { NatsTarget } from '../../../../main/agents/nats/target';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
-import { ctConfiguration } from '../../../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials } from '../../../helpers/changeTracking';
 
 const [port = '', servers = '', stream = '', mode = ''] = process.argv.slice(2);
 const runner = new PipelineRunner({
   openSource: () =>
     openChangeTrackingSource({
-      credentials: {
-        connectionName: 'drill',
-        host: '127.0.0.1',
-        port: Number(port),
-        databaseName: 'Sales',
-        username: 'dba',
-        password: 'Dba-Pa55',
-        maxConnectionsCount: 2,
-        enableTls: false,
-      },
+      credentials: sandboxCredentials({ port: Number(port) }, { connectionName: 'drill' }),
       configuration: ctConfiguration(),
       pipelineId: 'drill',
       agentId: 'src',

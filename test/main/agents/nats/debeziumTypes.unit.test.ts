@@ -22,6 +22,14 @@ const send = (sourceType: string, v: RowValue, decimals: 'precise' | 'string' | 
   return { schema: codec.schema, value: jsonText(codec.encode(v)) };
 };
 
+/** A column of `type` holding `value` is sent as a `kind` field named `name`, written `json`. */
+function sendsAs(type: string, value: RowValue, kind: string, name: string | undefined, json: string) {
+  const { schema, value: sent } = send(type, value);
+  expect(schema.type).toBe(kind);
+  expect(schema.name).toBe(name);
+  expect(sent).toBe(json);
+}
+
 describe('Debezium types from SQL Server columns', () => {
   it.each([
     ['bit', true, 'boolean', undefined, 'true'],
@@ -67,12 +75,7 @@ describe('Debezium types from SQL Server columns', () => {
       '"2026-03-01T12:00:00.1234567+02:00"',
     ],
     ['varbinary(10)', Uint8Array.from([0, 255, 16]), 'bytes', undefined, '"AP8Q"'],
-  ] as const)('%s', (type, value, kind, name, json) => {
-    const { schema, value: sent } = send(type, value);
-    expect(schema.type).toBe(kind);
-    expect(schema.name).toBe(name);
-    expect(sent).toBe(json);
-  });
+  ] as const)('%s', sendsAs);
 
   it('sends a decimal as its unscaled bytes at the column scale, as text, or as a double', () => {
     expect(send('decimal(12,2)', '12.5').schema).toEqual({
@@ -150,12 +153,7 @@ describe('Debezium types from IBM i columns', () => {
     ],
     ['BOOLEAN', false, 'boolean', undefined, 'false'],
     ['BINARY(2)', Uint8Array.from([0xc1, 0x40]), 'bytes', undefined, '"wUA="'],
-  ] as const)('%s', (type, value, kind, name, json) => {
-    const { schema, value: sent } = send(type, value);
-    expect(schema.type).toBe(kind);
-    expect(schema.name).toBe(name);
-    expect(sent).toBe(json);
-  });
+  ] as const)('%s', sendsAs);
 
   it('sends DECFLOAT with its own scale (VariableScaleDecimal), exponent forms included', () => {
     const codec = columnCodec(col('DECFLOAT(34)'), 'precise');
