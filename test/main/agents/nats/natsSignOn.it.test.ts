@@ -1,11 +1,12 @@
 // The other ways a shop signs on to NATS, each against a server of the test's own: a token, an NKey
-// (the server knows only its public key), and TLS with the shop's own CA — refused, with what to do,
+// (the server knows only its public key), a credentials file (operator mode), and TLS with the shop's own CA — refused, with what to do,
 // without the CA file. No refusal shows the secret it was given.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nkeyAuthenticator, nkeys } from '@nats-io/transport-node';
+import { encodeAccount, encodeOperator, encodeUser, fmtCreds } from '@nats-io/jwt';
+import { credsAuthenticator, nkeyAuthenticator, nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { natsConfiguration, natsHostCredentials } from '../../../../shared/agents/nats';
 import { checkNatsTarget } from '../../../../main/agents/nats/checks';
@@ -62,6 +63,63 @@ describe('signing on to NATS', () => {
     const [refused] = await check(c.servers, { nkeySeed: other });
     expect(refused).toMatchObject({ id: 'connection', status: 'failed' });
     expect(JSON.stringify(refused)).not.toContain(other);
+  });
+
+  it('with a credentials file, the server in operator mode (a user JWT of the shop’s account)', async () => {
+    const operator = nkeys.createOperator();
+    const system = nkeys.createAccount();
+    const account = nkeys.createAccount();
+    const user = nkeys.createUser();
+    const unlimited = {
+      subs: -1,
+      conn: -1,
+      leaf: -1,
+      imports: -1,
+      exports: -1,
+      data: -1,
+      payload: -1,
+      wildcards: true,
+    };
+    const jetStream = { mem_storage: -1, disk_storage: -1, streams: -1, consumer: -1 };
+    const signedBy = { signer: operator };
+    const accounts = {
+      [system.getPublicKey()]: await encodeAccount('SYS', system, {}, signedBy),
+      [account.getPublicKey()]: await encodeAccount(
+        'SHOP',
+        account,
+        { limits: { ...unlimited, ...jetStream } },
+        signedBy,
+      ),
+    };
+    const dir = mkdtempSync(join(ARTIFACTS, 'creds-'));
+    const creds = join(dir, 'capture.creds');
+    writeFileSync(
+      creds,
+      fmtCreds(await encodeUser('capture', user, account, { subs: -1, data: -1, payload: -1 }), user),
+    );
+    const c = await start(1, ARTIFACTS, {
+      config: [
+        `operator: ${await encodeOperator('OP', operator, { system_account: system.getPublicKey() })}`,
+        `system_account: ${system.getPublicKey()}`,
+        'resolver: MEMORY',
+        `resolver_preload: { ${Object.entries(accounts)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')} }`,
+      ].join('\n'),
+      readyWith: { authenticator: credsAuthenticator(new Uint8Array(readFileSync(creds))) },
+    });
+    expect(ids(await check(c.servers, { credsFile: creds }))).toEqual([
+      'connection:passed',
+      'jetstream:passed',
+      'publish-permission:passed',
+      'stream:passed',
+    ]);
+    const [missing] = await check(c.servers, { credsFile: join(dir, 'gone.creds') });
+    expect(missing).toMatchObject({
+      id: 'connection',
+      status: 'failed',
+      message: expect.stringContaining('cannot be read (ENOENT)'),
+    });
   });
 
   it('over TLS with the shop’s own CA, and refused without it, saying to give it', async () => {
