@@ -117,3 +117,16 @@ export function classifyNatsError(e: unknown): ErrorVerdict {
     return 'transient';
   return undefined;
 }
+
+/**
+ * Drains the connection (what is in flight finishes), but closes it after `ms` at the latest: a
+ * drain waits on every subscription, and a stop must not hang on one a server no longer answers.
+ */
+export async function closeConnection(nc: NatsConnection, ms = 3000): Promise<void> {
+  if (nc.isClosed()) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([nc.drain().catch(() => undefined), late]);
+  clearTimeout(timer);
+  if (!nc.isClosed()) await nc.close().catch(() => undefined);
+}

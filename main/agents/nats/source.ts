@@ -27,7 +27,7 @@ import {
   type TableShape,
 } from '../source';
 import { AgentConnectionError } from '../connectionError';
-import { classifyNatsError, openNats } from './connection';
+import { classifyNatsError, closeConnection, openNats } from './connection';
 import { EventNotReadable } from './decode';
 import { leaseBucket, Leases } from './leases';
 import { OP_HEADER } from './messages';
@@ -431,6 +431,6 @@ export class NatsSource implements SourceAgent {
 
   async close(): Promise<void> {
     await this.leases.release().catch(() => undefined);
-    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+    await closeConnection(this.nc);
   }
 }

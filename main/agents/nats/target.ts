@@ -24,7 +24,7 @@ import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint } from '../source';
 import type { SourceOrigin } from '../spi';
 import type { Reconciled, Retyped, Target, TargetTable } from '../target';
-import { classifyNatsError, openNats } from './connection';
+import { classifyNatsError, closeConnection, openNats } from './connection';
 import { ValueNotSendable } from './debeziumTypes';
 import { TableEnvelope } from './envelope';
 import { BatchMessages, PIPELINE_HEADER, POSITION_HEADER, type OutgoingMessage } from './messages';
@@ -340,7 +340,7 @@ export class NatsTarget implements Target {
     this.heartbeats = undefined;
     const nc = this.nc;
     this.nc = undefined;
-    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+    if (nc) await closeConnection(nc);
   }
 }
 

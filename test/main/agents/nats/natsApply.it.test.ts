@@ -106,6 +106,15 @@ function apply(
   return { runner, events };
 }
 
+/** A step that must end within `ms`: a hang names the step, not only the test. */
+const within = <T>(what: string, work: Promise<T>, ms = 30_000): Promise<T> =>
+  Promise.race([
+    work,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms).unref(),
+    ),
+  ]);
+
 const same = (r: Row) => {
   const lower = Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v]));
   return { id: Number(lower.id), name: String(lower.name), amount: Number(lower.amount).toFixed(2) };
@@ -114,68 +123,73 @@ const rowsOf = async (side: TargetSide, h: SourceHarness, t: TableRef) =>
   (await side.rows(h.entity(t).target.table).catch(() => [])).map(same).sort((a, b) => a.id - b.id);
 
 describe.each(SOURCE_TARGET_PAIRS)('%s → NATS JetStream → %s', (kind, targetKind) => {
-  it('applies the stream: the copy, each change, a column added, and a restart; the target equals the source', async () => {
-    const h = await sources.harness(kind);
-    const n = ++made;
-    const t = await h.createTable(`NA${n}`);
-    await h.insert(t, [
-      { id: 1, name: 'alpha', amount: '10.50' },
-      { id: 2, name: 'beta £ ✓', amount: '-7.25' },
-      { id: 3, name: 'gamma', amount: '0.00' },
-    ]);
-    const { stream, prefix, events: captured } = capture(h, kind, [t], n);
-    await until('captured', () => captured.some((e) => e.kind === 'snapshot-done'));
-    const side = await targetSideFor(targetKind, sources.client(), `natsap${n}_${targetKind}`);
-    let applier = apply(h, kind, [t], stream, prefix, side);
-    await until('the copy applied', async () => (await rowsOf(side, h, t)).length === 3, 30_000);
-    await h.update(t, 1, 'alpha2');
-    await h.remove(t, 2);
-    await h.insert(t, [{ id: 4, name: 'delta', amount: '123456789.99' }]);
-    await until(
-      'the changes applied',
-      async () => (await rowsOf(side, h, t)).some((r) => r.id === 4),
-      30_000,
-    );
-    expect(await rowsOf(side, h, t)).toEqual([
-      { id: 1, name: 'alpha2', amount: '10.50' },
-      { id: 3, name: 'gamma', amount: '0.00' },
-      { id: 4, name: 'delta', amount: '123456789.99' },
-    ]);
+  // Long under load: two pipelines, a schema change and a restart (its lease lapses first) in one flow.
+  it(
+    'applies the stream: the copy, each change, a column added, and a restart; the target equals the source',
+    { timeout: 120_000 },
+    async () => {
+      const h = await sources.harness(kind);
+      const n = ++made;
+      const t = await h.createTable(`NA${n}`);
+      await h.insert(t, [
+        { id: 1, name: 'alpha', amount: '10.50' },
+        { id: 2, name: 'beta £ ✓', amount: '-7.25' },
+        { id: 3, name: 'gamma', amount: '0.00' },
+      ]);
+      const { stream, prefix, events: captured } = capture(h, kind, [t], n);
+      await until('captured', () => captured.some((e) => e.kind === 'snapshot-done'));
+      const side = await targetSideFor(targetKind, sources.client(), `natsap${n}_${targetKind}`);
+      let applier = apply(h, kind, [t], stream, prefix, side);
+      await until('the copy applied', async () => (await rowsOf(side, h, t)).length === 3, 30_000);
+      await h.update(t, 1, 'alpha2');
+      await h.remove(t, 2);
+      await h.insert(t, [{ id: 4, name: 'delta', amount: '123456789.99' }]);
+      await until(
+        'the changes applied',
+        async () => (await rowsOf(side, h, t)).some((r) => r.id === 4),
+        30_000,
+      );
+      expect(await rowsOf(side, h, t)).toEqual([
+        { id: 1, name: 'alpha2', amount: '10.50' },
+        { id: 3, name: 'gamma', amount: '0.00' },
+        { id: 4, name: 'delta', amount: '123456789.99' },
+      ]);
 
-    // A column added at the source reaches the applied table from the capture's schema change event,
-    // before any row has it; then the rows that use it.
-    await h.addNoteColumn(t);
-    await until(
-      'the capture told the new shape',
-      () => captured.some((e) => e.kind === 'schema-changed'),
-      30_000,
-    );
-    await until(
-      'the new column',
-      async () => (await side.columns(h.entity(t).target.table))?.includes('note') === true,
-      30_000,
-    );
-    await h.insert(t, [{ id: 5, name: 'epsilon', amount: '5.05' }]);
-    await until('row 5', async () => (await rowsOf(side, h, t)).some((r) => r.id === 5), 30_000);
+      // A column added at the source reaches the applied table from the capture's schema change event,
+      // before any row has it; then the rows that use it.
+      await h.addNoteColumn(t);
+      await until(
+        'the capture told the new shape',
+        () => captured.some((e) => e.kind === 'schema-changed'),
+        30_000,
+      );
+      await until(
+        'the new column',
+        async () => (await side.columns(h.entity(t).target.table))?.includes('note') === true,
+        30_000,
+      );
+      await h.insert(t, [{ id: 5, name: 'epsilon', amount: '5.05' }]);
+      await until('row 5', async () => (await rowsOf(side, h, t)).some((r) => r.id === 5), 30_000);
 
-    // Stopped and started again, it goes on from the position kept with the rows.
-    await applier.runner.stop();
-    await h.update(t, 3, 'gamma2');
-    await h.remove(t, 4);
-    applier = apply(h, kind, [t], stream, prefix, side);
-    await until(
-      'caught up after the restart',
-      async () => !(await rowsOf(side, h, t)).some((r) => r.id === 4),
-      30_000,
-    );
-    expect(await rowsOf(side, h, t)).toEqual([
-      { id: 1, name: 'alpha2', amount: '10.50' },
-      { id: 3, name: 'gamma2', amount: '0.00' },
-      { id: 5, name: 'epsilon', amount: '5.05' },
-    ]);
-    expect(applier.events.filter((e) => e.kind === 'failed')).toEqual([]);
-    await applier.runner.stop();
-  });
+      // Stopped and started again, it goes on from the position kept with the rows.
+      await within('stopping the apply pipeline', applier.runner.stop());
+      await h.update(t, 3, 'gamma2');
+      await h.remove(t, 4);
+      applier = apply(h, kind, [t], stream, prefix, side);
+      await until(
+        'caught up after the restart',
+        async () => !(await rowsOf(side, h, t)).some((r) => r.id === 4),
+        30_000,
+      );
+      expect(await rowsOf(side, h, t)).toEqual([
+        { id: 1, name: 'alpha2', amount: '10.50' },
+        { id: 3, name: 'gamma2', amount: '0.00' },
+        { id: 5, name: 'epsilon', amount: '5.05' },
+      ]);
+      expect(applier.events.filter((e) => e.kind === 'failed')).toEqual([]);
+      await within('stopping the apply pipeline', applier.runner.stop());
+    },
+  );
 });
 
 describe('two apply engines sharing one stream', () => {
