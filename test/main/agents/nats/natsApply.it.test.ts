@@ -62,7 +62,7 @@ function capture(h: SourceHarness, kind: Kind, tables: TableRef[], n: number) {
   });
   runners.push(runner);
   void runner.start();
-  return { stream, prefix, events };
+  return { stream, prefix, events, runner };
 }
 
 /** A pipeline applying the stream's tables to `side`, as engine `engineId`. */
@@ -136,7 +136,7 @@ describe.each(SOURCE_TARGET_PAIRS)('%s → NATS JetStream → %s', (kind, target
         { id: 2, name: 'beta £ ✓', amount: '-7.25' },
         { id: 3, name: 'gamma', amount: '0.00' },
       ]);
-      const { stream, prefix, events: captured } = capture(h, kind, [t], n);
+      const { stream, prefix, events: captured, runner: capturing } = capture(h, kind, [t], n);
       await until('captured', () => captured.some((e) => e.kind === 'snapshot-done'));
       const side = await targetSideFor(targetKind, sources.client(), `natsap${n}_${targetKind}`);
       let applier = apply(h, kind, [t], stream, prefix, side);
@@ -188,6 +188,8 @@ describe.each(SOURCE_TARGET_PAIRS)('%s → NATS JetStream → %s', (kind, target
       ]);
       expect(applier.events.filter((e) => e.kind === 'failed')).toEqual([]);
       await within('stopping the apply pipeline', applier.runner.stop());
+      // Each test's capture stops with it: pipelines polling on do not load the next tests.
+      await within('stopping the capture', capturing.stop());
     },
   );
 });
@@ -205,7 +207,12 @@ describe('two apply engines sharing one stream', () => {
         await h.createTable(`NB${n}C`),
       ];
       for (const t of tables) await h.insert(t, [{ id: 1, name: 'one', amount: '1.00' }]);
-      const { stream, prefix, events: captured } = capture(h, 'change-tracking', tables, n);
+      const {
+        stream,
+        prefix,
+        events: captured,
+        runner: capturing,
+      } = capture(h, 'change-tracking', tables, n);
       await until('captured', () => captured.filter((e) => e.kind === 'snapshot-done').length === 3);
       const side = await targetSideFor('postgresql', sources.client(), `natsab${n}`);
       const first = apply(h, 'change-tracking', tables, stream, prefix, side, {
@@ -263,6 +270,7 @@ describe('two apply engines sharing one stream', () => {
           { id: 2, name: 'two', amount: '2.00' },
         ]);
       await second.runner.stop();
+      await within('stopping the capture', capturing.stop());
     },
   );
 });
