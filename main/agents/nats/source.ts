@@ -39,6 +39,7 @@ import {
   shapeFromEvent,
   shapeFromSchemaEvent,
   tableChangeId,
+  type TableChangeEvent,
 } from './streamReads';
 import { escapeToken, joinedName, tableSubject } from './subjects';
 import { MinuteRate } from './minuteRate';
@@ -61,7 +62,11 @@ export class NatsSource implements SourceAgent {
   private readonly readers = new Map<string, TableReader>();
   /** A table's last truncate event seen while reading: where its copy replays from. */
   private readonly truncates = new Map<string, number>();
-  /** The last schema change event read: a newer one may tell a table's new shape before any row has it. */
+  /**
+   * Our schema change events read so far, the last per table, and the sequence of the last one: each
+   * read goes on from there, and a newer one may tell a table's new shape before any row has it.
+   */
+  private readonly told = new Map<string, TableChangeEvent>();
   private schemaSeq = 0;
   /** Events applied lately, for the time left at the measured rate. */
   private readonly rate = new MinuteRate();
@@ -141,17 +146,11 @@ export class NatsSource implements SourceAgent {
   }
 
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
-    const { told, lastSeq } = await schemaEvents(
-      this.js,
-      this.jsm,
-      this.stream,
-      this.o.configuration.subjectPrefix,
-    );
-    this.schemaSeq = Math.max(this.schemaSeq, lastSeq);
+    await this.readTold();
     const out: TableShape[] = [];
     for (const ref of tables) {
       const subject = this.subjectOf(ref);
-      const event = told.get(tableChangeId(this.partsOf(ref)));
+      const event = this.told.get(tableChangeId(this.partsOf(ref)));
       let shape = event ? shapeFromSchemaEvent(ref, subject, event) : null;
       if (!shape) {
         const last = await this.jsm.streams.getMessage(this.stream, { last_by_subj: subject });
@@ -309,17 +308,24 @@ export class NatsSource implements SourceAgent {
     return { ...batch, newestCommitTime: newest };
   }
 
+  /** The schema change events published since the last read. */
+  private async readTold() {
+    const prefix = this.o.configuration.subjectPrefix;
+    const lastSeq = await schemaEvents(this.js, this.jsm, this.stream, prefix, this.schemaSeq + 1, this.told);
+    this.schemaSeq = Math.max(this.schemaSeq, lastSeq);
+  }
+
   /** Tables whose shape a schema change event newer than the last one read tells otherwise. */
   private async retold(tables: readonly TableRef[]): Promise<Set<string>> {
-    const prefix = this.o.configuration.subjectPrefix;
-    const last = await this.jsm.streams.getMessage(this.stream, { last_by_subj: prefix });
+    const last = await this.jsm.streams.getMessage(this.stream, {
+      last_by_subj: this.o.configuration.subjectPrefix,
+    });
     if (!last || last.seq <= this.schemaSeq) return new Set();
-    const { told, lastSeq } = await schemaEvents(this.js, this.jsm, this.stream, prefix);
-    this.schemaSeq = Math.max(this.schemaSeq, lastSeq);
+    await this.readTold();
     const out = new Set<string>();
     for (const ref of tables) {
       const known = this.shapes.get(tableKey(ref));
-      const event = told.get(tableChangeId(this.partsOf(ref)));
+      const event = this.told.get(tableChangeId(this.partsOf(ref)));
       if (known && event && shapesDiffer(known, shapeFromSchemaEvent(ref, this.subjectOf(ref), event)))
         out.add(tableKey(ref));
     }
@@ -348,16 +354,11 @@ export class NatsSource implements SourceAgent {
     const key = tableKey(ref);
     const known = this.readers.get(key);
     if (known?.covers(position)) return known;
-    const durable = joinedName([
-      'cdc',
-      escapeToken(this.o.pipelineId),
-      ...this.partsOf(ref).map(escapeToken),
-    ]);
     const reader = await TableReader.open(
       this.js,
       this.jsm,
       this.stream,
-      durable,
+      this.durableOf(ref),
       this.subjectOf(ref),
       position,
     );

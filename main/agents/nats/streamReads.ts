@@ -9,12 +9,12 @@ import { parseBigJson, type BigJson } from './jsonBig';
 import { SOURCE_TYPE_PARAMETER } from './envelope';
 import { KEY_HEADER } from './messages';
 
-/** Each message on `subject` from `fromSeq` to the stream's end as it is now, in order. */
+/** Each message on `subject` (null: every subject) from `fromSeq` to the stream's end as it is now, in order. */
 export async function eachMessage(
   js: JetStreamClient,
   jsm: JetStreamManager,
   stream: string,
-  subject: string,
+  subject: string | null,
   visit: (m: JsMsg) => void,
   options: { fromSeq?: number; headersOnly?: boolean } = {},
 ): Promise<void> {
@@ -22,7 +22,7 @@ export async function eachMessage(
   const from = Math.max(options.fromSeq ?? 1, info.state.first_seq);
   if (info.state.messages === 0 || info.state.last_seq < from) return;
   const consumer = await js.consumers.get(stream, {
-    filter_subjects: subject,
+    ...(subject !== null && { filter_subjects: subject }),
     deliver_policy: DeliverPolicy.StartSequence,
     opt_start_seq: from,
     headers_only: options.headersOnly === true,
@@ -50,23 +50,31 @@ export interface TableChangeEvent {
 }
 
 /**
- * Our schema change events on `<prefix>`, the last per table id (`"db"."schema"."table"`), and the
- * sequence of the last one read.
+ * Our schema change events on `<prefix>` from `fromSeq`, the last per table id (`"db"."schema"."table"`)
+ * put into `told`, and the sequence of the last one read (0 when none was).
  */
 export async function schemaEvents(
   js: JetStreamClient,
   jsm: JetStreamManager,
   stream: string,
   prefix: string,
-): Promise<{ told: Map<string, TableChangeEvent>; lastSeq: number }> {
-  const told = new Map<string, TableChangeEvent>();
+  fromSeq: number,
+  told: Map<string, TableChangeEvent>,
+): Promise<number> {
   let lastSeq = 0;
-  await eachMessage(js, jsm, stream, prefix, (m) => {
-    const body = JSON.parse(m.string()) as { tableChanges?: TableChangeEvent[] };
-    for (const change of body.tableChanges ?? []) told.set(change.id, change);
-    lastSeq = m.seq;
-  });
-  return { told, lastSeq };
+  await eachMessage(
+    js,
+    jsm,
+    stream,
+    prefix,
+    (m) => {
+      const body = JSON.parse(m.string()) as { tableChanges?: TableChangeEvent[] };
+      for (const change of body.tableChanges ?? []) told.set(change.id, change);
+      lastSeq = m.seq;
+    },
+    { fromSeq },
+  );
+  return lastSeq;
 }
 
 /** Whether two shapes of a table differ in a way the target must follow: columns, types, nullability, key. */

@@ -61,10 +61,12 @@ export class TableReader {
     limit: number,
   ): Promise<{ messages: JsMsg[]; drained: boolean }> {
     const after = this.buffer.filter((m) => m.seq > position && m.seq <= bound);
+    // The consumer's pending count as last asked; null once a fetch may have changed it.
+    let pending: number | null = null;
     while (after.length < limit) {
       const last = this.buffer.at(-1)?.seq ?? Math.max(this.from, position);
       if (last >= bound) break;
-      const pending = (await this.consumer.info()).num_pending;
+      pending = (await this.consumer.info()).num_pending;
       if (pending === 0) break;
       let got = 0;
       for await (const m of await this.consumer.fetch({
@@ -75,11 +77,14 @@ export class TableReader {
         this.buffer.push(m);
         if (m.seq > position && m.seq <= bound) after.push(m);
       }
+      pending = null;
       if (got === 0) break;
     }
     const newest = this.buffer.at(-1)?.seq ?? position;
+    // An idle table asks the server once a read, not twice.
     const drained =
-      after.length < limit && (newest >= bound || (await this.consumer.info()).num_pending === 0);
+      after.length < limit &&
+      (newest >= bound || (pending ?? (await this.consumer.info()).num_pending) === 0);
     return { messages: after.slice(0, limit), drained };
   }
 
