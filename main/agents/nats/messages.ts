@@ -45,8 +45,16 @@ export function messageId(
   return `${pipelineId}:${epoch}:${digest}`;
 }
 
+/** The source transaction a batch is in: its events so far, in all and per topic. */
+interface OpenTransaction {
+  id: string;
+  events: number;
+  perTopic: Map<string, number>;
+}
+
 export class BatchMessages {
   readonly messages: OutgoingMessage[] = [];
+  private open: OpenTransaction | null = null;
 
   constructor(
     private readonly pipelineId: string,
@@ -85,8 +93,12 @@ export class BatchMessages {
     this.push(env, epoch, 't', null, env.valueJson('t', null, null, at), position, 't');
   }
 
-  /** A change's events, in the order a consumer must apply them. */
-  change(env: TableEnvelope, epoch: number, c: Change, transaction?: EventSource['transaction']) {
+  /**
+   * A change's events, in the order a consumer must apply them; with transaction events, a BEGIN before
+   * the first change of its source transaction and the END of the one before.
+   */
+  change(env: TableEnvelope, epoch: number, c: Change) {
+    const transaction = this.inTransaction(env, c);
     const at: EventSource = {
       position: c.position,
       commitTime: c.commitTime,
@@ -116,13 +128,30 @@ export class BatchMessages {
     this.push(env, epoch, 'u', c.key, env.valueJson('u', c.before ?? null, c.row, at), p, 'u');
   }
 
+  /** The change's place in its source transaction (opened, or the one before ended, as it comes). */
+  private inTransaction(env: TableEnvelope, c: Change): EventSource['transaction'] {
+    const id = this.transactionEvents && !c.copied ? c.transactionId : undefined;
+    if (this.open && this.open.id !== id) this.endTransaction();
+    if (id === undefined) return undefined;
+    if (!this.open) {
+      this.open = { id, events: 0, perTopic: new Map() };
+      this.transactionMark('BEGIN', id, null);
+    }
+    const tx = this.open;
+    tx.events++;
+    const n = (tx.perTopic.get(env.topic) ?? 0) + 1;
+    tx.perTopic.set(env.topic, n);
+    return { id, totalOrder: tx.events, tableOrder: n };
+  }
+
+  /** The END of the source transaction the batch's last changes were in, if any. */
+  endTransaction() {
+    if (this.open) this.transactionMark('END', this.open.id, this.open);
+    this.open = null;
+  }
+
   /** BEGIN or END of a source transaction on `<prefix>.transaction`, as Debezium's metadata topic. */
-  transactionMark(
-    status: 'BEGIN' | 'END',
-    id: string,
-    counts: { events: number; perTopic: Map<string, number> } | null,
-  ) {
-    if (!this.transactionEvents) return;
+  private transactionMark(status: 'BEGIN' | 'END', id: string, counts: OpenTransaction | null) {
     const body = {
       status,
       id,

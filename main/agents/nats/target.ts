@@ -3,13 +3,7 @@
 // the position never runs ahead of what the stream holds. A restart reads the last checkpoint back from
 // the stream, and the ids of what was published after it, so a batch sent again skips what arrived —
 // exactly once into the stream without a duplicate window as long as the outage (docs/nats-jetstream.md).
-import {
-  DeliverPolicy,
-  jetstream,
-  jetstreamManager,
-  type JetStreamClient,
-  type JetStreamManager,
-} from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { version } from '../../../package.json';
 import {
@@ -32,6 +26,7 @@ import { MinuteRate } from './minuteRate';
 import { ensureStream } from './stream';
 import { startHeartbeats } from './heartbeat';
 import { schemaChangeEvent } from './schemaChangeEvent';
+import { eachMessage } from './streamReads';
 import { checkpointSubject } from './subjects';
 
 export interface NatsTargetOptions {
@@ -96,7 +91,14 @@ export class NatsTarget implements Target {
 
   async prepare(tables: readonly TargetTable[]): Promise<void> {
     await this.open();
-    for (const t of tables) this.envelopes.set(t.source, this.envelopeOf(t));
+    for (const t of tables) this.envelopeFor(t);
+  }
+
+  /** The table's envelope for its shape now, kept for its events from here on. */
+  private envelopeFor(t: TargetTable): TableEnvelope {
+    const env = this.envelopeOf(t);
+    this.envelopes.set(t.source, env);
+    return env;
   }
 
   private envelopeOf(t: TargetTable): TableEnvelope {
@@ -133,29 +135,18 @@ export class NatsTarget implements Target {
     const last = await jsm.streams.getMessage(stream, { last_by_subj: subject });
     if (last) this.record = natsCheckpointRecordSchema.parse(JSON.parse(last.string()));
     // What this pipeline published after that record (a batch whose checkpoint a crash cut off).
-    const info = await jsm.streams.info(stream);
-    const from = last ? last.seq + 1 : Math.max(1, info.state.first_seq);
     this.published.clear();
-    if (info.state.last_seq >= from) {
-      const consumer = await js.consumers.get(stream, {
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: from,
-        headers_only: true,
-      });
-      let seq = from - 1;
-      while (seq < info.state.last_seq) {
-        let got = 0;
-        for await (const m of await consumer.fetch({ max_messages: 4096, expires: 2000 })) {
-          got++;
-          seq = m.seq;
-          if (m.headers?.get(PIPELINE_HEADER) !== this.o.pipelineId) continue;
-          const id = m.headers.get('Nats-Msg-Id');
-          if (id) this.published.add(id);
-        }
-        // Limits may have discarded the rest meanwhile: what is gone cannot be sent twice.
-        if (got === 0) break;
-      }
-    }
+    await eachMessage(
+      js,
+      jsm,
+      stream,
+      null,
+      (m) => {
+        const id = m.headers?.get(PIPELINE_HEADER) === this.o.pipelineId && m.headers.get('Nats-Msg-Id');
+        if (id) this.published.add(id);
+      },
+      { fromSeq: last ? last.seq + 1 : 1, headersOnly: true },
+    );
     this.recovered = true;
     this.savedAt = last ? last.time.getTime() : 0;
     await this.refreshRecord();
@@ -179,8 +170,7 @@ export class NatsTarget implements Target {
 
   /** A copy starts: a new epoch, the table's schema told, then Debezium's truncate event. */
   async clear(table: TargetTable, checkpoint: Checkpoint): Promise<void> {
-    const env = this.envelopeOf(table);
-    this.envelopes.set(table.source, env);
+    const env = this.envelopeFor(table);
     const epoch = (this.record.epochs[table.source] ?? 0) + 1;
     const batch = this.batch();
     const position = checkpoint[table.source] ?? '';
@@ -203,8 +193,7 @@ export class NatsTarget implements Target {
     _dropped: DroppedColumns,
     _retyped?: readonly Retyped[],
   ): Promise<Reconciled> {
-    const env = this.envelopeOf(table);
-    this.envelopes.set(table.source, env);
+    const env = this.envelopeFor(table);
     const epoch = this.record.epochs[table.source] ?? 0;
     const lastTold = this.record.shapes[table.source];
     const told = schemaChangeEvent(
@@ -227,32 +216,13 @@ export class NatsTarget implements Target {
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
     const batch = this.batch();
     const epochs = this.record.epochs;
-    let tx: { id: string; events: number; perTopic: Map<string, number> } | null = null;
-    const endTransaction = () => {
-      if (tx) batch.transactionMark('END', tx.id, tx);
-      tx = null;
-    };
     for (const c of changes) {
       if (c.unreadable) continue;
       const env = this.envelopes.get(c.table);
       if (!env) throw new Error(`No table ${c.table} was prepared at the NATS target.`);
-      const txId = this.o.configuration.transactionEvents && !c.copied ? c.transactionId : undefined;
-      if (tx && tx.id !== txId) endTransaction();
-      if (txId !== undefined && !tx) {
-        tx = { id: txId, events: 0, perTopic: new Map() };
-        batch.transactionMark('BEGIN', txId, null);
-      }
-      let order: { id: string; totalOrder: number; tableOrder: number } | undefined;
-      if (tx) {
-        const open: { id: string; events: number; perTopic: Map<string, number> } = tx;
-        open.events++;
-        const n = (open.perTopic.get(env.topic) ?? 0) + 1;
-        open.perTopic.set(env.topic, n);
-        order = { id: open.id, totalOrder: open.events, tableOrder: n };
-      }
-      batch.change(env, epochs[c.table] ?? 0, c, order);
+      batch.change(env, epochs[c.table] ?? 0, c);
     }
-    endTransaction();
+    batch.endTransaction();
     await this.publish(batch.messages);
     await this.saveRecord({ ...this.record.checkpoint, ...checkpoint }, epochs, this.record.shapes);
   }
