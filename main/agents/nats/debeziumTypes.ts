@@ -106,14 +106,13 @@ const int64 = (v: bigint): Json => v;
 
 const text = (c: ColumnShape, v: RowValue) => String(portable(c, v));
 
-function fixedDecimal(c: ColumnShape, mode: DecimalHandling): ColumnCodec {
+/** A decimal at its column's scale as Kafka Connect's Decimal (precise mode). */
+function fixedDecimal(c: ColumnShape): ColumnCodec {
   const type = c.sourceType.toLowerCase();
   const money = /money/.test(type);
   const m = /\((\d+)\s*,\s*(\d+)\)/.exec(type);
   const precision = money ? (type.startsWith('small') ? 10 : 19) : Number(m?.[1] ?? 18);
   const scale = money ? 4 : Number(m?.[2] ?? 0);
-  if (mode === 'string') return { schema: { type: 'string' }, encode: (v) => text(c, v) };
-  if (mode === 'double') return { schema: { type: 'float64' }, encode: (v) => Number(text(c, v)) };
   return {
     schema: {
       type: 'bytes',
@@ -131,9 +130,7 @@ function fixedDecimal(c: ColumnShape, mode: DecimalHandling): ColumnCodec {
 }
 
 /** DECFLOAT: each value has its own scale (Debezium's VariableScaleDecimal); NaN and infinities have none. */
-function variableDecimal(c: ColumnShape, mode: DecimalHandling): ColumnCodec {
-  if (mode === 'string') return { schema: { type: 'string' }, encode: (v) => text(c, v) };
-  if (mode === 'double') return { schema: { type: 'float64' }, encode: (v) => Number(text(c, v)) };
+function variableDecimal(c: ColumnShape): ColumnCodec {
   return {
     schema: {
       type: 'struct',
@@ -245,7 +242,10 @@ export function columnCodec(c: ColumnShape, decimals: DecimalHandling): ColumnCo
         },
       };
     case 'decimal':
-      return base === 'decfloat' ? variableDecimal(c, decimals) : fixedDecimal(c, decimals);
+      // decimal.handling.mode: the exact digits as text, or a double (may round), whatever the type.
+      if (decimals === 'string') return { schema: { type: 'string' }, encode: (v) => text(c, v) };
+      if (decimals === 'double') return { schema: { type: 'float64' }, encode: (v) => Number(text(c, v)) };
+      return base === 'decfloat' ? variableDecimal(c) : fixedDecimal(c);
     case 'date':
       return {
         schema: { type: 'int32', name: 'io.debezium.time.Date', version: 1 },
