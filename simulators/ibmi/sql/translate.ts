@@ -6,6 +6,7 @@ import { q, type Member, type PhysicalFile, type SqlValue } from '../system/file
 import { sqlError } from '../system/messages';
 import type { Job, SimulatedIbmi } from '../system/simulatedIbmi';
 import { catalogView, isCatalogView, tableFunction, type Relation } from './catalog';
+import { lengthKind } from '../system/length';
 import { closing, isOp, isWord, nameOf, splitCommas, type Token } from './lexer';
 
 export interface QueryContext {
@@ -125,6 +126,29 @@ function specialRegister(ctx: QueryContext, words: string[]): SqlValue | undefin
   return registers[words.join(' ')];
 }
 
+/** How LENGTH counts each column of the files the statement reads (length.ts), by column name. */
+function lengthKindsOf(ctx: QueryContext, tokens: Token[]): Map<string, string> {
+  const kinds = new Map<string, string>();
+  if (!tokens.some((t) => isWord(t, 'LENGTH'))) return kinds;
+  tokens.forEach((t, k) => {
+    if (!isWord(t, 'FROM', 'JOIN')) return;
+    const first = tokens[k + 1];
+    const dotted = isOp(tokens[k + 2], '.');
+    const name = nameOf(dotted ? tokens[k + 3] : first);
+    if (!name || !(first?.kind === 'word' || first?.kind === 'quoted')) return;
+    try {
+      const { file } = resolveMember(ctx, dotted ? first.value : undefined, name, []);
+      for (const c of file.columns) {
+        const kind = lengthKind(c.type);
+        if (kind) kinds.set(c.name, kind);
+      }
+    } catch {
+      // Not a file (a catalog view, a table function): the statement's own resolution says why.
+    }
+  });
+  return kinds;
+}
+
 export function translate(
   ctx: QueryContext,
   tokens: Token[],
@@ -140,6 +164,7 @@ export function translate(
   let pendingOffset: string | null = null;
   let limitWritten = false;
   let expectTable = false;
+  const lengthKinds = lengthKindsOf(ctx, tokens);
 
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
@@ -206,6 +231,21 @@ export function translate(
           (after?.kind === 'word' && !CLAUSE_END.has(after.value) && !JOIN_WORDS.has(after.value)) ||
           after?.kind === 'quoted';
         out.push(aliased ? q(table) : `${q(table)} AS ${q(name)}`);
+        continue;
+      }
+    }
+    if (isWord(t, 'LENGTH') && isOp(next, '(')) {
+      const end = closing(tokens, i + 1);
+      const inner = tokens.slice(i + 2, end);
+      const kind =
+        inner.length > 0 && inner.length <= 3 ? lengthKinds.get(nameOf(inner.at(-1)) ?? '') : undefined;
+      if (kind === 'xml') throw sqlError(-171, '1', 'LENGTH');
+      if (kind) {
+        const column = inner.map((x) =>
+          x.kind === 'quoted' ? q(x.value) : x.kind === 'word' ? x.value : x.text,
+        );
+        out.push(`DB2_LENGTH(${column.join(' ')}, '${kind}')`);
+        i = end;
         continue;
       }
     }

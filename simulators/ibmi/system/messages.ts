@@ -60,6 +60,7 @@ const SQL: Record<number, { state: string; text: string }> = {
   [-84]: { state: '42612', text: 'SQL statement not allowed.' },
   [-104]: { state: '42601', text: 'Token &1 was not valid. Valid tokens: &2.' },
   [-117]: { state: '42802', text: 'Statement contains wrong number of values.' },
+  [-171]: { state: '42815', text: 'Argument &1 of function &2 not valid.' },
   [-199]: { state: '42601', text: 'Keyword &1 not expected. Valid tokens: &2.' },
   [-204]: { state: '42704', text: '&1 in &2 type *&3 not found.' },
   [-205]: { state: '42703', text: 'Column &1 not in table &2 in &3.' },

@@ -3,6 +3,7 @@
 // system's state and sends each operation to the part that does it (objects.ts, journaling.ts,
 // records.ts, access.ts); connections (session.ts) reach it through the IbmiConnection interface the
 // ODBC code implements.
+import { registerLength } from './length';
 import Database from 'better-sqlite3';
 import { newAuthority, type ObjectAuthority, type Right } from './authority';
 import { type ColumnSpec, type Member, type PhysicalFile, type Row } from './files';
@@ -53,6 +54,7 @@ export class SimulatedIbmi implements SystemState {
     this.systemName = options.systemName ?? 'SANDBOX';
     this.now = options.now ?? (() => new Date());
     this.utcOffsetMinutes = options.utcOffsetMinutes ?? 0;
+    registerLength(this.db);
     // Each system keeps its own copies: a test that disables a profile changes this system only.
     for (const u of [QSECOFR, QPGMR, ...(options.users ?? [])])
       this.users.set(u.name, { ...u, specialAuthorities: [...u.specialAuthorities] });

@@ -408,3 +408,29 @@ describe('commands', () => {
     ]);
   });
 });
+
+describe('LENGTH', () => {
+  it("counts a column's bytes in its CCSID, a graphic string's double-byte characters, and refuses XML", async () => {
+    await c.query('CREATE SCHEMA DOCS');
+    await c.query(
+      'CREATE TABLE DOCS.D (ID INTEGER NOT NULL PRIMARY KEY, E CLOB(1M) CCSID 37, U CLOB(1M) CCSID 1208, G NCLOB(1M), B BLOB(1M), X XML)',
+    );
+    await c.query('INSERT INTO DOCS.D (ID, E, U, G, B) VALUES (1, ?, ?, ?, ?), (2, NULL, NULL, NULL, NULL)', [
+      'Käse',
+      'Käse😀',
+      'Käse😀',
+      Buffer.from([1, 2, 3]),
+    ]);
+    // EBCDIC 37: one byte a character; UTF-8: ä two bytes, the emoji four; UTF-16: the emoji is two units.
+    expect(
+      await c.query(
+        'SELECT ID, LENGTH(E) AS E, LENGTH(T.U) AS U, LENGTH(G) AS G, LENGTH(B) AS B FROM DOCS.D T ORDER BY ID',
+      ),
+    ).toEqual([
+      { ID: 1, E: 4, U: 9, G: 6, B: 3 },
+      { ID: 2, E: null, U: null, G: null, B: null },
+    ]);
+    expect((await c.query('SELECT MAX(LENGTH(U)) AS M FROM DOCS.D'))[0]).toEqual({ M: 9 });
+    expect((await failure(c.query('SELECT LENGTH(X) FROM DOCS.D'))).messageId).toBe('SQL0171');
+  });
+});

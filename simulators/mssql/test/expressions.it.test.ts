@@ -253,3 +253,24 @@ describe('request limits', () => {
     expect((await atLimit.query<{ v: number }>('SELECT @p2097 AS v')).recordset[0]?.v).toBe(2097);
   });
 });
+
+describe('DATALENGTH', () => {
+  it('counts bytes as each column type stores them, NULL for NULL', async () => {
+    await pool.request().batch(`
+      CREATE TABLE dbo.Lengths (Id INT PRIMARY KEY, N NVARCHAR(MAX) NULL, V VARCHAR(MAX) NULL,
+        F NCHAR(10) NULL, C CHAR(4) NULL, B VARBINARY(MAX) NULL, X XML NULL);
+      INSERT INTO dbo.Lengths VALUES (1, N'häuser😀', 'häuser', N'ab', 'ab', 0x010203, N'<a>ü</a>');
+      INSERT INTO dbo.Lengths (Id) VALUES (2);`);
+    const { recordset } = await pool
+      .request()
+      .query(
+        'SELECT Id, DATALENGTH(N) AS n, DATALENGTH([V]) AS v, DATALENGTH(F) AS f, DATALENGTH(C) AS c, DATALENGTH(t.B) AS b, DATALENGTH(X) AS x FROM dbo.Lengths t ORDER BY Id',
+      );
+    // nvarchar: two bytes per UTF-16 unit (the emoji is two); varchar: one per character (code page
+    // 1252); nchar(10) and char(4): their full width; varbinary: its bytes.
+    expect(recordset[0]).toMatchObject({ n: 16, v: 6, f: 20, c: 4, b: 3, x: 16 });
+    expect(recordset[1]).toMatchObject({ n: null, v: null, f: null, c: null, b: null, x: null });
+    const { recordset: most } = await pool.request().query('SELECT MAX(DATALENGTH(N)) AS n FROM dbo.Lengths');
+    expect(most[0]?.n).toBe(16);
+  });
+});

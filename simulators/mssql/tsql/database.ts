@@ -18,6 +18,7 @@ import { quote, SqlError, tableSql } from './basics';
 import { typeFromDeclared } from './typeNames';
 import { exactDigits, isExactNumeric, storedExact } from './exactDecimals';
 import { divide } from './arithmetic';
+import { dataLength } from './dataLength';
 import { clrMember, clrStatic, type ClrTypeName } from './clrValues';
 import { variantInstance, variantProperty } from '../tds/variant';
 import type { CheckDef } from './constraints';
@@ -197,6 +198,7 @@ export class SandboxDatabase implements DatabaseHandle {
       return isExactNumeric(to) ? storedExact(to, done) : done;
     });
     f('TSQL_ROWVERSION', () => this.rowversions.draw());
+    f('TSQL_DATALENGTH', (value, type) => dataLength(value as SqlValue, typeOf(type)));
     // Deterministic, so a CHECK constraint may divide.
     this.db.function('TSQL_DIVIDE', { deterministic: true }, (a, b) =>
       divide(a as SqlValue, b as SqlValue, false),

@@ -61,6 +61,8 @@ interface Translation {
   readonly out: string[];
   /** Common table expressions the statement names (WITH x AS (…)): not tables of the database. */
   readonly ctes: ReadonlySet<string>;
+  /** Every column of the statement's tables, by its name in lower case. */
+  readonly columnTypes: ReadonlyMap<string, SqlType>;
   /** Columns of the statement's tables whose type a compared value is converted to. */
   readonly exactColumns: ReadonlyMap<string, SqlType>;
   /** The next name is a table reference (after FROM, JOIN, INTO, UPDATE, TABLE or a FROM list's comma). */
@@ -224,6 +226,25 @@ const RULES: readonly Rule[] = [
         ? `(SELECT name FROM __types WHERE user_type_id = (${argument}))`
         : `(SELECT user_type_id FROM __types WHERE name = (${argument}) COLLATE NOCASE)`,
     );
+    return call[1];
+  },
+  // DATALENGTH(column) counts bytes as the column's type stores them (database.ts TSQL_DATALENGTH).
+  (x, t, i) => {
+    const call = isWord(t, 'datalength') ? callAt(x, i) : undefined;
+    if (!call) return undefined;
+    const argument = solid(x.tokens.slice(call[0] + 1, call[1]));
+    const named = argument.at(-1);
+    const column = named?.kind === 'word' || named?.kind === 'quoted' ? nameOf(named).toLowerCase() : '';
+    const type = x.columnTypes.get(column);
+    if (!type)
+      throw new SqlError({
+        number: 50000,
+        state: 1,
+        class: 16,
+        message: "The sandbox supports DATALENGTH of a table's column only.",
+      });
+    const sql = x.sub(x.tokens.slice(call[0] + 1, call[1]));
+    x.out.push(`TSQL_DATALENGTH(${sql}, '${JSON.stringify(type).replaceAll("'", "''")}')`);
     return call[1];
   },
   // CAST and CONVERT run T-SQL's conversion (convert.ts) in SQLite, not SQLite's own CAST.
@@ -402,6 +423,9 @@ export function translate(given: Token[], params: Parameters, db: SandboxDatabas
     out: [],
     ctes,
     exactColumns: exactColumnsOf(tables),
+    columnTypes: new Map(
+      tables.flatMap((t) => t?.columns.map((c) => [c.name.toLowerCase(), c.type] as const) ?? []),
+    ),
     expectTable: false,
     inFromList: false,
     depth: 0,
