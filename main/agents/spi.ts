@@ -91,6 +91,22 @@ export interface BacklogFigure {
   warnings?: string[];
 }
 
+/** Some columns of one table. */
+export interface ColumnsOf {
+  ref: TableRef;
+  columns: readonly string[];
+}
+
+/**
+ * A column's largest value now, in bytes as the source stores it (SQL Server's DATALENGTH; Db2 for i's
+ * LENGTH, its double-byte characters counted as two bytes); null when no row holds a value.
+ */
+export interface LargestValue {
+  ref: TableRef;
+  column: string;
+  bytes: number | null;
+}
+
 export interface AgentRuntime {
   /** Checks that need the database itself, after the engine's own checks. */
   check(agent: ResolvedAgent, entities: readonly Entity[]): Promise<CheckResult[]>;
@@ -104,6 +120,12 @@ export interface AgentRuntime {
     entities: readonly Entity[],
     refs: readonly TableRef[],
   ): Promise<TableShape[]>;
+  /** The largest value of each column asked, read at the source now (a scan of those columns). */
+  largestValues?(
+    agent: ResolvedAgent,
+    entities: readonly Entity[],
+    asked: readonly ColumnsOf[],
+  ): Promise<LargestValue[]>;
   /** The current backlog, or a reason why there is none. */
   backlog(
     agent: ResolvedAgent,
@@ -159,6 +181,8 @@ export interface SourceAdmin {
   catalog(): Promise<CatalogTable[]>;
   /** The tables' columns as the runner reads them (its describe), for a table's story in the app. */
   columns?(refs: readonly TableRef[]): Promise<TableShape[]>;
+  /** The largest value each column asked holds now: a scan of those columns, so asked only for a few. */
+  largestValues?(asked: readonly ColumnsOf[]): Promise<LargestValue[]>;
   /** The checkpoint kept at the source; empty before the first snapshot finished. */
   loadCheckpoint(): Promise<Checkpoint>;
   backlog(entities: readonly Entity[], checkpoint: Checkpoint): Promise<BacklogFigure>;
@@ -269,7 +293,12 @@ export interface TargetRole<H extends object = Settings, C extends object = Sett
    * Checks that need the pipeline's tables as its source describes them (a stream's largest message
    * against the servers' limit), after `check`; the engine describes them through the source agent.
    */
-  checkTables?(agent: ResolvedAgent<H, C>, shapes: readonly TableShape[]): Promise<CheckResult[]>;
+  checkTables?(
+    agent: ResolvedAgent<H, C>,
+    shapes: readonly TableShape[],
+    /** The largest values the source holds now, for the columns whose type sets no bound. */
+    measure: (asked: readonly ColumnsOf[]) => Promise<LargestValue[]>,
+  ): Promise<CheckResult[]>;
   /**
    * How the runner opens it. `agent` undefined: the pipeline has no target agent, and this is the
    * registry's default target.

@@ -5,7 +5,7 @@ import type { CheckResult } from '../../shared/controlApi';
 import { unchecked } from '../agents/checkResults';
 import { reachabilityCheck } from '../agents/reachability';
 import { pluginOf } from '../agents/registry';
-import type { ResolvedAgent } from '../agents/spi';
+import type { ColumnsOf, ResolvedAgent } from '../agents/spi';
 import type { StoredAgent } from './store/repo';
 import { resolve, type EngineDeps } from './operationKit';
 import { nameClash, NAMES_REMEDY } from './nameRules';
@@ -25,7 +25,9 @@ async function tableChecks(deps: EngineDeps, row: StoredAgent, agent: ResolvedAg
         entities,
         entities.map((e) => e.source),
       )) ?? [];
-    return await checkTables(agent, shapes);
+    const measure = async (asked: readonly ColumnsOf[]) =>
+      (await deps.runtime.largestValues?.(source, entities, asked)) ?? [];
+    return await checkTables(agent, shapes, measure);
   } catch (error) {
     return [
       unchecked(

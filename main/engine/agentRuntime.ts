@@ -86,6 +86,14 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
       );
     },
 
+    largestValues: async (agent, entities, asked) => {
+      const role = sourceRoleOf(agent);
+      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
+      return withAdmin(agent, role, entities, async (admin) =>
+        admin.largestValues ? admin.largestValues(asked) : [],
+      );
+    },
+
     backlog: async (agent, entities) => {
       const role = sourceRoleOf(agent);
       if (!role) return { unavailable: `A ${agent.type} agent is a target: it has no backlog.` };

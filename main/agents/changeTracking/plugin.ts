@@ -15,6 +15,7 @@ import { sameName, SYNC_SCHEMA } from './names';
 import { openPool, sqlServerLoggedIn } from './connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingCatalog, changeTrackingTables } from './tables';
+import { largestValues } from './largestValues';
 import { MssqlTarget, mssqlType } from './target';
 import { classifySqlServerError } from './errors';
 import { checkSqlServerTarget } from './targetChecks';
@@ -43,6 +44,7 @@ function admin(source: ChangeTrackingSource): SourceAdmin {
     tables: (entities) => changeTrackingTables(source.pool, entities),
     catalog: () => changeTrackingCatalog(source.pool),
     columns: (refs) => source.describe(refs),
+    largestValues: (asked) => largestValues(source.pool, asked),
     loadCheckpoint: () => source.loadCheckpoint(),
     backlog: async (entities, checkpoint) => {
       const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);

@@ -37,6 +37,7 @@ function admin(source: JournalSource, user: string): SourceAdmin {
     tables: (entities) => journalTables(source.c, entities),
     catalog: () => journalCatalog(source.c, source.sync.library),
     columns: (refs) => source.describe(refs),
+    largestValues: (asked) => source.largestValues(asked),
     loadCheckpoint: () => source.loadCheckpoint(),
     // The spec's query on the checkpoint table (source-agents.md, "Monitoring the journal backlog").
     // With the warnings before loss, from the checkpoint the engine read.

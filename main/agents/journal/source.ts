@@ -2,6 +2,8 @@
 // then through their journals, from a checkpoint kept in the sync library. The checkpoint table
 // holds, per table, the journal and the receiver library, receiver name and sequence number reading
 // resumes from; a receiver that is gone stops the agent with its name rather than skip changes.
+import { largestMemberValues } from './largestValues';
+import type { ColumnsOf, LargestValue } from '../spi';
 import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
 import { effectiveJournalFormats } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
@@ -313,6 +315,17 @@ export class JournalSource implements SourceAgent {
         key: [...member.map((c) => c.name), ...(id === 'rrn' ? [RRN_COLUMN] : id)],
       };
     });
+  }
+
+  /** The largest value each column asked holds now, over the members read (largestValues.ts). */
+  async largestValues(asked: readonly ColumnsOf[]): Promise<LargestValue[]> {
+    const found: LargestValue[] = [];
+    for (const { ref, columns } of asked) {
+      const [layout] = await this.layoutsOf([ref], true);
+      if (layout)
+        found.push(...(await largestMemberValues(this.members, layout, this.membersRead(layout), columns)));
+    }
+    return found;
   }
 
   async countRows(table: TableRef): Promise<number> {

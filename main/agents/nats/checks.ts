@@ -7,9 +7,10 @@ import type { CheckResult } from '../../../shared/controlApi';
 import { connectionFailed, failed, passed } from '../checkResults';
 import { AgentConnectionError } from '../connectionError';
 import { describeNatsError, openNats } from './connection';
-import { payloadChecks } from './payloadCheck';
+import { measuredValues, payloadChecks, unboundedColumns } from './payloadCheck';
 import { streamInfo, streamMisfit } from './stream';
 import type { TableShape } from '../source';
+import type { ColumnsOf, LargestValue } from '../spi';
 
 export async function checkNatsTarget(
   credentials: NatsHostCredentials,
@@ -131,17 +132,31 @@ export async function checkNatsPayload(
   credentials: NatsHostCredentials,
   configuration: NatsConfiguration,
   shapes: readonly TableShape[],
+  measure: (asked: readonly ColumnsOf[]) => Promise<LargestValue[]>,
 ): Promise<CheckResult[]> {
   const nc = await openNats(credentials, 'cdc-admin check');
+  let maxPayload: number;
   try {
-    const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
-    return payloadChecks(
-      shapes,
-      configuration,
-      { connector: 'sqlserver', server: 'check', database: 'check' },
-      maxPayload,
-    );
+    maxPayload = nc.info?.max_payload ?? 1024 * 1024;
   } finally {
     await nc.close();
   }
+  // Only the columns whose type sets no bound are scanned at the source: the others' width is known.
+  const asked = shapes
+    .map((shape) => ({ ref: shape.ref, columns: unboundedColumns(shape) }))
+    .filter((a) => a.columns.length > 0);
+  const measured =
+    asked.length === 0
+      ? measuredValues([])
+      : await measure(asked).then(
+          (found) => measuredValues(found),
+          (error: unknown) => measuredValues([], (error as Error).message),
+        );
+  return payloadChecks(
+    shapes,
+    configuration,
+    { connector: 'sqlserver', server: 'check', database: 'check' },
+    maxPayload,
+    measured,
+  );
 }

@@ -84,7 +84,8 @@ export const natsPlugin: AgentPlugin<NatsHostCredentials, NatsConfiguration> = {
   target: {
     names: natsNames,
     check: (agent) => checkNatsTarget(agent.hostCredentials, agent.configuration),
-    checkTables: (agent, shapes) => checkNatsPayload(agent.hostCredentials, agent.configuration, shapes),
+    checkTables: (agent, shapes, measure) =>
+      checkNatsPayload(agent.hostCredentials, agent.configuration, shapes, measure),
     open: (agent, { pipelineId, origin }) => {
       if (!agent) throw new Error('NATS JetStream is never the default target.');
       if (!origin) throw new Error('A NATS target names its subjects after the source: it needs the source.');
