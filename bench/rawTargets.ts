@@ -131,3 +131,46 @@ export async function catchUpRounds(
   }
   return { sqlite: median(sqlite), postgres: median(postgres) };
 }
+
+/** A key-ordered scan of a target table in SQLite: every row read, nothing done with it. */
+export function rawSqliteScanRate(path: string, table: string, key: string): Promise<number> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const started = performance.now();
+    let rows = 0;
+    for (const _ of db.prepare(`SELECT * FROM "${table}" ORDER BY "${key}"`).iterate()) rows++;
+    return Promise.resolve(Math.round(rows / ((performance.now() - started) / 1000)));
+  } finally {
+    db.close();
+  }
+}
+
+/** A key-ordered scan of a target table in PostgreSQL, in keyset chunks of `chunk` rows. */
+export async function rawPostgresScanRate(
+  schema: string,
+  table: string,
+  key: string,
+  chunk: number,
+): Promise<number> {
+  const client = new pg.Client(PG);
+  await client.connect();
+  try {
+    const started = performance.now();
+    let rows = 0;
+    let cursor: unknown = null;
+    for (;;) {
+      const { rows: got } = await client.query<Record<string, unknown>>(
+        cursor === null
+          ? `SELECT * FROM "${schema}"."${table}" ORDER BY "${key}" LIMIT ${chunk}`
+          : `SELECT * FROM "${schema}"."${table}" WHERE "${key}" > $1 ORDER BY "${key}" LIMIT ${chunk}`,
+        cursor === null ? [] : [cursor],
+      );
+      rows += got.length;
+      if (got.length < chunk) break;
+      cursor = got.at(-1)?.[key];
+    }
+    return Math.round(rows / ((performance.now() - started) / 1000));
+  } finally {
+    await client.end();
+  }
+}

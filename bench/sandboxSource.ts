@@ -12,7 +12,7 @@ export const BENCH_LOGIN = { name: 'bench', password: 'Bench-Pa55' };
 
 /** The benchmarks' agent settings: the shared login on Sales, `connections` connections. */
 export const benchCredentials = (
-  sandbox: SandboxSqlServer,
+  sandbox: Pick<SandboxSqlServer, 'port'>,
   connections = 2,
 ): ChangeTrackingHostCredentials => ({
   connectionName: 'bench',

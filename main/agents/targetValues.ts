@@ -9,21 +9,38 @@ const scaleOf = (c: ColumnShape) => Number(/\((\d+)\)/.exec(c.sourceType)?.[1] ?
 /** tedious marks datetime2/time values with the 100-ns digits a Date cannot hold. */
 type TediousDate = Date & { nanosecondsDelta?: number };
 
-/** `2026-03-01 12:00:00.1234567`, as many fraction digits as the column's scale. */
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * `2026-03-01 12:00:00.1234567`, as many fraction digits as the column's scale. Written from the
+ * date's UTC fields (tedious reads datetime2 as UTC, useUTC): a copy formats millions of them.
+ */
 export function dateTimeText(d: TediousDate, scale: number, part: 'datetime' | 'date' | 'time'): string {
-  const iso = d.toISOString(); // tedious reads datetime2 as UTC (useUTC), so this is the stored value
-  if (part === 'date') return iso.slice(0, 10);
-  const time = `${iso.slice(11, 19)}${fractionText(d, iso, scale)}`;
-  return part === 'time' ? time : `${iso.slice(0, 10)} ${time}`;
+  const year = d.getUTCFullYear();
+  if (year < 1 || year > 9999) return isoDateTimeText(d, scale, part);
+  const date = `${year < 1000 ? String(year).padStart(4, '0') : year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+  if (part === 'date') return date;
+  const ms = d.getUTCMilliseconds();
+  const time = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}${fractionText(d, `.${three(ms)}`, scale)}`;
+  return part === 'time' ? time : `${date} ${time}`;
 }
 
-/** `.1234567` cut to `scale` digits ('' at scale 0), from the Date and tedious's digits past the millisecond. */
-function fractionText(d: TediousDate, iso: string, scale: number): string {
+/** The same from the ISO text, for a year SQL Server does not hold (toISOString writes it signed). */
+function isoDateTimeText(d: TediousDate, scale: number, part: 'datetime' | 'date' | 'time'): string {
+  const iso = d.toISOString();
+  const at = iso.indexOf('T');
+  if (part === 'date') return iso.slice(0, at);
+  const time = `${iso.slice(at + 1, at + 9)}${fractionText(d, iso.slice(at + 9, at + 13), scale)}`;
+  return part === 'time' ? time : `${iso.slice(0, at)} ${time}`;
+}
+
+/** `.1234567` cut to `scale` digits ('' at scale 0), from `.mmm` and tedious's digits past the millisecond. */
+function fractionText(d: TediousDate, millis: string, scale: number): string {
   if (scale <= 0) return '';
   const delta = d.nanosecondsDelta ?? 0;
-  // Without digits past the millisecond the fraction is the ISO text's own (`.123`), zeros after it.
-  if (delta === 0)
-    return scale <= 3 ? iso.slice(19, 20 + scale) : `${iso.slice(19, 23)}${'0'.repeat(scale - 3)}`;
+  // Without digits past the millisecond the fraction is the milliseconds' (`.123`), zeros after it.
+  if (delta === 0) return scale <= 3 ? millis.slice(0, 1 + scale) : `${millis}${'0'.repeat(scale - 3)}`;
   const ticks = Math.round((d.getUTCMilliseconds() / 1000 + delta) * 1e7);
   return `.${String(ticks).padStart(7, '0').slice(0, scale)}`;
 }

@@ -36,7 +36,7 @@ import {
   type TableStop,
 } from './copies';
 import { columnChanges, reshaped } from './reshape';
-import { TableCopies } from './tableCopies';
+import { COPY_STEP_MS, TableCopies } from './tableCopies';
 import type { OperationCounts, RunnerEvent, RunnerState } from './events';
 import type { RefusedRow, RetryItem, RetryOutcome } from '../agents/spi';
 import { applyAround, type RefusedChange } from './rowRefusals';
@@ -113,6 +113,8 @@ export class PipelineRunner {
       applyRows: (target, rows, checkpoint) => this.applyKeeping(target, rows, checkpoint),
       snapshotChunkRows: o.snapshotChunkRows ?? DEFAULT_SNAPSHOT_CHUNK_ROWS,
       concurrency: o.copyConcurrency ?? 1,
+      stepMs: o.copyStepMs ?? COPY_STEP_MS,
+      interrupted: () => this.wantStop || this.wantPause,
       mode: o.snapshotMode ?? 'initial',
     });
   }

@@ -51,8 +51,10 @@ export interface RunnerOptions {
   maxRows?: number;
   /** Rows per chunk of a table copy: the pipeline setting of that name, its default when left out. */
   snapshotChunkRows?: number;
-  /** Tables copied at once (1); the stream keeps its own turn between chunks. */
+  /** Tables copied at once (1); the stream keeps its own turn between steps. */
   copyConcurrency?: number;
+  /** How long a step copies before the stream reads again (1 s); 0: one chunk per table per step. */
+  copyStepMs?: number;
   snapshotMode?: SnapshotMode;
   /** A column dropped at the source: kept at the target (nullable) or dropped there too. */
   droppedColumns?: DroppedColumns;

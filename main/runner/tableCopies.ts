@@ -37,11 +37,21 @@ export interface TableCopiesOptions {
   applyRows(target: Target, rows: readonly Change[], checkpoint: Checkpoint): Promise<unknown>;
   snapshotChunkRows: number;
   concurrency: number;
+  /** How long one step copies before the stream is read again (COPY_STEP_MS unless a test says). */
+  stepMs: number;
+  /** Whether the runner is stopping or pausing: the step ends after the chunk being committed. */
+  interrupted(): boolean;
   mode: SnapshotMode;
 }
 
 /** What one chunk may hold in memory: a table of wide rows (LOBs) gets chunks of fewer rows. */
 const CHUNK_BYTES = 32 * 2 ** 20;
+/**
+ * How long one runner step copies before the change stream reads again: chunks follow each other
+ * within it (each read while the last is written), so a copy runs near the speed of the slower side,
+ * and the stream waits at most this long plus a chunk.
+ */
+export const COPY_STEP_MS = 1000;
 /** A table's first chunk, before its rows' size is known. */
 const FIRST_CHUNK_ROWS = 100;
 
@@ -206,37 +216,63 @@ export class TableCopies {
   }
 
   /**
-   * One chunk of each running copy: read at once (bounded by the concurrency), each committed as soon
-   * as it is read, and no stream batch between a chunk's read and its commit. Answers whether copies
-   * remain, and the tables whose chunk failed, each with its error: a table's failure does not hold
-   * another's commit (the runner decides whether it stops that table or the pipeline).
+   * Chunks of each running copy for up to COPY_STEP_MS: the tables read at once (bounded by the
+   * concurrency), each chunk committed as soon as it is read while the table's next chunk is read
+   * meanwhile (the source works while the target writes). Every chunk read is committed before this
+   * returns, so no stream batch comes between a chunk's read and its commit (docs/snapshots.md).
+   * Answers whether copies remain, and the tables whose chunk failed, each with its error: a table's
+   * failure does not hold another's commit (the runner decides whether it stops that table or the
+   * pipeline).
    */
   async advance(
     ctx: CopyContext,
     stored: StoredCheckpoint,
   ): Promise<{ copying: boolean; refused: Map<string, unknown> }> {
     const active = this.activeTables(stored.copies);
+    const until = this.o.now() + this.o.stepMs;
     let writing: Promise<void> = Promise.resolve();
     const outcomes = await Promise.allSettled(
       active.map(async (name) => {
         const table = ctx.tables.find((x) => x.source === name) as TargetTable;
         const ref = ctx.refs.find((r) => tableKey(r) === name) as TableRef;
-        const copy = stored.copies.get(name) as CopyState;
-        const chunk = await ctx.source.readChunk(ref, copy.cursor, this.chunkRows(name));
-        if (
-          chunk.next === null &&
-          chunk.rows.length === 0 &&
-          copy.rowsDone === 0 &&
-          (copy.rowsTotal ?? 0) > 0
-        )
-          await this.refuseEmpty(ctx, ref);
-        if (chunk.rows.length > 0)
-          this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
-        this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
-        // Commits one after the other; one that fails does not stop the next.
-        const mine = writing.catch(() => undefined).then(() => this.commit(ctx, stored, table, copy, chunk));
-        writing = mine;
-        await mine;
+        let copy = stored.copies.get(name) as CopyState;
+        // Another step is owed at once when the runner stops or pauses, or the table's copy is asked
+        // to start again or cancel: a chunk read ahead is then left uncommitted, its rows read again.
+        const owed = () => this.o.interrupted() || this.requests.has(name);
+        let reading: ReturnType<TableCopies['readChunk']> | null = this.readChunk(
+          ctx,
+          ref,
+          name,
+          copy.cursor,
+        );
+        try {
+          for (;;) {
+            const chunk = await (reading as ReturnType<TableCopies['readChunk']>);
+            reading = null;
+            if (
+              chunk.next === null &&
+              chunk.rows.length === 0 &&
+              copy.rowsDone === 0 &&
+              (copy.rowsTotal ?? 0) > 0
+            )
+              await this.refuseEmpty(ctx, ref);
+            // The next chunk is read while this one is written, unless this step's time is spent.
+            const more = chunk.next !== null && this.o.now() < until && !owed();
+            if (more) reading = this.readChunk(ctx, ref, name, chunk.next);
+            // Commits one after the other; one that fails does not stop the next.
+            const state = copy;
+            const mine = writing
+              .catch(() => undefined)
+              .then(() => this.commit(ctx, stored, table, state, chunk));
+            writing = mine;
+            await mine;
+            if (!more || owed()) return;
+            copy = stored.copies.get(name) as CopyState;
+          }
+        } finally {
+          // Never left running past the step: the source is the stream's again after it.
+          await reading?.catch(() => undefined);
+        }
       }),
     );
     this.current = new Map(stored.copies);
@@ -245,6 +281,14 @@ export class TableCopies {
       if (o.status === 'rejected') refused.set(active[i] as string, o.reason);
     });
     return { copying: [...stored.copies.values()].some((c) => !c.cancelled), refused };
+  }
+
+  private async readChunk(ctx: CopyContext, ref: TableRef, name: string, cursor: string | null) {
+    const chunk = await ctx.source.readChunk(ref, cursor, this.chunkRows(name));
+    if (chunk.rows.length > 0)
+      this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
+    this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
+    return chunk;
   }
 
   /**
@@ -273,10 +317,15 @@ export class TableCopies {
     const next: CopyState = { ...copy, cursor: chunk.next, rowsDone: copy.rowsDone + chunk.rows.length };
     const done = chunk.next === null;
     // Copied rows go in as upserts: a row the stream already wrote is overwritten by what the chunk read.
+    const [only, ...more] = table.key;
+    const keyOf =
+      only !== undefined && more.length === 0
+        ? (row: Row): Row => ({ [only]: row[only] ?? null })
+        : (row: Row): Row => Object.fromEntries(table.key.map((k) => [k, row[k] ?? null]));
     const rows = chunk.rows.map((row): Change => ({
       table: name,
       op: 'insert',
-      key: Object.fromEntries(table.key.map((k) => [k, row[k] ?? null])),
+      key: keyOf(row),
       row,
       changedColumns: null,
       position,

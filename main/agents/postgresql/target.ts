@@ -498,7 +498,8 @@ export class PostgresTarget implements Target {
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
-    const net = netChanges(changes);
+    // A copy's chunk holds each key once (read in key order): nothing to net.
+    const net = changes.every((c) => c.copied) ? changes : netChanges(changes);
     // Counts of a transaction that rolls back are no replacements: a retry counts them again.
     const before = new Map(this.replaced);
     await this.inTransaction(async (client) => {

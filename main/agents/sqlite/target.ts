@@ -99,6 +99,9 @@ export function classifySqliteError(error: unknown): ErrorVerdict {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? 'transient' : undefined;
 }
 
+/** Rows written between two turns of the event loop within one transaction (a few milliseconds). */
+const ROWS_PER_TURN = 2000;
+
 export class SqliteTarget implements Target {
   readonly classifyError = classifySqliteError;
   readonly refusesRow = sqliteRefusesRow;
@@ -107,6 +110,8 @@ export class SqliteTarget implements Target {
   readonly readBack: TargetReadBack;
   private readonly db: Database.Database;
   private tables = new Map<string, TargetTable>();
+  /** The last write, which the next one waits for (exclusive). */
+  private writing: Promise<void> = Promise.resolve();
   /** By source table; a table given again (prepare, reconcile) gets new ones. */
   private statements = new Map<string, { table: TargetTable; statements: Statements }>();
 
@@ -265,18 +270,23 @@ export class SqliteTarget implements Target {
   }
 
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
-    this.db.transaction(() => {
-      this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
-      this.saveCheckpoint(checkpoint);
-    })();
+    await this.exclusive(async () => {
+      this.db.transaction(() => {
+        this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
+        this.saveCheckpoint(checkpoint);
+      })();
+    });
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
     // Each change in order, one prepared statement each: the rows end as netChanges() would leave
     // them, without a map of the batch's keys (statements cost SQLite no more than the map costs here).
-    // immediate: the fence's read and the writes hold the file's write lock together.
-    this.db
-      .transaction(() => {
+    // BEGIN IMMEDIATE: the fence's read and the writes hold the file's write lock together. The
+    // transaction gives the event loop a turn every few thousand rows, so the source's next chunk or
+    // batch, read meanwhile, is taken in while this one is written; nothing else writes meanwhile.
+    await this.exclusive(async () => {
+      this.db.prepare('BEGIN IMMEDIATE').run();
+      try {
         if (fence) {
           const read = this.db.prepare(
             `SELECT position FROM ${q(CHECKPOINT_TABLE)} WHERE pipeline_id = ? AND source_table = ?`,
@@ -287,17 +297,30 @@ export class SqliteTarget implements Target {
           );
           if (broken) throw new FencedOut(broken);
         }
-        for (const c of changes) {
+        for (let i = 0; i < changes.length; i++) {
+          const c = changes[i] as Change;
           const t = this.tables.get(c.table);
           if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
           const s = this.statementsOf(t);
           // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
           if (c.op === 'delete' || !c.row) s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
           else s.upsert.run(fill(s.params, s.binders, s.names, c.row));
+          if ((i + 1) % ROWS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
         }
         this.saveCheckpoint(checkpoint);
-      })
-      .immediate();
+        this.db.prepare('COMMIT').run();
+      } catch (error) {
+        if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
+        throw error;
+      }
+    });
+  }
+
+  /** Runs `work` after every write before it: a transaction that yields is never entered by another. */
+  private exclusive(work: () => Promise<void>): Promise<void> {
+    const mine = this.writing.catch(() => undefined).then(work);
+    this.writing = mine;
+    return mine;
   }
 
   async close(): Promise<void> {

@@ -2,8 +2,9 @@
 // random points of the copy (half of the kills right after a chunk was read and before its commit),
 // while the table keeps changing at the source (updates and deletes of rows already copied and not
 // yet copied, inserts past the end); each time the runner starts again and resumes. At the end the
-// target equals the source, and no restart read again more than the one chunk that was in flight.
-// Both sources, SQLite and PostgreSQL targets. SNAPSHOT_DRILL_ROWS and SNAPSHOT_DRILL_KILLS scale it.
+// target equals the source, and no restart read again more than the two chunks in flight (the one
+// being committed and the one read ahead meanwhile). Both sources, SQLite and PostgreSQL targets.
+// SNAPSHOT_DRILL_ROWS and SNAPSHOT_DRILL_KILLS scale it.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,7 +161,7 @@ describe.each([
   ['journal', 'postgresql'],
 ] as const)('a %s copy into %s', (sourceKind, targetKind) => {
   it(
-    `ends equal to the source after ${KILLS} SIGKILLs, each restart re-reading at most one chunk`,
+    `ends equal to the source after ${KILLS} SIGKILLs, each restart re-reading at most two chunks`,
     { timeout: 900_000 },
     async () => {
       const schema = `drill_${process.pid}_${sourceKind.replace('-', '_')}`;
@@ -274,7 +275,8 @@ describe.each([
       expect(target.checksum).toBe(source.checksum);
       expect(kills).toBe(KILLS);
       expect(reReads.length).toBeGreaterThan(0);
-      expect(Math.max(...reReads)).toBeLessThanOrEqual(CHUNK);
+      // The chunk being committed and the one read ahead meanwhile (docs/snapshots.md).
+      expect(Math.max(...reReads)).toBeLessThanOrEqual(2 * CHUNK);
     },
   );
 });

@@ -94,6 +94,8 @@ function run(mode: SnapshotMode, source: ReturnType<typeof standIn>, target: Ret
     entities,
     snapshotMode: mode,
     snapshotChunkRows: 10,
+    // A chunk per step: the reads and commits these tests count.
+    copyStepMs: 0,
     onEvent: (e) => events.push(e),
   });
   return { runner, events, kinds: () => events.map((e) => e.kind) };
@@ -166,6 +168,8 @@ describe('a copy in progress', () => {
       openTarget: async () => target,
       entities,
       snapshotChunkRows: 10,
+      // A chunk per step: the reads and commits these tests count.
+      copyStepMs: 0,
       onEvent: (e) => {
         if (e.kind === 'snapshot-progress' && ++commits === 2) void stopping.stop();
       },
@@ -189,6 +193,8 @@ describe('a copy in progress', () => {
       openTarget: async () => target,
       entities,
       snapshotChunkRows: 10,
+      // A chunk per step: the reads and commits these tests count.
+      copyStepMs: 0,
       idleMs: 5,
       onEvent: (e) => {
         events.push(e);
@@ -232,6 +238,7 @@ describe('a copy in progress', () => {
       openTarget: async () => target,
       entities,
       snapshotChunkRows: 10_000,
+      copyStepMs: 0,
     }).runUntilCaughtUp();
     expect(source.limits[0]).toBe(100);
     expect(source.limits.slice(1)).toEqual(Array<number>(14).fill(15));
