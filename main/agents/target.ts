@@ -130,6 +130,11 @@ export type TableTarget = Target & Required<Pick<Target, 'clear' | 'reconcile'>>
 export interface TargetReadBack {
   /** The rows whose keys are among `keys`, in no particular order. */
   rows(table: TargetTable, keys: readonly Row[]): Promise<Row[]>;
+  /**
+   * The rows whose one whole-number key lies from `low` to `high`, in no particular order: a chunk of
+   * dense keys read as a range (one index seek and scan) rather than as a list of keys.
+   */
+  between?(table: TargetTable, low: bigint, high: bigint): Promise<Row[]>;
   /** Up to `limit` keys after `cursor` (null: from the first) in the target's own key order. */
   keys(
     table: TargetTable,

@@ -894,6 +894,7 @@ export class PipelineRunner {
       ...ctx,
       copying: new Set([...stored.copies].filter(([, c]) => !c.cancelled).map(([t]) => t)),
       caughtUpReadStartedAt: this.caughtUpReadStartedAt,
+      streamIdle: batch.changes.length === 0,
       now: () => this.now(),
     });
     // Again when copies moved positions since, or a table restarted; after a (re)connect it is written

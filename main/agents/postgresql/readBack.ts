@@ -34,6 +34,14 @@ export function postgresReadBack(
       }
       return out;
     },
+    async between(t, low, high) {
+      const [key] = keyColumnsOf(t);
+      const { rows } = await pool.query<Row>(
+        `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t)} WHERE ${q(key?.name ?? '')} BETWEEN $1 AND $2`,
+        [String(low), String(high)],
+      );
+      return rows;
+    },
     async keys(t, cursor, limit) {
       const columns = keyColumnsOf(t);
       // Qualified: ORDER BY "Id" alone would sort by the text the select list names "Id".

@@ -38,6 +38,13 @@ export function sqliteReadBack(
       }
       return out;
     },
+    async between(t, low, high) {
+      const [key] = keyColumnsOf(t);
+      return db
+        .prepare(`SELECT * FROM ${q(t.name)} WHERE ${q(key?.name ?? '')} BETWEEN ? AND ?`)
+        .safeIntegers(true)
+        .all(low, high) as Row[];
+    },
     async keys(t, cursor, limit) {
       const names = t.key.map(q).join(', ');
       const after = cursor === null ? [] : keyValues(cursor).map(rebind);

@@ -5,15 +5,49 @@
 // instants with an offset as the UTC instant, bytes as hex.
 import { Buffer } from 'node:buffer';
 import type { ColumnShape, Row } from '../../agents/source';
-import { affinityOf, portable } from '../../agents/targetValues';
+import { affinityOf, portable, portableWriter } from '../../agents/targetValues';
 
 /** How a target keeps a column's times: the fraction digits it holds (Infinity: all it is given). */
 export type KeptDigits = (c: ColumnShape) => number;
 
 const NULL = '\u2205';
 
+/**
+ * A plain decimal's text (`-0012.50`) in the form decimalValue gives, by one pass over its characters;
+ * null for any other text (an exponent, a sign `+`, blanks, NaN), which decimalValue handles.
+ */
+function plainDecimalValue(t: string): string | null {
+  const negative = t.charCodeAt(0) === 45;
+  let i = negative ? 1 : 0;
+  let point = -1;
+  let lastNonZero = -1;
+  let firstSignificant = -1;
+  if (i >= t.length) return null;
+  for (let k = i; k < t.length; k++) {
+    const ch = t.charCodeAt(k);
+    if (ch === 46) {
+      if (point >= 0) return null;
+      point = k;
+    } else if (ch >= 48 && ch <= 57) {
+      if (ch !== 48) {
+        lastNonZero = k;
+        if (firstSignificant < 0 && point < 0) firstSignificant = k;
+      }
+    } else return null;
+  }
+  if (point === i && t.length === i + 1) return null;
+  const intEnd = point < 0 ? t.length : point;
+  while (i < intEnd - 1 && t.charCodeAt(i) === 48) i++;
+  const whole = intEnd > i ? t.slice(i, intEnd) : '0';
+  const fraction = point >= 0 && lastNonZero > point ? t.slice(point + 1, lastNonZero + 1) : '';
+  if (whole === '0' && fraction === '') return '0';
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
 /** An exact decimal's value as text: no exponent, no leading or trailing zeros, `-` only when below 0. */
 export function decimalValue(text: string): string {
+  const plain = plainDecimalValue(text);
+  if (plain !== null) return plain;
   const t = text.trim();
   if (/^[+-]?s?nan$/i.test(t)) return 'NaN';
   if (/^[+-]?inf(inity)?$/i.test(t)) return t.startsWith('-') ? '-Infinity' : 'Infinity';
@@ -34,6 +68,17 @@ export function decimalValue(text: string): string {
 
 /** `YYYY-MM-DD HH:MM:SS` with its fraction cut to `digits` and its trailing zeros dropped. */
 function timeText(text: string, digits: number): string {
+  // Most values are already so: no `T`, no blank at either end, a fraction within the digits kept,
+  // not ending in zero.
+  const dot = text.lastIndexOf('.');
+  const end = text.charCodeAt(text.length - 1);
+  if (
+    text.indexOf('T') < 0 &&
+    end !== 32 &&
+    text.charCodeAt(0) !== 32 &&
+    (dot < 0 ? end !== 46 : end !== 48 && end !== 46 && text.length - dot - 1 <= digits)
+  )
+    return text;
   const m = /^(.*?)(?:\.(\d+))?$/.exec(text.trim().replace('T', ' ')) as RegExpExecArray;
   const fraction = (m[2] ?? '').slice(0, Number.isFinite(digits) ? digits : undefined).replace(/0+$/, '');
   return fraction ? `${m[1]}.${fraction}` : (m[1] ?? '');
@@ -84,6 +129,52 @@ export function canonicalValue(c: ColumnShape, v: unknown, digits: number): stri
   }
 }
 
+/**
+ * canonicalValue() for one column, its type's branch chosen once: a verify puts every value of a
+ * table through it. The common forms (whole numbers, text) skip the general path.
+ */
+export function canonicalOf(c: ColumnShape, digits: number): (v: unknown) => string {
+  switch (affinityOf(c)) {
+    case 'integer':
+      return (v) =>
+        v === null || v === undefined
+          ? NULL
+          : typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v))
+            ? String(v)
+            : canonicalValue(c, v, digits);
+    case 'text':
+      return (v) => (typeof v === 'string' ? v : canonicalValue(c, v, digits));
+    default:
+      return (v) => canonicalValue(c, v, digits);
+  }
+}
+
+/** A side's form of a table's rows, each column's conversion chosen once (sourceForm, targetForm). */
+export function compiledForm(
+  columns: readonly ColumnShape[],
+  digits: KeptDigits,
+  side: 'source' | 'target',
+): (row: Row) => string[] {
+  const steps = columns.map((c) => {
+    const canonical = canonicalOf(c, digits(c));
+    if (side === 'target') return (row: Row) => canonical(row[c.name] ?? null);
+    const write = portableWriter(c);
+    return (row: Row) => canonical(write(row[c.name] ?? null));
+  });
+  return (row) => {
+    const out = new Array<string>(steps.length);
+    for (let i = 0; i < steps.length; i++) out[i] = (steps[i] as (row: Row) => string)(row);
+    return out;
+  };
+}
+
+/** Whether two rows' compared forms are equal, value by value. */
+export function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A source row as the target should hold it, column by column in `columns` order. */
 export function sourceForm(columns: readonly ColumnShape[], row: Row, digits: KeptDigits): string[] {
   return columns.map((c) => canonicalValue(c, portable(c, row[c.name] ?? null), digits(c)));
@@ -94,8 +185,12 @@ export function targetForm(columns: readonly ColumnShape[], row: Row, digits: Ke
   return columns.map((c) => canonicalValue(c, row[c.name] ?? null, digits(c)));
 }
 
-/** A key's text (its compared values joined), the same from either side. */
-export const keyText = (values: readonly string[]): string => JSON.stringify(values);
+/**
+ * A key's text (its compared values joined), the same from either side. A one-column key is its
+ * value: a table's keys all have as many columns, so no two keys' texts meet.
+ */
+export const keyText = (values: readonly string[]): string =>
+  values.length === 1 ? (values[0] as string) : JSON.stringify(values);
 
 /** A row in its compared form: its key's compared values, their text, and every column's. */
 export interface Compared {
@@ -106,20 +201,19 @@ export interface Compared {
 }
 
 /**
- * Rows in their compared form (`sourceForm` or `targetForm`) by their key's text, in the rows' order;
+ * Rows in their compared form (a side's compiledForm) by their key's text, in the rows' order;
  * the key is taken from the columns' values, not formed twice.
  */
 export function byKey(
   columns: readonly ColumnShape[],
   key: readonly string[],
   rows: readonly Row[],
-  form: typeof sourceForm,
-  digits: KeptDigits,
+  form: (row: Row) => string[],
 ): Map<string, Compared> {
   const at = key.map((k) => columns.findIndex((c) => c.name === k));
   const out = new Map<string, Compared>();
   for (const row of rows) {
-    const values = form(columns, row, digits);
+    const values = form(row);
     const keyValues = at.map((i) => values[i] ?? '');
     const text = keyText(keyValues);
     out.set(text, { row, key: keyValues, text, values });

@@ -4,13 +4,12 @@
 // source did not have being extras; then every difference read again at both sides once the pipeline
 // has applied past it, kept only when it stays (a row whose change was in flight verifies clean).
 import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import type { Difference, DifferenceKind, TableVerify, VerifyOptions } from '../../../shared/verify';
 import { VERIFY_DEFAULTS } from '../../../shared/verify';
-import type { ColumnShape, Row, RowValue, SourceAgent, TableRef } from '../../agents/source';
+import type { ColumnShape, Row, RowValue, SnapshotChunk, SourceAgent, TableRef } from '../../agents/source';
 import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../agents/target';
 import { affinityOf } from '../../agents/targetValues';
-import { byKey, keyText, sourceForm, targetForm } from './canonical';
+import { byKey, compiledForm, keyText, sameValues, targetForm, type Compared } from './canonical';
 import { KeySet } from './keySet';
 
 export interface VerifyStepContext {
@@ -24,6 +23,13 @@ export interface VerifyStepContext {
 }
 
 export type StepResult = 'worked' | 'waiting' | 'done';
+
+type ReadChunk = { chunk: SnapshotChunk; startedAt: number };
+interface Forms {
+  table: TargetTable;
+  source: (row: Row) => string[];
+  target: (row: Row) => string[];
+}
 
 /** A row seen to differ, not yet confirmed: read again at both sides once the pipeline is past it. */
 interface Suspect {
@@ -42,6 +48,8 @@ export interface Found extends Difference {
   sourceKey: Row;
   targetKey: Row;
 }
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A difference that keeps changing is confirmed after this many re-reads. */
 const MAX_ROUNDS = 5;
@@ -72,6 +80,9 @@ export class TableVerifyJob {
   private cursor: string | null = null;
   private keyCursor: string | null = null;
   private readonly keys = new KeySet();
+  /** The next source chunk, read while this one is compared; settled before a step ends. */
+  private ahead: Promise<ReadChunk> | null = null;
+  private forms: Forms | null = null;
   private readonly suspects = new Map<string, Suspect>();
   readonly found: Found[] = [];
   private readonly counts = { missing: 0, extra: 0, different: 0 };
@@ -117,45 +128,95 @@ export class TableVerifyJob {
     return 'done';
   }
 
+  /** Each side's compared form of this table's rows, compiled once (again when the table changes). */
+  private formsOf(ctx: VerifyStepContext): Forms {
+    if (this.forms?.table !== ctx.table) {
+      const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
+      this.forms = {
+        table: ctx.table,
+        source: compiledForm(ctx.table.columns, digits, 'source'),
+        target: compiledForm(ctx.table.columns, digits, 'target'),
+      };
+    }
+    return this.forms;
+  }
+
+  /** The next source chunk, started now: read while the chunk before it is compared. */
+  private readAhead(ctx: VerifyStepContext, cursor: string | null): Promise<ReadChunk> {
+    const startedAt = ctx.now();
+    const reading = ctx.source
+      .readChunk(ctx.ref, cursor, this.options.chunkRows)
+      .then((chunk) => ({ chunk, startedAt }));
+    // Settled here too: a verify cancelled meanwhile never hears of it.
+    reading.catch(() => undefined);
+    return reading;
+  }
+
+  /** Waits for a chunk read ahead: the source is the stream's again once a step ends. */
+  async settle(): Promise<void> {
+    await this.ahead?.catch(() => undefined);
+  }
+
   private async compareChunk(ctx: VerifyStepContext): Promise<void> {
     const t = ctx.table;
     const started = ctx.now();
-    const chunk = await ctx.source.readChunk(ctx.ref, this.cursor, this.options.chunkRows);
-    const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
-    const sourceRows = [...byKey(t.columns, t.key, chunk.rows, sourceForm, digits).values()];
+    const { chunk, startedAt } = await (this.ahead ?? this.readAhead(ctx, this.cursor));
+    this.ahead = chunk.next !== null ? this.readAhead(ctx, chunk.next) : null;
+    const forms = this.formsOf(ctx);
+    const sourceRows = [...byKey(t.columns, t.key, chunk.rows, forms.source).values()];
     for (const s of sourceRows) this.keys.add(s.text);
     const keyOf = (row: Row) => Object.fromEntries(t.key.map((k) => [k, row[k] ?? null]));
-    const held = byKey(
-      t.columns,
-      t.key,
-      await ctx.readBack.rows(
-        t,
-        sourceRows.map((s) => keyOf(s.row)),
-      ),
-      targetForm,
-      digits,
-    );
-    // Each side's digest over the chunk's rows in the source's order: equal digests and counts make
-    // the chunk clean without comparing row by row.
-    const sourceDigest = createHash('sha1');
-    const targetDigest = createHash('sha1');
-    const lines = sourceRows.map((s) => {
-      const mine = JSON.stringify(s.values);
+    // A turn of the event loop between the parts: the next chunk, on its way, is taken in meanwhile.
+    await turn();
+    const targetRows = await this.heldRows(ctx, sourceRows, keyOf);
+    await turn();
+    const held = byKey(t.columns, t.key, targetRows, forms.target);
+    await turn();
+    // Value by value: both sides are in memory, so no digest of either is needed to tell them apart.
+    for (const s of sourceRows) {
       const there = held.get(s.text);
-      const theirs = there ? JSON.stringify(there.values) : '';
-      sourceDigest.update(mine).update('\n');
-      targetDigest.update(theirs).update('\n');
-      return { s, mine, theirs };
-    });
-    if (sourceDigest.digest('hex') !== targetDigest.digest('hex') || held.size !== sourceRows.length)
-      for (const { s, mine, theirs } of lines)
-        if (mine !== theirs) this.suspect(s.key, keyOf(s.row), keyOf(s.row), mine, started);
+      if (!there || !sameValues(s.values, there.values))
+        this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(s.values), startedAt);
+    }
     this.rowsCompared += sourceRows.length;
     this.chunks++;
     this.cursor = chunk.next;
     if (chunk.next === null) this.phase = 'extras';
     if (this.options.rowsPerSecond)
       this.notBefore = started + (sourceRows.length / this.options.rowsPerSecond) * 1000;
+  }
+
+  /**
+   * The target's rows for a source chunk: a chunk of dense whole-number keys (as an identity column
+   * makes them) read as one key range, where the order is the same at both sides; others by key list.
+   */
+  private heldRows(ctx: VerifyStepContext, rows: readonly Compared[], keyOf: (row: Row) => Row) {
+    const [only, ...more] = keyColumnsOf(ctx.table);
+    if (
+      ctx.readBack.between &&
+      only &&
+      more.length === 0 &&
+      affinityOf(only) === 'integer' &&
+      rows.length > 0
+    ) {
+      let low: bigint | null = null;
+      let high: bigint | null = null;
+      for (const r of rows) {
+        const k = /^-?\d+$/.test(r.key[0] ?? '') ? BigInt(r.key[0] as string) : null;
+        if (k === null) {
+          low = null;
+          break;
+        }
+        if (low === null || k < low) low = k;
+        if (high === null || k > high) high = k;
+      }
+      if (low !== null && high !== null && high - low < BigInt(rows.length) * 2n)
+        return ctx.readBack.between(ctx.table, low, high);
+    }
+    return ctx.readBack.rows(
+      ctx.table,
+      rows.map((s) => keyOf(s.row)),
+    );
   }
 
   private async readTargetKeys(ctx: VerifyStepContext): Promise<void> {
@@ -189,7 +250,6 @@ export class TableVerifyJob {
 
   private async recheck(ctx: VerifyStepContext, due: [string, Suspect][]): Promise<void> {
     const t = ctx.table;
-    const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
     const now = ctx.now();
     const sourceRows = await ctx.source.readRows(
       ctx.ref,
@@ -199,8 +259,9 @@ export class TableVerifyJob {
       t,
       due.map(([, s]) => s.targetKey),
     );
-    const bySource = byKey(t.columns, t.key, sourceRows, sourceForm, digits);
-    const byTarget = byKey(t.columns, t.key, targetRows, targetForm, digits);
+    const forms = this.formsOf(ctx);
+    const bySource = byKey(t.columns, t.key, sourceRows, forms.source);
+    const byTarget = byKey(t.columns, t.key, targetRows, forms.target);
     for (const [text, s] of due) {
       const source = bySource.get(text)?.values ?? null;
       const target = byTarget.get(text)?.values ?? null;

@@ -13,7 +13,7 @@ import {
   type TableRef,
 } from '../../agents/source';
 import type { Target, TargetReadBack, TargetTable } from '../../agents/target';
-import { byKey, keyText, sourceForm } from './canonical';
+import { byKey, compiledForm, keyText } from './canonical';
 import { TableVerifyJob, type Found, type StepResult } from './tableVerify';
 
 export interface VerifyRunContext {
@@ -24,6 +24,8 @@ export interface VerifyRunContext {
   /** Tables whose copy is in progress: verified once it is done. */
   copying: ReadonlySet<string>;
   caughtUpReadStartedAt: number;
+  /** The stream's last read found no change: a verify may work longer before the next read. */
+  streamIdle: boolean;
   now(): number;
 }
 
@@ -31,8 +33,13 @@ export interface VerifyRunContext {
 export class VerifyRefused extends Error {}
 
 const REPAIR_ROWS_PER_STEP = 1000;
-/** The time a verify works within one runner step before the stream's next read. */
-const SLICE_MS = 250;
+/**
+ * The time a verify works within one runner step before the stream's next read: a second, as a copy
+ * (tableCopies.ts), so the stream's lag grows by a second at most while either runs.
+ */
+const SLICE_MS = 1000;
+/** The slice when the stream's last read found nothing: fewer reads of an idle stream between them. */
+const IDLE_SLICE_MS = 4000;
 
 export class Verifications {
   private run: {
@@ -141,7 +148,8 @@ export class Verifications {
     }
     try {
       // Steps for up to a slice of time, then back to the stream: its lag grows by a slice at most.
-      const until = now + SLICE_MS;
+      // A stream with nothing to read lets a verify work four times as long between its reads.
+      const until = now + (ctx.streamIdle ? IDLE_SLICE_MS : SLICE_MS);
       let result: StepResult;
       do
         result = await job.step({
@@ -158,6 +166,8 @@ export class Verifications {
       // A verify's failure is the verify's, never the pipeline's: the table says why.
       job.fail(ctx.now(), error instanceof Error ? error.message : String(error));
       return 'worked';
+    } finally {
+      await job.settle();
     }
   }
 
@@ -177,7 +187,7 @@ export class Verifications {
       some.map((f) => f.sourceKey),
     );
     const digits = (c: ColumnShape) => readBack.keptDigits(c);
-    const bySourceKey = byKey(t.columns, t.key, rows, sourceForm, digits);
+    const bySourceKey = byKey(t.columns, t.key, rows, compiledForm(t.columns, digits, 'source'));
     const changes: Change[] = some.map((f): Change => {
       const row = bySourceKey.get(keyText(t.key.map((k) => f.key[k] ?? '')))?.row ?? null;
       return row

@@ -1,0 +1,74 @@
+// The compared forms' quick paths give what the general rules give, for every shape of value a
+// driver hands over (decimals with zeros at either end, signs, exponents; times with and without
+// fractions, `T`, blanks): a verify's verdict never depends on which path a value took.
+import { describe, expect, it } from 'vitest';
+import { canonicalValue, decimalValue } from '../../../../main/runner/verify/canonical';
+
+/** decimalValue's rules alone, as they were before the quick path: the reference. */
+function reference(text: string): string {
+  const t = text.trim();
+  if (/^[+-]?s?nan$/i.test(t)) return 'NaN';
+  if (/^[+-]?inf(inity)?$/i.test(t)) return t.startsWith('-') ? '-Infinity' : 'Infinity';
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t);
+  if (!m) return t;
+  const digits = `${m[2] ?? ''}${m[3] ?? ''}`;
+  let point = (m[2] ?? '').length + Number(m[4] ?? 0);
+  let all = digits.replace(/^0+/, () => '');
+  point -= digits.length - all.length;
+  all = all.replace(/0+$/, '');
+  if (all === '') return '0';
+  const whole =
+    point <= 0 ? '0' : all.length >= point ? all.slice(0, point) : all + '0'.repeat(point - all.length);
+  const fraction = point < 0 ? '0'.repeat(-point) + all : all.slice(Math.max(0, point));
+  return `${m[1] === '-' ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+describe('the compared forms', () => {
+  it('give a decimal the same text on the quick path as by the general rules', () => {
+    const samples = [
+      '0',
+      '-0',
+      '0.0',
+      '00.00',
+      '.5',
+      '5.',
+      '-.50',
+      '12.50',
+      '-0012.5000',
+      '100',
+      '1e3',
+      '+7',
+      ' 3.10 ',
+      '-',
+      '.',
+      '',
+      'NaN',
+      '1.2.3',
+      '0.000100',
+      '-0.000',
+    ];
+    for (let i = 0; i < 3000; i++) {
+      const whole = String(Math.floor(Math.random() * 10 ** (i % 8))).padStart((i % 3) + 1, '0');
+      const fraction = String(Math.floor(Math.random() * 10 ** (i % 6))).padEnd(i % 7, '0');
+      samples.push(`${i % 2 ? '-' : ''}${whole}${i % 5 ? `.${fraction}` : ''}`);
+    }
+    for (const s of samples) expect(decimalValue(s), s).toBe(reference(s));
+  });
+
+  it('keep a time as the rules keep it, cut to the digits a target holds', () => {
+    const c = { name: 'At', sourceType: 'datetime2(7)', nullable: true };
+    const cases: [string, number, string][] = [
+      ['2026-01-01 10:00:00.123', Infinity, '2026-01-01 10:00:00.123'],
+      ['2026-01-01 10:00:00.120', Infinity, '2026-01-01 10:00:00.12'],
+      ['2026-01-01 10:00:00.000', Infinity, '2026-01-01 10:00:00'],
+      ['2026-01-01T10:00:00.5', Infinity, '2026-01-01 10:00:00.5'],
+      ['2026-01-01 10:00:00.1234567', 6, '2026-01-01 10:00:00.123456'],
+      ['2026-01-01 10:00:00.1234567', 7, '2026-01-01 10:00:00.1234567'],
+      ['2026-01-01 10:00:00', 3, '2026-01-01 10:00:00'],
+      [' 2026-01-01 10:00:00.5 ', Infinity, '2026-01-01 10:00:00.5'],
+      // No digits after the point: the general rule keeps the text as it is.
+      ['2026-01-01 10:00:00.', Infinity, '2026-01-01 10:00:00.'],
+    ];
+    for (const [text, digits, want] of cases) expect(canonicalValue(c, text, digits), text).toBe(want);
+  });
+});
