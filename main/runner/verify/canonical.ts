@@ -79,6 +79,24 @@ function timeText(text: string, digits: number): string {
     (dot < 0 ? end !== 46 : end !== 48 && end !== 46 && text.length - dot - 1 <= digits)
   )
     return text;
+  // A fraction within the digits kept, its zeros at the end dropped (`.123000` → `.123`).
+  if (
+    text.indexOf('T') < 0 &&
+    end !== 32 &&
+    text.charCodeAt(0) !== 32 &&
+    dot > 0 &&
+    dot < text.length - 1 &&
+    text.length - dot - 1 <= digits
+  ) {
+    let last = text.length - 1;
+    while (last > dot && text.charCodeAt(last) === 48) last--;
+    let digitsOnly = true;
+    for (let k = dot + 1; k <= last; k++) {
+      const ch = text.charCodeAt(k);
+      if (ch < 48 || ch > 57) digitsOnly = false;
+    }
+    if (digitsOnly) return text.slice(0, last === dot ? dot : last + 1);
+  }
   const m = /^(.*?)(?:\.(\d+))?$/.exec(text.trim().replace('T', ' ')) as RegExpExecArray;
   const fraction = (m[2] ?? '').slice(0, Number.isFinite(digits) ? digits : undefined).replace(/0+$/, '');
   return fraction ? `${m[1]}.${fraction}` : (m[1] ?? '');
@@ -212,8 +230,15 @@ export function byKey(
 ): Map<string, Compared> {
   const at = key.map((k) => columns.findIndex((c) => c.name === k));
   const out = new Map<string, Compared>();
+  const [only] = at;
   for (const row of rows) {
     const values = form(row);
+    // One key column (the most common): its value is the key's text, no array joined.
+    if (at.length === 1 && only !== undefined) {
+      const text = values[only] ?? '';
+      out.set(text, { row, key: [text], text, values });
+      continue;
+    }
     const keyValues = at.map((i) => values[i] ?? '');
     const text = keyText(keyValues);
     out.set(text, { row, key: keyValues, text, values });
