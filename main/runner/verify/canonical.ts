@@ -186,13 +186,6 @@ export function compiledForm(
   };
 }
 
-/** Whether two rows' compared forms are equal, value by value. */
-export function sameValues(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** A source row as the target should hold it, column by column in `columns` order. */
 export function sourceForm(columns: readonly ColumnShape[], row: Row, digits: KeptDigits): string[] {
   return columns.map((c) => canonicalValue(c, portable(c, row[c.name] ?? null), digits(c)));

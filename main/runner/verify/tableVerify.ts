@@ -9,7 +9,8 @@ import { VERIFY_DEFAULTS } from '../../../shared/verify';
 import type { ColumnShape, Row, RowValue, SnapshotChunk, SourceAgent, TableRef } from '../../agents/source';
 import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../agents/target';
 import { affinityOf } from '../../agents/targetValues';
-import { byKey, compiledForm, keyText, sameValues, targetForm, type Compared } from './canonical';
+import { byKey, compiledForm, keyText, targetForm } from './canonical';
+import { rowMatch, type RowMatch } from './rowMatch';
 import { KeySet } from './keySet';
 
 export interface VerifyStepContext {
@@ -29,6 +30,7 @@ interface Forms {
   table: TargetTable;
   source: (row: Row) => string[];
   target: (row: Row) => string[];
+  match: RowMatch;
 }
 
 /** A row seen to differ, not yet confirmed: read again at both sides once the pipeline is past it. */
@@ -136,6 +138,7 @@ export class TableVerifyJob {
         table: ctx.table,
         source: compiledForm(ctx.table.columns, digits, 'source'),
         target: compiledForm(ctx.table.columns, digits, 'target'),
+        match: rowMatch(ctx.table.columns, ctx.table.key, digits),
       };
     }
     return this.forms;
@@ -162,35 +165,43 @@ export class TableVerifyJob {
     const started = ctx.now();
     const { chunk, startedAt } = await (this.ahead ?? this.readAhead(ctx, this.cursor));
     this.ahead = chunk.next !== null ? this.readAhead(ctx, chunk.next) : null;
-    const forms = this.formsOf(ctx);
-    const sourceRows = [...byKey(t.columns, t.key, chunk.rows, forms.source).values()];
-    for (const s of sourceRows) this.keys.add(s.text);
+    const { match, source } = this.formsOf(ctx);
+    // Keys only are written out for every row; a row's values are compared where they stand.
+    const keyed = chunk.rows.map((row) => {
+      const key = match.sourceKey(row);
+      return { row, key, text: keyText(key) };
+    });
+    for (const s of keyed) this.keys.add(s.text);
     const keyOf = (row: Row) => Object.fromEntries(t.key.map((k) => [k, row[k] ?? null]));
     // A turn of the event loop between the parts: the next chunk, on its way, is taken in meanwhile.
     await turn();
-    const targetRows = await this.heldRows(ctx, sourceRows, keyOf);
+    const targetRows = await this.heldRows(ctx, keyed, keyOf);
     await turn();
-    const held = byKey(t.columns, t.key, targetRows, forms.target);
+    const held = new Map<string, Row>();
+    for (const r of targetRows) held.set(keyText(match.targetKey(r)), r);
     await turn();
-    // Value by value: both sides are in memory, so no digest of either is needed to tell them apart.
-    for (const s of sourceRows) {
+    for (const s of keyed) {
       const there = held.get(s.text);
-      if (!there || !sameValues(s.values, there.values))
-        this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(s.values), startedAt);
+      if (!there || !match.same(s.row, there))
+        this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(source(s.row)), startedAt);
     }
-    this.rowsCompared += sourceRows.length;
+    this.rowsCompared += keyed.length;
     this.chunks++;
     this.cursor = chunk.next;
     if (chunk.next === null) this.phase = 'extras';
     if (this.options.rowsPerSecond)
-      this.notBefore = started + (sourceRows.length / this.options.rowsPerSecond) * 1000;
+      this.notBefore = started + (keyed.length / this.options.rowsPerSecond) * 1000;
   }
 
   /**
    * The target's rows for a source chunk: a chunk of dense whole-number keys (as an identity column
    * makes them) read as one key range, where the order is the same at both sides; others by key list.
    */
-  private heldRows(ctx: VerifyStepContext, rows: readonly Compared[], keyOf: (row: Row) => Row) {
+  private heldRows(
+    ctx: VerifyStepContext,
+    rows: readonly { row: Row; key: string[] }[],
+    keyOf: (row: Row) => Row,
+  ) {
     const [only, ...more] = keyColumnsOf(ctx.table);
     if (
       ctx.readBack.between &&

@@ -1,0 +1,47 @@
+// Whether a source row and its target row hold the same values, without writing either in full: per
+// column, a value the runner would write exactly as the target gives it back is equal (the compared
+// form is a function of the value alone), a whole number equal as a number is equal, and anything
+// else is compared in its compared form (canonical.ts). Only keys are always written out, for look-ups.
+import type { ColumnShape, Row, RowValue } from '../../agents/source';
+import { portableWriter } from '../../agents/targetValues';
+import { canonicalOf, type KeptDigits } from './canonical';
+
+export interface RowMatch {
+  /** A source row's key in its compared form, one text per key column. */
+  sourceKey(row: Row): string[];
+  /** A target row's key in its compared form: equal to its source row's. */
+  targetKey(row: Row): string[];
+  /** Whether the two rows' compared forms are equal, column by column. */
+  same(source: Row, target: Row): boolean;
+}
+
+export function rowMatch(
+  columns: readonly ColumnShape[],
+  key: readonly string[],
+  digits: KeptDigits,
+): RowMatch {
+  const each = columns.map((c) => ({
+    name: c.name,
+    write: portableWriter(c),
+    canonical: canonicalOf(c, digits(c)),
+  }));
+  const keyed = key.map((k) => each.find((e) => e.name === k) as (typeof each)[number]);
+  return {
+    sourceKey: (row) => keyed.map((e) => e.canonical(e.write(row[e.name] ?? null))),
+    targetKey: (row) => keyed.map((e) => e.canonical(row[e.name] ?? null)),
+    same: (source, target) => {
+      for (const e of each) {
+        const mine: RowValue = e.write(source[e.name] ?? null);
+        const theirs = target[e.name] ?? null;
+        if (mine === theirs) continue;
+        // A whole number as a JavaScript number at one side and a bigint at the other: equal as
+        // numbers only when exact (a safe integer equals no bigint beyond 2^53).
+        if (typeof mine === 'number' && typeof theirs === 'bigint') {
+          if (Number.isSafeInteger(mine) && Number(theirs) === mine) continue;
+        }
+        if (e.canonical(mine) !== e.canonical(theirs)) return false;
+      }
+      return true;
+    },
+  };
+}
