@@ -4,10 +4,14 @@ import { openJournalSource } from '../main/agents/journal/source';
 import { startSandboxIbmi } from '../simulators/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
 import type { BenchRow } from './rawTargets';
+import { journalConfiguration, type JournalConfiguration } from '../shared/agents/journal';
 
 export const JOURNAL_BENCH_ENTITIES = [
   { source: { schema: 'BENCH', table: 'BIG' }, target: { table: 'big' } },
 ];
+
+/** The benchmarks' journal agent settings: the declared defaults a DBA starts from. */
+export const JOURNAL_BENCH_CONFIGURATION: JournalConfiguration = journalConfiguration.schema.parse({});
 
 export interface JournalBench {
   /** The journal agent on BENCH.BIG, as the runner opens it. */
@@ -33,19 +37,7 @@ export async function startJournalBench(): Promise<JournalBench> {
     open: () =>
       openJournalSource({
         credentials: seedAgentCredentials(sandbox.host),
-        configuration: {
-          dateFormat: null,
-          timeFormat: null,
-          invalidDecimals: 'keep-row-aside',
-          invalidDates: 'keep-row-aside',
-          snapshotMode: 'initial',
-          snapshotChunkRows: 10_000,
-          droppedColumns: 'keep',
-          onTableError: 'suspend-table',
-          maxExceptions: 1000,
-          schemaChanges: 'propagate',
-          droppedTables: 'keep',
-        },
+        configuration: JOURNAL_BENCH_CONFIGURATION,
         pipelineId: 'bench',
         agentId: 'src',
       }),

@@ -8,6 +8,7 @@ import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
 import { openJournalSource } from '../main/agents/journal/source';
 import { readWhole, type SourceAgent, type TableRef } from '../main/agents/source';
 import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
+import { JOURNAL_BENCH_CONFIGURATION } from './journalSource';
 import { BENCH_CONFIGURATION, benchCredentials } from './sandboxSource';
 import { startIbmiThread, startMssqlProcess } from './simulatorProcesses';
 
@@ -141,19 +142,7 @@ export async function ibmiWorld(rows: number): Promise<World> {
       credentials: seedAgentCredentials(system.host, {
         syncLibrary: `S${pipelineId.slice(0, 9).toUpperCase()}`,
       }),
-      configuration: {
-        dateFormat: null,
-        timeFormat: null,
-        invalidDecimals: 'keep-row-aside',
-        invalidDates: 'keep-row-aside',
-        snapshotMode: 'initial',
-        snapshotChunkRows: CHUNK,
-        droppedColumns: 'keep',
-        onTableError: 'suspend-table',
-        maxExceptions: 1000,
-        schemaChanges: 'propagate',
-        droppedTables: 'keep',
-      },
+      configuration: { ...JOURNAL_BENCH_CONFIGURATION, snapshotChunkRows: CHUNK },
       pipelineId,
       agentId: 'src',
     });

@@ -4,27 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalValue, decimalValue } from '../../../../main/runner/verify/canonical';
 
-/** decimalValue's rules alone, as they were before the quick path: the reference. */
-function reference(text: string): string {
-  const t = text.trim();
-  if (/^[+-]?s?nan$/i.test(t)) return 'NaN';
-  if (/^[+-]?inf(inity)?$/i.test(t)) return t.startsWith('-') ? '-Infinity' : 'Infinity';
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t);
-  if (!m) return t;
-  const digits = `${m[2] ?? ''}${m[3] ?? ''}`;
-  let point = (m[2] ?? '').length + Number(m[4] ?? 0);
-  let all = digits.replace(/^0+/, () => '');
-  point -= digits.length - all.length;
-  all = all.replace(/0+$/, '');
-  if (all === '') return '0';
-  const whole =
-    point <= 0 ? '0' : all.length >= point ? all.slice(0, point) : all + '0'.repeat(point - all.length);
-  const fraction = point < 0 ? '0'.repeat(-point) + all : all.slice(Math.max(0, point));
-  return `${m[1] === '-' ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
-}
-
 describe('the compared forms', () => {
   it('give a decimal the same text on the quick path as by the general rules', () => {
+    expect(decimalValue(' -0012.5000')).toBe('-12.5');
     const samples = [
       '0',
       '-0',
@@ -52,7 +34,8 @@ describe('the compared forms', () => {
       const fraction = String(Math.floor(Math.random() * 10 ** (i % 6))).padEnd(i % 7, '0');
       samples.push(`${i % 2 ? '-' : ''}${whole}${i % 5 ? `.${fraction}` : ''}`);
     }
-    for (const s of samples) expect(decimalValue(s), s).toBe(reference(s));
+    // A blank in front keeps a value off the quick path: the general rules trim it, then apply.
+    for (const s of samples) expect(decimalValue(s), s).toBe(decimalValue(` ${s}`));
   });
 
   it('keep a time as the rules keep it, cut to the digits a target holds', () => {
