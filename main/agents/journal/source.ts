@@ -320,8 +320,13 @@ export class JournalSource implements SourceAgent {
   /** The largest value each column asked holds now, over the members read (largestValues.ts). */
   async largestValues(asked: readonly ColumnsOf[]): Promise<LargestValue[]> {
     const found: LargestValue[] = [];
+    // Described together (one catalog read for the tables not described yet), then measured in turn.
+    const layouts = await this.layoutsOf(
+      asked.map((a) => a.ref),
+      true,
+    );
     for (const { ref, columns } of asked) {
-      const [layout] = await this.layoutsOf([ref], true);
+      const layout = layouts.find((l) => tableKey(l.ref) === tableKey(ref));
       if (layout)
         found.push(...(await largestMemberValues(this.members, layout, this.membersRead(layout), columns)));
     }
