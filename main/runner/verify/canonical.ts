@@ -5,7 +5,7 @@
 // instants with an offset as the UTC instant, bytes as hex.
 import { Buffer } from 'node:buffer';
 import type { ColumnShape, Row } from '../../agents/source';
-import { affinityOf, portable, portableWriter } from '../../agents/targetValues';
+import { affinityOf, portable } from '../../agents/targetValues';
 
 /** How a target keeps a column's times: the fraction digits it holds (Infinity: all it is given). */
 export type KeptDigits = (c: ColumnShape) => number;
@@ -21,7 +21,6 @@ function plainDecimalValue(t: string): string | null {
   let i = negative ? 1 : 0;
   let point = -1;
   let lastNonZero = -1;
-  let firstSignificant = -1;
   if (i >= t.length) return null;
   for (let k = i; k < t.length; k++) {
     const ch = t.charCodeAt(k);
@@ -29,10 +28,7 @@ function plainDecimalValue(t: string): string | null {
       if (point >= 0) return null;
       point = k;
     } else if (ch >= 48 && ch <= 57) {
-      if (ch !== 48) {
-        lastNonZero = k;
-        if (firstSignificant < 0 && point < 0) firstSignificant = k;
-      }
+      if (ch !== 48) lastNonZero = k;
     } else return null;
   }
   if (point === i && t.length === i + 1) return null;
@@ -68,34 +64,22 @@ export function decimalValue(text: string): string {
 
 /** `YYYY-MM-DD HH:MM:SS` with its fraction cut to `digits` and its trailing zeros dropped. */
 function timeText(text: string, digits: number): string {
-  // Most values are already so: no `T`, no blank at either end, a fraction within the digits kept,
-  // not ending in zero.
-  const dot = text.lastIndexOf('.');
-  const end = text.charCodeAt(text.length - 1);
-  if (
-    text.indexOf('T') < 0 &&
-    end !== 32 &&
-    text.charCodeAt(0) !== 32 &&
-    (dot < 0 ? end !== 46 : end !== 48 && end !== 46 && text.length - dot - 1 <= digits)
-  )
-    return text;
-  // A fraction within the digits kept, its zeros at the end dropped (`.123000` → `.123`).
-  if (
-    text.indexOf('T') < 0 &&
-    end !== 32 &&
-    text.charCodeAt(0) !== 32 &&
-    dot > 0 &&
-    dot < text.length - 1 &&
-    text.length - dot - 1 <= digits
-  ) {
-    let last = text.length - 1;
-    while (last > dot && text.charCodeAt(last) === 48) last--;
-    let digitsOnly = true;
-    for (let k = dot + 1; k <= last; k++) {
-      const ch = text.charCodeAt(k);
-      if (ch < 48 || ch > 57) digitsOnly = false;
+  // Most values need no rule: no `T`, no blank at either end, and a fraction (if any) of digits
+  // within those kept, whose zeros at the end are dropped by a scan (`.123000` → `.123`).
+  const end = text.length - 1;
+  if (text.indexOf('T') < 0 && text.charCodeAt(0) !== 32 && text.charCodeAt(end) !== 32) {
+    const dot = text.lastIndexOf('.');
+    if (dot < 0) return text;
+    if (dot < end && end - dot <= digits) {
+      let last = end;
+      while (last > dot && text.charCodeAt(last) === 48) last--;
+      let digitsOnly = true;
+      for (let k = dot + 1; k <= last; k++) {
+        const ch = text.charCodeAt(k);
+        if (ch < 48 || ch > 57) digitsOnly = false;
+      }
+      if (digitsOnly) return text.slice(0, last === dot ? dot : last + 1);
     }
-    if (digitsOnly) return text.slice(0, last === dot ? dot : last + 1);
   }
   const m = /^(.*?)(?:\.(\d+))?$/.exec(text.trim().replace('T', ' ')) as RegExpExecArray;
   const fraction = (m[2] ?? '').slice(0, Number.isFinite(digits) ? digits : undefined).replace(/0+$/, '');
@@ -167,25 +151,6 @@ export function canonicalOf(c: ColumnShape, digits: number): (v: unknown) => str
   }
 }
 
-/** A side's form of a table's rows, each column's conversion chosen once (sourceForm, targetForm). */
-export function compiledForm(
-  columns: readonly ColumnShape[],
-  digits: KeptDigits,
-  side: 'source' | 'target',
-): (row: Row) => string[] {
-  const steps = columns.map((c) => {
-    const canonical = canonicalOf(c, digits(c));
-    if (side === 'target') return (row: Row) => canonical(row[c.name] ?? null);
-    const write = portableWriter(c);
-    return (row: Row) => canonical(write(row[c.name] ?? null));
-  });
-  return (row) => {
-    const out = new Array<string>(steps.length);
-    for (let i = 0; i < steps.length; i++) out[i] = (steps[i] as (row: Row) => string)(row);
-    return out;
-  };
-}
-
 /** A source row as the target should hold it, column by column in `columns` order. */
 export function sourceForm(columns: readonly ColumnShape[], row: Row, digits: KeptDigits): string[] {
   return columns.map((c) => canonicalValue(c, portable(c, row[c.name] ?? null), digits(c)));
@@ -212,7 +177,7 @@ export interface Compared {
 }
 
 /**
- * Rows in their compared form (a side's compiledForm) by their key's text, in the rows' order;
+ * Rows in their compared form (a side's form from rowMatch) by their key's text, in the rows' order;
  * the key is taken from the columns' values, not formed twice.
  */
 export function byKey(

@@ -1,4 +1,5 @@
-// Whether a source row and its target row hold the same values, without writing either in full: per
+// A table's rows in their compared form, each column's conversion chosen once; and whether a source
+// row and its target row hold the same values, without writing either in full: per
 // column, a value the runner would write exactly as the target gives it back is equal (the compared
 // form is a function of the value alone), a whole number equal as a number is equal, and anything
 // else is compared in its compared form (canonical.ts). Only keys are always written out, for look-ups.
@@ -7,6 +8,10 @@ import { portableWriter } from '../../agents/targetValues';
 import { canonicalOf, type KeptDigits } from './canonical';
 
 export interface RowMatch {
+  /** A source row in its compared form, column by column (sourceForm, each conversion chosen once). */
+  source(row: Row): string[];
+  /** A target row in its compared form (targetForm, likewise). */
+  target(row: Row): string[];
   /** A source row's key in its compared form, one text per key column. */
   sourceKey(row: Row): string[];
   /** A target row's key in its compared form: equal to its source row's. */
@@ -27,6 +32,8 @@ export function rowMatch(
   }));
   const keyed = key.map((k) => each.find((e) => e.name === k) as (typeof each)[number]);
   return {
+    source: (row) => each.map((e) => e.canonical(e.write(row[e.name] ?? null))),
+    target: (row) => each.map((e) => e.canonical(row[e.name] ?? null)),
     sourceKey: (row) => keyed.map((e) => e.canonical(e.write(row[e.name] ?? null))),
     targetKey: (row) => keyed.map((e) => e.canonical(row[e.name] ?? null)),
     same: (source, target) => {

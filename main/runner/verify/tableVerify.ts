@@ -9,7 +9,7 @@ import { VERIFY_DEFAULTS } from '../../../shared/verify';
 import type { ColumnShape, Row, RowValue, SnapshotChunk, SourceAgent, TableRef } from '../../agents/source';
 import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../agents/target';
 import { affinityOf } from '../../agents/targetValues';
-import { byKey, compiledForm, keyText, targetForm } from './canonical';
+import { byKey, keyText, targetForm } from './canonical';
 import { rowMatch, type RowMatch } from './rowMatch';
 import { KeySet } from './keySet';
 
@@ -28,8 +28,6 @@ export type StepResult = 'worked' | 'waiting' | 'done';
 type ReadChunk = { chunk: SnapshotChunk; startedAt: number };
 interface Forms {
   table: TargetTable;
-  source: (row: Row) => string[];
-  target: (row: Row) => string[];
   match: RowMatch;
 }
 
@@ -130,16 +128,11 @@ export class TableVerifyJob {
     return 'done';
   }
 
-  /** Each side's compared form of this table's rows, compiled once (again when the table changes). */
+  /** This table's row match, its conversions chosen once (again when the table changes). */
   private formsOf(ctx: VerifyStepContext): Forms {
     if (this.forms?.table !== ctx.table) {
       const digits = (c: ColumnShape) => ctx.readBack.keptDigits(c);
-      this.forms = {
-        table: ctx.table,
-        source: compiledForm(ctx.table.columns, digits, 'source'),
-        target: compiledForm(ctx.table.columns, digits, 'target'),
-        match: rowMatch(ctx.table.columns, ctx.table.key, digits),
-      };
+      this.forms = { table: ctx.table, match: rowMatch(ctx.table.columns, ctx.table.key, digits) };
     }
     return this.forms;
   }
@@ -165,7 +158,7 @@ export class TableVerifyJob {
     const started = ctx.now();
     const { chunk, startedAt } = await (this.ahead ?? this.readAhead(ctx, this.cursor));
     this.ahead = chunk.next !== null ? this.readAhead(ctx, chunk.next) : null;
-    const { match, source } = this.formsOf(ctx);
+    const { match } = this.formsOf(ctx);
     // Keys only are written out for every row; a row's values are compared where they stand.
     const keyed = chunk.rows.map((row) => {
       const key = match.sourceKey(row);
@@ -183,7 +176,7 @@ export class TableVerifyJob {
     for (const s of keyed) {
       const there = held.get(s.text);
       if (!there || !match.same(s.row, there))
-        this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(source(s.row)), startedAt);
+        this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(match.source(s.row)), startedAt);
     }
     this.rowsCompared += keyed.length;
     this.chunks++;
@@ -270,9 +263,9 @@ export class TableVerifyJob {
       t,
       due.map(([, s]) => s.targetKey),
     );
-    const forms = this.formsOf(ctx);
-    const bySource = byKey(t.columns, t.key, sourceRows, forms.source);
-    const byTarget = byKey(t.columns, t.key, targetRows, forms.target);
+    const { match } = this.formsOf(ctx);
+    const bySource = byKey(t.columns, t.key, sourceRows, match.source);
+    const byTarget = byKey(t.columns, t.key, targetRows, match.target);
     for (const [text, s] of due) {
       const source = bySource.get(text)?.values ?? null;
       const target = byTarget.get(text)?.values ?? null;

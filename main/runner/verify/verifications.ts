@@ -13,7 +13,8 @@ import {
   type TableRef,
 } from '../../agents/source';
 import type { Target, TargetReadBack, TargetTable } from '../../agents/target';
-import { byKey, compiledForm, keyText } from './canonical';
+import { byKey, keyText } from './canonical';
+import { rowMatch } from './rowMatch';
 import { TableVerifyJob, type Found, type StepResult } from './tableVerify';
 
 export interface VerifyRunContext {
@@ -187,7 +188,7 @@ export class Verifications {
       some.map((f) => f.sourceKey),
     );
     const digits = (c: ColumnShape) => readBack.keptDigits(c);
-    const bySourceKey = byKey(t.columns, t.key, rows, compiledForm(t.columns, digits, 'source'));
+    const bySourceKey = byKey(t.columns, t.key, rows, rowMatch(t.columns, t.key, digits).source);
     const changes: Change[] = some.map((f): Change => {
       const row = bySourceKey.get(keyText(t.key.map((k) => f.key[k] ?? '')))?.row ?? null;
       return row
