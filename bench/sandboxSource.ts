@@ -38,7 +38,7 @@ export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   droppedTables: 'keep',
 };
 
-export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>
+export const openBenchSource = (sandbox: Pick<SandboxSqlServer, 'port'>, connections = 2) =>
   openChangeTrackingSource({
     credentials: benchCredentials(sandbox, connections),
     configuration: BENCH_CONFIGURATION,
@@ -50,7 +50,10 @@ export const openBenchSource = (sandbox: SandboxSqlServer, connections = 2) =>
  * The benchmarks' table on a fresh sandbox: Change Tracking and snapshots allowed, `dbo.Big` created
  * and tracked, and `rows` inserted before anything reads it.
  */
-export async function createBenchTable(sandbox: SandboxSqlServer, rows: readonly BenchRow[]): Promise<void> {
+export async function createBenchTable(
+  sandbox: Pick<SandboxSqlServer, 'port'>,
+  rows: readonly BenchRow[],
+): Promise<void> {
   const setup = await openBenchSource(sandbox);
   try {
     await setup.pool.request()

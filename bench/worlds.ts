@@ -9,7 +9,8 @@ import { openJournalSource } from '../main/agents/journal/source';
 import { readWhole, type SourceAgent, type TableRef } from '../main/agents/source';
 import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
 import { JOURNAL_BENCH_CONFIGURATION } from './journalSource';
-import { BENCH_CONFIGURATION, benchCredentials } from './sandboxSource';
+import { benchRows } from './rawTargets';
+import { BENCH_CONFIGURATION, BENCH_LOGIN, benchCredentials, createBenchTable } from './sandboxSource';
 import { startIbmiThread, startMssqlProcess } from './simulatorProcesses';
 
 export const CHUNK = 10_000;
@@ -47,18 +48,7 @@ export async function sqlServerWorld(rows: number): Promise<World> {
       agentId: 'src',
     });
   const admin = await open('setup');
-  await admin.pool.request().batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 5 DAYS);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-    CREATE TABLE dbo.Big (Id INT PRIMARY KEY, Name NVARCHAR(50) NOT NULL, Amount DECIMAL(12, 2) NOT NULL, At DATETIME2(3) NOT NULL);
-    ALTER TABLE dbo.Big ENABLE CHANGE_TRACKING;`);
-  for (let from = 0; from < rows; from += 1000) {
-    const values = Array.from(
-      { length: Math.min(1000, rows - from) },
-      (_, i) =>
-        `(${from + i}, N'customer ${from + i}', ${((from + i) % 10_000) / 100}, '2026-01-01 10:00:00.123')`,
-    );
-    await admin.pool.request().batch(`INSERT INTO dbo.Big VALUES ${values.join(', ')}`);
-  }
+  await createBenchTable(sandbox, benchRows(rows, '2026-01-01 10:00:00.123'));
   return {
     label: 'ct',
     ref: { schema: 'dbo', table: 'Big' },
@@ -75,8 +65,8 @@ export async function sqlServerWorld(rows: number): Promise<World> {
         server: '127.0.0.1',
         port: server.port,
         database: 'Sales',
-        user: 'bench',
-        password: 'Bench-Pa55',
+        user: BENCH_LOGIN.name,
+        password: BENCH_LOGIN.password,
         options: { encrypt: false, trustServerCertificate: true },
         pool: { max: 1 },
       }).connect();
