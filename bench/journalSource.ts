@@ -1,5 +1,6 @@
 // The journal agent on a benchmark's own simulated IBM i: BENCH.BIG journaled with both images, the
 // agent's settings, and the benchmark's rows inserted in one commit cycle.
+import type { IbmiConnection } from '../main/agents/drivers/ibmi/connection';
 import { openJournalSource } from '../main/agents/journal/source';
 import { startSandboxIbmi } from '../simulators/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
@@ -24,15 +25,20 @@ export interface JournalBench {
   close(): Promise<void>;
 }
 
-export async function startJournalBench(): Promise<JournalBench> {
-  const sandbox = await startSandboxIbmi({ seed: true });
-  // One administrator's session for the whole benchmark: a timed DSPJRN does not sign on.
-  const admin = await sandbox.connect({ ...SEED_ADMIN });
+/** BENCH.BIG, empty, journaled with both images: the benchmarks' IBM i table. */
+export async function createJournalBenchTable(admin: IbmiConnection): Promise<void> {
   await admin.query('CREATE SCHEMA BENCH');
   await admin.query(
     'CREATE TABLE BENCH.BIG (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, AT TIMESTAMP NOT NULL)',
   );
   await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
+}
+
+export async function startJournalBench(): Promise<JournalBench> {
+  const sandbox = await startSandboxIbmi({ seed: true });
+  // One administrator's session for the whole benchmark: a timed DSPJRN does not sign on.
+  const admin = await sandbox.connect({ ...SEED_ADMIN });
+  await createJournalBenchTable(admin);
   return {
     open: () =>
       openJournalSource({

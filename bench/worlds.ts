@@ -8,7 +8,7 @@ import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
 import { openJournalSource } from '../main/agents/journal/source';
 import { readWhole, type SourceAgent, type TableRef } from '../main/agents/source';
 import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';
-import { JOURNAL_BENCH_CONFIGURATION } from './journalSource';
+import { createJournalBenchTable, JOURNAL_BENCH_CONFIGURATION } from './journalSource';
 import { benchRows } from './rawTargets';
 import { BENCH_CONFIGURATION, BENCH_LOGIN, benchCredentials, createBenchTable } from './sandboxSource';
 import { startIbmiThread, startMssqlProcess } from './simulatorProcesses';
@@ -113,11 +113,7 @@ export async function sqlServerWorld(rows: number): Promise<World> {
 export async function ibmiWorld(rows: number): Promise<World> {
   const system = await startIbmiThread(SEED_ADMIN);
   const { admin } = system;
-  await admin.query('CREATE SCHEMA BENCH');
-  await admin.query(
-    'CREATE TABLE BENCH.BIG (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(50) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL, AT TIMESTAMP NOT NULL)',
-  );
-  await admin.command('CHGJRNOBJ OBJ((BENCH/BIG *FILE)) ATR(*IMAGES) IMAGES(*BOTH)');
+  await createJournalBenchTable(admin);
   for (let from = 0; from < rows; from += 1000) {
     const values = Array.from(
       { length: Math.min(1000, rows - from) },
