@@ -13,6 +13,7 @@ import {
   type TableRef,
 } from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
+import { rowBytesBound } from '../agents/columnWidths';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
 import type { RunnerEvent } from './events';
 
@@ -52,8 +53,10 @@ const CHUNK_BYTES = 32 * 2 ** 20;
  * and the stream waits at most this long plus a chunk.
  */
 export const COPY_STEP_MS = 1000;
-/** A table's first chunk, before its rows' size is known. */
+/** A table's first chunk when its declared types set no bound on a row (a LOB, `(max)`). */
 const FIRST_CHUNK_ROWS = 100;
+/** Rows of a chunk whose sizes are added up for the next chunk's size: spread over the chunk. */
+const SIZED_ROWS = 256;
 
 /** A row's size in memory, roughly: text two bytes a character, bytes as they are, the rest eight. */
 function rowBytes(row: Row): number {
@@ -61,6 +64,15 @@ function rowBytes(row: Row): number {
   for (const v of Object.values(row))
     n += typeof v === 'string' ? v.length * 2 : v instanceof Uint8Array ? v.byteLength : 8;
   return n;
+}
+
+/** The rows' average size, from up to SIZED_ROWS of them spread over the chunk. */
+function averageRowBytes(rows: readonly Row[]): number {
+  const step = Math.max(1, Math.floor(rows.length / SIZED_ROWS));
+  let bytes = 0;
+  let counted = 0;
+  for (let i = 0; i < rows.length; i += step, counted++) bytes += rowBytes(rows[i] as Row);
+  return bytes / counted;
 }
 
 export class TableCopies {
@@ -201,10 +213,19 @@ export class TableCopies {
     this.o.emit({ kind: 'snapshot-started', table: table.source, reason, rowsTotal });
   }
 
-  /** Rows for a table's next chunk: the setting, fewer when its rows are wide (memory stays bounded). */
-  private chunkRows(table: string): number {
-    const size = this.rowSize.get(table);
-    const fit = size ? Math.floor(CHUNK_BYTES / Math.max(1, size)) : FIRST_CHUNK_ROWS;
+  /**
+   * Rows for a table's next chunk: the setting, fewer when its rows are wide (memory stays bounded).
+   * The first chunk is sized by the declared types (their widest row) or, when a column has no bound,
+   * is small: its rows' sizes set the next one's.
+   */
+  private chunkRows(table: TargetTable): number {
+    const size = this.rowSize.get(table.source);
+    const bound = rowBytesBound(table.columns);
+    const fit = size
+      ? Math.floor(CHUNK_BYTES / Math.max(1, size))
+      : bound === Infinity
+        ? FIRST_CHUNK_ROWS
+        : Math.max(FIRST_CHUNK_ROWS, Math.floor(CHUNK_BYTES / Math.max(1, bound)));
     return Math.max(1, Math.min(this.o.snapshotChunkRows, fit));
   }
 
@@ -242,7 +263,7 @@ export class TableCopies {
         let reading: ReturnType<TableCopies['readChunk']> | null = this.readChunk(
           ctx,
           ref,
-          name,
+          table,
           copy.cursor,
         );
         try {
@@ -258,7 +279,7 @@ export class TableCopies {
               await this.refuseEmpty(ctx, ref);
             // The next chunk is read while this one is written, unless this step's time is spent.
             const more = chunk.next !== null && this.o.now() < until && !owed();
-            if (more) reading = this.readChunk(ctx, ref, name, chunk.next);
+            if (more) reading = this.readChunk(ctx, ref, table, chunk.next);
             // Commits one after the other; one that fails does not stop the next.
             const state = copy;
             const mine = writing
@@ -283,10 +304,10 @@ export class TableCopies {
     return { copying: [...stored.copies.values()].some((c) => !c.cancelled), refused };
   }
 
-  private async readChunk(ctx: CopyContext, ref: TableRef, name: string, cursor: string | null) {
-    const chunk = await ctx.source.readChunk(ref, cursor, this.chunkRows(name));
-    if (chunk.rows.length > 0)
-      this.rowSize.set(name, chunk.rows.reduce((n, r) => n + rowBytes(r), 0) / chunk.rows.length);
+  private async readChunk(ctx: CopyContext, ref: TableRef, table: TargetTable, cursor: string | null) {
+    const name = table.source;
+    const chunk = await ctx.source.readChunk(ref, cursor, this.chunkRows(table));
+    if (chunk.rows.length > 0) this.rowSize.set(name, averageRowBytes(chunk.rows));
     this.o.emit({ kind: 'snapshot-chunk-read', table: name, rows: chunk.rows.length });
     return chunk;
   }

@@ -11,18 +11,15 @@ import { tableKey } from '../source';
 import type { LargestValue, SourceOrigin } from '../spi';
 import { failed, passed } from '../checkResults';
 import { TableEnvelope } from './envelope';
-
-const UNBOUNDED =
-  /\(max\)|^(text|ntext|image|xml|sql_variant|geography|geometry|hierarchyid|clob|blob|dbclob)\b/i;
+import { declaredSize, hasNoBound } from '../columnWidths';
 
 /** The most bytes a column's value takes in an event's JSON; Infinity when its type has no bound. */
 export function widestValue(c: ColumnShape): number {
-  const type = c.sourceType.toLowerCase();
-  if (UNBOUNDED.test(type)) return Infinity;
-  const length = Number(/\((\d+)/.exec(type)?.[1] ?? 0);
-  if (/binary|rowid/.test(type)) return Math.ceil(((length || 40) * 4) / 3) + 2;
+  if (hasNoBound(c)) return Infinity;
+  const { kind, length } = declaredSize(c);
+  if (kind === 'binary') return Math.ceil((length * 4) / 3) + 2;
   // Text: up to three UTF-8 bytes per character (SQL Server counts UTF-16 units; a pair is four bytes).
-  if (/char|graphic|text/.test(type)) return (length || 1) * 3 + 2;
+  if (kind === 'text') return length * 3 + 2;
   // Numbers, dates, times, decimals as bytes or text: a few dozen bytes at most.
   return 64;
 }

@@ -17,14 +17,21 @@ const shape = {
 };
 const entities = [{ source: shape.ref, target: { table: 'T' } }];
 
-/** A source of `rows` rows read in chunks; `lose()` makes its next read report the position lost. */
-function standIn(rows: number, wide = 0) {
+/**
+ * A source of `rows` rows read in chunks; `lose()` makes its next read report the position lost.
+ * `wide` rows carry a text column `Doc` of that many characters, declared as `docType`.
+ */
+function standIn(rows: number, wide = 0, docType = 'nvarchar(max)') {
   let lost = false;
   const reads: (string | null)[] = [];
   const limits: number[] = [];
   const agent: SourceAgent = {
     check: async () => [],
-    describe: async () => [shape],
+    describe: async () => [
+      wide
+        ? { ...shape, columns: [...shape.columns, { name: 'Doc', sourceType: docType, nullable: false }] }
+        : shape,
+    ],
     countRows: async () => rows,
     snapshotStart: async () => '100',
     readRows: async () => [],
@@ -240,8 +247,30 @@ describe('a copy in progress', () => {
       snapshotChunkRows: 10_000,
       copyStepMs: 0,
     }).runUntilCaughtUp();
+    // nvarchar(max) bounds nothing: a first chunk of 100 rows measures them.
     expect(source.limits[0]).toBe(100);
     expect(source.limits.slice(1)).toEqual(Array<number>(14).fill(15));
     expect(target.rows.size).toBe(300);
+  });
+
+  it('sizes a first chunk by the declared types: narrow rows take the setting, wide ones what fits', async () => {
+    const copy = async (docType: string, wide: number) => {
+      const source = standIn(30_000, wide, docType);
+      await new PipelineRunner({
+        openSource: async () => source.agent,
+        openTarget: async () => memory(),
+        entities,
+        snapshotChunkRows: 10_000,
+        copyStepMs: 0,
+      }).runUntilCaughtUp();
+      return source.limits;
+    };
+    // nvarchar(50): at most 196 bytes a row, so the whole setting from the first chunk on.
+    expect(await copy('nvarchar(50)', 50)).toEqual([10_000, 10_000, 10_000]);
+    // nvarchar(4000) declared, 1,000 characters held: the first chunk fits the widest rows the type
+    // allows (32 MiB / 8,096 bytes = 4,144), the next ones the rows' measured size.
+    const limits = await copy('nvarchar(4000)', 1000);
+    expect(limits[0]).toBe(4144);
+    expect(limits[1]).toBe(10_000);
   });
 });
