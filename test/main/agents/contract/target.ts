@@ -177,6 +177,30 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await again.close();
     });
 
+    it('applies a large batch in order: a key changed again within it, deleted, inserted again', async () => {
+      const { t, target } = await fresh();
+      // 400 changes over 50 keys: runs of upserts where a key comes back a few rows later (within one
+      // multi-row statement or across two), broken by deletes; the last change of each key wins.
+      const changes: Change[] = [];
+      const expected = new Map<number, string>();
+      for (let i = 0; i < 400; i++) {
+        const id = (i * 7) % 50;
+        const position = String(i + 1);
+        if (i % 37 === 36) {
+          changes.push(remove(id, position));
+          expected.delete(id);
+        } else {
+          changes.push({ ...upsert(id, `v${i}`, position), op: i % 2 ? 'update' : 'insert' });
+          expected.set(id, `v${i}`);
+        }
+      }
+      await target.apply(changes, { 'dbo.Items': '400' });
+      const rows = [...expected].map(([id, name]) => `${id}|${name}`);
+      expect([...(await h.read(t)).rows].sort()).toEqual(rows.sort());
+      expect(rows.length).toBeGreaterThan(40);
+      await target.close();
+    });
+
     it('applies nothing of a batch that fails, neither rows nor checkpoint', async () => {
       const { t, target } = await fresh();
       await target.apply([upsert(1, 'a', '1')], { 'dbo.Items': '1' });
