@@ -25,21 +25,32 @@ export function copyText(v: unknown): string {
 
 const LINES_PER_CHUNK = 1000;
 
-/** `rows` (each already bound, one value per column) into `table` by one COPY on `client`. */
-export async function copyRows(
+/**
+ * `rows` into `table` by one COPY on `client`, each written as its line by `line` (values bound as the
+ * target binds them, joined by copyLine): no array of values is made per row.
+ */
+export async function copyRows<T>(
   client: pg.PoolClient,
   table: string,
   columns: readonly string[],
-  rows: readonly (readonly unknown[])[],
+  rows: readonly T[],
+  line: (row: T) => string,
 ): Promise<void> {
   function* chunks() {
     for (let from = 0; from < rows.length; from += LINES_PER_CHUNK) {
       let text = '';
       const to = Math.min(rows.length, from + LINES_PER_CHUNK);
-      for (let i = from; i < to; i++) text += `${(rows[i] as readonly unknown[]).map(copyText).join('\t')}\n`;
+      for (let i = from; i < to; i++) text += `${line(rows[i] as T)}\n`;
       yield text;
     }
   }
   const copy = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
   await pipeline(Readable.from(chunks()), copy);
+}
+
+/** A line of COPY's text format from one value per column, each as `value(i)` gives it. */
+export function copyLine(columns: number, value: (i: number) => unknown): string {
+  let text = copyText(value(0));
+  for (let i = 1; i < columns; i++) text += `\t${copyText(value(i))}`;
+  return text;
 }

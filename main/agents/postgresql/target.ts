@@ -20,7 +20,7 @@ import {
   type TargetTable,
 } from '../target';
 import { affinityOf, portable, portableWriter } from '../targetValues';
-import { copyRows } from './copy';
+import { copyLine, copyRows } from './copy';
 import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 import { quoted as q } from './identifier';
@@ -410,12 +410,7 @@ export class PostgresTarget implements Target {
     const w = this.writerOf(t);
     await client.query('SAVEPOINT cdc_copy');
     try {
-      await copyRows(
-        client,
-        this.tableName(t),
-        w.columns,
-        rows.map((r) => this.values(t, w, r)),
-      );
+      await copyRows(client, this.tableName(t), w.columns, rows, (r) => this.line(t, w, r));
       await client.query('RELEASE SAVEPOINT cdc_copy');
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
@@ -428,6 +423,14 @@ export class PostgresTarget implements Target {
     return t.columns.map((c, i) => (w.binders[i] as Binder)(r[c.name] ?? null));
   }
 
+  /** The row as a line of COPY's text format, bound as `values` binds it. */
+  private line(t: TargetTable, w: Writer, r: Row): string {
+    const { columns } = t;
+    return copyLine(columns.length, (i) =>
+      (w.binders[i] as Binder)(r[(columns[i] as ColumnShape).name] ?? null),
+    );
+  }
+
   private async upsertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
     const w = this.writerOf(t);
     const values = (r: Row) => this.values(t, w, r);
@@ -436,7 +439,7 @@ export class PostgresTarget implements Target {
       // changes (one per key), so the merge never meets a key twice.
       const stage = q(`${STAGE_PREFIX}${++this.stages}`);
       await client.query(`CREATE TEMP TABLE ${stage} (LIKE ${this.tableName(t)}) ON COMMIT DROP`);
-      await copyRows(client, stage, w.columns, rows.map(values));
+      await copyRows(client, stage, w.columns, rows, (r) => this.line(t, w, r));
       await client.query(
         `INSERT INTO ${this.tableName(t)} (${w.columns.join(', ')}) SELECT ${w.columns.join(', ')} FROM ${stage} ${w.onConflict}`,
       );
