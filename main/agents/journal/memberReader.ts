@@ -103,10 +103,23 @@ function rowOf(layout: FileLayout, r: IbmiRow, member: string | null, byRrn: boo
   const row: Row = {};
   if (member !== null) row[MEMBER_COLUMN] = member;
   if (byRrn) row[RRN_COLUMN] = Number(r[RRN_ALIAS]);
-  layout.fields.forEach((f, i) => {
-    row[f.name] = formValue(f, r[fieldAlias(i)] ?? null, form);
-  });
+  const { fields } = layout;
+  const aliases = aliasesOf(fields.length);
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as FieldDef;
+    row[f.name] = formValue(f, r[aliases[i] as string] ?? null, form);
+  }
   return row;
+}
+
+/** The fields' aliases C0 … Cn-1, made once per width: a copy reads millions of rows. */
+const aliasLists: string[][] = [];
+function aliasesOf(width: number): readonly string[] {
+  const known = aliasLists[width];
+  if (known) return known;
+  const made = Array.from({ length: width }, (_, i) => fieldAlias(i));
+  aliasLists[width] = made;
+  return made;
 }
 
 /**

@@ -24,12 +24,33 @@ function digitsOf(value: string, precision: number, scale: number): { negative: 
  */
 export function canonicalDecimal(v: string | number | bigint, scale: number): string {
   if (typeof v === 'number') return v.toFixed(scale);
+  if (typeof v === 'string' && isCanonical(v, scale)) return v;
   const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(String(v));
   if (!m) throw new RangeError(`"${String(v)}" is not a decimal number.`);
   const whole = (m[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
   const fraction = (m[3] ?? '').padEnd(scale, '0').slice(0, scale);
   const zero = /^0*$/.test(whole + fraction);
   return `${m[1] === '-' && !zero ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
+/**
+ * Whether `v` is already in the canonical form at `scale` (as SQL answers most decimals), checked by
+ * its characters: an optional minus, digits without a leading zero (one zero alone), the point and
+ * exactly `scale` digits, and not a negative zero.
+ */
+function isCanonical(v: string, scale: number): boolean {
+  const from = v.charCodeAt(0) === 45 ? 1 : 0;
+  const point = scale > 0 ? v.length - scale - 1 : v.length;
+  if (point <= from || (scale > 0 && v.charCodeAt(point) !== 46)) return false;
+  if (v.charCodeAt(from) === 48 && point - from > 1) return false;
+  let nonZero = false;
+  for (let i = from; i < v.length; i++) {
+    if (i === point) continue;
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+    if (c !== 48) nonZero = true;
+  }
+  return from === 0 || nonZero;
 }
 
 /** An integer with an implied decimal point (a DDS binary field with decimal positions): 12345 at 2 is `123.45`. */

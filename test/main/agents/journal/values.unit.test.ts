@@ -43,6 +43,26 @@ describe('formValue', () => {
     expect(formValue(ts, '2026-11-22 00:30:00.000001', berlin)).toBe('2026-11-21 23:30:00.000001');
   });
 
+  it('timestamps: the quick forms (an image, SQL) give what the general rule gives, for any fields', () => {
+    const ts = field({ kind: 'timestamp', ccsid: 37 });
+    const utc = { ...iso, utcOffsetMinutes: 0 };
+    const two = (n: number) => String(n).padStart(2, '0');
+    for (let i = 0; i < 2000; i++) {
+      const f = [1 + ((i * 7919) % 9999), 1 + (i % 12), 1 + (i % 28), i % 24, (i * 7) % 60, (i * 13) % 60];
+      const date = `${String(f[0]).padStart(4, '0')}-${two(f[1] as number)}-${two(f[2] as number)}`;
+      const micro = String((i * 104_729) % 1_000_000).padStart(6, '0');
+      const expected = `${date} ${two(f[3] as number)}:${two(f[4] as number)}:${two(f[5] as number)}.${micro}`;
+      const image = `${date}-${two(f[3] as number)}.${two(f[4] as number)}.${two(f[5] as number)}.${micro}`;
+      // A trailing blank takes the general rule (the text trimmed): the quick forms must agree with it.
+      for (const form of [iso, utc]) {
+        expect(formValue(ts, expected, form)).toBe(expected);
+        expect(formValue(ts, image, form)).toBe(expected);
+        expect(formValue(ts, `${expected} `, form)).toBe(expected);
+        expect(formValue(ts, `${image} `, form)).toBe(expected);
+      }
+    }
+  });
+
   it('BOOLEAN: true or false from an image, a bit, 1/0 or TRUE/FALSE text; anything else named', () => {
     const flag = field({ kind: 'boolean' });
     expect([true, 1, 1n, '1', ' true '].map((v) => formValue(flag, v, iso))).toEqual([
