@@ -1,12 +1,15 @@
 // One table's verify, a step at a time inside the runner's loop (so it never races the runner's own
-// writes): source chunks in the source's order, each looked up at the target by key and compared by a
-// digest, row by row only when the digests differ; then the target's keys, read through, any the
-// source did not have being extras; then every difference read again at both sides once the pipeline
-// has applied past it, kept only when it stays (a row whose change was in flight verifies clean).
+// writes): source chunks in the source's order, each looked up at the target by key and compared row
+// by row; then the target's keys, read through, any the source did not have being extras; then every
+// difference read again at both sides once the pipeline has applied past it, kept only when it stays
+// (a row whose change was in flight verifies clean). When every chunk came in ascending whole-number
+// keys and was read at the target as the range from the chunk before it, those ranges have shown every
+// target key up to the last: only the keys below the first and past the last are read through.
 import { Buffer } from 'node:buffer';
 import type { Difference, DifferenceKind, TableVerify, VerifyOptions } from '../../../shared/verify';
 import { VERIFY_DEFAULTS } from '../../../shared/verify';
 import type { ColumnShape, Row, RowValue, SnapshotChunk, SourceAgent, TableRef } from '../../agents/source';
+import { keyCursor } from '../../agents/source';
 import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../agents/target';
 import { affinityOf } from '../../agents/targetValues';
 import { byKey, keyText, targetForm } from './canonical';
@@ -43,6 +46,17 @@ interface Suspect {
   lastSource: string | null;
 }
 
+/**
+ * The target keys the chunks' ranges have shown: from `first` to `last` without a gap, each chunk's
+ * range starting past the one before it. `extras` are the target rows in them the source chunks lacked.
+ */
+interface Covered {
+  first: bigint;
+  last: bigint;
+  seen: number;
+  extras: Row[];
+}
+
 /** A confirmed difference with the keys a repair reads and writes by. */
 export interface Found extends Difference {
   sourceKey: Row;
@@ -50,6 +64,23 @@ export interface Found extends Difference {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Keys read per page below a verify's first key (a replica that is right has none there). */
+const EDGE_PAGE = 100;
+
+/** The lowest and highest of a chunk's one-column whole-number keys; null for any other key text. */
+function keyRange(rows: readonly { key: string[] }[]): { low: bigint; high: bigint } | null {
+  let low: bigint | null = null;
+  let high: bigint | null = null;
+  for (const r of rows) {
+    const text = r.key[0] ?? '';
+    if (!/^-?\d+$/.test(text)) return null;
+    const k = BigInt(text);
+    if (low === null || k < low) low = k;
+    if (high === null || k > high) high = k;
+  }
+  return low === null || high === null ? null : { low, high };
+}
 
 /** A difference that keeps changing is confirmed after this many re-reads. */
 const MAX_ROUNDS = 5;
@@ -76,7 +107,9 @@ function sourceValueOf(c: ColumnShape, text: string): RowValue {
 }
 
 export class TableVerifyJob {
-  phase: 'queued' | 'rows' | 'extras' | 'recheck' | 'done' | 'cancelled' | 'failed' = 'queued';
+  phase: 'queued' | 'rows' | 'edges' | 'extras' | 'recheck' | 'done' | 'cancelled' | 'failed' = 'queued';
+  /** What the chunks' ranges have shown of the target's keys; 'broken' once a chunk could not extend it. */
+  private covered: Covered | 'broken' | null = null;
   private cursor: string | null = null;
   private keyCursor: string | null = null;
   private readonly keys = new KeySet();
@@ -109,9 +142,10 @@ export class TableVerifyJob {
       this.startedAt = now;
       this.rowsTotal = await ctx.source.countRows(ctx.ref).catch(() => null);
     }
-    if (this.phase === 'rows' || this.phase === 'extras') {
+    if (this.phase === 'rows' || this.phase === 'extras' || this.phase === 'edges') {
       if (now < this.notBefore) return 'waiting';
       if (this.phase === 'rows') await this.compareChunk(ctx);
+      else if (this.phase === 'edges') await this.readEdges(ctx);
       else await this.readTargetKeys(ctx);
       return 'worked';
     }
@@ -168,20 +202,26 @@ export class TableVerifyJob {
     const keyOf = (row: Row) => Object.fromEntries(t.key.map((k) => [k, row[k] ?? null]));
     // A turn of the event loop between the parts: the next chunk, on its way, is taken in meanwhile.
     await turn();
-    const targetRows = await this.heldRows(ctx, keyed, keyOf);
+    const { rows: targetRows, ranged } = await this.heldRows(ctx, keyed, keyOf);
     await turn();
     const held = new Map<string, Row>();
     for (const r of targetRows) held.set(keyText(match.targetKey(r)), r);
     await turn();
     for (const s of keyed) {
       const there = held.get(s.text);
+      if (there) held.delete(s.text);
       if (!there || !match.same(s.row, there))
         this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(match.source(s.row)), startedAt);
+    }
+    // What is left of a range read is at the target only: an extra, if the ranges cover the table.
+    if (ranged && this.covered !== 'broken' && this.covered !== null) {
+      this.covered.seen += targetRows.length;
+      for (const r of held.values()) this.covered.extras.push(r);
     }
     this.rowsCompared += keyed.length;
     this.chunks++;
     this.cursor = chunk.next;
-    if (chunk.next === null) this.phase = 'extras';
+    if (chunk.next === null) this.phase = this.covered && this.covered !== 'broken' ? 'edges' : 'extras';
     if (this.options.rowsPerSecond)
       this.notBefore = started + (keyed.length / this.options.rowsPerSecond) * 1000;
   }
@@ -189,38 +229,88 @@ export class TableVerifyJob {
   /**
    * The target's rows for a source chunk: a chunk of dense whole-number keys (as an identity column
    * makes them) read as one key range, where the order is the same at both sides; others by key list.
+   * The range starts just past the last chunk's when this chunk's keys all come after it (the source
+   * reads in key order), so the ranges cover the target's keys without a gap (`covered`).
    */
-  private heldRows(
+  private async heldRows(
     ctx: VerifyStepContext,
     rows: readonly { row: Row; key: string[] }[],
     keyOf: (row: Row) => Row,
-  ) {
+  ): Promise<{ rows: Row[]; ranged: boolean }> {
+    // An empty chunk (a source's last read) neither extends the covered keys nor breaks them.
+    if (rows.length === 0) return { rows: [], ranged: false };
     const [only, ...more] = keyColumnsOf(ctx.table);
-    if (
-      ctx.readBack.between &&
-      only &&
-      more.length === 0 &&
-      affinityOf(only) === 'integer' &&
-      rows.length > 0
-    ) {
-      let low: bigint | null = null;
-      let high: bigint | null = null;
-      for (const r of rows) {
-        const k = /^-?\d+$/.test(r.key[0] ?? '') ? BigInt(r.key[0] as string) : null;
-        if (k === null) {
-          low = null;
-          break;
-        }
-        if (low === null || k < low) low = k;
-        if (high === null || k > high) high = k;
-      }
-      if (low !== null && high !== null && high - low < BigInt(rows.length) * 2n)
-        return ctx.readBack.between(ctx.table, low, high);
+    const range = only && more.length === 0 && affinityOf(only) === 'integer' ? keyRange(rows) : null;
+    const between = ctx.readBack.between?.bind(ctx.readBack);
+    const byList = async () => ({
+      rows: await ctx.readBack.rows(
+        ctx.table,
+        rows.map((s) => keyOf(s.row)),
+      ),
+      ranged: false,
+    });
+    if (!range || !between) {
+      this.covered = 'broken';
+      return byList();
     }
-    return ctx.readBack.rows(
-      ctx.table,
-      rows.map((s) => keyOf(s.row)),
-    );
+    const dense = (low: bigint, high: bigint) => high - low < BigInt(rows.length) * 2n;
+    const covered = this.covered;
+    if (covered !== 'broken') {
+      // The first chunk's range starts at its lowest key; a later one's just past the last range, if
+      // all its keys come after it.
+      const from = covered === null ? range.low : range.low > covered.last ? covered.last + 1n : null;
+      if (from !== null && dense(from, range.high)) {
+        const held = await between(ctx.table, from, range.high);
+        this.covered =
+          covered === null
+            ? { first: range.low, last: range.high, seen: 0, extras: [] }
+            : { ...covered, last: range.high };
+        return { rows: held, ranged: true };
+      }
+      this.covered = 'broken';
+    }
+    if (dense(range.low, range.high))
+      return { rows: await between(ctx.table, range.low, range.high), ranged: false };
+    return byList();
+  }
+
+  /**
+   * Once every chunk extended the covered keys: the target's keys below the first and past the last
+   * are extras (none in a replica that is right), read through from both ends.
+   */
+  private async readEdges(ctx: VerifyStepContext): Promise<void> {
+    const covered = this.covered as Covered;
+    const t = ctx.table;
+    const started = ctx.now();
+    const keyColumns = keyColumnsOf(t);
+    const [only] = keyColumns;
+    const edge: Row[] = [];
+    // Below the first: the target's first keys, page after page while they stay below it.
+    for (let cursor: string | null = null, more = true; more;) {
+      const page = await ctx.readBack.keys(t, cursor, EDGE_PAGE);
+      const below = page.keys.filter((r) => BigInt(String(r[only?.name ?? ''])) < covered.first);
+      edge.push(...below);
+      more = page.next !== null && below.length === page.keys.length;
+      cursor = page.next;
+    }
+    // Past the last: every key after it.
+    const last = Number.isSafeInteger(Number(covered.last)) ? Number(covered.last) : covered.last;
+    for (let cursor: string | null = keyCursor([last]); cursor !== null;) {
+      const page = await ctx.readBack.keys(t, cursor, this.options.chunkRows);
+      edge.push(...page.keys);
+      cursor = page.next;
+    }
+    for (const row of [...covered.extras, ...edge]) {
+      const key = targetForm(keyColumns, row, (c) => ctx.readBack.keptDigits(c));
+      const sourceKey = Object.fromEntries(
+        keyColumns.map((c, i) => [c.name, sourceValueOf(c, key[i] ?? '')]),
+      );
+      const targetKey = Object.fromEntries(keyColumns.map((c) => [c.name, row[c.name] ?? null]));
+      this.suspect(key, sourceKey, targetKey, null, started);
+    }
+    this.targetRows = covered.seen + edge.length;
+    this.covered = null;
+    this.phase = 'recheck';
   }
 
   private async readTargetKeys(ctx: VerifyStepContext): Promise<void> {
@@ -326,7 +416,7 @@ export class TableVerifyJob {
     return {
       table: this.table,
       status:
-        this.phase === 'rows' || this.phase === 'extras'
+        this.phase === 'rows' || this.phase === 'edges' || this.phase === 'extras'
           ? 'verifying'
           : this.phase === 'recheck'
             ? 'rechecking'

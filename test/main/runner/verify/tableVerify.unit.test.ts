@@ -45,6 +45,65 @@ function world(source: Map<number, string>, target: Map<number, string>) {
 
 const options = verifyRequestSchema.parse({});
 
+/**
+ * A source read in chunks of `chunk` rows in the order `order` gives (key order, or another as a file's
+ * record numbers give), and a target that reads key ranges and pages of keys, counting its reads.
+ */
+function chunkedWorld(
+  source: Map<number, string>,
+  target: Map<number, string>,
+  chunk: number,
+  order: (keys: number[]) => number[] = (keys) => keys.sort((a, b) => a - b),
+) {
+  const base = world(source, target);
+  const sourceKeys = order([...source.keys()]);
+  const reads = { ranges: 0, lists: 0, keyPages: 0 };
+  base.ctx.source.readChunk = async (_t, cursor) => {
+    const from = Number(cursor ?? 0);
+    const ids = sourceKeys.slice(from, from + chunk);
+    const next = from + chunk < sourceKeys.length ? String(from + chunk) : null;
+    return { rows: ids.map((id) => ({ id, name: source.get(id) as string })), next };
+  };
+  const sorted = () => [...target.keys()].sort((a, b) => a - b);
+  const rows = base.ctx.readBack.rows;
+  base.ctx.readBack = {
+    ...base.ctx.readBack,
+    rows: async (t, keys) => {
+      reads.lists++;
+      return rows(t, keys);
+    },
+    between: async (_t, low, high) => {
+      reads.ranges++;
+      return sorted()
+        .filter((id) => BigInt(id) >= low && BigInt(id) <= high)
+        .map((id) => ({ id, name: target.get(id) as string }));
+    },
+    keys: async (_t, cursor, limit) => {
+      reads.keyPages++;
+      const after = cursor === null ? -Infinity : Number(JSON.parse(cursor)[0]);
+      const page = sorted()
+        .filter((id) => id > after)
+        .slice(0, limit);
+      const last = page.at(-1);
+      return {
+        keys: page.map((id) => ({ id })),
+        next: page.length >= limit && last !== undefined ? JSON.stringify([last]) : null,
+      };
+    },
+  };
+  return { ...base, reads };
+}
+
+/** Steps a job through to its end, the pipeline always past what it saw. */
+async function verified(job: TableVerifyJob, w: ReturnType<typeof world>) {
+  for (let i = 0; i < 1000; i++) {
+    w.tick(10);
+    w.ctx.caughtUpReadStartedAt = w.ctx.now();
+    if ((await job.step(w.ctx)) === 'done') return job.report(w.ctx.now());
+  }
+  throw new Error('the verify did not end');
+}
+
 describe('a table verify', () => {
   it('waits for the pipeline to read past a difference before reading it again; in flight, it clears', async () => {
     const source = new Map([
@@ -104,6 +163,50 @@ describe('a table verify', () => {
       ]),
     );
     expect(report).toMatchObject({ rowsCompared: 3, targetRows: 3, chunks: 1 });
+  });
+
+  it('finds extras below, between, within and past key-ordered chunks from their ranges alone', async () => {
+    // Source keys 1-100 but 5 and 41-47 (a gap between two chunks of 10), one row different.
+    const source = new Map<number, string>();
+    for (let id = 1; id <= 100; id++) if (id !== 5 && (id < 41 || id > 47)) source.set(id, `row ${id}`);
+    const target = new Map(source);
+    target.set(20, 'changed');
+    target.delete(60);
+    // Extras: below the first key, within a chunk's range, in the gap, past the last key.
+    for (const id of [-3, 0, 5, 44, 101, 5000]) target.set(id, `stray ${id}`);
+    const w = chunkedWorld(source, target, 10);
+    const report = await verified(
+      new TableVerifyJob('dbo.T', verifyRequestSchema.parse({ chunkRows: 10 })),
+      w,
+    );
+    expect(report.counts).toEqual({ missing: 1, extra: 6, different: 1 });
+    expect(report.differences.filter((d) => d.kind === 'extra').map((d) => d.key.id)).toEqual(
+      expect.arrayContaining(['-3', '0', '5', '44', '101', '5000']),
+    );
+    expect(report).toMatchObject({ rowsCompared: 92, targetRows: 97 });
+    // No read of every target key: the chunks' ranges, then the keys below and past them.
+    expect(w.reads.lists).toBe(1); // the re-read of the differences, not the chunks
+    expect(w.reads.keyPages).toBeLessThanOrEqual(3);
+  });
+
+  it('reads every target key when the chunks are not in key order, and finds the same', async () => {
+    const source = new Map<number, string>();
+    for (let id = 1; id <= 100; id++) if (id !== 5) source.set(id, `row ${id}`);
+    const target = new Map(source);
+    for (const id of [0, 5, 101]) target.set(id, `stray ${id}`);
+    // Chunks of keys in a record order that is not the key order: a later chunk holds lower keys.
+    const w = chunkedWorld(source, target, 10, (keys) => [
+      ...keys.filter((k) => k > 50),
+      ...keys.filter((k) => k <= 50),
+    ]);
+    const report = await verified(
+      new TableVerifyJob('dbo.T', verifyRequestSchema.parse({ chunkRows: 10 })),
+      w,
+    );
+    expect(report.counts).toEqual({ missing: 0, extra: 3, different: 0 });
+    expect(report).toMatchObject({ rowsCompared: 99, targetRows: 102 });
+    // The target's keys read through, page by page.
+    expect(w.reads.keyPages).toBeGreaterThanOrEqual(10);
   });
 
   it('keeps to its rows-per-second limit: the next chunk waits until the time that many rows take', async () => {
