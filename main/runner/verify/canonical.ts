@@ -133,7 +133,8 @@ export function canonicalValue(c: ColumnShape, v: unknown, digits: number): stri
 
 /**
  * canonicalValue() for one column, its type's branch chosen once: a verify puts every value of a
- * table through it. The common forms (whole numbers, text) skip the general path.
+ * table through it. The common forms (whole numbers, text, decimals and times as text) skip the
+ * general path's type dispatch.
  */
 export function canonicalOf(c: ColumnShape, digits: number): (v: unknown) => string {
   switch (affinityOf(c)) {
@@ -146,6 +147,12 @@ export function canonicalOf(c: ColumnShape, digits: number): (v: unknown) => str
             : canonicalValue(c, v, digits);
     case 'text':
       return (v) => (typeof v === 'string' ? v : canonicalValue(c, v, digits));
+    case 'decimal':
+      return (v) => (typeof v === 'string' ? decimalValue(v) : canonicalValue(c, v, digits));
+    case 'datetime':
+    case 'date':
+    case 'time':
+      return (v) => (typeof v === 'string' ? timeText(v, digits) : canonicalValue(c, v, digits));
     default:
       return (v) => canonicalValue(c, v, digits);
   }

@@ -2,7 +2,7 @@
 // driver hands over (decimals with zeros at either end, signs, exponents; times with and without
 // fractions, `T`, blanks): a verify's verdict never depends on which path a value took.
 import { describe, expect, it } from 'vitest';
-import { canonicalValue, decimalValue } from '../../../../main/runner/verify/canonical';
+import { canonicalOf, canonicalValue, decimalValue } from '../../../../main/runner/verify/canonical';
 
 describe('the compared forms', () => {
   it('give a decimal the same text on the quick path as by the general rules', () => {
@@ -57,5 +57,44 @@ describe('the compared forms', () => {
       ['2026-01-01 10:00:00.', Infinity, '2026-01-01 10:00:00.'],
     ];
     for (const [text, digits, want] of cases) expect(canonicalValue(c, text, digits), text).toBe(want);
+  });
+
+  it('give each column its conversion, chosen once, as the general dispatch gives it', () => {
+    const values: unknown[] = [
+      null,
+      '12.50',
+      ' -0012.5000',
+      '1e3',
+      12.5,
+      7n,
+      '2026-01-01 10:00:00.120',
+      '2026-01-01T10:00:00.5',
+      ' 10:00:00.50 ',
+      '2026-01-01',
+      'text',
+    ];
+    for (const sourceType of [
+      'decimal(12,2)',
+      'numeric(38,10)',
+      'datetime2(7)',
+      'date',
+      'time(3)',
+      'int',
+      'nvarchar(20)',
+    ])
+      for (const digits of [3, 6, Infinity]) {
+        const c = { name: 'C', sourceType, nullable: true };
+        const one = canonicalOf(c, digits);
+        for (const v of values) {
+          let general: string;
+          try {
+            general = canonicalValue(c, v, digits);
+          } catch (error) {
+            expect(() => one(v), `${sourceType} ${String(v)}`).toThrow((error as Error).message);
+            continue;
+          }
+          expect(one(v), `${sourceType} ${String(v)}`).toBe(general);
+        }
+      }
   });
 });
