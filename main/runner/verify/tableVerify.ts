@@ -48,7 +48,8 @@ interface Suspect {
 
 /**
  * The target keys the chunks' ranges have shown: from `first` to `last` without a gap, each chunk's
- * range starting past the one before it. `extras` are the target rows in them the source chunks lacked.
+ * range starting past the one before it. `extras` are the keys of the target rows in them that the
+ * source chunks lacked.
  */
 interface Covered {
   first: bigint;
@@ -216,7 +217,7 @@ export class TableVerifyJob {
     // What is left of a range read is at the target only: an extra, if the ranges cover the table.
     if (ranged && this.covered !== 'broken' && this.covered !== null) {
       this.covered.seen += targetRows.length;
-      for (const r of held.values()) this.covered.extras.push(r);
+      for (const r of held.values()) this.covered.extras.push(keyOf(r));
     }
     this.rowsCompared += keyed.length;
     this.chunks++;
