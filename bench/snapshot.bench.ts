@@ -29,7 +29,7 @@ import { CHUNK, ibmiWorld, sqlServerWorld, type World } from './worlds';
 const COPIED = Number(process.env.BENCH_SNAPSHOT_ROWS ?? 100_000);
 const SYNTHETIC = Number(process.env.BENCH_COPY_ROWS ?? 5_000_000);
 const AT = '2026-01-01 10:00:00.123';
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /** The synthetic copy's rate and memory, in a process of its own: the peak is the copy's alone. */
 function syntheticCopy(): Figure[] {
