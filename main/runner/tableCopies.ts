@@ -5,6 +5,7 @@
 import type { SnapshotMode } from '../../shared/agents/common';
 import type { CopyState, TableSnapshot } from '../../shared/snapshots';
 import {
+  keyPicker,
   tableKey,
   type Change,
   type Checkpoint,
@@ -338,11 +339,7 @@ export class TableCopies {
     const next: CopyState = { ...copy, cursor: chunk.next, rowsDone: copy.rowsDone + chunk.rows.length };
     const done = chunk.next === null;
     // Copied rows go in as upserts: a row the stream already wrote is overwritten by what the chunk read.
-    const [only, ...more] = table.key;
-    const keyOf =
-      only !== undefined && more.length === 0
-        ? (row: Row): Row => ({ [only]: row[only] ?? null })
-        : (row: Row): Row => Object.fromEntries(table.key.map((k) => [k, row[k] ?? null]));
+    const keyOf = keyPicker(table.key);
     const rows = chunk.rows.map((row): Change => ({
       table: name,
       op: 'insert',

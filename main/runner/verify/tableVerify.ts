@@ -9,7 +9,7 @@ import { Buffer } from 'node:buffer';
 import type { Difference, DifferenceKind, TableVerify, VerifyOptions } from '../../../shared/verify';
 import { VERIFY_DEFAULTS } from '../../../shared/verify';
 import type { ColumnShape, Row, RowValue, SnapshotChunk, SourceAgent, TableRef } from '../../agents/source';
-import { keyCursor } from '../../agents/source';
+import { keyCursor, keyPicker } from '../../agents/source';
 import { keyColumnsOf, type TargetReadBack, type TargetTable } from '../../agents/target';
 import { affinityOf } from '../../agents/targetValues';
 import { byKey, keyText, targetForm } from './canonical';
@@ -200,7 +200,7 @@ export class TableVerifyJob {
       return { row, key, text: keyText(key) };
     });
     for (const s of keyed) this.keys.add(s.text);
-    const keyOf = (row: Row) => Object.fromEntries(t.key.map((k) => [k, row[k] ?? null]));
+    const keyOf = keyPicker(t.key);
     // A turn of the event loop between the parts: the next chunk, on its way, is taken in meanwhile.
     await turn();
     const { rows: targetRows, ranged } = await this.heldRows(ctx, keyed, keyOf);
@@ -301,14 +301,8 @@ export class TableVerifyJob {
       edge.push(...page.keys);
       cursor = page.next;
     }
-    for (const row of [...covered.extras, ...edge]) {
-      const key = targetForm(keyColumns, row, (c) => ctx.readBack.keptDigits(c));
-      const sourceKey = Object.fromEntries(
-        keyColumns.map((c, i) => [c.name, sourceValueOf(c, key[i] ?? '')]),
-      );
-      const targetKey = Object.fromEntries(keyColumns.map((c) => [c.name, row[c.name] ?? null]));
-      this.suspect(key, sourceKey, targetKey, null, started);
-    }
+    for (const row of [...covered.extras, ...edge])
+      this.suspectExtra(keyColumns, this.targetKeyForm(ctx, keyColumns, row), row, started);
     this.targetRows = covered.seen + edge.length;
     this.covered = null;
     this.phase = 'recheck';
@@ -321,12 +315,8 @@ export class TableVerifyJob {
     const page = await ctx.readBack.keys(t, this.keyCursor, this.options.chunkRows);
     this.targetSeen += page.keys.length;
     for (const row of page.keys) {
-      const key = targetForm(keyColumns, row, (c) => ctx.readBack.keptDigits(c));
-      if (this.keys.has(keyText(key))) continue;
-      const sourceKey = Object.fromEntries(
-        keyColumns.map((c, i) => [c.name, sourceValueOf(c, key[i] ?? '')]),
-      );
-      this.suspect(key, sourceKey, row, null, started);
+      const key = this.targetKeyForm(ctx, keyColumns, row);
+      if (!this.keys.has(keyText(key))) this.suspectExtra(keyColumns, key, row, started);
     }
     this.keyCursor = page.next;
     if (page.next === null) {
@@ -335,6 +325,20 @@ export class TableVerifyJob {
     }
     if (this.options.rowsPerSecond)
       this.notBefore = started + (page.keys.length / this.options.rowsPerSecond) * 1000;
+  }
+
+  /** A target row's key (its key columns alone) in the compared form. */
+  private targetKeyForm(ctx: VerifyStepContext, keyColumns: readonly ColumnShape[], row: Row): string[] {
+    return targetForm(keyColumns, row, (c) => ctx.readBack.keptDigits(c));
+  }
+
+  /**
+   * A target key the source did not give: an extra once read again at both sides. `row` holds the
+   * key as the target gives it; the source is read by the key in its own form.
+   */
+  private suspectExtra(keyColumns: readonly ColumnShape[], key: string[], row: Row, seenAt: number) {
+    const sourceKey = Object.fromEntries(keyColumns.map((c, i) => [c.name, sourceValueOf(c, key[i] ?? '')]));
+    this.suspect(key, sourceKey, row, null, seenAt);
   }
 
   private suspect(key: string[], sourceKey: Row, targetKey: Row, lastSource: string | null, seenAt: number) {
