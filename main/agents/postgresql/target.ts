@@ -20,7 +20,7 @@ import {
   type TargetTable,
 } from '../target';
 import { affinityOf, portable, portableWriter } from '../targetValues';
-import { copyLine, copyRows } from './copy';
+import { copyLineOf, copyRows } from './copy';
 import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 import { quoted as q } from './identifier';
@@ -181,6 +181,7 @@ interface Writer {
   columns: string[];
   onConflict: string;
   binders: Binder[];
+  line(row: Row): string;
 }
 
 export class PostgresTarget implements Target {
@@ -387,6 +388,7 @@ export class PostgresTarget implements Target {
     const known = this.writers.get(t.source);
     if (known?.table === t) return known.writer;
     const rest = t.columns.filter((c) => !t.key.includes(c.name));
+    const binders = t.columns.map((c) => this.replacingNul(t.source, binderOf(c, this.o.preciseTimes)));
     const writer: Writer = {
       columns: t.columns.map((c) => q(c.name)),
       onConflict: `ON CONFLICT (${t.key.map(q).join(', ')}) DO ${
@@ -394,7 +396,13 @@ export class PostgresTarget implements Target {
           ? `UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}`
           : 'NOTHING'
       }`,
-      binders: t.columns.map((c) => this.replacingNul(t.source, binderOf(c, this.o.preciseTimes))),
+      binders,
+      // The row as a line of COPY's text format, bound as `values` binds it.
+      line: copyLineOf<RowValue>(
+        t.columns.map((c) => c.name),
+        binders,
+        null,
+      ),
     };
     this.writers.set(t.source, { table: t, writer });
     return writer;
@@ -410,7 +418,7 @@ export class PostgresTarget implements Target {
     const w = this.writerOf(t);
     await client.query('SAVEPOINT cdc_copy');
     try {
-      await copyRows(client, this.tableName(t), w.columns, rows, (r) => this.line(t, w, r));
+      await copyRows(client, this.tableName(t), w.columns, rows, w.line);
       await client.query('RELEASE SAVEPOINT cdc_copy');
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
@@ -423,14 +431,6 @@ export class PostgresTarget implements Target {
     return t.columns.map((c, i) => (w.binders[i] as Binder)(r[c.name] ?? null));
   }
 
-  /** The row as a line of COPY's text format, bound as `values` binds it. */
-  private line(t: TargetTable, w: Writer, r: Row): string {
-    const { columns } = t;
-    return copyLine(columns.length, (i) =>
-      (w.binders[i] as Binder)(r[(columns[i] as ColumnShape).name] ?? null),
-    );
-  }
-
   private async upsertRows(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
     const w = this.writerOf(t);
     const values = (r: Row) => this.values(t, w, r);
@@ -439,7 +439,7 @@ export class PostgresTarget implements Target {
       // changes (one per key), so the merge never meets a key twice.
       const stage = q(`${STAGE_PREFIX}${++this.stages}`);
       await client.query(`CREATE TEMP TABLE ${stage} (LIKE ${this.tableName(t)}) ON COMMIT DROP`);
-      await copyRows(client, stage, w.columns, rows, (r) => this.line(t, w, r));
+      await copyRows(client, stage, w.columns, rows, w.line);
       await client.query(
         `INSERT INTO ${this.tableName(t)} (${w.columns.join(', ')}) SELECT ${w.columns.join(', ')} FROM ${stage} ${w.onConflict}`,
       );
