@@ -83,7 +83,10 @@ function apply(
         configuration: natsConfiguration.schema.parse({
           stream,
           subjectPrefix: prefix,
-          leaseSeconds: 3,
+          // Longer than a step may stall on a loaded 2-core machine (the whole suite at pace ×1.8 once
+          // let a 3-second lease lapse between two steps of a live engine), short enough for the
+          // dead engine's tables to move within the wait below.
+          leaseSeconds: 10,
           ...(kind === 'change-tracking' && { sourceDatabase: 'Sales' }),
         }),
         pipelineId: 'apply',
