@@ -328,16 +328,20 @@ export class SqliteTarget implements Target {
           const s = this.statementsOf(t);
           // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
           const run = c.op === 'delete' || !c.row ? 0 : this.upsertsAhead(changes, i, s.perRun);
-          if (run === s.perRun) {
+          if (run === 0) {
+            s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
+            i += 1;
+          } else if (run === s.perRun) {
             const width = s.names.length;
             for (let j = 0; j < run; j++)
               fill(s.runParams, s.binders, s.names, (changes[i + j] as Change).row as Row, j * width);
             s.upsertRun.run(s.runParams);
             i += run;
           } else {
-            if (c.op === 'delete' || !c.row) s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
-            else s.upsert.run(fill(s.params, s.binders, s.names, c.row));
-            i += 1;
+            // A shorter run, one row a statement: its rows are not looked through again.
+            for (let j = 0; j < run; j++)
+              s.upsert.run(fill(s.params, s.binders, s.names, (changes[i + j] as Change).row as Row));
+            i += run;
           }
           if (i - turn >= ROWS_PER_TURN) {
             turn = i;
