@@ -213,10 +213,6 @@ export async function readWhole(
 }
 
 /**
- * A chunk's cursor: its last row's key values as JSON, with the types JSON lacks tagged (bigint as
- * `{"n":"…"}`, a date as `{"d":"…"}`, bytes as `{"b":"hex"}`), so the next chunk starts exactly after it.
- */
-/**
  * A row's key columns alone, as a change's `key` holds them; made once per table, used per row (one
  * key column, the common case, without building entries).
  */
@@ -227,6 +223,10 @@ export function keyPicker(key: readonly string[]): (row: Row) => Row {
     : (row) => Object.fromEntries(key.map((k) => [k, row[k] ?? null]));
 }
 
+/**
+ * A chunk's cursor: its last row's key values as JSON, with the types JSON lacks tagged (bigint as
+ * `{"n":"…"}`, a date as `{"d":"…"}`, bytes as `{"b":"hex"}`), so the next chunk starts exactly after it.
+ */
 export function keyCursor(values: readonly RowValue[]): string {
   return JSON.stringify(
     values.map((v) =>
