@@ -2,7 +2,7 @@
 // `{schema?, payload: {before, after, source, op, ts_ms, ts_us, ts_ns, transaction?}}`. The schema part
 // is built once per table shape; each event builds only its payload.
 import type { DecimalHandling } from '../../../shared/agents/nats';
-import type { ColumnShape, Row } from '../source';
+import { keyPicker, type ColumnShape, type Row } from '../source';
 import type { SourceOrigin } from '../spi';
 import type { TargetTable } from '../target';
 import { columnCodec, jsonText, type ColumnCodec, type FieldSchema, type Json } from './debeziumTypes';
@@ -129,6 +129,8 @@ export class TableEnvelope {
   readonly topic: string;
   /** Its NATS subject: the prefix, then each part escaped (subjects.ts). */
   readonly subject: string;
+  /** A row's key columns alone. */
+  readonly keyOf: (row: Row) => Row;
   private readonly codecs: { column: ColumnShape; codec: ColumnCodec }[];
   private readonly keyCodecs: { column: ColumnShape; codec: ColumnCodec }[];
   private readonly keySchema: Json;
@@ -145,6 +147,7 @@ export class TableEnvelope {
       o.origin.database === null ? [ref.schema, ref.table] : [o.origin.database, ref.schema, ref.table];
     this.topic = [o.prefix, ...this.parts].join('.');
     this.subject = tableSubject(o.prefix, this.parts);
+    this.keyOf = keyPicker(table.key);
     this.codecs = table.columns.map((column) => ({ column, codec: columnCodec(column, o.decimalHandling) }));
     this.keyCodecs = this.codecs.filter((c) => table.key.includes(c.column.name));
     const rowFields = this.codecs.map(({ column, codec }) =>

@@ -116,7 +116,7 @@ export class BatchMessages {
       if (this.tombstones) this.push(env, epoch, 'tombstone', c.key, null, p, 'd-tombstone');
       return;
     }
-    const oldKey = c.before && keyOf(env, c.before);
+    const oldKey = c.before && env.keyOf(c.before);
     if (oldKey && env.keyJson(oldKey) !== env.keyJson(c.key)) {
       // A key change is a delete of the old key and a create of the new one, as Debezium sends it.
       this.push(env, epoch, 'd', oldKey, env.valueJson('d', c.before ?? null, null, at), p, 'k-d');
@@ -173,6 +173,3 @@ export class BatchMessages {
     });
   }
 }
-
-const keyOf = (env: TableEnvelope, row: Row): Row =>
-  Object.fromEntries(env.table.key.map((k) => [k, row[k] ?? null]));
