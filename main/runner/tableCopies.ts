@@ -221,13 +221,16 @@ export class TableCopies {
    */
   private chunkRows(table: TargetTable): number {
     const size = this.rowSize.get(table.source);
-    const bound = rowBytesBound(table.columns);
-    const fit = size
-      ? Math.floor(CHUNK_BYTES / Math.max(1, size))
-      : bound === Infinity
-        ? FIRST_CHUNK_ROWS
-        : Math.max(FIRST_CHUNK_ROWS, Math.floor(CHUNK_BYTES / Math.max(1, bound)));
+    const fit = size ? Math.floor(CHUNK_BYTES / Math.max(1, size)) : this.firstChunkRows(table);
     return Math.max(1, Math.min(this.o.snapshotChunkRows, fit));
+  }
+
+  /** A table's first chunk, before any of its rows was measured: by its declared types' widest row. */
+  private firstChunkRows(table: TargetTable): number {
+    const bound = rowBytesBound(table.columns);
+    return bound === Infinity
+      ? FIRST_CHUNK_ROWS
+      : Math.max(FIRST_CHUNK_ROWS, Math.floor(CHUNK_BYTES / Math.max(1, bound)));
   }
 
   /** The tables copied now: the first ones in the entities' order, as many as the concurrency allows. */
