@@ -152,6 +152,8 @@ describe.each(['change-tracking', 'journal'] as const)(
       ]);
       await until('after the crash', async () => (await tableEvents()).length >= first.length + 2);
       await until('caught up', async () => consumedRows(h, await tableEvents(), t).length === 5);
+      // The events were in the stream before the failed save: the retry's save may come after them.
+      await until('the checkpoint saved after the crash', () => crashes > 1);
       await runner.stop();
       expect(crashes).toBeGreaterThan(1);
 
