@@ -20,7 +20,7 @@ import {
   type TargetTable,
 } from '../target';
 import { affinityOf, portable, portableWriter } from '../targetValues';
-import { copyLineOf, copyRows } from './copy';
+import { copyLineOf, copyRows, type CopyLine } from './copy';
 import { keyTuples, MAX_PARAMS } from './params';
 import { postgresReadBack } from './readBack';
 import { quoted as q } from './identifier';
@@ -181,7 +181,7 @@ interface Writer {
   columns: string[];
   onConflict: string;
   binders: Binder[];
-  line(row: Row): string;
+  line: CopyLine<Row>;
 }
 
 export class PostgresTarget implements Target {
