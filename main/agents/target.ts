@@ -4,7 +4,14 @@
 // leaves either all of a batch or none of it.
 import type { DroppedColumns } from '../../shared/agents/common';
 import type { StreamFigures } from '../../shared/liveFeed';
-import type { Change, Checkpoint, ColumnShape, ErrorVerdict, Row } from './source';
+import {
+  keyPicker,
+  type Change,
+  type Checkpoint,
+  type ColumnShape,
+  type ErrorVerdict,
+  type Row,
+} from './source';
 
 export interface TargetTable {
   /** The source table's key (`schema.table`), as changes and checkpoints name it. */
@@ -90,11 +97,31 @@ export interface Target {
    * FencedOut, committing nothing, when another writer moved it since (engines sharing one stream).
    */
   apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void>;
+  /**
+   * Writes a copy's chunk of `table` and stores the checkpoint, in one transaction: each row upserted
+   * by its key, as `apply` writes the chunk's rows as copied inserts (copiedChanges), without a change
+   * object per row (a copy writes millions). A target without it is given the chunk through `apply`.
+   */
+  applyCopy?(table: TargetTable, rows: readonly Row[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;
   /** A target that is a stream: what it published and what the stream holds, for the cockpit. */
   streamFigures?(): Promise<StreamFigures>;
   /** What the target holds, read back to verify a replica; a target without it cannot be verified. */
   readBack?: TargetReadBack;
+}
+
+/** A copy's rows as changes: each an upsert of the row read (an insert, `copied`) at the table's position. */
+export function copiedChanges(table: TargetTable, rows: readonly Row[], position: string): Change[] {
+  const keyOf = keyPicker(table.key);
+  return rows.map((row) => ({
+    table: table.source,
+    op: 'insert',
+    key: keyOf(row),
+    row,
+    changedColumns: null,
+    position,
+    copied: true,
+  }));
 }
 
 /** Per table, the stored position a commit expects to find (the raw text loadCheckpoint answered). */

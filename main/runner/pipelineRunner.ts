@@ -20,10 +20,11 @@ import {
   type Change,
   type ChangeBatch,
   type Checkpoint,
+  type Row,
   type SourceAgent,
   type TableRef,
 } from '../agents/source';
-import type { Fence, Retyped, Target, TargetTable } from '../agents/target';
+import { copiedChanges, type Fence, type Retyped, type Target, type TargetTable } from '../agents/target';
 import type { DroppedColumns } from '../../shared/agents/common';
 import { schemaVerdict } from './schemaPolicy';
 import type { TableSnapshot } from '../../shared/snapshots';
@@ -110,7 +111,8 @@ export class PipelineRunner {
       now: () => this.now(),
       atTarget,
       permanent: (message) => new PermanentFailure(message),
-      applyRows: (target, rows, checkpoint) => this.applyKeeping(target, rows, checkpoint),
+      applyChunk: (target, table, rows, position, checkpoint) =>
+        this.applyChunk(target, table, rows, position, checkpoint),
       snapshotChunkRows: o.snapshotChunkRows ?? DEFAULT_SNAPSHOT_CHUNK_ROWS,
       concurrency: o.copyConcurrency ?? 1,
       stepMs: o.copyStepMs ?? COPY_STEP_MS,
@@ -475,6 +477,29 @@ export class PipelineRunner {
     const refused = await applyAround(target, changes, checkpoint, this.rowDeps);
     this.keep(refused);
     return refused;
+  }
+
+  /**
+   * A copy's chunk with its checkpoint: through the target's copy path where it has one (no change
+   * object per row). When that refuses rows, or the target has none, the chunk goes as changes, its
+   * refused rows kept aside and the rest committed (applyKeeping).
+   */
+  private async applyChunk(
+    target: Target,
+    table: TargetTable,
+    rows: readonly Row[],
+    position: string,
+    checkpoint: Checkpoint,
+  ): Promise<void> {
+    if (target.applyCopy) {
+      try {
+        await atTarget(target.applyCopy(table, rows, checkpoint));
+        return;
+      } catch (error) {
+        if (rows.length === 0 || !this.refusesRow(error)) throw error;
+      }
+    }
+    await this.applyKeeping(target, copiedChanges(table, rows, position), checkpoint);
   }
 
   /** Refused rows to the exceptions store, told per table; a table past maxExceptions is marked. */

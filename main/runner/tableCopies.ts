@@ -4,15 +4,7 @@
 // docs/snapshots.md explains why the target ends equal to the source.
 import type { SnapshotMode } from '../../shared/agents/common';
 import type { CopyState, TableSnapshot } from '../../shared/snapshots';
-import {
-  keyPicker,
-  tableKey,
-  type Change,
-  type Checkpoint,
-  type Row,
-  type SourceAgent,
-  type TableRef,
-} from '../agents/source';
+import { tableKey, type Checkpoint, type Row, type SourceAgent, type TableRef } from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
 import { rowBytesBound } from '../agents/columnWidths';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
@@ -33,10 +25,16 @@ export interface TableCopiesOptions {
   /** Thrown for what no retry heals. */
   permanent(message: string): Error;
   /**
-   * Writes a chunk's rows with the copy's checkpoint in one transaction; rows the target refuses are
-   * kept aside by the runner and the rest go in (the runner's applyKeeping).
+   * Writes a chunk's rows (upserts at the table's `position`) with the copy's checkpoint in one
+   * transaction; rows the target refuses are kept aside by the runner and the rest go in.
    */
-  applyRows(target: Target, rows: readonly Change[], checkpoint: Checkpoint): Promise<unknown>;
+  applyChunk(
+    target: Target,
+    table: TargetTable,
+    rows: readonly Row[],
+    position: string,
+    checkpoint: Checkpoint,
+  ): Promise<void>;
   snapshotChunkRows: number;
   concurrency: number;
   /** How long one step copies before the stream is read again (COPY_STEP_MS unless a test says). */
@@ -342,17 +340,9 @@ export class TableCopies {
     const next: CopyState = { ...copy, cursor: chunk.next, rowsDone: copy.rowsDone + chunk.rows.length };
     const done = chunk.next === null;
     // Copied rows go in as upserts: a row the stream already wrote is overwritten by what the chunk read.
-    const keyOf = keyPicker(table.key);
-    const rows = chunk.rows.map((row): Change => ({
-      table: name,
-      op: 'insert',
-      key: keyOf(row),
-      row,
-      changedColumns: null,
-      position,
-      copied: true,
-    }));
-    await this.o.applyRows(ctx.target, rows, { [name]: storedPosition(position, done ? undefined : next) });
+    await this.o.applyChunk(ctx.target, table, chunk.rows, position, {
+      [name]: storedPosition(position, done ? undefined : next),
+    });
     const run = this.runs.get(name) ?? { since: this.o.now(), rows: 0 };
     run.rows += chunk.rows.length;
     this.runs.set(name, run);

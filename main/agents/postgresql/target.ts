@@ -525,6 +525,19 @@ export class PostgresTarget implements Target {
     });
   }
 
+  async applyCopy(table: TargetTable, rows: readonly Row[], checkpoint: Checkpoint): Promise<void> {
+    const t = this.tables.get(table.source);
+    if (!t) throw new Error(`No target table for ${table.source}: prepare() was not given it.`);
+    const before = new Map(this.replaced);
+    await this.inTransaction(async (client) => {
+      if (rows.length) await this.insertRows(client, t, rows);
+      await this.saveCheckpoint(client, checkpoint);
+    }).catch((error: unknown) => {
+      this.replaced = before;
+      throw error;
+    });
+  }
+
   /** The fence's positions as stored, their rows locked until the commit (FOR UPDATE). */
   private async checkFence(client: pg.PoolClient, fence: Fence): Promise<void> {
     const { rows } = await client.query<{ source_table: string; position: string }>(

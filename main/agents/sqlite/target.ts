@@ -304,50 +304,86 @@ export class SqliteTarget implements Target {
   async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
     // Each change in order, one prepared statement each: the rows end as netChanges() would leave
     // them, without a map of the batch's keys (statements cost SQLite no more than the map costs here).
-    // BEGIN IMMEDIATE: the fence's read and the writes hold the file's write lock together. The
-    // transaction gives the event loop a turn every few thousand rows, so the source's next chunk or
-    // batch, read meanwhile, is taken in while this one is written; nothing else writes meanwhile.
-    await this.exclusive(async () => {
+    await this.writeTransaction(checkpoint, async () => {
+      if (fence) {
+        const read = this.db.prepare(
+          `SELECT position FROM ${q(CHECKPOINT_TABLE)} WHERE pipeline_id = ? AND source_table = ?`,
+        );
+        const broken = fenceBroken(
+          (t) => (read.get(this.pipelineId, t) as { position: string } | undefined)?.position ?? null,
+          fence,
+        );
+        if (broken) throw new FencedOut(broken);
+      }
+      let turn = 0;
+      for (let i = 0; i < changes.length;) {
+        const c = changes[i] as Change;
+        const t = this.tables.get(c.table);
+        if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
+        const s = this.statementsOf(t);
+        // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
+        const run = c.op === 'delete' || !c.row ? 0 : this.upsertsAhead(changes, i, s.perRun);
+        if (run === 0) {
+          s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
+          i += 1;
+        } else {
+          this.upsertRun(s, changes, i, run, (x) => x.row as Row);
+          i += run;
+        }
+        if (i - turn >= ROWS_PER_TURN) {
+          turn = i;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    });
+  }
+
+  async applyCopy(table: TargetTable, rows: readonly Row[], checkpoint: Checkpoint): Promise<void> {
+    const t = this.tables.get(table.source);
+    if (!t) throw new Error(`No target table for ${table.source}: prepare() was not given it.`);
+    await this.writeTransaction(checkpoint, async () => {
+      const s = this.statementsOf(t);
+      for (let i = 0; i < rows.length; i += ROWS_PER_TURN) {
+        const end = Math.min(rows.length, i + ROWS_PER_TURN);
+        for (let at = i; at < end; at += s.perRun)
+          this.upsertRun(s, rows, at, Math.min(s.perRun, end - at), (r) => r);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+  }
+
+  /**
+   * The upserts of `run` items from `at` on: one statement of perRun rows, or a shorter run one row a
+   * statement (its rows are not looked through again).
+   */
+  private upsertRun<T>(
+    s: Statements,
+    items: readonly T[],
+    at: number,
+    run: number,
+    rowOf: (item: T) => Row,
+  ): void {
+    if (run === s.perRun) {
+      const width = s.names.length;
+      for (let j = 0; j < run; j++)
+        fill(s.runParams, s.binders, s.names, rowOf(items[at + j] as T), j * width);
+      s.upsertRun.run(s.runParams);
+      return;
+    }
+    for (let j = 0; j < run; j++) s.upsert.run(fill(s.params, s.binders, s.names, rowOf(items[at + j] as T)));
+  }
+
+  /**
+   * `write`, then the checkpoint, in one transaction. BEGIN IMMEDIATE: a fence's read and the writes
+   * hold the file's write lock together. The transaction gives the event loop a turn every few
+   * thousand rows, so the source's next chunk or batch, read meanwhile, is taken in while this one is
+   * written; nothing else writes meanwhile (exclusive).
+   */
+  private writeTransaction(checkpoint: Checkpoint, write: () => Promise<void>): Promise<void> {
+    return this.exclusive(async () => {
       this.db.prepare('BEGIN IMMEDIATE').run();
       try {
-        if (fence) {
-          const read = this.db.prepare(
-            `SELECT position FROM ${q(CHECKPOINT_TABLE)} WHERE pipeline_id = ? AND source_table = ?`,
-          );
-          const broken = fenceBroken(
-            (t) => (read.get(this.pipelineId, t) as { position: string } | undefined)?.position ?? null,
-            fence,
-          );
-          if (broken) throw new FencedOut(broken);
-        }
-        let turn = 0;
-        for (let i = 0; i < changes.length;) {
-          const c = changes[i] as Change;
-          const t = this.tables.get(c.table);
-          if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
-          const s = this.statementsOf(t);
-          // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
-          const run = c.op === 'delete' || !c.row ? 0 : this.upsertsAhead(changes, i, s.perRun);
-          if (run === 0) {
-            s.remove.run(fill(s.keyParams, s.keyBinders, t.key, c.key));
-            i += 1;
-          } else if (run === s.perRun) {
-            const width = s.names.length;
-            for (let j = 0; j < run; j++)
-              fill(s.runParams, s.binders, s.names, (changes[i + j] as Change).row as Row, j * width);
-            s.upsertRun.run(s.runParams);
-            i += run;
-          } else {
-            // A shorter run, one row a statement: its rows are not looked through again.
-            for (let j = 0; j < run; j++)
-              s.upsert.run(fill(s.params, s.binders, s.names, (changes[i + j] as Change).row as Row));
-            i += run;
-          }
-          if (i - turn >= ROWS_PER_TURN) {
-            turn = i;
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-        }
+        await write();
         this.saveCheckpoint(checkpoint);
         this.db.prepare('COMMIT').run();
       } catch (error) {

@@ -4,8 +4,15 @@
 // a value of every type of the documented mapping (main/agents/targetValues.ts, docs/runner.md)
 // read back as written. A harness gives the suite a target and a way to read its tables.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Change, ColumnShape, Row, RowValue, TableShape } from '../../../../main/agents/source';
-import { FencedOut, type TableTarget, type TargetTable } from '../../../../main/agents/target';
+import type {
+  Change,
+  Checkpoint,
+  ColumnShape,
+  Row,
+  RowValue,
+  TableShape,
+} from '../../../../main/agents/source';
+import { copiedChanges, FencedOut, type TableTarget, type TargetTable } from '../../../../main/agents/target';
 import type { Replica } from '../../../helpers/replica';
 
 export interface TargetHarness {
@@ -101,6 +108,12 @@ const remove = (id: number, position: string): Change => ({
   changedColumns: null,
   position,
 });
+
+/** A copy's chunk as the runner writes it: the target's copy path, or its changes where it has none. */
+const writeChunk = (target: TableTarget, t: TargetTable, rows: readonly Row[], checkpoint: Checkpoint) =>
+  target.applyCopy
+    ? target.applyCopy(t, rows, checkpoint)
+    : target.apply(copiedChanges(t, rows, 'copy'), checkpoint);
 
 export function targetContract(name: string, makeHarness: () => Promise<TargetHarness>): void {
   describe(`target contract: ${name}`, () => {
@@ -236,6 +249,33 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await target.close();
     });
 
+    it('writes a copy’s chunks with their checkpoints, each row over the one already there', async () => {
+      const { t, target } = await fresh();
+      await target.apply([upsert(1, 'stream', '1'), upsert(700, 'stream', '1')], { 'dbo.Items': '1' });
+      // Five rows (one statement a row) and 600 (the bulk path), over the stream's rows and the chunk's.
+      for (const n of [5, 600]) {
+        const rows = Array.from({ length: n }, (_, i) => ({ Id: i + 1, Name: `chunk of ${n}: ${i + 1}` }));
+        await writeChunk(target, t, rows, { 'dbo.Items': `copied ${n}` });
+        const expected = [...rows.map((r) => `${r.Id}|${r.Name}`), '700|stream'];
+        expect([...(await h.read(t)).rows].sort()).toEqual(expected.sort());
+        expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': `copied ${n}` });
+      }
+      await target.close();
+    });
+
+    it('writes nothing of a copy’s chunk that fails at its last row, neither rows nor checkpoint', async () => {
+      const { t, target } = await fresh();
+      await target.apply([upsert(1, 'a', '1')], { 'dbo.Items': '1' });
+      for (const n of [5, 600]) {
+        const rows: Row[] = Array.from({ length: n }, (_, i) => ({ Id: i + 1, Name: 'b' }));
+        rows.push({ Id: n + 1, Name: null });
+        await expect(writeChunk(target, t, rows, { 'dbo.Items': '2' })).rejects.toThrow();
+        expect((await h.read(t)).rows).toEqual(['1|a']);
+        expect(await target.loadCheckpoint()).toEqual({ 'dbo.Items': '1' });
+      }
+      await target.close();
+    });
+
     it('reconciles a table to a changed shape: a column added, one widened, a dropped one kept nullable or dropped', async () => {
       const { t, target } = await fresh();
       await target.apply([upsert(1, 'one', 'p1')], { 'dbo.Items': 'p1' });
@@ -298,6 +338,9 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await target.prepare([bulk]);
       const other = await h.open(`contract-small-${count}`);
       await other.prepare([small]);
+      const copied = typedTable(`typed_copied_${count}`);
+      const copier = await h.open(`contract-copied-${count}`);
+      await copier.prepare([copied]);
       const row = (id: number, round: number): Row =>
         id % 7 === 0
           ? { Id: id }
@@ -331,14 +374,30 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
         await target.apply(changes, { 'dbo.Typed': String(round) });
         for (let from = 0; from < changes.length; from += 100)
           await other.apply(changes.slice(from, from + 100), { 'dbo.Typed': String(round) });
-        const [a, b] = [(await h.read(bulk)).rows, (await h.read(small)).rows];
+        // The third round as a copy's chunk: the copy path writes what apply writes.
+        if (round < 2) await copier.apply(changes, { 'dbo.Typed': String(round) });
+        else
+          await writeChunk(
+            copier,
+            copied,
+            changes.map((c) => c.row as Row),
+            { 'dbo.Typed': String(round) },
+          );
+        const [a, b, c] = [
+          (await h.read(bulk)).rows,
+          (await h.read(small)).rows,
+          (await h.read(copied)).rows,
+        ];
         expect(a).toHaveLength(600);
         expect(a).toEqual(b);
+        expect(c).toEqual(a);
       }
       expect(await target.loadCheckpoint()).toEqual({ 'dbo.Typed': '2' });
       expect(await other.loadCheckpoint()).toEqual({ 'dbo.Typed': '2' });
+      expect(await copier.loadCheckpoint()).toEqual({ 'dbo.Typed': '2' });
       await target.close();
       await other.close();
+      await copier.close();
     });
 
     it('applies nothing of a large batch that fails at its last row, inserts or updates', async () => {
