@@ -131,6 +131,18 @@ export function canonicalValue(c: ColumnShape, v: unknown, digits: number): stri
   }
 }
 
+/** Whether text is a whole number already in its compared form: digits, no leading zero, no `-0`. */
+function isIntegerText(t: string): boolean {
+  const negative = t.charCodeAt(0) === 45;
+  const first = negative ? 1 : 0;
+  if (t.length === first || (t.charCodeAt(first) === 48 && (negative || t.length > 1))) return false;
+  for (let i = first; i < t.length; i++) {
+    const ch = t.charCodeAt(i);
+    if (ch < 48 || ch > 57) return false;
+  }
+  return true;
+}
+
 /**
  * canonicalValue() for one column, its type's branch chosen once: a verify puts every value of a
  * table through it. The common forms (whole numbers, text, decimals and times as text) skip the
@@ -144,7 +156,9 @@ export function canonicalOf(c: ColumnShape, digits: number): (v: unknown) => str
           ? NULL
           : typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v))
             ? String(v)
-            : canonicalValue(c, v, digits);
+            : typeof v === 'string' && isIntegerText(v)
+              ? v
+              : canonicalValue(c, v, digits);
     case 'text':
       return (v) => (typeof v === 'string' ? v : canonicalValue(c, v, digits));
     case 'decimal':

@@ -5,7 +5,7 @@
 // else is compared in its compared form (canonical.ts). Only keys are always written out, for look-ups.
 import type { ColumnShape, Row, RowValue } from '../../agents/source';
 import { portableWriter } from '../../agents/targetValues';
-import { canonicalOf, type KeptDigits } from './canonical';
+import { canonicalOf, keyText, type KeptDigits } from './canonical';
 
 export interface RowMatch {
   /** A source row in its compared form, column by column (sourceForm, each conversion chosen once). */
@@ -16,6 +16,10 @@ export interface RowMatch {
   sourceKey(row: Row): string[];
   /** A target row's key in its compared form: equal to its source row's. */
   targetKey(row: Row): string[];
+  /** keyText of sourceKey: a one-column key's text made without an array (a verify makes one a row). */
+  sourceKeyText(row: Row): string;
+  /** keyText of targetKey, likewise. */
+  targetKeyText(row: Row): string;
   /** Whether the two rows' compared forms are equal, column by column. */
   same(source: Row, target: Row): boolean;
 }
@@ -31,11 +35,21 @@ export function rowMatch(
     canonical: canonicalOf(c, digits(c)),
   }));
   const keyed = key.map((k) => each.find((e) => e.name === k) as (typeof each)[number]);
+  const sourceKey = (row: Row) => keyed.map((e) => e.canonical(e.write(row[e.name] ?? null)));
+  const targetKey = (row: Row) => keyed.map((e) => e.canonical(row[e.name] ?? null));
+  const [only] = keyed;
+  const single = keyed.length === 1 && only !== undefined;
   return {
     source: (row) => each.map((e) => e.canonical(e.write(row[e.name] ?? null))),
     target: (row) => each.map((e) => e.canonical(row[e.name] ?? null)),
-    sourceKey: (row) => keyed.map((e) => e.canonical(e.write(row[e.name] ?? null))),
-    targetKey: (row) => keyed.map((e) => e.canonical(row[e.name] ?? null)),
+    sourceKey,
+    targetKey,
+    sourceKeyText: single
+      ? (row) => only.canonical(only.write(row[only.name] ?? null))
+      : (row) => keyText(sourceKey(row)),
+    targetKeyText: single
+      ? (row) => only.canonical(row[only.name] ?? null)
+      : (row) => keyText(targetKey(row)),
     same: (source, target) => {
       for (const e of each) {
         const mine: RowValue = e.write(source[e.name] ?? null);

@@ -70,17 +70,27 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 const EDGE_PAGE = 100;
 
 /** The lowest and highest of a chunk's one-column whole-number keys; null for any other key text. */
-function keyRange(rows: readonly { key: string[] }[]): { low: bigint; high: bigint } | null {
-  let low: bigint | null = null;
-  let high: bigint | null = null;
-  for (const r of rows) {
-    const text = r.key[0] ?? '';
-    if (!/^-?\d+$/.test(text)) return null;
-    const k = BigInt(text);
-    if (low === null || k < low) low = k;
-    if (high === null || k > high) high = k;
+function keyRange(texts: readonly string[]): { low: bigint; high: bigint } | null {
+  if (texts.length === 0 || !texts.every((t) => /^-?\d+$/.test(t))) return null;
+  // Numbers while exact (15 digits): a BigInt a key costs more than the comparison.
+  if (texts.every((t) => t.length <= 15)) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (const t of texts) {
+      const k = Number(t);
+      if (k < low) low = k;
+      if (k > high) high = k;
+    }
+    return { low: BigInt(low), high: BigInt(high) };
   }
-  return low === null || high === null ? null : { low, high };
+  let low = BigInt(texts[0] as string);
+  let high = low;
+  for (const t of texts) {
+    const k = BigInt(t);
+    if (k < low) low = k;
+    if (k > high) high = k;
+  }
+  return { low, high };
 }
 
 /** A difference that keeps changing is confirmed after this many re-reads. */
@@ -194,37 +204,50 @@ export class TableVerifyJob {
     const { chunk, startedAt } = await (this.ahead ?? this.readAhead(ctx, this.cursor));
     this.ahead = chunk.next !== null ? this.readAhead(ctx, chunk.next) : null;
     const { match } = this.formsOf(ctx);
-    // Keys only are written out for every row; a row's values are compared where they stand.
-    const keyed = chunk.rows.map((row) => {
-      const key = match.sourceKey(row);
-      return { row, key, text: keyText(key) };
+    const rows = chunk.rows;
+    // Keys only are written out for every row, as their texts; a row's values are compared where they
+    // stand. Each target row finds its source row by the text; a source row none finds is missing.
+    const texts = rows.map((row) => match.sourceKeyText(row));
+    const at = new Map<string, number>();
+    texts.forEach((text, i) => {
+      this.keys.add(text);
+      at.set(text, i);
     });
-    for (const s of keyed) this.keys.add(s.text);
     const keyOf = keyPicker(t.key);
     // A turn of the event loop between the parts: the next chunk, on its way, is taken in meanwhile.
     await turn();
-    const { rows: targetRows, ranged } = await this.heldRows(ctx, keyed, keyOf);
+    const { rows: targetRows, ranged } = await this.heldRows(ctx, rows, texts, keyOf);
     await turn();
-    const held = new Map<string, Row>();
-    for (const r of targetRows) held.set(keyText(match.targetKey(r)), r);
-    await turn();
-    for (const s of keyed) {
-      const there = held.get(s.text);
-      if (there) held.delete(s.text);
-      if (!there || !match.same(s.row, there))
-        this.suspect(s.key, keyOf(s.row), keyOf(s.row), JSON.stringify(match.source(s.row)), startedAt);
+    // Per source row: 0 not at the target, 1 the same there, 2 different there.
+    const found = new Uint8Array(rows.length);
+    const onlyThere: Row[] = [];
+    for (const r of targetRows) {
+      const i = at.get(match.targetKeyText(r));
+      if (i === undefined) onlyThere.push(r);
+      else found[i] = match.same(rows[i] as Row, r) ? 1 : 2;
     }
+    await turn();
+    rows.forEach((row, i) => {
+      if (found[i] !== 1)
+        this.suspect(
+          match.sourceKey(row),
+          keyOf(row),
+          keyOf(row),
+          JSON.stringify(match.source(row)),
+          startedAt,
+        );
+    });
     // What is left of a range read is at the target only: an extra, if the ranges cover the table.
     if (ranged && this.covered !== 'broken' && this.covered !== null) {
       this.covered.seen += targetRows.length;
-      for (const r of held.values()) this.covered.extras.push(keyOf(r));
+      for (const r of onlyThere) this.covered.extras.push(keyOf(r));
     }
-    this.rowsCompared += keyed.length;
+    this.rowsCompared += rows.length;
     this.chunks++;
     this.cursor = chunk.next;
     if (chunk.next === null) this.phase = this.covered && this.covered !== 'broken' ? 'edges' : 'extras';
     if (this.options.rowsPerSecond)
-      this.notBefore = started + (keyed.length / this.options.rowsPerSecond) * 1000;
+      this.notBefore = started + (rows.length / this.options.rowsPerSecond) * 1000;
   }
 
   /**
@@ -235,19 +258,18 @@ export class TableVerifyJob {
    */
   private async heldRows(
     ctx: VerifyStepContext,
-    rows: readonly { row: Row; key: string[] }[],
+    rows: readonly Row[],
+    texts: readonly string[],
     keyOf: (row: Row) => Row,
   ): Promise<{ rows: Row[]; ranged: boolean }> {
     // An empty chunk (a source's last read) neither extends the covered keys nor breaks them.
     if (rows.length === 0) return { rows: [], ranged: false };
     const [only, ...more] = keyColumnsOf(ctx.table);
-    const range = only && more.length === 0 && affinityOf(only) === 'integer' ? keyRange(rows) : null;
+    // One whole-number key column: a key's text is its value's.
+    const range = only && more.length === 0 && affinityOf(only) === 'integer' ? keyRange(texts) : null;
     const between = ctx.readBack.between?.bind(ctx.readBack);
     const byList = async () => ({
-      rows: await ctx.readBack.rows(
-        ctx.table,
-        rows.map((s) => keyOf(s.row)),
-      ),
+      rows: await ctx.readBack.rows(ctx.table, rows.map(keyOf)),
       ranged: false,
     });
     if (!range || !between) {

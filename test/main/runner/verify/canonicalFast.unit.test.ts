@@ -97,4 +97,26 @@ describe('the compared forms', () => {
         }
       }
   });
+
+  it('give a whole number read back as text the text the general rules give', () => {
+    const c = { name: 'Id', sourceType: 'bigint', nullable: false };
+    const one = canonicalOf(c, Infinity);
+    const samples = [
+      '0',
+      '-0',
+      '007',
+      '-012',
+      '12',
+      '-12',
+      '+5',
+      ' 5',
+      '9007199254740993',
+      '-9223372036854775808',
+    ];
+    for (let i = 0; i < 2000; i++)
+      samples.push(String((i % 2 ? -1 : 1) * Math.floor(Math.random() * 10 ** (i % 16))));
+    for (const s of samples) expect(one(s), s).toBe(canonicalValue(c, s, Infinity));
+    expect(one('-0')).toBe('0');
+    expect(one('007')).toBe('7');
+  });
 });

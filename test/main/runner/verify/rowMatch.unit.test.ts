@@ -4,7 +4,7 @@
 // without fractions, dates, bytes, nulls.
 import { describe, expect, it } from 'vitest';
 import type { ColumnShape, Row } from '../../../../main/agents/source';
-import { sourceForm, targetForm } from '../../../../main/runner/verify/canonical';
+import { keyText, sourceForm, targetForm } from '../../../../main/runner/verify/canonical';
 import { rowMatch } from '../../../../main/runner/verify/rowMatch';
 
 const columns: ColumnShape[] = [
@@ -56,5 +56,22 @@ describe('a row match', () => {
     // Both verdicts came up, many times each.
     expect(agreed).toBeGreaterThan(100);
     expect(agreed).toBeLessThan(3900);
+  });
+
+  it('writes a key as one text, with one key column or several, as its values give it', () => {
+    const rows: Row[] = [
+      { Id: 7, Name: 'a' },
+      { Id: 2n ** 53n + 1n, Name: 'ü b' },
+      { Id: '0017', Name: null },
+      { Id: -3, Name: '["x"]' },
+    ];
+    for (const key of [['Id'], ['Id', 'Name']]) {
+      const match = rowMatch(columns, key, () => Infinity);
+      for (const row of rows) {
+        expect(match.sourceKeyText(row)).toBe(keyText(match.sourceKey(row)));
+        expect(match.targetKeyText(row)).toBe(keyText(match.targetKey(row)));
+      }
+    }
+    expect(rowMatch(columns, ['Id'], () => Infinity).targetKeyText({ Id: '0017' })).toBe('17');
   });
 });

@@ -189,6 +189,26 @@ describe('a table verify', () => {
     expect(w.reads.keyPages).toBeLessThanOrEqual(3);
   });
 
+  it('reads key ranges of 16-digit keys as of small ones, and finds the same', async () => {
+    const base = 10 ** 15;
+    const source = new Map<number, string>();
+    for (let i = 1; i <= 100; i++) if (i !== 5) source.set(base + i, `row ${i}`);
+    const target = new Map(source);
+    target.set(base + 20, 'changed');
+    for (const id of [base, base + 5, base + 101]) target.set(id, 'stray');
+    const w = chunkedWorld(source, target, 10);
+    const report = await verified(
+      new TableVerifyJob('dbo.T', verifyRequestSchema.parse({ chunkRows: 10 })),
+      w,
+    );
+    expect(report.counts).toEqual({ missing: 0, extra: 3, different: 1 });
+    expect(report.differences.filter((d) => d.kind === 'extra').map((d) => d.key.id)).toEqual(
+      expect.arrayContaining([String(base), String(base + 5), String(base + 101)]),
+    );
+    expect(w.reads.ranges).toBe(10);
+    expect(w.reads.keyPages).toBeLessThanOrEqual(3);
+  });
+
   it('reads every target key when the chunks are not in key order, and finds the same', async () => {
     const source = new Map<number, string>();
     for (let id = 1; id <= 100; id++) if (id !== 5) source.set(id, `row ${id}`);
