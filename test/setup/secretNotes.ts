@@ -17,13 +17,25 @@ function note(n: SecretNote): void {
   if (file) appendFileSync(file, JSON.stringify(n) + '\n');
 }
 
+/**
+ * Names every JavaScript object or function carries (`toString`, `constructor`, `prototype`…): a
+ * fuzzer (fast-check) sends them as values on purpose, and answers name them as fields that were
+ * refused, so as a "password" they are a field's name, never a secret.
+ */
+const BUILT_IN_NAMES = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  ...Object.getOwnPropertyNames(Function.prototype),
+  'prototype',
+]);
+
 /** Every string under a key that names a password or token, at any depth. */
 export function secretsIn(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) secretsIn(v, found);
   else if (value && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) {
-      if (typeof v === 'string' && /password|token/i.test(k)) found.push(v);
-      else secretsIn(v, found);
+      if (typeof v === 'string' && /password|token/i.test(k)) {
+        if (!BUILT_IN_NAMES.has(v)) found.push(v);
+      } else secretsIn(v, found);
     }
   return found;
 }

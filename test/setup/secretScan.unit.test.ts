@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
-import { readable, type SecretNote } from './secretNotes';
+import { readable, secretsIn, type SecretNote } from './secretNotes';
 import { scan } from './secretScan';
 
 const PASSWORD = 'Planted-Passw0rd';
@@ -80,6 +80,16 @@ describe('the secret scan', () => {
         scan([carried, { kind: 'answer', where: 'createDiagnostics', secrets: [], text }]).leaks,
       ).toHaveLength(1);
     }
+  });
+
+  it('takes every password and token of a request as a secret, but a built-in name a fuzzer sent', () => {
+    const body = {
+      hostCredentials: { password: 'toString', passwordFile: PASSWORD, nested: [{ token: TOKEN }] },
+      token: 'constructor',
+      apiToken: 'prototype',
+      name: 'not-a-secret-at-all',
+    };
+    expect(secretsIn(body)).toEqual([PASSWORD, TOKEN]);
   });
 
   it('leaves out values too short to be secrets', () => {
