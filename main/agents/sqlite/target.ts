@@ -343,11 +343,15 @@ export class SqliteTarget implements Target {
     if (!t) throw new Error(`No target table for ${table.source}: prepare() was not given it.`);
     await this.writeTransaction(checkpoint, async () => {
       const s = this.statementsOf(t);
-      for (let i = 0; i < rows.length; i += ROWS_PER_TURN) {
-        const end = Math.min(rows.length, i + ROWS_PER_TURN);
-        for (let at = i; at < end; at += s.perRun)
-          this.upsertRun(s, rows, at, Math.min(s.perRun, end - at), (r) => r);
-        await new Promise((resolve) => setImmediate(resolve));
+      let turn = 0;
+      for (let at = 0; at < rows.length;) {
+        const run = Math.min(s.perRun, rows.length - at);
+        this.upsertRun(s, rows, at, run, (r) => r);
+        at += run;
+        if (at - turn >= ROWS_PER_TURN) {
+          turn = at;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
     });
   }
