@@ -110,6 +110,10 @@ export interface Target {
   readBack?: TargetReadBack;
 }
 
+/** What a target throws when asked to write a table `prepare` was not given. */
+export const unpreparedTable = (source: string): Error =>
+  new Error(`No target table for ${source}: prepare() was not given it.`);
+
 /** A copy's rows as changes: each an upsert of the row read (an insert, `copied`) at the table's position. */
 export function copiedChanges(table: TargetTable, rows: readonly Row[], position: string): Change[] {
   const keyOf = keyPicker(table.key);

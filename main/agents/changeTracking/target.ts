@@ -18,6 +18,7 @@ import {
   type Retyped,
   type Target,
   type TargetTable,
+  unpreparedTable,
 } from '../target';
 import { affinityOf, portable } from '../targetValues';
 import { classifySqlServerError, sqlServerRefusesRow } from './errors';
@@ -347,7 +348,7 @@ export class MssqlTarget implements Target {
       if (fence) await this.checkFence(tx, fence);
       for (const c of netChanges(changes)) {
         const t = this.tables.get(c.table);
-        if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
+        if (!t) throw unpreparedTable(c.table);
         if (c.op === 'delete' || !c.row) await this.remove(tx, t, c.key);
         else await this.upsert(tx, t, c.row);
       }

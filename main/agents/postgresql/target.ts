@@ -18,6 +18,7 @@ import {
   paramSlices,
   type TargetReadBack,
   type TargetTable,
+  unpreparedTable,
 } from '../target';
 import { affinityOf, portable, portableWriter } from '../targetValues';
 import { copyLineOf, copyRows, type CopyLine } from './copy';
@@ -493,19 +494,34 @@ export class PostgresTarget implements Target {
     }
   }
 
-  async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
+  /**
+   * `work`, then the checkpoint, in one transaction. Values replaced meanwhile are no replacements if
+   * it rolls back: a retry counts them again.
+   */
+  private async writeTransaction(
+    checkpoint: Checkpoint,
+    work: (client: pg.PoolClient) => Promise<void>,
+  ): Promise<void> {
+    const before = new Map(this.replaced);
     await this.inTransaction(async (client) => {
-      await client.query(`DELETE FROM ${this.tableName(t)}`);
+      await work(client);
       await this.saveCheckpoint(client, checkpoint);
+    }).catch((error: unknown) => {
+      this.replaced = before;
+      throw error;
+    });
+  }
+
+  async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
+    await this.writeTransaction(checkpoint, async (client) => {
+      await client.query(`DELETE FROM ${this.tableName(t)}`);
     });
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
     // A copy's chunk holds each key once (read in key order): nothing to net.
     const net = changes.every((c) => c.copied) ? changes : netChanges(changes);
-    // Counts of a transaction that rolls back are no replacements: a retry counts them again.
-    const before = new Map(this.replaced);
-    await this.inTransaction(async (client) => {
+    await this.writeTransaction(checkpoint, async (client) => {
       if (fence) await this.checkFence(client, fence);
       for (const t of this.tables.values()) {
         const mine = net.filter((c) => c.table === t.source);
@@ -517,24 +533,15 @@ export class PostgresTarget implements Target {
         if (updated.length) await this.upsertRows(client, t, updated);
       }
       const unknown = net.find((c) => !this.tables.has(c.table));
-      if (unknown) throw new Error(`No target table for ${unknown.table}: prepare() was not given it.`);
-      await this.saveCheckpoint(client, checkpoint);
-    }).catch((error: unknown) => {
-      this.replaced = before;
-      throw error;
+      if (unknown) throw unpreparedTable(unknown.table);
     });
   }
 
   async applyCopy(table: TargetTable, rows: readonly Row[], checkpoint: Checkpoint): Promise<void> {
     const t = this.tables.get(table.source);
-    if (!t) throw new Error(`No target table for ${table.source}: prepare() was not given it.`);
-    const before = new Map(this.replaced);
-    await this.inTransaction(async (client) => {
+    if (!t) throw unpreparedTable(table.source);
+    await this.writeTransaction(checkpoint, async (client) => {
       if (rows.length) await this.insertRows(client, t, rows);
-      await this.saveCheckpoint(client, checkpoint);
-    }).catch((error: unknown) => {
-      this.replaced = before;
-      throw error;
     });
   }
 

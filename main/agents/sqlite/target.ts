@@ -16,6 +16,7 @@ import {
   type Target,
   type TargetReadBack,
   type TargetTable,
+  unpreparedTable,
 } from '../target';
 import { affinityOf, portable, portableWriter } from '../targetValues';
 import { sqliteReadBack } from './readBack';
@@ -319,7 +320,7 @@ export class SqliteTarget implements Target {
       for (let i = 0; i < changes.length;) {
         const c = changes[i] as Change;
         const t = this.tables.get(c.table);
-        if (!t) throw new Error(`No target table for ${c.table}: prepare() was not given it.`);
+        if (!t) throw unpreparedTable(c.table);
         const s = this.statementsOf(t);
         // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
         const run = c.op === 'delete' || !c.row ? 0 : this.upsertsAhead(changes, i, s.perRun);
@@ -340,7 +341,7 @@ export class SqliteTarget implements Target {
 
   async applyCopy(table: TargetTable, rows: readonly Row[], checkpoint: Checkpoint): Promise<void> {
     const t = this.tables.get(table.source);
-    if (!t) throw new Error(`No target table for ${table.source}: prepare() was not given it.`);
+    if (!t) throw unpreparedTable(table.source);
     await this.writeTransaction(checkpoint, async () => {
       const s = this.statementsOf(t);
       let turn = 0;
