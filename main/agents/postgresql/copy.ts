@@ -48,7 +48,6 @@ const TAB = 0x09;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPECIAL = /[\\\t\n\r]/g;
-const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
 /** COPY's escape letter of a special character (t, n, r, or the backslash itself), or 0. */
@@ -74,11 +73,8 @@ function putString(out: CopyBytes, s: string): void {
     const c = s.charCodeAt(i);
     if (c >= 0x80) {
       // Within the room made: 2 bytes a unit so far, at most 3 a unit of the rest, escapes included.
-      at += b.write(
-        s.slice(i).replace(SPECIAL, (x) => ESCAPES[x] ?? x),
-        at,
-        'utf8',
-      );
+      const rest = s.slice(i).replace(SPECIAL, (x) => `\\${String.fromCharCode(escapeOf(x.charCodeAt(0)))}`);
+      at += b.write(rest, at, 'utf8');
       break;
     }
     const escape = escapeOf(c);

@@ -71,26 +71,17 @@ const EDGE_PAGE = 100;
 
 /** The lowest and highest of a chunk's one-column whole-number keys; null for any other key text. */
 function keyRange(texts: readonly string[]): { low: bigint; high: bigint } | null {
-  if (texts.length === 0 || !texts.every((t) => /^-?\d+$/.test(t))) return null;
-  // Numbers while exact (15 digits): a BigInt a key costs more than the comparison.
-  if (texts.every((t) => t.length <= 15)) {
-    let low = Infinity;
-    let high = -Infinity;
-    for (const t of texts) {
-      const k = Number(t);
-      if (k < low) low = k;
-      if (k > high) high = k;
-    }
-    return { low: BigInt(low), high: BigInt(high) };
-  }
-  let low = BigInt(texts[0] as string);
-  let high = low;
+  let low: number | bigint = Infinity;
+  let high: number | bigint = -Infinity;
   for (const t of texts) {
-    const k = BigInt(t);
+    if (!/^-?\d+$/.test(t)) return null;
+    // A number while exact (15 digits): a BigInt a key costs more than the comparison, and a number
+    // and a bigint compare exactly.
+    const k = t.length <= 15 ? Number(t) : BigInt(t);
     if (k < low) low = k;
     if (k > high) high = k;
   }
-  return { low, high };
+  return texts.length === 0 ? null : { low: BigInt(low), high: BigInt(high) };
 }
 
 /** A difference that keeps changing is confirmed after this many re-reads. */
