@@ -34,6 +34,8 @@ async function waitListening(port: number, what: string): Promise<void> {
 
 export interface NatsNode {
   port: number;
+  /** The server's HTTP monitoring port (/connz, /jsz). */
+  monitorPort: number;
   kill(): void;
   start(): Promise<void>;
 }
@@ -54,6 +56,7 @@ export async function startNatsCluster(
   const dir = mkdtempSync(join(parent, 'cdc-nats-'));
   const ports = await Promise.all(Array.from({ length: size }, () => freePort()));
   const routes = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const monitors = await Promise.all(Array.from({ length: size }, () => freePort()));
   const nodes: NatsNode[] = ports.map((port, i) => {
     const store = join(dir, `n${i}`);
     mkdirSync(store, { recursive: true });
@@ -64,11 +67,12 @@ export async function startNatsCluster(
         : '';
     writeFileSync(
       conf,
-      `server_name: n${i}\nlisten: 127.0.0.1:${port}\njetstream { store_dir: "${store}" }\n${options.maxPayload ? `max_payload: ${options.maxPayload}\n` : ''}${options.config ?? ''}\n${cluster}\n`,
+      `server_name: n${i}\nlisten: 127.0.0.1:${port}\nhttp: 127.0.0.1:${monitors[i]}\njetstream { store_dir: "${store}" }\n${options.maxPayload ? `max_payload: ${options.maxPayload}\n` : ''}${options.config ?? ''}\n${cluster}\n`,
     );
     let child: ChildProcess | undefined;
     const node: NatsNode = {
       port,
+      monitorPort: monitors[i] ?? 0,
       kill: () => {
         child?.kill('SIGKILL');
         child = undefined;

@@ -99,17 +99,49 @@ export function describeNatsError(e: unknown): string {
   return error.message ?? String(e);
 }
 
+/**
+ * No JetStream server answered a request: the client says "jetstream is not enabled" for a 503 with no
+ * responders, which is what a stream's leader election or a server down looks like. JetStream really
+ * off for the account comes otherwise: as the server's API error 10039 (JetStreamApiError as cause).
+ */
+export function isUnanswered(e: unknown): boolean {
+  const error = e as { name?: string; cause?: { name?: string } };
+  if (error.name === 'NoResponders' || e instanceof StreamUnanswered) return true;
+  return error.name === 'JetStreamNotEnabled' && error.cause?.name !== 'JetStreamApiError';
+}
+
+/** The stream's servers did not answer for a while: said in words, and retried. */
+export class StreamUnanswered extends Error {
+  constructor(stream: string, options?: ErrorOptions) {
+    super(`No JetStream server answered for stream ${stream} — a leader election or a server down`, options);
+    this.name = 'StreamUnanswered';
+  }
+}
+
+/** Runs a JetStream call, saying an unanswered one in words (the client's own words mislead). */
+export async function answered<T>(stream: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    throw isUnanswered(e) && !(e instanceof StreamUnanswered)
+      ? new StreamUnanswered(stream, { cause: e })
+      : e;
+  }
+}
+
 /** A dropped connection, a timeout or a leader election heals; a refused permission does not. */
 export function classifyNatsError(e: unknown): ErrorVerdict {
   const error = e as { name?: string; message?: string; code?: string; api_error?: { err_code?: number } };
   const message = error.message ?? '';
   if (error.name === 'PermissionViolationError' || /permissions violation|authorization/i.test(message))
     return 'permanent';
+  if (isUnanswered(e)) return 'transient';
+  // JetStream off for the account (the checks at start say so): no wait turns it on.
+  if (error.name === 'JetStreamNotEnabled') return 'permanent';
   if (
     error.name === 'TimeoutError' ||
     error.name === 'ConnectionError' ||
     error.name === 'ClosedConnectionError' ||
-    error.name === 'NoRespondersError' ||
     /timeout|no responders|connection closed|disconnect|insufficient resources|no suitable peers|leader/i.test(
       message,
     )

@@ -18,7 +18,7 @@ import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint } from '../source';
 import type { SourceOrigin } from '../spi';
 import type { Reconciled, Retyped, Target, TargetTable } from '../target';
-import { classifyNatsError, closeConnection, openNats } from './connection';
+import { answered, classifyNatsError, closeConnection, openNats } from './connection';
 import { ValueNotSendable } from './debeziumTypes';
 import { TableEnvelope } from './envelope';
 import { BatchMessages, PIPELINE_HEADER, POSITION_HEADER, type OutgoingMessage } from './messages';
@@ -75,7 +75,16 @@ export class NatsTarget implements Target {
     return this.refusesRow(error);
   }
 
-  private async open() {
+  /** Every JetStream call goes through here: an election's silence is told in words, and retried. */
+  private told<T>(work: Promise<T>): Promise<T> {
+    return answered(this.o.configuration.stream, work);
+  }
+
+  private open() {
+    return this.told(this.opened());
+  }
+
+  private async opened() {
     if (this.nc && !this.nc.isClosed() && this.js && this.jsm) return { js: this.js, jsm: this.jsm };
     this.nc = await openNats(this.o.credentials, `cdc-admin ${this.o.pipelineId}`);
     this.jsm = await jetstreamManager(this.nc);
@@ -132,20 +141,22 @@ export class NatsTarget implements Target {
     const { js, jsm } = await this.open();
     const stream = this.o.configuration.stream;
     const subject = checkpointSubject(this.prefix, this.o.pipelineId);
-    const last = await jsm.streams.getMessage(stream, { last_by_subj: subject });
+    const last = await this.told(jsm.streams.getMessage(stream, { last_by_subj: subject }));
     if (last) this.record = natsCheckpointRecordSchema.parse(JSON.parse(last.string()));
     // What this pipeline published after that record (a batch whose checkpoint a crash cut off).
     this.published.clear();
-    await eachMessage(
-      js,
-      jsm,
-      stream,
-      null,
-      (m) => {
-        const id = m.headers?.get(PIPELINE_HEADER) === this.o.pipelineId && m.headers.get('Nats-Msg-Id');
-        if (id) this.published.add(id);
-      },
-      { fromSeq: last ? last.seq + 1 : 1, headersOnly: true },
+    await this.told(
+      eachMessage(
+        js,
+        jsm,
+        stream,
+        null,
+        (m) => {
+          const id = m.headers?.get(PIPELINE_HEADER) === this.o.pipelineId && m.headers.get('Nats-Msg-Id');
+          if (id) this.published.add(id);
+        },
+        { fromSeq: last ? last.seq + 1 : 1, headersOnly: true },
+      ),
     );
     this.recovered = true;
     this.savedAt = last ? last.time.getTime() : 0;
@@ -259,7 +270,7 @@ export class NatsTarget implements Target {
       if (failure !== undefined) break;
     }
     await Promise.all(inFlight);
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) await this.told(Promise.reject(failure));
     this.acknowledged.count(sent);
     const newest = messages.findLast((m) => m.table !== '')?.headers.get(POSITION_HEADER);
     if (newest) this.newestAcknowledged = newest;
@@ -268,7 +279,7 @@ export class NatsTarget implements Target {
   /** What the cockpit shows of a stream target: its rate, its newest position, the stream against its limits. */
   async streamFigures(): Promise<StreamFigures> {
     const { jsm } = await this.open();
-    const info = await jsm.streams.info(this.o.configuration.stream);
+    const info = await this.told(jsm.streams.info(this.o.configuration.stream));
     return {
       stream: info.config.name,
       eventsPerSecond: this.acknowledged.perSecond(),
@@ -292,16 +303,18 @@ export class NatsTarget implements Target {
     h.set(PIPELINE_HEADER, this.o.pipelineId);
     // No message id: a record sent twice is harmless (the last one counts), one dropped as a
     // duplicate of an older, equal record would leave a newer one last.
-    await js.publish(subject, JSON.stringify(record), {
-      headers: h,
-      expect: { streamName: this.o.configuration.stream },
-    });
+    await this.told(
+      js.publish(subject, JSON.stringify(record), {
+        headers: h,
+        expect: { streamName: this.o.configuration.stream },
+      }),
+    );
     this.record = record;
     this.savedAt = Date.now();
     this.published.clear();
     if (++this.checkpointsSincePurge >= PURGE_EVERY) {
       this.checkpointsSincePurge = 0;
-      await jsm.streams.purge(this.o.configuration.stream, { filter: subject, keep: 1 });
+      await this.told(jsm.streams.purge(this.o.configuration.stream, { filter: subject, keep: 1 }));
     }
   }
 

@@ -1,8 +1,9 @@
 // The stream beyond one machine, under failure: a three-node JetStream cluster started here (three
 // nats-server processes on loopback ports, an R3 stream), 105,000 change events captured from the
 // simulated SQL Server (30,000 rows copied, then 75,000 inserted, updated and deleted) while the node
-// leading the stream is killed (SIGKILL) and started again, and the capture engine is killed with
-// SIGKILL twice. Every change is in the stream exactly once — by message id and by content —
+// leading the stream is killed (SIGKILL) and kept down 12 s, the engine left alone meanwhile (it must
+// retry through the election, never fail), then started again; the capture engine is killed with
+// SIGKILL twice, outside that window. Every change is in the stream exactly once — by message id and by content —
 // a consumer written against Debezium's envelope ends with the source's rows, and so does the apply
 // side (the stream applied into SQLite).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +33,8 @@ const COPIED = 30_000;
 const STATEMENTS = 80;
 const PER_STATEMENT = 1000;
 const STREAM = 'DRILL';
+/** How long the stream's leader stays down with no engine restart: the election is the engine's alone to ride out. */
+const LEADER_DOWN_MS = 12_000;
 let sandbox: SandboxSqlServer;
 let admin: sql.ConnectionPool;
 let cluster: NatsCluster;
@@ -78,12 +81,47 @@ afterAll(async () => {
   cluster?.destroy();
 });
 
-/** The node that leads the stream's replicas, killed: the engine must ride out the election. */
+/** The node the capture engine's connection is on, from each node's monitoring (/connz). */
+async function engineNode(): Promise<number> {
+  const seen: string[] = [];
+  for (let tries = 0; tries < 100; tries++) {
+    for (const [i, node] of cluster.nodes.entries()) {
+      const answer = await fetch(`http://127.0.0.1:${node.monitorPort}/connz`).catch(() => undefined);
+      const connz = (await answer?.json().catch(() => undefined)) as
+        { connections?: { name?: string }[] } | undefined;
+      const names = connz?.connections?.map((c) => c.name ?? '') ?? [];
+      if (names.includes('cdc-admin drill')) return i;
+      seen.push(`n${i}: ${names.join(', ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No node has the engine's connection; seen ${seen.slice(-3).join('; ')}`);
+}
+
+/**
+ * The node that leads the stream's replicas, killed while the engine is connected to another: its
+ * publishes then meet the election itself (503, no responders) rather than a reconnect. When the
+ * engine sits on the leader, the leader steps down first.
+ */
 async function killStreamLeader(): Promise<NatsNode> {
   const nc = await connect({ servers: cluster.servers.split(',') });
-  const leader = (await (await jetstreamManager(nc)).streams.info(STREAM)).cluster?.leader ?? 'n0';
+  const jsm = await jetstreamManager(nc);
+  const leaderOf = async () => Number(((await jsm.streams.info(STREAM)).cluster?.leader ?? 'n0').slice(1));
+  let leader = await leaderOf();
+  const engineOn = await engineNode();
+  while (leader === engineOn) {
+    await nc
+      .request(`$JS.API.STREAM.LEADER.STEPDOWN.${STREAM}`, undefined, { timeout: 5000 })
+      .catch(() => undefined);
+    await until(
+      'a new stream leader',
+      async () => (await leaderOf().catch(() => engineOn)) !== engineOn,
+      30_000,
+    );
+    leader = await leaderOf();
+  }
   await nc.close();
-  const node = cluster.nodes[Number(leader.slice(1))] as NatsNode;
+  const node = cluster.nodes[leader] as NatsNode;
   node.kill();
   return node;
 }
@@ -110,6 +148,7 @@ it(
   async () => {
     let engine = capture();
     let lost: NatsNode | undefined;
+    let leaderDown = { at: 0, from: 0 };
     await until('the copy', () => engine.events.some((l) => l.includes('"snapshot-done"')), 300_000);
     for (let n = 0; n < STATEMENTS; n++) {
       await admin.request().batch(statement(n));
@@ -118,8 +157,21 @@ it(
         await exited(engine.process);
         engine = capture();
       }
-      if (n === 35) lost = await killStreamLeader();
-      if (n === 50) await lost?.start();
+      if (n === 35) {
+        lost = await killStreamLeader();
+        leaderDown = { at: Date.now(), from: engine.events.length };
+      }
+      if (n === 50) {
+        // The engine rides out the election by itself: nothing restarts it while the node is down.
+        await new Promise((r) => setTimeout(r, Math.max(0, leaderDown.at + LEADER_DOWN_MS - Date.now())));
+        const during = engine.events.slice(leaderDown.from);
+        expect(engine.process.exitCode, 'the engine lived through the leader’s loss').toBeNull();
+        expect(during.filter((l) => l.includes('"kind":"failed"'))).toEqual([]);
+        const retries = during.filter((l) => l.includes('"kind":"retrying"'));
+        expect(retries.length, 'retries recorded while the leader was down').toBeGreaterThan(0);
+        for (const r of retries) expect(r).not.toMatch(/jetstream is not enabled/i);
+        await lost?.start();
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     engine.process.kill('SIGKILL');

@@ -1,0 +1,54 @@
+// How the NATS agents sort the client's errors: a stream's leader election (the client's 503 "no
+// responders", which it names JetStreamNotEnabled) is retried and said in words; JetStream really off
+// for the account (the server's API error 10039) and a refused permission are not.
+import { jserrors } from '@nats-io/jetstream/internal';
+import { NoRespondersError, RequestError } from '@nats-io/transport-node';
+import { describe, expect, it } from 'vitest';
+import { answered, classifyNatsError, StreamUnanswered } from '../../../../main/agents/nats/connection';
+import { isTransient } from '../../../../main/runner/failures';
+
+/** What `js.publish` throws while no server leads the stream: built as the client builds it. */
+const election = () =>
+  new jserrors.JetStreamNotEnabled('jetstream is not enabled', {
+    cause: new RequestError('no responders', { cause: new NoRespondersError('$JS.API.STREAM.INFO.S') }),
+  });
+
+/** What the server answers when the account has no JetStream: err_code 10039, as the client wraps it. */
+const accountWithout = () => {
+  const api = new jserrors.JetStreamApiError({
+    code: 503,
+    err_code: 10039,
+    description: 'jetstream not enabled for account',
+  });
+  return new jserrors.JetStreamNotEnabled(api.message, { cause: api });
+};
+
+describe('classifyNatsError', () => {
+  it('retries a leader election', () => {
+    expect(classifyNatsError(election())).toBe('transient');
+    expect(isTransient(election(), classifyNatsError)).toBe(true);
+    expect(classifyNatsError(new NoRespondersError('drill.x'))).toBe('transient');
+  });
+
+  it('does not retry JetStream off for the account, nor a refused permission', () => {
+    expect(classifyNatsError(accountWithout())).toBe('permanent');
+    expect(isTransient(accountWithout(), classifyNatsError)).toBe(false);
+    expect(classifyNatsError(new Error('Permissions Violation for Publish to "drill.x"'))).toBe('permanent');
+  });
+
+  it('says an election in words, naming the stream, and keeps it retried', async () => {
+    const told = await answered('ORDERS', Promise.reject(election())).catch((e: unknown) => e);
+    expect(told).toBeInstanceOf(StreamUnanswered);
+    expect((told as Error).message).toBe(
+      'No JetStream server answered for stream ORDERS — a leader election or a server down',
+    );
+    expect((told as Error).message).not.toMatch(/not enabled/);
+    expect(classifyNatsError(told)).toBe('transient');
+  });
+
+  it('leaves every other error as it was', async () => {
+    const other = accountWithout();
+    expect(await answered('ORDERS', Promise.reject(other)).catch((e: unknown) => e)).toBe(other);
+    expect(await answered('ORDERS', Promise.resolve(7))).toBe(7);
+  });
+});
