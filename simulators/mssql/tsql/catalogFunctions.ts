@@ -14,12 +14,12 @@ export function objectId(db: SandboxDatabase, name: SqlValue): string {
   if (typeof name !== 'string') return 'NULL';
   // A temporary table is named in tempdb (`tempdb..#keys`, or `#keys` alone): the session's own.
   const temp = /#[^.]*$/.exec(name.trim())?.[0];
-  if (temp) return db.table(undefined, temp) ? String(db.tempObjectId(temp)) : 'NULL';
+  if (temp) return String(db.tableObjectId(undefined, temp) ?? 'NULL');
   const parts = lex(name)
     .filter((x) => x.kind === 'word' || x.kind === 'quoted')
     .map(nameOf);
-  const table = tableNamed(db, parts);
-  return table ? String(table.objectId) : 'NULL';
+  const id = db.tableObjectId(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
+  return id === undefined ? 'NULL' : String(id);
 }
 
 /** CHANGETABLE(CHANGES t, v) or CHANGETABLE(VERSION t, (cols), (values)) at tokens[i]. */

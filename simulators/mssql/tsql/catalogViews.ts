@@ -25,10 +25,14 @@ export const CATALOG_DDL = `
     user_type_id INTEGER, PRIMARY KEY (object_id, column_id));
   CREATE TABLE __keys (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, kind ${T('text char(2)')} NOT NULL,
     clustered ${BIT} NOT NULL, index_id ${INT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL);
+  -- A table's keys and indexes are read by its object id at every reference: indexed, as SQL Server's
+  -- own catalogue is, so a look-up does not grow with the number of tables.
+  CREATE INDEX __keys_object ON __keys (object_id);
   -- Indexes made by CREATE INDEX (those of PRIMARY KEY and UNIQUE constraints are in __keys).
   CREATE TABLE __indexes (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, index_id ${INT} NOT NULL,
     is_unique ${BIT} NOT NULL, clustered ${BIT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL,
     is_descending_key ${BIT} NOT NULL);
+  CREATE INDEX __indexes_object ON __indexes (object_id);
   -- Column ids of dropped columns: SQL Server never gives one to a column added later.
   CREATE TABLE __dropped_columns (object_id ${INT} NOT NULL, column_id ${INT} NOT NULL);
   CREATE TABLE __options (name TEXT PRIMARY KEY, value TEXT NOT NULL);

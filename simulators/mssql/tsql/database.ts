@@ -314,12 +314,44 @@ export class SandboxDatabase implements DatabaseHandle {
       .run((last < 4n ? 4n : last) + 1n, name);
   }
 
+  /** Tables looked up while one statement is translated (which changes no table): each read once. */
+  private tableMemo: Map<string, TableInfo | undefined> | undefined;
+
+  /** Runs `work` with table look-ups remembered until it ends (nested calls share the memory). */
+  rememberingTables<T>(work: () => T): T {
+    if (this.tableMemo) return work();
+    this.tableMemo = new Map();
+    try {
+      return work();
+    } finally {
+      this.tableMemo = undefined;
+    }
+  }
+
   table(schema: string | undefined, name: string): TableInfo | undefined {
     if (name.startsWith('#')) return this.tempTable(name);
-    const s = schema ?? 'dbo';
-    const object = this.lookup(
+    const memo = this.tableMemo;
+    if (!memo) return this.catalogTable(schema, name);
+    const key = `${schema ?? ''}\u0000${name}\u0000${this.nameCollation}`;
+    if (!memo.has(key)) memo.set(key, this.catalogTable(schema, name));
+    return memo.get(key);
+  }
+
+  /** A user table's object id alone (OBJECT_ID): one look-up, not the table's columns and keys. */
+  tableObjectId(schema: string | undefined, name: string): number | undefined {
+    if (name.startsWith('#')) return this.tempTable(name) ? this.tempObjectId(name) : undefined;
+    const object = this.catalogObject(schema, name);
+    return object ? Number(object.object_id) : undefined;
+  }
+
+  private catalogObject(schema: string | undefined, name: string) {
+    return this.lookup(
       `SELECT object_id, schema_name, name FROM __objects WHERE schema_name = ? COLLATE NOCASE AND name = ? ${this.nameCollation} AND type = 'U'`,
-    ).get(s, name) as { object_id: bigint; schema_name: string; name: string } | undefined;
+    ).get(schema ?? 'dbo', name) as { object_id: bigint; schema_name: string; name: string } | undefined;
+  }
+
+  private catalogTable(schema: string | undefined, name: string): TableInfo | undefined {
+    const object = this.catalogObject(schema, name);
     if (!object) return undefined;
     const objectId = Number(object.object_id);
     const columns = this.lookup('SELECT * FROM __columns WHERE object_id = ? ORDER BY column_id').all(

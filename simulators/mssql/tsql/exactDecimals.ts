@@ -12,7 +12,7 @@ import {
   unscaledToDecimal,
 } from '../tds/dataTypes/decimalText';
 import type { TableInfo } from './schema';
-import { isWord, solid, splitCommas, textOf, type Token } from './lexer';
+import { isWord, solid, solidBefore, splitCommas, textOf, type Token } from './lexer';
 import { castType } from './convert';
 import { isClrType } from './clrValues';
 
@@ -147,10 +147,11 @@ const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '!<', '!>'])
  * as text compares as a number.
  */
 export function comparedColumnType(
-  before: Token[],
+  tokens: readonly Token[],
+  at: number,
   exactColumns: ReadonlyMap<string, SqlType>,
 ): SqlType | undefined {
-  const [column, op] = solid(before).slice(-2);
+  const [column, op] = solidBefore(tokens, at, 2);
   if (!op || op.kind !== 'op' || !COMPARISONS.has(op.text)) return undefined;
   if (column?.kind !== 'word' && column?.kind !== 'quoted') return undefined;
   return exactColumns.get((column.kind === 'quoted' ? column.value : column.text).toLowerCase());

@@ -209,6 +209,15 @@ export const isWord = (t: Token | undefined, ...words: string[]) =>
   t?.kind === 'word' && words.includes(t.text.toLowerCase());
 export const isOp = (t: Token | undefined, op: string) => t?.kind === 'op' && t.text === op;
 export const solid = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'space' && t.kind !== 'comment');
+/** The last `n` solid tokens before index `end`, in order: read backwards, so a rule costs no more near a long statement's end. */
+export function solidBefore(tokens: readonly Token[], end: number, n: number): (Token | undefined)[] {
+  const found: Token[] = [];
+  for (let j = end - 1; j >= 0 && found.length < n; j--) {
+    const t = tokens[j] as Token;
+    if (t.kind !== 'space' && t.kind !== 'comment') found.unshift(t);
+  }
+  return [...Array<undefined>(n - found.length), ...found];
+}
 export const textOf = (tokens: Token[]) => tokens.map((t) => t.text).join('');
 export const nameOf = (t: Token | undefined) => (t?.kind === 'quoted' ? t.value : (t?.text ?? ''));
 

@@ -20,6 +20,7 @@ import {
   lex,
   nameOf,
   solid,
+  solidBefore,
   splitCommas,
   syntax,
   textOf,
@@ -278,7 +279,7 @@ const RULES: readonly Rule[] = [
     const table = x.db.table(schema, name);
     // An unknown table is written as given, so SQLite's "no such table" names it as the statement did.
     x.out.push(table ? table.sqlName : quote(schema ? `${schema}.${name}` : name));
-    const target = isWord(solid(x.tokens)[0], 'insert');
+    const target = isWord(x.tokens[nextSolid(x.tokens, 0)], 'insert');
     if (table && !aliasAfter(x, next, true) && !target) x.out.push(` AS ${quote(table.name)}`);
     return next - 1;
   },
@@ -311,7 +312,7 @@ const RULES: readonly Rule[] = [
   // A string compared with a hierarchyid or spatial column is converted to its type, as SQL Server does.
   (x, t, i) => {
     if (t.kind !== 'string' && t.kind !== 'nstring') return undefined;
-    const compared = comparedColumnType(x.tokens.slice(0, i), x.exactColumns);
+    const compared = comparedColumnType(x.tokens, i, x.exactColumns);
     if (!isClrType(compared)) return undefined;
     x.out.push(`TSQL_CONVERT('${t.value.replaceAll("'", "''")}', '${JSON.stringify(compared)}', NULL)`);
     return i;
@@ -333,7 +334,7 @@ const RULES: readonly Rule[] = [
     if (t.kind !== 'number' || !roundedByDouble(t.text)) return undefined;
     // A unary minus belongs to the digits: -'…' would make SQLite round them to a double.
     const minus = x.out.findLastIndex((s) => s.trim() !== '');
-    const before = solid(x.tokens.slice(0, i)).at(-2);
+    const [before] = solidBefore(x.tokens, i, 2);
     const unary =
       x.out[minus] === '-' &&
       (!before ||
@@ -347,7 +348,7 @@ const RULES: readonly Rule[] = [
   (x, t, i) => {
     if (t.kind !== 'variable') return undefined;
     if (!x.params.has(t.text.toLowerCase())) throw undeclared(t.text);
-    const compared = comparedColumnType(x.tokens.slice(0, i), x.exactColumns);
+    const compared = comparedColumnType(x.tokens, i, x.exactColumns);
     x.out.push(
       compared
         ? `TSQL_CONVERT(@${paramName(t.text)}, '${JSON.stringify(compared)}', NULL)`
@@ -388,14 +389,22 @@ const RULES: readonly Rule[] = [
   },
   // Table hints change locking, which the sandbox does not model: dropped.
   (x, t, i) => {
-    const after = solid(x.tokens.slice(i + 1));
-    if (!isWord(t, 'with') || !isOp(after[0], '(') || !isWord(after[1], ...TABLE_HINTS)) return undefined;
+    if (!isWord(t, 'with')) return undefined;
+    const open = nextSolid(x.tokens, i + 1);
+    if (!isOp(x.tokens[open], '(') || !isWord(x.tokens[nextSolid(x.tokens, open + 1)], ...TABLE_HINTS))
+      return undefined;
     x.depth--;
-    return x.tokens.findIndex((r, k) => k > i && isOp(r, ')'));
+    let close = open + 1;
+    while (close < x.tokens.length && !isOp(x.tokens[close], ')')) close++;
+    return close;
   },
 ];
 
 export function translate(given: Token[], params: Parameters, db: SandboxDatabase): string {
+  return db.rememberingTables(() => translateStatement(given, params, db));
+}
+
+function translateStatement(given: Token[], params: Parameters, db: SandboxDatabase): string {
   const named = solid(given);
   const tables = named.flatMap((t, k) =>
     t.kind === 'word' && TABLE_REF_AFTER.has(t.text.toLowerCase())
