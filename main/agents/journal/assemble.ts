@@ -205,6 +205,18 @@ interface Commit {
   commitTime?: Date;
 }
 
+/**
+ * The operation each record entry that becomes a change of its own stands for (IBM i journal entry
+ * types, journal code R): PT a record added, PX one added at a relative record number, UP an update's
+ * after image, DL a delete.
+ */
+const OPERATION_OF_ENTRY: Readonly<Record<string, Change['op']>> = {
+  PT: 'insert',
+  PX: 'insert',
+  UP: 'update',
+  DL: 'delete',
+};
+
 /** One released record change (an update may come with its before image) as changes, added to `out`. */
 function addChanges(
   r: Reading,
@@ -229,7 +241,7 @@ function addChanges(
     out.push({
       table,
       position,
-      op: last.type === 'DL' ? 'delete' : 'update',
+      op: OPERATION_OF_ENTRY[last.type] ?? 'update',
       key,
       row,
       changedColumns: null,

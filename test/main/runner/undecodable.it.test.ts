@@ -20,6 +20,7 @@ import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
+import { QPGMR } from '../../../simulators/ibmi/system/users';
 import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../helpers/journal';
 import { POSTGRES, postgresClient } from '../../helpers/replica';
@@ -162,6 +163,70 @@ describe.each(['sqlite', 'postgresql'] as const)(
     });
   },
 );
+
+describe('a record kept aside says what happened to it', () => {
+  it('each journal entry type that is a change of its own keeps its operation: PT and PX insert, UP update, DL delete', async () => {
+    const file = 'BADOPS';
+    const ref = { schema: SCHEMA, table: file };
+    await admin.query(
+      `CREATE TABLE ${SCHEMA}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(20) NOT NULL, AMOUNT DECIMAL(12,2) NOT NULL)`,
+    );
+    await admin.command(`CHGJRNOBJ OBJ((${SCHEMA}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    await admin.query(`INSERT INTO ${SCHEMA}.${file} VALUES (1, 'one', 1.50)`);
+    const physical = ibmi.system.file(SCHEMA, file);
+    if (!physical) throw new Error('no file');
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-badops-')), 'replica.sqlite');
+    const kept: RefusedRow[] = [];
+    const run = async () => {
+      const r = new PipelineRunner({
+        openSource: () =>
+          openJournalSource({
+            credentials: sandboxIbmiCredentials(ibmi),
+            configuration: journalConfiguration(),
+            pipelineId: 'badops',
+            agentId: 'source',
+          }),
+        openTarget: async () => new SqliteTarget(path, 'badops'),
+        entities: [journalEntity(ref)],
+        idleMs: 20,
+        onRowsRefused: (refused) => {
+          kept.push(...refused);
+          return { [tableKey(ref)]: kept.length };
+        },
+      });
+      await r.runUntilCaughtUp();
+      expect(r.failure).toBeNull();
+    };
+    await run();
+    const types = async () =>
+      (
+        await admin.query(
+          `SELECT JOURNAL_ENTRY_TYPE AS T FROM TABLE(QSYS2.DISPLAY_JOURNAL('${SCHEMA}', 'QSQJRN')) WHERE OBJECT LIKE '%${file}%' ORDER BY SEQUENCE_NUMBER`,
+        )
+      ).map((r) => String(r.T).trim());
+
+    // PT: a program adds a record with blanks in AMOUNT; DL: it is deleted; PX: another is added into
+    // the freed slot (an SQL table reuses deleted records); UP: that one is rewritten, still bad.
+    const rrn = ibmi.system.writeFromProgram(physical, { ID: 10, NAME: 'ten', AMOUNT: BLANKS });
+    ibmi.system.deleteRecord(ibmi.system.newJob(QPGMR), physical, ibmi.system.member(physical, null), rrn);
+    const again = ibmi.system.writeFromProgram(physical, { ID: 11, NAME: 'eleven', AMOUNT: BLANKS });
+    expect(again).toBe(rrn);
+    ibmi.system.writeFromProgram(physical, { ID: 11, NAME: 'eleven!', AMOUNT: BLANKS }, again);
+    expect((await types()).filter((t: string) => ['PT', 'PX', 'UP', 'DL'].includes(t)).slice(-4)).toEqual([
+      'PT',
+      'DL',
+      'PX',
+      'UP',
+    ]);
+    await run();
+    expect(kept.map((k) => [k.op, k.key])).toEqual([
+      ['insert', { ID: 10 }],
+      ['delete', { ID: 10 }],
+      ['insert', { ID: 11 }],
+      ['update', { ID: 11 }],
+    ]);
+  });
+});
 
 describe('a decode policy per column', () => {
   it('writes zero and the chosen date where the entity says, over the pipeline; a misfit names the column', async () => {
