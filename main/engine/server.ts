@@ -125,7 +125,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDep
       error instanceof ProblemError
         ? error.problem
         : error instanceof HttpError
-          ? { type: 'about:blank', title: error.title, status: error.status, detail: error.message }
+          ? {
+              type: 'about:blank',
+              title: error.title,
+              status: error.status,
+              detail: error.message,
+              ...(error.pointer !== undefined && {
+                errors: [{ pointer: error.pointer, detail: error.message }],
+              }),
+            }
           : undefined;
     if (details) {
       send(

@@ -1,11 +1,15 @@
-// Reading a request body: a size limit enforced while reading, and JSON that must parse.
+// Reading a request body: a size limit enforced while reading, and JSON that must parse, with no
+// member named twice in one object.
 import type { IncomingMessage } from 'node:http';
+import { duplicateMember, duplicateMemberText, escapePointer } from '../../../shared/jsonMembers';
 
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly title: string,
     message: string,
+    /** The JSON Pointer of the member at fault, when one is. */
+    readonly pointer?: string,
   ) {
     super(message);
   }
@@ -34,7 +38,7 @@ export function isJsonContentType(header: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(header ?? '');
 }
 
-/** Reads a JSON body: 415 for another content type, 413 past the limit, 400 when it does not parse. */
+/** Reads a JSON body: 415 for another content type, 413 past the limit, 400 when it does not parse or names a member twice. */
 export async function readJsonBody(
   req: IncomingMessage,
   maxBytes: number,
@@ -49,10 +53,20 @@ export async function readJsonBody(
   }
   const text = await readBody(req, maxBytes);
   if (text.trim() === '' && emptyAs !== undefined) return emptyAs;
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (error) {
     const where = error instanceof SyntaxError ? `: ${error.message}` : '';
     throw new HttpError(400, 'Malformed JSON', `The body is not valid JSON${where.slice(0, 120)}.`);
   }
+  const duplicate = duplicateMember(text);
+  if (duplicate)
+    throw new HttpError(
+      400,
+      'Duplicate member',
+      duplicateMemberText(duplicate),
+      `${duplicate.pointer}/${escapePointer(duplicate.member)}`,
+    );
+  return parsed;
 }

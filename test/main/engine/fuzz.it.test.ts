@@ -4,6 +4,7 @@
 // what was wrong (a 422 names each field by its JSON pointer).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../../shared/controlApiRoutes';
 import { testSeed } from '../../helpers/seed';
 import { startTestEngine, type RunningEngine } from '../../helpers/engine';
 
@@ -136,6 +137,58 @@ describe('generated bodies', () => {
       }),
       { numRuns: 200, seed: seedOf('random ids') },
     );
+  });
+});
+
+/** Every route that takes a body, from the route table, with the ids this file's pipeline has. */
+const bodyRoutes = Object.entries(routes)
+  .filter(([, r]) => 'body' in r && r.body !== undefined)
+  .map(([id, r]) => {
+    const path = r.path.replaceAll('{pipelineId}', 'p1').replaceAll('{agentId}', 'jr');
+    if (path.includes('{')) throw new Error(`${id}: a path parameter this test does not fill: ${path}`);
+    return [id, r.method, path] as const;
+  });
+
+describe('a member named twice', () => {
+  it('the route table has the routes that take bodies', () => {
+    expect(bodyRoutes.map(([id]) => id)).toContain('putCredentials');
+    expect(bodyRoutes.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(bodyRoutes)(
+    '%s (%s %s): 400 naming the member and its object, nothing stored',
+    async (_id, method, path) => {
+      const before = await state();
+      const top = await send(method, path, '{"id":"dup-a","name":"x","id":"dup-b"}');
+      expect(top.status).toBe(400);
+      expectRefusalExplained(top);
+      expect(JSON.parse(top.text)).toMatchObject({
+        title: 'Duplicate member',
+        detail: expect.stringContaining('"id" appears twice in the object at the top of the body'),
+        errors: [{ pointer: '/id' }],
+      });
+      const nested = await send(
+        method,
+        path,
+        '{"hostCredentials":{"connectionName":"a","host":"ibmi01","connectionName":"b"}}',
+      );
+      expect(nested.status).toBe(400);
+      expect(JSON.parse(nested.text)).toMatchObject({
+        errors: [{ pointer: '/hostCredentials/connectionName' }],
+      });
+      expect(await state()).toBe(before);
+    },
+  );
+
+  it('a credentials PUT otherwise valid is refused whole: the stored connection name stays', async () => {
+    const agent = { pipelineId: 'p1', agentId: 'jr' };
+    const body = (name: string) =>
+      `{"hostCredentials":{"connectionName":"${name}","host":"ibmi01","databaseName":"*SYSBAS","username":"CDCAGENT","password":"Fuzz-Secret-1","connectionName":"other"}}`;
+    const answer = await send('PUT', `${jr}/config/credentials`, body('first'));
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('connectionName');
+    const agentNow = await e.client.getAgent(agent);
+    expect(JSON.stringify(agentNow)).not.toMatch(/"first"|"other"/);
   });
 });
 

@@ -108,6 +108,15 @@ describe('web bridge', () => {
     expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
 
+  it('refuses a body naming a member twice, saying which and where', async () => {
+    const answer = await api('getAppInfo', '{"a":{"connectionName":"x","connectionName":"y"}}');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('"connectionName" appears twice in the object at /a') },
+    });
+  });
+
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const answer = await call('/', { headers: { Host: 'evil.example:80' } });
     expect(answer.status).toBe(421);
