@@ -2,6 +2,7 @@
 // What the control API accepts (POST …/verify, …/verify/repair) and answers (GET …/verify), and what
 // the engine keeps of the last report. docs/verify.md describes how rows are compared.
 import { z } from 'zod';
+import { csvText } from './csv';
 
 const tableName = z
   .string()
@@ -103,13 +104,10 @@ export const verifiedClean = (r: VerifyReport): boolean =>
 
 /** A report as CSV: one line per difference (table, kind, key as JSON, columns), a header first. */
 export function differencesCsv(r: VerifyReport): string {
-  const cell = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
   const lines = r.tables.flatMap((t) =>
-    t.differences.map((d) =>
-      [t.table, d.kind, JSON.stringify(d.key), d.columns.join(' ')].map(cell).join(','),
-    ),
+    t.differences.map((d) => [t.table, d.kind, JSON.stringify(d.key), d.columns.join(' ')]),
   );
-  return ['table,kind,key,columns', ...lines].join('\r\n') + '\r\n';
+  return csvText(['table', 'kind', 'key', 'columns'], lines);
 }
 
 /** GET and POST …/verify: the running pipeline's verify (in progress or its last) and the ones kept. */

@@ -1,6 +1,7 @@
 // The open pipeline's rows kept aside (the target refused them): read when the Tables section opens and
 // when an event says they changed; retried from the source, discarded, or exported as CSV.
 import { coalesced } from '../../shared/coalesce';
+import { csvText } from '../../shared/csv';
 import { exactText, type ExceptionsRequest, type RowException } from '../../shared/exceptions';
 import { download } from '../platform/download';
 import { useStore } from './index';
@@ -62,8 +63,6 @@ const CSV_COLUMNS = [
   'attempts',
 ];
 
-/** One field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break. */
-const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 const rowText = (row: RowException['key'] | null) =>
   row === null
     ? ''
@@ -72,8 +71,9 @@ const rowText = (row: RowException['key'] | null) =>
         .join('; ');
 
 export function exceptionsCsv(rows: readonly RowException[]): string {
-  const lines = rows.map((e) =>
-    [
+  return csvText(
+    CSV_COLUMNS,
+    rows.map((e) => [
       String(e.id),
       e.table,
       e.op,
@@ -85,11 +85,8 @@ export function exceptionsCsv(rows: readonly RowException[]): string {
       e.at,
       e.triedAt,
       String(e.attempts),
-    ]
-      .map(field)
-      .join(','),
+    ]),
   );
-  return `${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
 /** Every row kept (of the table listed, or all) as a CSV file. */
