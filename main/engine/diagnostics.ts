@@ -1,5 +1,6 @@
 // Builds and reads diagnostics bundles (zip). Sources are already redacted; as a second net, every
-// secret the engine and the app hold is decrypted in memory and scrubbed from every file.
+// secret the engine and the app hold is decrypted in memory and scrubbed: from every value before it is
+// serialised, then from every file's text in each form a secret takes (raw, JSON-escaped, URL-encoded).
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { z } from 'zod';
 import {
@@ -18,6 +19,7 @@ import {
   type DiagnosticsView,
 } from '../../shared/diagnostics';
 import type { EngineDeps } from './operationKit';
+import { scrubText, scrubValue } from '../platform/redact';
 import { maskException } from './store/exceptions';
 
 const RECENT_EVENTS = 1000;
@@ -53,12 +55,9 @@ export async function engineSecrets(deps: EngineDeps): Promise<string[]> {
   return found;
 }
 
+/** Every form of every secret in `text` replaced (see platform/redact.ts), whatever its length. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  // Longest first, so a secret that contains another is replaced whole.
-  return [...secrets]
-    .filter((s) => s.length >= 3)
-    .sort((a, b) => b.length - a.length)
-    .reduce((out, s) => out.split(s).join(REDACTED), text);
+  return scrubText(text, secrets, REDACTED);
 }
 
 export function tail(text: string, bytes = LOG_TAIL_BYTES): string {
@@ -67,6 +66,8 @@ export function tail(text: string, bytes = LOG_TAIL_BYTES): string {
 
 export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExtras): Promise<Uint8Array> {
   const now = deps.now();
+  const secrets = [...(await engineSecrets(deps)), ...(extras.secrets ?? [])];
+  const json = (value: unknown) => JSON.stringify(scrubValue(value, secrets, REDACTED), null, 2) + '\n';
   const pipelines = deps.repo
     .pipelines()
     .map((p) => ({ ...p, agents: deps.repo.agents(p.id), entities: deps.repo.entities(p.id) }));
@@ -121,14 +122,11 @@ export async function buildDiagnosticsBundle(deps: EngineDeps, extras: BundleExt
   if (extras.profiles) files[DIAGNOSTICS_FILES.profiles] = json(extras.profiles);
   for (const log of extras.logs ?? []) files[LOGS_FOLDER + log.name] = tail(log.text);
 
-  const secrets = [...(await engineSecrets(deps)), ...(extras.secrets ?? [])];
   const entries = Object.fromEntries(
     Object.entries(files).map(([name, text]) => [name, strToU8(scrubSecrets(text, secrets))]),
   );
   return zipSync(entries, { level: 6, mtime: now });
 }
-
-const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
 export class BundleError extends Error {}
 

@@ -1,6 +1,7 @@
 // Vitest global setup: a folder for the workers' notes (test/setup/secretNotes.ts) before the run;
 // after it, every answer, log line and printed line, and every file in every data folder the run
-// wrote (engine and app stores, log files), is searched for every secret: those the requests carried
+// wrote (engine and app stores, log files), is searched for every secret in each of its forms (raw,
+// JSON-escaped, URL-encoded): those the requests carried
 // and the simulated servers' passwords. One found fails the run.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_LOGINS } from '../../simulators/mssql';
 import { SEED_LOGINS } from '../../simulators/mssql/seed';
 import { SEED_USERS } from '../../simulators/ibmi/seed';
+import { secretForms } from '../../main/platform/redact';
 import type { SecretNote } from './secretNotes';
 
 /** Shorter values ("pw", a wrong "nope") are words, not secrets worth the name. */
@@ -54,9 +56,13 @@ export function scan(
     n.kind === 'answer' &&
     SHOWS_SAMPLE_PASSWORDS.test(new URL(n.where, 'http://app').pathname.replace(/^\//, '')) &&
     samplePasswords.includes(s);
+  // Each secret in every form text gives it: as typed, JSON-escaped (a quote, a backslash, non-ASCII),
+  // URL-encoded.
+  const forms = new Map(secrets.map((s) => [s, secretForms(s)]));
+  const holds = (text: string, s: string) => (forms.get(s) ?? []).some((f) => text.includes(f));
   const leaks = said.flatMap((n) =>
     secrets
-      .filter((s) => n.text.includes(s) && !shownOnPurpose(n, s))
+      .filter((s) => holds(n.text, s) && !shownOnPurpose(n, s))
       .map((s) => `${n.kind} ${n.where} holds a secret (${s.slice(0, 2)}…)`),
   );
   const files = [...new Set(notes.flatMap((n) => (n.kind === 'folder' ? filesUnder(n.where) : [])))];
@@ -65,7 +71,10 @@ export function scan(
     const content = readFileSync(file);
     bytes += content.length;
     for (const s of secrets)
-      if (content.includes(Buffer.from(s, 'utf8')) || content.includes(Buffer.from(s, 'utf16le')))
+      if (
+        (forms.get(s) ?? []).some((f) => content.includes(Buffer.from(f, 'utf8'))) ||
+        content.includes(Buffer.from(s, 'utf16le'))
+      )
         leaks.push(`file ${file} holds a secret (${s.slice(0, 2)}…)`);
   }
   const count = (kind: SecretNote['kind']) => said.filter((n) => n.kind === kind).length;

@@ -48,6 +48,25 @@ describe('the secret scan', () => {
     },
   );
 
+  it('finds a secret holding a quote, a backslash or non-ASCII JSON-escaped or URL-encoded, in answers and files', () => {
+    const awkward = 'Qu0te"Back\\slash-Pässwörd';
+    const request: SecretNote = { ...carried, secrets: [awkward] };
+    for (const text of [
+      JSON.stringify({ error: awkward }),
+      JSON.stringify({ error: awkward }).replace(
+        /[\u007f-\uffff]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+      `GET /x?p=${encodeURIComponent(awkward)}`,
+    ]) {
+      const { leaks } = scan([request, { kind: 'log', where: 'log', secrets: [], text }]);
+      expect(leaks, text).toHaveLength(1);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'cdc-scan-forms-'));
+    writeFileSync(join(dir, 'bundle.json'), JSON.stringify({ connectionName: awkward }));
+    expect(scan([{ kind: 'folder', where: dir }], [awkward]).leaks).toHaveLength(1);
+  });
+
   it('finds a known password in a file of a watched folder, as UTF-8 or UTF-16 (SQLite text), at any depth', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cdc-scan-'));
     mkdirSync(join(dir, 'logs'));

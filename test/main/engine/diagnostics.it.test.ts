@@ -9,6 +9,9 @@ import { startAppServices, type AppServices } from '../../../main/app/services';
 import type { Envelope } from '../../../shared/api';
 import { startTestEngine, type RunningEngine } from '../../helpers/engine';
 import type { AgentRuntime } from '../../../main/agents/spi';
+import { scrubSecrets } from '../../../main/engine/diagnostics';
+import { operations } from '../../../main/engine/operations';
+import { secretForms } from '../../../main/platform/redact';
 
 const PASSWORD = 'Diag-Pa55-word!';
 const JOURNAL_PASSWORD = 'ibmi-Diag-Secret';
@@ -122,6 +125,68 @@ describe('engine: the checks a bundle keeps', () => {
       checks: { id: string; status: string }[];
     }[];
     expect(kept[0]?.checks.find((c) => c.id === 'tidy')?.status).toBe('passed');
+  });
+});
+
+describe('secrets an encoder would escape', () => {
+  /** Passwords a DBA may choose: a quote and a backslash (escaped in JSON), non-ASCII, two characters. */
+  const SECRETS = ['Qu0te"Back\\slash-Secr3t', 'Pässwörd-Ünïcødé-∑-9', '¤§'];
+
+  it('none is in any form in a bundle, even typed where no secret belongs', async () => {
+    const e = await startTestEngine();
+    open.push({ close: e.stop });
+    await e.client.createPipeline({}, { id: 'p2', name: 'Two' });
+    // Set up in the engine's own process, not over HTTP: the password is typed into the connection's
+    // name as well, which answers echo on purpose (a name is no secret), and the run-wide scan would
+    // count that echo. It reaches the configuration, the checks and the events in clear; the
+    // bundle's scrub must still find it there in every form.
+    const call = (
+      id: 'createAgent' | 'putCredentials' | 'putSpecific' | 'testAgent',
+      params: Record<string, string>,
+      body?: unknown,
+    ) => operations[id]({ params, body } as never, e.engine.deps);
+    for (const [i, secret] of SECRETS.entries()) {
+      const agent = { pipelineId: 'p2', agentId: `a${i}` };
+      await call(
+        'createAgent',
+        { pipelineId: 'p2' },
+        { id: agent.agentId, type: 'change-tracking', role: 'source' },
+      );
+      await call('putCredentials', agent, {
+        hostCredentials: {
+          connectionName: secret,
+          host: '127.0.0.1',
+          port: 9,
+          databaseName: 'd',
+          username: 'u',
+          password: secret,
+        },
+      });
+      await call('putSpecific', agent, { configuration: {} });
+      await call('testAgent', agent);
+    }
+    const files = unzipSync(await e.client.createDiagnostics({}));
+    expect(strFromU8(files['configuration.json'] ?? new Uint8Array())).toContain(
+      '"connectionName": "[redacted]"',
+    );
+    for (const [name, file] of Object.entries(files)) {
+      const text = strFromU8(file);
+      for (const secret of SECRETS)
+        for (const form of secretForms(secret))
+          expect(text.includes(form), `${name} holds ${JSON.stringify(form)}`).toBe(false);
+    }
+  });
+
+  it('a log line holding them raw, JSON-escaped or URL-encoded is scrubbed, and a short one only where it stands alone', () => {
+    const line = SECRETS.map(
+      (s) =>
+        `${s} ${JSON.stringify(s)} ${JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)} https://x.invalid/?p=${encodeURIComponent(s)}`,
+    ).join(' ');
+    const scrubbed = scrubSecrets(line, SECRETS);
+    for (const secret of SECRETS)
+      for (const form of secretForms(secret)) expect(scrubbed).not.toContain(form);
+    expect(scrubbed).toContain('https://x.invalid/?p=[redacted]');
+    expect(scrubSecrets('table ab tab', ['ab'])).toBe('table [redacted] tab');
   });
 });
 
