@@ -45,6 +45,12 @@ export interface TableShape {
   columns: ColumnShape[];
   /** The columns that identify a row, in key order. */
   key: string[];
+  /**
+   * Why the source cannot identify the table's rows as its entity says (no primary key and no logical
+   * key or RRN chosen; a logical key naming columns it lacks), with the remedy. The runner suspends
+   * that table alone (or stops the pipeline, as onTableError says); `key` is then empty.
+   */
+  cannotKey?: string;
 }
 
 export type ChangeOp = 'insert' | 'update' | 'delete';

@@ -376,6 +376,14 @@ export class PipelineRunner {
     const shapes = await this.source.describe(reading.map((e) => e.source));
     const twice = sameSourceTable(reading, shapes);
     if (twice) throw new PermanentFailure(twice);
+    // A table whose rows its entity does not identify (a keyless file, no key chosen) waits alone.
+    for (const shape of shapes.filter((s) => s.cannotKey !== undefined)) {
+      const reason = shape.cannotKey ?? '';
+      if (this.stopsPipeline) throw new PermanentFailure(reason);
+      await this.suspendTable(stored, tableKey(shape.ref), reason, {
+        remedy: 'choose how its rows are identified, then copy it (re-snapshot)',
+      });
+    }
     // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
     // One the agent may no longer read (authority revoked) is suspended at its position instead.
     const missing = reading.filter(
@@ -583,22 +591,29 @@ export class PipelineRunner {
    * A table suspended for a failure of its own: it waits at its position (and its copy at its cursor),
    * its reason kept and told; the pipeline's other tables go on.
    */
-  private async suspendTable(stored: StoredCheckpoint, table: string, reason: string): Promise<void> {
+  private async suspendTable(
+    stored: StoredCheckpoint,
+    table: string,
+    reason: string,
+    /** What the DBA does about it, when the cause asks more than waiting: the table is never copied. */
+    unstarted?: { remedy: string },
+  ): Promise<void> {
     if (this.stopped.has(table)) return;
     const position = stored.positions[table];
     const stop: TableStop = {
       reason: `${table} was suspended: ${reason}`,
       at: new Date(this.now()).toISOString(),
       ...(position !== undefined && { resumeFrom: storedPosition(position, stored.copies.get(table)) }),
+      ...(position === undefined && unstarted && { suspended: true }),
     };
     await atTarget((this.target as Target).apply([], { [table]: storedStop(stop) }));
     this.recordStop(
       stored,
       table,
       stop,
-      position === undefined
-        ? 'copy it again (re-snapshot) once the cause is fixed'
-        : 'resume it once the cause is fixed: it reads on from where it stood',
+      position !== undefined
+        ? 'resume it once the cause is fixed: it reads on from where it stood'
+        : (unstarted?.remedy ?? 'copy it again (re-snapshot) once the cause is fixed'),
     );
   }
 

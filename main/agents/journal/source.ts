@@ -63,6 +63,9 @@ import { detectJournals } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
 
+/** A file whose rows the entity does not identify: no primary key and no key chosen, or an unknown column. */
+class UnkeyedFile extends Error {}
+
 export interface JournalSourceOptions {
   credentials: JournalHostCredentials;
   configuration: JournalConfiguration;
@@ -254,20 +257,21 @@ export class JournalSource implements SourceAgent {
     return read;
   }
 
+  /** How the entity identifies the file's rows; UnkeyedFile when it cannot. */
   private identify(layout: FileLayout): string[] | 'rrn' {
     const id = this.entity(layout.ref)?.rowIdentification ?? { kind: 'primaryKey' as const };
     if (id.kind === 'rrn') return 'rrn';
     if (id.kind === 'logicalKey') {
       const unknown = unknownColumns(layout, id.columns).map((c) => c.toUpperCase());
       if (unknown.length > 0)
-        throw new Error(
-          `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}.`,
+        throw new UnkeyedFile(
+          `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}; choose its key again in the pipeline's Tables`,
         );
       return id.columns.map((c) => c.toUpperCase());
     }
     if (layout.primaryKey.length === 0)
-      throw new Error(
-        `${tableKey(layout.ref)} has no primary key: identify its rows by a logical key (any columns, all allowed) or by RRN.`,
+      throw new UnkeyedFile(
+        `${tableKey(layout.ref)} has no primary key: identify its rows by a logical key (any columns, all allowed) or by RRN in the pipeline's Tables`,
       );
     return layout.primaryKey;
   }
@@ -301,7 +305,19 @@ export class JournalSource implements SourceAgent {
   /** The shapes of the tables that exist (a file deleted or renamed is left out: the runner decides). */
   async describe(tables: readonly TableRef[]): Promise<TableShape[]> {
     return (await this.layoutsOf(tables, true)).map((l) => {
-      const id = this.identify(l);
+      let id: string[] | 'rrn';
+      try {
+        id = this.identify(l);
+      } catch (error) {
+        if (!(error instanceof UnkeyedFile)) throw error;
+        return {
+          ref: l.ref,
+          identity: `${l.library}/${l.file}`,
+          columns: l.columns,
+          key: [],
+          cannotKey: error.message,
+        };
+      }
       const clash = addedColumnClash(l.columns, { rrn: id === 'rrn', member: l.members.length > 1 });
       if (clash) throw new Error(`${tableKey(l.ref)} ${clash}.`);
       const rrn = id === 'rrn' ? [{ name: RRN_COLUMN, sourceType: 'BIGINT', nullable: false }] : [];
