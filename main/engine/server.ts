@@ -61,10 +61,19 @@ export interface EngineServer {
 export async function startEngineServer(
   deps: EngineDeps,
   /** `limits`: how long a request may take to arrive (tests shorten them). */
-  options: { host?: string; port?: number; limits?: ServerLimits; tls?: { cert: string; key: string } } = {},
+  options: {
+    host?: string;
+    port?: number;
+    limits?: ServerLimits;
+    tls?: { cert: string; key: string };
+    /** Host headers taken besides the loopback names (`engine.example.com:1717`), for an engine bound elsewhere. */
+    allowedHosts?: readonly string[];
+  } = {},
 ): Promise<EngineServer> {
+  // Filled once the port is known: the Host headers a request may carry.
+  let hostAllowed: (host: string | undefined) => boolean = () => false;
   const server = createLimitedServer(
-    (req, res) => void handle(req, res, deps),
+    (req, res) => void handle(req, res, deps, hostAllowed),
     ({ status, title, detail }) => ({
       type: 'application/problem+json',
       body: JSON.stringify({ type: 'about:blank', title, status, detail }),
@@ -78,6 +87,7 @@ export async function startEngineServer(
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  hostAllowed = allowedHostsOf(address, options.allowedHosts);
   return {
     url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     close: () =>
@@ -88,10 +98,33 @@ export async function startEngineServer(
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, deps: EngineDeps): Promise<void> {
+/**
+ * Which Host headers reach the engine (a page elsewhere that rebinds its DNS name to 127.0.0.1 sends
+ * its own name): on loopback, the loopback names at the engine's port; bound to another address, those
+ * named in `allowedHosts`, or any when none are named (the token still guards every route).
+ */
+function allowedHostsOf(address: AddressInfo, extra: readonly string[] = []) {
+  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(address.address);
+  const names = new Set(
+    [...['127.0.0.1', 'localhost', '[::1]'].map((n) => `${n}:${address.port}`), ...extra].map((h) =>
+      h.toLowerCase(),
+    ),
+  );
+  return (host: string | undefined) =>
+    (!loopback && extra.length === 0) || names.has((host ?? '').toLowerCase());
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: EngineDeps,
+  hostAllowed: (host: string | undefined) => boolean,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   try {
+    if (!hostAllowed(req.headers.host))
+      throw new HttpError(421, 'Misdirected request', 'The Host header names no address of this engine.');
     const scrape =
       method === 'GET' && path === '/metrics' && deps.tokens.verifyMetrics(req.headers.authorization);
     if (!scrape && !deps.tokens.verify(req.headers.authorization)) throw problem.unauthorized();
