@@ -41,9 +41,9 @@ export function App() {
         </nav>
       </header>
       <main>
-        {!api && (
+        {!api && !loadError && (
           <p role="alert" className="problem">
-            This page needs the token from the URL that `npm run web` printed. Open that URL again.
+            This page needs a launch link that `npm run web` printed: each opens one tab.
           </p>
         )}
         {loadError && (
@@ -51,11 +51,11 @@ export function App() {
             {loadError}
           </p>
         )}
-        {screen === 'home' && <HomeScreen />}
-        {screen === 'engines' && <EnginesScreen />}
-        {screen === 'pipelines' && <PipelinesScreen />}
-        {screen === 'diagnostics' && <DiagnosticsScreen />}
-        {screen === 'agents' && (
+        {api && screen === 'home' && <HomeScreen />}
+        {api && screen === 'engines' && <EnginesScreen />}
+        {api && screen === 'pipelines' && <PipelinesScreen />}
+        {api && screen === 'diagnostics' && <DiagnosticsScreen />}
+        {api && screen === 'agents' && (
           <div className="layout">
             <AgentTypeList />
             {wizard ? (

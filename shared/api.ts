@@ -308,3 +308,13 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 /** Web mode: the HTTP path of a method, and the header carrying the per-launch token. */
 export const webApiPath = (name: MethodName) => `/api/${name}`;
+
+/**
+ * Web mode's launch: the URL printed carries a one-time code in its fragment (`#code=…`), which the
+ * page exchanges at this path for the per-launch token, once. The same URL from the browser's
+ * history opens nothing.
+ */
+export const WEB_SESSION_PATH = '/session';
+export const LAUNCH_CODE_PARAMETER = 'code';
+export const webSessionRequestSchema = z.object({ code: z.string().min(1).max(200) }).strict();
+export const webSessionAnswerSchema = z.object({ token: z.string() });

@@ -11,6 +11,7 @@ import { createLimitedServer } from '../platform/http/server';
 import { newToken, tokenMatches } from '../platform/http/token';
 import { serveEventStream } from '../platform/http/eventStream';
 import { PUSH_EVENT, WEB_PUSH_PATH, type PushMessage } from '../../shared/push';
+import { LAUNCH_CODE_PARAMETER, WEB_SESSION_PATH, webSessionRequestSchema } from '../../shared/api';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -28,8 +29,11 @@ export interface WebServerOptions {
 
 export interface WebServer {
   url: string;
-  /** The URL to open: the token travels in the fragment, which browsers never send to the server. */
-  openUrl: string;
+  /**
+   * A URL to open, new at every read: a one-time code travels in the fragment (which browsers never
+   * send to the server), exchanged once for the token; the URL left in the history opens nothing.
+   */
+  readonly openUrl: string;
   token: string;
   close(): Promise<void>;
 }
@@ -61,6 +65,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   );
 
   let allowedHosts: Set<string> = new Set();
+  /** Launch codes printed or handed out and not yet exchanged. */
+  const codes = new Set<string>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Only loopback names: a page on another site cannot reach this server through DNS rebinding.
@@ -72,6 +78,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       if (!tokenMatches(req.headers.authorization, token)) throw unauthorized();
       const subscribe = options.subscribe;
       serveEventStream(req, res, (sink) => subscribe((message) => sink.send(PUSH_EVENT, message)));
+      return;
+    }
+    if (path === WEB_SESSION_PATH) {
+      if (req.method !== 'POST') throw new MethodNotAllowed('POST', 'A launch code is exchanged with POST.');
+      const asked = webSessionRequestSchema.safeParse(await readJsonBody(req, MAX_BODY_BYTES, {}));
+      // Taken once: the code leaves the set before the answer, so a second use is refused.
+      if (!asked.success || !codes.delete(asked.data.code)) throw launchUsed();
+      sendJson(res, 200, { ok: true, value: { token } });
       return;
     }
     if (path.startsWith('/api/')) {
@@ -104,7 +118,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   options.log.info('web.listening', { url });
   return {
     url,
-    openUrl: `${url}/#token=${token}`,
+    get openUrl() {
+      const code = newToken();
+      codes.add(code);
+      return `${url}/#${LAUNCH_CODE_PARAMETER}=${code}`;
+    },
     token,
     close: () =>
       new Promise<void>((resolve) => {
@@ -113,6 +131,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       }),
   };
 }
+
+const launchUsed = () =>
+  new HttpError(
+    401,
+    'Unauthorized',
+    'This launch link was used already (or is not one): each link printed by `npm run web` opens one tab. Start `npm run web` again for a new one.',
+  );
 
 const unauthorized = () =>
   new HttpError(401, 'Unauthorized', 'Missing or wrong token: open the URL that `npm run web` printed.');

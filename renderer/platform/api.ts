@@ -3,6 +3,9 @@
 import {
   contract,
   envelopeSchema,
+  LAUNCH_CODE_PARAMETER,
+  WEB_SESSION_PATH,
+  webSessionAnswerSchema,
   methodNames,
   webApiPath,
   type ApiErrorData,
@@ -66,19 +69,48 @@ export function httpTransport(token: string, fetchImpl: typeof fetch = fetch): R
 
 const TOKEN_KEY = 'cdc-admin.web-token';
 
-/** Web mode: take the token from the URL fragment once, keep it for this tab, and clear the address bar. */
-export function webToken(): string | undefined {
-  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  if (fromHash) {
-    sessionStorage.setItem(TOKEN_KEY, fromHash);
-    history.replaceState(null, '', window.location.pathname + window.location.search);
-    return fromHash;
-  }
-  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+/** A tab's web access: the token, or why there is none (a launch link used already). */
+export interface WebAccess {
+  token?: string;
+  problem?: string;
 }
 
-export function connectApi(): Api | undefined {
-  if (window.api) return createApi(window.api);
-  const token = webToken();
-  return token ? createApi(httpTransport(token)) : undefined;
+/**
+ * Web mode: the launch link's one-time code (in the fragment) exchanged once for the token, kept for
+ * this tab; the address bar cleared at once. A tab that has its token keeps it across reloads.
+ */
+export async function webAccess(fetchImpl: typeof fetch = fetch): Promise<WebAccess> {
+  const kept = sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+  const code = new URLSearchParams(window.location.hash.slice(1)).get(LAUNCH_CODE_PARAMETER);
+  if (!code) return { token: kept };
+  history.replaceState(null, '', window.location.pathname + window.location.search);
+  let answer: unknown;
+  try {
+    const response = await fetchImpl(WEB_SESSION_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    answer = await response.json();
+  } catch {
+    return { token: kept, problem: 'The app cannot reach its web server. Is `npm run web` still running?' };
+  }
+  const envelope = envelopeSchema.safeParse(answer);
+  if (envelope.success && envelope.data.ok) {
+    const { token } = webSessionAnswerSchema.parse(envelope.data.value);
+    sessionStorage.setItem(TOKEN_KEY, token);
+    return { token };
+  }
+  if (kept) return { token: kept };
+  return {
+    problem:
+      envelope.success && !envelope.data.ok ? envelope.data.error.message : 'The launch link was refused.',
+  };
+}
+
+/** The desktop's API, or web mode's over HTTP once this tab has its token. */
+export async function connectApi(): Promise<{ api?: Api; webToken?: string; problem?: string }> {
+  if (window.api) return { api: createApi(window.api) };
+  const { token, problem } = await webAccess();
+  return token ? { api: createApi(httpTransport(token)), webToken: token } : { problem };
 }

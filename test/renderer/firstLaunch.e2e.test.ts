@@ -39,3 +39,32 @@ it('offers the sandbox and a new agent, and the sandbox opens its pipeline', asy
     .waitFor();
   expect(await page.getByLabel('Engine').inputValue()).toBe('local');
 });
+
+it('opens a launch link once: the same link again (from the history) opens nothing, a reload keeps its tab', async () => {
+  const link = web.server.openUrl;
+  const first = await web.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await first.goto(link);
+    // The app's version line comes from the engine: the tab has its token.
+    await first.getByText(/· web mode/).waitFor();
+    await expect.poll(() => first.url()).not.toContain('code=');
+    // A reload in the same tab keeps its token (kept for the tab, not in the address).
+    await first.reload();
+    await first.getByText(/· web mode/).waitFor();
+  } finally {
+    await first.close();
+  }
+  const again = await web.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await again.goto(link);
+    await again
+      .getByRole('alert')
+      .getByText(/This launch link was used already/)
+      .waitFor();
+    // Nothing of the app shows: no screen, no version line from the engine.
+    expect(await again.getByRole('region', { name: 'Get started' }).count()).toBe(0);
+    expect(await again.getByText(/· web mode/).count()).toBe(0);
+  } finally {
+    await again.close();
+  }
+});

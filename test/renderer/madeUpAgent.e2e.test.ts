@@ -39,7 +39,7 @@ function startWeb(cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
-      const url = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(out)?.[0];
+      const url = /http:\/\/127\.0\.0\.1:\d+\/#code=\S+/.exec(out)?.[0];
       if (url) resolve(url);
     });
     child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

@@ -183,7 +183,7 @@ describe('web mode: test the connection, then apply to the local engine', () => 
 describe('web mode without the token', () => {
   it('says how to get in, and the API refuses', async () => {
     await page.goto(server.url + '/');
-    await page.getByText('needs the token').waitFor();
+    await page.getByText('needs a launch link').waitFor();
     const status = await page.evaluate(
       async () =>
         (

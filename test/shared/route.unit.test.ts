@@ -33,6 +33,7 @@ describe('app addresses', () => {
     for (const hash of [
       '',
       '#token=abc',
+      '#code=abc',
       '#/nowhere',
       '#/pipelines/local/sales/ct/billing',
       '#/pipelines/local/Sales/ct',

@@ -69,10 +69,38 @@ const api = (method: string, body: unknown, headers: Record<string, string> = {}
   });
 
 describe('web bridge', () => {
-  it('listens on loopback and prints a URL carrying the token in the fragment', () => {
+  it('listens on loopback and prints a URL carrying a one-time code, not the token, in the fragment', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.openUrl).toBe(`${server.url}/#token=${server.token}`);
+    expect(server.openUrl).toMatch(new RegExp(`^${server.url}/#code=[A-Za-z0-9_-]{43}$`));
+    expect(server.openUrl).not.toContain(server.token);
+    expect(server.openUrl).not.toBe(server.openUrl);
     expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('exchanges a launch code for the token once; a second use is refused', async () => {
+    const code = new URL(server.openUrl).hash.slice('#code='.length);
+    const exchange = () =>
+      call('/session', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+    const first = await exchange();
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body)).toEqual({ ok: true, value: { token: server.token } });
+    const second = await exchange();
+    expect(second.status).toBe(401);
+    expect(second.body).toContain('This launch link was used already');
+    expect(second.body).not.toContain(server.token);
+    expect(
+      (
+        await call('/session', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"code":"guess"}',
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('answers a contract call with the envelope', async () => {
