@@ -944,8 +944,10 @@ export class PipelineRunner {
       await source.saveCheckpoint(stored.positions);
     this.sourceCaughtUp = true;
     await this.recordBacklog(source, refs, stored.positions, batch.caughtUp ?? batch.changes.length === 0);
+    // A source that says it has more (a stream's table taken this step, read from the next) is not idle.
     return (
       batch.changes.length === 0 &&
+      batch.caughtUp !== false &&
       restarted.size === 0 &&
       stops.size === 0 &&
       sourceRefused.length === 0 &&

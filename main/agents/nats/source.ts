@@ -60,6 +60,8 @@ export class NatsSource implements SourceAgent {
   readonly sharedAmongEngines = true;
   private readonly shapes = new Map<string, TableShape>();
   private readonly readers = new Map<string, TableReader>();
+  /** The lease keys held at the last read: a table taken since is read from the next step on. */
+  private ownedBefore = new Set<string>();
   /** A table's last truncate event seen while reading: where its copy replays from. */
   private readonly truncates = new Map<string, number>();
   /**
@@ -115,6 +117,11 @@ export class NatsSource implements SourceAgent {
   /** The table's durable consumer: `cdc~<pipeline>~<parts…>`, each escaped. */
   private durableOf(t: TableRef) {
     return joinedName(['cdc', escapeToken(this.o.pipelineId), ...this.partsOf(t).map(escapeToken)]);
+  }
+
+  /** The tables this engine applies now (it holds their leases), by their lease keys. */
+  heldTables(): string[] {
+    return this.leases.heldKeys();
   }
 
   private leaseOf(t: TableRef) {
@@ -227,7 +234,12 @@ export class NatsSource implements SourceAgent {
   ): Promise<ChangeBatch> {
     const info = await this.jsm.streams.info(this.stream);
     const bound = info.state.last_seq;
-    const owned = await this.leases.refresh(tables.map((t) => this.leaseOf(t)));
+    const owned = await this.leases.refresh(
+      this.o.pipelineId,
+      tables.map((t) => this.leaseOf(t)),
+    );
+    const ownedBefore = this.ownedBefore;
+    this.ownedBefore = owned;
     const batch: Required<
       Pick<ChangeBatch, 'changes' | 'checkpoint' | 'resnapshot' | 'refusedTables' | 'layoutChanged'>
     > & {
@@ -239,6 +251,12 @@ export class NatsSource implements SourceAgent {
       const key = tableKey(ref);
       if (!owned.has(this.leaseOf(ref))) {
         this.readers.delete(key);
+        continue;
+      }
+      // Just taken from another engine: the positions this step was given may predate its last
+      // commit there. Read from the next step on, with the positions read after the take.
+      if (!ownedBefore.has(this.leaseOf(ref))) {
+        batch.caughtUp = false;
         continue;
       }
       if (reshaped.has(key)) {
@@ -431,7 +449,7 @@ export class NatsSource implements SourceAgent {
   }
 
   async close(): Promise<void> {
-    await this.leases.release().catch(() => undefined);
+    await this.leases.release(this.o.pipelineId).catch(() => undefined);
     await closeConnection(this.nc);
   }
 }

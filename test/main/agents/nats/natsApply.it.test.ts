@@ -1,15 +1,16 @@
 // A stream applied back: each source captured into JetStream by one pipeline, then applied from the
 // stream into SQLite and PostgreSQL by another (the nats-jetstream source) — the copy replayed from the
 // truncate event, inserts, updates, deletes, a column added at the source, and a restart; the target
-// equals the source. Then two apply engines sharing one stream by table: each table applied by one of
-// them, and when one dies (its leases lapse, never given back) its tables go on at the other.
+// equals the source. Then two apply engines sharing one stream by table: a fair share each while both
+// live (the first gives tables back when the second joins), each table applied by one of them at a
+// time, and when one dies (its leases lapse, never given back) its tables go on at the other.
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
 import { NatsSource } from '../../../../main/agents/nats/source';
 import { NatsTarget } from '../../../../main/agents/nats/target';
-import { tableKey, type Row, type TableRef } from '../../../../main/agents/source';
+import { type Row, type TableRef } from '../../../../main/agents/source';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
@@ -76,6 +77,7 @@ function apply(
   options: { engineId?: string; dies?: boolean } = {},
 ) {
   const events: RunnerEvent[] = [];
+  const opened: { source?: NatsSource } = {};
   const runner = new PipelineRunner({
     openSource: async () => {
       const source = await NatsSource.open({
@@ -92,10 +94,11 @@ function apply(
         pipelineId: 'apply',
         ...(options.engineId && { engineId: options.engineId }),
       });
-      // A dying engine gives nothing back: its leases lapse on their own.
+      // A dying engine gives nothing back: its leases and its presence lapse on their own.
       if (options.dies)
         (source as unknown as { leases: { release(): Promise<void> } }).leases.release = async () =>
           undefined;
+      opened.source = source;
       return source;
     },
     openTarget: () => side.open(),
@@ -106,7 +109,9 @@ function apply(
   });
   runners.push(runner);
   void runner.start();
-  return { runner, events };
+  /** The tables this engine holds the leases of now. */
+  const held = () => opened.source?.heldTables() ?? [];
+  return { runner, events, held };
 }
 
 /** A step that must end within `ms`: a hang names the step, not only the test. */
@@ -199,7 +204,7 @@ describe.each(SOURCE_TARGET_PAIRS)('%s → NATS JetStream → %s', (kind, target
 
 describe('two apply engines sharing one stream', () => {
   it(
-    'apply each table by one engine; a dead engine’s tables go on at the other',
+    'split the tables while both live, never apply one at once, and a dead engine’s tables go on at the other',
     { timeout: 120_000 },
     async () => {
       const h = await sources.harness('change-tracking');
@@ -208,6 +213,7 @@ describe('two apply engines sharing one stream', () => {
         await h.createTable(`NB${n}A`),
         await h.createTable(`NB${n}B`),
         await h.createTable(`NB${n}C`),
+        await h.createTable(`NB${n}D`),
       ];
       for (const t of tables) await h.insert(t, [{ id: 1, name: 'one', amount: '1.00' }]);
       const {
@@ -216,25 +222,24 @@ describe('two apply engines sharing one stream', () => {
         events: captured,
         runner: capturing,
       } = capture(h, 'change-tracking', tables, n);
-      await until('captured', () => captured.filter((e) => e.kind === 'snapshot-done').length === 3);
+      await until('captured', () => captured.filter((e) => e.kind === 'snapshot-done').length === 4);
       const side = await targetSideFor('postgresql', sources.client(), `natsab${n}`);
+      // The first engine starts alone and takes every table; the second joins a moment later.
       const first = apply(h, 'change-tracking', tables, stream, prefix, side, {
         engineId: 'engine-1',
         dies: true,
       });
+      await until('the first engine holds every table', () => first.held().length === 4);
       const second = apply(h, 'change-tracking', tables, stream, prefix, side, { engineId: 'engine-2' });
+      // A fair share each, rebalanced while both live: the first gives two back, the second takes them.
+      await until('the tables split', () => first.held().length === 2 && second.held().length === 2, 30_000);
+      expect(new Set([...first.held(), ...second.held()]).size).toBe(4);
       const copied = async () => {
         for (const t of tables) if ((await rowsOf(side, h, t)).length !== 1) return false;
         return true;
       };
-      await until('every table applied', copied, 30_000).catch((e: unknown) => {
-        console.log(
-          JSON.stringify(first.events).slice(0, 2500),
-          '\n----\n',
-          JSON.stringify(second.events).slice(0, 2500),
-        );
-        throw e;
-      });
+      await until('every table applied', copied, 30_000);
+      const since = { first: first.events.length, second: second.events.length };
       for (const t of tables) await h.insert(t, [{ id: 2, name: 'two', amount: '2.00' }]);
       await until(
         'the second rows',
@@ -244,14 +249,22 @@ describe('two apply engines sharing one stream', () => {
         },
         30_000,
       );
-      // Each table's changes were applied by one engine only.
+      // While both live, each table's changes are applied by one engine, and each engine applies some.
       const appliedBy = (events: RunnerEvent[]) =>
         new Set(events.flatMap((e) => (e.kind === 'batch-applied' ? Object.keys(e.tables) : [])));
-      const [one, two] = [appliedBy(first.events), appliedBy(second.events)];
+      const [one, two] = [
+        appliedBy(first.events.slice(since.first)),
+        appliedBy(second.events.slice(since.second)),
+      ];
       expect([...one].filter((t) => two.has(t))).toEqual([]);
-      expect(one.size + two.size).toBe(3);
+      expect(one.size).toBeGreaterThan(0);
+      expect(two.size).toBeGreaterThan(0);
+      expect(one.size + two.size).toBe(4);
+      // The fence never let an engine commit over the other: no position went back.
+      for (const e of [...first.events, ...second.events])
+        expect(e.kind === 'failed' ? e.reason : '').not.toMatch(/committed by another engine/);
 
-      // The first engine dies: its leases lapse, and the second applies its tables.
+      // The first engine dies: its leases and presence lapse, and the second applies every table.
       await first.runner.stop();
       for (const t of tables) await h.update(t, 1, 'after');
       await until(
@@ -266,7 +279,7 @@ describe('two apply engines sharing one stream', () => {
         console.log(JSON.stringify(second.events.slice(-8)).slice(0, 3000));
         throw e;
       });
-      expect(appliedBy(second.events)).toEqual(new Set(tables.map(tableKey)));
+      expect(second.held()).toHaveLength(4);
       for (const t of tables)
         expect(await rowsOf(side, h, t)).toEqual([
           { id: 1, name: 'after', amount: '1.00' },
