@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one line per figure, and bench/results.json (not committed).
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
+import { applyShareBenchmark } from './applyShare.bench';
 import { bundleBenchmark } from './bundle.bench';
 import { catchUpBenchmark } from './catchUp.bench';
 import { changeTrackingBenchmark } from './changeTracking.bench';
@@ -29,6 +30,7 @@ const benchmarks: Benchmark[] = [
   catchUpBenchmark,
   fastPathBenchmark,
   streamBenchmark,
+  applyShareBenchmark,
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,

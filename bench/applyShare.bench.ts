@@ -1,0 +1,144 @@
+// A stream applied by one engine, then by two sharing its tables (leases, a fair share each): the same
+// captured events — TABLES tables of ROWS inserts each, Debezium events on this machine's NATS — applied
+// into PostgreSQL from scratch, timed from the first start until every row is in. The figure that
+// moves if sharing stops working: apply.jetstream→postgres.2engines.gain, the rate with two engines
+// over the rate with one (1 = a second engine adds nothing, as when the first kept every table).
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
+import { natsConfiguration } from '../shared/agents/nats';
+import { NatsSource } from '../main/agents/nats/source';
+import { NatsTarget } from '../main/agents/nats/target';
+import { PostgresTarget } from '../main/agents/postgresql/target';
+import type { SourceAgent, TableShape } from '../main/agents/source';
+import { PipelineRunner } from '../main/runner/pipelineRunner';
+import type { Benchmark } from './harness';
+import { benchRows, PG } from './rawTargets';
+import { SYNTHETIC_SHAPE, SYNTHETIC_TABLE, syntheticChanges, syntheticSource } from './syntheticSource';
+
+const TABLES = 4;
+const ROWS = Number(process.env.BENCH_APPLY_ROWS ?? 20_000);
+const SERVERS = process.env.CDC_TEST_NATS ?? '127.0.0.1:4222';
+const credentials = { connectionName: 'bench', servers: SERVERS, tls: false };
+const tableName = (k: number) => `T${k}`;
+
+/** The synthetic source's one table, renamed dbo.T<k>. */
+function tableSource(k: number): SourceAgent {
+  const inner = syntheticSource(syntheticChanges(benchRows(ROWS, '2026-01-01 10:00:00.123000')));
+  const table = `dbo.${tableName(k)}`;
+  const shape: TableShape = { ...SYNTHETIC_SHAPE, ref: { schema: 'dbo', table: tableName(k) } };
+  return {
+    ...inner,
+    describe: async () => [shape],
+    readChanges: async (tables, checkpoint, options) => {
+      const batch = await inner.readChanges(tables, { [SYNTHETIC_TABLE]: checkpoint[table] ?? '0' }, options);
+      return {
+        ...batch,
+        changes: batch.changes.map((c) => ({ ...c, table })),
+        checkpoint: { [table]: batch.checkpoint[SYNTHETIC_TABLE] ?? '0' },
+      };
+    },
+  };
+}
+
+async function capture(stream: string): Promise<void> {
+  for (let k = 0; k < TABLES; k++) {
+    const runner = new PipelineRunner({
+      openSource: async () => tableSource(k),
+      openTarget: async () =>
+        new NatsTarget({
+          credentials,
+          configuration: natsConfiguration.schema.parse({ stream, subjectPrefix: 'applybench' }),
+          pipelineId: `cap${k}`,
+          origin: { connector: 'sqlserver', server: 'bench', database: 'Bench' },
+        }),
+      entities: [{ source: { schema: 'dbo', table: tableName(k) }, target: { table: tableName(k) } }],
+    });
+    await runner.runUntilCaughtUp();
+    if (runner.failure) throw new Error(runner.failure);
+  }
+}
+
+/** Rows per second with `engines` apply engines in this process, into a fresh schema. */
+async function applyRate(stream: string, engines: number, schema: string): Promise<number> {
+  const client = new pg.Client(PG);
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  const entities = Array.from({ length: TABLES }, (_, k) => ({
+    source: { schema: 'dbo', table: tableName(k) },
+    target: { table: tableName(k).toLowerCase() },
+  }));
+  const runners = Array.from(
+    { length: engines },
+    (_, e) =>
+      new PipelineRunner({
+        openSource: () =>
+          NatsSource.open({
+            credentials,
+            configuration: natsConfiguration.schema.parse({
+              stream,
+              subjectPrefix: 'applybench',
+              sourceDatabase: 'Bench',
+            }),
+            pipelineId: 'apply',
+            engineId: `bench-${e}`,
+          }),
+        openTarget: async () => new PostgresTarget({ ...PG, schema }, 'apply'),
+        entities,
+        idleMs: 20,
+      }),
+  );
+  const start = performance.now();
+  for (const r of runners) void r.start();
+  const count = async () => {
+    let n = 0;
+    for (const e of entities)
+      n += Number(
+        (
+          await client
+            .query(`SELECT count(*) AS n FROM "${schema}"."${e.target.table}"`)
+            .catch(() => ({ rows: [{ n: 0 }] }))
+        ).rows[0]?.n ?? 0,
+      );
+    return n;
+  };
+  while ((await count()) < TABLES * ROWS) await new Promise((r) => setTimeout(r, 50));
+  const rate = Math.round((TABLES * ROWS) / ((performance.now() - start) / 1000));
+  for (const r of runners) await r.stop();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+  return rate;
+}
+
+export const applyShareBenchmark: Benchmark = {
+  name: 'apply shared',
+  run: async () => {
+    const stream = `BENCH_APPLY_${process.pid}`;
+    const nc = await connect({ servers: SERVERS });
+    const jsm = await jetstreamManager(nc);
+    try {
+      await capture(stream);
+      // Alternating, three rounds of each: the medians.
+      const one: number[] = [];
+      const two: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        one.push(await applyRate(stream, 1, `bench_apply_${process.pid}_1_${round}`));
+        two.push(await applyRate(stream, 2, `bench_apply_${process.pid}_2_${round}`));
+      }
+      const mid = (v: number[]) => [...v].sort((a, b) => a - b)[1] ?? 0;
+      return [
+        { name: 'apply.jetstream→postgres.1engine', value: mid(one), unit: 'rows/s' },
+        { name: 'apply.jetstream→postgres.2engines', value: mid(two), unit: 'rows/s' },
+        {
+          name: 'apply.jetstream→postgres.2engines.gain',
+          value: Math.round((mid(two) / mid(one)) * 100) / 100,
+          unit: 'ratio',
+        },
+      ];
+    } finally {
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await jsm.streams.delete(`KV_cdc_leases_${stream}`).catch(() => undefined);
+      await nc.close();
+    }
+  },
+};
