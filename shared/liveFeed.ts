@@ -54,6 +54,11 @@ export const agentStatusSchema = z.object({
   tableCount: z.number().int().optional(),
   /** Tables of the running pipeline suspended or stopped on their own, with why (the others go on). */
   tablesSuspended: z.array(z.object({ table: z.string(), reason: z.string() })).optional(),
+  /**
+   * A source shared among engines (a JetStream stream applied by several): the tables this engine
+   * applies now, by lease; the others' are applied elsewhere. Absent for any other source.
+   */
+  tablesHeld: z.array(z.string()).optional(),
   /** Rows the target refused, kept aside until retried or discarded. */
   exceptions: z.number().int().optional(),
   /** The latest schema change at the source: applied at the target, or withheld by the policy. */

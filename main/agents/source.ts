@@ -156,6 +156,8 @@ export interface SourceAgent {
    * fences each commit with the positions it read from (Target.apply's fence) and reads no batch ahead.
    */
   readonly sharedAmongEngines?: boolean;
+  /** A source shared among engines: the tables (keys) this engine applies now, by lease. */
+  heldTables?(): string[];
   /** Its driver's errors sorted for the runner's retries. */
   classifyError?(error: unknown): ErrorVerdict;
   check(entities: readonly Entity[]): Promise<CheckResult[]>;

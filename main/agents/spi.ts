@@ -146,6 +146,8 @@ export interface AgentRuntime {
   stop(agent: ResolvedAgent): Promise<void>;
   /** The running pipeline's tables suspended or stopped on their own, with why; none when it does not run. */
   suspendedTables?(pipelineId: string, agentId: string): { table: string; reason: string }[];
+  /** A running pipeline whose source is shared among engines: the tables this engine applies now; else null. */
+  heldTables?(pipelineId: string, agentId: string): string[] | null;
   /** The table copies of the agent's running pipeline; null when it does not run here. */
   snapshots(agent: ResolvedAgent): TableSnapshot[] | null;
   /** Asks the running pipeline to copy one table (again), or to stop copying it. */

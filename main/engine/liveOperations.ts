@@ -11,6 +11,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
   if (!row) return undefined;
   const figures = deps.metrics.figures(pipelineId, agentId);
   const running = row.state === 'running';
+  const held = row.role === 'source' ? deps.runtime.heldTables?.(pipelineId, agentId) : null;
   return {
     state: row.state,
     failureReason: row.failureReason,
@@ -26,6 +27,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     ...(row.role === 'source' && {
       tableCount: deps.repo.entities(pipelineId).length,
       tablesSuspended: deps.runtime.suspendedTables?.(pipelineId, agentId) ?? [],
+      ...(held && { tablesHeld: held }),
       exceptions: Object.values(deps.exceptions.counts(pipelineId, agentId)).reduce((n, c) => n + c, 0),
       lastSchemaChange: deps.repo.lastSchemaChange(pipelineId, agentId),
     }),

@@ -179,6 +179,11 @@ export class PipelineRunner {
     return answer;
   }
 
+  /** For a source shared among engines: the tables this engine applies now; null for any other. */
+  heldTables(): string[] | null {
+    return this.source?.heldTables?.() ?? null;
+  }
+
   /** The copies of this run: in progress, queued, cancelled, finished; and the tables stopped. */
   snapshots(): TableSnapshot[] {
     const stopped = [...this.stopped].map(([table, stop]): TableSnapshot => ({

@@ -59,6 +59,7 @@ export function runnerRuntime(
   | 'requestSnapshot'
   | 'retryRows'
   | 'suspendedTables'
+  | 'heldTables'
   | 'verify'
   | 'verifyReport'
   | 'entitiesChanged'
@@ -135,6 +136,7 @@ export function runnerRuntime(
       await runner?.stop();
     },
     snapshots: (agent) => runners.get(keyOf(agent))?.snapshots() ?? null,
+    heldTables: (pipelineId, agentId) => runners.get(`${pipelineId}/${agentId}`)?.heldTables() ?? null,
     suspendedTables: (pipelineId, agentId) =>
       (runners.get(`${pipelineId}/${agentId}`)?.snapshots() ?? [])
         .filter((t) => t.status === 'suspended' || t.status === 'stopped')

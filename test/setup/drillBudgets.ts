@@ -8,7 +8,7 @@ export const DRILL_BUDGET_SECONDS: Readonly<Record<string, number>> = {
   'test/main/engine/checksAtScale.drill.test.ts': 75,
   'test/main/runner/crash.drill.test.ts': 45,
   'test/main/agents/postgresql/restart.drill.test.ts': 20,
-  'test/main/agents/nats/cluster.drill.test.ts': 115,
+  'test/main/agents/nats/cluster.drill.test.ts': 100,
 };
 
 export const CI_LIMIT_SECONDS = 20 * 60;

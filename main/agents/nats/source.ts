@@ -62,6 +62,7 @@ export class NatsSource implements SourceAgent {
   private readonly readers = new Map<string, TableReader>();
   /** The lease keys held at the last read: a table taken since is read from the next step on. */
   private ownedBefore = new Set<string>();
+  private heldNow: string[] = [];
   /** A table's last truncate event seen while reading: where its copy replays from. */
   private readonly truncates = new Map<string, number>();
   /**
@@ -119,9 +120,9 @@ export class NatsSource implements SourceAgent {
     return joinedName(['cdc', escapeToken(this.o.pipelineId), ...this.partsOf(t).map(escapeToken)]);
   }
 
-  /** The tables this engine applies now (it holds their leases), by their lease keys. */
+  /** The tables this engine applies now (it holds their leases), as of its last read. */
   heldTables(): string[] {
-    return this.leases.heldKeys();
+    return [...this.heldNow].sort();
   }
 
   private leaseOf(t: TableRef) {
@@ -240,6 +241,7 @@ export class NatsSource implements SourceAgent {
     );
     const ownedBefore = this.ownedBefore;
     this.ownedBefore = owned;
+    this.heldNow = tables.filter((t) => owned.has(this.leaseOf(t))).map(tableKey);
     const batch: Required<
       Pick<ChangeBatch, 'changes' | 'checkpoint' | 'resnapshot' | 'refusedTables' | 'layoutChanged'>
     > & {

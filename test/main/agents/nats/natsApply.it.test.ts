@@ -77,7 +77,6 @@ function apply(
   options: { engineId?: string; dies?: boolean } = {},
 ) {
   const events: RunnerEvent[] = [];
-  const opened: { source?: NatsSource } = {};
   const runner = new PipelineRunner({
     openSource: async () => {
       const source = await NatsSource.open({
@@ -98,7 +97,6 @@ function apply(
       if (options.dies)
         (source as unknown as { leases: { release(): Promise<void> } }).leases.release = async () =>
           undefined;
-      opened.source = source;
       return source;
     },
     openTarget: () => side.open(),
@@ -110,7 +108,7 @@ function apply(
   runners.push(runner);
   void runner.start();
   /** The tables this engine holds the leases of now. */
-  const held = () => opened.source?.heldTables() ?? [];
+  const held = () => runner.heldTables() ?? [];
   return { runner, events, held };
 }
 
