@@ -10,14 +10,28 @@ import { tableNamed } from './tableNames';
 import { denied } from './sqlErrors';
 
 /** OBJECT_ID('[schema.]name'): the table's id, or NULL as SQL Server answers for an unknown name. */
+/** Names parsed lately: a statement of the checks names each table in six calls. */
+const PARSED_NAMES = new Map<string, string[]>();
+
+/** The parts of a dotted name given as text (`[dbo].[Orders]`, `Sales.dbo.Orders`). */
+function nameParts(text: string): string[] {
+  let parts = PARSED_NAMES.get(text);
+  if (!parts) {
+    if (PARSED_NAMES.size >= 10_000) PARSED_NAMES.clear();
+    parts = lex(text)
+      .filter((x) => x.kind === 'word' || x.kind === 'quoted')
+      .map(nameOf);
+    PARSED_NAMES.set(text, parts);
+  }
+  return parts;
+}
+
 export function objectId(db: SandboxDatabase, name: SqlValue): string {
   if (typeof name !== 'string') return 'NULL';
   // A temporary table is named in tempdb (`tempdb..#keys`, or `#keys` alone): the session's own.
   const temp = /#[^.]*$/.exec(name.trim())?.[0];
   if (temp) return String(db.tableObjectId(undefined, temp) ?? 'NULL');
-  const parts = lex(name)
-    .filter((x) => x.kind === 'word' || x.kind === 'quoted')
-    .map(nameOf);
+  const parts = nameParts(name);
   const id = db.tableObjectId(parts.length >= 2 ? parts.at(-2) : undefined, parts.at(-1) ?? '');
   return id === undefined ? 'NULL' : String(id);
 }
@@ -106,9 +120,7 @@ export function hasPermsByName(
     return yes(true);
   }
   if (kind === 'OBJECT') {
-    const parts = lex(String(securable ?? ''))
-      .filter((x) => x.kind === 'word' || x.kind === 'quoted')
-      .map(nameOf);
+    const parts = nameParts(String(securable ?? ''));
     const table = tableNamed(db, parts);
     if (!table) return 'NULL';
     if (perm === 'VIEW CHANGE TRACKING') return yes(db.rights.viewChangeTracking);
