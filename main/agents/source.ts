@@ -119,6 +119,11 @@ export interface ChangeBatch {
    * it short). Left out, a batch with no changes is taken as caught up.
    */
   caughtUp?: boolean;
+  /**
+   * Tables left unread this time that the next read takes at once (a stream's table just taken from
+   * another engine): the runner reads again without its idle wait, and a run until caught up goes on.
+   */
+  readNext?: boolean;
   /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
   newestCommitTime?: Date | null;
 }

@@ -949,10 +949,10 @@ export class PipelineRunner {
       await source.saveCheckpoint(stored.positions);
     this.sourceCaughtUp = true;
     await this.recordBacklog(source, refs, stored.positions, batch.caughtUp ?? batch.changes.length === 0);
-    // A source that says it has more (a stream's table taken this step, read from the next) is not idle.
+    // A source that reads some tables from the next step on (a stream's table just taken) is not idle.
     return (
       batch.changes.length === 0 &&
-      batch.caughtUp !== false &&
+      batch.readNext !== true &&
       restarted.size === 0 &&
       stops.size === 0 &&
       sourceRefused.length === 0 &&

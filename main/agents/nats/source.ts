@@ -246,6 +246,7 @@ export class NatsSource implements SourceAgent {
       Pick<ChangeBatch, 'changes' | 'checkpoint' | 'resnapshot' | 'refusedTables' | 'layoutChanged'>
     > & {
       caughtUp: boolean;
+      readNext?: boolean;
     } = { changes: [], checkpoint: {}, resnapshot: [], refusedTables: [], layoutChanged: [], caughtUp: true };
     let budget = options.maxRows ?? 10_000;
     const reshaped = await this.retold(tables);
@@ -258,7 +259,7 @@ export class NatsSource implements SourceAgent {
       // Just taken from another engine: the positions this step was given may predate its last
       // commit there. Read from the next step on, with the positions read after the take.
       if (!ownedBefore.has(this.leaseOf(ref))) {
-        batch.caughtUp = false;
+        batch.readNext = true;
         continue;
       }
       if (reshaped.has(key)) {
