@@ -2,10 +2,18 @@
 // ("table"): replacing every occurrence would mangle the message, so a short secret is replaced only
 // where it stands alone (not joined to letters or digits); a longer one is replaced wherever it occurs.
 // A secret is searched in every form it takes in text: as typed, inside a JSON string (where `"` and
-// `\` are escaped, and other writers escape non-ASCII as \u…), and URL-encoded.
+// `\` are escaped, and other writers escape non-ASCII as \u…), URL-encoded, and escaped for HTML.
 export const REDACTED = '********';
 /** From this length on a secret is not mistaken for part of a word. */
 const ANYWHERE_FROM = 6;
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -34,6 +42,8 @@ export function secretForms(secret: string): string[] {
     asciiJson.replace(/\\u([0-9a-f]{4})/g, (_, h: string) => `\\u${h.toUpperCase()}`),
   ];
   forms.push(encodeURIComponent(secret), encodeURIComponent(secret).replaceAll('%20', '+'));
+  // In an HTML page (the readiness report) as an escaper writes it.
+  forms.push(secret.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c));
   return [...new Set(forms)];
 }
 

@@ -187,6 +187,8 @@ describe('secrets an encoder would escape', () => {
       for (const form of secretForms(secret)) expect(scrubbed).not.toContain(form);
     expect(scrubbed).toContain('https://x.invalid/?p=[redacted]');
     expect(scrubSecrets('table ab tab', ['ab'])).toBe('table [redacted] tab');
+    // As the readiness report's HTML writes it.
+    expect(scrubSecrets('<td>Qu0te&quot;Back\\slash-Secr3t</td>', SECRETS)).toBe('<td>[redacted]</td>');
   });
 });
 
