@@ -47,8 +47,9 @@ function routeExists(method: string, path: string): boolean {
   );
 }
 
-/** Files a command writes, never committed (`npm run bench`). */
-const WRITTEN_BY_COMMANDS = new Set(['bench/results.json']);
+/** Files a command writes, never committed: `npm run bench`'s results, a test run's artifacts. */
+const writtenByCommands = (path: string) =>
+  path === 'bench/results.json' || path.startsWith('test/artifacts/');
 
 const REPO_PATH = /^(main|renderer|shared|simulators|test|scripts|bench|docs|build|\.ci)\/[\w./@-]*$/;
 
@@ -68,7 +69,7 @@ describe.each(pages)('%s', (page) => {
   it('names in backticks only repository paths that exist', () => {
     const missing = [...text.matchAll(/`([^`\s]+)`/g)]
       .map((m) => (m[1] ?? '').replace(/:\d+(-\d+)?$/, ''))
-      .filter((p) => REPO_PATH.test(p) && !/[*<{…]/.test(p) && !WRITTEN_BY_COMMANDS.has(p))
+      .filter((p) => REPO_PATH.test(p) && !/[*<{…]/.test(p) && !writtenByCommands(p))
       .filter((p) => !existsSync(join(ROOT, p)));
     expect([...new Set(missing)]).toEqual([]);
   });
