@@ -6,6 +6,7 @@ import { checkExpected, checkTitle, checksHeadline, checksInOrder } from '../../
 import type { Agent, CheckResult, TableState } from '../../shared/controlApi';
 import { plural } from '../../shared/format';
 import { redactedEntries } from '../../shared/config/parse';
+import { escapeHtml } from '../platform/html';
 
 export interface ReadinessFacts {
   pipeline: { id: string; name: string };
@@ -20,14 +21,7 @@ export interface ReadinessFacts {
   versions: Record<string, string>;
 }
 
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const esc = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+const esc = escapeHtml;
 
 const STATUS_WORDS: Record<CheckResult['status'], string> = {
   passed: 'Passed',

@@ -3,17 +3,11 @@
 // where it stands alone (not joined to letters or digits); a longer one is replaced wherever it occurs.
 // A secret is searched in every form it takes in text: as typed, inside a JSON string (where `"` and
 // `\` are escaped, and other writers escape non-ASCII as \u…), URL-encoded, and escaped for HTML.
+import { escapeHtml } from './html';
+
 export const REDACTED = '********';
 /** From this length on a secret is not mistaken for part of a word. */
 const ANYWHERE_FROM = 6;
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -43,7 +37,7 @@ export function secretForms(secret: string): string[] {
   ];
   forms.push(encodeURIComponent(secret), encodeURIComponent(secret).replaceAll('%20', '+'));
   // In an HTML page (the readiness report) as an escaper writes it.
-  forms.push(secret.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c));
+  forms.push(escapeHtml(secret));
   return [...new Set(forms)];
 }
 

@@ -94,11 +94,6 @@ export class Leases {
     return new Set([...this.held.keys()].filter((k) => keys.includes(k)));
   }
 
-  /** The keys this engine holds now, in order. */
-  heldKeys(): string[] {
-    return [...this.held.keys()].sort();
-  }
-
   holds(key: string): boolean {
     return this.held.has(key);
   }
