@@ -69,6 +69,8 @@ export class Leases {
       this.held.delete(key);
       await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined);
     }
+    // Counted, not filtered per key: a pipeline of 850 tables asks this at every step.
+    let holding = keys.filter((k) => this.held.has(k)).length;
     for (const key of keys) {
       const revision = this.held.get(key);
       try {
@@ -76,7 +78,7 @@ export class Leases {
           if (renew) this.held.set(key, await this.kv.update(key, this.engineId, revision));
           continue;
         }
-        if (keys.filter((k) => this.held.has(k)).length >= share) continue;
+        if (holding >= share) continue;
         const entry = await this.kv.get(key);
         if (entry && entry.operation === 'PUT' && entry.string() !== this.engineId) continue;
         this.held.set(
@@ -85,13 +87,15 @@ export class Leases {
             ? await this.kv.update(key, this.engineId, entry.revision)
             : await this.kv.create(key, this.engineId),
         );
+        holding++;
       } catch {
         // Another engine wrote it first, or ours lapsed and was taken: not ours now.
-        this.held.delete(key);
+        if (this.held.delete(key)) holding--;
       }
     }
     if (renew) this.renewedAt = now;
-    return new Set([...this.held.keys()].filter((k) => keys.includes(k)));
+    const asked = new Set(keys);
+    return new Set([...this.held.keys()].filter((k) => asked.has(k)));
   }
 
   holds(key: string): boolean {
