@@ -37,6 +37,9 @@ export interface NatsNode {
   /** The server's HTTP monitoring port (/connz, /jsz). */
   monitorPort: number;
   kill(): void;
+  /** SIGSTOP: the process lives (its routes stay open) but answers nothing, as a server stalled. */
+  freeze(): void;
+  thaw(): void;
   start(): Promise<void>;
 }
 
@@ -77,6 +80,8 @@ export async function startNatsCluster(
         child?.kill('SIGKILL');
         child = undefined;
       },
+      freeze: () => child?.kill('SIGSTOP'),
+      thaw: () => child?.kill('SIGCONT'),
       start: async () => {
         child = spawn(NATS_BINARY, ['-c', conf], { stdio: 'ignore' });
         await waitListening(port, `nats-server n${i}`);

@@ -101,19 +101,54 @@ export function describeNatsError(e: unknown): string {
 
 /**
  * No JetStream server answered a request: the client says "jetstream is not enabled" for a 503 with no
- * responders, which is what a stream's leader election or a server down looks like. JetStream really
- * off for the account comes otherwise: as the server's API error 10039 (JetStreamApiError as cause).
+ * responders, which is what a stream's leader election or a server down looks like; or a server
+ * answered that the cluster has no leader for it now. JetStream really off for the account comes
+ * otherwise: as the server's API error 10039 (JetStreamApiError as cause).
  */
 export function isUnanswered(e: unknown): boolean {
   const error = e as { name?: string; cause?: { name?: string } };
   if (error.name === 'NoResponders' || e instanceof StreamUnanswered) return true;
+  if (clusterBusyCode(e) !== undefined) return true;
   return error.name === 'JetStreamNotEnabled' && error.cause?.name !== 'JetStreamApiError';
 }
 
-/** The stream's servers did not answer for a while: said in words, and retried. */
+/**
+ * The JetStream API's answers of a cluster between leaders (nats-server's errors.json): incomplete
+ * results, no peers for placement, not assigned to this server, "JetStream system temporarily
+ * unavailable" (what a stream's follower answers while no quorum elects a leader), not the leader.
+ */
+const CLUSTER_BETWEEN_LEADERS = new Set([10004, 10005, 10007, 10008, 10009]);
+
+function clusterBusyCode(e: unknown): number | undefined {
+  for (
+    let error = e as { name?: string; code?: unknown; cause?: unknown } | undefined, depth = 0;
+    error && depth < 4;
+    depth++
+  ) {
+    if (
+      error.name === 'JetStreamApiError' &&
+      typeof error.code === 'number' &&
+      CLUSTER_BETWEEN_LEADERS.has(error.code)
+    )
+      return error.code;
+    error = error.cause as typeof error;
+  }
+  return undefined;
+}
+
+/**
+ * The stream's servers did not answer for a while, or answered that the cluster is between leaders:
+ * said in words, and retried.
+ */
 export class StreamUnanswered extends Error {
   constructor(stream: string, options?: ErrorOptions) {
-    super(`No JetStream server answered for stream ${stream} — a leader election or a server down`, options);
+    const code = clusterBusyCode(options?.cause);
+    super(
+      code === undefined
+        ? `No JetStream server answered for stream ${stream} — a leader election or a server down`
+        : `The JetStream cluster cannot serve stream ${stream} now (the server said "${(options?.cause as Error).message}", JetStream error ${code}) — a leader election or a server down`,
+      options,
+    );
     this.name = 'StreamUnanswered';
   }
 }

@@ -23,11 +23,35 @@ const accountWithout = () => {
   return new jserrors.JetStreamNotEnabled(api.message, { cause: api });
 };
 
+/** What a stream's follower answers while no quorum elects a leader (nats-server's errors.json, 10008). */
+const noQuorum = () =>
+  new jserrors.JetStreamApiError({
+    code: 503,
+    err_code: 10008,
+    description: 'JetStream system temporarily unavailable',
+  });
+
 describe('classifyNatsError', () => {
   it('retries a leader election', () => {
     expect(classifyNatsError(election())).toBe('transient');
     expect(isTransient(election(), classifyNatsError)).toBe(true);
     expect(classifyNatsError(new NoRespondersError('drill.x'))).toBe('transient');
+  });
+
+  it('retries a cluster that answers it has no leader now, and says so in words', async () => {
+    expect(classifyNatsError(noQuorum())).toBe('transient');
+    const told = await answered('ORDERS', Promise.reject(noQuorum())).catch((e: unknown) => e);
+    expect(told).toBeInstanceOf(StreamUnanswered);
+    expect((told as Error).message).toBe(
+      'The JetStream cluster cannot serve stream ORDERS now (the server said "JetStream system temporarily unavailable", JetStream error 10008) — a leader election or a server down',
+    );
+    expect(isTransient(told, classifyNatsError)).toBe(true);
+    const badRequest = new jserrors.JetStreamApiError({
+      code: 400,
+      err_code: 10003,
+      description: 'bad request',
+    });
+    expect(classifyNatsError(badRequest)).toBeUndefined();
   });
 
   it('does not retry JetStream off for the account, nor a refused permission', () => {

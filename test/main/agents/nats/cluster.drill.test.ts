@@ -1,8 +1,10 @@
 // The stream beyond one machine, under failure: a three-node JetStream cluster started here (three
 // nats-server processes on loopback ports, an R3 stream), 105,000 change events captured from the
 // simulated SQL Server (30,000 rows copied, then 75,000 inserted, updated and deleted) while the node
-// leading the stream is killed (SIGKILL) and kept down 12 s, the engine left alone meanwhile (it must
-// retry through the election, never fail), then started again; the capture engine is killed with
+// leading the stream is killed (SIGKILL) and kept down 12 s, the third node frozen for the first 4 s of
+// it (no quorum, so the engine surely meets a stream with no leader), the engine left alone meanwhile
+// (it must retry through the election, never fail, and apply again with the node still down), then
+// the node started again; the capture engine is killed with
 // SIGKILL twice, outside that window. Every change is in the stream exactly once — by message id and by content —
 // a consumer written against Debezium's envelope ends with the source's rows, and so does the apply
 // side (the stream applied into SQLite).
@@ -35,6 +37,8 @@ const PER_STATEMENT = 1000;
 const STREAM = 'DRILL';
 /** How long the stream's leader stays down with no engine restart: the election is the engine's alone to ride out. */
 const LEADER_DOWN_MS = 12_000;
+/** How long, from the leader's loss, the stream has no quorum (the bystander frozen). */
+const NO_QUORUM_MS = 4_000;
 let sandbox: SandboxSqlServer;
 let admin: sql.ConnectionPool;
 let cluster: NatsCluster;
@@ -101,9 +105,12 @@ async function engineNode(): Promise<number> {
 /**
  * The node that leads the stream's replicas, killed while the engine is connected to another: its
  * publishes then meet the election itself (503, no responders) rather than a reconnect. When the
- * engine sits on the leader, the leader steps down first.
+ * engine sits on the leader, the leader steps down first. The third node (the bystander) is frozen
+ * at once, for NO_QUORUM_MS: with one replica of three answering no leader can be elected, so the
+ * engine is sure to meet a stream with no leader (an election between two live nodes can end before
+ * the engine's next publish, and then the drill would prove nothing).
  */
-async function killStreamLeader(): Promise<NatsNode> {
+async function killStreamLeader(): Promise<{ lost: NatsNode; bystander: NatsNode }> {
   const nc = await connect({ servers: cluster.servers.split(',') });
   const jsm = await jetstreamManager(nc);
   const leaderOf = async () => Number(((await jsm.streams.info(STREAM)).cluster?.leader ?? 'n0').slice(1));
@@ -121,9 +128,11 @@ async function killStreamLeader(): Promise<NatsNode> {
     leader = await leaderOf();
   }
   await nc.close();
-  const node = cluster.nodes[leader] as NatsNode;
-  node.kill();
-  return node;
+  const lost = cluster.nodes[leader] as NatsNode;
+  const bystander = cluster.nodes.find((_, i) => i !== leader && i !== engineOn) as NatsNode;
+  lost.kill();
+  bystander.freeze();
+  return { lost, bystander };
 }
 
 /** Statement `n` of the change load: 1,000 rows inserted, updated or deleted at once (one version). */
@@ -148,7 +157,7 @@ it(
   async () => {
     let engine = capture();
     let lost: NatsNode | undefined;
-    let leaderDown = { at: 0, from: 0 };
+    let leaderDown = { at: 0, from: 0, thawed: Promise.resolve(0) };
     await until('the copy', () => engine.events.some((l) => l.includes('"snapshot-done"')), 300_000);
     for (let n = 0; n < STATEMENTS; n++) {
       await admin.request().batch(statement(n));
@@ -158,11 +167,33 @@ it(
         engine = capture();
       }
       if (n === 35) {
-        lost = await killStreamLeader();
-        leaderDown = { at: Date.now(), from: engine.events.length };
+        // Streaming again after the restart at 20, so the loss meets publishes, not a start.
+        const current = engine;
+        await until(
+          'the restarted engine streams',
+          () => current.events.some((l) => l.includes('"batch-applied"')),
+          120_000,
+        );
+        const killed = await killStreamLeader();
+        lost = killed.lost;
+        const at = Date.now();
+        const thawed = new Promise<number>((resolve) =>
+          setTimeout(() => {
+            killed.bystander.thaw();
+            resolve(current.events.length);
+          }, NO_QUORUM_MS),
+        );
+        leaderDown = { at, from: engine.events.length, thawed };
       }
       if (n === 50) {
         // The engine rides out the election by itself: nothing restarts it while the node is down.
+        const healedFrom = await leaderDown.thawed;
+        const current = engine;
+        await until(
+          'changes applied again with the leader still down',
+          () => current.events.slice(healedFrom).some((l) => l.includes('"batch-applied"')),
+          120_000,
+        );
         await new Promise((r) => setTimeout(r, Math.max(0, leaderDown.at + LEADER_DOWN_MS - Date.now())));
         const during = engine.events.slice(leaderDown.from);
         expect(engine.process.exitCode, 'the engine lived through the leader’s loss').toBeNull();
@@ -170,6 +201,9 @@ it(
         const retries = during.filter((l) => l.includes('"kind":"retrying"'));
         expect(retries.length, 'retries recorded while the leader was down').toBeGreaterThan(0);
         for (const r of retries) expect(r).not.toMatch(/jetstream is not enabled/i);
+        expect(retries.join('\n')).toMatch(
+          /(No JetStream server answered for|The JetStream cluster cannot serve) stream DRILL/,
+        );
         await lost?.start();
       }
       await new Promise((r) => setTimeout(r, 100));
