@@ -239,71 +239,80 @@ export class TableCopies {
   }
 
   /**
-   * Chunks of each running copy for up to COPY_STEP_MS: the tables read at once (bounded by the
-   * concurrency), each chunk committed as soon as it is read while the table's next chunk is read
-   * meanwhile (the source works while the target writes). Every chunk read is committed before this
-   * returns, so no stream batch comes between a chunk's read and its commit (docs/snapshots.md).
-   * Answers whether copies remain, and the tables whose chunk failed, each with its error: a table's
-   * failure does not hold another's commit (the runner decides whether it stops that table or the
-   * pipeline).
+   * Chunks of each running copy for up to COPY_STEP_MS: as many tables read at once as the
+   * concurrency allows, and a slot whose table finishes takes the next waiting one within the same
+   * step (a fast link would otherwise leave it idle until the next). Each chunk is committed as soon
+   * as it is read while the table's next chunk is read meanwhile (the source works while the target
+   * writes). Every chunk read is committed before this returns, so no stream batch comes between a
+   * chunk's read and its commit (docs/snapshots.md). Answers whether copies remain, and the tables
+   * whose chunk failed, each with its error: a table's failure does not hold another's commit (the
+   * runner decides whether it stops that table or the pipeline).
    */
   async advance(
     ctx: CopyContext,
     stored: StoredCheckpoint,
   ): Promise<{ copying: boolean; refused: Map<string, unknown> }> {
-    const active = this.activeTables(stored.copies);
+    const waiting = this.order.filter((t) => stored.copies.has(t) && !stored.copies.get(t)?.cancelled);
     const until = this.o.now() + this.o.stepMs;
-    let writing: Promise<void> = Promise.resolve();
-    const outcomes = await Promise.allSettled(
-      active.map(async (name) => {
-        const table = ctx.tables.find((x) => x.source === name) as TargetTable;
-        const ref = ctx.refs.find((r) => tableKey(r) === name) as TableRef;
-        let copy = stored.copies.get(name) as CopyState;
-        // Another step is owed at once when the runner stops or pauses, or the table's copy is asked
-        // to start again or cancel: a chunk read ahead is then left uncommitted, its rows read again.
-        const owed = () => this.o.interrupted() || this.requests.has(name);
-        let reading: ReturnType<TableCopies['readChunk']> | null = this.readChunk(
-          ctx,
-          ref,
-          table,
-          copy.cursor,
-        );
-        try {
-          for (;;) {
-            const chunk = await (reading as ReturnType<TableCopies['readChunk']>);
-            reading = null;
-            if (
-              chunk.next === null &&
-              chunk.rows.length === 0 &&
-              copy.rowsDone === 0 &&
-              (copy.rowsTotal ?? 0) > 0
-            )
-              await this.refuseEmpty(ctx, ref);
-            // The next chunk is read while this one is written, unless this step's time is spent.
-            const more = chunk.next !== null && this.o.now() < until && !owed();
-            if (more) reading = this.readChunk(ctx, ref, table, chunk.next);
-            // Commits one after the other; one that fails does not stop the next.
-            const state = copy;
-            const mine = writing
-              .catch(() => undefined)
-              .then(() => this.commit(ctx, stored, table, state, chunk));
-            writing = mine;
-            await mine;
-            if (!more || owed()) return;
-            copy = stored.copies.get(name) as CopyState;
-          }
-        } finally {
-          // Never left running past the step: the source is the stream's again after it.
-          await reading?.catch(() => undefined);
-        }
-      }),
-    );
-    this.current = new Map(stored.copies);
     const refused = new Map<string, unknown>();
-    outcomes.forEach((o, i) => {
-      if (o.status === 'rejected') refused.set(active[i] as string, o.reason);
-    });
+    const commits = { writing: Promise.resolve() };
+    const slot = async () => {
+      for (let name = waiting.shift(); name !== undefined; name = waiting.shift()) {
+        const finished = await this.copyFor(ctx, stored, name, until, commits).catch((e: unknown) => {
+          refused.set(name as string, e);
+          return false;
+        });
+        if (!finished || this.o.now() >= until || this.o.interrupted()) return;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.o.concurrency) }, slot));
+    this.current = new Map(stored.copies);
     return { copying: [...stored.copies.values()].some((c) => !c.cancelled), refused };
+  }
+
+  /** One table's chunks until the step's end; answers whether its copy finished. */
+  private async copyFor(
+    ctx: CopyContext,
+    stored: StoredCheckpoint,
+    name: string,
+    until: number,
+    commits: { writing: Promise<void> },
+  ): Promise<boolean> {
+    const table = ctx.tables.find((x) => x.source === name) as TargetTable;
+    const ref = ctx.refs.find((r) => tableKey(r) === name) as TableRef;
+    let copy = stored.copies.get(name) as CopyState;
+    // Another step is owed at once when the runner stops or pauses, or the table's copy is asked
+    // to start again or cancel: a chunk read ahead is then left uncommitted, its rows read again.
+    const owed = () => this.o.interrupted() || this.requests.has(name);
+    let reading: ReturnType<TableCopies['readChunk']> | null = this.readChunk(ctx, ref, table, copy.cursor);
+    try {
+      for (;;) {
+        const chunk = await (reading as ReturnType<TableCopies['readChunk']>);
+        reading = null;
+        if (
+          chunk.next === null &&
+          chunk.rows.length === 0 &&
+          copy.rowsDone === 0 &&
+          (copy.rowsTotal ?? 0) > 0
+        )
+          await this.refuseEmpty(ctx, ref);
+        // The next chunk is read while this one is written, unless this step's time is spent.
+        const more = chunk.next !== null && this.o.now() < until && !owed();
+        if (more) reading = this.readChunk(ctx, ref, table, chunk.next);
+        // Commits one after the other, whichever table they are of; one that fails does not stop the next.
+        const state = copy;
+        const mine = commits.writing
+          .catch(() => undefined)
+          .then(() => this.commit(ctx, stored, table, state, chunk));
+        commits.writing = mine;
+        await mine;
+        if (!more || owed()) return chunk.next === null && !owed();
+        copy = stored.copies.get(name) as CopyState;
+      }
+    } finally {
+      // Never left running past the step: the source is the stream's again after it.
+      await reading?.catch(() => undefined);
+    }
   }
 
   private async readChunk(ctx: CopyContext, ref: TableRef, table: TargetTable, cursor: string | null) {

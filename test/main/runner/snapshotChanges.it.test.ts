@@ -170,6 +170,9 @@ describe('two tables copied at once while a third streams', () => {
       })),
       snapshotChunkRows: 1000,
       copyConcurrency: 2,
+      // Steps shorter than the copies (a fast machine copies both in about a second): the stream's
+      // turns come between them.
+      copyStepMs: 250,
       idleMs: 20,
       onEvent: (e) => events.push({ at: Date.now(), e }),
     });
@@ -216,11 +219,61 @@ describe('two tables copied at once while a third streams', () => {
       `2 × ${ROWS.toLocaleString('en')} rows copied in ${((last - first) / 1000).toFixed(1)} s while dbo.Live streamed: ` +
         `${during.length} batches (${changesDuring} changes) applied during the copies; lag p50 ${lags[Math.floor(lags.length / 2)]} ms, max ${lags.at(-1)} ms`,
     );
-    // The stream had its turns while the copies ran (a step copies for at most a second).
+    // The stream had its turns while the copies ran (a step copies for at most copyStepMs).
     expect(during.length).toBeGreaterThanOrEqual(2);
     expect(lags.at(-1)).toBeLessThan(5000);
     // Every row of the streaming table arrived, none twice.
     expect(liveRows()).toBe(next);
+    await pool.close();
+  });
+});
+
+describe('copy slots', () => {
+  it('gives a slot freed by a finished copy to the next table within the same step', async () => {
+    const pool: sql.ConnectionPool = await sandboxPool(sources.mssql(), { max: 2 });
+    await pool.request().batch(`CREATE TABLE dbo.SlotEmpty (Id INT PRIMARY KEY);
+      CREATE TABLE dbo.SlotA (Id INT PRIMARY KEY, Note NVARCHAR(40) NOT NULL);
+      CREATE TABLE dbo.SlotB (Id INT PRIMARY KEY, Note NVARCHAR(40) NOT NULL);
+      ALTER TABLE dbo.SlotEmpty ENABLE CHANGE_TRACKING;
+      ALTER TABLE dbo.SlotA ENABLE CHANGE_TRACKING;
+      ALTER TABLE dbo.SlotB ENABLE CHANGE_TRACKING;`);
+    for (let from = 0; from < 10_000; from += 1000) {
+      const values = Array.from({ length: 1000 }, (_, i) => `(${from + i}, N'slot ${from + i}')`).join(', ');
+      await pool
+        .request()
+        .batch(`INSERT INTO dbo.SlotA VALUES ${values}; INSERT INTO dbo.SlotB VALUES ${values};`);
+    }
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-slots-')), 'replica.sqlite');
+    const reads: string[] = [];
+    const runner = new PipelineRunner({
+      openSource: () =>
+        openChangeTrackingSource({
+          credentials: sandboxCredentials(sources.mssql(), { maxConnectionsCount: 3 }),
+          configuration: ctConfiguration(),
+          pipelineId: 'slots',
+          agentId: 'src',
+        }),
+      openTarget: async () => new SqliteTarget(path, 'slots'),
+      // The empty table takes a slot first and frees it at once; both others fit in one long step.
+      entities: ['SlotEmpty', 'SlotA', 'SlotB'].map((t) => ({
+        source: { schema: 'dbo', table: t },
+        target: { table: t },
+      })),
+      snapshotChunkRows: 1000,
+      copyConcurrency: 2,
+      copyStepMs: 60_000,
+      idleMs: 20,
+      onEvent: (e) => {
+        if (e.kind === 'snapshot-chunk-read') reads.push(e.table);
+      },
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.failure).toBeNull();
+    // SlotB began beside SlotA's first chunks, not after SlotA's whole copy (the next step).
+    const firstOfB = reads.indexOf('dbo.SlotB');
+    const thirdOfA = reads.map((t, i) => (t === 'dbo.SlotA' ? i : -1)).filter((i) => i >= 0)[2] ?? -1;
+    expect(firstOfB).toBeGreaterThan(-1);
+    expect(firstOfB, reads.join(' ')).toBeLessThan(thirdOfA);
     await pool.close();
   });
 });
