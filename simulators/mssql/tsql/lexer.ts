@@ -24,9 +24,24 @@ export interface Token {
 
 export class LexError extends Error {}
 
+// Character classes by code, not by a regular expression per character: a check at 1,000 tables
+// sends statements of tens of thousands of characters.
+const isSpace = (c: number) =>
+  c === 32 || (c >= 9 && c <= 13) || c === 160 || (c > 255 && /\s/.test(String.fromCharCode(c)));
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isHex = (c: number) => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** [A-Za-z_\u0080-\uffff]: where a word starts. */
+const startsWord = (c: number) => isLetter(c) || c === 95 || c >= 0x80;
+/** [\w$#@\u0080-\uffff]: what a word, variable or temp name holds. */
+const inName = (c: number) => startsWord(c) || isDigit(c) || c === 36 || c === 35 || c === 64;
+const TWO_CHARACTER_OPS = new Set(['<>', '<=', '>=', '!=', '!<', '!>', '::']);
+
 export function lex(sql: string): Token[] {
   const tokens: Token[] = [];
+  const n = sql.length;
   let i = 0;
+  const at = (k: number) => (k < n ? sql.charCodeAt(k) : -1);
   const push = (kind: TokenKind, start: number, value?: string) => {
     const text = sql.slice(start, i);
     tokens.push({ kind, text, value: value ?? text });
@@ -35,33 +50,36 @@ export function lex(sql: string): Token[] {
     let value = '';
     i++;
     for (;;) {
-      if (i >= sql.length)
+      const end = sql.indexOf(close, i);
+      if (end < 0) {
+        value += sql.slice(i);
         throw new LexError(`Unclosed quotation mark after the character string '${value.slice(0, 40)}'.`);
-      const ch = sql[i] ?? '';
-      if (ch === close) {
-        if (sql[i + 1] === close) {
-          value += close;
-          i += 2;
-          continue;
-        }
-        i++;
-        return value;
       }
-      value += ch;
-      i++;
+      value += sql.slice(i, end);
+      if (sql[end + 1] === close) {
+        value += close;
+        i = end + 2;
+        continue;
+      }
+      i = end + 1;
+      return value;
     }
   };
-  while (i < sql.length) {
+  const skipName = () => {
+    while (i < n && inName(sql.charCodeAt(i))) i++;
+  };
+  while (i < n) {
     const start = i;
-    const ch = sql[i] ?? '';
-    const next = sql[i + 1] ?? '';
-    if (/\s/.test(ch)) {
-      while (i < sql.length && /\s/.test(sql[i] ?? '')) i++;
+    const ch = sql.charCodeAt(i);
+    const next = at(i + 1);
+    if (isSpace(ch)) {
+      while (i < n && isSpace(sql.charCodeAt(i))) i++;
       push('space', start);
-    } else if (ch === '-' && next === '-') {
-      while (i < sql.length && sql[i] !== '\n') i++;
+    } else if (ch === 45 && next === 45) {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? n : end;
       push('comment', start);
-    } else if (ch === '/' && next === '*') {
+    } else if (ch === 47 && next === 42) {
       let depth = 0;
       do {
         if (sql.startsWith('/*', i)) {
@@ -70,54 +88,55 @@ export function lex(sql: string): Token[] {
         } else if (sql.startsWith('*/', i)) {
           depth--;
           i += 2;
-        } else if (i >= sql.length) {
+        } else if (i >= n) {
           throw new LexError("Missing end comment mark '*/'.");
         } else i++;
       } while (depth > 0);
       push('comment', start);
-    } else if ((ch === 'N' || ch === 'n') && next === "'") {
+    } else if ((ch === 78 || ch === 110) && next === 39) {
       i++;
       const value = readQuoted("'");
       push('nstring', start, value);
-    } else if (ch === "'") {
+    } else if (ch === 39) {
       const value = readQuoted("'");
       push('string', start, value);
-    } else if (ch === '[') {
+    } else if (ch === 91) {
       const value = readQuoted(']');
       push('quoted', start, value);
-    } else if (ch === '"') {
+    } else if (ch === 34) {
       const value = readQuoted('"');
       push('quoted', start, value);
-    } else if (ch === '@' && next === '@') {
+    } else if (ch === 64 && next === 64) {
       i += 2;
-      while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
+      skipName();
       push('sysvar', start);
-    } else if (ch === '@') {
+    } else if (ch === 64) {
       i++;
-      while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
+      skipName();
       push('variable', start);
-    } else if (ch === '#') {
+    } else if (ch === 35) {
       i++;
-      while (i < sql.length && /[\w$#@]/.test(sql[i] ?? '')) i++;
+      skipName();
       push('temp', start);
-    } else if (ch === '0' && /[xX]/.test(next)) {
+    } else if (ch === 48 && (next === 120 || next === 88)) {
       // A binary constant, 0x followed by hex digits (none: an empty varbinary).
       i += 2;
-      while (i < sql.length && /[0-9a-fA-F]/.test(sql[i] ?? '')) i++;
+      while (i < n && isHex(sql.charCodeAt(i))) i++;
       push('number', start);
-    } else if (/\d/.test(ch) || (ch === '.' && /\d/.test(next))) {
-      while (i < sql.length && /[\d.]/.test(sql[i] ?? '')) i++;
-      if (/[eE]/.test(sql[i] ?? '') && /[\d+-]/.test(sql[i + 1] ?? '')) {
+    } else if (isDigit(ch) || (ch === 46 && isDigit(next))) {
+      while (i < n && (isDigit(sql.charCodeAt(i)) || sql.charCodeAt(i) === 46)) i++;
+      const e = at(i);
+      const sign = at(i + 1);
+      if ((e === 101 || e === 69) && (isDigit(sign) || sign === 43 || sign === 45)) {
         i += 2;
-        while (i < sql.length && /\d/.test(sql[i] ?? '')) i++;
+        while (i < n && isDigit(sql.charCodeAt(i))) i++;
       }
       push('number', start);
-    } else if (/[A-Za-z_\u0080-\uffff]/.test(ch)) {
-      while (i < sql.length && /[\w$#@\u0080-\uffff]/.test(sql[i] ?? '')) i++;
+    } else if (startsWord(ch)) {
+      skipName();
       push('word', start);
     } else {
-      const two = sql.slice(i, i + 2);
-      i += ['<>', '<=', '>=', '!=', '!<', '!>', '::'].includes(two) ? 2 : 1;
+      i += TWO_CHARACTER_OPS.has(sql.slice(i, i + 2)) ? 2 : 1;
       push('op', start);
     }
   }
