@@ -170,9 +170,9 @@ describe('two tables copied at once while a third streams', () => {
       })),
       snapshotChunkRows: 1000,
       copyConcurrency: 2,
-      // Steps shorter than the copies (a fast machine copies both in about a second): the stream's
-      // turns come between them.
-      copyStepMs: 250,
+      // Steps far shorter than the copies (an idle machine copies both in under half a second): the
+      // stream's turns come between them.
+      copyStepMs: 50,
       idleMs: 20,
       onEvent: (e) => events.push({ at: Date.now(), e }),
     });
