@@ -363,11 +363,14 @@ export class TableCopies {
       rowsTotal: next.rowsTotal,
       ...rate,
     });
+    // What the status shows moves with each chunk, not once a step.
     if (!done) {
       stored.copies.set(name, next);
+      this.current.set(name, next);
       return;
     }
     stored.copies.delete(name);
+    this.current.delete(name);
     this.runs.delete(name);
     this.finished.set(name, {
       table: name,

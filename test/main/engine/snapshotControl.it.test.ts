@@ -35,7 +35,7 @@ beforeAll(async () => {
     await admin.request().batch(`INSERT INTO dbo.Audit VALUES ${values}`);
   }
   e = await startTestEngine();
-  await configureSeedPipeline(e.client, sandbox, ids, ['Customers', 'Orders'], { snapshotChunkRows: 200 });
+  await configureSeedPipeline(e.client, sandbox, ids, ['Customers', 'Orders'], { snapshotChunkRows: 100 });
 });
 afterAll(async () => {
   await e?.stop();
