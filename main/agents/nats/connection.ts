@@ -108,7 +108,7 @@ export function describeNatsError(e: unknown): string {
 export function isUnanswered(e: unknown): boolean {
   const error = e as { name?: string; cause?: { name?: string } };
   if (error.name === 'NoResponders' || e instanceof StreamUnanswered) return true;
-  if (clusterBusyCode(e) !== undefined) return true;
+  if (betweenLeaders(e)) return true;
   return error.name === 'JetStreamNotEnabled' && error.cause?.name !== 'JetStreamApiError';
 }
 
@@ -119,9 +119,11 @@ export function isUnanswered(e: unknown): boolean {
  */
 const CLUSTER_BETWEEN_LEADERS = new Set([10004, 10005, 10007, 10008, 10009]);
 
-function clusterBusyCode(e: unknown): number | undefined {
+/** The server's answer that the cluster is between leaders, wherever it sits in the causes. */
+function betweenLeaders(e: unknown): { code: number; said: string } | undefined {
   for (
-    let error = e as { name?: string; code?: unknown; cause?: unknown } | undefined, depth = 0;
+    let error = e as { name?: string; code?: unknown; message?: string; cause?: unknown } | undefined,
+      depth = 0;
     error && depth < 4;
     depth++
   ) {
@@ -130,7 +132,7 @@ function clusterBusyCode(e: unknown): number | undefined {
       typeof error.code === 'number' &&
       CLUSTER_BETWEEN_LEADERS.has(error.code)
     )
-      return error.code;
+      return { code: error.code, said: error.message ?? '' };
     error = error.cause as typeof error;
   }
   return undefined;
@@ -142,11 +144,11 @@ function clusterBusyCode(e: unknown): number | undefined {
  */
 export class StreamUnanswered extends Error {
   constructor(stream: string, options?: ErrorOptions) {
-    const code = clusterBusyCode(options?.cause);
+    const answer = betweenLeaders(options?.cause);
     super(
-      code === undefined
+      answer === undefined
         ? `No JetStream server answered for stream ${stream} — a leader election or a server down`
-        : `The JetStream cluster cannot serve stream ${stream} now (the server said "${(options?.cause as Error).message}", JetStream error ${code}) — a leader election or a server down`,
+        : `The JetStream cluster cannot serve stream ${stream} now (the server said "${answer.said}", JetStream error ${answer.code}) — a leader election or a server down`,
       options,
     );
     this.name = 'StreamUnanswered';

@@ -46,6 +46,12 @@ describe('classifyNatsError', () => {
       'The JetStream cluster cannot serve stream ORDERS now (the server said "JetStream system temporarily unavailable", JetStream error 10008) — a leader election or a server down',
     );
     expect(isTransient(told, classifyNatsError)).toBe(true);
+    // Wrapped by another error, it is still the server's own words that are quoted.
+    const wrapped = new Error('request failed', { cause: noQuorum() });
+    const toldWrapped = await answered('ORDERS', Promise.reject(wrapped)).catch((e: unknown) => e);
+    expect((toldWrapped as Error).message).toContain(
+      'the server said "JetStream system temporarily unavailable"',
+    );
     const badRequest = new jserrors.JetStreamApiError({
       code: 400,
       err_code: 10003,
