@@ -231,11 +231,14 @@ export class TableCopies {
       : Math.max(FIRST_CHUNK_ROWS, Math.floor(CHUNK_BYTES / Math.max(1, bound)));
   }
 
+  /** The tables with a copy to run, in the entities' order. */
+  private toCopy(copies: ReadonlyMap<string, CopyState>): string[] {
+    return this.order.filter((t) => copies.has(t) && !copies.get(t)?.cancelled);
+  }
+
   /** The tables copied now: the first ones in the entities' order, as many as the concurrency allows. */
   private activeTables(copies: ReadonlyMap<string, CopyState>): string[] {
-    return this.order
-      .filter((t) => copies.has(t) && !copies.get(t)?.cancelled)
-      .slice(0, Math.max(1, this.o.concurrency));
+    return this.toCopy(copies).slice(0, Math.max(1, this.o.concurrency));
   }
 
   /**
@@ -252,7 +255,7 @@ export class TableCopies {
     ctx: CopyContext,
     stored: StoredCheckpoint,
   ): Promise<{ copying: boolean; refused: Map<string, unknown> }> {
-    const waiting = this.order.filter((t) => stored.copies.has(t) && !stored.copies.get(t)?.cancelled);
+    const waiting = this.toCopy(stored.copies);
     const until = this.o.now() + this.o.stepMs;
     const refused = new Map<string, unknown>();
     const commits = { writing: Promise.resolve() };
