@@ -136,6 +136,34 @@ describe.each([
   });
 });
 
+/**
+ * Change Tracking into a new SQLite file, `tables` of dbo copied two at once in chunks of 1,000
+ * rows (one connection stays the stream's), with the step length and events the test wants.
+ */
+function twoCopiesAtOnce(
+  pipelineId: string,
+  tables: string[],
+  o: { copyStepMs: number; onEvent: (e: RunnerEvent) => void },
+): { runner: PipelineRunner; path: string } {
+  const path = join(mkdtempSync(join(tmpdir(), `cdc-${pipelineId}-`)), 'replica.sqlite');
+  const runner = new PipelineRunner({
+    openSource: () =>
+      openChangeTrackingSource({
+        credentials: sandboxCredentials(sources.mssql(), { maxConnectionsCount: 3 }),
+        configuration: ctConfiguration(),
+        pipelineId,
+        agentId: 'src',
+      }),
+    openTarget: async () => new SqliteTarget(path, pipelineId),
+    entities: tables.map((t) => ({ source: { schema: 'dbo', table: t }, target: { table: t } })),
+    snapshotChunkRows: 1000,
+    copyConcurrency: 2,
+    idleMs: 20,
+    ...o,
+  });
+  return { runner, path };
+}
+
 describe('two tables copied at once while a third streams', () => {
   it('keeps applying the third table’s changes during the copies, with a bounded lag', async () => {
     const pool: sql.ConnectionPool = await sandboxPool(sources.mssql(), { max: 2 });
@@ -152,28 +180,12 @@ describe('two tables copied at once while a third streams', () => {
         .request()
         .batch(`INSERT INTO dbo.CopyA VALUES ${values}; INSERT INTO dbo.CopyB VALUES ${values};`);
     }
-    const path = join(mkdtempSync(join(tmpdir(), 'cdc-concurrent-')), 'replica.sqlite');
     const events: { at: number; e: RunnerEvent }[] = [];
-    const runner = new PipelineRunner({
-      openSource: () =>
-        openChangeTrackingSource({
-          credentials: sandboxCredentials(sources.mssql(), { maxConnectionsCount: 3 }),
-          configuration: ctConfiguration(),
-          pipelineId: 'concurrent',
-          agentId: 'src',
-        }),
-      openTarget: async () => new SqliteTarget(path, 'concurrent'),
-      // The streaming table first: it is copied (empty) at once, then streams while the others copy.
-      entities: ['Live', 'CopyA', 'CopyB'].map((t) => ({
-        source: { schema: 'dbo', table: t },
-        target: { table: t },
-      })),
-      snapshotChunkRows: 1000,
-      copyConcurrency: 2,
+    // The streaming table first: it is copied (empty) at once, then streams while the others copy.
+    const { runner, path } = twoCopiesAtOnce('concurrent', ['Live', 'CopyA', 'CopyB'], {
       // Steps far shorter than the copies (an idle machine copies both in under half a second): the
       // stream's turns come between them.
       copyStepMs: 50,
-      idleMs: 20,
       onEvent: (e) => events.push({ at: Date.now(), e }),
     });
     const loop = runner.start();
@@ -243,26 +255,10 @@ describe('copy slots', () => {
         .request()
         .batch(`INSERT INTO dbo.SlotA VALUES ${values}; INSERT INTO dbo.SlotB VALUES ${values};`);
     }
-    const path = join(mkdtempSync(join(tmpdir(), 'cdc-slots-')), 'replica.sqlite');
     const reads: string[] = [];
-    const runner = new PipelineRunner({
-      openSource: () =>
-        openChangeTrackingSource({
-          credentials: sandboxCredentials(sources.mssql(), { maxConnectionsCount: 3 }),
-          configuration: ctConfiguration(),
-          pipelineId: 'slots',
-          agentId: 'src',
-        }),
-      openTarget: async () => new SqliteTarget(path, 'slots'),
-      // The empty table takes a slot first and frees it at once; both others fit in one long step.
-      entities: ['SlotEmpty', 'SlotA', 'SlotB'].map((t) => ({
-        source: { schema: 'dbo', table: t },
-        target: { table: t },
-      })),
-      snapshotChunkRows: 1000,
-      copyConcurrency: 2,
+    // The empty table takes a slot first and frees it at once; both others fit in one long step.
+    const { runner } = twoCopiesAtOnce('slots', ['SlotEmpty', 'SlotA', 'SlotB'], {
       copyStepMs: 60_000,
-      idleMs: 20,
       onEvent: (e) => {
         if (e.kind === 'snapshot-chunk-read') reads.push(e.table);
       },
