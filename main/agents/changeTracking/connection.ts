@@ -6,6 +6,7 @@ import sql from 'mssql';
 import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
 
 import { AgentConnectionError } from '../connectionError';
+import { connectWithoutDelay } from './socket';
 
 export { AgentConnectionError };
 
@@ -48,6 +49,7 @@ export async function poolConfig(c: ChangeTrackingHostCredentials): Promise<sql.
       encrypt: c.enableTls,
       trustServerCertificate: false,
       appName: 'cdc-admin change-tracking agent',
+      connector: connectWithoutDelay(c.host, c.port),
       ...(ca !== undefined && { cryptoCredentialsDetails: { ca } }),
     },
   };
