@@ -321,27 +321,50 @@ export class SandboxDatabase implements DatabaseHandle {
       .run((last < 4n ? 4n : last) + 1n, name);
   }
 
-  /** Tables looked up while one statement is translated (which changes no table): each read once. */
-  private tableMemo: Map<string, TableInfo | undefined> | undefined;
+  /**
+   * Tables and object ids looked up while statements are translated (translation changes no table).
+   * Outside a transaction the memory outlives its statement for as long as no row of this database has
+   * changed, on this connection or another: the checks of 1,000 tables look each one up in several
+   * statements. Inside one it lasts a statement, since a rollback undoes changes it cannot see.
+   */
+  private kept:
+    | {
+        stamp: string | undefined;
+        tables: Map<string, TableInfo | undefined>;
+        ids: Map<string, number | undefined>;
+      }
+    | undefined;
+  private translating = false;
 
-  private objectIdMemo: Map<string, number | undefined> | undefined;
+  /** What moves whenever a row changes: this connection's count of changes and SQLite's data version. */
+  private catalogueStamp(): string {
+    const changes = this.lookup('SELECT total_changes()').pluck().get();
+    const version = this.lookup('PRAGMA data_version').pluck().get();
+    return `${String(changes)}:${String(version)}`;
+  }
 
-  /** Runs `work` with table look-ups remembered until it ends (nested calls share the memory). */
+  /** Runs `work` with table look-ups remembered (nested calls share the memory). */
   rememberingTables<T>(work: () => T): T {
-    if (this.tableMemo) return work();
-    this.tableMemo = new Map();
-    this.objectIdMemo = new Map();
+    if (this.translating) return work();
+    const stamp = this.db.inTransaction ? undefined : this.catalogueStamp();
+    if (stamp === undefined || this.kept?.stamp !== stamp)
+      this.kept = { stamp, tables: new Map(), ids: new Map() };
+    this.translating = true;
     try {
       return work();
     } finally {
-      this.tableMemo = undefined;
-      this.objectIdMemo = undefined;
+      this.translating = false;
+      if (stamp === undefined) this.kept = undefined;
     }
+  }
+
+  private get memo() {
+    return this.translating ? this.kept : undefined;
   }
 
   table(schema: string | undefined, name: string): TableInfo | undefined {
     if (name.startsWith('#')) return this.tempTable(name);
-    const memo = this.tableMemo;
+    const memo = this.memo?.tables;
     if (!memo) return this.catalogTable(schema, name);
     const key = `${schema ?? ''}\u0000${name}\u0000${this.nameCollation}`;
     if (!memo.has(key)) memo.set(key, this.catalogTable(schema, name));
@@ -351,10 +374,10 @@ export class SandboxDatabase implements DatabaseHandle {
   /** A user table's object id alone (OBJECT_ID): one look-up, not the table's columns and keys. */
   tableObjectId(schema: string | undefined, name: string): number | undefined {
     if (name.startsWith('#')) return this.tempTable(name) ? this.tempObjectId(name) : undefined;
-    const memo = this.tableMemo;
+    const memo = this.memo?.tables;
     const key = `${schema ?? ''}\u0000${name}\u0000${this.nameCollation}`;
     if (memo?.has(key)) return memo.get(key)?.objectId;
-    const ids = this.objectIdMemo;
+    const ids = this.memo?.ids;
     if (ids?.has(key)) return ids.get(key);
     const object = this.catalogObject(schema, name);
     const id = object ? Number(object.object_id) : undefined;
