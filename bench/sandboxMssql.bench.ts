@@ -2,6 +2,7 @@
 // The rows are seeded straight into the sandbox's SQLite, so only the SELECT is measured.
 import sql from 'mssql';
 import { startSandboxSqlServer } from '../simulators/mssql';
+import { tableSql } from '../simulators/mssql/tsql/basics';
 import type { Benchmark } from './harness';
 
 const ROWS = 100_000;
@@ -25,7 +26,7 @@ export const sandboxMssqlBenchmark: Benchmark = {
       ],
       [{ name: 'PK_Big', kind: 'PK', clustered: true, columns: ['Id'] }],
     );
-    const insert = db.db.prepare('INSERT INTO "dbo.Big" VALUES (?, ?, ?, ?)');
+    const insert = db.db.prepare(`INSERT INTO ${tableSql('dbo', 'Big')} VALUES (?, ?, ?, ?)`);
     db.db.transaction(() => {
       for (let i = 0; i < ROWS; i++)
         insert.run(
