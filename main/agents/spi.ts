@@ -229,9 +229,13 @@ export interface SourceRole<H extends object = Settings, C extends object = Sett
   minutesLeft?(rowsToRead: number): number;
   /**
    * Why another agent of this type, configured with `theirs`, cannot share this source with one
-   * configured with `mine` (the journal's own sync library); null when they can.
+   * configured with `mine` (the journal's own sync library), and the field of `mine` to change; null
+   * when they can.
    */
-  conflict?(mine: Record<string, unknown>, theirs: Record<string, unknown>): string | null;
+  conflict?(
+    mine: Record<string, unknown>,
+    theirs: Record<string, unknown>,
+  ): { field: string; reason: string } | null;
 }
 
 /** Settings of an agent as stored, without its secrets: what the name rules read. */

@@ -80,13 +80,13 @@ function sharedSourceConflict(
   deps: EngineDeps,
   row: StoredAgent,
   credentials: Record<string, unknown>,
-): { other: StoredAgent; reason: string } | undefined {
+): { other: StoredAgent; field: string; reason: string } | undefined {
   const rule = pluginOf(deps.plugins, row.type).source?.conflict;
   if (!rule) return undefined;
   for (const other of deps.repo.configuredAgentsOfType(row.type)) {
     if (other.pipelineId === row.pipelineId && other.id === row.id) continue;
-    const reason = rule(credentials, other.hostCredentials ?? {});
-    if (reason) return { other, reason };
+    const found = rule(credentials, other.hostCredentials ?? {});
+    if (found) return { other, ...found };
   }
   return undefined;
 }
@@ -321,6 +321,7 @@ export const operations: Operations = {
     if (conflict)
       throw problem.conflict(
         `Agent "${conflict.other.id}" of pipeline "${conflict.other.pipelineId}" ${conflict.reason}`,
+        `/hostCredentials/${conflict.field}`,
       );
     const secrets = Object.fromEntries(secretKeys.map((k) => [k, value[k]]));
     const plain = Object.fromEntries(Object.entries(value).filter(([k]) => !secretKeys.includes(k)));

@@ -36,8 +36,15 @@ export const problem = {
       },
       { Allow: allowed.join(', ') },
     ),
-  conflict: (detail: string) =>
-    new ProblemError({ type: TYPE_BASE + 'conflict', title: 'Conflict', status: 409, detail }),
+  /** A clash with what the engine holds; `pointer` names the field to change, when one is to blame. */
+  conflict: (detail: string, pointer?: string) =>
+    new ProblemError({
+      type: TYPE_BASE + 'conflict',
+      title: 'Conflict',
+      status: 409,
+      detail,
+      ...(pointer !== undefined && { errors: [{ pointer, detail }] }),
+    }),
   invalid: (problems: Problem[]) =>
     new ProblemError({
       type: TYPE_BASE + 'invalid-values',

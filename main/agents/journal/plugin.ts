@@ -102,7 +102,10 @@ export const journalPlugin: AgentPlugin<JournalHostCredentials, JournalConfigura
       sameText(theirs.host, mine.host) &&
       sameText(theirs.databaseName, mine.databaseName) &&
       theirs.syncLibrary === mine.syncLibrary
-        ? `already uses sync library ${String(mine.syncLibrary)} on ${String(mine.host)}/${String(mine.databaseName)}. Each journal agent on one source needs its own syncLibrary.`
+        ? {
+            field: 'syncLibrary',
+            reason: `already uses sync library ${String(mine.syncLibrary)} on ${String(mine.host)}/${String(mine.databaseName)}. Each journal agent on one source needs its own sync library.`,
+          }
         : null,
   },
 };

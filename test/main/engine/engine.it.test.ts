@@ -328,6 +328,10 @@ describe('conflicts', () => {
     const refused = await raw(e, 'PUT', `${second}/config/credentials`, sameSource);
     expect(refused.status).toBe(409);
     expect(refused.json?.detail).toContain('Agent "ibmi-a" of pipeline "p1" already uses sync library SYNC');
+    // The field to change is named, so a form can show the refusal beside it.
+    expect(refused.json?.errors).toEqual([
+      { pointer: '/hostCredentials/syncLibrary', detail: refused.json?.detail },
+    ]);
     expect(e.engine.deps.repo.storedAgent('p2', 'ibmi-b')?.hostCredentials).toBeNull();
 
     const ownLibrary = { hostCredentials: { ...sameSource.hostCredentials, syncLibrary: 'SYNC2' } };
