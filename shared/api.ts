@@ -8,6 +8,7 @@ import { agentTypeSchema, agentTypeSummarySchema, sectionIdSchema } from './agen
 export { agentTypeSummarySchema } from './agents';
 import { problemSchema } from './config/problems';
 import {
+  agentRoleSchema,
   agentSchema,
   backlogAnswerSchema,
   catalogAnswerSchema,
@@ -117,8 +118,18 @@ export const applyAnswerSchema = z.object({
   steps: z.array(appliedStepSchema),
   /** Field problems the engine named (422), for the form to show beside the fields. */
   problems: z.array(problemSchema),
-  /** The stored agent, secrets redacted; null when a step was refused. */
+  /** The stored agent, secrets redacted; null when a step was refused or nothing was sent. */
   agent: agentSchema.nullable(),
+  /**
+   * Set when the pipeline exists and `joinExisting` was not given: what it holds, for the DBA to
+   * confirm. Nothing was sent.
+   */
+  existing: z
+    .object({
+      pipelineId: idSchema,
+      agents: z.array(z.object({ id: idSchema, type: agentTypeSchema, role: agentRoleSchema })),
+    })
+    .optional(),
 });
 const sectionBody = z.record(z.string(), z.unknown());
 
@@ -154,6 +165,8 @@ export const contract = {
       role: z.enum(['source', 'target']).optional(),
       hostCredentials: sectionBody,
       configuration: sectionBody,
+      /** The DBA agreed to add to (or change) a pipeline the engine already holds. */
+      joinExisting: z.boolean().optional(),
     }),
     applyAnswerSchema,
   ),

@@ -203,16 +203,51 @@ export const handlers: Handlers = {
         }
       };
       const base = `/pipelines/${ids.pipelineId}`;
+      const exists = (await client.listPipelines({})).some((p) => p.id === ids.pipelineId);
+      // A pipeline of that id already holds agents: adding to it (or replacing an agent's settings)
+      // is for the DBA to confirm, never a surprise.
+      if (exists && !input.joinExisting) {
+        const held = await client.getPipeline({ pipelineId: ids.pipelineId });
+        return {
+          steps,
+          problems: [],
+          agent: null,
+          existing: {
+            pipelineId: ids.pipelineId,
+            agents: held.agents.map((a) => ({ id: a.id, type: a.type, role: a.role })),
+          },
+        };
+      }
+      /** What this Apply made, removed again when a later step is refused: nothing half-made stays. */
+      const made = { pipeline: false, agent: false };
+      const undo = async () => {
+        if (made.pipeline)
+          await send(
+            `DELETE ${base}`,
+            204,
+            () => client.deletePipeline({ pipelineId: ids.pipelineId }),
+            () => `pipeline "${ids.pipelineId}" removed again: this Apply made it, and a step was refused`,
+          );
+        else if (made.agent)
+          await send(
+            `DELETE ${base}/agents/${ids.agentId}`,
+            204,
+            () => client.deleteAgent(ids),
+            () => `agent "${ids.agentId}" removed again: this Apply made it, and a step was refused`,
+          );
+      };
       try {
-        if (!(await client.listPipelines({})).some((p) => p.id === ids.pipelineId))
+        if (!exists) {
           await send(
             'POST /pipelines',
             201,
             () => client.createPipeline({}, { id: ids.pipelineId, name: ids.pipelineId }),
             (p) => `pipeline "${p.id}" created`,
           );
+          made.pipeline = true;
+        }
         const pipeline = await client.getPipeline({ pipelineId: ids.pipelineId });
-        if (!pipeline.agents.some((a) => a.id === ids.agentId))
+        if (!pipeline.agents.some((a) => a.id === ids.agentId)) {
           await send(
             `POST ${base}/agents`,
             201,
@@ -227,6 +262,8 @@ export const handlers: Handlers = {
               ),
             (a) => `${a.type} agent "${a.id}" created as ${a.role}`,
           );
+          made.agent = true;
+        }
         await send(
           `PUT ${base}/agents/${ids.agentId}/config/credentials`,
           200,
@@ -242,6 +279,7 @@ export const handlers: Handlers = {
         return { steps, problems: [], agent: await client.getAgent(ids) };
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
+        await undo().catch(() => undefined);
         const problems = (error.cause.problem?.errors ?? []).map((e) => ({
           pointer: e.pointer,
           received: '',

@@ -15,7 +15,15 @@ export function AgentTypeList() {
           <button
             type="button"
             aria-pressed={wizard?.agentType === t.type && wizard.role === role}
-            onClick={() => openWizard(t.type, role, wizard?.pipelineId)}
+            onClick={() =>
+              // Another target type for the pipeline the target wizard was opened for keeps it; a
+              // new source never inherits the last pipeline's id.
+              openWizard(
+                t.type,
+                role,
+                role === 'target' && wizard?.role === 'target' ? wizard.pipelineId : undefined,
+              )
+            }
           >
             <strong>{role === 'target' ? (definitions[t.type].ui?.targetTitle ?? t.title) : t.title}</strong>{' '}
             <span className="muted">

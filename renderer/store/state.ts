@@ -162,6 +162,10 @@ export interface WizardState {
   role: 'source' | 'target';
   /** The pipeline Apply offers first (a target is set for a pipeline that exists). */
   pipelineId?: string;
+  /** Where Apply sends the settings, as the DBA typed it: kept across Back and Next. */
+  applyTo: ApplyAddress;
+  /** The field a refused Apply named, to be focused once its step shows. */
+  focusField?: string;
   step: WizardStep;
   values: Record<SectionId, FormValues>;
   /** Fields the user has edited or tried to submit: only these show errors while typing. */
@@ -178,6 +182,12 @@ export interface WizardState {
   applied?: z.infer<typeof applyAnswerSchema> | 'applying';
   /** Editing an agent an engine holds: its address and state; secrets left blank keep the stored ones. */
   editing?: { profileId: string; pipelineId: string; agentId: string; state: string };
+}
+
+export interface ApplyAddress {
+  profileId: string;
+  pipelineId: string;
+  agentId: string;
 }
 
 export interface WizardSliceState {

@@ -4,7 +4,7 @@ import { secretKeysOf } from '../../shared/config/parse';
 import { initialValues, toBody, type FormValue } from './formValues';
 import { useStore } from './index';
 import { closePicker, openPicker } from './tablePicker';
-import type { WizardState } from './state';
+import type { ApplyAddress, WizardState } from './state';
 
 const update = (change: (w: WizardState) => Partial<WizardState>) =>
   useStore.setState((s) => (s.wizard ? { wizard: { ...s.wizard, ...change(s.wizard) } } : s));
@@ -20,6 +20,11 @@ export function openWizard(
       agentType,
       role,
       pipelineId,
+      applyTo: {
+        profileId: 'local',
+        pipelineId: pipelineId ?? 'pipeline-1',
+        agentId: role === 'target' ? 'target' : (agentTypes[agentType].ui?.defaultAgentId ?? 'source'),
+      },
       step: 'hostCredentials',
       values: {
         hostCredentials: initialValues(sections.hostCredentials),
@@ -61,8 +66,19 @@ export function openWizardToEdit(
   };
   update(() => ({
     values: { hostCredentials: filled('hostCredentials'), configuration: filled('configuration') },
+    applyTo: { profileId: editing.profileId, pipelineId: editing.pipelineId, agentId: editing.agentId },
     editing,
   }));
+}
+
+/** The engine, pipeline or agent id typed at Apply: the wizard keeps it until the DBA changes it. */
+export function setApplyAddress(change: Partial<ApplyAddress>): void {
+  update((w) => ({ applyTo: { ...w.applyTo, ...change }, applied: undefined }));
+}
+
+/** The refused field has been focused. */
+export function fieldFocused(): void {
+  update(() => ({ focusField: undefined }));
 }
 
 export function closeWizard(): void {
@@ -134,14 +150,15 @@ export async function testConnection(): Promise<void> {
   }
 }
 
-/** "Apply": both objects to an engine, the two PUTs in order; the engine's field problems go back to their fields. */
-export async function applyToEngine(target: {
-  profileId: string;
-  pipelineId: string;
-  agentId: string;
-}): Promise<void> {
+/**
+ * "Apply": both objects to an engine, the two PUTs in order; the engine's field problems go back to
+ * their fields, the first one focused. A pipeline that exists is joined only once the DBA confirmed
+ * (`joinExisting`); an edit always changes its own.
+ */
+export async function applyToEngine(joinExisting = false): Promise<void> {
   const { wizard, api } = useStore.getState();
   if (!wizard || !api || wizard.applied === 'applying') return;
+  const target = wizard.applyTo;
   const { sections } = agentTypes[wizard.agentType];
   update(() => ({ applied: 'applying', error: undefined }));
   // The tables of an earlier Apply's pipeline are not this one's.
@@ -153,6 +170,11 @@ export async function applyToEngine(target: {
       role: wizard.role,
       hostCredentials: toBody(sections.hostCredentials, wizard.values.hostCredentials),
       configuration: toBody(sections.configuration, wizard.values.configuration),
+      // An edit changes its own agent; a target wizard opened for a pipeline adds to that one.
+      joinExisting:
+        joinExisting ||
+        wizard.editing !== undefined ||
+        (wizard.role === 'target' && wizard.pipelineId === target.pipelineId),
     });
     const refusedStep = SECTION_IDS.find((id) =>
       applied.problems.some((p) => p.pointer.startsWith(`/${id}/`)),
@@ -166,10 +188,14 @@ export async function applyToEngine(target: {
       applied.steps.every((step) => step.status < 300)
     )
       void openPicker({ ...target, agentType: wizard.agentType });
+    const firstRefused = applied.problems.find(
+      (p) => refusedStep && p.pointer.startsWith(`/${refusedStep}/`),
+    );
     update((w) => ({
       applied,
       ...(refusedStep && {
         step: refusedStep,
+        focusField: firstRefused?.pointer.split('/')[2],
         serverProblems: Object.fromEntries(
           SECTION_IDS.map((id) => [id, applied.problems.filter((p) => p.pointer.startsWith(`/${id}/`))]),
         ) as WizardState['serverProblems'],

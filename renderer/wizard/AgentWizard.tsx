@@ -3,7 +3,8 @@ import { agentTypes } from '../../shared/agents';
 import { fieldsOf, parseSection, withKeptSecrets } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
-import { closeWizard, goBack, setField, submitStep, testConnection } from '../store/wizard';
+import { useEffect } from 'react';
+import { closeWizard, fieldFocused, goBack, setField, submitStep, testConnection } from '../store/wizard';
 import { ConnectionResult, EngineApply, TablesStep } from './EngineApply';
 import { SchemaForm } from '../ui/SchemaForm';
 import { problemsByField, toBody } from '../store/formValues';
@@ -59,6 +60,13 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
   const visible = Object.fromEntries(Object.entries(shown).filter(([key]) => wizard.touched[sectionId][key]));
   const { ui } = agentTypes[wizard.agentType];
   const note = ui?.stepNotes?.[sectionId];
+  const focusField = wizard.focusField;
+  // A refused Apply comes back here: its field (opened, when under Advanced) takes the focus.
+  useEffect(() => {
+    if (!focusField) return;
+    document.getElementById(`${section.id}-${focusField}`)?.focus();
+    fieldFocused();
+  }, [focusField, section.id]);
   return (
     <form
       noValidate

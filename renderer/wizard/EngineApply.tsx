@@ -1,11 +1,11 @@
 // The wizard's last step: the settings to an engine (the two PUTs in order, each answer shown), and
 // step 1's "Test connection" result.
 import { useFocusOn } from '../ui/useFocusOn';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
-import { applyToEngine } from '../store/wizard';
+import { applyToEngine, setApplyAddress } from '../store/wizard';
 import { useStore } from '../store';
 import { agentTypes } from '../../shared/agents';
 import { openPipeline } from '../store/pipelinePage';
@@ -26,12 +26,7 @@ export function ConnectionResult({ connection }: { connection: WizardState['conn
 
 export function EngineApply({ wizard }: { wizard: WizardState }) {
   const editing = wizard.editing;
-  const [profileId, setProfileId] = useState(editing?.profileId ?? 'local');
-  const [pipelineId, setPipelineId] = useState(editing?.pipelineId ?? wizard.pipelineId ?? 'pipeline-1');
-  const [agentId, setAgentId] = useState(
-    editing?.agentId ??
-      (wizard.role === 'target' ? 'target' : (agentTypes[wizard.agentType].ui?.defaultAgentId ?? 'source')),
-  );
+  const { profileId, pipelineId, agentId } = wizard.applyTo;
   const running = editing?.state === 'running';
   useEffect(() => void loadEngines(), []);
   const applied = wizard.applied;
@@ -43,7 +38,7 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
       aria-label="Apply to an engine"
       onSubmit={(e) => {
         e.preventDefault();
-        void applyToEngine({ profileId, pipelineId, agentId });
+        void applyToEngine();
       }}
     >
       <h4>
@@ -57,14 +52,26 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
         </p>
       ) : (
         <div className="form-grid">
-          <EngineSelect id="apply-engine" value={profileId} onChange={setProfileId} />
+          <EngineSelect
+            id="apply-engine"
+            value={profileId}
+            onChange={(id) => setApplyAddress({ profileId: id })}
+          />
           <div className="field">
             <label htmlFor="apply-pipeline">Pipeline id</label>
-            <input id="apply-pipeline" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} />
+            <input
+              id="apply-pipeline"
+              value={pipelineId}
+              onChange={(e) => setApplyAddress({ pipelineId: e.target.value })}
+            />
           </div>
           <div className="field">
             <label htmlFor="apply-agent">Agent id</label>
-            <input id="apply-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} />
+            <input
+              id="apply-agent"
+              value={agentId}
+              onChange={(e) => setApplyAddress({ agentId: e.target.value })}
+            />
           </div>
         </div>
       )}
@@ -78,7 +85,10 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
           {wizard.error}
         </p>
       )}
-      {applied && applied !== 'applying' && (
+      {applied && applied !== 'applying' && applied.existing && (
+        <JoinExisting existing={applied.existing} agentId={agentId} />
+      )}
+      {applied && applied !== 'applying' && !applied.existing && (
         <>
           <p role="status" className={applied.agent ? 'ok' : 'problem'}>
             {applied.agent
@@ -87,7 +97,7 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
                 : applied.agent.role === 'target'
                   ? `Applied: pipeline ${pipelineId} writes here from its next Start.`
                   : 'Applied: the engine holds the agent. Next, choose its tables.'
-              : 'The engine refused a step: see the fields above.'}
+              : 'The engine refused a step: its answer is in the requests below.'}
           </p>
           {applied.agent && applied.agent.role === 'target' && !editing && (
             <p>
@@ -122,6 +132,41 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
         </>
       )}
     </form>
+  );
+}
+
+/** A pipeline of the typed id exists: what it holds, and the DBA's choice to add to it or not. */
+function JoinExisting({
+  existing,
+  agentId,
+}: {
+  existing: NonNullable<Exclude<WizardState['applied'], 'applying' | undefined>['existing']>;
+  agentId: string;
+}) {
+  const question = useFocusOn<HTMLDivElement>(existing);
+  const replaced = existing.agents.find((a) => a.id === agentId);
+  const held = existing.agents.map(
+    (a) => `${a.id} (${agentTypes[a.type].title}, ${a.role === 'source' ? 'its source' : 'a target'})`,
+  );
+  return (
+    <div ref={question} tabIndex={-1} role="alertdialog" aria-label="The pipeline exists" className="note">
+      <p>
+        <strong>Pipeline {existing.pipelineId} already exists</strong> on this engine
+        {held.length > 0 ? `, with ${held.join(' and ')}.` : ', with no agent yet.'}{' '}
+        {replaced
+          ? `Its agent ${agentId} would take these settings in place of its own.`
+          : `Agent ${agentId} would be added to it.`}{' '}
+        Nothing has been sent.
+      </p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => void applyToEngine(true)}>
+          {replaced ? `Replace the settings of ${agentId}` : `Add ${agentId} to ${existing.pipelineId}`}
+        </button>
+        <button type="button" onClick={() => setApplyAddress({})}>
+          Cancel, to choose another pipeline id
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import type { WebServer } from '../../main/web/server';
 import { screenshot, startWebApp, type WebApp } from './browser';
 import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
 import { SEED_AGENT } from '../../simulators/ibmi/seed';
+import { callApp } from '../helpers/app';
 
 let web: WebApp;
 let browser: Browser;
@@ -169,14 +170,51 @@ describe('web mode: test the connection, then apply to the local engine', () => 
     expect(answers).not.toContain(SEED_AGENT.password);
     await screenshot(page, 'wizard-applied');
 
-    // A second agent on the same IBM i and sync library: the engine refuses, and says why.
+    // A second agent on the same IBM i and sync library: the engine refuses. The wizard goes back to
+    // the field to change, opened under Advanced and focused, and keeps no pipeline half-made.
     await page.getByLabel('Pipeline id').fill('ui-other');
     await page.getByLabel('Agent id').fill('ibmi2');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(requests).toContain('PUT /pipelines/ui-other/agents/ibmi2/config/credentials → 409');
-    expect(await page.getByLabel('Requests sent').textContent()).toContain(
-      'Each journal agent on one source needs its own syncLibrary',
+    const syncLibrary = page.getByLabel('Sync library');
+    await expect.poll(() => syncLibrary.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(await errorOf('hostCredentials-syncLibrary').textContent()).toContain(
+      'Each journal agent on one source needs its own sync library',
     );
+    const pipelines = async () =>
+      (
+        (await callApp(web.app, 'listEngineAgents', { profileId: 'local' })) as {
+          pipelines: { id: string }[];
+        }
+      ).pipelines.map((p) => p.id);
+    expect(await pipelines()).not.toContain('ui-other');
+    await screenshot(page, 'wizard-refused-field');
+
+    // Back to Apply: the ids typed before are still there, never the last pipeline's.
+    await syncLibrary.fill('CDC2');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Check settings' }).click();
+    expect(await page.getByLabel('Pipeline id').inputValue()).toBe('ui-other');
+    expect(await page.getByLabel('Agent id').inputValue()).toBe('ibmi2');
+
+    // Into a pipeline that exists: the app says what it holds and sends nothing until asked to.
+    await page.getByLabel('Pipeline id').fill('ui-shop');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const question = page.getByRole('alertdialog', { name: 'The pipeline exists' });
+    await expect
+      .poll(() => question.textContent())
+      .toContain('Pipeline ui-shop already exists on this engine, with ibmi (Journal, its source).');
+    expect(await question.textContent()).toContain(
+      'Agent ibmi2 would be added to it. Nothing has been sent.',
+    );
+    expect(await question.evaluate((e) => e === document.activeElement)).toBe(true);
+    await question.getByRole('button', { name: 'Add ibmi2 to ui-shop' }).click();
+    await expect
+      .poll(requests)
+      .toEqual([
+        'POST /pipelines/ui-shop/agents → 201',
+        'PUT /pipelines/ui-shop/agents/ibmi2/config/credentials → 200',
+        'PUT /pipelines/ui-shop/agents/ibmi2/config/specific → 200',
+      ]);
   });
 });
 

@@ -42,7 +42,10 @@ describe('applyAgentConfig', () => {
       'POST /pipelines 201',
       'POST /pipelines/p-apply/agents 201',
       'PUT /pipelines/p-apply/agents/ibmi/config/credentials 422',
+      'DELETE /pipelines/p-apply 204',
     ]);
+    // What the refused Apply made is gone: no half-made pipeline waits for the DBA to find it.
+    expect(await pipelineIds()).not.toContain('p-apply');
     const problems = answer.problems as { pointer: string; message: string }[];
     expect(problems.map((p) => p.pointer).sort()).toEqual([
       '/hostCredentials/maxConnectionsCount',
@@ -51,6 +54,101 @@ describe('applyAgentConfig', () => {
     expect(problems.find((p) => p.pointer === '/hostCredentials/port')?.message).toContain(
       'IBM i host servers listen on fixed, well-known ports',
     );
+  });
+});
+
+type Held = { pipelines: { id: string; agents: { id: string }[] }[] };
+const held = async () =>
+  ((await call('listEngineAgents', { profileId: 'local' })) as unknown as Held).pipelines;
+const pipelineIds = async () => (await held()).map((p) => p.id);
+
+const journal = (syncLibrary: string) => ({
+  connectionName: 'shop',
+  host: 'ibmi01',
+  databaseName: '*SYSBAS',
+  username: 'CDCAGENT',
+  password: 'pw',
+  syncLibrary,
+});
+const requests = (answer: Record<string, unknown>) =>
+  (answer.steps as { request: string; status: number }[]).map((s) => `${s.request} ${s.status}`);
+
+describe('applyAgentConfig into a pipeline that exists', () => {
+  it('sends nothing and says what the pipeline holds, until the DBA agrees to join it', async () => {
+    const first = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-held',
+      agentId: 'shop',
+      agentType: 'journal',
+      hostCredentials: journal('CDC1'),
+      configuration: {},
+    });
+    expect(first.agent).not.toBeNull();
+    const asked = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-held',
+      agentId: 'second',
+      agentType: 'journal',
+      hostCredentials: { ...journal('CDC2'), host: 'ibmi02' },
+      configuration: {},
+    });
+    expect(asked).toMatchObject({
+      steps: [],
+      agent: null,
+      existing: { pipelineId: 'p-held', agents: [{ id: 'shop', type: 'journal', role: 'source' }] },
+    });
+    const joined = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-held',
+      agentId: 'second',
+      agentType: 'journal',
+      hostCredentials: { ...journal('CDC2'), host: 'ibmi02' },
+      configuration: {},
+      joinExisting: true,
+    });
+    expect(requests(joined)).toEqual([
+      'POST /pipelines/p-held/agents 201',
+      'PUT /pipelines/p-held/agents/second/config/credentials 200',
+      'PUT /pipelines/p-held/agents/second/config/specific 200',
+    ]);
+  });
+
+  it('names the sync library another pipeline uses as the field to change, and keeps nothing it made', async () => {
+    const clash = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-clash',
+      agentId: 'shop',
+      agentType: 'journal',
+      hostCredentials: journal('CDC1'),
+      configuration: {},
+    });
+    expect(requests(clash)).toEqual([
+      'POST /pipelines 201',
+      'POST /pipelines/p-clash/agents 201',
+      'PUT /pipelines/p-clash/agents/shop/config/credentials 409',
+      'DELETE /pipelines/p-clash 204',
+    ]);
+    expect(clash.problems).toEqual([
+      expect.objectContaining({
+        pointer: '/hostCredentials/syncLibrary',
+        message: expect.stringContaining('Agent "shop" of pipeline "p-held" already uses sync library CDC1'),
+      }),
+    ]);
+    expect(await pipelineIds()).not.toContain('p-clash');
+
+    // Joining a pipeline that exists: only the agent this Apply made is removed.
+    const joined = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-held',
+      agentId: 'third',
+      agentType: 'journal',
+      hostCredentials: journal('CDC1'),
+      configuration: {},
+      joinExisting: true,
+    });
+    expect(requests(joined).at(-1)).toBe('DELETE /pipelines/p-held/agents/third 204');
+    const agents = (await held()).find((p) => p.id === 'p-held')?.agents.map((a) => a.id);
+    expect(agents?.sort()).toEqual(['second', 'shop']);
   });
 });
 

@@ -65,6 +65,7 @@ describe('table columns', () => {
         password: 'trust-ignores-it',
       },
       configuration: { schema: `columns_${process.pid}` },
+      joinExisting: true,
     });
     const answer = await columnsOf('sandbox', 'sales', ['dbo.Orders']);
     expect(answer.targetType).toBe('postgresql');

@@ -18,12 +18,13 @@ describe('applyToEngine', () => {
     useStore.setState({ api });
     openWizard('journal');
     useStore.setState((s) => (s.wizard ? { wizard: { ...s.wizard, step: 'done' } } : s));
-    await applyToEngine({ profileId: 'local', pipelineId: 'p', agentId: 'a' });
+    await applyToEngine();
     const wizard = useStore.getState().wizard;
     expect(wizard?.step).toBe('hostCredentials');
     expect(wizard?.serverProblems.hostCredentials).toEqual([problem]);
     expect(wizard?.serverProblems.configuration).toEqual([]);
     expect(wizard?.touched.hostCredentials.connectionName).toBe(true);
     expect(wizard?.applied).toMatchObject({ steps: [{ status: 422 }] });
+    expect(wizard?.focusField).toBe('port');
   });
 });
