@@ -146,9 +146,16 @@ export const contract = {
     }),
     validationResultSchema,
   ),
-  /** "Test connection": signs on with the host credentials and off again, from this app; stores nothing. */
+  /**
+   * "Test connection": signs on with the host credentials and off again; stores nothing. From this app,
+   * or, for `editing` an agent an engine holds, from that engine, a left-out password its stored one.
+   */
   testHostCredentials: method(
-    z.strictObject({ agentType: agentTypeSchema, hostCredentials: sectionBody }),
+    z.strictObject({
+      agentType: agentTypeSchema,
+      hostCredentials: sectionBody,
+      editing: agentAddress.optional(),
+    }),
     checkResultSchema,
   ),
   /**

@@ -7,6 +7,7 @@ import {
   backlogAnswerSchema,
   catalogAnswerSchema,
   catalogQuerySchema,
+  checkResultSchema,
   columnsAnswerSchema,
   columnsQuerySchema,
   createAgentBodySchema,
@@ -150,6 +151,15 @@ export const routes = {
     body: z.object({ hostCredentials: z.unknown() }),
     status: 200,
     response: z.object({ hostCredentials: jsonObject }),
+  }),
+  testCredentials: route({
+    method: 'POST',
+    path: `${A}/config/credentials/test`,
+    summary:
+      "Sign on with these host credentials and off again, as the wizard's Test connection does; a left-out password is the stored one. Nothing is stored.",
+    body: z.object({ hostCredentials: z.unknown() }),
+    status: 200,
+    response: checkResultSchema,
   }),
   putSpecific: route({
     method: 'PUT',

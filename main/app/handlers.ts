@@ -175,7 +175,23 @@ export const handlers: Handlers = {
     return result.ok ? { ok: true, value: redactSection(definition, result.value) } : result;
   },
 
-  testHostCredentials: ({ agentType, hostCredentials }) => testConnection(agentType, hostCredentials),
+  testHostCredentials: ({ agentType, hostCredentials, editing }, deps) =>
+    editing
+      ? onEngine(deps, editing.profileId, async (client) => {
+          try {
+            return await client.testCredentials(editing, { hostCredentials });
+          } catch (error) {
+            // A value the engine refuses is a failed sign-on said by field, as this app's own parse says it.
+            if (!(error instanceof EngineError) || error.status !== 422) throw error;
+            return {
+              id: 'connection',
+              status: 'failed' as const,
+              message: (error.problem?.errors ?? []).map((e) => e.detail).join('\n') || error.message,
+              remedy: 'Correct the fields above first.',
+            };
+          }
+        })
+      : testConnection(agentType, hostCredentials),
 
   applyAgentConfig: async (input, deps) => {
     const ids = { pipelineId: input.pipelineId, agentId: input.agentId };

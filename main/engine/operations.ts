@@ -13,6 +13,8 @@ import {
 import { problem } from '../platform/problem';
 import type { EventKind } from '../../shared/eventText';
 import { pluginOf } from '../agents/registry';
+import { connectionFailed } from '../agents/checkResults';
+import { AgentConnectionError } from '../agents/connectionError';
 import type { BacklogFigure, ResolvedAgent } from '../agents/spi';
 import type { StoredAgent } from './store/repo';
 import { toAgent } from './store/repo';
@@ -73,6 +75,32 @@ function stateAfterConfiguring(
   // Paused or stopped, it stays so: a new setting does not change what the DBA last did.
   if (row.state === 'paused' || row.state === 'stopped') return row.state;
   return hasCredentials && hasConfiguration ? 'configured' : 'new';
+}
+
+/**
+ * Host credentials as a PUT gives them, parsed whole (422 otherwise), with each secret left out taken
+ * from the stored ones (decisions.md: an absent password keeps the stored one).
+ */
+async function credentialsWithStoredSecrets(
+  deps: EngineDeps,
+  row: StoredAgent,
+  inner: unknown,
+): Promise<Record<string, unknown>> {
+  const section = agentTypes[row.type].sections.hostCredentials;
+  let candidate = inner;
+  if (row.secretsSealed && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
+    const stored = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
+      string,
+      unknown
+    >;
+    const kept = Object.fromEntries(
+      secretKeysOf(section)
+        .filter((k) => !Object.hasOwn(inner, k))
+        .map((k) => [k, stored[k]]),
+    );
+    candidate = { ...inner, ...kept };
+  }
+  return parsedOr422(parseSection(section, candidate)) as Record<string, unknown>;
 }
 
 /** Another agent of the same type that cannot share this source with one so configured, and why. */
@@ -300,22 +328,8 @@ export const operations: Operations = {
 
   putCredentials: async ({ params, body }, deps) => {
     const row = agentOr404(deps, params);
-    const section = agentTypes[row.type].sections.hostCredentials;
-    const inner = unwrap(body, 'hostCredentials');
-    const secretKeys = secretKeysOf(section);
-    // An absent password keeps the stored one (decisions.md); it is merged in before the full parse.
-    let candidate = inner;
-    if (row.secretsSealed && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
-      const stored = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
-        string,
-        unknown
-      >;
-      const kept = Object.fromEntries(
-        secretKeys.filter((k) => !Object.hasOwn(inner, k)).map((k) => [k, stored[k]]),
-      );
-      candidate = { ...inner, ...kept };
-    }
-    const value = parsedOr422(parseSection(section, candidate)) as Record<string, unknown>;
+    const secretKeys = secretKeysOf(agentTypes[row.type].sections.hostCredentials);
+    const value = await credentialsWithStoredSecrets(deps, row, unwrap(body, 'hostCredentials'));
     refuseWhileRunning(row, 'changing its credentials');
     const conflict = sharedSourceConflict(deps, row, value);
     if (conflict)
@@ -341,6 +355,17 @@ export const operations: Operations = {
     const hostCredentials = stored && toAgent(stored).hostCredentials;
     if (!hostCredentials) throw new Error('the credentials just stored cannot be read back');
     return ok({ hostCredentials });
+  },
+
+  testCredentials: async ({ params, body }, deps) => {
+    const row = agentOr404(deps, params);
+    const value = await credentialsWithStoredSecrets(deps, row, unwrap(body, 'hostCredentials'));
+    try {
+      return ok(await pluginOf(deps.plugins, row.type).testConnection(value));
+    } catch (error) {
+      if (!(error instanceof AgentConnectionError)) throw error;
+      return ok(connectionFailed(error));
+    }
   },
 
   putSpecific: ({ params, body }, deps) => {

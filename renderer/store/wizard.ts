@@ -143,7 +143,17 @@ export async function testConnection(): Promise<void> {
   update(() => ({ connection: 'testing', error: undefined }));
   try {
     const hostCredentials = toBody(section, wizard.values.hostCredentials);
-    const connection = await api.testHostCredentials({ agentType: wizard.agentType, hostCredentials });
+    // Editing: the engine holding the agent signs on, with its stored password when the field is blank.
+    const editing = wizard.editing && {
+      profileId: wizard.editing.profileId,
+      pipelineId: wizard.editing.pipelineId,
+      agentId: wizard.editing.agentId,
+    };
+    const connection = await api.testHostCredentials({
+      agentType: wizard.agentType,
+      hostCredentials,
+      ...(editing && { editing }),
+    });
     update(() => ({ connection }));
   } catch (error) {
     update(() => ({ connection: undefined, error: failure(error) }));

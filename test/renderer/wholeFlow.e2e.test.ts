@@ -146,6 +146,9 @@ describe("a new DBA's whole flow", () => {
     await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Edit agent…' }).click();
     expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    // Left blank, the password is the stored one: the engine holding the agent signs on with it.
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => page.getByLabel('Connection test').textContent()).toMatch(/^Connected\. /);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Check settings' }).click();

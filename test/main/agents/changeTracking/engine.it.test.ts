@@ -42,6 +42,50 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+describe('POST …/config/credentials/test', () => {
+  const credentials: Record<string, unknown> = {
+    connectionName: 'sandbox',
+    host: '127.0.0.1',
+    databaseName: 'Sales',
+    username: DBA.name,
+  };
+  const without = (key: string) =>
+    Object.fromEntries(
+      Object.entries({ ...credentials, port: sandbox.port, password: DBA.password }).filter(
+        ([k]) => k !== key,
+      ),
+    );
+
+  it('signs on with the stored password when none is given, and stores nothing', async () => {
+    const before = await e.client.getAgent(ids);
+    const events = (await e.client.listEvents({ pipelineId: 'p1' })).length;
+    expect(await e.client.testCredentials(ids, { hostCredentials: without('password') })).toMatchObject({
+      id: 'connection',
+      status: 'passed',
+      message: expect.stringContaining(`Logged in as "${DBA.name}"`),
+    });
+    const wrong = await e.client.testCredentials(ids, {
+      hostCredentials: { ...without('password'), password: 'Not-The-Password' },
+    });
+    expect(wrong).toMatchObject({ status: 'failed', message: expect.stringContaining('18456') });
+    expect(JSON.stringify(wrong)).not.toContain('Not-The-Password');
+    expect(await e.client.getAgent(ids)).toEqual(before);
+    expect((await e.client.listEvents({ pipelineId: 'p1' })).length).toBe(events);
+  });
+
+  it('refuses a value by field, as the PUT does', async () => {
+    const answer = await fetch(`${e.url}/pipelines/p1/agents/sql/config/credentials/test`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ hostCredentials: { ...without('password'), port: 70000 } }),
+    });
+    expect(answer.status).toBe(422);
+    expect(((await answer.json()) as { errors: { pointer: string }[] }).errors).toEqual([
+      expect.objectContaining({ pointer: '/hostCredentials/port' }),
+    ]);
+  });
+});
+
 describe('POST …/test on a change-tracking agent', () => {
   it("answers the agent's checks, with the spec's error for a table without a primary key", async () => {
     await e.client.putEntities(
