@@ -75,3 +75,6 @@ export function streamText(s: {
     s.newestAcknowledged === null ? 'nothing acknowledged yet' : `acknowledged to ${s.newestAcknowledged}`;
   return `${s.eventsPerSecond.toFixed(1)} events/s to ${s.stream}, ${newest}; it holds ${count(s.messages)} messages, ${size}`;
 }
+
+/** What takes settings stored while a pipeline was paused or stopped into effect. */
+export const pendingAction = (state: string): string => (state === 'paused' ? 'Resume' : 'Start');

@@ -66,6 +66,11 @@ export const agentStatusSchema = z.object({
     .object({ at: timestamp, table: z.string(), reason: z.string(), withheld: z.boolean() })
     .nullable()
     .optional(),
+  /**
+   * Settings stored while the pipeline was paused or stopped, which it does not hold yet: they take
+   * effect when it starts or resumes. Absent when none wait (and from engines that do not say).
+   */
+  settingsPendingSince: timestamp.nullable().optional(),
   /** Warnings before loss: what the source may delete that the pipeline still needs, in words. */
   warnings: z.array(z.string()).optional(),
   /** Where the pipeline writes to a stream: what it published and what the stream holds. */

@@ -30,6 +30,11 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
       ...(held && { tablesHeld: held }),
       exceptions: Object.values(deps.exceptions.counts(pipelineId, agentId)).reduce((n, c) => n + c, 0),
       lastSchemaChange: deps.repo.lastSchemaChange(pipelineId, agentId),
+      // Only a pipeline that holds settings from an earlier start can be behind the stored ones.
+      settingsPendingSince:
+        row.state === 'paused' || row.state === 'stopped'
+          ? deps.repo.settingsPendingSince(pipelineId, agentId)
+          : null,
     }),
   };
 }

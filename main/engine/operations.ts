@@ -486,8 +486,12 @@ export const operations: Operations = {
         `Agent "${row.id}" is a target: start the pipeline's source agent, which writes to it.`,
       );
     const agent = await configured(deps, row);
+    // Settings stored while paused: Resume starts the pipeline again with them, from its checkpoints,
+    // so what the DBA applied is what runs (decided for issue 54: a resume on old settings hid them).
+    const restart = row.state === 'paused' && deps.repo.settingsPendingSince(row.pipelineId, row.id) !== null;
+    if (restart) await deps.runtime.stop(agent);
     await startRuntime(deps, row, agent);
-    return transition(deps, row, 'running', row.state === 'paused' ? 'resumed' : 'started');
+    return transition(deps, row, 'running', row.state === 'paused' && !restart ? 'resumed' : 'started');
   },
 
   listEvents: ({ params }, deps) =>

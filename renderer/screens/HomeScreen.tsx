@@ -2,7 +2,7 @@
 // time left, changes per second, last failure — failed and lagging ones first; a pipeline's name opens
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
-import { count, duration, dateTime, timeOfDay } from '../../shared/format';
+import { count, duration, dateTime, pendingAction, timeOfDay } from '../../shared/format';
 import {
   alertSettingsSchema,
   CONNECTION_WORDS,
@@ -214,6 +214,12 @@ export function HomeScreen() {
                     <td>{engine.name}</td>
                     <td>
                       <span className={`state state-${s.state}`}>{s.state}</span>
+                      {s.settingsPendingSince && (
+                        <span className="warn">
+                          {' '}
+                          · new settings pending, in effect at {pendingAction(s.state)}
+                        </span>
+                      )}
                       {why && why !== 'failed' && (
                         <span className="warn" title={(s.warnings ?? []).join('\n') || undefined}>
                           {' '}

@@ -48,7 +48,7 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
         <p className="note" aria-label="What applying does">
           {running
             ? 'The pipeline is running: pause or stop it on the Pipelines screen first (the engine refuses new settings for a running agent).'
-            : 'The two objects replace the stored ones. The pipeline takes them at its next Start and reads on from its checkpoint: tables already copied are not copied again.'}
+            : 'The two objects replace the stored ones. The pipeline takes them at its next Start or Resume (Status says they wait), and reads on from its checkpoints: tables already copied are not copied again.'}
         </p>
       ) : (
         <div className="form-grid">

@@ -149,16 +149,46 @@ describe("a new DBA's whole flow", () => {
     // Left blank, the password is the stored one: the engine holding the agent signs on with it.
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => page.getByLabel('Connection test').textContent()).toMatch(/^Connected\. /);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByRole('button', { name: 'Check settings' }).click();
-    await page.getByRole('button', { name: 'Apply changes' }).click();
-    await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
+    // A wrong password stored while paused: Status and Home say it waits, never "no problem";
+    // Resume starts the pipeline with it, and its refusal shows.
+    const applyPassword = async (typed: string) => {
+      await page.getByLabel('Password', { exact: true }).fill(typed);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('button', { name: 'Check settings' }).click();
+      await page.getByRole('button', { name: 'Apply changes' }).click();
+      await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
+      await page.goBack();
+      await page.getByRole('region', { name: 'Settings section' }).waitFor();
+    };
+    await applyPassword('Not-The-Password-1');
+    await openSection(page, 'Status');
+    const problemRegion = page.getByRole('region', { name: 'Latest problem' });
+    await expect
+      .poll(() => page.getByLabel('Pending settings').textContent())
+      .toContain('New settings pending, in effect at Resume');
+    expect(await problemRegion.getByText('No problem reported.').count()).toBe(0);
+    await page.getByRole('button', { name: 'Home', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'my-sales' }).textContent())
+      .toContain('new settings pending, in effect at Resume');
     await page.goBack();
-    await page.getByRole('region', { name: 'Settings section' }).waitFor();
     await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => state.textContent()).toBe('running');
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe('failed');
+    await expect.poll(() => problemRegion.textContent()).toContain('18456');
+    await expect.poll(() => page.getByLabel('Pending settings').count()).toBe(0);
+
+    // The right one again, and Start.
+    await openSection(page, 'Settings');
+    await page.getByRole('button', { name: 'Edit agent…' }).click();
+    await applyPassword(password);
+    await openSection(page, 'Status');
+    await page.getByRole('button', { name: 'Start…' }).click();
+    await page
+      .getByRole('group', { name: 'Confirm start' })
+      .getByRole('button', { name: 'Yes, start it' })
+      .click();
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe('running');
 
     // A verify, clean.
     await openSection(page, 'Verify');

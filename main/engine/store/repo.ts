@@ -147,6 +147,13 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     lastFailure: db.prepare<[string, string], { at: string; data: string }>(
       "SELECT at, data FROM events WHERE pipeline_id = ? AND agent_id = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1",
     ),
+    /** The newest settings change of any agent of the pipeline after its source's newest start. */
+    settingsAfterStart: db.prepare<[string, string, string], { at: string }>(
+      `SELECT at FROM events WHERE pipeline_id = ? AND kind IN ('credentials-replaced', 'configuration-replaced')
+         AND id > coalesce((SELECT max(id) FROM events WHERE pipeline_id = ? AND agent_id = ?
+           AND kind IN ('started', 'resumed-after-restart')), 0)
+       ORDER BY id DESC LIMIT 1`,
+    ),
     lastSchemaChange: db.prepare<[string, string], { at: string; kind: string; data: string }>(
       "SELECT at, kind, data FROM events WHERE pipeline_id = ? AND agent_id = ? AND kind IN ('schema-changed', 'schema-change-withheld') ORDER BY id DESC LIMIT 1",
     ),
@@ -311,6 +318,12 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       const data = safeJson(row.data) as { reason?: unknown } | undefined;
       return { at: row.at, reason: typeof data?.reason === 'string' ? data.reason : 'failed' };
     },
+    /**
+     * When settings of the pipeline (its source's or its target's) were stored after the source last
+     * started: the running pipeline does not hold them yet. Null when it does.
+     */
+    settingsPendingSince: (pipelineId: string, sourceAgentId: string): string | null =>
+      q.settingsAfterStart.get(pipelineId, pipelineId, sourceAgentId)?.at ?? null,
     /** The agent's latest schema change among the events kept, applied or withheld. */
     lastSchemaChange: (pipelineId: string, agentId: string) => {
       const row = q.lastSchemaChange.get(pipelineId, agentId);

@@ -7,7 +7,7 @@ import { useStore, showSection } from '../../store';
 import { address, controlAgent, selectedIn } from '../../store/pipelinePage';
 import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
 import { latestProblem } from '../../../shared/latestProblem';
-import { dateTime, duration, plural, streamText, timeOfDay } from '../../../shared/format';
+import { dateTime, duration, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
 import { BacklogGauge } from '../BacklogGauge';
@@ -20,11 +20,13 @@ export function StatusSection() {
   const agent = selectedIn(pipelinePage)?.agent;
   // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
   const [stopAsked, setStopAsked] = useState<string | null>(null);
+  const status = useAgentStatus();
   if (!agent) return null;
   if (agent.role !== 'source')
     return <p className="muted">A target agent runs as part of its pipeline&apos;s source agent.</p>;
   const running = agent.state === 'running';
   const problem = latestProblem(agent, events ?? []);
+  const pending = status?.settingsPendingSince;
   const copying = (snapshots?.tables ?? []).some((t) => t.status === 'copying' || t.status === 'queued');
   return (
     <div className="status-section">
@@ -72,6 +74,7 @@ export function StatusSection() {
           <StartConfirmation />
         </div>
         <div className="status-problem" aria-label="Latest problem" role="region">
+          <PendingSettings />
           {problem ? (
             <div className="problem-box">
               <p>
@@ -84,7 +87,7 @@ export function StatusSection() {
               </button>
             </div>
           ) : (
-            <p className="ok">No problem reported.</p>
+            !pending && <p className="ok">No problem reported.</p>
           )}
         </div>
       </div>
@@ -99,15 +102,42 @@ export function StatusSection() {
   );
 }
 
-/** Lag and its freshness, throughput and the last batch, as the engine last pushed them. */
-function StatusFigures() {
+/** The open agent's status as the engine last pushed it. */
+function useAgentStatus() {
   const at = address();
-  const status = useStore((s) => {
+  return useStore((s) => {
     if (!at) return undefined;
     const engine = s.fleet.engines.find((e) => e.profileId === at.profileId);
     const pipeline = engine?.pipelines.find((p) => p.id === at.pipelineId);
     return pipeline?.agents.find((a) => a.id === at.agentId)?.status;
   });
+}
+
+/** Settings stored since the pipeline took its own: said beside its state, never under "no problem". */
+function PendingSettings() {
+  const status = useAgentStatus();
+  const since = status?.settingsPendingSince;
+  if (!status || !since) return null;
+  return (
+    <div className="problem-box" role="status" aria-label="Pending settings">
+      <p>
+        <strong>New settings pending, in effect at {pendingAction(status.state)}</strong>
+        <span className="muted"> · stored {dateTime(since)}</span>
+      </p>
+      <p>
+        The pipeline still holds the settings it started with.{' '}
+        {status.state === 'paused'
+          ? 'Resume starts it again with the new ones, from its checkpoints: nothing is copied again or lost.'
+          : 'Start runs it with them, from its checkpoints.'}{' '}
+        Run the checks first to see that they sign on.
+      </p>
+    </div>
+  );
+}
+
+/** Lag and its freshness, throughput and the last batch, as the engine last pushed them. */
+function StatusFigures() {
+  const status = useAgentStatus();
   if (!status) return null;
   const lag = !['running', 'paused'].includes(status.state)
     ? 'not running'
