@@ -132,6 +132,13 @@ export interface ChosenTable {
   target: string;
   /** The table's own schema-change policy; the pipeline's when left out. */
   schemaChanges?: SchemaChanges;
+  /**
+   * How its rows are told apart, for a table without a primary key (a logical key's columns as typed,
+   * or RRN); left out: by the primary key.
+   */
+  rowIdentification?: { kind: 'rrn' } | { kind: 'logicalKey'; columns: string };
+  /** Chosen from the catalogue without a primary key: its rows need a key chosen before saving. */
+  keyless?: boolean;
 }
 
 export interface TablePickerState {

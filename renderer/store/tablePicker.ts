@@ -7,7 +7,7 @@ import { agentTypes, agentTypeSchema } from '../../shared/agents';
 import { useStore } from './index';
 import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
-import type { PickerAddress, TablePickerState } from './state';
+import type { ChosenTable, PickerAddress, TablePickerState } from './state';
 
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
 
@@ -50,7 +50,18 @@ export async function openPicker(address: PickerAddress): Promise<void> {
     const chosen = Object.fromEntries(
       entities.map((e) => [
         keyOf(e.source),
-        { ...e.source, target: e.target.table, ...(e.schemaChanges && { schemaChanges: e.schemaChanges }) },
+        {
+          ...e.source,
+          target: e.target.table,
+          ...(e.schemaChanges && { schemaChanges: e.schemaChanges }),
+          ...(e.rowIdentification.kind === 'rrn' && { rowIdentification: { kind: 'rrn' as const } }),
+          ...(e.rowIdentification.kind === 'logicalKey' && {
+            rowIdentification: {
+              kind: 'logicalKey' as const,
+              columns: e.rowIdentification.columns.join(', '),
+            },
+          }),
+        },
       ]),
     );
     update(() => ({ stored: entities, chosen }));
@@ -103,7 +114,16 @@ export function previousPage(): Promise<void> {
   return loadPage(back.at(-1) ?? null);
 }
 
+/** What the source's type says of a table without a primary key (undefined: it has one, or no rule). */
+export function keylessRule(agentType: string, t: CatalogTable) {
+  if (t.primaryKey.length > 0) return undefined;
+  const declared = agentTypeSchema.safeParse(agentType);
+  return declared.success ? agentTypes[declared.data].ui?.keylessTables : undefined;
+}
+
 export function toggle(t: CatalogTable, on: boolean): void {
+  // A table the source cannot replicate without a key is never chosen (the picker says why).
+  if (on && keylessRule(useStore.getState().picker?.address.agentType ?? '', t)?.kind === 'refused') return;
   update((p) => {
     const key = keyOf(t);
     const others = Object.entries(p.chosen).filter(([k]) => k !== key);
@@ -115,6 +135,8 @@ export function toggle(t: CatalogTable, on: boolean): void {
               schema: t.schema,
               table: t.table,
               target: p.chosen[key]?.target ?? defaultTarget(p.address.agentType, t),
+              ...(p.chosen[key]?.rowIdentification && { rowIdentification: p.chosen[key].rowIdentification }),
+              ...(keylessRule(p.address.agentType, t)?.kind === 'choose-key' && { keyless: true }),
             },
           ] as const,
         ]
@@ -146,6 +168,25 @@ export function setSchemaChanges(key: string, schemaChanges: SchemaChanges | und
   });
 }
 
+/** A keyless table's rows told apart by RRN or by a logical key, or by the primary key again (undefined). */
+export function setRowIdentification(key: string, id: ChosenTable['rowIdentification']): void {
+  update((p) => {
+    const table = p.chosen[key];
+    if (!table) return {};
+    const { rowIdentification: _was, ...rest } = table;
+    return {
+      chosen: { ...p.chosen, [key]: id ? { ...rest, rowIdentification: id } : rest },
+      result: undefined,
+    };
+  });
+}
+
+const columnsOf = (typed: string) =>
+  typed
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+
 /** The chosen tables as entities: a table stored before keeps its other settings. */
 function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
   const stored = new Map(p.stored.map((e) => [keyOf(e.source), e]));
@@ -155,12 +196,35 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
       target: { table: t.target },
       rowIdentification: { kind: 'primaryKey' as const },
     };
+    const id = t.rowIdentification;
     return {
       ...before,
       target: { ...before.target, table: t.target },
+      rowIdentification:
+        id?.kind === 'rrn'
+          ? { kind: 'rrn' }
+          : id?.kind === 'logicalKey'
+            ? { kind: 'logicalKey', columns: columnsOf(id.columns) }
+            : { kind: 'primaryKey' },
       ...(t.schemaChanges && { schemaChanges: t.schemaChanges }),
     };
   });
+}
+
+/** Chosen tables without a primary key whose rows nothing identifies yet, by name. */
+function unkeyed(p: TablePickerState): string[] {
+  const shownKeyless = new Set(
+    (p.page?.tables ?? [])
+      .filter((t) => keylessRule(p.address.agentType, t)?.kind === 'choose-key')
+      .map((t) => keyOf(t)),
+  );
+  return Object.entries(p.chosen)
+    .filter(([key, t]) => {
+      const id = t.rowIdentification;
+      const known = t.keyless === true || shownKeyless.has(key) || id !== undefined;
+      return known && (!id || (id.kind === 'logicalKey' && columnsOf(id.columns).length === 0));
+    })
+    .map(([, t]) => `${t.schema}.${t.table}`);
 }
 
 /** Saves the chosen tables as the pipeline's entities; the engine's refusal is the result, in its words. */
@@ -168,6 +232,16 @@ export async function saveTables(): Promise<void> {
   const { api, picker } = useStore.getState();
   if (!api || !picker || picker.saving) return;
   const { address } = picker;
+  const missing = unkeyed(picker);
+  if (missing.length > 0) {
+    update(() => ({
+      result: {
+        ok: false,
+        message: `${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no primary key: choose how its rows are identified (a logical key's columns, or RRN) before saving.`,
+      },
+    }));
+    return;
+  }
   const entities = entitiesOf(picker);
   update(() => ({ saving: true, result: undefined }));
   try {

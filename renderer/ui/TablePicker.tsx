@@ -12,15 +12,60 @@ import { changeFeedText } from './changeFeed';
 import {
   chooseShown,
   closePicker,
+  keylessRule,
   keyOf,
   nextPage,
   previousPage,
   saveTables,
   setFilter,
+  setRowIdentification,
   setSchemaChanges,
   setTarget,
   toggle,
 } from '../store/tablePicker';
+import type { ChosenTable } from '../store/state';
+
+/** A keyless table's rows told apart: by RRN, or by the columns of a logical key the DBA types. */
+function RowIdentification({
+  tableKey,
+  name,
+  chosen,
+}: {
+  tableKey: string;
+  name: string;
+  chosen: ChosenTable['rowIdentification'];
+}) {
+  return (
+    <>
+      <select
+        aria-label={`Row identification of ${name}`}
+        value={chosen?.kind ?? ''}
+        onChange={(e) =>
+          setRowIdentification(
+            tableKey,
+            e.target.value === 'rrn'
+              ? { kind: 'rrn' }
+              : e.target.value === 'logicalKey'
+                ? { kind: 'logicalKey', columns: '' }
+                : undefined,
+          )
+        }
+      >
+        <option value="">none: choose…</option>
+        <option value="logicalKey">a logical key (columns)</option>
+        <option value="rrn">RRN (relative record number; a reorganisation renumbers rows)</option>
+      </select>
+      {chosen?.kind === 'logicalKey' && (
+        <input
+          aria-label={`Key columns of ${name}`}
+          placeholder="columns, comma-separated"
+          value={chosen.columns}
+          onChange={(e) => setRowIdentification(tableKey, { kind: 'logicalKey', columns: e.target.value })}
+        />
+      )}
+    </>
+  );
+}
 
 /** A select's value as a policy; the empty option is the pipeline's. */
 const schemaChangeChoice = (value: string): SchemaChanges | undefined =>
@@ -119,26 +164,42 @@ export function TablePicker() {
           </tr>
         </thead>
         <tbody>
-          {shown.map((t) => {
+          {shown.map((t, row) => {
             const key = keyOf(t);
             const pick = chosen[key];
             const name = `${t.schema}.${t.table}`;
+            const keyless = keylessRule(picker.address.agentType, t);
+            const refused = keyless?.kind === 'refused' ? keyless.reason : undefined;
+            const unkeyed =
+              keyless?.kind === 'choose-key' && !pick?.rowIdentification
+                ? 'No primary key: choose how its rows are identified (a logical key or RRN).'
+                : undefined;
+            const stops = refused ?? unkeyed ?? t.problem;
             return (
-              <tr key={key} className={t.problem ? 'problem-row' : undefined}>
+              <tr key={key} className={stops ? 'problem-row' : undefined}>
                 <td>
                   <input
                     type="checkbox"
                     aria-label={`Replicate ${name}`}
                     checked={pick !== undefined}
+                    disabled={refused !== undefined && pick === undefined}
+                    aria-describedby={refused ? `picker-stops-${row}` : undefined}
                     onChange={(e) => toggle(t, e.target.checked)}
                   />
                 </td>
                 <td>{name}</td>
                 <td>{t.rows === null ? '' : count(t.rows)}</td>
-                <td>{t.primaryKey.join(', ') || 'none'}</td>
-                <td>{changeFeedText(t)}</td>
                 <td>
-                  {t.problem ?? 'nothing'}
+                  {t.primaryKey.join(', ') ||
+                    (keyless?.kind === 'choose-key' && pick ? (
+                      <RowIdentification tableKey={key} name={name} chosen={pick.rowIdentification} />
+                    ) : (
+                      'none'
+                    ))}
+                </td>
+                <td>{changeFeedText(t)}</td>
+                <td id={`picker-stops-${row}`}>
+                  {stops ?? 'nothing'}
                   {t.fix && (
                     <details>
                       <summary>Fix</summary>

@@ -27,7 +27,15 @@ export function ConnectionResult({ connection }: { connection: WizardState['conn
 export function EngineApply({ wizard }: { wizard: WizardState }) {
   const editing = wizard.editing;
   const { profileId, pipelineId, agentId } = wizard.applyTo;
-  const running = editing?.state === 'running';
+  // The agent's state as its engine last pushed it, not as it was when the wizard opened: a pause or
+  // stop since then lets the edit be applied.
+  const pushedState = useStore((s) => {
+    if (!editing) return undefined;
+    const engine = s.fleet.engines.find((e) => e.profileId === editing.profileId);
+    const pipeline = engine?.pipelines.find((p) => p.id === editing.pipelineId);
+    return pipeline?.agents.find((a) => a.id === editing.agentId)?.status.state;
+  });
+  const running = (pushedState ?? editing?.state) === 'running';
   useEffect(() => void loadEngines(), []);
   const applied = wizard.applied;
   // A refusal appears beside Apply and takes focus: an Apply that seems to do nothing is a lost DBA.

@@ -37,6 +37,11 @@ export interface AgentTypeUi {
   inheritedChoice?: (key: string, hostCredentials: Record<string, unknown> | undefined) => string;
   /** The target table a chosen source table gets by default. */
   defaultTargetName?: (t: { schema: string; table: string }) => string;
+  /**
+   * A source table without a primary key, in the table picker: `choose-key`, the DBA picks a logical
+   * key or RRN for it; `refused`, it cannot be replicated, for this reason.
+   */
+  keylessTables?: { kind: 'choose-key' } | { kind: 'refused'; reason: string };
 }
 
 export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
@@ -54,6 +59,11 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
       // dbo's tables by their name alone; another schema's prefixed, so two schemas' tables do not meet.
       defaultTargetName: (t) =>
         (t.schema.toLowerCase() === 'dbo' ? t.table : `${t.schema}_${t.table}`).toLowerCase(),
+      keylessTables: {
+        kind: 'refused',
+        reason:
+          'No primary key: Change Tracking tracks only tables with one. Add a primary key at the source (ALTER TABLE … ADD PRIMARY KEY), then choose the table.',
+      },
     },
   },
   journal: {
@@ -66,6 +76,7 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     sections: { hostCredentials: journalHostCredentials, configuration: journalConfiguration },
     ui: {
       defaultAgentId: 'ibmi',
+      keylessTables: { kind: 'choose-key' },
       stepNotes: {
         configuration:
           'Date and time formats are set in two places. A format chosen here wins; left empty, the one in host credentials (Advanced) applies; if neither is set, iso.',

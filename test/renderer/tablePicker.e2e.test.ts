@@ -117,10 +117,47 @@ describe('choosing tables', () => {
     expect(await page.getByLabel('Replicate SHOP.CUSTOMER').isChecked()).toBe(true);
     expect(await page.getByLabel('Replicate LEGACY.ITEMS').isChecked()).toBe(false);
     expect(await page.getByLabel('Schema changes of SHOP.ORDERS').inputValue()).toBe('suspend-table');
-    // A table added here shows in the Tables view at once, not after a reload.
+    // A keyless DDS file: the picker says what it needs, and refuses to save it without a key.
     await page.getByLabel('Replicate LEGACY.ITEMS').check();
+    expect(await row('LEGACY.ITEMS').textContent()).toContain(
+      'No primary key: choose how its rows are identified (a logical key or RRN).',
+    );
+    await page.getByRole('button', { name: 'Save 3 tables' }).click();
+    await expect
+      .poll(() => page.getByLabel('Save result').textContent())
+      .toBe(
+        "LEGACY.ITEMS has no primary key: choose how its rows are identified (a logical key's columns, or RRN) before saving.",
+      );
+    await page.getByLabel('Row identification of LEGACY.ITEMS').selectOption('rrn');
+    expect(await row('LEGACY.ITEMS').textContent()).not.toContain('No primary key');
+    // A table added here shows in the Tables view at once, not after a reload.
     await page.getByRole('button', { name: 'Save 3 tables' }).click();
     await page.getByText('3 of 3 tables').waitFor();
+    expect(await scanAccessibility(page)).toEqual([]);
+    const keyed = (await callApp(web.app, 'getEngineEntities', {
+      profileId: 'local',
+      pipelineId: 'picked',
+    })) as { entities: { source: { table: string }; rowIdentification: { kind: string } }[] };
+    expect(keyed.entities.find((e) => e.source.table === 'ITEMS')?.rowIdentification).toEqual({
+      kind: 'rrn',
+    });
+
+    // By RRN, the file replicates: its copy brings every record.
+    const ids = { profileId: 'local', pipelineId: 'picked', agentId: 'ibmi' };
+    await callApp(web.app, 'controlEngineAgent', { ...ids, action: 'start' });
+    await expect
+      .poll(
+        async () =>
+          (
+            (await callApp(web.app, 'listPipelineEvents', { profileId: 'local', pipelineId: 'picked' })) as {
+              kind: string;
+              data: { table?: string; rows?: number };
+            }[]
+          ).some((e) => e.kind === 'snapshot-done' && e.data.table === 'LEGACY.ITEMS' && e.data.rows === 12),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await callApp(web.app, 'controlEngineAgent', { ...ids, action: 'stop' });
     expect(consoleErrors).toEqual([]);
   });
 

@@ -82,6 +82,11 @@ describe("a new DBA's whole flow", () => {
 
     // Tables, the next step by itself.
     await page.getByRole('row').filter({ hasText: 'dbo.OrderLines' }).waitFor();
+    // A table Change Tracking cannot track is never chosen, and says why.
+    expect(await page.getByLabel('Replicate dbo.AuditLog').isDisabled()).toBe(true);
+    expect(await page.getByRole('row').filter({ hasText: 'dbo.AuditLog' }).textContent()).toContain(
+      'No primary key: Change Tracking tracks only tables with one.',
+    );
     expect(await scanAccessibility(page)).toEqual([]);
     for (const t of ['dbo.Customers', 'dbo.Orders', 'dbo.OrderLines'])
       await page.getByLabel(`Replicate ${t}`).check();
