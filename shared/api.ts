@@ -216,6 +216,8 @@ export const contract = {
     z.strictObject({ profileId: idSchema, pipelineId: idSchema }),
     z.object({ deleted: z.boolean() }),
   ),
+  /** DELETE …/agents/{agentId} on the profile's engine: one agent, its pipeline and the others kept. */
+  deleteEngineAgent: method(agentAddress, z.object({ deleted: z.boolean() })),
   /** PUT …/entities on the profile's engine: the chosen tables; a refusal says which names clash. */
   saveEngineEntities: method(
     z.strictObject({

@@ -22,6 +22,7 @@ export const METHOD_NAMES = [
   'getEngineEntities',
   'saveEngineEntities',
   'deleteEnginePipeline',
+  'deleteEngineAgent',
   'listEngineSnapshots',
   'requestEngineSnapshot',
   'listEngineExceptions',

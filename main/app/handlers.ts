@@ -378,6 +378,12 @@ export const handlers: Handlers = {
   getEngineEntities: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, (client) => client.listEntities({ pipelineId })),
 
+  deleteEngineAgent: ({ profileId, pipelineId, agentId }, deps) =>
+    onEngine(deps, profileId, async (client) => {
+      await client.deleteAgent({ pipelineId, agentId });
+      return { deleted: true };
+    }),
+
   deleteEnginePipeline: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, async (client) => {
       await client.deletePipeline({ pipelineId });

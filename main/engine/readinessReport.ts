@@ -6,6 +6,8 @@ import { checkExpected, checkTitle, checksHeadline, checksInOrder } from '../../
 import type { Agent, CheckResult, TableState } from '../../shared/controlApi';
 import { plural } from '../../shared/format';
 import { redactedEntries } from '../../shared/config/parse';
+import type { Section } from '../../shared/config/section';
+import { agentTypes } from '../../shared/agents';
 import { escapeHtml } from '../platform/html';
 
 export interface ReadinessFacts {
@@ -30,10 +32,10 @@ const STATUS_WORDS: Record<CheckResult['status'], string> = {
   unchecked: 'Could not be checked',
 };
 
-function settingsRows(section: Record<string, unknown> | null): string {
+function settingsRows(section: Record<string, unknown> | null, declared: Section): string {
   if (!section) return '<tr><td colspan="2">Not set yet.</td></tr>';
-  return redactedEntries(section)
-    .map(({ key, text }) => `<tr><th scope="row">${esc(key)}</th><td>${esc(text)}</td></tr>`)
+  return redactedEntries(section, declared)
+    .map(({ label, text }) => `<tr><th scope="row">${esc(label)}</th><td>${esc(text)}</td></tr>`)
     .join('');
 }
 
@@ -155,9 +157,9 @@ export function readinessReportHtml(f: ReadinessFacts): string {
 <tr><th scope="row">Agent</th><td>${esc(f.agent.name)} (${esc(f.agent.id)}), ${esc(f.agent.state)}</td></tr>
 </tbody></table>
 <h3>Host credentials (passwords are never part of this report)</h3>
-<table><tbody>${settingsRows(f.agent.hostCredentials)}</tbody></table>
+<table><tbody>${settingsRows(f.agent.hostCredentials, agentTypes[f.agent.type].sections.hostCredentials)}</tbody></table>
 <h3>Agent settings</h3>
-<table><tbody>${settingsRows(f.agent.configuration)}</tbody></table>
+<table><tbody>${settingsRows(f.agent.configuration, agentTypes[f.agent.type].sections.configuration)}</tbody></table>
 <h2>Checks</h2>
 <p>${plural(f.checks.length, 'check')}: ${failed} failed, ${unchecked} could not be checked. Checks only read the source; a fix statement is run only when a DBA applies it.</p>
 <table><thead><tr><th scope="col">Check</th><th scope="col">Status</th><th scope="col">Expected</th><th scope="col">Found</th><th scope="col">Remedy and fix</th></tr></thead>

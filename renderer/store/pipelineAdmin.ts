@@ -41,3 +41,21 @@ export async function deleteSelectedPipeline(): Promise<void> {
     patch({ busy: undefined, error: message(error) });
   }
 }
+
+/** Removes the selected agent alone (the DBA confirmed, told what goes); its pipeline and the others stay. */
+export async function removeSelectedAgent(): Promise<void> {
+  const { api } = useStore.getState();
+  const chosen = selectedAgent();
+  if (!api || !chosen) return;
+  const { profileId, pipeline, agent } = chosen;
+  patch({ busy: 'acting', error: undefined, notice: undefined });
+  try {
+    await api.deleteEngineAgent({ profileId, pipelineId: pipeline.id, agentId: agent.id });
+    await pickCheckerEngine(profileId);
+    patch({
+      notice: `Agent ${agent.id} removed from pipeline ${pipeline.name}; its other agents and its tables stay.`,
+    });
+  } catch (error) {
+    patch({ busy: undefined, error: message(error) });
+  }
+}

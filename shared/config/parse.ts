@@ -102,10 +102,13 @@ export function redactSection(section: Section, value: Record<string, unknown>):
 }
 
 /**
- * A redacted section (redactSection's answer) as words, field by field: a secret only as set or not
- * (its `…Set` companion folded into it), an absent value as "–", an object as JSON.
+ * A stored section as a DBA reads it: each field by its label in `declared` (the key where the type
+ * does not declare it), booleans as yes or no, secrets only said to be set.
  */
-export function redactedEntries(section: Record<string, unknown>): { key: string; text: string }[] {
+export function redactedEntries(
+  section: Record<string, unknown>,
+  declared?: Section,
+): { key: string; label: string; text: string }[] {
   return Object.keys(section)
     .filter((key) => !(key.endsWith('Set') && Object.hasOwn(section, key.slice(0, -3))))
     .map((key) => {
@@ -118,10 +121,15 @@ export function redactedEntries(section: Record<string, unknown>): { key: string
             : 'not set'
           : value === null || value === undefined || value === ''
             ? '–'
-            : typeof value === 'object'
-              ? JSON.stringify(value)
-              : String(value);
-      return { key, text };
+            : typeof value === 'boolean'
+              ? value
+                ? 'yes'
+                : 'no'
+              : typeof value === 'object'
+                ? JSON.stringify(value)
+                : String(value);
+      const label = (declared && metaOf(declared, key)?.label) ?? key;
+      return { key, label, text };
     });
 }
 

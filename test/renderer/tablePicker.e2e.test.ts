@@ -2,6 +2,9 @@
 // source's catalogue (the simulated IBM i's libraries), the DBA searches, chooses files, names their
 // targets; a clash is refused beside the Save button in the engine's words and takes focus; fixed, the
 // tables are saved as the pipeline's entities, and the Pipelines screen opens them again as chosen.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
@@ -189,6 +192,45 @@ describe('choosing tables', () => {
       .poll(() => page.getByLabel('Check connection').locator('.status').textContent())
       .toBe('passed');
 
+    // Settings read by their labels, as the DBA typed them.
+    await openSection(page, 'Settings');
+    const terms = await page.locator('.settings-list dt').allTextContents();
+    expect(terms).toContain('Connection name');
+    expect(terms).not.toContain('connectionName');
+
+    // One agent removed, the pipeline and its other agent kept.
+    const added = await callApp(web.app, 'applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'picked',
+      agentId: 'copy',
+      agentType: 'sqlite',
+      role: 'target',
+      hostCredentials: {
+        connectionName: 'copy',
+        path: join(mkdtempSync(join(tmpdir(), 'cdc-copy-')), 'copy.sqlite'),
+      },
+      configuration: {},
+      joinExisting: true,
+    });
+    expect(added).toMatchObject({ agent: { id: 'copy', role: 'target' } });
+    // Added behind the page's back: the page reads its pipelines again.
+    await page.reload();
+    await page.getByRole('button', { name: 'Pipelines' }).click();
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('picked/copy');
+    await openSection(page, 'Settings');
+    await page.getByRole('button', { name: 'Remove agent…' }).click();
+    const removal = page.getByRole('group', { name: 'Confirm remove agent' });
+    expect(await removal.textContent()).toContain(
+      'Remove agent copy (sqlite, a target) from pipeline picked? Its settings, its rows kept aside and its verify reports go. The pipeline keeps ibmi, its tables and its events.',
+    );
+    await removal.getByRole('button', { name: 'Yes, remove copy' }).click();
+    await page.getByRole('status').getByText('Agent copy removed from pipeline picked').waitFor();
+    const kept = (await callApp(web.app, 'listEngineAgents', { profileId: 'local' })) as {
+      pipelines: { id: string; agents: { id: string }[] }[];
+    };
+    expect(kept.pipelines.find((p) => p.id === 'picked')?.agents.map((a) => a.id)).toEqual(['ibmi']);
+
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('picked/ibmi');
     await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Delete pipeline…' }).click();
     const confirm = page.getByRole('group', { name: 'Confirm delete' });

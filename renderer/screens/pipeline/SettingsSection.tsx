@@ -4,19 +4,29 @@ import { useState } from 'react';
 import { showScreen, useStore } from '../../store';
 import { openWizard } from '../../store/wizard';
 import { selectedIn } from '../../store/pipelinePage';
-import { deleteSelectedPipeline, editSelectedAgent } from '../../store/pipelineAdmin';
+import { deleteSelectedPipeline, editSelectedAgent, removeSelectedAgent } from '../../store/pipelineAdmin';
 import { dateTime } from '../../../shared/format';
 import { redactedEntries } from '../../../shared/config/parse';
+import type { Section } from '../../../shared/config/section';
+import { agentTypes } from '../../../shared/agents';
 
-function Values({ title, section }: { title: string; section: Record<string, unknown> | null }) {
+function Values({
+  title,
+  section,
+  declared,
+}: {
+  title: string;
+  section: Record<string, unknown> | null;
+  declared: Section;
+}) {
   if (!section) return <p className="muted">{title}: not set yet.</p>;
   return (
     <>
       <h4>{title}</h4>
       <dl className="settings-list">
-        {redactedEntries(section).map(({ key, text }) => (
+        {redactedEntries(section, declared).map(({ key, label, text }) => (
           <div key={key}>
-            <dt>{key}</dt>
+            <dt>{label}</dt>
             <dd>{text}</dd>
           </div>
         ))}
@@ -76,8 +86,10 @@ export function SettingsSection() {
   const pipelinePage = useStore((s) => s.pipelinePage);
   const picked = selectedIn(pipelinePage);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
   if (!picked) return null;
   const { pipeline, agent } = picked;
+  const others = pipeline.agents.filter((a) => a.id !== agent.id);
   const busy = pipelinePage.busy !== undefined;
   return (
     <>
@@ -90,12 +102,45 @@ export function SettingsSection() {
         </button>
         <button
           type="button"
+          disabled={busy || removing !== null}
+          onClick={() => setRemoving(pipelinePage.selected ?? null)}
+        >
+          Remove agent…
+        </button>
+        <button
+          type="button"
           disabled={busy || deleting !== null}
           onClick={() => setDeleting(pipelinePage.selected ?? null)}
         >
           Delete pipeline…
         </button>
       </p>
+      {removing === pipelinePage.selected && (
+        <p role="group" aria-label="Confirm remove agent" className="confirm">
+          Remove agent {agent.id} ({agent.type}, {agent.role === 'source' ? 'the source' : 'a target'}) from
+          pipeline {pipeline.name}? Its settings, its rows kept aside and its verify reports go.{' '}
+          {others.length > 0
+            ? `The pipeline keeps ${others.map((a) => a.id).join(' and ')}, its tables and its events.`
+            : 'The pipeline stays, with its tables and events, and no agent.'}{' '}
+          {agent.role === 'source'
+            ? 'Without a source it replicates nothing until one is added.'
+            : `Without it the pipeline writes to the default SQLite file, replicas/${pipeline.id}.sqlite.`}{' '}
+          The rows written stay in the target. A running agent must be stopped first.{' '}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setRemoving(null);
+              void removeSelectedAgent();
+            }}
+          >
+            Yes, remove {agent.id}
+          </button>{' '}
+          <button type="button" onClick={() => setRemoving(null)}>
+            Cancel
+          </button>
+        </p>
+      )}
       {deleting === pipelinePage.selected && (
         <p role="group" aria-label="Confirm delete" className="confirm">
           Delete pipeline {pipeline.name} with its agents ({pipeline.agents.map((a) => a.name).join(', ')}),
@@ -118,8 +163,16 @@ export function SettingsSection() {
         </p>
       )}
       <WritesTo pipeline={pipeline} />
-      <Values title="Host credentials" section={agent.hostCredentials} />
-      <Values title="Agent settings" section={agent.configuration} />
+      <Values
+        title="Host credentials"
+        section={agent.hostCredentials}
+        declared={agentTypes[agent.type].sections.hostCredentials}
+      />
+      <Values
+        title="Agent settings"
+        section={agent.configuration}
+        declared={agentTypes[agent.type].sections.configuration}
+      />
     </>
   );
 }

@@ -69,6 +69,9 @@ describe.each(SOURCES)('readiness report: $name', (source) => {
     for (const table of source.tables)
       expect(html).toMatch(new RegExp(`<th scope="row">${table.replace('.', '\\.')}</th>`));
     for (const heading of source.feed) expect(html).toContain(heading);
+    // Settings by the labels the DBA typed them under, not by their keys.
+    expect(html).toContain('<th scope="row">Connection name</th>');
+    expect(html).not.toMatch(/<th scope="row">(connectionName|maxConnectionsCount|snapshotMode)<\/th>/);
     expect(html).toMatch(/Made \d{4}-\d\d-\d\dT/);
     expect(html).toContain('0.0.0-test');
   });
