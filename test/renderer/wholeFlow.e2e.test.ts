@@ -7,7 +7,14 @@ import { sandboxIbmiAt } from '../../simulators/ibmi';
 import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSection, scanAccessibility, screenshot, startWebApp, type WebApp } from './browser';
+import {
+  openSection,
+  scanAccessibility,
+  screenshot,
+  startPipeline,
+  startWebApp,
+  type WebApp,
+} from './browser';
 
 let web: WebApp;
 beforeAll(async () => {
@@ -187,12 +194,7 @@ describe("a new DBA's whole flow", () => {
     await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Edit agent…' }).click();
     await applyPassword(password);
-    await openSection(page, 'Status');
-    await page.getByRole('button', { name: 'Start…' }).click();
-    await page
-      .getByRole('group', { name: 'Confirm start' })
-      .getByRole('button', { name: 'Yes, start it' })
-      .click();
+    await startPipeline(page);
     await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe('running');
 
     // A verify, clean.

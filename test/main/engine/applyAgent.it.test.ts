@@ -70,42 +70,36 @@ const journal = (syncLibrary: string) => ({
   password: 'pw',
   syncLibrary,
 });
+/** The wizard's Apply of a journal agent into `pipelineId`, as the DBA confirmed it or not. */
+const applyJournal = (
+  pipelineId: string,
+  agentId: string,
+  hostCredentials: Record<string, unknown>,
+  joinExisting?: boolean,
+) =>
+  call('applyAgentConfig', {
+    profileId: 'local',
+    pipelineId,
+    agentId,
+    agentType: 'journal',
+    hostCredentials,
+    configuration: {},
+    ...(joinExisting !== undefined && { joinExisting }),
+  });
 const requests = (answer: Record<string, unknown>) =>
   (answer.steps as { request: string; status: number }[]).map((s) => `${s.request} ${s.status}`);
 
 describe('applyAgentConfig into a pipeline that exists', () => {
   it('sends nothing and says what the pipeline holds, until the DBA agrees to join it', async () => {
-    const first = await call('applyAgentConfig', {
-      profileId: 'local',
-      pipelineId: 'p-held',
-      agentId: 'shop',
-      agentType: 'journal',
-      hostCredentials: journal('CDC1'),
-      configuration: {},
-    });
+    const first = await applyJournal('p-held', 'shop', journal('CDC1'));
     expect(first.agent).not.toBeNull();
-    const asked = await call('applyAgentConfig', {
-      profileId: 'local',
-      pipelineId: 'p-held',
-      agentId: 'second',
-      agentType: 'journal',
-      hostCredentials: { ...journal('CDC2'), host: 'ibmi02' },
-      configuration: {},
-    });
+    const asked = await applyJournal('p-held', 'second', { ...journal('CDC2'), host: 'ibmi02' });
     expect(asked).toMatchObject({
       steps: [],
       agent: null,
       existing: { pipelineId: 'p-held', agents: [{ id: 'shop', type: 'journal', role: 'source' }] },
     });
-    const joined = await call('applyAgentConfig', {
-      profileId: 'local',
-      pipelineId: 'p-held',
-      agentId: 'second',
-      agentType: 'journal',
-      hostCredentials: { ...journal('CDC2'), host: 'ibmi02' },
-      configuration: {},
-      joinExisting: true,
-    });
+    const joined = await applyJournal('p-held', 'second', { ...journal('CDC2'), host: 'ibmi02' }, true);
     expect(requests(joined)).toEqual([
       'POST /pipelines/p-held/agents 201',
       'PUT /pipelines/p-held/agents/second/config/credentials 200',
@@ -114,14 +108,7 @@ describe('applyAgentConfig into a pipeline that exists', () => {
   });
 
   it('names the sync library another pipeline uses as the field to change, and keeps nothing it made', async () => {
-    const clash = await call('applyAgentConfig', {
-      profileId: 'local',
-      pipelineId: 'p-clash',
-      agentId: 'shop',
-      agentType: 'journal',
-      hostCredentials: journal('CDC1'),
-      configuration: {},
-    });
+    const clash = await applyJournal('p-clash', 'shop', journal('CDC1'));
     expect(requests(clash)).toEqual([
       'POST /pipelines 201',
       'POST /pipelines/p-clash/agents 201',
@@ -137,15 +124,7 @@ describe('applyAgentConfig into a pipeline that exists', () => {
     expect(await pipelineIds()).not.toContain('p-clash');
 
     // Joining a pipeline that exists: only the agent this Apply made is removed.
-    const joined = await call('applyAgentConfig', {
-      profileId: 'local',
-      pipelineId: 'p-held',
-      agentId: 'third',
-      agentType: 'journal',
-      hostCredentials: journal('CDC1'),
-      configuration: {},
-      joinExisting: true,
-    });
+    const joined = await applyJournal('p-held', 'third', journal('CDC1'), true);
     expect(requests(joined).at(-1)).toBe('DELETE /pipelines/p-held/agents/third 204');
     const agents = (await held()).find((p) => p.id === 'p-held')?.agents.map((a) => a.id);
     expect(agents?.sort()).toEqual(['second', 'shop']);
