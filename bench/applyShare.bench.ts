@@ -2,16 +2,17 @@
 // captured events — TABLES tables of ROWS inserts each, Debezium events on this machine's NATS — applied
 // into PostgreSQL from scratch, timed from the first start until every row is in. The figure that
 // moves if sharing stops working: apply.jetstream→postgres.2engines.gain, the rate with two engines
-// over the rate with one (1 = a second engine adds nothing, as when the first kept every table).
+// over the rate with one (1 = a second engine adds nothing, as when the first kept every table). Each
+// engine runs on a worker thread of its own, as engines on two machines have an event loop each.
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { natsConfiguration } from '../shared/agents/nats';
-import { NatsSource } from '../main/agents/nats/source';
 import { NatsTarget } from '../main/agents/nats/target';
-import { PostgresTarget } from '../main/agents/postgresql/target';
 import type { SourceAgent, TableShape } from '../main/agents/source';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
+import { Worker } from 'node:worker_threads';
+import type { ApplyEngineData } from './applyEngineWorker';
 import type { Benchmark } from './harness';
 import { benchRows, PG } from './rawTargets';
 import { SYNTHETIC_SHAPE, SYNTHETIC_TABLE, syntheticChanges, syntheticSource } from './syntheticSource';
@@ -59,7 +60,23 @@ async function capture(stream: string): Promise<void> {
   }
 }
 
-/** Rows per second with `engines` apply engines in this process, into a fresh schema. */
+/** An apply engine in a worker thread of its own (applyEngineWorker.ts), until asked to stop. */
+function startEngine(data: ApplyEngineData): { stop(): Promise<string> } {
+  // A worker does not take the parent's TypeScript loader: it registers tsx itself, then the file.
+  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./applyEngineWorker.ts', import.meta.url).href)}); })`;
+  const worker = new Worker(boot, { eval: true, workerData: data });
+  return {
+    stop: async () => {
+      const ended = new Promise<string>((resolve) => worker.once('message', (m) => resolve(String(m))));
+      worker.postMessage('stop');
+      const how = await ended;
+      await worker.terminate();
+      return how;
+    },
+  };
+}
+
+/** Rows per second with `engines` apply engines, each on a thread of its own, into a fresh schema. */
 async function applyRate(stream: string, engines: number, schema: string): Promise<number> {
   const client = new pg.Client(PG);
   await client.connect();
@@ -67,29 +84,12 @@ async function applyRate(stream: string, engines: number, schema: string): Promi
   const entities = Array.from({ length: TABLES }, (_, k) => ({
     source: { schema: 'dbo', table: tableName(k) },
     target: { table: tableName(k).toLowerCase() },
+    rowIdentification: { kind: 'primaryKey' as const },
   }));
-  const runners = Array.from(
-    { length: engines },
-    (_, e) =>
-      new PipelineRunner({
-        openSource: () =>
-          NatsSource.open({
-            credentials,
-            configuration: natsConfiguration.schema.parse({
-              stream,
-              subjectPrefix: 'applybench',
-              sourceDatabase: 'Bench',
-            }),
-            pipelineId: 'apply',
-            engineId: `bench-${e}`,
-          }),
-        openTarget: async () => new PostgresTarget({ ...PG, schema }, 'apply'),
-        entities,
-        idleMs: 20,
-      }),
-  );
   const start = performance.now();
-  for (const r of runners) void r.start();
+  const running = Array.from({ length: engines }, (_, e) =>
+    startEngine({ stream, schema, engineId: `bench-${e}`, servers: SERVERS, entities }),
+  );
   const count = async () => {
     let n = 0;
     for (const e of entities)
@@ -104,7 +104,10 @@ async function applyRate(stream: string, engines: number, schema: string): Promi
   };
   while ((await count()) < TABLES * ROWS) await new Promise((r) => setTimeout(r, 50));
   const rate = Math.round((TABLES * ROWS) / ((performance.now() - start) / 1000));
-  for (const r of runners) await r.stop();
+  for (const r of running) {
+    const how = await r.stop();
+    if (how !== 'stopped') throw new Error(`an apply engine failed: ${how}`);
+  }
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
   return rate;
