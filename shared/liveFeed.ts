@@ -45,7 +45,7 @@ export const agentStatusSchema = z.object({
   backlogRows: figure,
   /** Time to read them at the rate measured lately, else the agent type's own estimate. */
   secondsLeft: figure,
-  /** Changes applied per second over the last minute; null while the agent does not run. */
+  /** Changes applied per second over the last minute; 0 while idle, null while the agent does not run. */
   changesPerSecond: figure,
   lastBatchAt: timestamp.nullable(),
   /** The latest failure among the events kept, even when the agent runs again since. */

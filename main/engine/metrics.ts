@@ -161,7 +161,8 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         idleSince: idleSince === null ? null : new Date(idleSince * 1000).toISOString(),
         backlogRows: c?.backlog?.rowsToRead ?? null,
         secondsLeft: c ? secondsLeft(c) : null,
-        changesPerSecond: changes / RATE_WINDOW_S,
+        // Caught up with nothing new: no work is going on, whatever the last minute's batches moved.
+        changesPerSecond: idle ? 0 : changes / RATE_WINDOW_S,
         lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
         warnings: c?.backlog?.warnings ?? [],
         stream: c?.stream ?? null,

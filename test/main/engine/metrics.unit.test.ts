@@ -59,11 +59,14 @@ describe('an idle pipeline', () => {
       metrics.backlog('p1', 'src', { rowsToRead, minutesLeft: null, measuredMinutesLeft: null });
     batch(6_000);
     expect(metrics.figures('p1', 'src')).toMatchObject({ lagSeconds: 6, idleSince: null });
+    expect(metrics.figures('p1', 'src').changesPerSecond).toBeGreaterThan(0);
     now = new Date('2026-11-25T12:00:05Z');
     point(0);
+    // Idle reads as no work now, not as the last minute's rate beside the word "idle".
     expect(metrics.figures('p1', 'src')).toMatchObject({
       lagSeconds: null,
       idleSince: '2026-11-25T12:00:00.000Z',
+      changesPerSecond: 0,
     });
     // /metrics says 0 behind, not the old batch's 6 s a lag alert would ring on.
     const lag = () =>
