@@ -1,6 +1,6 @@
 // Check results and the one sentence for a passed sign-on, the same for every agent type.
 import type { CheckResult } from '../../shared/controlApi';
-import type { AgentConnectionError } from './connectionError';
+import { AgentConnectionError } from './connectionError';
 
 export const passed = (id: string, message: string): CheckResult => ({
   id,
@@ -28,6 +28,16 @@ export const unchecked = (id: string, why: string, remedy: string): CheckResult 
 /** A failed "connection" check from a sign-on that could not be made. */
 export const connectionFailed = (error: AgentConnectionError): CheckResult =>
   failed('connection', error.message, error.remedy);
+
+/** A sign-on test as the "connection" check: its own answer, or the refusal it met, in words. */
+export async function signOnResult(test: () => Promise<CheckResult>): Promise<CheckResult> {
+  try {
+    return await test();
+  } catch (error) {
+    if (!(error instanceof AgentConnectionError)) throw error;
+    return connectionFailed(error);
+  }
+}
 
 /** SQL Server and PostgreSQL: a login to a database, on a server when it is named. */
 export function loggedIn(o: { user: string; database: string; server?: string; tls?: boolean }): string {

@@ -20,7 +20,7 @@ import type { LocalEngineHandle } from './localEngine';
 import { LOCAL_PROFILE_ID, type Profile, type ProfileStore } from './profiles';
 import type { SandboxPipeline, SandboxSystems } from '../sandbox/mode';
 import type { SandboxDetails, WorkloadStatus } from '../../shared/sandbox';
-import { testConnection } from './signOnCheck';
+import { fieldsRefused, testConnection } from './signOnCheck';
 import type { Fleet } from './fleet';
 
 /** What a retry or a discard answers: the rows kept now, and what it did. */
@@ -183,12 +183,8 @@ export const handlers: Handlers = {
           } catch (error) {
             // A value the engine refuses is a failed sign-on said by field, as this app's own parse says it.
             if (!(error instanceof EngineError) || error.status !== 422) throw error;
-            return {
-              id: 'connection',
-              status: 'failed' as const,
-              message: (error.problem?.errors ?? []).map((e) => e.detail).join('\n') || error.message,
-              remedy: 'Correct the fields above first.',
-            };
+            const fields = (error.problem?.errors ?? []).map((e) => e.detail);
+            return fieldsRefused(fields.length > 0 ? fields : [error.message]);
           }
         })
       : testConnection(agentType, hostCredentials),

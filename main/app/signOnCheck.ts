@@ -3,8 +3,7 @@
 import type { AgentType } from '../../shared/agents';
 import { parseSection } from '../../shared/config/parse';
 import type { CheckResult } from '../../shared/controlApi';
-import { connectionFailed } from '../agents/checkResults';
-import { AgentConnectionError } from '../agents/connectionError';
+import { signOnResult } from '../agents/checkResults';
 import { AGENT_PLUGINS, pluginOf, type AgentPlugins } from '../agents/registry';
 
 export async function testConnection(
@@ -14,17 +13,14 @@ export async function testConnection(
 ): Promise<CheckResult> {
   const plugin = pluginOf(plugins, type);
   const parsed = parseSection(plugin.definition.sections.hostCredentials, hostCredentials);
-  if (!parsed.ok)
-    return {
-      id: 'connection',
-      status: 'failed',
-      message: parsed.problems.map((p) => p.message).join('\n'),
-      remedy: 'Correct the fields above first.',
-    };
-  try {
-    return await plugin.testConnection(parsed.value as Record<string, unknown>);
-  } catch (error) {
-    if (!(error instanceof AgentConnectionError)) throw error;
-    return connectionFailed(error);
-  }
+  if (!parsed.ok) return fieldsRefused(parsed.problems.map((p) => p.message));
+  return signOnResult(() => plugin.testConnection(parsed.value as Record<string, unknown>));
 }
+
+/** "Test connection" before any sign-on: the fields' problems, each in its words. */
+export const fieldsRefused = (messages: readonly string[]): CheckResult => ({
+  id: 'connection',
+  status: 'failed',
+  message: messages.join('\n'),
+  remedy: 'Correct the fields above first.',
+});

@@ -13,8 +13,7 @@ import {
 import { problem } from '../platform/problem';
 import type { EventKind } from '../../shared/eventText';
 import { pluginOf } from '../agents/registry';
-import { connectionFailed } from '../agents/checkResults';
-import { AgentConnectionError } from '../agents/connectionError';
+import { signOnResult } from '../agents/checkResults';
 import type { BacklogFigure, ResolvedAgent } from '../agents/spi';
 import type { StoredAgent } from './store/repo';
 import { toAgent } from './store/repo';
@@ -360,12 +359,7 @@ export const operations: Operations = {
   testCredentials: async ({ params, body }, deps) => {
     const row = agentOr404(deps, params);
     const value = await credentialsWithStoredSecrets(deps, row, unwrap(body, 'hostCredentials'));
-    try {
-      return ok(await pluginOf(deps.plugins, row.type).testConnection(value));
-    } catch (error) {
-      if (!(error instanceof AgentConnectionError)) throw error;
-      return ok(connectionFailed(error));
-    }
+    return ok(await signOnResult(() => pluginOf(deps.plugins, row.type).testConnection(value)));
   },
 
   putSpecific: ({ params, body }, deps) => {
