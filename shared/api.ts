@@ -14,6 +14,7 @@ import {
   catalogAnswerSchema,
   catalogQuerySchema,
   checkResultSchema,
+  displayNameSchema,
   entitiesBodySchema,
   fixAnswerSchema,
   idSchema,
@@ -174,6 +175,8 @@ export const contract = {
       configuration: sectionBody,
       /** The DBA agreed to add to (or change) a pipeline the engine already holds. */
       joinExisting: z.boolean().optional(),
+      /** The name of a pipeline this Apply creates; its id when left out. An existing one keeps its own. */
+      pipelineName: displayNameSchema.optional(),
     }),
     applyAnswerSchema,
   ),

@@ -46,7 +46,9 @@ export const agentSchema = z.object({
 });
 export type Agent = z.infer<typeof agentSchema>;
 
-const name = z.string().min(1).max(128);
+/** A name people read (a pipeline's, an agent's): any text, 1 to 128 characters. */
+export const displayNameSchema = z.string().min(1).max(128);
+const name = displayNameSchema;
 
 export const createPipelineBodySchema = z.strictObject({ id: idSchema.optional(), name });
 export const createAgentBodySchema = z.strictObject({

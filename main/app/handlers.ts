@@ -253,7 +253,8 @@ export const handlers: Handlers = {
           await send(
             'POST /pipelines',
             201,
-            () => client.createPipeline({}, { id: ids.pipelineId, name: ids.pipelineId }),
+            () =>
+              client.createPipeline({}, { id: ids.pipelineId, name: input.pipelineName ?? ids.pipelineId }),
             (p) => `pipeline "${p.id}" created`,
           );
           made.pipeline = true;

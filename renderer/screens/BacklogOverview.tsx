@@ -1,44 +1,42 @@
-// Every source agent of the engine that is configured, running, paused or stopped, each with its backlog gauge:
-// every engine at a glance on Home, from the statuses main pushes (no request of its own).
-import { useStore } from '../store';
+// Each pipeline Home lists, with its source's backlog gauge, in Home's order: the overview and the list
+// above it count the same pipelines (from the statuses main pushes; no request of its own).
 import { BacklogGauge } from './BacklogGauge';
 import { backlogPointOf } from '../store/live';
+import type { HomeRow } from './HomeScreen';
+import { plural } from '../../shared/format';
 
-const WATCHED = new Set(['configured', 'running', 'paused', 'stopped']);
-
-export function BacklogOverview() {
-  const engines = useStore((s) => s.fleet.engines);
-  const watched = engines.flatMap((engine) =>
-    engine.pipelines.flatMap((p) =>
-      p.agents
-        .filter((a) => a.role === 'source' && WATCHED.has(a.status.state))
-        .map((a) => ({ engine, pipeline: p, agent: a })),
-    ),
-  );
-  if (watched.length === 0) return null;
+export function BacklogOverview({ rows }: { rows: readonly HomeRow[] }) {
+  if (rows.length === 0) return null;
+  const engines = new Set(rows.map((r) => r.engine.profileId));
   return (
     <section aria-labelledby="overview-title">
       <h3 id="overview-title">Backlog overview</h3>
+      <p className="muted">{plural(rows.length, 'pipeline')}, as listed above.</p>
       <ul className="overview">
-        {watched.map(({ engine, pipeline, agent }) => {
-          const key = `${pipeline.id}/${agent.id}`;
+        {rows.map(({ engine, pipeline, agent }) => {
           const { status } = agent;
           const backlog = {
             agentId: agent.id,
             // No time of its own: the picture's statuses carry none.
             current: backlogPointOf(status, ''),
             unavailableReason:
-              'not measured yet: a running or paused pipeline every 10 s, a stopped or failed one every 5 minutes.',
+              status.state === 'new' || status.state === 'configured'
+                ? 'not measured: the pipeline has not started yet.'
+                : 'not measured yet: a running or paused pipeline every 10 s, a stopped or failed one every 5 minutes.',
             history: [],
           };
           return (
-            <li key={`${engine.profileId}/${key}`} aria-label={`Backlog of ${key}`}>
+            <li key={`${engine.profileId}/${pipeline.id}`} aria-label={`Backlog of ${pipeline.name}`}>
               <strong>{pipeline.name}</strong>{' '}
               <span className="muted">
-                / {agent.id} ({agent.type}, {status.state}
-                {engines.length > 1 ? `, ${engine.name}` : ''})
+                ({status.state}
+                {engines.size > 1 ? `, ${engine.name}` : ''})
               </span>
-              <BacklogGauge backlog={backlog} />
+              {agent.role === 'source' ? (
+                <BacklogGauge backlog={backlog} />
+              ) : (
+                <p className="muted">No source agent: nothing to wait for.</p>
+              )}
             </li>
           );
         })}

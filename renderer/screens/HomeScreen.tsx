@@ -13,9 +13,10 @@ import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
 import { showScreen, useStore } from '../store';
 import { openPipeline, trySandbox } from '../store/pipelinePage';
 import { AlertSettingsForm } from './AlertSettingsForm';
+import { homeAgentOf, pipelineRoute, shortened } from '../../shared/pipelineWords';
 import { BacklogOverview } from './BacklogOverview';
 
-interface Row {
+export interface HomeRow {
   engine: FleetEngine;
   pipeline: OverviewPipeline;
   agent: OverviewAgent;
@@ -60,15 +61,25 @@ function tablesText(s: OverviewAgent['status']): string {
   return parts.filter(Boolean).join(', ');
 }
 
+/**
+ * A failure stays on Home until the pipeline runs again (running or paused, it was started since; or
+ * a batch applied after it): after that it is history, on the pipeline's timeline, not Home's.
+ */
+function failureStillShown(s: OverviewAgent['status']): boolean {
+  if (s.state === 'failed') return true;
+  if (s.state === 'running' || s.state === 'paused') return false;
+  return !(s.lastFailure && s.lastBatchAt && s.lastBatchAt > s.lastFailure.at);
+}
+
 export function HomeScreen() {
   const engines = useStore((s) => s.fleet.engines);
   const channel = useStore((s) => s.fleet.channel);
   const settings = useStore((s) => s.alertSettings);
   const [filter, setFilter] = useState('');
   const rows = useMemo(() => {
-    const all: Row[] = engines.flatMap((engine) =>
+    const all: HomeRow[] = engines.flatMap((engine) =>
       engine.pipelines.flatMap((pipeline) => {
-        const agent = pipeline.agents.find((a) => a.role === 'source') ?? pipeline.agents[0];
+        const agent = homeAgentOf(pipeline);
         return agent ? [{ engine, pipeline, agent, ...rankOf(agent, settings) }] : [];
       }),
     );
@@ -176,7 +187,7 @@ export function HomeScreen() {
             <thead>
               <tr>
                 <th scope="col">Pipeline</th>
-                <th scope="col">Source</th>
+                <th scope="col">Source → target</th>
                 <th scope="col">Engine</th>
                 <th scope="col">State</th>
                 <th scope="col">Tables</th>
@@ -210,7 +221,7 @@ export function HomeScreen() {
                         {pipeline.name}
                       </button>
                     </th>
-                    <td className="muted">{agent.type}</td>
+                    <td className="muted">{pipelineRoute(pipeline)}</td>
                     <td>{engine.name}</td>
                     <td>
                       <span className={`state state-${s.state}`}>{s.state}</span>
@@ -241,9 +252,9 @@ export function HomeScreen() {
                     <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>
                     <td>{s.changesPerSecond === null ? '–' : s.changesPerSecond.toFixed(1)}</td>
                     <td>
-                      {s.lastFailure ? (
+                      {s.lastFailure && failureStillShown(s) ? (
                         <span title={s.lastFailure.reason}>
-                          {dateTime(s.lastFailure.at)}: {s.lastFailure.reason.slice(0, 80)}
+                          {dateTime(s.lastFailure.at)}: {shortened(s.lastFailure.reason, 80)}
                         </span>
                       ) : (
                         '–'
@@ -256,7 +267,7 @@ export function HomeScreen() {
           </table>
         </>
       )}
-      <BacklogOverview />
+      <BacklogOverview rows={rows} />
       <AlertSettingsForm />
     </section>
   );

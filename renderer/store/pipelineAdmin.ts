@@ -2,7 +2,8 @@
 // the wizard (filled in, secrets kept unless typed), and a pipeline with everything that goes with it.
 import type { AgentType } from '../../shared/agents';
 import { showScreen, useStore } from './index';
-import { message, patch, pickCheckerEngine, selectedIn } from './pipelinePage';
+import { homeAgentOf } from '../../shared/pipelineWords';
+import { message, patch, pickCheckerAgent, pickCheckerEngine, pipelineIn, selectedIn } from './pipelinePage';
 import { openWizardToEdit } from './wizard';
 
 /** The selected agent as its engine holds it, with its pipeline; undefined when none is selected. */
@@ -28,10 +29,11 @@ export function editSelectedAgent(): void {
 
 /** Deletes the selected pipeline (the DBA confirmed, told what goes with it); the engine's refusal is shown. */
 export async function deleteSelectedPipeline(): Promise<void> {
-  const { api } = useStore.getState();
-  const chosen = selectedAgent();
-  if (!api || !chosen) return;
-  const { profileId, pipeline } = chosen;
+  const { api, pipelinePage } = useStore.getState();
+  // A pipeline left with no agent is deleted the same way.
+  const pipeline = pipelineIn(pipelinePage);
+  const { profileId } = pipelinePage;
+  if (!api || !pipeline || !profileId) return;
   patch({ busy: 'acting', error: undefined, notice: undefined });
   try {
     await api.deleteEnginePipeline({ profileId, pipelineId: pipeline.id });
@@ -52,6 +54,9 @@ export async function removeSelectedAgent(): Promise<void> {
   try {
     await api.deleteEngineAgent({ profileId, pipelineId: pipeline.id, agentId: agent.id });
     await pickCheckerEngine(profileId);
+    // The pipeline stays open, at the agent left to it (or with none).
+    const left = useStore.getState().pipelinePage.agents?.find((p) => p.id === pipeline.id);
+    pickCheckerAgent(`${pipeline.id}/${(left && homeAgentOf(left)?.id) ?? ''}`);
     patch({
       notice: `Agent ${agent.id} removed from pipeline ${pipeline.name}; its other agents and its tables stay.`,
     });

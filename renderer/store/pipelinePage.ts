@@ -125,6 +125,12 @@ export function selectedIn(pipelinePage: PipelinePageSliceState['pipelinePage'])
   return pipeline && agent ? { pipeline, agent } : undefined;
 }
 
+/** The open pipeline, whether or not the agent of its address is still there (each may be removed). */
+export function pipelineIn(pipelinePage: PipelinePageSliceState['pipelinePage']) {
+  const [pipelineId] = (pipelinePage.selected ?? '').split('/');
+  return pipelinePage.agents?.find((p) => p.id === pipelineId);
+}
+
 export function address(): RunAddress | undefined {
   const { profileId, selected } = useStore.getState().pipelinePage;
   const [pipelineId, agentId] = (selected ?? '').split('/');

@@ -195,6 +195,8 @@ export interface ApplyAddress {
   profileId: string;
   pipelineId: string;
   agentId: string;
+  /** For a pipeline this Apply creates: what the DBA calls it (its id when blank). */
+  pipelineName?: string;
 }
 
 export interface WizardSliceState {

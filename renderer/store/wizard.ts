@@ -174,8 +174,10 @@ export async function applyToEngine(joinExisting = false): Promise<void> {
   // The tables of an earlier Apply's pipeline are not this one's.
   closePicker();
   try {
+    const { pipelineName, ...address } = target;
     const applied = await api.applyAgentConfig({
-      ...target,
+      ...address,
+      ...(pipelineName?.trim() && { pipelineName: pipelineName.trim() }),
       agentType: wizard.agentType,
       role: wizard.role,
       hostCredentials: toBody(sections.hostCredentials, wizard.values.hostCredentials),
@@ -197,7 +199,7 @@ export async function applyToEngine(joinExisting = false): Promise<void> {
       applied.steps.length > 0 &&
       applied.steps.every((step) => step.status < 300)
     )
-      void openPicker({ ...target, agentType: wizard.agentType });
+      void openPicker({ ...address, agentType: wizard.agentType });
     const firstRefused = applied.problems.find(
       (p) => refusedStep && p.pointer.startsWith(`/${refusedStep}/`),
     );

@@ -73,6 +73,21 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
               onChange={(e) => setApplyAddress({ pipelineId: e.target.value })}
             />
           </div>
+          {wizard.role === 'source' && (
+            <div className="field">
+              <label htmlFor="apply-pipeline-name">Pipeline name</label>
+              <input
+                id="apply-pipeline-name"
+                value={wizard.applyTo.pipelineName ?? ''}
+                placeholder={pipelineId}
+                aria-describedby="apply-pipeline-name-help"
+                onChange={(e) => setApplyAddress({ pipelineName: e.target.value })}
+              />
+              <span id="apply-pipeline-name-help" className="muted">
+                What lists call a new pipeline (its id when blank); a pipeline that exists keeps its own.
+              </span>
+            </div>
+          )}
           <div className="field">
             <label htmlFor="apply-agent">Agent id</label>
             <input

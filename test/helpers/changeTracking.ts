@@ -182,8 +182,9 @@ export async function configureSeedPipeline(
   ids: { pipelineId: string; agentId: string },
   tables: readonly string[],
   configuration: Record<string, unknown> = {},
+  name = ids.pipelineId,
 ): Promise<void> {
-  await client.createPipeline({}, { id: ids.pipelineId, name: ids.pipelineId });
+  await client.createPipeline({}, { id: ids.pipelineId, name });
   await client.createAgent(ids, { id: ids.agentId, type: 'change-tracking', role: 'source' });
   await client.putCredentials(ids, {
     hostCredentials: {

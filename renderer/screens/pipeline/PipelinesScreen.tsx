@@ -5,11 +5,13 @@ import { useEffect } from 'react';
 import { PIPELINE_SECTIONS, routeHash, SECTION_TITLES, type PipelineSection } from '../../../shared/route';
 import { showSection, useStore } from '../../store';
 import { loadEngines } from '../../store/engines';
+import { agentWords, homeAgentOf, pipelineRoute } from '../../../shared/pipelineWords';
 import {
   address,
   loadSeries,
   pickCheckerAgent,
   pickCheckerEngine,
+  pipelineIn,
   refreshRun,
   selectedIn,
   trySandbox,
@@ -18,7 +20,7 @@ import { EngineSelect } from '../../ui/EngineSelect';
 import { StatusSection } from './StatusSection';
 import { TablesSection } from './TablesSection';
 import { ChecksSection } from './ChecksSection';
-import { SettingsSection } from './SettingsSection';
+import { DeletePipeline, SettingsSection } from './SettingsSection';
 import { VerifyPanel } from '../VerifyPanel';
 import { EventList } from '../EventList';
 import { SandboxPanel } from '../SandboxPanel';
@@ -42,8 +44,12 @@ export function PipelinesScreen() {
     void refreshRun();
     void loadSeries();
   }, [selected]);
-  const sources = (agents ?? []).flatMap((p) => p.agents.map((a) => ({ pipeline: p, agent: a })));
+  const pipelines = agents ?? [];
   const picked = selectedIn(pipelinePage);
+  const agentless = picked ? undefined : pipelineIn(pipelinePage);
+  // One option per pipeline: the open one keeps the agent opened in it, the others open at their source.
+  const optionValue = (p: (typeof pipelines)[number]) =>
+    picked?.pipeline.id === p.id ? (selected ?? '') : `${p.id}/${homeAgentOf(p)?.id ?? ''}`;
   return (
     <section aria-labelledby="pipelines-title">
       <h2 id="pipelines-title">Pipelines</h2>
@@ -59,19 +65,19 @@ export function PipelinesScreen() {
           <select
             id="pipeline-select"
             value={selected ?? ''}
-            disabled={sources.length === 0}
+            disabled={pipelines.length === 0}
             onChange={(e) => pickCheckerAgent(e.target.value)}
           >
             <option value="" disabled>
               {busy === 'loading'
                 ? 'Loading…'
-                : sources.length
+                : pipelines.length
                   ? 'Pick a pipeline…'
                   : 'No pipelines on this engine'}
             </option>
-            {sources.map(({ pipeline, agent }) => (
-              <option key={`${pipeline.id}/${agent.id}`} value={`${pipeline.id}/${agent.id}`}>
-                {pipeline.name} / {agent.name} ({agent.type}, {agent.state})
+            {pipelines.map((p) => (
+              <option key={p.id} value={optionValue(p)}>
+                {p.name}: {pipelineRoute(p)} ({homeAgentOf(p)?.state ?? 'no agents'})
               </option>
             ))}
           </select>
@@ -82,23 +88,23 @@ export function PipelinesScreen() {
           </button>
         </div>
       </div>
-      {selected && !picked && busy === undefined && agents && (
+      {selected && !picked && !agentless && busy === undefined && agents && (
         <p role="alert" className="problem">
           {selected} is not a pipeline of this engine (deleted, or an old link). Pick one above.
         </p>
       )}
       {!picked && <Notices />}
+      {agentless && <NoAgents pipeline={agentless} />}
       {picked && (
         <article aria-labelledby="pipeline-title" className="pipeline-page">
           <header className="pipeline-head">
-            <h3 id="pipeline-title">
-              {picked.pipeline.name} <span className="muted">/ {picked.agent.name}</span>
-            </h3>
-            <span className={`state state-${picked.agent.state}`} aria-label="Pipeline state">
-              {picked.agent.state}
+            <h3 id="pipeline-title">{picked.pipeline.name}</h3>
+            <span className={`state state-${pipelineState(picked)}`} aria-label="Pipeline state">
+              {pipelineState(picked)}
             </span>
-            <span className="muted">{picked.agent.type}</span>
+            <span className="muted">{pipelineRoute(picked.pipeline)}</span>
           </header>
+          <AgentsOfPipeline pipeline={picked.pipeline} open={picked.agent.id} />
           <SectionTabs current={section} />
           <Notices />
           <div aria-label={`${SECTION_TITLES[section]} section`} role="region" className="section-body">
@@ -108,6 +114,63 @@ export function PipelinesScreen() {
       )}
       <SandboxPanel />
     </section>
+  );
+}
+
+type Picked = NonNullable<ReturnType<typeof selectedIn>>;
+
+/** The pipeline's state is its source's: a target agent runs as part of it. */
+const pipelineState = ({ pipeline, agent }: Picked) => (homeAgentOf(pipeline) ?? agent).state;
+
+/**
+ * The agents that carry the pipeline, each opened here: the sections (Checks, Settings) are the open
+ * agent's, so a target's own checks are one click from its pipeline.
+ */
+function AgentsOfPipeline({ pipeline, open }: { pipeline: Picked['pipeline']; open: string }) {
+  const hasTarget = pipeline.agents.some((a) => a.role === 'target');
+  return (
+    <nav aria-label={`Agents of ${pipeline.name}`} className="pipeline-agents">
+      <span className="muted">Agents:</span>
+      <ul>
+        {pipeline.agents.map((a) => (
+          <li key={a.id}>
+            <button
+              type="button"
+              className="link"
+              aria-current={a.id === open ? 'true' : undefined}
+              onClick={() => pickCheckerAgent(`${pipeline.id}/${a.id}`)}
+            >
+              {agentWords(a)}
+            </button>{' '}
+            <span className={`state state-${a.state}`}>{a.state}</span>
+          </li>
+        ))}
+        {!hasTarget && (
+          <li className="muted">
+            target: the default SQLite file, replicas/{pipeline.id}.sqlite (Settings offers another)
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+/** A pipeline left with no agent (each removed): what it holds, and the ways on. */
+function NoAgents({ pipeline }: { pipeline: NonNullable<ReturnType<typeof pipelineIn>> }) {
+  return (
+    <article aria-labelledby="pipeline-title" className="pipeline-page">
+      <header className="pipeline-head">
+        <h3 id="pipeline-title">{pipeline.name}</h3>
+        <span className="state" aria-label="Pipeline state">
+          no agents
+        </span>
+      </header>
+      <p>
+        Pipeline {pipeline.name} has no agent: it keeps its tables and events and replicates nothing. Add a
+        source on the Agents screen with pipeline id {pipeline.id}, or delete the pipeline.
+      </p>
+      <DeletePipeline pipeline={pipeline} />
+    </article>
   );
 }
 

@@ -9,6 +9,7 @@ import { dateTime } from '../../../shared/format';
 import { redactedEntries } from '../../../shared/config/parse';
 import type { Section } from '../../../shared/config/section';
 import { agentTypes } from '../../../shared/agents';
+import { agentWords } from '../../../shared/pipelineWords';
 
 function Values({
   title,
@@ -50,7 +51,7 @@ function WritesTo({
       <h4>Target</h4>
       <p>
         {target
-          ? `Writes through target agent ${target.id} (${target.type}); edit it by opening that agent above.`
+          ? `Writes through target agent ${target.id} (${target.type}); open it in the agents above to check or edit it.`
           : `Writes to the default SQLite file, replicas/${pipeline.id}.sqlite in the app's data folder.`}
       </p>
       {!target && (
@@ -82,10 +83,50 @@ function WritesTo({
   );
 }
 
+/** Delete pipeline…, and its confirmation saying what goes with it. */
+export function DeletePipeline({
+  pipeline,
+}: {
+  pipeline: { id: string; name: string; agents: { name: string }[] };
+}) {
+  const busy = useStore((s) => s.pipelinePage.busy !== undefined);
+  // Which pipeline's delete is being confirmed: another one opened shows its own button.
+  const [deleting, setDeleting] = useState<string | null>(null);
+  if (deleting !== pipeline.id)
+    return (
+      <p className="row-actions">
+        <button type="button" disabled={busy} onClick={() => setDeleting(pipeline.id)}>
+          Delete pipeline…
+        </button>
+      </p>
+    );
+  const agents = pipeline.agents.map((a) => a.name);
+  return (
+    <p role="group" aria-label="Confirm delete" className="confirm">
+      Delete pipeline {pipeline.name}
+      {agents.length > 0 ? ` with its agents (${agents.join(', ')}),` : ','} the list of tables it replicates
+      and its events and verify reports? The rows it wrote stay in the target, and the source keeps its
+      checkpoint rows until removed there. A running pipeline must be stopped first.{' '}
+      <button
+        type="button"
+        className="primary"
+        onClick={() => {
+          setDeleting(null);
+          void deleteSelectedPipeline();
+        }}
+      >
+        Yes, delete it
+      </button>{' '}
+      <button type="button" onClick={() => setDeleting(null)}>
+        Cancel
+      </button>
+    </p>
+  );
+}
+
 export function SettingsSection() {
   const pipelinePage = useStore((s) => s.pipelinePage);
   const picked = selectedIn(pipelinePage);
-  const [deleting, setDeleting] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   if (!picked) return null;
   const { pipeline, agent } = picked;
@@ -94,7 +135,7 @@ export function SettingsSection() {
   return (
     <>
       <p className="muted">
-        Agent {agent.id} ({agent.type}), last changed {dateTime(agent.updatedAt)}.
+        Agent {agentWords(agent)}, last changed {dateTime(agent.updatedAt)}.
       </p>
       <p className="row-actions">
         <button type="button" className="primary" disabled={busy} onClick={editSelectedAgent}>
@@ -107,18 +148,11 @@ export function SettingsSection() {
         >
           Remove agent…
         </button>
-        <button
-          type="button"
-          disabled={busy || deleting !== null}
-          onClick={() => setDeleting(pipelinePage.selected ?? null)}
-        >
-          Delete pipeline…
-        </button>
       </p>
       {removing === pipelinePage.selected && (
         <p role="group" aria-label="Confirm remove agent" className="confirm">
-          Remove agent {agent.id} ({agent.type}, {agent.role === 'source' ? 'the source' : 'a target'}) from
-          pipeline {pipeline.name}? Its settings, its rows kept aside and its verify reports go.{' '}
+          Remove agent {agentWords(agent)} from pipeline {pipeline.name}? Its settings, its rows kept aside
+          and its verify reports go.{' '}
           {others.length > 0
             ? `The pipeline keeps ${others.map((a) => a.id).join(' and ')}, its tables and its events.`
             : 'The pipeline stays, with its tables and events, and no agent.'}{' '}
@@ -141,27 +175,7 @@ export function SettingsSection() {
           </button>
         </p>
       )}
-      {deleting === pipelinePage.selected && (
-        <p role="group" aria-label="Confirm delete" className="confirm">
-          Delete pipeline {pipeline.name} with its agents ({pipeline.agents.map((a) => a.name).join(', ')}),
-          the list of tables it replicates and its events and verify reports? The rows it wrote stay in the
-          target, and the source keeps its checkpoint rows until removed there. A running pipeline must be
-          stopped first.{' '}
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setDeleting(null);
-              void deleteSelectedPipeline();
-            }}
-          >
-            Yes, delete it
-          </button>{' '}
-          <button type="button" onClick={() => setDeleting(null)}>
-            Cancel
-          </button>
-        </p>
-      )}
+      <DeletePipeline pipeline={pipeline} />
       <WritesTo pipeline={pipeline} />
       <Values
         title="Host credentials"

@@ -131,6 +131,37 @@ describe('applyAgentConfig into a pipeline that exists', () => {
   });
 });
 
+describe('applyAgentConfig names the pipeline it creates', () => {
+  it('gives a new pipeline the name typed, and leaves the name of one that exists alone', async () => {
+    const made = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-named',
+      agentId: 'shop',
+      agentType: 'journal',
+      hostCredentials: journal('CDCN'),
+      configuration: {},
+      pipelineName: 'Shop floor, plant 2',
+    });
+    expect(made.agent).not.toBeNull();
+    const named = () =>
+      call('listEngineAgents', { profileId: 'local' }).then(
+        (v) => (v as unknown as { pipelines: { id: string; name: string }[] }).pipelines,
+      );
+    expect((await named()).find((p) => p.id === 'p-named')?.name).toBe('Shop floor, plant 2');
+    await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-named',
+      agentId: 'shop',
+      agentType: 'journal',
+      hostCredentials: journal('CDCN'),
+      configuration: {},
+      pipelineName: 'Another name',
+      joinExisting: true,
+    });
+    expect((await named()).find((p) => p.id === 'p-named')?.name).toBe('Shop floor, plant 2');
+  });
+});
+
 describe('testHostCredentials', () => {
   it('names the fields that are wrong before it connects anywhere', async () => {
     const check = await call('testHostCredentials', {
