@@ -136,6 +136,28 @@ export const checkResultSchema = z.object({
   atStart: z.string().nullable().optional(),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
+
+/**
+ * POST …/config/validate: both settings objects, checked as the two PUTs would check them and not
+ * stored. `type` and `role` are for an agent that does not exist yet (as POST …/agents takes them);
+ * `signOn` also signs on with the credentials and off again.
+ */
+export const validateConfigBodySchema = z.strictObject({
+  type: agentTypeSchema.optional(),
+  role: agentRoleSchema.optional(),
+  hostCredentials: z.unknown(),
+  configuration: z.unknown(),
+  signOn: z.boolean().optional(),
+});
+export const validateConfigAnswerSchema = z.object({
+  /** Whether the agent exists; false when the answer is for the type and role given. */
+  exists: z.boolean(),
+  /** The credentials as they would be stored, their secrets left out. */
+  hostCredentials: z.record(z.string(), z.unknown()),
+  configuration: z.record(z.string(), z.unknown()),
+  /** The sign-on's result when asked for; null otherwise. */
+  signOn: checkResultSchema.nullable(),
+});
 export const testAnswerSchema = z.object({
   agentId: idSchema,
   checkedAt: timestamp,

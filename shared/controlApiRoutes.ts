@@ -20,6 +20,8 @@ import {
   tablesAnswerSchema,
   testAnswerSchema,
   tokenAnswerSchema,
+  validateConfigAnswerSchema,
+  validateConfigBodySchema,
 } from './controlApi';
 import { feedMessageSchema, overviewSchema, seriesAnswerSchema } from './liveFeed';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
@@ -160,6 +162,15 @@ export const routes = {
     body: z.object({ hostCredentials: z.unknown() }),
     status: 200,
     response: checkResultSchema,
+  }),
+  validateConfig: route({
+    method: 'POST',
+    path: `${A}/config/validate`,
+    summary:
+      'Check host credentials and configuration together as the two PUTs would — every field problem of both at once (422); a running agent, a source another pipeline uses or a name clash (409) — and store nothing. The agent need not exist: give its type (and role) as POST …/agents takes them. A left-out password is the stored one; signOn true also signs on and off again. For an Apply, or a plan of pipelines as code, to learn every refusal before it changes anything.',
+    body: validateConfigBodySchema,
+    status: 200,
+    response: validateConfigAnswerSchema,
   }),
   putSpecific: route({
     method: 'PUT',

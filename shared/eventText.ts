@@ -44,6 +44,13 @@ export const EVENT_TEXT = {
       }${because(d)}`,
   },
   'credentials-replaced': { label: 'Host credentials replaced', sentence: () => 'Host credentials replaced' },
+  'credentials-signed-on': {
+    label: 'Sign-on with new credentials',
+    sentence: (d) =>
+      d.status === 'passed'
+        ? 'The new host credentials signed on when stored'
+        : `The new host credentials did not sign on when stored${typeof d.message === 'string' ? `: ${d.message}` : ''}`,
+  },
   'configuration-replaced': {
     label: 'Settings replaced',
     sentence: () => 'Agent settings replaced',

@@ -71,6 +71,19 @@ export const agentStatusSchema = z.object({
    * effect when it starts or resumes. Absent when none wait (and from engines that do not say).
    */
   settingsPendingSince: timestamp.nullable().optional(),
+  /**
+   * With settings pending: whether the credentials stored among them signed on when stored (the
+   * worst of the pipeline's agents), or "untried" when no sign-on was tried with them.
+   */
+  pendingSignOn: z
+    .object({
+      agentId: z.string(),
+      at: timestamp,
+      outcome: z.enum(['passed', 'failed', 'untried']),
+      message: z.string(),
+    })
+    .nullable()
+    .optional(),
   /** Warnings before loss: what the source may delete that the pipeline still needs, in words. */
   warnings: z.array(z.string()).optional(),
   /** Where the pipeline writes to a stream: what it published and what the stream holds. */

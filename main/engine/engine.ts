@@ -1,4 +1,5 @@
 // Assembles a local engine from its data folder: state store, secrets, token, runtime.
+import { createSignOnMemo } from './signOnMemo';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,6 +66,7 @@ export function openEngine(options: EngineOptions): LocalEngine {
     repo,
     tokens,
     metrics: createEngineMetrics(now),
+    signOns: createSignOnMemo(now),
     series: createSeriesStore(db),
     exceptions,
     feed,

@@ -31,11 +31,18 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
       exceptions: Object.values(deps.exceptions.counts(pipelineId, agentId)).reduce((n, c) => n + c, 0),
       lastSchemaChange: deps.repo.lastSchemaChange(pipelineId, agentId),
       // Only a pipeline that holds settings from an earlier start can be behind the stored ones.
-      settingsPendingSince:
-        row.state === 'paused' || row.state === 'stopped'
-          ? deps.repo.settingsPendingSince(pipelineId, agentId)
-          : null,
+      ...pendingOf(deps, row),
     }),
+  };
+}
+
+/** Settings stored since the paused or stopped pipeline took its own, and how their sign-on fared. */
+function pendingOf(deps: EngineDeps, row: { pipelineId: string; id: string; state: string }) {
+  const waits = row.state === 'paused' || row.state === 'stopped';
+  const since = waits ? deps.repo.settingsPendingSince(row.pipelineId, row.id) : null;
+  return {
+    settingsPendingSince: since,
+    pendingSignOn: since ? deps.repo.pendingSignOn(row.pipelineId, row.id) : null,
   };
 }
 

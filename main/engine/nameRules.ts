@@ -20,6 +20,8 @@ export interface NameChange {
   pipelineId: string;
   entities?: readonly Entity[];
   agent?: { id: string; settings: Partial<AgentSettings> };
+  /** An agent not stored yet (a validate-only request), seen in its pipeline as if it were. */
+  proposed?: StoredAgent;
 }
 
 interface SourceView {
@@ -52,7 +54,11 @@ const settingsOf = (row: StoredAgent, change: NameChange): AgentSettings => {
 };
 
 function viewOf(deps: EngineDeps, pipelineId: string, change: NameChange): PipelineView {
-  const agents = deps.repo.storedAgents(pipelineId);
+  const { proposed } = change;
+  const agents =
+    proposed?.pipelineId === pipelineId
+      ? [...deps.repo.storedAgents(pipelineId).filter((a) => a.id !== proposed.id), proposed]
+      : deps.repo.storedAgents(pipelineId);
   const targetRow = agents.find((a) => a.role === 'target');
   const type = targetRow?.type ?? DEFAULT_TARGET_TYPE;
   const names = pluginOf(deps.plugins, type).target?.names;

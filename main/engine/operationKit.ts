@@ -1,5 +1,6 @@
 // What every control API operation is written with: the engine's dependencies, the request and reply
 // types, and the lookups that answer 404, 409 or 422 in the same words everywhere.
+import type { SignOnMemo } from './signOnMemo';
 import type { Problem } from '../../shared/config/problems';
 import { ID_PATTERN } from '../../shared/controlApi';
 import type {
@@ -36,6 +37,8 @@ export interface EngineDeps {
   exceptions: ExceptionsStore;
   /** The event stream's subscribers (GET /events/stream). */
   feed: EngineFeed;
+  /** The latest sign-on tried with each agent's credentials, told when those credentials are stored. */
+  signOns: SignOnMemo;
   log: Log;
   /** Seam: the clock, fixed by tests. */
   now: () => Date;

@@ -1,7 +1,7 @@
 // The control API's operations as plain functions of (request, deps): the HTTP server calls them, and
 // so can tests. States, storage and validation live here; database work goes to the runtime.
 import { agentTypeSummaries, agentTypes, agentTypeSchema, AGENT_TYPES } from '../../shared/agents';
-import { parseSection, parseWith, secretKeysOf } from '../../shared/config/parse';
+import { parseSection, parseWith } from '../../shared/config/parse';
 import { sectionJsonSchema } from '../../shared/config/jsonSchema';
 import {
   createAgentBodySchema,
@@ -39,31 +39,19 @@ import { catalogOperations } from './catalogOperations';
 import { readinessOperations } from './readinessOperations';
 import { columnOperations } from './columnOperations';
 import { checkNames } from './nameRules';
+import {
+  credentialsWithStoredSecrets,
+  refuseSharedSource,
+  refuseWhileRunning,
+  splitSecrets,
+  unwrap,
+} from './configRules';
 import { runAgentChecks } from './agentChecks';
+import { validateOperation } from './validateOperation';
 
 export type { EngineDeps } from './operationKit';
 
 const BACKLOG_WINDOW_MS = 60 * 60 * 1000;
-
-/** The spec's bodies wrap one object: `{ "hostCredentials": {…} }` or `{ "configuration": {…} }`. */
-function unwrap(body: unknown, key: 'hostCredentials' | 'configuration'): unknown {
-  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-  const extra = isObject ? Object.keys(body).filter((k) => k !== key) : [];
-  if (!isObject || !Object.hasOwn(body, key) || extra.length > 0) {
-    const pointer = extra.length > 0 ? `/${extra[0]}` : `/${key}`;
-    const message =
-      extra.length > 0
-        ? `"${extra[0]}" is not accepted here: the body is a JSON object with one key, ${key}.`
-        : `The body must be a JSON object with one key, ${key}.`;
-    throw problem.invalid([{ pointer, received: '', rule: `an object with one key, ${key}`, message }]);
-  }
-  return (body as Record<string, unknown>)[key];
-}
-
-function refuseWhileRunning(row: StoredAgent, what: string): void {
-  if (row.state === 'running')
-    throw problem.conflict(`Agent "${row.id}" is running; pause or stop it before ${what}.`);
-}
 
 /** Both PUTs done → configured; a new configuration also lifts a failure, since it may be the fix. */
 function stateAfterConfiguring(
@@ -74,48 +62,6 @@ function stateAfterConfiguring(
   // Paused or stopped, it stays so: a new setting does not change what the DBA last did.
   if (row.state === 'paused' || row.state === 'stopped') return row.state;
   return hasCredentials && hasConfiguration ? 'configured' : 'new';
-}
-
-/**
- * Host credentials as a PUT gives them, parsed whole (422 otherwise), with each secret left out taken
- * from the stored ones (decisions.md: an absent password keeps the stored one).
- */
-async function credentialsWithStoredSecrets(
-  deps: EngineDeps,
-  row: StoredAgent,
-  inner: unknown,
-): Promise<Record<string, unknown>> {
-  const section = agentTypes[row.type].sections.hostCredentials;
-  let candidate = inner;
-  if (row.secretsSealed && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
-    const stored = JSON.parse(await deps.secrets.open(row.secretsSealed, secretContext(row))) as Record<
-      string,
-      unknown
-    >;
-    const kept = Object.fromEntries(
-      secretKeysOf(section)
-        .filter((k) => !Object.hasOwn(inner, k))
-        .map((k) => [k, stored[k]]),
-    );
-    candidate = { ...inner, ...kept };
-  }
-  return parsedOr422(parseSection(section, candidate)) as Record<string, unknown>;
-}
-
-/** Another agent of the same type that cannot share this source with one so configured, and why. */
-function sharedSourceConflict(
-  deps: EngineDeps,
-  row: StoredAgent,
-  credentials: Record<string, unknown>,
-): { other: StoredAgent; field: string; reason: string } | undefined {
-  const rule = pluginOf(deps.plugins, row.type).source?.conflict;
-  if (!rule) return undefined;
-  for (const other of deps.repo.configuredAgentsOfType(row.type)) {
-    if (other.pipelineId === row.pipelineId && other.id === row.id) continue;
-    const found = rule(credentials, other.hostCredentials ?? {});
-    if (found) return { other, ...found };
-  }
-  return undefined;
 }
 
 /** The agent with its settings, or 409 when either PUT is still missing. */
@@ -239,6 +185,7 @@ export const operations: Operations = {
   ...catalogOperations,
   ...readinessOperations,
   ...columnOperations,
+  ...validateOperation,
   listAgentTypes: () => ok(agentTypeSummaries()),
 
   getAgentTypeSchema: ({ params }) => {
@@ -327,17 +274,10 @@ export const operations: Operations = {
 
   putCredentials: async ({ params, body }, deps) => {
     const row = agentOr404(deps, params);
-    const secretKeys = secretKeysOf(agentTypes[row.type].sections.hostCredentials);
     const value = await credentialsWithStoredSecrets(deps, row, unwrap(body, 'hostCredentials'));
     refuseWhileRunning(row, 'changing its credentials');
-    const conflict = sharedSourceConflict(deps, row, value);
-    if (conflict)
-      throw problem.conflict(
-        `Agent "${conflict.other.id}" of pipeline "${conflict.other.pipelineId}" ${conflict.reason}`,
-        `/hostCredentials/${conflict.field}`,
-      );
-    const secrets = Object.fromEntries(secretKeys.map((k) => [k, value[k]]));
-    const plain = Object.fromEntries(Object.entries(value).filter(([k]) => !secretKeys.includes(k)));
+    refuseSharedSource(deps, row, value);
+    const { plain, secrets } = splitSecrets(row, value);
     checkNames(deps, {
       pipelineId: row.pipelineId,
       agent: { id: row.id, settings: { hostCredentials: plain } },
@@ -345,9 +285,19 @@ export const operations: Operations = {
     const sealed = await deps.secrets.seal(JSON.stringify(secrets), secretContext(row));
     const at = deps.now().toISOString();
     const state = stateAfterConfiguring(row, true, row.configuration !== null);
+    // Tried with these very credentials just before (the app's Apply validates first): said with them.
+    const signOn = deps.signOns.recall(row.pipelineId, row.id, value);
     deps.repo.transaction(() => {
       deps.repo.putCredentials(row, plain, sealed, state, at);
       deps.repo.addEvent(row.pipelineId, row.id, 'credentials-replaced', { state }, at);
+      if (signOn)
+        deps.repo.addEvent(
+          row.pipelineId,
+          row.id,
+          'credentials-signed-on',
+          { status: signOn.status, message: signOn.message },
+          at,
+        );
     });
     const stored = deps.repo.storedAgent(row.pipelineId, row.id);
     // Just written in the transaction above: the stored credentials, secrets redacted.
@@ -359,7 +309,9 @@ export const operations: Operations = {
   testCredentials: async ({ params, body }, deps) => {
     const row = agentOr404(deps, params);
     const value = await credentialsWithStoredSecrets(deps, row, unwrap(body, 'hostCredentials'));
-    return ok(await signOnResult(() => pluginOf(deps.plugins, row.type).testConnection(value)));
+    const result = await signOnResult(() => pluginOf(deps.plugins, row.type).testConnection(value));
+    deps.signOns.remember(row.pipelineId, row.id, value, result);
+    return ok(result);
   },
 
   putSpecific: ({ params, body }, deps) => {

@@ -34,6 +34,14 @@ interface AgentRecord {
 }
 
 /** An agent as the store hands it over: its settings without the secrets, which stay sealed. */
+/** How the credentials stored while a pipeline waited fared at their sign-on. */
+export interface PendingSignOn {
+  agentId: string;
+  at: string;
+  outcome: 'passed' | 'failed' | 'untried';
+  message: string;
+}
+
 export interface StoredAgent {
   pipelineId: string;
   id: string;
@@ -153,6 +161,17 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
          AND id > coalesce((SELECT max(id) FROM events WHERE pipeline_id = ? AND agent_id = ?
            AND kind IN ('started', 'resumed-after-restart')), 0)
        ORDER BY id DESC LIMIT 1`,
+    ),
+    /** The credentials stored, and the sign-ons told with them, of the pipeline's agents since its source's start. */
+    credentialsAfterStart: db.prepare<
+      [string, string, string],
+      { agent_id: string; at: string; kind: string; data: string }
+    >(
+      `SELECT agent_id, at, kind, data FROM events WHERE pipeline_id = ?
+         AND kind IN ('credentials-replaced', 'credentials-signed-on')
+         AND id > coalesce((SELECT max(id) FROM events WHERE pipeline_id = ? AND agent_id = ?
+           AND kind IN ('started', 'resumed-after-restart')), 0)
+       ORDER BY id`,
     ),
     lastSchemaChange: db.prepare<[string, string], { at: string; kind: string; data: string }>(
       "SELECT at, kind, data FROM events WHERE pipeline_id = ? AND agent_id = ? AND kind IN ('schema-changed', 'schema-change-withheld') ORDER BY id DESC LIMIT 1",
@@ -324,6 +343,32 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
      */
     settingsPendingSince: (pipelineId: string, sourceAgentId: string): string | null =>
       q.settingsAfterStart.get(pipelineId, pipelineId, sourceAgentId)?.at ?? null,
+    /**
+     * Whether the credentials stored since the source last started signed on when stored, the worst
+     * first: one that failed, then one stored with no sign-on tried, then all passed. Null when none
+     * were stored since.
+     */
+    pendingSignOn: (pipelineId: string, sourceAgentId: string): PendingSignOn | null => {
+      const latest = new Map<string, PendingSignOn>();
+      for (const row of q.credentialsAfterStart.all(pipelineId, pipelineId, sourceAgentId)) {
+        const data = safeJson(row.data) as { status?: unknown; message?: unknown } | undefined;
+        latest.set(
+          row.agent_id,
+          row.kind === 'credentials-replaced'
+            ? { agentId: row.agent_id, at: row.at, outcome: 'untried', message: '' }
+            : {
+                agentId: row.agent_id,
+                at: row.at,
+                outcome: data?.status === 'passed' ? 'passed' : 'failed',
+                message: typeof data?.message === 'string' ? data.message : '',
+              },
+        );
+      }
+      const all = [...latest.values()];
+      return (
+        all.find((p) => p.outcome === 'failed') ?? all.find((p) => p.outcome === 'untried') ?? all[0] ?? null
+      );
+    },
     /** The agent's latest schema change among the events kept, applied or withheld. */
     lastSchemaChange: (pipelineId: string, agentId: string) => {
       const row = q.lastSchemaChange.get(pipelineId, agentId);
