@@ -2,7 +2,7 @@
 // above it count the same pipelines (from the statuses main pushes; no request of its own).
 import { BacklogGauge } from './BacklogGauge';
 import { backlogPointOf } from '../store/live';
-import type { HomeRow } from './HomeScreen';
+import type { HomeRow } from './homeRow';
 import { plural } from '../../shared/format';
 
 export function BacklogOverview({ rows }: { rows: readonly HomeRow[] }) {

@@ -3,26 +3,14 @@
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
 import { count, duration, dateTime, pendingAction, timeOfDay } from '../../shared/format';
-import {
-  alertSettingsSchema,
-  CONNECTION_WORDS,
-  type AlertSettings,
-  type FleetEngine,
-} from '../../shared/push';
-import type { OverviewAgent, OverviewPipeline } from '../../shared/liveFeed';
+import { alertSettingsSchema, CONNECTION_WORDS, type AlertSettings } from '../../shared/push';
+import type { OverviewAgent } from '../../shared/liveFeed';
 import { showScreen, useStore } from '../store';
 import { openPipeline, trySandbox } from '../store/pipelinePage';
 import { AlertSettingsForm } from './AlertSettingsForm';
 import { homeAgentOf, pipelineRoute, shortened } from '../../shared/pipelineWords';
 import { BacklogOverview } from './BacklogOverview';
-
-export interface HomeRow {
-  engine: FleetEngine;
-  pipeline: OverviewPipeline;
-  agent: OverviewAgent;
-  rank: number;
-  why: string | null;
-}
+import type { HomeRow } from './homeRow';
 
 /** Until the user's settings are read: the same defaults main applies. */
 const DEFAULT_SETTINGS = alertSettingsSchema.parse({});
@@ -35,6 +23,8 @@ function rankOf(
   const { status } = agent;
   if (status.state === 'failed') return { rank: 0, why: 'failed' };
   if ((status.warnings ?? []).length > 0) return { rank: 1, why: 'at risk of losing changes' };
+  if (status.settingsPendingSince && status.pendingSignOn?.outcome === 'failed')
+    return { rank: 1, why: null };
   const suspended = status.tablesSuspended?.length ?? 0;
   if (suspended > 0) return { rank: 1, why: `${suspendedText(status)}` };
   const { lagSeconds: lagLimit, backlogRows: backlogLimit } = settings ?? DEFAULT_SETTINGS;
@@ -226,9 +216,10 @@ export function HomeScreen() {
                     <td>
                       <span className={`state state-${s.state}`}>{s.state}</span>
                       {s.settingsPendingSince && (
-                        <span className="warn">
+                        <span className={s.pendingSignOn?.outcome === 'failed' ? 'problem' : 'warn'}>
                           {' '}
                           · new settings pending, in effect at {pendingAction(s.state)}
+                          {s.pendingSignOn?.outcome === 'failed' && ': they did not sign on'}
                         </span>
                       )}
                       {why && why !== 'failed' && (
