@@ -131,6 +131,11 @@ export const applyAnswerSchema = z.object({
       agents: z.array(z.object({ id: idSchema, type: agentTypeSchema, role: agentRoleSchema })),
     })
     .optional(),
+  /**
+   * Set when the settings passed every rule but signing on with them failed, and
+   * `applyDespiteSignOn` was not given: the sign-on's result, for the DBA to decide. Nothing stored.
+   */
+  signOn: checkResultSchema.optional(),
 });
 const sectionBody = z.record(z.string(), z.unknown());
 
@@ -175,6 +180,8 @@ export const contract = {
       configuration: sectionBody,
       /** The DBA agreed to add to (or change) a pipeline the engine already holds. */
       joinExisting: z.boolean().optional(),
+      /** The DBA saw signing on with these settings fail, and applies them all the same. */
+      applyDespiteSignOn: z.boolean().optional(),
       /** The name of a pipeline this Apply creates; its id when left out. An existing one keeps its own. */
       pipelineName: displayNameSchema.optional(),
     }),

@@ -23,16 +23,15 @@ export function pipelineRoute(pipeline: { agents: readonly AgentLike[] }): strin
   return `${source ? databaseOf(source.type) : 'no source'} → ${target ? databaseOf(target.type) : 'SQLite file'}`;
 }
 
-/** An agent as listed under its pipeline: "source sales (Change tracking, SQL Server)". */
-export function agentWords(agent: AgentLike): string {
+/** What an agent is: "Change tracking, SQL Server"; one word when its title is its database. */
+export function agentKind(agent: { type: string }): string {
   const known = agent.type in agentTypes ? agentTypes[agent.type as AgentType] : undefined;
-  const kind = !known
-    ? agent.type
-    : known.title === known.database
-      ? known.title
-      : `${known.title}, ${known.database}`;
-  return `${agent.role} ${agent.id} (${kind})`;
+  if (!known) return agent.type;
+  return known.title === known.database ? known.title : `${known.title}, ${known.database}`;
 }
+
+/** An agent as listed under its pipeline: "source sales (Change tracking, SQL Server)". */
+export const agentWords = (agent: AgentLike): string => `${agent.role} ${agent.id} (${agentKind(agent)})`;
 
 /** A reason cut to `max` characters at a word's end, marked as cut; the whole is for its tooltip. */
 export function shortened(text: string, max: number): string {

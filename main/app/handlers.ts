@@ -107,6 +107,15 @@ class Refused extends Error {
   }
 }
 
+/** The fields an engine's refusal names, for the form to show beside them. */
+const problemsOf = (refused: Refused) =>
+  (refused.cause.problem?.errors ?? []).map((e) => ({
+    pointer: e.pointer,
+    received: '',
+    rule: '',
+    message: e.detail,
+  }));
+
 async function onEngine<T>(
   deps: Deps,
   profileId: string,
@@ -230,6 +239,28 @@ export const handlers: Handlers = {
           },
         };
       }
+      // Every rule of both PUTs first, and the sign-on, with nothing stored: a refusal leaves the
+      // engine as it was (an edit is never half applied), and a failing sign-on is the DBA's call.
+      const checked = await send(
+        `POST ${base}/agents/${ids.agentId}/config/validate`,
+        200,
+        () =>
+          client.validateConfig(ids, {
+            type: input.agentType,
+            role,
+            hostCredentials: input.hostCredentials,
+            configuration: input.configuration,
+            signOn: true,
+          }),
+        (answer) =>
+          `both objects accepted, nothing stored; sign-on ${answer.signOn?.status ?? 'not tried'}: ${answer.signOn?.message ?? ''}`,
+      ).catch((error: unknown) => {
+        if (error instanceof Refused) return error;
+        throw error;
+      });
+      if (checked instanceof Refused) return { steps, problems: problemsOf(checked), agent: null };
+      if (checked.signOn && checked.signOn.status !== 'passed' && !input.applyDespiteSignOn)
+        return { steps, problems: [], agent: null, signOn: checked.signOn };
       /** What this Apply made, removed again when a later step is refused: nothing half-made stays. */
       const made = { pipeline: false, agent: false };
       const undo = async () => {
@@ -293,13 +324,7 @@ export const handlers: Handlers = {
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
         await undo().catch(() => undefined);
-        const problems = (error.cause.problem?.errors ?? []).map((e) => ({
-          pointer: e.pointer,
-          received: '',
-          rule: '',
-          message: e.detail,
-        }));
-        return { steps, problems, agent: null };
+        return { steps, problems: problemsOf(error), agent: null };
       }
     });
   },

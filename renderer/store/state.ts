@@ -187,8 +187,18 @@ export interface WizardState {
   connection?: CheckResult | 'testing';
   /** The last "Apply" to an engine: each request with its answer. */
   applied?: z.infer<typeof applyAnswerSchema> | 'applying';
+  /** What the DBA agreed to at the last Apply (to join a pipeline that exists), kept for its next ask. */
+  consent?: ApplyConsent;
   /** Editing an agent an engine holds: its address and state; secrets left blank keep the stored ones. */
   editing?: { profileId: string; pipelineId: string; agentId: string; state: string };
+}
+
+/** What the DBA agreed to, one question at a time, before Apply stores anything. */
+export interface ApplyConsent {
+  /** Add to (or change) a pipeline the engine already holds. */
+  joinExisting?: boolean;
+  /** Store settings whose sign-on failed. */
+  despiteSignOn?: boolean;
 }
 
 export interface ApplyAddress {

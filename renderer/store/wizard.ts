@@ -4,7 +4,7 @@ import { secretKeysOf } from '../../shared/config/parse';
 import { initialValues, toBody, type FormValue } from './formValues';
 import { useStore } from './index';
 import { closePicker, openPicker } from './tablePicker';
-import type { ApplyAddress, WizardState } from './state';
+import type { ApplyAddress, ApplyConsent, WizardState } from './state';
 
 const update = (change: (w: WizardState) => Partial<WizardState>) =>
   useStore.setState((s) => (s.wizard ? { wizard: { ...s.wizard, ...change(s.wizard) } } : s));
@@ -73,7 +73,7 @@ export function openWizardToEdit(
 
 /** The engine, pipeline or agent id typed at Apply: the wizard keeps it until the DBA changes it. */
 export function setApplyAddress(change: Partial<ApplyAddress>): void {
-  update((w) => ({ applyTo: { ...w.applyTo, ...change }, applied: undefined }));
+  update((w) => ({ applyTo: { ...w.applyTo, ...change }, applied: undefined, consent: undefined }));
 }
 
 /** The refused field has been focused. */
@@ -96,6 +96,16 @@ export function setField(section: SectionId, key: string, value: FormValue): voi
     // A result about other values would mislead.
     ...(section === 'hostCredentials' && { connection: undefined }),
     applied: undefined,
+  }));
+}
+
+/** From a failed sign-on back to step 1, the password focused (what most often is wrong). */
+export function correctCredentials(): void {
+  update((w) => ({
+    step: 'hostCredentials',
+    focusField: secretKeysOf(agentTypes[w.agentType].sections.hostCredentials)[0],
+    applied: undefined,
+    consent: undefined,
   }));
 }
 
@@ -165,12 +175,15 @@ export async function testConnection(): Promise<void> {
  * their fields, the first one focused. A pipeline that exists is joined only once the DBA confirmed
  * (`joinExisting`); an edit always changes its own.
  */
-export async function applyToEngine(joinExisting = false): Promise<void> {
+export async function applyToEngine(agreed: ApplyConsent = {}): Promise<void> {
   const { wizard, api } = useStore.getState();
   if (!wizard || !api || wizard.applied === 'applying') return;
   const target = wizard.applyTo;
   const { sections } = agentTypes[wizard.agentType];
-  update(() => ({ applied: 'applying', error: undefined }));
+  // Consent given to the question before this one still holds (joined, then asked about the sign-on).
+  const consent = agreed.despiteSignOn ? { ...wizard.consent, ...agreed } : agreed;
+  const joinExisting = consent.joinExisting === true;
+  update(() => ({ applied: 'applying', error: undefined, consent }));
   // The tables of an earlier Apply's pipeline are not this one's.
   closePicker();
   try {
@@ -187,6 +200,7 @@ export async function applyToEngine(joinExisting = false): Promise<void> {
         joinExisting ||
         wizard.editing !== undefined ||
         (wizard.role === 'target' && wizard.pipelineId === target.pipelineId),
+      ...(consent.despiteSignOn && { applyDespiteSignOn: true }),
     });
     const refusedStep = SECTION_IDS.find((id) =>
       applied.problems.some((p) => p.pointer.startsWith(`/${id}/`)),

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import type { CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
-import { applyToEngine, setApplyAddress } from '../store/wizard';
+import { applyToEngine, correctCredentials, setApplyAddress } from '../store/wizard';
 import { useStore } from '../store';
 import { agentTypes } from '../../shared/agents';
 import { openPipeline } from '../store/pipelinePage';
@@ -111,7 +111,8 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
       {applied && applied !== 'applying' && applied.existing && (
         <JoinExisting existing={applied.existing} agentId={agentId} />
       )}
-      {applied && applied !== 'applying' && !applied.existing && (
+      {applied && applied !== 'applying' && applied.signOn && <SignOnFailed signOn={applied.signOn} />}
+      {applied && applied !== 'applying' && !applied.existing && !applied.signOn && (
         <>
           <p role="status" className={applied.agent ? 'ok' : 'problem'}>
             {applied.agent
@@ -182,11 +183,46 @@ function JoinExisting({
         Nothing has been sent.
       </p>
       <div className="actions">
-        <button type="button" className="primary" onClick={() => void applyToEngine(true)}>
+        <button type="button" className="primary" onClick={() => void applyToEngine({ joinExisting: true })}>
           {replaced ? `Replace the settings of ${agentId}` : `Add ${agentId} to ${existing.pipelineId}`}
         </button>
         <button type="button" onClick={() => setApplyAddress({})}>
           Cancel, to choose another pipeline id
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Every rule passed but signing on with these settings failed: nothing is stored until the DBA says
+ * so (a host down for maintenance is a reason to store them anyway; a mistyped password is not).
+ */
+function SignOnFailed({ signOn }: { signOn: CheckResult }) {
+  const question = useFocusOn<HTMLDivElement>(signOn);
+  const editing = useStore((s) => s.wizard?.editing !== undefined);
+  return (
+    <div
+      ref={question}
+      tabIndex={-1}
+      role="alertdialog"
+      aria-label="Sign-on failed"
+      className="note problem-box"
+    >
+      <p>
+        <strong>Signing on with these settings failed:</strong> {signOn.message}
+        {signOn.remedy && <span className="muted"> Remedy: {signOn.remedy}</span>}
+      </p>
+      <p>
+        Nothing has been stored. Stored anyway, they show as failing to sign on until they are fixed
+        {editing ? ', and the pipeline fails at its next Start or Resume' : ''}.
+      </p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={correctCredentials}>
+          Correct the credentials
+        </button>
+        <button type="button" onClick={() => void applyToEngine({ despiteSignOn: true })}>
+          Apply anyway
         </button>
       </div>
     </div>

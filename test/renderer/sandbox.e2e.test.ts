@@ -130,9 +130,13 @@ describe('Try the sandbox', () => {
     // Home's overview shows every pipeline Home lists: this one waits, the SQL Server one does not.
     await page.getByRole('button', { name: 'Home' }).click();
     await expect
-      .poll(() => page.getByLabel('Backlog of Sandbox: IBM i SHOP and LEGACY to SQLite').textContent(), { timeout: 25_000 })
+      .poll(() => page.getByLabel('Backlog of Sandbox: IBM i SHOP and LEGACY to SQLite').textContent(), {
+        timeout: 25_000,
+      })
       .toContain('30 rows waiting');
-    expect(await page.getByLabel('Backlog of Sandbox: Sales to SQLite').textContent()).toContain('0 rows waiting');
+    expect(await page.getByLabel('Backlog of Sandbox: Sales to SQLite').textContent()).toContain(
+      '0 rows waiting',
+    );
     // Back returns to the pipeline's Status, as the address kept it.
     await page.goBack();
     await backlog.waitFor();

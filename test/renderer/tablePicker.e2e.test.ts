@@ -216,12 +216,17 @@ describe('choosing tables', () => {
     // Added behind the page's back: the page reads its pipelines again.
     await page.reload();
     await page.getByRole('button', { name: 'Pipelines' }).click();
-    await page.getByLabel('Pipeline', { exact: true }).selectOption('picked/copy');
+    await page.getByLabel('Pipeline', { exact: true }).selectOption('picked/ibmi');
+    // One pipeline, its agents under it: the target opened there.
+    await page
+      .getByRole('navigation', { name: 'Agents of picked' })
+      .getByRole('button', { name: 'target copy (SQLite file, SQLite)' })
+      .click();
     await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Remove agent…' }).click();
     const removal = page.getByRole('group', { name: 'Confirm remove agent' });
     expect(await removal.textContent()).toContain(
-      'Remove agent copy (sqlite, a target) from pipeline picked? Its settings, its rows kept aside and its verify reports go. The pipeline keeps ibmi, its tables and its events.',
+      'Remove the target agent copy (SQLite file, SQLite) from pipeline picked? Its settings, its rows kept aside and its verify reports go. The pipeline keeps ibmi, its tables and its events.',
     );
     await removal.getByRole('button', { name: 'Yes, remove copy' }).click();
     await page.getByRole('status').getByText('Agent copy removed from pipeline picked').waitFor();

@@ -63,7 +63,10 @@ describe('the target step', () => {
       .toBe('passed');
 
     // The source agent's Start writes into the schema.
-    await page.getByLabel('Pipeline', { exact: true }).selectOption('sandbox/sales');
+    await page
+      .getByRole('navigation', { name: /^Agents of / })
+      .getByRole('button', { name: 'source sales (Change tracking, SQL Server)' })
+      .click();
     const writes = await openSection(page, 'Settings');
     await writes.getByText('Writes through target agent target (postgresql)').waitFor();
     await startPipeline(page);

@@ -163,26 +163,37 @@ describe("a new DBA's whole flow", () => {
     await expect.poll(() => page.getByLabel('Connection test').textContent()).toMatch(/^Connected\. /);
     // A wrong password stored while paused: Status and Home say it waits, never "no problem";
     // Resume starts the pipeline with it, and its refusal shows.
-    const applyPassword = async (typed: string) => {
+    const applyPassword = async (typed: string, signsOn = true) => {
       await page.getByLabel('Password', { exact: true }).fill(typed);
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByRole('button', { name: 'Check settings' }).click();
       await page.getByRole('button', { name: 'Apply changes' }).click();
+      if (!signsOn) {
+        // Apply signs on first and asks: nothing is stored until the DBA says so.
+        const asked = page.getByRole('alertdialog', { name: 'Sign-on failed' });
+        await expect.poll(() => asked.textContent()).toContain('18456');
+        expect(await asked.textContent()).toContain('Nothing has been stored.');
+        expect(await asked.evaluate((el) => el === document.activeElement)).toBe(true);
+        await asked.getByRole('button', { name: 'Apply anyway' }).click();
+      }
       await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
       await page.goBack();
       await page.getByRole('region', { name: 'Settings section' }).waitFor();
     };
-    await applyPassword('Not-The-Password-1');
+    await applyPassword('Not-The-Password-1', false);
     await openSection(page, 'Status');
     const problemRegion = page.getByRole('region', { name: 'Latest problem' });
     await expect
       .poll(() => page.getByLabel('Pending settings').textContent())
       .toContain('New settings pending, in effect at Resume');
+    expect(await page.getByLabel('Pending settings').textContent()).toMatch(
+      /did not sign on when stored:.*18456/,
+    );
     expect(await problemRegion.getByText('No problem reported.').count()).toBe(0);
     await page.getByRole('button', { name: 'Home', exact: true }).click();
     await expect
       .poll(() => page.getByRole('row').filter({ hasText: 'my-sales' }).textContent())
-      .toContain('new settings pending, in effect at Resume');
+      .toContain('new settings pending, in effect at Resume: they did not sign on');
     await page.goBack();
     await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Resume' }).click();

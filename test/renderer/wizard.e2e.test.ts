@@ -160,6 +160,7 @@ describe('web mode: test the connection, then apply to the local engine', () => 
     await expect
       .poll(requests)
       .toEqual([
+        'POST /pipelines/ui-shop/agents/ibmi/config/validate → 200',
         'POST /pipelines → 201',
         'POST /pipelines/ui-shop/agents → 201',
         'PUT /pipelines/ui-shop/agents/ibmi/config/credentials → 200',
@@ -211,6 +212,7 @@ describe('web mode: test the connection, then apply to the local engine', () => 
     await expect
       .poll(requests)
       .toEqual([
+        'POST /pipelines/ui-shop/agents/ibmi2/config/validate → 200',
         'POST /pipelines/ui-shop/agents → 201',
         'PUT /pipelines/ui-shop/agents/ibmi2/config/credentials → 200',
         'PUT /pipelines/ui-shop/agents/ibmi2/config/specific → 200',

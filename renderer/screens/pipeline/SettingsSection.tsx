@@ -9,7 +9,7 @@ import { dateTime } from '../../../shared/format';
 import { redactedEntries } from '../../../shared/config/parse';
 import type { Section } from '../../../shared/config/section';
 import { agentTypes } from '../../../shared/agents';
-import { agentWords } from '../../../shared/pipelineWords';
+import { agentKind, agentWords } from '../../../shared/pipelineWords';
 
 function Values({
   title,
@@ -151,8 +151,8 @@ export function SettingsSection() {
       </p>
       {removing === pipelinePage.selected && (
         <p role="group" aria-label="Confirm remove agent" className="confirm">
-          Remove agent {agentWords(agent)} from pipeline {pipeline.name}? Its settings, its rows kept aside
-          and its verify reports go.{' '}
+          Remove the {agent.role} agent {agent.id} ({agentKind(agent)}) from pipeline {pipeline.name}? Its
+          settings, its rows kept aside and its verify reports go.{' '}
           {others.length > 0
             ? `The pipeline keeps ${others.map((a) => a.id).join(' and ')}, its tables and its events.`
             : 'The pipeline stays, with its tables and events, and no agent.'}{' '}

@@ -128,10 +128,28 @@ function PendingSettings() {
         The pipeline still holds the settings it started with.{' '}
         {status.state === 'paused'
           ? 'Resume starts it again with the new ones, from its checkpoints: nothing is copied again or lost.'
-          : 'Start runs it with them, from its checkpoints.'}{' '}
-        Run the checks first to see that they sign on.
+          : 'Start runs it with them, from its checkpoints.'}
       </p>
+      <SignOnOfPending signOn={status.pendingSignOn ?? null} />
     </div>
+  );
+}
+
+/** How the pending credentials fared when stored: a failure is the problem, never "no problem". */
+function SignOnOfPending({
+  signOn,
+}: {
+  signOn: NonNullable<ReturnType<typeof useAgentStatus>>['pendingSignOn'];
+}) {
+  if (!signOn || signOn.outcome === 'untried')
+    return <p>No sign-on was tried with the new credentials: run the checks before you go on.</p>;
+  if (signOn.outcome === 'passed')
+    return <p className="ok">The new credentials signed on when stored ({dateTime(signOn.at)}).</p>;
+  return (
+    <p className="problem">
+      <strong>The new credentials of {signOn.agentId} did not sign on when stored:</strong> {signOn.message}{' '}
+      Correct them in Settings (Edit agent…) before you go on, or the pipeline fails when it takes them.
+    </p>
   );
 }
 

@@ -36,15 +36,10 @@ describe('applyAgentConfig', () => {
       configuration: {},
     });
     expect(answer.agent).toBeNull();
+    // Both objects are checked before anything is made: a refusal leaves nothing to clean up.
     expect(
       (answer.steps as { request: string; status: number }[]).map((s) => `${s.request} ${s.status}`),
-    ).toEqual([
-      'POST /pipelines 201',
-      'POST /pipelines/p-apply/agents 201',
-      'PUT /pipelines/p-apply/agents/ibmi/config/credentials 422',
-      'DELETE /pipelines/p-apply 204',
-    ]);
-    // What the refused Apply made is gone: no half-made pipeline waits for the DBA to find it.
+    ).toEqual(['POST /pipelines/p-apply/agents/ibmi/config/validate 422']);
     expect(await pipelineIds()).not.toContain('p-apply');
     const problems = answer.problems as { pointer: string; message: string }[];
     expect(problems.map((p) => p.pointer).sort()).toEqual([
@@ -76,6 +71,7 @@ const applyJournal = (
   agentId: string,
   hostCredentials: Record<string, unknown>,
   joinExisting?: boolean,
+  configuration: Record<string, unknown> = {},
 ) =>
   call('applyAgentConfig', {
     profileId: 'local',
@@ -83,8 +79,10 @@ const applyJournal = (
     agentId,
     agentType: 'journal',
     hostCredentials,
-    configuration: {},
+    configuration,
     ...(joinExisting !== undefined && { joinExisting }),
+    // No IBM i answers at ibmi01 here: these tests are of the rules, past the sign-on question.
+    applyDespiteSignOn: true,
   });
 const requests = (answer: Record<string, unknown>) =>
   (answer.steps as { request: string; status: number }[]).map((s) => `${s.request} ${s.status}`);
@@ -101,6 +99,7 @@ describe('applyAgentConfig into a pipeline that exists', () => {
     });
     const joined = await applyJournal('p-held', 'second', { ...journal('CDC2'), host: 'ibmi02' }, true);
     expect(requests(joined)).toEqual([
+      'POST /pipelines/p-held/agents/second/config/validate 200',
       'POST /pipelines/p-held/agents 201',
       'PUT /pipelines/p-held/agents/second/config/credentials 200',
       'PUT /pipelines/p-held/agents/second/config/specific 200',
@@ -109,12 +108,7 @@ describe('applyAgentConfig into a pipeline that exists', () => {
 
   it('names the sync library another pipeline uses as the field to change, and keeps nothing it made', async () => {
     const clash = await applyJournal('p-clash', 'shop', journal('CDC1'));
-    expect(requests(clash)).toEqual([
-      'POST /pipelines 201',
-      'POST /pipelines/p-clash/agents 201',
-      'PUT /pipelines/p-clash/agents/shop/config/credentials 409',
-      'DELETE /pipelines/p-clash 204',
-    ]);
+    expect(requests(clash)).toEqual(['POST /pipelines/p-clash/agents/shop/config/validate 409']);
     expect(clash.problems).toEqual([
       expect.objectContaining({
         pointer: '/hostCredentials/syncLibrary',
@@ -123,11 +117,45 @@ describe('applyAgentConfig into a pipeline that exists', () => {
     ]);
     expect(await pipelineIds()).not.toContain('p-clash');
 
-    // Joining a pipeline that exists: only the agent this Apply made is removed.
+    // Joining a pipeline that exists: refused before the agent is made, so the pipeline is as it was.
     const joined = await applyJournal('p-held', 'third', journal('CDC1'), true);
-    expect(requests(joined).at(-1)).toBe('DELETE /pipelines/p-held/agents/third 204');
+    expect(requests(joined)).toEqual(['POST /pipelines/p-held/agents/third/config/validate 409']);
     const agents = (await held()).find((p) => p.id === 'p-held')?.agents.map((a) => a.id);
     expect(agents?.sort()).toEqual(['second', 'shop']);
+  });
+
+  it('never half-applies an edit: a refused configuration leaves the stored credentials as they were', async () => {
+    const edit = await applyJournal('p-held', 'shop', { ...journal('CDC1'), host: 'ibmi09' }, true, {
+      noSuchSetting: 1,
+    });
+    expect(requests(edit)).toEqual(['POST /pipelines/p-held/agents/shop/config/validate 422']);
+    expect(edit.problems).toEqual([expect.objectContaining({ pointer: '/configuration/noSuchSetting' })]);
+    const shop = (await held()).find((p) => p.id === 'p-held')?.agents.find((a) => a.id === 'shop') as
+      { hostCredentials: { host: string } } | undefined;
+    expect(shop?.hostCredentials.host).toBe('ibmi01');
+  });
+});
+
+describe('applyAgentConfig when signing on fails', () => {
+  it('stores nothing and says why, until the DBA applies anyway', async () => {
+    const asked = await call('applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'p-signon',
+      agentId: 'shop',
+      agentType: 'journal',
+      hostCredentials: journal('CDCS'),
+      configuration: {},
+    });
+    expect(asked).toMatchObject({
+      agent: null,
+      problems: [],
+      signOn: { id: 'connection', status: 'failed' },
+    });
+    expect(requests(asked)).toEqual(['POST /pipelines/p-signon/agents/shop/config/validate 200']);
+    expect(await pipelineIds()).not.toContain('p-signon');
+    const applied = await applyJournal('p-signon', 'shop', journal('CDCS'));
+    expect(applied.agent).not.toBeNull();
+    expect(applied.signOn).toBeUndefined();
   });
 });
 
@@ -141,6 +169,7 @@ describe('applyAgentConfig names the pipeline it creates', () => {
       hostCredentials: journal('CDCN'),
       configuration: {},
       pipelineName: 'Shop floor, plant 2',
+      applyDespiteSignOn: true,
     });
     expect(made.agent).not.toBeNull();
     const named = () =>
@@ -157,6 +186,7 @@ describe('applyAgentConfig names the pipeline it creates', () => {
       configuration: {},
       pipelineName: 'Another name',
       joinExisting: true,
+      applyDespiteSignOn: true,
     });
     expect((await named()).find((p) => p.id === 'p-named')?.name).toBe('Shop floor, plant 2');
   });
