@@ -55,9 +55,15 @@ export function parseBaseUrl(baseUrl: string): URL {
   return parsed.url;
 }
 
+/**
+ * A refusal in the engine's words, each said once: the screens show this message, so no status code,
+ * title or JSON pointer (the field a pointer names is shown beside it by the form, from `problem`).
+ */
 function describeProblem(p: ProblemDetails): string {
-  const fields = p.errors?.map((e) => `${e.pointer}: ${e.detail}`) ?? [];
-  return [`${p.title} (${p.status}): ${p.detail}`, ...fields].join('\n');
+  const fields = p.errors?.map((e) => e.detail) ?? [];
+  // "3 values are invalid; see errors." says nothing once the errors follow.
+  const lines = fields.length > 1 ? fields : [p.detail, ...fields];
+  return [...new Set(lines.filter((line) => line.trim() !== ''))].join('\n') || p.title;
 }
 
 /** The engine's origin (with any path prefix) and the fetch that reaches it (pinned for https). */

@@ -106,7 +106,7 @@ const invalid = (pointer: string, received: unknown, rule: string, message: stri
   message,
 });
 
-/** The rules one pipeline's entities and agents break among themselves. */
+/** The rules one pipeline's entities and agents break among themselves (entities counted from 1 in words; pointers from 0). */
 function ownProblems(view: PipelineView): Problem[] {
   const out: Problem[] = [];
   const { names, type } = view.target;
@@ -120,7 +120,7 @@ function ownProblems(view: PipelineView): Problem[] {
           `${at}/target/schema`,
           e.target.schema,
           `left out for a ${type} target, which has no schemas`,
-          `target.schema "${e.target.schema}" of entity ${i} cannot be honoured: a ${type} target has no schemas, so leave it out (tables that differ only in schema would be one table).`,
+          `target.schema "${e.target.schema}" of entity ${i + 1} cannot be honoured: a ${type} target has no schemas, so leave it out (tables that differ only in schema would be one table).`,
         ),
       );
     const reserved = names.reserved(
@@ -133,7 +133,7 @@ function ownProblems(view: PipelineView): Problem[] {
           `${at}/target/table`,
           e.target.table,
           'not a name the engine keeps for itself',
-          `target ${entityText(e)} of entity ${i} is ${reserved}; choose another name.`,
+          `target ${entityText(e)} of entity ${i + 1} is ${reserved}; choose another name.`,
         ),
       );
     const target = targetTableOf(view, e);
@@ -145,7 +145,7 @@ function ownProblems(view: PipelineView): Problem[] {
           `${at}/target/table`,
           e.target.table,
           `a target table no other entity writes, compared as ${type} compares names`,
-          `Entities ${before} (${entityText(view.entities[before] as Entity)}) and ${i} (${entityText(e)}) would write one table: ${type} takes both names for the same table.`,
+          `Entities ${before + 1} (${entityText(view.entities[before] as Entity)}) and ${i + 1} (${entityText(e)}) would write one table: ${type} takes both names for the same table.`,
         ),
       );
     for (const source of view.sources) {
@@ -156,7 +156,7 @@ function ownProblems(view: PipelineView): Problem[] {
             `${at}/source`,
             e.source,
             "not one of the source agent's own objects",
-            `Entity ${i} reads ${tableText(e.source.schema, e.source.table)}, which ${why}`,
+            `Entity ${i + 1} reads ${tableText(e.source.schema, e.source.table)}, which ${why}`,
           ),
         );
       const key = `${source.row.id}\u0000${source.names.fold(e.source.schema, e.source.table)}`;
@@ -168,7 +168,7 @@ function ownProblems(view: PipelineView): Problem[] {
             `${at}/source`,
             e.source,
             'each source table at most once per pipeline, compared as the source compares names',
-            `Entities ${first} (${entityText(view.entities[first] as Entity)}) and ${i} (${entityText(e)}) read the same source table: a table is replicated by one entity of a pipeline.`,
+            `Entities ${first + 1} (${entityText(view.entities[first] as Entity)}) and ${i + 1} (${entityText(e)}) read the same source table: a table is replicated by one entity of a pipeline.`,
           ),
         );
     }
@@ -194,11 +194,11 @@ function otherPipelineClash(deps: EngineDeps, view: PipelineView, change: NameCh
       );
       if (written)
         return (
-          `Entity ${i} (${entityText(e)}) of pipeline "${view.id}" and entity ${j} ` +
+          `Entity ${i + 1} (${entityText(e)}) of pipeline "${view.id}" and entity ${j + 1} ` +
           `(${entityText(theirs.entities[j] as Entity)}) of pipeline "${other.id}" would publish to one ${written.what}: their events would interleave. Give one pipeline another subject prefix or stream.`
         );
       return (
-        `Entity ${i} (${entityText(e)}) of pipeline "${view.id}" and entity ${j} ` +
+        `Entity ${i + 1} (${entityText(e)}) of pipeline "${view.id}" and entity ${j + 1} ` +
         `(${entityText(theirs.entities[j] as Entity)}) of pipeline "${other.id}" would write one table of the same ${view.target.type} database: ${view.target.type} takes both names for the same table. Give one of them another target table.`
       );
     }

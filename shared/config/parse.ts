@@ -78,7 +78,8 @@ export function parseSection<S extends z.ZodObject>(
     const value = input[key];
     const received = meta?.kind === 'secret' ? HIDDEN : showValue(value);
     const rule = meta?.rule ?? issue.message;
-    const name = `${key} (${meta?.label ?? key})`;
+    // The field as the form names it; the pointer names the key for a program.
+    const name = meta?.label ?? key;
     const message =
       value === undefined
         ? `${name} is required: ${meta?.help ?? ''}`.trim()

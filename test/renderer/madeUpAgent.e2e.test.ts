@@ -128,7 +128,7 @@ it('shows its own form in the wizard, with its rule and its note', async () => {
   await retries.fill('11');
   await expect
     .poll(() => page.locator('#configuration-retries-error').textContent())
-    .toBe('retries (Retries) must be a whole number from 0 to 10; got 11.');
+    .toBe('Retries must be a whole number from 0 to 10; got 11.');
   await retries.fill('5');
   await page.getByRole('button', { name: 'Check settings' }).click();
   await page.getByText('Settings accepted').waitFor();

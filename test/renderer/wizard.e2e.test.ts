@@ -41,7 +41,7 @@ describe('web mode: change-tracking form', () => {
     await port.fill('70000');
     await expect
       .poll(() => errorOf('hostCredentials-port').textContent())
-      .toBe('port (Port) must be a whole number from 1 to 65535; got 70000.');
+      .toBe('Port must be a whole number from 1 to 65535; got 70000.');
     expect(await port.getAttribute('aria-invalid')).toBe('true');
     expect(await port.getAttribute('aria-describedby')).toContain('hostCredentials-port-error');
     await screenshot(page, 'wizard-bad-port');

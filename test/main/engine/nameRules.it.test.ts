@@ -149,7 +149,7 @@ describe('two entities never write one target table', () => {
     );
     expect(r.status).toBe(422);
     expect(r.pointers).toEqual(['/entities/1/target/table']);
-    expect(r.detail).toMatch(/Entities 0 \(dbo\.A → same\) and 1 \(dbo\.B → SAME\)/);
+    expect(r.detail).toMatch(/Entities 1 \(dbo\.A → same\) and 2 \(dbo\.B → SAME\)/);
     await put(id, {
       entities: [entity(['dbo', 'A'], { table: 'Éte' }), entity(['dbo', 'B'], { table: 'éte' })],
     });

@@ -146,7 +146,7 @@ describe('enums', () => {
   it('names every allowed block size in the message', () => {
     const [problem] = problems(parseSection(jr.hostCredentials, { ...jrCredentials, blockSize: 1024 }));
     expect(problem?.message).toBe(
-      'blockSize (Block size (kilobytes)) must be one of 0, 8, 16, 32, 64, 128, 256, 512; got 1024.',
+      'Block size (kilobytes) must be one of 0, 8, 16, 32, 64, 128, 256, 512; got 1024.',
     );
   });
 });
@@ -175,7 +175,7 @@ describe('ranges: 0, the edges, max+1', () => {
         pointer: '/hostCredentials/port',
         received: '70000',
         rule: 'a whole number from 1 to 65535',
-        message: 'port (Port) must be a whole number from 1 to 65535; got 70000.',
+        message: 'Port must be a whole number from 1 to 65535; got 70000.',
       },
     ]);
   });
@@ -201,7 +201,7 @@ describe('ranges: 0, the edges, max+1', () => {
       parseSection(ct.hostCredentials, { ...ctCredentials, connectionName: 'x'.repeat(129) }),
     );
     expect(tooLong?.message).toMatch(
-      /^connectionName \(Connection name\) must be a string of 1 to 128 characters; got "x{59}… \(131 characters\)\.$/,
+      /^Connection name must be a string of 1 to 128 characters; got "x{59}… \(131 characters\)\.$/,
     );
     const [spaced] = problems(parseSection(ct.hostCredentials, { ...ctCredentials, host: 'sql 01' }));
     expect(spaced?.rule).toBe('a string of 1 to 253 characters with no spaces');
@@ -255,7 +255,7 @@ describe('required fields', () => {
     expect(found.map((p) => p.pointer)).toEqual(required.map((k) => `/hostCredentials/${k}`));
     expect(found.every((p) => p.message.includes('is required'))).toBe(true);
     expect(found.find((p) => p.pointer.endsWith('/host'))?.message).toBe(
-      'host (Host) is required: DNS name or IP address of the server.',
+      'Host is required: DNS name or IP address of the server.',
     );
   });
 
