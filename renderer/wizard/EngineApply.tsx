@@ -2,7 +2,7 @@
 // step 1's "Test connection" result.
 import { useFocusOn } from '../ui/useFocusOn';
 import { useEffect } from 'react';
-import type { CheckResult } from '../../shared/controlApi';
+import { idSchema, type CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, correctCredentials, setApplyAddress } from '../store/wizard';
@@ -46,6 +46,12 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
       aria-label="Apply to an engine"
       onSubmit={(e) => {
         e.preventDefault();
+        // An id the engine would refuse is said beside its field, and nothing is sent.
+        const wrong = editing ? undefined : [pipelineId, agentId].findIndex((v) => idRuleBroken(v) !== null);
+        if (wrong !== undefined && wrong >= 0) {
+          document.getElementById(wrong === 0 ? 'apply-pipeline' : 'apply-agent')?.focus();
+          return;
+        }
         void applyToEngine();
       }}
     >
@@ -65,14 +71,12 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
             value={profileId}
             onChange={(id) => setApplyAddress({ profileId: id })}
           />
-          <div className="field">
-            <label htmlFor="apply-pipeline">Pipeline id</label>
-            <input
-              id="apply-pipeline"
-              value={pipelineId}
-              onChange={(e) => setApplyAddress({ pipelineId: e.target.value })}
-            />
-          </div>
+          <IdField
+            id="apply-pipeline"
+            label="Pipeline id"
+            value={pipelineId}
+            onChange={(v) => setApplyAddress({ pipelineId: v })}
+          />
           {wizard.role === 'source' && (
             <div className="field">
               <label htmlFor="apply-pipeline-name">Pipeline name</label>
@@ -88,14 +92,12 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
               </span>
             </div>
           )}
-          <div className="field">
-            <label htmlFor="apply-agent">Agent id</label>
-            <input
-              id="apply-agent"
-              value={agentId}
-              onChange={(e) => setApplyAddress({ agentId: e.target.value })}
-            />
-          </div>
+          <IdField
+            id="apply-agent"
+            label="Agent id"
+            value={agentId}
+            onChange={(v) => setApplyAddress({ agentId: v })}
+          />
         </div>
       )}
       <div className="actions">
@@ -156,6 +158,33 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
         </>
       )}
     </form>
+  );
+}
+
+/** What is wrong with an id typed for the engine, in words; null when it is fine. */
+function idRuleBroken(value: string): string | null {
+  if (idSchema.safeParse(value).success) return null;
+  return `Use 1 to 63 characters of a to z, 0 to 9, _ or -, starting with a lower-case letter or a digit; "${value.slice(0, 64)}" is not one.`;
+}
+
+/** A pipeline or agent id, its rule said beside it as it is typed. */
+function IdField(props: { id: string; label: string; value: string; onChange: (value: string) => void }) {
+  const problem = idRuleBroken(props.value);
+  return (
+    <div className={`field${problem ? ' has-problem' : ''}`}>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        value={props.value}
+        spellCheck={false}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={`${props.id}-error`}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <p id={`${props.id}-error`} className="problem" aria-live="polite">
+        {problem}
+      </p>
+    </div>
   );
 }
 

@@ -154,6 +154,17 @@ describe('web mode: test the connection, then apply to the local engine', () => 
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Check settings' }).click();
 
+    // An id the engine would refuse is said beside its field, focused, and nothing is sent.
+    await page.getByLabel('Pipeline id').fill('DBA Sales');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const pipelineField = page.getByLabel('Pipeline id');
+    await expect.poll(() => pipelineField.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(await page.locator('#apply-pipeline-error').textContent()).toBe(
+      'Use 1 to 63 characters of a to z, 0 to 9, _ or -, starting with a lower-case letter or a digit; "DBA Sales" is not one.',
+    );
+    expect(await page.getByLabel('Requests sent').count()).toBe(0);
+    expect(await page.getByText('applyAgentConfig').count()).toBe(0);
+
     await page.getByLabel('Pipeline id').fill('ui-shop');
     await page.getByLabel('Agent id').fill('ibmi');
     await page.getByRole('button', { name: 'Apply' }).click();
