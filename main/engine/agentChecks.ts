@@ -50,7 +50,8 @@ export async function runAgentChecks(
           id: 'credentials-set',
           status: 'failed',
           message: 'No host credentials yet.',
-          remedy: 'PUT …/config/credentials with the hostCredentials object.',
+          remedy:
+            'Set the host credentials: Edit agent… in the app (its first step), or PUT …/config/credentials.',
         },
     row.configuration
       ? { id: 'configuration-set', status: 'passed', message: 'Agent settings are stored.', remedy: null }
@@ -58,7 +59,8 @@ export async function runAgentChecks(
           id: 'configuration-set',
           status: 'failed',
           message: 'No agent settings yet.',
-          remedy: 'PUT …/config/specific with the configuration object.',
+          remedy:
+            'Set the agent settings: Edit agent… in the app (its second step), or PUT …/config/specific.',
         },
   ];
   // Names stored before these rules (or around them) are said first; nothing past them is checked,

@@ -21,7 +21,7 @@ export async function readCertificate(path: string): Promise<string> {
       code === 'ENOENT'
         ? `The certificate file ${path} does not exist.`
         : `The certificate file ${path} cannot be read (${code ?? 'error'}).`,
-      'Set certificatePath to the PEM file of the CA that signed the server certificate, readable by this engine.',
+      'Set CA certificate file to the PEM file of the CA that signed the server certificate, readable by this engine.',
       'certificate-file',
     );
   }
@@ -84,7 +84,7 @@ export function explainConnectionError(
   if (/Cannot open database/i.test(text))
     return new AgentConnectionError(
       `The database "${c.databaseName}" does not exist on ${where}, or the login "${c.username}" has no user in it (error 4060).`,
-      'Check databaseName, and create a user for the login in that database.',
+      'Check the Database, and create a user for the login in that database.',
       'database',
     );
   if (/Login failed/i.test(text))
@@ -97,20 +97,20 @@ export function explainConnectionError(
     return new AgentConnectionError(
       `The server certificate of ${where} is not trusted: ${firstLine(text)}`,
       c.certificatePath
-        ? `Check that ${c.certificatePath} is the CA that signed the server certificate, and that host names the certificate's subject.`
-        : 'Set certificatePath to the PEM file of the CA that signed the server certificate, or install that CA in the system store.',
+        ? `Check that ${c.certificatePath} is the CA that signed the server certificate, and that the Host names the certificate's subject.`
+        : 'Set CA certificate file to the PEM file of the CA that signed the server certificate, or install that CA in the system store.',
       'tls',
     );
   if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(text))
     return new AgentConnectionError(
       `The host name ${c.host} cannot be resolved.`,
-      'Check the spelling of host, or use the server IP address.',
+      'Check the spelling of the Host, or use the server IP address.',
       'unreachable',
     );
   if (/ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|timeout|Failed to connect/i.test(text))
     return new AgentConnectionError(
       `${where} cannot be reached: ${firstLine(text)}`,
-      'Check host and port, that SQL Server runs and accepts TCP/IP connections, and that no firewall blocks the port.',
+      'Check the Host and Port, that SQL Server runs and accepts TCP/IP connections, and that no firewall blocks the port.',
       'unreachable',
     );
   return new AgentConnectionError(

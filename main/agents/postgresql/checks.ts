@@ -4,6 +4,7 @@ import type { CheckResult } from '../../../shared/controlApi';
 import { failed, loggedIn, passed } from '../checkResults';
 import { postgresSettingsOf, type PostgresqlAgent } from './settings';
 import { quoted as q } from './identifier';
+import { explainPostgresConnectError } from './errors';
 
 export async function checkPostgresTarget(agent: PostgresqlAgent): Promise<CheckResult[]> {
   const { credentials: c, connection, schema } = postgresSettingsOf(agent);
@@ -11,13 +12,8 @@ export async function checkPostgresTarget(agent: PostgresqlAgent): Promise<Check
   try {
     await client.connect();
   } catch (error) {
-    return [
-      failed(
-        'connection',
-        `PostgreSQL at ${c.host}:${c.port} refused "${c.username}" on "${c.databaseName}": ${(error as Error).message}`,
-        'Check the database, user and password, and pg_hba.conf on the server.',
-      ),
-    ];
+    const why = explainPostgresConnectError(error, c);
+    return [failed('connection', why.message, why.remedy)];
   }
   try {
     // The schema is looked up by its exact name, as the target quotes it: to_regnamespace() and

@@ -336,6 +336,6 @@ describe('TLS with the CA file of certificatePath', () => {
     });
     const untrusted = await withTls({ certificatePath: undefined });
     expect(untrusted?.message).toContain('is not trusted');
-    expect(untrusted?.remedy).toContain('certificatePath');
+    expect(untrusted?.remedy).toContain('CA certificate file');
   });
 });
