@@ -39,6 +39,12 @@ export const agentStatusSchema = z.object({
    * while idle (caught up, nothing new since): that lag is history, not how far behind it is.
    */
   lagSeconds: figure,
+  /**
+   * Set when lagSeconds is the age of the oldest change still waiting, at least: a paused or stopped
+   * pipeline with rows waiting, which no batch measures. The time of the first backlog point that saw
+   * them (the oldest was committed at or before it). Absent otherwise.
+   */
+  waitingSince: timestamp.optional(),
   /** Caught up with nothing new at the source since then; absent from engines that do not say. */
   idleSince: timestamp.nullable().optional(),
   /** Rows (journal entries or changed rows) the source holds that the pipeline has not read yet. */

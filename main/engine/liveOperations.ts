@@ -12,10 +12,17 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
   const figures = deps.metrics.figures(pipelineId, agentId);
   const running = row.state === 'running';
   const held = row.role === 'source' ? deps.runtime.heldTables?.(pipelineId, agentId) : null;
+  // Not applying, rows waiting: the last batch's lag is history; the age of the oldest waiting change,
+  // at least, is how far behind it is.
+  const waitedSeconds =
+    !running && (figures.backlogRows ?? 0) > 0 && figures.waitingSince
+      ? Math.max(0, (deps.now().getTime() - Date.parse(figures.waitingSince)) / 1000)
+      : null;
   return {
     state: row.state,
     failureReason: row.failureReason,
-    lagSeconds: figures.lagSeconds,
+    lagSeconds: waitedSeconds ?? figures.lagSeconds,
+    ...(waitedSeconds !== null && figures.waitingSince && { waitingSince: figures.waitingSince }),
     idleSince: running ? figures.idleSince : null,
     backlogRows: figures.backlogRows,
     secondsLeft: figures.secondsLeft,

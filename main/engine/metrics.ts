@@ -21,6 +21,11 @@ interface AgentCounters {
   backlog: BacklogPoint | null;
   /** When the last backlog point came (seconds). */
   backlogAt: number | null;
+  /**
+   * When a backlog point first saw rows waiting that no batch has taken since (seconds): the oldest
+   * waiting change was committed at or before it, so now minus it is how far behind, at least.
+   */
+  waitingSince: number | null;
   /** Per source table: changes applied by operation, and when its last batch was committed. */
   tables: Map<string, { insert: number; update: number; delete: number; lastAt: number }>;
   /** Per table being copied or copied: rows done and rows expected (null: unknown). */
@@ -40,6 +45,8 @@ export interface AgentFigures {
   lagSeconds: number | null;
   /** Caught up and nothing new since: from the last batch (or the backlog point that said so). */
   idleSince: string | null;
+  /** Rows have waited since at least then with no batch applied (see AgentCounters.waitingSince). */
+  waitingSince: string | null;
   backlogRows: number | null;
   secondsLeft: number | null;
   changesPerSecond: number;
@@ -90,6 +97,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         resnapshots: 0,
         backlog: null,
         backlogAt: null,
+        waitingSince: null,
         tables: new Map(),
         copies: new Map(),
         recent: new Map(),
@@ -108,6 +116,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       if (kind === 'batch-applied') {
         c.batches += 1;
         c.lastBatchAt = now().getTime() / 1000;
+        c.waitingSince = null;
         const batch = batchFigures(data);
         const second = Math.floor(c.lastBatchAt);
         c.recent.set(second, (c.recent.get(second) ?? 0) + batch.changes);
@@ -145,6 +154,8 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       const c = countersOf(pipelineId, agentId);
       c.backlog = point;
       c.backlogAt = now().getTime() / 1000;
+      if (!point.rowsToRead) c.waitingSince = null;
+      else c.waitingSince ??= c.backlogAt;
     },
     stream(pipelineId, agentId, figures) {
       countersOf(pipelineId, agentId).stream = figures;
@@ -159,6 +170,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
       return {
         lagSeconds: idle ? null : (c?.lagSeconds ?? null),
         idleSince: idleSince === null ? null : new Date(idleSince * 1000).toISOString(),
+        waitingSince: c?.waitingSince == null ? null : new Date(c.waitingSince * 1000).toISOString(),
         backlogRows: c?.backlog?.rowsToRead ?? null,
         secondsLeft: c ? secondsLeft(c) : null,
         // Caught up with nothing new: no work is going on, whatever the last minute's batches moved.

@@ -67,6 +67,9 @@ function Gauge({ rows, level, large }: { rows: number; level: keyof typeof LEVEL
       <text x="110" y="67" className="tick" textAnchor="end">
         1M
       </text>
+      <text x="60" y="7" className="tick" textAnchor="middle">
+        1k
+      </text>
     </svg>
   );
 }
@@ -80,7 +83,12 @@ export function BacklogGauge({ backlog, large = false }: { backlog: Backlog | un
   const level = rows === 0 ? 'ok' : rows < FAR_BEHIND ? 'warn' : 'problem';
   return (
     <div className="backlog" aria-label="Backlog">
-      {now.rowsToRead !== null && <Gauge rows={now.rowsToRead} level={level} large={large} />}
+      {now.rowsToRead !== null && (
+        <figure className="gauge-figure">
+          <Gauge rows={now.rowsToRead} level={level} large={large} />
+          <figcaption className="muted">Rows waiting, log scale: 0, 1k at the top, 1M</figcaption>
+        </figure>
+      )}
       <p className={level}>
         <strong>{now.rowsToRead === null ? 'unknown rows' : plural(now.rowsToRead, 'row')} waiting</strong>
         {now.rowsToRead !== null && <> ({LEVELS[level]})</>}
@@ -89,6 +97,14 @@ export function BacklogGauge({ backlog, large = false }: { backlog: Backlog | un
         {now.minutesLeft !== null && now.minutesLeft > 0 && <> · about {duration(now.minutesLeft)} left</>}
         {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
           <> · {duration(now.measuredMinutesLeft)} at the measured rate</>
+        )}
+        {/* Change tracking reports versions; it keeps one change per row, whatever ran on it. */}
+        {now.versionsBehind !== null && rows > 0 && (
+          <span className="muted">
+            {' '}
+            · each changed row counted once: Change Tracking folds several statements on one row into one
+            change
+          </span>
         )}
         {Number.isFinite(Date.parse(now.at)) && (
           <span className="muted" aria-label="Backlog measured at">

@@ -237,7 +237,7 @@ export function HomeScreen() {
                         ? `idle since ${timeOfDay(s.idleSince)}`
                         : s.lagSeconds === null
                           ? '–'
-                          : duration(s.lagSeconds)}
+                          : `${s.waitingSince ? 'at least ' : ''}${duration(s.lagSeconds)}`}
                     </td>
                     <td>{s.backlogRows === null ? '–' : count(s.backlogRows)}</td>
                     <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>

@@ -125,6 +125,12 @@ describe('Try the sandbox', () => {
     // The gauge: its value, and its level in words as well as in colour.
     expect(await meter.getAttribute('aria-valuenow')).toBe('30');
     expect(await meter.getAttribute('aria-valuetext')).toBe('30 rows waiting: behind');
+    expect(await backlog.locator('figcaption').textContent()).toBe(
+      'Rows waiting, log scale: 0, 1k at the top, 1M',
+    );
+    // Paused with rows waiting: the lag is the age of the oldest of them, never "0 s behind".
+    const lag = page.getByLabel('Figures').locator('div').filter({ hasText: 'Lag' }).locator('dd');
+    await expect.poll(() => lag.textContent()).toMatch(/^at least (\d+ min )?\d+ s behind the source/);
     await screenshot(page, 'sandbox-ibmi-paused-backlog');
 
     // Home's overview shows every pipeline Home lists: this one waits, the SQL Server one does not.

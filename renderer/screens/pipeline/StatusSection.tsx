@@ -157,13 +157,15 @@ function SignOnOfPending({
 function StatusFigures() {
   const status = useAgentStatus();
   if (!status) return null;
-  const lag = !['running', 'paused'].includes(status.state)
-    ? 'not running'
-    : status.idleSince
-      ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
-      : status.lagSeconds === null
-        ? 'not measured yet'
-        : `${duration(status.lagSeconds)} behind the source`;
+  const lag = status.waitingSince
+    ? `at least ${duration(status.lagSeconds ?? 0)} behind the source: rows wait since ${timeOfDay(status.waitingSince)}, none applied`
+    : !['running', 'paused'].includes(status.state)
+      ? 'not running'
+      : status.idleSince
+        ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
+        : status.lagSeconds === null
+          ? 'not measured yet'
+          : `${duration(status.lagSeconds)} behind the source`;
   return (
     <dl className="status-figures" aria-label="Figures">
       <div>

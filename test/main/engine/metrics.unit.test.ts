@@ -83,4 +83,28 @@ describe('an idle pipeline', () => {
     expect(metrics.figures('p1', 'src')).toMatchObject({ lagSeconds: 2, idleSince: null });
     expect(lag()).toBe('2');
   });
+
+  it('counts how long rows have waited from the first point that saw them, until a batch takes them', () => {
+    let now = new Date('2026-12-02T06:00:00Z');
+    const metrics = createEngineMetrics(() => now);
+    const point = (rowsToRead: number) =>
+      metrics.backlog('p1', 'src', { rowsToRead, minutesLeft: null, measuredMinutesLeft: null });
+    point(0);
+    expect(metrics.figures('p1', 'src').waitingSince).toBeNull();
+    now = new Date('2026-12-02T06:00:10Z');
+    point(618);
+    now = new Date('2026-12-02T06:00:20Z');
+    // A later point with more rows keeps the first one's time: the oldest change is older still.
+    point(700);
+    expect(metrics.figures('p1', 'src').waitingSince).toBe('2026-12-02T06:00:10.000Z');
+    metrics.event('p1', 'src', 'batch-applied', {
+      changes: 700,
+      inserts: 700,
+      updates: 0,
+      deletes: 0,
+      lagMs: 20_000,
+      tables: {},
+    });
+    expect(metrics.figures('p1', 'src').waitingSince).toBeNull();
+  });
 });
