@@ -6,9 +6,28 @@ import { pluginOf } from '../agents/registry';
 import { problem } from '../platform/problem';
 import { runAgentChecks } from './agentChecks';
 import { engineSecrets, scrubSecrets } from './diagnostics';
-import { agentOr404, pipelineOr404, type Operations } from './operationKit';
+import { agentOr404, pipelineOr404, type EngineDeps, type Operations } from './operationKit';
 import { readinessReportHtml } from './readinessReport';
 import { toAgent } from './store/repo';
+
+/** Where the pipeline writes, in words: its target agent's kind and place, or the default file. */
+function targetOf(deps: EngineDeps, pipelineId: string): string {
+  const target = deps.repo.storedAgents(pipelineId).find((a) => a.role === 'target');
+  if (!target) return `The default SQLite file, replicas/${pipelineId}.sqlite in the engine's data folder.`;
+  const { title, database } = agentTypes[target.type];
+  const c = target.hostCredentials ?? {};
+  const text = (key: string) => (typeof c[key] === 'string' ? (c[key] as string) : undefined);
+  const port = typeof c.port === 'number' ? `, port ${c.port}` : '';
+  const schema = target.configuration?.schema;
+  const place = [
+    text('path'),
+    text('host') && `${text('host')}${port}`,
+    text('databaseName') && `database ${text('databaseName')}`,
+    typeof schema === 'string' && schema !== '' && `schema ${schema}`,
+  ].filter(Boolean);
+  const kind = title === database ? title : `${title}, ${database}`;
+  return `${kind}: agent ${target.id}${place.length > 0 ? `, ${place.join(', ')}` : ' (not configured yet)'}.`;
+}
 
 export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
   createReadinessReport: async ({ params }, deps) => {
@@ -29,6 +48,7 @@ export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
       agent: toAgent(row),
       agentTypeTitle: `${agentTypes[row.type].title}, ${agentTypes[row.type].database}`,
       endpoint: (agent && pluginOf(deps.plugins, agent.type).endpoint(agent.hostCredentials)) ?? null,
+      target: targetOf(deps, row.pipelineId),
       checks,
       tables,
       madeAt,

@@ -4,7 +4,7 @@
 // table's verdict, versions and the time it was made. Inline styles only, no script, prints to A4/Letter.
 import { checkExpected, checkTitle, checksHeadline, checksInOrder } from '../../shared/checkSummary';
 import type { Agent, CheckResult, TableState } from '../../shared/controlApi';
-import { plural } from '../../shared/format';
+import { dateTime, plural } from '../../shared/format';
 import { redactedEntries } from '../../shared/config/parse';
 import type { Section } from '../../shared/config/section';
 import { agentTypes } from '../../shared/agents';
@@ -16,6 +16,8 @@ export interface ReadinessFacts {
   agent: Agent;
   agentTypeTitle: string;
   endpoint: { host: string; port: number } | null;
+  /** Where the pipeline writes, in words. */
+  target: string;
   checks: CheckResult[];
   /** Each chosen table as the source sees it; a string when the tables could not be read (why). */
   tables: TableState[] | string;
@@ -147,7 +149,7 @@ export function readinessReportHtml(f: ReadinessFacts): string {
 <style>${STYLE}</style></head>
 <body>
 <h1>${esc(title)}</h1>
-<p>Made ${esc(f.madeAt)} (UTC) by the replication engine (${versions}).</p>
+<p>Made ${esc(dateTime(f.madeAt, 'en', 'UTC'))} by the replication engine (${versions}).</p>
 <p class="verdict">${ready ? 'Ready to replicate' : 'Not ready yet'}: ${esc(checksHeadline(f.checks, tableCount))}</p>
 <h2>Source</h2>
 <table><tbody>
@@ -155,6 +157,7 @@ export function readinessReportHtml(f: ReadinessFacts): string {
 <tr><th scope="row">Host</th><td>${f.endpoint ? esc(`${f.endpoint.host}, port ${f.endpoint.port}`) : '–'}</td></tr>
 <tr><th scope="row">Pipeline</th><td>${esc(f.pipeline.name)} (${esc(f.pipeline.id)})</td></tr>
 <tr><th scope="row">Agent</th><td>${esc(f.agent.name)} (${esc(f.agent.id)}), ${esc(f.agent.state)}</td></tr>
+<tr><th scope="row">Target</th><td>${esc(f.target)}</td></tr>
 </tbody></table>
 <h3>Host credentials (passwords are never part of this report)</h3>
 <table><tbody>${settingsRows(f.agent.hostCredentials, agentTypes[f.agent.type].sections.hostCredentials)}</tbody></table>

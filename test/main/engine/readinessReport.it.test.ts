@@ -72,7 +72,11 @@ describe.each(SOURCES)('readiness report: $name', (source) => {
     // Settings by the labels the DBA typed them under, not by their keys.
     expect(html).toContain('<th scope="row">Connection name</th>');
     expect(html).not.toMatch(/<th scope="row">(connectionName|maxConnectionsCount|snapshotMode)<\/th>/);
-    expect(html).toMatch(/Made \d{4}-\d\d-\d\dT/);
+    // The app's one time format, and where the pipeline writes.
+    expect(html).toMatch(/Made [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d:\d\d UTC by/);
+    expect(html).toContain(
+      `<tr><th scope="row">Target</th><td>The default SQLite file, replicas/${source.at.pipelineId}.sqlite in the engine&#39;s data folder.</td></tr>`,
+    );
     expect(html).toContain('0.0.0-test');
   });
 
@@ -105,5 +109,35 @@ describe.each(SOURCES)('readiness report: $name', (source) => {
     } finally {
       await page.close();
     }
+  });
+});
+
+describe('readiness report of a pipeline with a target agent', () => {
+  it('names the target, its kind and its place, never its password', async () => {
+    const added = (await callApp(app, 'applyAgentConfig', {
+      profileId: 'local',
+      pipelineId: 'sandbox',
+      agentId: 'warehouse',
+      agentType: 'postgresql',
+      role: 'target',
+      hostCredentials: {
+        connectionName: 'warehouse',
+        host: 'dw01.example.com',
+        port: 5433,
+        databaseName: 'dw',
+        username: 'cdc',
+        password: 'Warehouse-Secret-1',
+      },
+      configuration: { schema: 'sales' },
+      joinExisting: true,
+      // No PostgreSQL answers at dw01 here: the report is what is tested.
+      applyDespiteSignOn: true,
+    })) as { agent: unknown };
+    expect(added.agent).not.toBeNull();
+    const { html } = (await callApp(app, 'createReadinessReport', SOURCES[0]?.at)) as Report;
+    expect(html).toContain(
+      '<tr><th scope="row">Target</th><td>PostgreSQL: agent warehouse, dw01.example.com, port 5433, database dw, schema sales.</td></tr>',
+    );
+    expect(html).not.toContain('Warehouse-Secret-1');
   });
 });
