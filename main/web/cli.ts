@@ -2,7 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { portOption, runCommandLine } from '../platform/cli';
 import { defaultDataDir } from '../platform/dataDir';
-import { consoleLog } from '../platform/log';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFileLog } from '../platform/fileLog';
 import { startAppServices } from '../app/services';
 import { appVersion } from '../platform/version';
 import { startWebServer } from './server';
@@ -32,13 +34,18 @@ runCommandLine(
       values['engine-port'] !== undefined || fromEnv === undefined
         ? portOption('engine-port', values['engine-port'] ?? '1717')
         : portOption('engine-port (from CDC_ADMIN_ENGINE_PORT)', fromEnv);
-    const log = consoleLog();
     const dataDir = values.data ?? defaultDataDir();
+    // Kept in the data folder's logs/ as the desktop app keeps its own, and echoed to the terminal:
+    // the diagnostics bundle carries them (a support case needs what happened, not only what is).
+    const logDir = join(dataDir, 'logs');
+    mkdirSync(logDir, { recursive: true, mode: 0o700 });
+    const log = createFileLog(logDir, { echo: (line) => process.stderr.write(line + '\n') });
     const services = await startAppServices({
       mode: 'web',
       appVersion: appVersion(),
       dataDir,
       log,
+      logFiles: () => log.files(),
       enginePort,
       loadSandbox: () => import('../sandbox/mode').then((m) => m.sandboxMode()),
     });

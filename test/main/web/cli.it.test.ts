@@ -1,7 +1,8 @@
 // `npm run web` as a user runs it: the local engine's port follows the same setting as the desktop
 // app's (CDC_ADMIN_ENGINE_PORT), unless --engine-port says otherwise, and a bad value is refused by name.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,4 +56,45 @@ it('refuses a variable that is not a port, naming it', () => {
   expect(r.status).toBe(2);
   expect(r.stderr).toContain('CDC_ADMIN_ENGINE_PORT');
   expect(r.stderr).toContain('got "http"');
+});
+
+it('keeps its log in the data folder, and the diagnostics bundle carries it', async () => {
+  const data = mkdtempSync(join(tmpdir(), 'cdc-web-cli-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, '--port', '0', '--engine-port', String(await freePort()), '--data', data],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
+  );
+  children.push(child);
+  let out = '';
+  const openUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /http:\/\/127\.0\.0\.1:\d+\/#code=\S+/.exec(out)?.[0];
+      if (url && /Local engine/.test(out)) resolve(url);
+    });
+    child.on('exit', (code) => reject(new Error(`web mode exited with ${code}: ${out}`)));
+  });
+  const base = openUrl.split('/#')[0] ?? '';
+  const code = openUrl.split('#code=')[1] ?? '';
+  const session = (await (
+    await fetch(`${base}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    })
+  ).json()) as { value: { token: string } };
+  const answer = (await (
+    await fetch(`${base}/api/createDiagnostics`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.value.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({}),
+    })
+  ).json()) as { ok: boolean; value: { base64: string } };
+  expect(answer.ok).toBe(true);
+  const files = unzipSync(Buffer.from(answer.value.base64, 'base64'));
+  const logs = Object.keys(files).filter((name) => /(^|\/)logs\/cdc-admin\.log$/.test(name));
+  expect(logs).toHaveLength(1);
+  expect(strFromU8(files[logs[0] ?? ''] ?? new Uint8Array())).toContain('"event":"web.listening"');
+  expect(readFileSync(join(data, 'logs', 'cdc-admin.log'), 'utf8')).toContain('"event":"web.listening"');
 });
