@@ -17,4 +17,15 @@ export const useStore = create<StoreState>()(() => ({
 }));
 
 export const showScreen = (screen: Screen) => useStore.setState({ screen });
-export const showSection = (section: PipelineSection) => useStore.setState({ screen: 'pipelines', section });
+/**
+ * Opens a section of the open pipeline. What an action answered belongs to the section it was done in:
+ * another section opens without it.
+ */
+export const showSection = (section: PipelineSection) =>
+  useStore.setState((s) => ({
+    screen: 'pipelines',
+    section,
+    ...(s.section !== section && {
+      pipelinePage: { ...s.pipelinePage, notice: undefined, error: undefined },
+    }),
+  }));

@@ -1,10 +1,11 @@
 // The Pipelines screen's state: the engine and pipeline open, its section's data (checks, events, backlog,
 // copies, verify, tables, charts) and the actions on it (check, fix, start, pause, stop, copy again).
-import { showScreen, useStore } from './index';
+import { showScreen, showSection, useStore } from './index';
 import type { PipelineAddress, PipelineSection } from '../../shared/route';
 import { coalesced } from '../../shared/coalesce';
 import { readIsNewer, readSent, runPart, shownNow, type RunAddress, sameAddress } from './answerOrder';
 import type { SeriesWindow } from '../../shared/liveFeed';
+import type { CheckResult } from '../../shared/controlApi';
 import type { PipelinePageSliceState } from './state';
 
 export const message = (error: unknown) => (error instanceof Error ? error.message : 'The request failed.');
@@ -63,7 +64,7 @@ export function pickCheckerAgent(selected: string): void {
  * once; pushes keep it current from then on.
  */
 export async function openPipeline(to: PipelineAddress & { section?: PipelineSection }): Promise<void> {
-  useStore.setState({ screen: 'pipelines', section: to.section ?? 'status' });
+  showSection(to.section ?? 'status');
   const { pipelinePage } = useStore.getState();
   // Read again when this engine's list does not have it yet (made since, by the wizard).
   const listed = pipelinePage.agents?.some(
@@ -150,6 +151,22 @@ export function failure(at: RunAddress, error: unknown): string {
   return stillOpen(at) ? message(error) : `${at.pipelineId}/${at.agentId}: ${message(error)}`;
 }
 
+/**
+ * A Start confirmation open for `at` follows the checks run since it was read: it never says a check
+ * failed that a fix has just made pass.
+ */
+function startPlanFollows(at: RunAddress, checks: readonly CheckResult[]): void {
+  const plan = useStore.getState().startPlan;
+  if (!plan || plan === 'reading' || !sameAddress(plan.at, at)) return;
+  useStore.setState({
+    startPlan: {
+      ...plan,
+      atStart: checks.flatMap((c) => (c.atStart ? [c.atStart] : [])),
+      failed: checks.filter((c) => c.status === 'failed'),
+    },
+  });
+}
+
 export async function runChecks(): Promise<void> {
   const { api } = useStore.getState();
   const at = address();
@@ -160,10 +177,12 @@ export async function runChecks(): Promise<void> {
       api.testEngineAgent(at),
       api.getEngineEntities({ profileId: at.profileId, pipelineId: at.pipelineId }).catch(() => undefined),
     ]);
-    if (stillOpen(at))
+    if (stillOpen(at)) {
       patch({
         results: { checkedAt: answer.checkedAt, checks: answer.checks, tables: entities?.entities.length },
       });
+      startPlanFollows(at, answer.checks);
+    }
     patch({ busy: undefined });
   } catch (error) {
     patch({ error: failure(at, error), busy: undefined });
@@ -184,8 +203,10 @@ export async function recheck(checkId: string): Promise<void> {
     const answer = await api.testEngineAgent(at);
     const fresh = answer.checks.find((c) => c.id === checkId);
     if (!stillOpen(at)) return patch({ busy: undefined });
+    const checks = before.checks.map((c) => (c.id === checkId && fresh ? fresh : c));
+    startPlanFollows(at, checks);
     patch({
-      results: { ...before, checks: before.checks.map((c) => (c.id === checkId && fresh ? fresh : c)) },
+      results: { ...before, checks },
       notice: fresh
         ? `${checkId} checked again at ${answer.checkedAt}: ${fresh.status}.`
         : `${checkId} no longer applies.`,
@@ -210,6 +231,7 @@ export async function applyFix(checkId: string): Promise<void> {
     if (!stillOpen(at))
       return patch({ notice: `${at.pipelineId}/${at.agentId}: ${notice}`, busy: undefined });
     patch({ results: { checkedAt: answer.checkedAt, checks: answer.checks }, notice, busy: undefined });
+    startPlanFollows(at, answer.checks);
   } catch (error) {
     patch({ error: failure(at, error), busy: undefined });
   }

@@ -15,6 +15,8 @@ export function openWizard(
   pipelineId?: string,
 ): void {
   const { sections } = agentTypes[agentType];
+  // Another pipeline's table picker (its "Saved: 4 tables") is not this wizard's step 3.
+  closePicker();
   useStore.setState({
     wizard: {
       agentType,

@@ -101,9 +101,17 @@ describe('the pipeline as the unit', () => {
     expect(await scanAccessibility(page)).toEqual([]);
     await screenshot(page, 'pipeline-agents-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+    // The pipeline's own sections are read through its source: its tables, not the target's none.
+    await openSection(page, 'Tables');
+    await expect.poll(() => select.inputValue()).toBe('dba-sales/sales');
   });
 
   it('removes one agent, says what goes, and keeps the pipeline open with the other', async () => {
+    await page
+      .getByRole('navigation', { name: 'Agents of DBA sales' })
+      .getByRole('button', { name: 'target warehouse (PostgreSQL)' })
+      .click();
+    await page.getByRole('button', { name: 'Run checks' }).waitFor();
     await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Remove agent…' }).click();
     const confirm = page.getByRole('group', { name: 'Confirm remove agent' });

@@ -28,12 +28,18 @@ describe('the target step', () => {
       .getByRole('region', { name: 'Get started' })
       .getByRole('button', { name: 'Try the sandbox' })
       .click();
+    // The source's tables saved in the picker first: its answer is no part of the target's wizard.
+    await openSection(page, 'Tables');
+    await page.getByRole('button', { name: 'Choose tables' }).click();
+    await page.getByRole('button', { name: /^Save \d+ tables?$/ }).click();
+    await expect.poll(() => page.getByLabel('Save result').textContent()).toMatch(/^Saved: /);
     const settings = await openSection(page, 'Settings');
     await settings.getByText('Writes to the default SQLite file, replicas/sandbox.sqlite').waitFor();
     await page.getByLabel('Write elsewhere').selectOption({ label: 'PostgreSQL' });
     await page.getByRole('button', { name: 'Set it up…' }).click();
 
     await page.getByRole('heading', { name: /PostgreSQL target/ }).waitFor();
+    expect(await page.getByLabel('Save result').count()).toBe(0);
     for (const [label, text] of [
       ['Connection name', 'local postgres'],
       ['Host', POSTGRES.host],

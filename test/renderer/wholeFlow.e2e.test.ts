@@ -111,14 +111,21 @@ describe("a new DBA's whole flow", () => {
     expect(await page.getByLabel('Check sync-schema').textContent()).toContain(
       'At Start the agent runs CREATE SCHEMA [SYNC];',
     );
-    await retention.getByRole('button', { name: 'Apply…' }).click();
-    await retention.getByRole('button', { name: 'Yes, apply it' }).click();
-    await expect.poll(() => retention.locator('.status').textContent()).toBe('passed');
-
-    // Start, after reading what it will do.
+    // Start asked first: its confirmation names the failed check and leads to it.
     await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Start…' }).click();
     const confirm = page.getByRole('group', { name: 'Confirm start' });
+    await expect.poll(() => confirm.textContent()).toContain('1 check failed (Change retention)');
+    await confirm.getByRole('button', { name: 'Open Checks' }).click();
+    await retention.getByRole('button', { name: 'Apply…' }).click();
+    await retention.getByRole('button', { name: 'Yes, apply it' }).click();
+    await expect.poll(() => retention.locator('.status').textContent()).toBe('passed');
+    const applied = page.getByRole('status').filter({ hasText: /^Applied: / });
+    await applied.waitFor();
+
+    // Back at Start: the confirmation follows the fix, and the fix's banner stayed in Checks.
+    await openSection(page, 'Status');
+    expect(await applied.count()).toBe(0);
     expect(await confirm.textContent()).toContain('CREATE SCHEMA [SYNC];');
     expect(await confirm.textContent()).not.toContain('failed');
     await confirm.getByRole('button', { name: 'Yes, start it' }).click();

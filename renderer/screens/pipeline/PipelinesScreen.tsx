@@ -25,6 +25,9 @@ import { VerifyPanel } from '../VerifyPanel';
 import { EventList } from '../EventList';
 import { SandboxPanel } from '../SandboxPanel';
 
+/** The sections that are an agent's own: a target agent's are its checks and its settings. */
+const AGENT_SECTIONS: ReadonlySet<PipelineSection> = new Set(['checks', 'settings']);
+
 export function PipelinesScreen() {
   const pipelinePage = useStore((s) => s.pipelinePage);
   const section = useStore((s) => s.section);
@@ -46,6 +49,13 @@ export function PipelinesScreen() {
   }, [selected]);
   const pipelines = agents ?? [];
   const picked = selectedIn(pipelinePage);
+  // Status, Tables, Verify and Timeline are the pipeline's, read through its source: a target opened
+  // for its checks or settings hands them back (its own copies and tables are none).
+  const home = picked && homeAgentOf(picked.pipeline);
+  const handBack = picked?.agent.role === 'target' && home?.role === 'source' && !AGENT_SECTIONS.has(section);
+  useEffect(() => {
+    if (handBack && picked && home) pickCheckerAgent(`${picked.pipeline.id}/${home.id}`);
+  }, [handBack, picked, home]);
   const agentless = picked ? undefined : pipelineIn(pipelinePage);
   // One option per pipeline: the open one keeps the agent opened in it, the others open at their source.
   const optionValue = (p: (typeof pipelines)[number]) =>
@@ -138,7 +148,12 @@ function AgentsOfPipeline({ pipeline, open }: { pipeline: Picked['pipeline']; op
               type="button"
               className="link"
               aria-current={a.id === open ? 'true' : undefined}
-              onClick={() => pickCheckerAgent(`${pipeline.id}/${a.id}`)}
+              onClick={() => {
+                // A target's own sections are its checks and settings: it opens at its checks.
+                if (a.role === 'target' && !AGENT_SECTIONS.has(useStore.getState().section))
+                  showSection('checks');
+                pickCheckerAgent(`${pipeline.id}/${a.id}`);
+              }}
             >
               {agentWords(a)}
             </button>{' '}
