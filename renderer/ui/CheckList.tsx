@@ -71,16 +71,29 @@ export function CheckList({
 
 function Fix({ check, onApply }: { check: CheckResult; onApply?: (checkId: string) => void }) {
   const [confirming, setConfirming] = useState(false);
+  const [copied, setCopied] = useState<'copied' | 'refused' | null>(null);
   return (
     <div className="fix">
       <pre aria-label={`Fix for ${check.id}`}>{check.fix}</pre>
       <div className="row-actions">
         <button
           type="button"
-          onClick={() => void navigator.clipboard.writeText(check.fix ?? '').catch(() => undefined)}
+          onClick={() =>
+            void navigator.clipboard.writeText(check.fix ?? '').then(
+              () => setCopied('copied'),
+              () => setCopied('refused'),
+            )
+          }
         >
           Copy
         </button>
+        {copied && (
+          <span role="status" className={copied === 'copied' ? 'ok' : 'problem'}>
+            {copied === 'copied'
+              ? 'Copied to the clipboard.'
+              : 'The browser refused the clipboard: select the statement and copy it.'}
+          </span>
+        )}
         {onApply && !confirming && (
           <button type="button" onClick={() => setConfirming(true)}>
             Apply…

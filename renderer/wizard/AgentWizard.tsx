@@ -3,7 +3,7 @@ import { agentTypes } from '../../shared/agents';
 import { fieldsOf, parseSection, withKeptSecrets } from '../../shared/config/parse';
 import type { SectionId } from '../../shared/config/section';
 import { useStore } from '../store';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { closeWizard, fieldFocused, goBack, setField, submitStep, testConnection } from '../store/wizard';
 import { ConnectionResult, EngineApply, TablesStep } from './EngineApply';
 import { SchemaForm } from '../ui/SchemaForm';
@@ -67,6 +67,7 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
     document.getElementById(`${section.id}-${focusField}`)?.focus();
     fieldFocused();
   }, [focusField, section.id]);
+  const heading = useStepHeading(sectionId, focusField !== undefined);
   return (
     <form
       noValidate
@@ -76,6 +77,9 @@ function Step({ wizard, sectionId }: { wizard: WizardState; sectionId: SectionId
         void submitStep();
       }}
     >
+      <h3 id={`step-${sectionId}-title`} ref={heading} tabIndex={-1} className="step-title">
+        Step {STEPS.indexOf(sectionId) + 1} of 3: {section.title}
+      </h3>
       <p className="muted">{section.description}</p>
       {wizard.editing && sectionId === 'hostCredentials' && (
         <p className="note">
@@ -148,14 +152,34 @@ function Review({ wizard, id }: { wizard: WizardState; id: SectionId }) {
   );
 }
 
+/**
+ * A step opens at its top, its heading focused: after Next the keyboard is on the new step, not on the
+ * page body 27 Tabs away, and a long step 1 does not leave step 2 scrolled to its middle. A field to
+ * correct (a refused Apply) takes the focus instead.
+ */
+function useStepHeading(step: string, fieldToFocus: boolean) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (fieldToFocus) return;
+    ref.current?.scrollIntoView({ block: 'start' });
+    ref.current?.focus({ preventScroll: true });
+    // Only a new step moves the focus; a field focused meanwhile keeps it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [step]);
+  return ref;
+}
+
 function Summary({ wizard }: { wizard: WizardState }) {
+  const heading = useStepHeading('done', false);
   const bodies = {
     credentials: { hostCredentials: wizard.accepted.hostCredentials },
     specific: { configuration: wizard.accepted.configuration },
   };
   return (
     <div role="status" className="summary">
-      <h3>Settings accepted</h3>
+      <h3 ref={heading} tabIndex={-1} className="step-title">
+        Step 3 of 3: Settings accepted
+      </h3>
       <p>Both steps are valid. Review them, then apply them to an engine below.</p>
       <Review wizard={wizard} id="hostCredentials" />
       <Review wizard={wizard} id="configuration" />

@@ -57,10 +57,21 @@ describe('web mode: change-tracking form', () => {
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.getByRole('form', { name: 'Agent settings' }).waitFor();
+    // A new step opens at its top, its heading focused: the keyboard is on it, not at the page's start.
+    const focusedHeading = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.tagName === 'H3' ? { text: el.textContent, top: el.getBoundingClientRect().top } : null;
+      });
+    await expect.poll(focusedHeading).toMatchObject({ text: 'Step 2 of 3: Agent settings' });
+    const top = (await focusedHeading())?.top ?? -1;
+    expect(top).toBeGreaterThan(-1);
+    expect(top).toBeLessThan(100);
     await page.getByLabel('Source change retention (days)').fill('7');
     await page.getByRole('button', { name: 'Check settings' }).click();
     const summary = page.getByRole('status');
     await summary.getByText('Settings accepted').waitFor();
+    await expect.poll(focusedHeading).toMatchObject({ text: 'Step 3 of 3: Settings accepted' });
     const text = (await summary.textContent()) ?? '';
     expect(text).toContain('"port": 1433');
     expect(text).toContain('"password": null');
