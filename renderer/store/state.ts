@@ -156,6 +156,10 @@ export interface TablePickerState {
   saving: boolean;
   /** The last save's outcome, shown beside its button. */
   result?: { ok: boolean; message: string };
+  /** Every matching page being read to choose (or let go) all it matches. */
+  choosingAll?: boolean;
+  /** What choosing all matching did, said beside its buttons. */
+  notice?: string;
   error?: string;
 }
 

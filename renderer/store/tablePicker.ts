@@ -7,6 +7,7 @@ import { agentTypes, agentTypeSchema } from '../../shared/agents';
 import { useStore } from './index';
 import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
+import { count } from '../../shared/format';
 import type { ChosenTable, PickerAddress, TablePickerState } from './state';
 
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
@@ -148,6 +149,49 @@ export function toggle(t: CatalogTable, on: boolean): void {
 /** Every table of the page shown, chosen or not. */
 export function chooseShown(on: boolean): void {
   for (const t of useStore.getState().picker?.page?.tables ?? []) toggle(t, on);
+}
+
+/**
+ * Every table the search and schema match, on every page (850 tables are nine pages): read page after
+ * page from the first, each chosen, or each let go. Tables the source cannot replicate stay out, told.
+ */
+export async function chooseAllMatching(on: boolean): Promise<void> {
+  const { api, picker } = useStore.getState();
+  if (!api || !picker) return;
+  const { address, search, schema } = picker;
+  update(() => ({ choosingAll: true, error: undefined, result: undefined }));
+  let after: string | null = null;
+  let refused = 0;
+  let taken = 0;
+  try {
+    do {
+      const page = await api.searchEngineCatalog({
+        profileId: address.profileId,
+        pipelineId: address.pipelineId,
+        agentId: address.agentId,
+        query: { search: search || undefined, schema: schema || undefined, after, limit: 100 },
+      });
+      if (!stillFor(address)) return;
+      for (const t of page.tables) {
+        if (on && keylessRule(address.agentType, t)?.kind === 'refused') refused += 1;
+        else {
+          toggle(t, on);
+          taken += 1;
+        }
+      }
+      after = page.next;
+    } while (after);
+    const what = `${count(taken)} matching ${taken === 1 ? 'table' : 'tables'} ${on ? 'chosen' : 'let go'}`;
+    update(() => ({
+      choosingAll: false,
+      notice:
+        refused > 0
+          ? `${what}; ${count(refused)} the source cannot replicate left out (see their rows).`
+          : `${what}.`,
+    }));
+  } catch (error) {
+    if (stillFor(address)) update(() => ({ choosingAll: false, error: failure(error) }));
+  }
 }
 
 export function setTarget(key: string, target: string): void {

@@ -10,6 +10,7 @@ import { useStore } from '../store';
 import { openPipeline } from '../store/pipelinePage';
 import { changeFeedText } from './changeFeed';
 import {
+  chooseAllMatching,
   chooseShown,
   closePicker,
   keylessRule,
@@ -144,10 +145,29 @@ export function TablePicker() {
         <button type="button" disabled={shown.length === 0} onClick={() => chooseShown(false)}>
           Choose none shown
         </button>
-        <span className="muted" role="status">
-          {loading
+        {(page?.matching ?? 0) > shown.length && (
+          <>
+            <button
+              type="button"
+              disabled={picker.choosingAll === true}
+              onClick={() => void chooseAllMatching(true)}
+            >
+              Choose all {count(page?.matching ?? 0)} matching
+            </button>
+            <button
+              type="button"
+              disabled={picker.choosingAll === true}
+              onClick={() => void chooseAllMatching(false)}
+            >
+              Let go of all {count(page?.matching ?? 0)} matching
+            </button>
+          </>
+        )}
+        <span className="muted" role="status" aria-label="Picker status">
+          {loading || picker.choosingAll
             ? 'Reading the catalogue…'
             : `${count(page?.matching ?? 0)} matching, page ${pageNumber}; ${count(chosenCount)} chosen.`}
+          {picker.notice && !picker.choosingAll && <> {picker.notice}</>}
         </span>
       </div>
       <table className="tables" aria-label="Source tables">
@@ -237,7 +257,8 @@ export function TablePicker() {
           })}
         </tbody>
       </table>
-      <div className="actions">
+      {/* Kept at the bottom of the view however long the page: Save and its answer always in sight. */}
+      <div className="actions picker-bar">
         <button type="button" disabled={pageNumber < 2 || loading} onClick={() => void previousPage()}>
           Previous page
         </button>
@@ -247,18 +268,18 @@ export function TablePicker() {
         <button type="button" className="primary" disabled={saving} onClick={() => void saveTables()}>
           {saving ? 'Saving…' : `Save ${count(chosenCount)} table${chosenCount === 1 ? '' : 's'}`}
         </button>
+        {picker.result && (
+          <p
+            ref={result}
+            tabIndex={-1}
+            role={picker.result.ok ? 'status' : 'alert'}
+            className={picker.result.ok ? 'ok' : 'problem'}
+            aria-label="Save result"
+          >
+            {picker.result.message}
+          </p>
+        )}
       </div>
-      {picker.result && (
-        <p
-          ref={result}
-          tabIndex={-1}
-          role={picker.result.ok ? 'status' : 'alert'}
-          className={picker.result.ok ? 'ok' : 'problem'}
-          aria-label="Save result"
-        >
-          {picker.result.message}
-        </p>
-      )}
       {picker.result?.ok && screen !== 'pipelines' && (
         <p>
           Next: the pipeline&apos;s checks, then Start.{' '}
