@@ -13,11 +13,19 @@ import { TablePicker } from '../ui/TablePicker';
 import type { WizardState } from '../store/state';
 
 export function ConnectionResult({ connection }: { connection: WizardState['connection'] }) {
+  // The answer takes focus (and so comes into view) beside the button that asked for it.
+  const answer = useFocusOn<HTMLParagraphElement>(connection !== 'testing' && connection);
   if (!connection) return null;
   if (connection === 'testing') return <p role="status">Testing the connection…</p>;
   const c: CheckResult = connection;
   return (
-    <p role="status" className={c.status === 'passed' ? 'ok' : 'problem'} aria-label="Connection test">
+    <p
+      ref={answer}
+      tabIndex={-1}
+      role="status"
+      className={c.status === 'passed' ? 'ok' : 'problem'}
+      aria-label="Connection test"
+    >
       <strong>{c.status === 'passed' ? 'Connected.' : 'No connection.'}</strong> {c.message}
       {c.remedy && <span className="muted"> Remedy: {c.remedy}</span>}
     </p>
@@ -40,6 +48,9 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
   const applied = wizard.applied;
   // A refusal appears beside Apply and takes focus: an Apply that seems to do nothing is a lost DBA.
   const refusal = useFocusOn<HTMLParagraphElement>(wizard.error);
+  const appliedAnswer = useFocusOn<HTMLParagraphElement>(
+    applied !== 'applying' && !applied?.existing && !applied?.signOn && applied,
+  );
   return (
     <form
       className="apply"
@@ -116,7 +127,13 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
       {applied && applied !== 'applying' && applied.signOn && <SignOnFailed signOn={applied.signOn} />}
       {applied && applied !== 'applying' && !applied.existing && !applied.signOn && (
         <>
-          <p role="status" className={applied.agent ? 'ok' : 'problem'}>
+          <p
+            ref={appliedAnswer}
+            tabIndex={-1}
+            role="status"
+            aria-label="Apply result"
+            className={applied.agent ? 'ok' : 'problem'}
+          >
             {applied.agent
               ? editing
                 ? 'Applied: the engine holds the new settings.'

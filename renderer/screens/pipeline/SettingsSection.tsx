@@ -1,6 +1,7 @@
 // A pipeline's Settings: what its agent holds (secrets only said to be set), edited through the same
 // wizard, and the pipeline deleted with what goes with it said first.
 import { useState } from 'react';
+import { useFocusOn } from '../../ui/useFocusOn';
 import { showScreen, useStore } from '../../store';
 import { openWizard } from '../../store/wizard';
 import { selectedIn } from '../../store/pipelinePage';
@@ -92,6 +93,7 @@ export function DeletePipeline({
   const busy = useStore((s) => s.pipelinePage.busy !== undefined);
   // Which pipeline's delete is being confirmed: another one opened shows its own button.
   const [deleting, setDeleting] = useState<string | null>(null);
+  const question = useFocusOn<HTMLParagraphElement>(deleting === pipeline.id && deleting);
   if (deleting !== pipeline.id)
     return (
       <p className="row-actions">
@@ -102,7 +104,7 @@ export function DeletePipeline({
     );
   const agents = pipeline.agents.map((a) => a.name);
   return (
-    <p role="group" aria-label="Confirm delete" className="confirm">
+    <p role="group" aria-label="Confirm delete" className="confirm" ref={question} tabIndex={-1}>
       Delete pipeline {pipeline.name}
       {agents.length > 0 ? ` with its agents (${agents.join(', ')}),` : ','} the list of tables it replicates
       and its events and verify reports? The rows it wrote stay in the target, and the source keeps its
@@ -128,6 +130,7 @@ export function SettingsSection() {
   const pipelinePage = useStore((s) => s.pipelinePage);
   const picked = selectedIn(pipelinePage);
   const [removing, setRemoving] = useState<string | null>(null);
+  const removeQuestion = useFocusOn<HTMLParagraphElement>(removing === pipelinePage.selected && removing);
   if (!picked) return null;
   const { pipeline, agent } = picked;
   const others = pipeline.agents.filter((a) => a.id !== agent.id);
@@ -150,7 +153,13 @@ export function SettingsSection() {
         </button>
       </p>
       {removing === pipelinePage.selected && (
-        <p role="group" aria-label="Confirm remove agent" className="confirm">
+        <p
+          role="group"
+          aria-label="Confirm remove agent"
+          className="confirm"
+          ref={removeQuestion}
+          tabIndex={-1}
+        >
           Remove the {agent.role} agent {agent.id} ({agentKind(agent)}) from pipeline {pipeline.name}? Its
           settings, its rows kept aside and its verify reports go.{' '}
           {others.length > 0

@@ -21,6 +21,10 @@ export function StatusSection() {
   // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
   const [stopAsked, setStopAsked] = useState<string | null>(null);
   const status = useAgentStatus();
+  // The question takes focus where Stop… was pressed.
+  const stopQuestion = useFocusOn<HTMLParagraphElement>(
+    stopAsked !== null && stopAsked === selected && stopAsked,
+  );
   if (!agent) return null;
   if (agent.role !== 'source')
     return <p className="muted">A target agent runs as part of its pipeline&apos;s source agent.</p>;
@@ -54,7 +58,7 @@ export function StatusSection() {
             )}
           </div>
           {stopAsked !== null && stopAsked === selected && (
-            <p role="group" aria-label="Confirm stop" className="confirm">
+            <p role="group" aria-label="Confirm stop" className="confirm" ref={stopQuestion} tabIndex={-1}>
               Stop the pipeline? It reads no more changes until started again; the backlog grows meanwhile.{' '}
               <button
                 type="button"
