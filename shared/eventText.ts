@@ -157,8 +157,8 @@ export const EVENT_TEXT = {
     label: 'Values replaced',
     sentence: (d) =>
       d.by === 'target'
-        ? `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} written with U+0000 replaced, as the target's nulCharacter setting says`
-        : `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} the source could not read replaced as the decode policy says (invalidDecimals, invalidDates)`,
+        ? `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} written with U+0000 replaced, as the target's "U+0000 in text" setting says`
+        : `${n(d, 'values')} ${d.values === 1 ? 'value' : 'values'} of ${table(d)} the source could not read replaced as the decode policy says ("Invalid decimals", "Invalid dates")`,
   },
   'exceptions-retried': {
     label: 'Exceptions retried',

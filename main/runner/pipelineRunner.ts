@@ -537,7 +537,7 @@ export class PipelineRunner {
       if (total > max)
         this.overLimit.set(
           table,
-          `${total} of its rows are kept as exceptions, more than the pipeline's limit (maxExceptions, ${max}); the last refusal: ${error}`,
+          `${total} of its rows are kept as exceptions, more than the pipeline's limit (Rows kept aside per table, ${max}); the last refusal: ${error}`,
         );
       // A stream's consumers would apply the table's later changes past the row kept aside: it waits.
       const waits = refused.find((r) => r.change.table === table && this.target?.suspendsTable?.(r.error));
@@ -651,7 +651,7 @@ export class PipelineRunner {
     this.emit({
       kind: 'schema-changed',
       table,
-      reason: `${t.name} dropped at the target too, as droppedTables says`,
+      reason: `${t.name} dropped at the target too, as "Dropped tables" says`,
     });
   }
 

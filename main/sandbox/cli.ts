@@ -33,7 +33,7 @@ runCommandLine(
           ? 'No sample data (--empty).\n'
           : 'Sample database: Sales (Change Tracking on Customers, Orders, OrderLines).\n') +
         (sandbox.caFile
-          ? `TLS on: trust the CA in ${sandbox.caFile} (certificatePath)\n`
+          ? `TLS on: trust the CA in ${sandbox.caFile} (CA certificate file)\n`
           : 'TLS off (start with --tls to offer it)\n') +
         'Press Ctrl+C to stop.\n',
     );

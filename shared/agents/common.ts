@@ -95,7 +95,7 @@ export const schemaChanges = choice({
     'column as "Dropped columns" says); "add-columns-only" adds new columns and keeps dropped ones ' +
     '(nullable, their values kept); "ignore-new-columns" leaves new columns out of the target and keeps ' +
     'dropped ones; "suspend-table" suspends the table for review — resumed, the change is propagated. ' +
-    'An entity may set its own (schemaChanges in the entity). Each change applied or withheld is told ' +
+    'A table may have its own, chosen in the table picker. Each change applied or withheld is told ' +
     'in an event.',
   values: SCHEMA_CHANGE_CHOICES,
   default: 'propagate',

@@ -19,6 +19,11 @@ function metaOf(section: Section, key: string): FieldMeta | undefined {
   return schema ? fieldMeta.get(schema) : undefined;
 }
 
+/** A field as the form names it, for a sentence that tells the DBA which setting to change. */
+export function labelOf(section: Section, key: string): string {
+  return metaOf(section, key)?.label ?? key;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -37,8 +37,8 @@ const WIZARDS: Record<string, Wizard> = {
     step1: [
       ['Host', 'sql 01', /with no spaces; got "sql 01"/, 'sql01'],
       ['Port', '0', /a whole number from 1 to 65535; got 0/, '1433'],
-      ['Connection name', '', /\(Connection name\) is required/, 'orders'],
-      ['Password', '', /\(Password\) is required/, 'Pa55-word!'],
+      ['Connection name', '', /^Connection name is required/, 'orders'],
+      ['Password', '', /^Password is required/, 'Pa55-word!'],
     ],
     step2: [['Source change retention (days)', '366', /a whole number from 1 to 365; got 366/, '5']],
   },

@@ -15,6 +15,7 @@ import {
   startWebApp,
   type WebApp,
 } from './browser';
+import { keysIn, watchForKeys } from './keyScan';
 
 let web: WebApp;
 beforeAll(async () => {
@@ -24,13 +25,20 @@ afterAll(() => web?.close());
 
 const VIEWPORT = { width: 1280, height: 800 };
 
-/** A new page watching for console errors (none is expected anywhere in the flow). */
+/** What each page's screens showed of configuration keys and method names (none is expected). */
+const keysSeen = new WeakMap<Page, () => Promise<string[]>>();
+
+/** A new page watching for console errors and for keys on any screen (neither is expected). */
 async function newPage(errors: string[]): Promise<Page> {
   const page = await web.browser.newPage({ viewport: VIEWPORT, bypassCSP: true, acceptDownloads: true });
   page.setDefaultTimeout(15_000);
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  keysSeen.set(page, await watchForKeys(page));
   return page;
 }
+
+/** The words of a saved page, its markup left out. */
+const textOfHtml = (html: string) => html.replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ');
 
 /** What the readiness report saved holds, read from the download. */
 async function reportOf(download: Download): Promise<string> {
@@ -246,6 +254,7 @@ describe("a new DBA's whole flow", () => {
     expect(download.suggestedFilename()).toMatch(/^readiness-my-sales-ct-.*\.html$/);
     const html = await reportOf(download);
     expect(html).toContain('Readiness report: my-sales / ct');
+    expect(keysIn(textOfHtml(html))).toEqual([]);
     for (const t of ['dbo.Customers', 'dbo.Orders', 'dbo.OrderLines'])
       expect(html).toContain(`<th scope="row">${t}</th>`);
     expect(html).not.toContain(password);
@@ -264,6 +273,8 @@ describe("a new DBA's whole flow", () => {
         throw e;
       });
     expect(errors).toEqual([]);
+    // Every screen of the flow in words: no configuration key, no method name.
+    expect(await keysSeen.get(page)?.()).toEqual([]);
     await page.close();
   });
 
@@ -428,6 +439,7 @@ describe("a new DBA's whole flow", () => {
     const [download] = await Promise.all([page.waitForEvent('download'), press('Readiness report')]);
     const html = await reportOf(download);
     expect(html).toContain('Readiness report: my-shop / ibmi');
+    expect(keysIn(textOfHtml(html))).toEqual([]);
     expect(html).toContain('<th scope="row">SHOP.CUSTOMER</th>');
     expect(html).toContain('QSQJRN');
     expect(html).not.toContain(password);
@@ -437,6 +449,8 @@ describe("a new DBA's whole flow", () => {
     await press('Yes, stop it');
     await expect.poll(() => state.textContent()).toBe('stopped');
     expect(errors).toEqual([]);
+    // Every screen of the flow in words: no configuration key, no method name.
+    expect(await keysSeen.get(page)?.()).toEqual([]);
     await page.close();
   });
 });

@@ -40,9 +40,12 @@ export function secretsIn(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
-/** Answers that hand out a token on purpose (first start, rotation, web mode's launch code exchanged): the one place a token may be. */
+/**
+ * Answers that hand out a token on purpose (first start, rotation, web mode's launch code exchanged):
+ * the one place a token may be. Matched against the path of an HTTP answer, or /api/<method>.
+ */
 const HANDS_OUT_TOKENS =
-  /\/admin\/(metrics-)?token\/rotate$|\/api\/(getLocalEngine|rotateLocalEngineToken)$|^https?:\/\/[^/]+\/session$/;
+  /\/admin\/(metrics-)?token\/rotate$|\/api\/(getLocalEngine|rotateLocalEngineToken)$|^\/session$/;
 
 const ZIP = Buffer.from('PK\x03\x04', 'latin1');
 const unzipped = (bytes: Uint8Array) =>

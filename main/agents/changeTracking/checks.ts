@@ -3,6 +3,8 @@
 // (and, when that fails, once more in lower case to tell the cause), the SYNC schema, one batch over
 // the catalogue and one permission query.
 import type sql from 'mssql';
+import { labelOf } from '../../../shared/config/parse';
+import { changeTrackingConfiguration } from '../../../shared/agents/changeTracking';
 import type {
   ChangeTrackingConfiguration,
   ChangeTrackingHostCredentials,
@@ -13,6 +15,9 @@ import { tableKey, tableRefOf, type TableRef } from '../source';
 import { bracket, byTableName, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from './shape';
 import { enableTracking } from './tables';
+
+/** The retention setting as the form names it. */
+const RETENTION = `"${labelOf(changeTrackingConfiguration, 'sourceChangeRetentionDays')}"`;
 
 export const SCHEMAS_ERROR = "Driver SQL exception: Invalid object name 'SYS.SCHEMAS'.";
 export const MISSING_KEYS_ERROR = 'IllegalArgumentException: Missing primary keys for entities...';
@@ -346,14 +351,12 @@ async function checkCatalog(
       ),
     );
   else if (ct.retention_period_units_desc.toUpperCase() === 'DAYS' && ct.retention_period === days)
-    results.push(
-      passed('change-retention', `Changes are kept ${days} days, as sourceChangeRetentionDays says.`),
-    );
+    results.push(passed('change-retention', `Changes are kept ${days} days, as ${RETENTION} says.`));
   else
     results.push(
       failed(
         'change-retention',
-        `Changes are kept ${ct.retention_period} ${ct.retention_period_units_desc.toLowerCase()}; sourceChangeRetentionDays is ${days}.`,
+        `Changes are kept ${ct.retention_period} ${ct.retention_period_units_desc.toLowerCase()}; ${RETENTION} is ${days}.`,
         'Set the database retention to match; the engine applies the statement below when you ask it to. A retention shorter than the longest pause loses changes and forces a new snapshot.',
         `ALTER DATABASE ${db} SET CHANGE_TRACKING (CHANGE_RETENTION = ${days} DAYS);`,
       ),

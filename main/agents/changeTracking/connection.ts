@@ -28,7 +28,7 @@ export async function readCertificate(path: string): Promise<string> {
   if (!text.includes('-----BEGIN CERTIFICATE-----'))
     throw new AgentConnectionError(
       `The certificate file ${path} holds no PEM certificate.`,
-      'Export the CA certificate in PEM format (Base-64, "-----BEGIN CERTIFICATE-----") and point certificatePath at it.',
+      'Export the CA certificate in PEM format (Base-64, "-----BEGIN CERTIFICATE-----") and set "CA certificate file" to it.',
       'certificate-file',
     );
   return text;

@@ -171,7 +171,7 @@ function decodeImage(t: TableReading, e: JournalEntryRow, decoder: ImageDecoder)
       reason:
         `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver} ` +
         `holds data no SQL reader maps (${fields}), as a program or CPYF FMTOPT(*NOCHK) can write it. ` +
-        'Correct the record at the source, or set invalidDecimals/invalidDates to write a value in its place.',
+        'Correct the record at the source, or set "Invalid decimals" or "Invalid dates" to write a value in its place.',
       raw: e.data.slice(0, decoder.length),
     },
   };

@@ -320,7 +320,9 @@ export async function journalChecks(
               ? `${sync.library} exists and no other agent uses it.`
               : `${sync.library} does not exist yet: the agent will create it at Start (CREATE SCHEMA ${sync.library}).`,
       remedy:
-        others?.length || readThroughSync.length ? 'Set another syncLibrary in the host credentials.' : null,
+        others?.length || readThroughSync.length
+          ? 'Set another "Sync library" in the host credentials.'
+          : null,
       atStart:
         others?.length || readThroughSync.length || objects.some((o) => o.library === sync.library)
           ? null

@@ -64,9 +64,9 @@ const journalSourceNames: SourceNames = {
   reserved: (e, settings) => {
     const sync = ibmiFold(String(settings.hostCredentials.syncLibrary ?? 'SYNC'));
     if (ibmiFold(e.source.schema) === sync)
-      return `is in ${sync}, the agent's sync library (its checkpoint table and work files): replicating it would replicate the agent's own writes, and the agent changes that library's journal. Set another syncLibrary, or read another library.`;
+      return `is in ${sync}, the agent's sync library (its checkpoint table and work files): replicating it would replicate the agent's own writes, and the agent changes that library's journal. Set another "Sync library", or read another library.`;
     if (e.journal && ibmiFold(e.journal.library) === sync)
-      return `is read through journal ${e.journal.library}/${e.journal.name} in ${sync}, the agent's sync library, whose receivers the agent deletes (CHGJRN … DLTRCV(*YES)). Set another syncLibrary.`;
+      return `is read through journal ${e.journal.library}/${e.journal.name} in ${sync}, the agent's sync library, whose receivers the agent deletes (CHGJRN … DLTRCV(*YES)). Set another "Sync library".`;
     return null;
   },
 };

@@ -21,13 +21,13 @@ export function credentialsProblem(c: NatsHostCredentials): string | null {
     c.credsFile !== undefined && 'credsFile',
   ].filter((w): w is string => typeof w === 'string');
   if (ways.length > 1)
-    return `hostCredentials: ${ways.join(' and ')} are set; sign on with one of password (with username), token, nkeySeed or credsFile.`;
+    return `hostCredentials: ${ways.join(' and ')} are set; sign on with one of Password (with User), Token, NKey seed or Credentials file.`;
   if (c.password !== undefined && c.username === undefined)
     return 'hostCredentials.username is not set: a password signs on a user.';
   if (c.username !== undefined && c.password === undefined)
     return 'hostCredentials.password is not set: the user needs a password.';
   if (c.nkeySeed !== undefined && !/^SU[A-Z2-7]+$/.test(c.nkeySeed))
-    return 'hostCredentials.nkeySeed must be a user seed (SU followed by base32 letters).';
+    return 'NKey seed must be a user seed (SU followed by base32 letters).';
   return null;
 }
 

@@ -145,7 +145,7 @@ function variableDecimal(c: ColumnShape): ColumnCodec {
       const t = text(c, v);
       if (!/\d/.test(t))
         throw new ValueNotSendable(
-          `${c.name} holds ${t}, which precise decimals cannot carry: choose decimalHandling "string"`,
+          `${c.name} holds ${t}, which precise decimals cannot carry: choose "string" for Decimals`,
         );
       const { unscaled, scale } = decimalParts(t);
       return { scale, value: base64(unscaledBytes(unscaled)) };

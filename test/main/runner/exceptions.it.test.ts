@@ -154,7 +154,7 @@ describe.each(SOURCE_TARGET_PAIRS)('rows a %s pipeline cannot write into %s', (s
     const suspended = events.find((e) => e.kind === 'table-suspended');
     expect(suspended).toMatchObject({ table: aTable });
     expect(suspended?.kind === 'table-suspended' && suspended.reason).toMatch(
-      /was suspended: 1 of its rows are kept as exceptions, more than the pipeline's limit \(maxExceptions, 0\).*resume it once the cause is fixed/,
+      /was suspended: 1 of its rows are kept as exceptions, more than the pipeline's limit \(Rows kept aside per table, 0\).*resume it once the cause is fixed/,
     );
     expect(limited.snapshots().find((t) => t.table === aTable)?.status).toBe('suspended');
     expect(await atTarget(bName)).toEqual(atSource(bName));

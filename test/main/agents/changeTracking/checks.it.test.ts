@@ -267,7 +267,7 @@ describe('each check failing on purpose', () => {
     const before = byId(await checkChangeTracking(wants7, [entity('Orders')]));
     expect(before['change-retention']).toMatchObject({
       status: 'failed',
-      message: 'Changes are kept 5 days; sourceChangeRetentionDays is 7.',
+      message: 'Changes are kept 5 days; "Source change retention (days)" is 7.',
       fix: 'ALTER DATABASE [Ready] SET CHANGE_TRACKING (CHANGE_RETENTION = 7 DAYS);',
     });
     const { applied, checks } = await applyChangeTrackingFix(wants7, [entity('Orders')], 'change-retention');

@@ -252,7 +252,7 @@ describe('checks that fail, with their remedies', () => {
     const library = byId(await checks([CUSTOMER]), 'sync-library');
     expect(library).toMatchObject({
       status: 'failed',
-      remedy: 'Set another syncLibrary in the host credentials.',
+      remedy: 'Set another "Sync library" in the host credentials.',
     });
     expect(library.message).toContain('SYNC already keeps the checkpoints of elsewhere/src');
     expect(byId(await checks([CUSTOMER], SEED_AGENT, 'SYNC2'), 'sync-library').status).toBe('passed');

@@ -46,7 +46,7 @@ it('a source file journaled in the sync library fails the sync-library check and
     const check = (await agent.check([entity])).find((c) => c.id === 'sync-library');
     expect(check?.status).toBe('failed');
     expect(check?.message).toMatch(/SYNCX holds the journal of SRCLIB\.ITEMS \(SYNCX\/QSQJRN\)/);
-    expect(check?.remedy).toMatch(/another syncLibrary/);
+    expect(check?.remedy).toMatch(/another "Sync library"/);
     await expect(agent.readChanges([entity.source], { 'SRCLIB.ITEMS': '' })).rejects.toThrow(
       /SRCLIB\.ITEMS is journaled to SYNCX\/QSQJRN, in the sync library SYNCX/,
     );

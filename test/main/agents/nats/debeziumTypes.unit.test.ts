@@ -117,7 +117,7 @@ describe('Debezium types from SQL Server columns', () => {
   it('refuses a value it cannot carry exactly, naming it', () => {
     expect(() => columnCodec(col('decimal(5,1)'), 'precise').encode('1.25')).toThrow(ValueNotSendable);
     expect(() => columnCodec(col('DECFLOAT(34)'), 'precise').encode('NaN')).toThrow(
-      /decimalHandling "string"/,
+      /choose "string" for Decimals/,
     );
   });
 });

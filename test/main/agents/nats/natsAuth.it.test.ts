@@ -74,7 +74,7 @@ describe('a NATS server with users and permissions', () => {
       /password and token are set/,
     );
     expect(credentialsProblem(parse({ password: 'p' }))).toMatch(/hostCredentials\.username is not set/);
-    expect(credentialsProblem(parse({ nkeySeed: 'not-a-seed' }))).toMatch(/nkeySeed must be a user seed/);
+    expect(credentialsProblem(parse({ nkeySeed: 'not-a-seed' }))).toMatch(/NKey seed must be a user seed/);
     expect(credentialsProblem(parse({ token: 't' }))).toBeNull();
     expect(natsHostCredentials.schema.safeParse({ ...base, servers: 'nats://a:1, b c' }).success).toBe(false);
   });
