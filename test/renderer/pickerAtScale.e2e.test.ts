@@ -109,7 +109,10 @@ describe('the table picker at 850 tables', () => {
     const saved = await callEntities();
     expect(saved.length).toBe(ORDERS);
     expect(saved.every((name) => name.startsWith('Orders_'))).toBe(true);
-    expect(await scanAccessibility(page)).toEqual([]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await scanAccessibility(page)).toEqual([]);
+    }
   });
 });
 

@@ -189,6 +189,11 @@ describe("a new DBA's whole flow", () => {
         await expect.poll(() => asked.textContent()).toContain('18456');
         expect(await asked.textContent()).toContain('Nothing has been stored.');
         expect(await asked.evaluate((el) => el === document.activeElement)).toBe(true);
+        // The question is clean for axe in both schemes.
+        expect(await scanAccessibility(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        expect(await scanAccessibility(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
         await asked.getByRole('button', { name: 'Apply anyway' }).click();
       }
       await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
@@ -204,6 +209,10 @@ describe("a new DBA's whole flow", () => {
     expect(await page.getByLabel('Pending settings').textContent()).toMatch(
       /did not sign on when stored:.*18456/,
     );
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await scanAccessibility(page)).toEqual([]);
+    }
     expect(await problemRegion.getByText('No problem reported.').count()).toBe(0);
     await page.getByRole('button', { name: 'Home', exact: true }).click();
     await expect
