@@ -3,7 +3,7 @@
 // does not yet (its type and role given, its pipeline perhaps not made yet).
 import { agentTypes } from '../../shared/agents';
 import { parseWith } from '../../shared/config/parse';
-import { ID_PATTERN, validateConfigBodySchema } from '../../shared/controlApi';
+import { ID_PATTERN, ID_RULE, validateConfigBodySchema } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
 import { pluginOf } from '../agents/registry';
 import { signOnResult } from '../agents/checkResults';
@@ -16,8 +16,8 @@ type Body = ReturnType<typeof validateConfigBodySchema.parse>;
 const idProblem = (pointer: string, received: string) => ({
   pointer,
   received,
-  rule: '1 to 63 characters of a-z, 0-9, _ or -, starting with a letter or a digit',
-  message: `${pointer.slice(1)} must be 1 to 63 characters of a-z, 0-9, _ or -, starting with a lower-case letter or a digit; got "${received.slice(0, 64)}".`,
+  rule: ID_RULE,
+  message: `${pointer.slice(1)} must be ${ID_RULE}; got "${received.slice(0, 64)}".`,
 });
 
 /** The agent as stored, or as POST …/agents would make it from the body (422/409 as that would). */

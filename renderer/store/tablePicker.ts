@@ -76,18 +76,27 @@ export function closePicker(): void {
   useStore.setState({ picker: undefined });
 }
 
+/** One page of the source's catalogue, as the picker's search and schema filter it. */
+function catalogPage(
+  api: NonNullable<ReturnType<typeof useStore.getState>['api']>,
+  { address, search, schema }: Pick<TablePickerState, 'address' | 'search' | 'schema'>,
+  after: string | null,
+) {
+  return api.searchEngineCatalog({
+    profileId: address.profileId,
+    pipelineId: address.pipelineId,
+    agentId: address.agentId,
+    query: { search: search || undefined, schema: schema || undefined, after, limit: 100 },
+  });
+}
+
 async function loadPage(after: string | null): Promise<void> {
   const { api, picker } = useStore.getState();
   if (!api || !picker) return;
-  const { address, search, schema } = picker;
+  const { address } = picker;
   update(() => ({ loading: true, error: undefined }));
   try {
-    const page = await api.searchEngineCatalog({
-      profileId: address.profileId,
-      pipelineId: address.pipelineId,
-      agentId: address.agentId,
-      query: { search: search || undefined, schema: schema || undefined, after, limit: 100 },
-    });
+    const page = await catalogPage(api, picker, after);
     if (stillFor(address)) update(() => ({ page, loading: false }));
   } catch (error) {
     if (stillFor(address)) update(() => ({ loading: false, error: failure(error) }));
@@ -165,12 +174,7 @@ export async function chooseAllMatching(on: boolean): Promise<void> {
   let taken = 0;
   try {
     do {
-      const page = await api.searchEngineCatalog({
-        profileId: address.profileId,
-        pipelineId: address.pipelineId,
-        agentId: address.agentId,
-        query: { search: search || undefined, schema: schema || undefined, after, limit: 100 },
-      });
+      const page = await catalogPage(api, { address, search, schema }, after);
       if (!stillFor(address)) return;
       for (const t of page.tables) {
         if (on && keylessRule(address.agentType, t)?.kind === 'refused') refused += 1;
