@@ -126,7 +126,10 @@ export function previousPage(): Promise<void> {
 
 /** What the source's type says of a table without a primary key (undefined: it has one, or no rule). */
 export function keylessRule(agentType: string, t: CatalogTable) {
-  if (t.primaryKey.length > 0) return undefined;
+  return t.primaryKey.length > 0 ? undefined : keylessRuleOf(agentType);
+}
+
+function keylessRuleOf(agentType: string) {
   const declared = agentTypeSchema.safeParse(agentType);
   return declared.success ? agentTypes[declared.data].ui?.keylessTables : undefined;
 }
@@ -281,11 +284,12 @@ export async function saveTables(): Promise<void> {
   if (!api || !picker || picker.saving) return;
   const { address } = picker;
   const missing = unkeyed(picker);
-  if (missing.length > 0) {
+  const rule = keylessRuleOf(address.agentType);
+  if (missing.length > 0 && rule?.kind === 'choose-key') {
     update(() => ({
       result: {
         ok: false,
-        message: `${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no primary key: choose how its rows are identified (a logical key's columns, or RRN) before saving.`,
+        message: `${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} ${rule.beforeSaving}`,
       },
     }));
     return;

@@ -191,9 +191,7 @@ export function TablePicker() {
             const keyless = keylessRule(picker.address.agentType, t);
             const refused = keyless?.kind === 'refused' ? keyless.reason : undefined;
             const unkeyed =
-              keyless?.kind === 'choose-key' && !pick?.rowIdentification
-                ? 'No primary key: choose how its rows are identified (a logical key or RRN).'
-                : undefined;
+              keyless?.kind === 'choose-key' && !pick?.rowIdentification ? keyless.note : undefined;
             const stops = refused ?? unkeyed ?? t.problem;
             return (
               <tr key={key} className={stops ? 'problem-row' : undefined}>

@@ -4,6 +4,10 @@ import { boolean, integer, optionalIdentifier, optionalText, text } from '../con
 import { section } from '../config/section';
 import { connectionName, host, maxConnectionsCount, password, pipelineFields } from './common';
 
+/** Why a table without a primary key cannot be chosen: said by the catalogue and the picker alike. */
+export const CHANGE_TRACKING_KEYLESS =
+  'No primary key: Change Tracking tracks only tables with one. Add a primary key at the source (ALTER TABLE … ADD PRIMARY KEY), then choose the table.';
+
 export const changeTrackingHostCredentials = section({
   id: 'hostCredentials',
   title: 'Host credentials',

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { Section, SectionId } from '../config/section';
-import { changeTrackingConfiguration, changeTrackingHostCredentials } from './changeTracking';
+import {
+  CHANGE_TRACKING_KEYLESS,
+  changeTrackingConfiguration,
+  changeTrackingHostCredentials,
+} from './changeTracking';
 import { natsConfiguration, natsHostCredentials } from './nats';
 import { effectiveJournalFormats, journalConfiguration, journalHostCredentials } from './journal';
 import {
@@ -39,9 +43,11 @@ export interface AgentTypeUi {
   defaultTargetName?: (t: { schema: string; table: string }) => string;
   /**
    * A source table without a primary key, in the table picker: `choose-key`, the DBA picks a logical
-   * key or RRN for it; `refused`, it cannot be replicated, for this reason.
+   * key or RRN for it (`note` says so in its row, `beforeSaving` when none is chosen yet); `refused`,
+   * it cannot be replicated, for this reason.
    */
-  keylessTables?: { kind: 'choose-key' } | { kind: 'refused'; reason: string };
+  keylessTables?:
+    { kind: 'choose-key'; note: string; beforeSaving: string } | { kind: 'refused'; reason: string };
 }
 
 export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
@@ -59,11 +65,7 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
       // dbo's tables by their name alone; another schema's prefixed, so two schemas' tables do not meet.
       defaultTargetName: (t) =>
         (t.schema.toLowerCase() === 'dbo' ? t.table : `${t.schema}_${t.table}`).toLowerCase(),
-      keylessTables: {
-        kind: 'refused',
-        reason:
-          'No primary key: Change Tracking tracks only tables with one. Add a primary key at the source (ALTER TABLE … ADD PRIMARY KEY), then choose the table.',
-      },
+      keylessTables: { kind: 'refused', reason: CHANGE_TRACKING_KEYLESS },
     },
   },
   journal: {
@@ -76,7 +78,12 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     sections: { hostCredentials: journalHostCredentials, configuration: journalConfiguration },
     ui: {
       defaultAgentId: 'ibmi',
-      keylessTables: { kind: 'choose-key' },
+      keylessTables: {
+        kind: 'choose-key',
+        note: 'No primary key: choose how its rows are identified (a logical key or RRN).',
+        beforeSaving:
+          "no primary key: choose how its rows are identified (a logical key's columns, or RRN) before saving.",
+      },
       stepNotes: {
         configuration:
           'Date and time formats are set in two places. A format chosen here wins; left empty, the one in host credentials (Advanced) applies; if neither is set, iso.',

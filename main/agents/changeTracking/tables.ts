@@ -7,6 +7,7 @@ import {
   type Entity,
   type TableState,
 } from '../../../shared/controlApi';
+import { CHANGE_TRACKING_KEYLESS } from '../../../shared/agents/changeTracking';
 import { tableKey, type TableRef } from '../source';
 import { byTableName, qualified, sameName, SYNC_SCHEMA } from './names';
 
@@ -46,7 +47,7 @@ function trackingOf(rows: readonly Row[]): {
   const tracked = rows.some((r) => Number(r.tracked) === 1);
   const problem =
     primaryKey.length === 0
-      ? 'No primary key: Change Tracking needs one.'
+      ? CHANGE_TRACKING_KEYLESS
       : !tracked
         ? 'Change Tracking is off for the table.'
         : null;

@@ -7,6 +7,7 @@ import { DBA, sandboxPool } from '../../../helpers/sandbox';
 import { ctConfiguration, sandboxCredentials } from '../../../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../../../helpers/engine';
 import { until } from '../../../helpers/until';
+import { CHANGE_TRACKING_KEYLESS } from '../../../../shared/agents/changeTracking';
 
 let sandbox: SandboxSqlServer;
 let e: RunningEngine;
@@ -187,7 +188,7 @@ describe('GET …/tables on a change-tracking agent', () => {
         changeTracking: false,
         journalImages: null,
         journal: null,
-        problem: 'No primary key: Change Tracking needs one.',
+        problem: CHANGE_TRACKING_KEYLESS,
       },
     ]);
   });
