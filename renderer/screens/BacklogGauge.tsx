@@ -1,7 +1,7 @@
 // The backlog of the selected agent: a gauge of the rows waiting, changed rows waiting and versions
 // behind (change tracking) or rows to read and minutes left (journal); its history is in the charts.
 import type { z } from 'zod';
-import type { backlogAnswerSchema } from '../../shared/controlApi';
+import type { AgentState, backlogAnswerSchema } from '../../shared/controlApi';
 import { plural, timeOfDay } from '../../shared/format';
 
 type Backlog = z.infer<typeof backlogAnswerSchema>;
@@ -74,13 +74,29 @@ function Gauge({ rows, level, large }: { rows: number; level: keyof typeof LEVEL
   );
 }
 
-/** `large`: the pipeline's Status, where the gauge leads. */
-export function BacklogGauge({ backlog, large = false }: { backlog: Backlog | undefined; large?: boolean }) {
+/** What holds rows back while the pipeline is not running: no estimate of time left holds then. */
+const STILL: Partial<Record<AgentState, string>> = {
+  paused: 'nothing is read until Resume',
+  stopped: 'nothing is read until Start',
+  failed: 'nothing is read until Start',
+};
+
+/** `large`: the pipeline's Status, where the gauge leads; `state`: the pipeline's, when known. */
+export function BacklogGauge({
+  backlog,
+  state,
+  large = false,
+}: {
+  backlog: Backlog | undefined;
+  state?: AgentState;
+  large?: boolean;
+}) {
   if (!backlog) return null;
   const now = backlog.current;
   if (!now) return <p className="muted">Backlog: {backlog.unavailableReason}</p>;
   const rows = now.rowsToRead ?? 0;
   const level = rows === 0 ? 'ok' : rows < FAR_BEHIND ? 'warn' : 'problem';
+  const still = state && STILL[state];
   return (
     <div className="backlog" aria-label="Backlog">
       {now.rowsToRead !== null && (
@@ -94,8 +110,11 @@ export function BacklogGauge({ backlog, large = false }: { backlog: Backlog | un
         {now.rowsToRead !== null && <> ({LEVELS[level]})</>}
         {/* Versions behind with no row waiting are other tables' changes: caught up says it all. */}
         {now.versionsBehind !== null && rows > 0 && <> · {plural(now.versionsBehind, 'version')} behind</>}
-        {now.minutesLeft !== null && now.minutesLeft > 0 && <> · about {duration(now.minutesLeft)} left</>}
-        {typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
+        {still && rows > 0 && <> · {still}</>}
+        {!still && now.minutesLeft !== null && now.minutesLeft > 0 && (
+          <> · about {duration(now.minutesLeft)} left</>
+        )}
+        {!still && typeof now.measuredMinutesLeft === 'number' && now.measuredMinutesLeft > 0 && (
           <> · {duration(now.measuredMinutesLeft)} at the measured rate</>
         )}
         {/* Change tracking reports versions; it keeps one change per row, whatever ran on it. */}

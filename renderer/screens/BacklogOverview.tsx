@@ -33,7 +33,7 @@ export function BacklogOverview({ rows }: { rows: readonly HomeRow[] }) {
                 {engines.size > 1 ? `, ${engine.name}` : ''})
               </span>
               {agent.role === 'source' ? (
-                <BacklogGauge backlog={backlog} />
+                <BacklogGauge backlog={backlog} state={status.state} />
               ) : (
                 <p className="muted">No source agent: nothing to wait for.</p>
               )}

@@ -1,6 +1,7 @@
 // A pipeline's Status: its state and the latest problem with what to do, start, pause and stop (Start
 // and Stop say what they will do first), the backlog gauge, copies under way and the charts. Built so
 // the gauge, the state and the problem fit a 1280×800 window without scrolling.
+import { Confirm } from '../../ui/Confirm';
 import { useFocusOn } from '../../ui/useFocusOn';
 import { useState } from 'react';
 import { useStore, showSection } from '../../store';
@@ -21,10 +22,6 @@ export function StatusSection() {
   // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
   const [stopAsked, setStopAsked] = useState<string | null>(null);
   const status = useAgentStatus();
-  // The question takes focus where Stop… was pressed.
-  const stopQuestion = useFocusOn<HTMLParagraphElement>(
-    stopAsked !== null && stopAsked === selected && stopAsked,
-  );
   if (!agent) return null;
   if (agent.role !== 'source')
     return <p className="muted">A target agent runs as part of its pipeline&apos;s source agent.</p>;
@@ -36,7 +33,7 @@ export function StatusSection() {
     <div className="status-section">
       <div className="status-top">
         <div className="status-main">
-          <BacklogGauge backlog={backlog} large />
+          <BacklogGauge backlog={backlog} state={agent.state} large />
           <StatusFigures />
           <div className="row-actions">
             <StartButton state={agent.state} busy={busy !== undefined} />
@@ -58,22 +55,17 @@ export function StatusSection() {
             )}
           </div>
           {stopAsked !== null && stopAsked === selected && (
-            <p role="group" aria-label="Confirm stop" className="confirm" ref={stopQuestion} tabIndex={-1}>
-              Stop the pipeline? It reads no more changes until started again; the backlog grows meanwhile.{' '}
-              <button
-                type="button"
-                className="primary"
-                onClick={() => {
-                  setStopAsked(null);
-                  void controlAgent('stop');
-                }}
-              >
-                Yes, stop it
-              </button>{' '}
-              <button type="button" onClick={() => setStopAsked(null)}>
-                Cancel
-              </button>
-            </p>
+            <Confirm
+              label="Confirm stop"
+              yes="Yes, stop it"
+              onYes={() => {
+                setStopAsked(null);
+                void controlAgent('stop');
+              }}
+              onCancel={() => setStopAsked(null)}
+            >
+              Stop the pipeline? It reads no more changes until started again; the backlog grows meanwhile.
+            </Confirm>
           )}
           <StartConfirmation />
         </div>
