@@ -9,7 +9,8 @@ export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
 
 /** Pipeline and agent ids: chosen by the caller or generated; safe in a URL path as they are. */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-export const ID_RULE = '1 to 63 characters of a-z, 0-9, _ or -, starting with a lower-case letter or a digit';
+export const ID_RULE =
+  '1 to 63 characters of a to z, 0 to 9, _ or -, starting with a lower-case letter or a digit';
 export const idSchema = z.string().regex(ID_PATTERN, { message: `must be ${ID_RULE}` });
 
 export const agentRoleSchema = z.enum(['source', 'target']);

@@ -2,7 +2,7 @@
 // step 1's "Test connection" result.
 import { useFocusOn } from '../ui/useFocusOn';
 import { useEffect } from 'react';
-import { idSchema, type CheckResult } from '../../shared/controlApi';
+import { ID_RULE, idSchema, type CheckResult } from '../../shared/controlApi';
 import { loadEngines } from '../store/engines';
 import { EngineSelect } from '../ui/EngineSelect';
 import { applyToEngine, correctCredentials, setApplyAddress } from '../store/wizard';
@@ -181,7 +181,7 @@ export function EngineApply({ wizard }: { wizard: WizardState }) {
 /** What is wrong with an id typed for the engine, in words; null when it is fine. */
 function idRuleBroken(value: string): string | null {
   if (idSchema.safeParse(value).success) return null;
-  return `Use 1 to 63 characters of a to z, 0 to 9, _ or -, starting with a lower-case letter or a digit; "${value.slice(0, 64)}" is not one.`;
+  return `Use ${ID_RULE}; "${value.slice(0, 64)}" is not one.`;
 }
 
 /** A pipeline or agent id, its rule said beside it as it is typed. */
