@@ -96,6 +96,16 @@ export async function refusal(work: Promise<unknown>): Promise<EngineError> {
   return error as EngineError;
 }
 
+/** The refusal as a DBA meets it: its status, the fields it points at, and all its words in one line. */
+export async function refusalInWords(work: Promise<unknown>) {
+  const { status, problem } = await refusal(work);
+  return {
+    status,
+    pointers: problem?.errors?.map((x) => x.pointer) ?? [],
+    detail: [problem?.detail ?? '', ...(problem?.errors?.map((x) => x.detail) ?? [])].join(' '),
+  };
+}
+
 /**
  * Pipeline p1 with a change-tracking source src, configured with placeholder credentials: enough for
  * the engine's own bookkeeping over a stub runtime (helpers/stubRuntime.ts), which reaches no server.

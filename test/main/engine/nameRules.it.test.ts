@@ -6,11 +6,10 @@ import { POSTGRES } from '../../helpers/replica';
 import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../main/client/engineClient';
 import type { Entity } from '../../../shared/controlApi';
 import { STORE_FILE } from '../../../main/engine/engine';
 import { sqlitePlugin } from '../../../main/agents/sqlite/plugin';
-import { startTestEngine, type RunningEngine } from '../../helpers/engine';
+import { refusalInWords, startTestEngine, type RunningEngine } from '../../helpers/engine';
 
 let e: RunningEngine;
 beforeAll(async () => {
@@ -25,20 +24,6 @@ const entity = (source: [string, string], target: { schema?: string; table: stri
   source: { schema: source[0], table: source[1] },
   target,
 });
-
-/** The refusal of a call: status and problem, or a failure when it was accepted. */
-async function refusal(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!(error instanceof EngineError)) throw new Error(`accepted, or failed otherwise: ${String(error)}`);
-  return {
-    status: error.status,
-    detail: [error.problem?.detail ?? '', ...(error.problem?.errors?.map((x) => x.detail) ?? [])].join(' '),
-    pointers: error.problem?.errors?.map((x) => x.pointer) ?? [],
-  };
-}
 
 let made = 0;
 async function pipeline(
@@ -108,7 +93,7 @@ describe("the engine's own tables are never an entity's target", () => {
     'SQLite refuses %j with 422 naming the field',
     async (table) => {
       const id = await pipeline('change-tracking');
-      const r = await refusal(put(id, { entities: [entity(['dbo', 'Orders'], { table })] }));
+      const r = await refusalInWords(put(id, { entities: [entity(['dbo', 'Orders'], { table })] }));
       expect(r.status).toBe(422);
       expect(r.pointers).toEqual(['/entities/0/target/table']);
       expect(r.detail).toMatch(/keeps|checkpoint|scratch/);
@@ -123,7 +108,7 @@ describe("the engine's own tables are never an entity's target", () => {
       { schema: 'other', table: '_cdc_checkpoint' },
       { table: 'cdc_stage_1' },
     ]) {
-      const r = await refusal(put(id, { entities: [entity(['dbo', 'Orders'], target)] }));
+      const r = await refusalInWords(put(id, { entities: [entity(['dbo', 'Orders'], target)] }));
       expect(r.status).toBe(422);
       expect(r.pointers).toEqual(['/entities/0/target/table']);
     }
@@ -131,7 +116,7 @@ describe("the engine's own tables are never an entity's target", () => {
 
   it('a SQL Server target refuses the SYNC schema in any case (its agents’ checkpoints)', async () => {
     const id = await pipeline('journal', sqlServer);
-    const r = await refusal(
+    const r = await refusalInWords(
       put(id, { entities: [entity(['SHOP', 'ORDERS'], { schema: 'sync', table: 'CT_CHECKPOINT' })] }),
     );
     expect(r.status).toBe(422);
@@ -142,7 +127,7 @@ describe("the engine's own tables are never an entity's target", () => {
 describe('two entities never write one target table', () => {
   it('SQLite folds ASCII letters only: same and SAME clash, É and é do not', async () => {
     const id = await pipeline('change-tracking');
-    const r = await refusal(
+    const r = await refusalInWords(
       put(id, {
         entities: [entity(['dbo', 'A'], { table: 'same' }), entity(['dbo', 'B'], { table: 'SAME' })],
       }),
@@ -157,7 +142,7 @@ describe('two entities never write one target table', () => {
 
   it('SQLite refuses target.schema instead of ignoring it', async () => {
     const id = await pipeline('change-tracking');
-    const r = await refusal(
+    const r = await refusalInWords(
       put(id, {
         entities: [
           entity(['dbo', 'A'], { schema: 'x', table: 't' }),
@@ -173,7 +158,7 @@ describe('two entities never write one target table', () => {
   it("PostgreSQL compares names exactly after its 63-byte cut, and honours each entity's schema", async () => {
     const id = await pipeline('change-tracking', postgres());
     const long = 'x'.repeat(63);
-    const r = await refusal(
+    const r = await refusalInWords(
       put(id, {
         entities: [
           entity(['dbo', 'A'], { table: `${long}_a` }),
@@ -186,7 +171,7 @@ describe('two entities never write one target table', () => {
     const e31 = 'é'.repeat(31);
     expect(
       (
-        await refusal(
+        await refusalInWords(
           put(id, {
             entities: [
               entity(['dbo', 'A'], { table: `${e31}éa` }),
@@ -209,7 +194,7 @@ describe('two entities never write one target table', () => {
     const first = await pipeline('change-tracking', postgres('shop'));
     await put(first, { entities: [entity(['dbo', 'Orders'], { table: 'orders' })] });
     const second = await pipeline('journal', postgres('public'));
-    const r = await refusal(
+    const r = await refusalInWords(
       put(second, { entities: [entity(['SHOP', 'ORDERS'], { schema: 'shop', table: 'orders' })] }),
     );
     expect(r.status).toBe(409);
@@ -221,7 +206,7 @@ describe('two entities never write one target table', () => {
     });
     await put(elsewhere, { entities: [entity(['SHOP', 'ORDERS'], { table: 'orders' })] });
     // A settings PUT that moves a pipeline onto the other's tables is refused too.
-    const r2 = await refusal(
+    const r2 = await refusalInWords(
       e.client
         .putSpecific({ pipelineId: elsewhere, agentId: 'dst' }, { configuration: { schema: 'shop' } })
         .then(() =>
@@ -243,7 +228,9 @@ describe('two entities never write one target table', () => {
     const first = await pipeline('change-tracking', stream('shop'));
     await put(first, { entities: [entity(['dbo', 'Orders'], { table: 'orders' })] });
     const second = await pipeline('change-tracking', stream('shop'));
-    const r = await refusal(put(second, { entities: [entity(['dbo', 'Orders'], { table: 'other_name' })] }));
+    const r = await refusalInWords(
+      put(second, { entities: [entity(['dbo', 'Orders'], { table: 'other_name' })] }),
+    );
     expect(r.status).toBe(409);
     expect(r.detail).toContain(`pipeline "${first}" would publish to one subject (shop.Sales.dbo.Orders)`);
     expect(r.detail).toContain('another subject prefix or stream');
@@ -261,7 +248,9 @@ describe('two entities never write one target table', () => {
     await put(first, { entities: [entity(['dbo', 'Orders'], { table: 'orders' })] });
     const file = join(e.dataDir, 'replicas', `${first}.sqlite`);
     const second = await pipeline('change-tracking', { type: 'sqlite', hostCredentials: { path: file } });
-    const r = await refusal(put(second, { entities: [entity(['dbo', 'Other'], { table: 'ORDERS' })] }));
+    const r = await refusalInWords(
+      put(second, { entities: [entity(['dbo', 'Other'], { table: 'ORDERS' })] }),
+    );
     expect(r.status).toBe(409);
     expect(r.detail).toContain(`pipeline "${first}"`);
   });
@@ -270,7 +259,7 @@ describe('two entities never write one target table', () => {
 describe('a source table is read once, and never one of the agent’s own', () => {
   it('the journal compares IBM i system names: shop.orders is SHOP.ORDERS', async () => {
     const id = await pipeline('journal');
-    const r = await refusal(
+    const r = await refusalInWords(
       put(id, {
         entities: [entity(['SHOP', 'ORDERS'], { table: 'a' }), entity(['shop', 'orders'], { table: 'b' })],
       }),
@@ -283,22 +272,26 @@ describe('a source table is read once, and never one of the agent’s own', () =
     const id = await pipeline('change-tracking');
     expect(
       (
-        await refusal(
+        await refusalInWords(
           put(id, { entities: [entity(['dbo', 'T'], { table: 'a' }), entity(['dbo', 'T'], { table: 'b' })] }),
         )
       ).status,
     ).toBe(422);
-    const r = await refusal(put(id, { entities: [entity(['Sync', 'CT_CHECKPOINT'], { table: 'loop' })] }));
+    const r = await refusalInWords(
+      put(id, { entities: [entity(['Sync', 'CT_CHECKPOINT'], { table: 'loop' })] }),
+    );
     expect(r.status).toBe(422);
     expect(r.detail).toMatch(/SYNC schema/);
   });
 
   it("the journal refuses its sync library as a source library or a journal's library", async () => {
     const id = await pipeline('journal', undefined, { syncLibrary: 'SYNCL' });
-    const own = await refusal(put(id, { entities: [entity(['SYNCL', 'JOURNALSCP'], { table: 'loop' })] }));
+    const own = await refusalInWords(
+      put(id, { entities: [entity(['SYNCL', 'JOURNALSCP'], { table: 'loop' })] }),
+    );
     expect(own.status).toBe(422);
     expect(own.detail).toMatch(/sync library/);
-    const journal = await refusal(
+    const journal = await refusalInWords(
       put(id, {
         entities: [
           { ...entity(['SHOP', 'ORDERS'], { table: 'o' }), journal: { library: 'SYNCL', name: 'QSQJRN' } },
@@ -311,7 +304,7 @@ describe('a source table is read once, and never one of the agent’s own', () =
   it('a syncLibrary set to a source library is refused with 409 naming the entity', async () => {
     const id = await pipeline('journal');
     await put(id, { entities: [entity(['SHOP', 'ORDERS'], { table: 'orders' })] });
-    const r = await refusal(
+    const r = await refusalInWords(
       e.client.putCredentials(
         { pipelineId: id, agentId: 'src' },
         {
@@ -336,7 +329,7 @@ describe('a source table is read once, and never one of the agent’s own', () =
     'journalCheckpointTable %j, a work file of the agent, is refused',
     async (name) => {
       const id = await pipeline('journal');
-      const r = await refusal(
+      const r = await refusalInWords(
         e.client.putCredentials(
           { pipelineId: id, agentId: 'src' },
           {
@@ -371,7 +364,7 @@ describe("a replica file is never one of the engine's own", () => {
       join(outside, 'hard.sqlite'),
       join(e.dataDir, 'tls', 'x.sqlite'),
     ]) {
-      const r = await refusal(pipeline('change-tracking', sqliteAt(path)));
+      const r = await refusalInWords(pipeline('change-tracking', sqliteAt(path)));
       expect(r.status, path).toBe(422);
       expect(r.pointers).toEqual(['/hostCredentials/path']);
     }
@@ -393,7 +386,9 @@ describe("the engine's admin token", () => {
       join(links, 'data', STORE_FILE),
       `${e.dataDir}/./${STORE_FILE}`,
     ]) {
-      const r = await refusal(pipeline('change-tracking', { type: 'sqlite', hostCredentials: { path } }));
+      const r = await refusalInWords(
+        pipeline('change-tracking', { type: 'sqlite', hostCredentials: { path } }),
+      );
       expect(r.status, path).toBe(422);
     }
     // Stored before the rules (an older engine's store): the check says so and the start refuses,
@@ -418,7 +413,7 @@ describe("the engine's admin token", () => {
     const { checks } = await e.client.testAgent({ pipelineId: id, agentId: 'src' });
     expect(checks.find((c) => c.id === 'names')).toMatchObject({ status: 'failed' });
     expect(checks.map((c) => c.id)).not.toContain('connection');
-    const start = await refusal(e.client.startAgent({ pipelineId: id, agentId: 'src' }));
+    const start = await refusalInWords(e.client.startAgent({ pipelineId: id, agentId: 'src' }));
     expect(start.status).toBe(409);
     expect(start.detail).toMatch(/the same file by device and inode/);
     expect(repo.meta('admin_token_sha256')).toBe(tokenHash);

@@ -3,11 +3,10 @@
 // (its type given, its pipeline not made), seen by the name rules as if it were there.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../main/client/engineClient';
 import { STORE_FILE } from '../../../main/engine/engine';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
 import { SEED_AGENT_LOGIN } from '../../../simulators/mssql/seed';
-import { startTestEngine, type RunningEngine } from '../../helpers/engine';
+import { refusalInWords, startTestEngine, type RunningEngine } from '../../helpers/engine';
 
 let sandbox: SandboxSqlServer;
 let e: RunningEngine;
@@ -38,20 +37,6 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** The refusal of a call: status, pointers and words; a failure when it was accepted. */
-async function refusal(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!(error instanceof EngineError)) throw new Error(`accepted, or failed otherwise: ${String(error)}`);
-  return {
-    status: error.status,
-    pointers: error.problem?.errors?.map((x) => x.pointer) ?? [],
-    detail: [error.problem?.detail ?? '', ...(error.problem?.errors?.map((x) => x.detail) ?? [])].join(' '),
-  };
-}
-
 /** What the engine holds, to show a validate changed none of it. */
 const holdings = async () => ({
   pipelines: (await e.client.listPipelines({})).map((p) => p.id),
@@ -79,7 +64,7 @@ describe('POST …/config/validate', () => {
   });
 
   it('names every field problem of both objects at once', async () => {
-    const r = await refusal(
+    const r = await refusalInWords(
       e.client.validateConfig(
         { pipelineId: 'not-yet', agentId: 'src' },
         {
@@ -98,14 +83,14 @@ describe('POST …/config/validate', () => {
   });
 
   it('asks for the type of an agent that does not exist, and refuses a type other than the stored one', async () => {
-    const missing = await refusal(
+    const missing = await refusalInWords(
       e.client.validateConfig(
         { pipelineId: 'not-yet', agentId: 'src' },
         { hostCredentials: credentials(), configuration: {} },
       ),
     );
     expect(missing).toMatchObject({ status: 422, pointers: ['/type'] });
-    const other = await refusal(
+    const other = await refusalInWords(
       e.client.validateConfig(ids, { type: 'journal', hostCredentials: {}, configuration: {} }),
     );
     expect(other.status).toBe(409);
@@ -132,7 +117,7 @@ describe('POST …/config/validate', () => {
   });
 
   it("sees a target not made yet as the name rules would: the engine's own store is refused", async () => {
-    const r = await refusal(
+    const r = await refusalInWords(
       e.client.validateConfig(
         { pipelineId: ids.pipelineId, agentId: 'replica' },
         {
@@ -146,7 +131,7 @@ describe('POST …/config/validate', () => {
     expect(r).toMatchObject({ status: 422, pointers: ['/hostCredentials/path'] });
     // A source for a pipeline whose target is taken is refused as POST …/agents would refuse it.
     await e.client.createAgent(ids, { id: 'dst', type: 'sqlite', role: 'target' });
-    const second = await refusal(
+    const second = await refusalInWords(
       e.client.validateConfig(
         { pipelineId: ids.pipelineId, agentId: 'replica' },
         { type: 'sqlite', role: 'target', hostCredentials: {}, configuration: {} },
@@ -160,7 +145,7 @@ describe('POST …/config/validate', () => {
   it('refuses settings for a running agent, as the PUTs do', async () => {
     await e.client.startAgent(ids);
     try {
-      const r = await refusal(
+      const r = await refusalInWords(
         e.client.validateConfig(ids, { hostCredentials: credentials(), configuration: {} }),
       );
       expect(r.status).toBe(409);
