@@ -4,7 +4,8 @@
 // waits for a copy, and a restart resumes a copy after its last chunk (docs/snapshots.md has the
 // algorithm and why the target converges). The source's own checkpoint follows the target's commit.
 // Lost connections are retried with backoff; what cannot heal stops the pipeline with its reason.
-import { pipelineSettings } from '../../shared/agents/common';
+import { pipelineFields, pipelineSettings } from '../../shared/agents/common';
+import { fieldLabel } from '../../shared/config/parse';
 import { AgentConnectionError } from '../agents/connectionError';
 import {
   atTarget,
@@ -537,7 +538,7 @@ export class PipelineRunner {
       if (total > max)
         this.overLimit.set(
           table,
-          `${total} of its rows are kept as exceptions, more than the pipeline's limit (Rows kept aside per table, ${max}); the last refusal: ${error}`,
+          `${total} of its rows are kept as exceptions, more than the pipeline's limit (${fieldLabel(pipelineFields.maxExceptions)}, ${max}); the last refusal: ${error}`,
         );
       // A stream's consumers would apply the table's later changes past the row kept aside: it waits.
       const waits = refused.find((r) => r.change.table === table && this.target?.suspendsTable?.(r.error));
@@ -651,7 +652,7 @@ export class PipelineRunner {
     this.emit({
       kind: 'schema-changed',
       table,
-      reason: `${t.name} dropped at the target too, as "Dropped tables" says`,
+      reason: `${t.name} dropped at the target too, as "${fieldLabel(pipelineFields.droppedTables)}" says`,
     });
   }
 

@@ -24,6 +24,11 @@ export function labelOf(section: Section, key: string): string {
   return metaOf(section, key)?.label ?? key;
 }
 
+/** A declared field's label, for a field declared outside one section (the pipeline's settings). */
+export function fieldLabel(field: z.ZodType): string {
+  return fieldMeta.get(field)?.label ?? '(unlabelled setting)';
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,10 +3,16 @@
 import { loggedIn } from '../checkResults';
 import { readFile } from 'node:fs/promises';
 import sql from 'mssql';
-import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
-
+import {
+  changeTrackingHostCredentials,
+  type ChangeTrackingHostCredentials,
+} from '../../../shared/agents/changeTracking';
+import { labelOf } from '../../../shared/config/parse';
 import { AgentConnectionError } from '../connectionError';
 import { connectWithoutDelay } from './socket';
+
+/** The form's name of the CA file setting, for the remedies below. */
+const CA_FILE = `"${labelOf(changeTrackingHostCredentials, 'certificatePath')}"`;
 
 export { AgentConnectionError };
 
@@ -21,14 +27,14 @@ export async function readCertificate(path: string): Promise<string> {
       code === 'ENOENT'
         ? `The certificate file ${path} does not exist.`
         : `The certificate file ${path} cannot be read (${code ?? 'error'}).`,
-      'Set CA certificate file to the PEM file of the CA that signed the server certificate, readable by this engine.',
+      `Set ${CA_FILE} to the PEM file of the CA that signed the server certificate, readable by this engine.`,
       'certificate-file',
     );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----'))
     throw new AgentConnectionError(
       `The certificate file ${path} holds no PEM certificate.`,
-      'Export the CA certificate in PEM format (Base-64, "-----BEGIN CERTIFICATE-----") and set "CA certificate file" to it.',
+      `Export the CA certificate in PEM format (Base-64, "-----BEGIN CERTIFICATE-----") and set ${CA_FILE} to it.`,
       'certificate-file',
     );
   return text;

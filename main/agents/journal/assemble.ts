@@ -6,6 +6,8 @@
 // snapshot of the file instead of changes that would land on the wrong rows. An F EJ (ENDJRNPF) stops:
 // the file's later changes are in no journal.
 import type { InvalidValue } from '../../../shared/controlApi';
+import { journalConfiguration } from '../../../shared/agents/journal';
+import { labelOf } from '../../../shared/config/parse';
 import type { FieldDef } from '../drivers/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
@@ -171,7 +173,7 @@ function decodeImage(t: TableReading, e: JournalEntryRow, decoder: ImageDecoder)
       reason:
         `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver} ` +
         `holds data no SQL reader maps (${fields}), as a program or CPYF FMTOPT(*NOCHK) can write it. ` +
-        'Correct the record at the source, or set "Invalid decimals" or "Invalid dates" to write a value in its place.',
+        `Correct the record at the source, or set "${labelOf(journalConfiguration, 'invalidDecimals')}" or "${labelOf(journalConfiguration, 'invalidDates')}" to write a value in its place.`,
       raw: e.data.slice(0, decoder.length),
     },
   };

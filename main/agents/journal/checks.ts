@@ -3,7 +3,8 @@
 // IMAGES(*BOTH) and the journal detected per file, the journals' attributes, the sync library used by
 // no other agent, the row identification, column types and members of each entity. A fixed number of
 // queries, however many files.
-import type { JournalHostCredentials } from '../../../shared/agents/journal';
+import { journalHostCredentials, type JournalHostCredentials } from '../../../shared/agents/journal';
+import { labelOf } from '../../../shared/config/parse';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { IBMI_NAME } from '../../../shared/config/fields';
 import { clName, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
@@ -321,7 +322,7 @@ export async function journalChecks(
               : `${sync.library} does not exist yet: the agent will create it at Start (CREATE SCHEMA ${sync.library}).`,
       remedy:
         others?.length || readThroughSync.length
-          ? 'Set another "Sync library" in the host credentials.'
+          ? `Set another "${labelOf(journalHostCredentials, 'syncLibrary')}" in the host credentials.`
           : null,
       atStart:
         others?.length || readThroughSync.length || objects.some((o) => o.library === sync.library)

@@ -2,6 +2,8 @@
 // shutdown (57P0…), serialization failures and deadlocks (40001, 40P01). Any other SQLSTATE is the
 // server's refusal; node-postgres says a dropped connection in words only.
 import type { ErrorVerdict } from '../source';
+import { fieldLabel } from '../../../shared/config/parse';
+import { maxConnectionsCount } from '../../../shared/agents/common';
 
 /**
  * A refusal of the rows' values, not of the table: a data exception (class 22: a value the type cannot
@@ -76,7 +78,7 @@ export function explainPostgresConnectError(
     case '53300':
       return {
         message: `PostgreSQL at ${where} has no connection slot left: ${said}`,
-        remedy: 'Lower Max connections of the agents that use it, or raise max_connections on the server.',
+        remedy: `Lower "${fieldLabel(maxConnectionsCount)}" of the agents that use it, or raise max_connections on the server.`,
       };
     default:
       return {
