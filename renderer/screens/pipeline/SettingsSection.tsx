@@ -1,7 +1,7 @@
 // A pipeline's Settings: what its agent holds (secrets only said to be set), edited through the same
 // wizard, and the pipeline deleted with what goes with it said first.
 import { useState } from 'react';
-import { useFocusOn } from '../../ui/useFocusOn';
+import { Confirm } from '../../ui/Confirm';
 import { showScreen, useStore } from '../../store';
 import { openWizard } from '../../store/wizard';
 import { selectedIn } from '../../store/pipelinePage';
@@ -93,7 +93,6 @@ export function DeletePipeline({
   const busy = useStore((s) => s.pipelinePage.busy !== undefined);
   // Which pipeline's delete is being confirmed: another one opened shows its own button.
   const [deleting, setDeleting] = useState<string | null>(null);
-  const question = useFocusOn<HTMLParagraphElement>(deleting === pipeline.id && deleting);
   if (deleting !== pipeline.id)
     return (
       <p className="row-actions">
@@ -104,25 +103,20 @@ export function DeletePipeline({
     );
   const agents = pipeline.agents.map((a) => a.name);
   return (
-    <p role="group" aria-label="Confirm delete" className="confirm" ref={question} tabIndex={-1}>
+    <Confirm
+      label="Confirm delete"
+      yes="Yes, delete it"
+      onYes={() => {
+        setDeleting(null);
+        void deleteSelectedPipeline();
+      }}
+      onCancel={() => setDeleting(null)}
+    >
       Delete pipeline {pipeline.name}
       {agents.length > 0 ? ` with its agents (${agents.join(', ')}),` : ','} the list of tables it replicates
       and its events and verify reports? The rows it wrote stay in the target, and the source keeps its
-      checkpoint rows until removed there. A running pipeline must be stopped first.{' '}
-      <button
-        type="button"
-        className="primary"
-        onClick={() => {
-          setDeleting(null);
-          void deleteSelectedPipeline();
-        }}
-      >
-        Yes, delete it
-      </button>{' '}
-      <button type="button" onClick={() => setDeleting(null)}>
-        Cancel
-      </button>
-    </p>
+      checkpoint rows until removed there. A running pipeline must be stopped first.
+    </Confirm>
   );
 }
 
@@ -130,7 +124,6 @@ export function SettingsSection() {
   const pipelinePage = useStore((s) => s.pipelinePage);
   const picked = selectedIn(pipelinePage);
   const [removing, setRemoving] = useState<string | null>(null);
-  const removeQuestion = useFocusOn<HTMLParagraphElement>(removing === pipelinePage.selected && removing);
   if (!picked) return null;
   const { pipeline, agent } = picked;
   const others = pipeline.agents.filter((a) => a.id !== agent.id);
@@ -153,12 +146,14 @@ export function SettingsSection() {
         </button>
       </p>
       {removing === pipelinePage.selected && (
-        <p
-          role="group"
-          aria-label="Confirm remove agent"
-          className="confirm"
-          ref={removeQuestion}
-          tabIndex={-1}
+        <Confirm
+          label="Confirm remove agent"
+          yes={`Yes, remove ${agent.id}`}
+          onYes={() => {
+            setRemoving(null);
+            void removeSelectedAgent();
+          }}
+          onCancel={() => setRemoving(null)}
         >
           Remove the {agent.role} agent {agent.id} ({agentKind(agent)}) from pipeline {pipeline.name}? Its
           settings, its rows kept aside and its verify reports go.{' '}
@@ -168,21 +163,8 @@ export function SettingsSection() {
           {agent.role === 'source'
             ? 'Without a source it replicates nothing until one is added.'
             : `Without it the pipeline writes to the default SQLite file, replicas/${pipeline.id}.sqlite.`}{' '}
-          The rows written stay in the target. A running agent must be stopped first.{' '}
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setRemoving(null);
-              void removeSelectedAgent();
-            }}
-          >
-            Yes, remove {agent.id}
-          </button>{' '}
-          <button type="button" onClick={() => setRemoving(null)}>
-            Cancel
-          </button>
-        </p>
+          The rows written stay in the target. A running agent must be stopped first.
+        </Confirm>
       )}
       <DeletePipeline pipeline={pipeline} />
       <WritesTo pipeline={pipeline} />
