@@ -1,0 +1,115 @@
+// A (re)connect: the source and target opened, the target's checkpoint read first (it says which
+// tables stopped, and those are not described), resumed tables put back, the source's tables
+// described, and each table's fate at start decided — keyless without a key chosen, gone at the
+// source, refused to the agent, or columns changed while stopped — before the target's tables are
+// prepared and the copies in progress taken up from their cursors.
+import type { DroppedColumns } from '../../shared/agents/common';
+import { tableKey } from '../agents/source';
+import { parseStored } from './copies';
+import { atTarget, PermanentFailure } from './failures';
+import type { RunContext } from './runContext';
+import { policyFor, reconcile } from './shapeChanges';
+import { dropAtTarget, stopTable, suspendTable } from './tableStops';
+import { sameSourceTable, shapeOf, targetTableOf } from './targetTables';
+
+export async function connect(run: RunContext): Promise<void> {
+  if (run.source && run.target && !run.reshaped) return;
+  run.reshaped = false;
+  if (!run.source) run.sourceCaughtUp = false;
+  run.source ??= await run.o.openSource();
+  if (!run.target) {
+    run.target = await atTarget(run.o.openTarget());
+    run.targetDescription = run.target.description;
+  }
+  const { source, target } = run;
+  // Kept past a disconnect: a reconnect failing with the same driver's error is sorted alike.
+  run.classifiers = [source.classifyError, target.classifyError].flatMap((c) => (c ? [c] : []));
+  // The checkpoint table first: it says which tables stopped, and those are not described.
+  await atTarget(target.prepare([]));
+  let stored = parseStored(await atTarget(target.loadCheckpoint()));
+  const resumed = [...run.resuming].flatMap((t) => {
+    const from = stored.stopped.get(t)?.resumeFrom;
+    return from === undefined ? [] : [[t, from] as const];
+  });
+  run.resuming.clear();
+  if (resumed.length > 0) {
+    await atTarget(target.apply([], Object.fromEntries(resumed)));
+    stored = parseStored(await atTarget(target.loadCheckpoint()));
+    for (const [table] of resumed)
+      run.emit({ kind: 'table-resumed', table, position: stored.positions[table] ?? null });
+  }
+  run.stopped = new Map([...stored.stopped].filter(([t]) => !run.takingUp.has(t)));
+  // One list for the whole connect: a re-snapshot asked meanwhile sets `reshaped` for the next one.
+  const reading = run.reading();
+  const shapes = await source.describe(reading.map((e) => e.source));
+  const twice = sameSourceTable(reading, shapes);
+  if (twice) throw new PermanentFailure(twice);
+  // A table whose rows its entity does not identify (a keyless file, no key chosen) waits alone.
+  for (const shape of shapes.filter((s) => s.cannotKey !== undefined)) {
+    const reason = shape.cannotKey ?? '';
+    if (run.stopsPipeline) throw new PermanentFailure(reason);
+    await suspendTable(run, stored, tableKey(shape.ref), reason, {
+      remedy: 'choose how its rows are identified, then copy it (re-snapshot)',
+    });
+  }
+  // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
+  // One the agent may no longer read (authority revoked) is suspended at its position instead.
+  const missing = reading.filter(
+    (e) =>
+      (stored.positions[tableKey(e.source)] !== undefined || run.takingUp.has(tableKey(e.source))) &&
+      !shapeOf(shapes, e.source),
+  );
+  const refusedAtStart =
+    missing.length > 0 && source.refusedAmong ? await source.refusedAmong(missing.map((e) => e.source)) : [];
+  if (refusedAtStart[0] && run.stopsPipeline) throw new PermanentFailure(refusedAtStart[0].reason);
+  for (const e of missing) {
+    const key = tableKey(e.source);
+    const refused = refusedAtStart.find((r) => r.table === key);
+    if (refused) {
+      await suspendTable(run, stored, key, refused.reason);
+      continue;
+    }
+    await stopTable(
+      run,
+      stored,
+      key,
+      `${key} no longer exists at the source (dropped or renamed), or the login cannot see it`,
+    );
+    await dropAtTarget(run, key, {
+      source: key,
+      schema: e.target.schema,
+      name: e.target.table,
+      columns: [],
+      key: [],
+    });
+  }
+  const described = reading
+    .filter((e) => !run.stopped.has(tableKey(e.source)))
+    .map((e) => ({ entity: e, table: targetTableOf(e, shapes, run.target?.foldName) }));
+  run.tables = described.map((d) => d.table);
+  // Columns changed at the source while the pipeline was stopped: as each table's policy says.
+  const dropped = new Map<string, DroppedColumns | undefined>();
+  for (const { entity, table } of described) {
+    // Only a table whose policy is not propagate needs the target's columns (one query each).
+    if ((entity.schemaChanges ?? run.o.schemaChanges ?? 'propagate') === 'propagate') continue;
+    const now = await atTarget(target.columnsOf?.(table) ?? Promise.resolve(null));
+    if (!now) continue;
+    const added = table.columns.filter((c) => !now.includes(c.name)).map((c) => c.name);
+    const gone = now.filter((n) => !table.columns.some((c) => c.name === n));
+    const verdict = await policyFor(run, stored, entity, table, { added, gone });
+    if (!verdict) continue;
+    run.tables = run.tables.map((t) => (t.source === table.source ? verdict.table : t));
+    dropped.set(table.source, verdict.dropped);
+  }
+  await atTarget(target.prepare(run.tables));
+  for (const t of run.tables)
+    await reconcile(
+      run,
+      t,
+      'the source table’s columns differ from the target’s',
+      [],
+      [],
+      dropped.get(t.source),
+    );
+  run.copies.resume(stored);
+}
