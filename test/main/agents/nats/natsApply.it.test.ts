@@ -250,10 +250,13 @@ describe('two apply engines sharing one stream', () => {
       // While both live, each table's changes are applied by one engine, and each engine applies some.
       const appliedBy = (events: RunnerEvent[]) =>
         new Set(events.flatMap((e) => (e.kind === 'batch-applied' ? Object.keys(e.tables) : [])));
-      const [one, two] = [
+      const told = () => [
         appliedBy(first.events.slice(since.first)),
         appliedBy(second.events.slice(since.second)),
       ];
+      // A batch's event follows its commit (and the source's checkpoint): the rows may be seen first.
+      await until('every table’s batch told', () => told().reduce((n, s) => n + s.size, 0) >= 4);
+      const [one = new Set<string>(), two = new Set<string>()] = told();
       expect([...one].filter((t) => two.has(t))).toEqual([]);
       expect(one.size).toBeGreaterThan(0);
       expect(two.size).toBeGreaterThan(0);
