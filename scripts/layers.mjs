@@ -1,9 +1,29 @@
 // The layers of the code, declared once: each folder (sub-folders included, each named) and what it may
 // import besides itself and shared/. Any folder may import shared/; within shared/, the table holds too.
 // A key may also be one file that stands apart from its folder (the agent registry names every agent).
+// The agent type and driver folders are read from the tree (AGENT_FOLDERS, DRIVER_FOLDERS).
 // The lint rule "layers/direction" (eslint.config.js) and test/repo/layers.unit.test.ts read this table, and
 // docs/architecture.md shows it. Tests (test/, simulators/*/test/), scripts and benchmarks are outside it.
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The sub-folders of a folder of the project, as table keys. */
+const foldersIn = (folder) =>
+  readdirSync(join(ROOT, folder), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `${folder}/${d.name}`)
+    .sort();
+
+/** Shared driver code (a database's connection, types, errors), used by the agent types of that database. */
+export const DRIVER_FOLDERS = foldersIn('main/agents/drivers');
+/**
+ * One folder per agent type, read from the tree: a new type's folder needs no row here. Each may import
+ * the plugin contract, any driver and the platform, and only the registry imports it.
+ */
+export const AGENT_FOLDERS = foldersIn('main/agents').filter((f) => f !== 'main/agents/drivers');
 
 export const LAYERS = {
   // The Electron and web entries register the sandbox with the app, loaded on demand.
@@ -26,20 +46,9 @@ export const LAYERS = {
   'main/runner/verify': ['main/agents', 'main/platform'],
   // The plugin contract; only the registry names the agent folders that implement it.
   'main/agents': ['main/platform'],
-  'main/agents/registry.ts': [
-    'main/agents/changeTracking',
-    'main/agents/journal',
-    'main/agents/nats',
-    'main/agents/postgresql',
-    'main/agents/sqlite',
-    'main/platform',
-  ],
-  'main/agents/changeTracking': ['main/agents', 'main/platform'],
-  'main/agents/journal': ['main/agents', 'main/agents/drivers/ibmi', 'main/platform'],
-  'main/agents/nats': ['main/agents', 'main/platform'],
-  'main/agents/postgresql': ['main/agents', 'main/platform'],
-  'main/agents/sqlite': ['main/agents', 'main/platform'],
-  'main/agents/drivers/ibmi': ['main/platform'],
+  'main/agents/registry.ts': [...AGENT_FOLDERS, 'main/platform'],
+  ...Object.fromEntries(AGENT_FOLDERS.map((f) => [f, ['main/agents', ...DRIVER_FOLDERS, 'main/platform']])),
+  ...Object.fromEntries(DRIVER_FOLDERS.map((f) => [f, ['main/platform']])),
   'main/platform': [],
   'main/platform/http': ['main/platform'],
 
@@ -95,12 +104,34 @@ export const LAYERS = {
 
 const posixPath = (path) => path.split(sep).join('/');
 
+const TYPE_ROW = 'main/agents/<type>';
+const DRIVER_ROW = 'main/agents/drivers/<database>';
+
+/** A row's allowed folders as the README shows them: the folders read from the tree as one word. */
+function shownAllowed(folder, allowed) {
+  if (folder === 'main/agents/registry.ts')
+    return [TYPE_ROW, ...allowed.filter((f) => !AGENT_FOLDERS.includes(f))];
+  if (AGENT_FOLDERS.includes(folder))
+    return [...allowed.filter((f) => !DRIVER_FOLDERS.includes(f)), DRIVER_ROW];
+  return allowed;
+}
+
 /** The table as Markdown, for the README (npm run docs writes it; a test keeps it current). */
 export function layerTable() {
-  const rows = Object.entries(LAYERS).map(
-    ([folder, allowed]) =>
-      `| \`${folder}${folder.endsWith('.ts') ? '' : '/'}\` | ${allowed.length ? allowed.map((a) => `\`${a}\``).join(', ') : '—'} |`,
-  );
+  // A folder read from the tree stands as its kind's one row, so a new type or driver leaves the README as it is.
+  const rows = Object.entries(LAYERS).flatMap(([folder, allowed]) => {
+    const name = AGENT_FOLDERS.includes(folder)
+      ? TYPE_ROW
+      : DRIVER_FOLDERS.includes(folder)
+        ? DRIVER_ROW
+        : folder;
+    const first = name === folder || folder === AGENT_FOLDERS[0] || folder === DRIVER_FOLDERS[0];
+    if (!first) return [];
+    const shown = shownAllowed(folder, allowed);
+    return [
+      `| \`${name}${name.endsWith('.ts') ? '' : '/'}\` | ${shown.length ? shown.map((a) => `\`${a}\``).join(', ') : '—'} |`,
+    ];
+  });
   return ['| Folder | May import, besides itself and `shared/` |', '| --- | --- |', ...rows].join('\n');
 }
 

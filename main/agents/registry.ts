@@ -8,6 +8,7 @@ import { natsPlugin } from './nats/plugin';
 import { postgresqlPlugin } from './postgresql/plugin';
 import type { AgentPlugin } from './spi';
 import { sqlitePlugin } from './sqlite/plugin';
+// A new type's plugin: import it above this line.
 
 export type AgentPlugins = Readonly<Record<string, AgentPlugin>>;
 
@@ -17,6 +18,7 @@ export const AGENT_PLUGINS: Readonly<Record<AgentType, AgentPlugin>> = {
   sqlite: sqlitePlugin,
   postgresql: postgresqlPlugin,
   'nats-jetstream': natsPlugin,
+  // A new type's plugin: above this line.
 };
 
 /** Where a pipeline without a target agent writes. */

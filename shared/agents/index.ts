@@ -13,8 +13,16 @@ import {
   sqliteConfiguration,
   sqliteHostCredentials,
 } from './targets';
+// A new type's sections: import them above this line.
 
-export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'nats-jetstream'] as const;
+export const AGENT_TYPES = [
+  'change-tracking',
+  'journal',
+  'sqlite',
+  'postgresql',
+  'nats-jetstream',
+  // A new type's name: above this line.
+] as const;
 export const agentTypeSchema = z.enum(AGENT_TYPES);
 export type AgentType = z.infer<typeof agentTypeSchema>;
 
@@ -121,6 +129,7 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     roles: ['source', 'target'],
     sections: { hostCredentials: natsHostCredentials, configuration: natsConfiguration },
   },
+  // A new type's declaration: above this line.
 };
 
 export const SECTION_IDS = ['hostCredentials', 'configuration'] as const satisfies readonly SectionId[];

@@ -58,12 +58,34 @@ beforeAll(async () => {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     writeFileSync(join(copy, file), text);
   }
-  for (const [file, found, put] of REGISTRY_EDITS) {
+  for (const [file, marker, put] of REGISTRY_EDITS) {
     const text = readFileSync(join(copy, file), 'utf8');
-    if (!text.includes(found)) throw new Error(`${file} no longer holds: ${found}`);
-    writeFileSync(join(copy, file), text.replace(found, put));
+    if (!text.includes(`${marker}\n`)) throw new Error(`${file} no longer holds the marker line: ${marker}`);
+    writeFileSync(join(copy, file), text.replace(`${marker}\n`, `${put}\n${marker}\n`));
   }
+  // The recipe's last step: the generated reference written again.
+  const docs = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts'], {
+    cwd: copy,
+    encoding: 'utf8',
+  });
+  if (docs.status !== 0) throw new Error(`npm run docs failed in the copy: ${docs.stderr}`);
 }, 120_000);
+
+it("passes the layer, docs and plugin-boundary checks in the copy, as the recipe's proof", () => {
+  const checks = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      'test/repo/layers.unit.test.ts',
+      'test/repo/docs.unit.test.ts',
+      'test/main/agents/plugins.unit.test.ts',
+    ],
+    { cwd: copy, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } },
+  );
+  expect(checks.status, checks.stdout + checks.stderr).toBe(0);
+  expect(checks.stdout).toMatch(/Test Files\s+3 passed \(3\)/);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -71,11 +93,17 @@ afterAll(async () => {
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
-it('changes only its own files and the two registries', () => {
+it('changes only its own files, the two registries and the generated reference', () => {
   const changed = tracked().filter(
     (f) => readFileSync(join(ROOT, f), 'utf8') !== readFileSync(join(copy, f), 'utf8'),
   );
-  expect(changed.sort()).toEqual(['main/agents/registry.ts', 'shared/agents/index.ts']);
+  // No layer row, no README edit: the layer table reads agent folders from the tree.
+  expect(changed.sort()).toEqual([
+    'docs/configuration.md',
+    'docs/openapi.json',
+    'main/agents/registry.ts',
+    'shared/agents/index.ts',
+  ]);
   expect(
     Object.keys(ADDED_FILES).every(
       (f) => f.startsWith('shared/agents/') || f.startsWith('main/agents/webhook/'),

@@ -65,17 +65,20 @@ export const webhookPlugin: AgentPlugin = {
 `,
 };
 
-/** The registries' edits: [file, text found, text put in its place]. */
+/**
+ * The registries' edits, as docs/architecture.md's recipe gives them: [file, the marker line, the
+ * lines put just above it]. Anchored on the markers, so no other type's line is ever matched.
+ */
 export const REGISTRY_EDITS: [string, string, string][] = [
   [
     'shared/agents/index.ts',
-    "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'nats-jetstream'] as const;",
-    "import { webhookConfiguration, webhookHostCredentials } from './webhook';\n" +
-      "export const AGENT_TYPES = ['change-tracking', 'journal', 'sqlite', 'postgresql', 'nats-jetstream', 'webhook'] as const;",
+    "// A new type's sections: import them above this line.",
+    "import { webhookConfiguration, webhookHostCredentials } from './webhook';",
   ],
+  ['shared/agents/index.ts', "  // A new type's name: above this line.", "  'webhook',"],
   [
     'shared/agents/index.ts',
-    "  postgresql: {\n    type: 'postgresql',",
+    "  // A new type's declaration: above this line.",
     `  webhook: {
     type: 'webhook',
     title: 'Web hook',
@@ -84,18 +87,12 @@ export const REGISTRY_EDITS: [string, string, string][] = [
     roles: ['target'],
     sections: { hostCredentials: webhookHostCredentials, configuration: webhookConfiguration },
     ui: { stepNotes: { configuration: 'A post is retried at most this often, then the pipeline stops.' } },
-  },
-  postgresql: {
-    type: 'postgresql',`,
+  },`,
   ],
   [
     'main/agents/registry.ts',
-    "import { sqlitePlugin } from './sqlite/plugin';",
-    "import { sqlitePlugin } from './sqlite/plugin';\nimport { webhookPlugin } from './webhook/plugin';",
+    "// A new type's plugin: import it above this line.",
+    "import { webhookPlugin } from './webhook/plugin';",
   ],
-  [
-    'main/agents/registry.ts',
-    '  postgresql: postgresqlPlugin,\n',
-    '  postgresql: postgresqlPlugin,\n  webhook: webhookPlugin,\n',
-  ],
+  ['main/agents/registry.ts', "  // A new type's plugin: above this line.", '  webhook: webhookPlugin,'],
 ];

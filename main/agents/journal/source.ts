@@ -62,6 +62,7 @@ import { invalidValuesProblem, localInstant, timezoneMinutes, type ValueForm } f
 import { detectJournals } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
+import { journalBacklog, ReadingRate, receiversNeeded } from './backlog';
 
 /** A file whose rows the entity does not identify: no primary key and no key chosen, or an unknown column. */
 class UnkeyedFile extends Error {}
@@ -132,8 +133,7 @@ export class JournalSource implements SourceAgent {
   private utcOffset = 0;
   private saves = 0;
   /** Entries consumed, and when the last backlog was taken: the measured reading rate. */
-  private consumed = 0;
-  private lastRate: { at: number; consumed: number } | null = null;
+  private readonly rate = new ReadingRate();
   readonly sync: SyncLibrary;
 
   constructor(
@@ -591,7 +591,7 @@ export class JournalSource implements SourceAgent {
       for (const [table, reason] of screened.resnapshot) assembled.resnapshot.set(table, reason);
       const end = entries.at(-1);
       if (screened.cut || assembled.changes.length >= maxRows || chunk.length < chunkEntries - 1 || !end) {
-        this.consumed += assembled.consumedCount;
+        this.rate.consumed += assembled.consumedCount;
         return {
           ...assembled,
           layoutChanged: screened.layoutChanged,
@@ -605,17 +605,6 @@ export class JournalSource implements SourceAgent {
         );
       from = { library: end.receiverLibrary, receiver: end.receiver, sequence: end.sequence };
     }
-  }
-
-  /** Minutes to read `rows` entries at the rate entries were consumed since the previous backlog. */
-  private measuredMinutes(rows: number | null): number | null {
-    const now = performance.now();
-    const last = this.lastRate;
-    this.lastRate = { at: now, consumed: this.consumed };
-    if (!last || rows === null || now - last.at < 1) return null;
-    const perMinute = ((this.consumed - last.consumed) / (now - last.at)) * 60_000;
-    if (rows === 0) return 0;
-    return perMinute > 0 ? rows / perMinute : null;
   }
 
   /** A local JOTSTP as an instant, by the system's offset. */
@@ -645,27 +634,12 @@ export class JournalSource implements SourceAgent {
   async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
     const journals = await this.journalsOf(tables);
     const chains = await receiverChains(this.c, journals);
-    const perTable = tables.map((t, i) => {
-      const saved = checkpoint[tableKey(t)];
-      const chain = chains.get(journalKey(journals[i] as JournalName)) ?? [];
-      return {
-        table: tableKey(t),
-        rowsToRead: saved ? entriesAfter(chain, parsePosition(saved).restart) : null,
-      };
-    });
-    // Tables of one journal wait on the same entries: a journal counts once, by its furthest-behind table.
-    const byJournal = new Map<string, number>();
-    perTable.forEach((p, i) => {
-      const k = journalKey(journals[i] as JournalName);
-      if (p.rowsToRead !== null) byJournal.set(k, Math.max(byJournal.get(k) ?? 0, p.rowsToRead));
-    });
-    const known = perTable.every((p) => p.rowsToRead !== null);
-    const rowsToRead = known ? [...byJournal.values()].reduce((a, b) => a + b, 0) : null;
+    const { rowsToRead, perTable } = journalBacklog(tables, checkpoint, journals, chains);
     return {
       rowsToRead,
       versionsBehind: null,
       perTable,
-      measuredMinutesLeft: this.measuredMinutes(rowsToRead),
+      measuredMinutesLeft: this.rate.minutesFor(rowsToRead),
       warnings: await this.lossWarnings(tables, checkpoint, journals, chains),
     };
   }
@@ -689,18 +663,8 @@ export class JournalSource implements SourceAgent {
       });
       return journaled ? this.lossWarnings(reading, checkpoint, journaled, knownChains) : [];
     }
-    const journals = known;
-    const chains = knownChains ?? (await receiverChains(this.c, journals));
-    const needs = tables.flatMap((t, i) => {
-      const saved = checkpoint[tableKey(t)];
-      const journal = journals[i];
-      if (!saved || !journal) return [];
-      const { restart } = parsePosition(saved);
-      const chain = chains.get(journalKey(journal)) ?? [];
-      const receiver = { library: restart.library, name: restart.receiver };
-      return [{ table: tableKey(t), journal, receiver, unread: entriesAfter(chain, restart) }];
-    });
-    return receiversAtRisk(this.c, needs);
+    const chains = knownChains ?? (await receiverChains(this.c, known));
+    return receiversAtRisk(this.c, receiversNeeded(tables, checkpoint, known, chains));
   }
 
   async close(): Promise<void> {
@@ -712,15 +676,6 @@ export class JournalSource implements SourceAgent {
 function earliest(chain: readonly ReceiverInfo[], positions: JournalPosition[]): JournalPosition {
   const order = chainOrder(chain);
   return positions.reduce((a, b) => (order(a, b) <= 0 ? a : b));
-}
-
-/** Entries after a position, across receivers (sequence resets included); null when its receiver is gone. */
-export function entriesAfter(chain: readonly ReceiverInfo[], p: JournalPosition): number | null {
-  const at = chainIndex(chain, p);
-  if (at < 0) return null;
-  let n = Math.max(0, (chain[at]?.lastSequence ?? 0) - p.sequence);
-  for (const r of chain.slice(at + 1)) n += r.lastSequence > 0 ? r.lastSequence - r.firstSequence + 1 : 0;
-  return n;
 }
 
 export async function openJournalSource(options: JournalSourceOptions): Promise<JournalSource> {
