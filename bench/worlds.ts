@@ -3,7 +3,7 @@
 // agent opened on it as a pipeline would, one change at a time for verifies under load, and the raw
 // read the engine is measured against: the same chunked keyset read through the same driver.
 import sql from 'mssql';
-import { describeTables, selectColumn } from '../main/agents/changeTracking/shape';
+import { describeTables, selectColumn } from '../main/agents/drivers/mssql/shape';
 import { openChangeTrackingSource } from '../main/agents/changeTracking/source';
 import { openJournalSource } from '../main/agents/journal/source';
 import { readWhole, type SourceAgent, type TableRef } from '../main/agents/source';

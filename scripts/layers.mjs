@@ -48,7 +48,8 @@ export const LAYERS = {
   'main/agents': ['main/platform'],
   'main/agents/registry.ts': [...AGENT_FOLDERS, 'main/platform'],
   ...Object.fromEntries(AGENT_FOLDERS.map((f) => [f, ['main/agents', ...DRIVER_FOLDERS, 'main/platform']])),
-  ...Object.fromEntries(DRIVER_FOLDERS.map((f) => [f, ['main/platform']])),
+  // A driver may use the plugin contract's types (a change, a verdict on an error), never a type's folder.
+  ...Object.fromEntries(DRIVER_FOLDERS.map((f) => [f, ['main/agents', 'main/platform']])),
   'main/platform': [],
   'main/platform/http': ['main/platform'],
 

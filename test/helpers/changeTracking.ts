@@ -7,7 +7,7 @@ import type {
 } from '../../shared/agents/changeTracking';
 import type { Row, TableRef } from '../../main/agents/source';
 import { openChangeTrackingSource } from '../../main/agents/changeTracking/source';
-import { qualified } from '../../main/agents/changeTracking/names';
+import { qualified } from '../../main/agents/drivers/mssql/names';
 import type { SourceHarness } from '../main/agents/contract/sourceAgent';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../simulators/mssql';
 import { SEED_AGENT_LOGIN } from '../../simulators/mssql/seed';

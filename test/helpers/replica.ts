@@ -6,7 +6,7 @@ import type sql from 'mssql';
 import pg from 'pg';
 import type { ColumnShape, TableShape } from '../../main/agents/source';
 import { affinityOf } from '../../main/agents/targetValues';
-import { qualified } from '../../main/agents/changeTracking/names';
+import { qualified } from '../../main/agents/drivers/mssql/names';
 import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
 
 const scaleOf = (c: ColumnShape) => Number(/,\s*(\d+)\)/.exec(c.sourceType)?.[1] ?? '0');

@@ -3,7 +3,8 @@
 // request and 1,000 rows per VALUES list, and a pipeline may hold 10,000 tables.
 import sql from 'mssql';
 import type { Checkpoint } from '../source';
-import { bracket, SYNC_SCHEMA, TABLES_PER_STATEMENT } from './names';
+import { bracket, TABLES_PER_STATEMENT } from '../drivers/mssql/names';
+import { SYNC_SCHEMA } from './names';
 import { createSyncTable } from './syncTable';
 
 export const CHECKPOINT_TABLE = 'CT_CHECKPOINT';

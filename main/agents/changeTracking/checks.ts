@@ -12,8 +12,9 @@ import type {
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { failed, passed, unchecked } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
-import { bracket, byTableName, perSlice, qualified, sameName, SYNC_SCHEMA } from './names';
-import { describeTables, unsupportedColumns } from './shape';
+import { bracket, byTableName, perSlice, qualified, sameName } from '../drivers/mssql/names';
+import { SYNC_SCHEMA } from './names';
+import { describeTables, unsupportedColumns } from '../drivers/mssql/shape';
 import { enableTracking } from './tables';
 
 /** The retention setting as the form names it. */

@@ -7,7 +7,7 @@
 // gone, which one sentinel table tells per batch.
 import sql from 'mssql';
 import { tableKey, type TableShape } from '../source';
-import { bracket, qualified } from './names';
+import { bracket, qualified } from '../drivers/mssql/names';
 import type { RunQuery as Run } from './structure';
 
 /**

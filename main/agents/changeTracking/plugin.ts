@@ -11,13 +11,14 @@ import { passed } from '../checkResults';
 import { tableRefOf } from '../source';
 import { sqlServerFold, tableText } from '../../../shared/names';
 import type { AgentPlugin, SourceAdmin, SourceNames, TargetNames } from '../spi';
-import { sameName, SYNC_SCHEMA } from './names';
-import { openPool, sqlServerLoggedIn } from './connection';
+import { sameName } from '../drivers/mssql/names';
+import { SYNC_SCHEMA } from './names';
+import { openPool, sqlServerLoggedIn } from '../drivers/mssql/connection';
 import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingCatalog, changeTrackingTables } from './tables';
-import { largestValues } from './largestValues';
+import { largestValues } from '../drivers/mssql/largestValues';
 import { MssqlTarget, mssqlType } from './target';
-import { classifySqlServerError } from './errors';
+import { classifySqlServerError } from '../drivers/mssql/errors';
 import { checkSqlServerTarget } from './targetChecks';
 import type { ChangeTrackingAgent } from './agent';
 

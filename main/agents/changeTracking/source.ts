@@ -25,8 +25,8 @@ import {
 } from '../source';
 import { paramSlices } from '../target';
 import { runChecks } from './checks';
-import { openPool } from './connection';
-import { bracket, perSlice, qualified } from './names';
+import { openPool } from '../drivers/mssql/connection';
+import { bracket, perSlice, qualified } from '../drivers/mssql/names';
 import { PendingKeys, type KeyCount } from './pendingKeys';
 import {
   markRenamed,
@@ -44,10 +44,10 @@ import {
   selectColumn,
   selectPositions,
   unsupportedColumns,
-} from './shape';
+} from '../drivers/mssql/shape';
 import { PENDING, pendingKey } from './pendingKeys';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
-import { classifySqlServerError, deniedOnTable, deniedReason } from './errors';
+import { classifySqlServerError, deniedOnTable, deniedReason } from '../drivers/mssql/errors';
 
 /** A key column's type as SQL Server writes it. */
 const sourceTypeOf = (shape: TableShape, k: string) =>

@@ -5,7 +5,7 @@
 // one dropped and another added.
 import type sql from 'mssql';
 import type { TableRef, TableShape } from '../source';
-import { perSlice, qualified } from './names';
+import { perSlice, qualified } from '../drivers/mssql/names';
 
 /** A statement with bound inputs, its first recordset back (on a transaction or the pool). */
 export type RunQuery = <T>(statement: string, bind?: (request: sql.Request) => void) => Promise<T[]>;

@@ -1,6 +1,7 @@
 // The agent's own tables live in the SYNC schema, which the agent creates when absent
 // (source-agents.md). Another engine creating the schema or the table at the same moment is fine.
-import { bracket, SYNC_SCHEMA } from './names';
+import { bracket } from '../drivers/mssql/names';
+import { SYNC_SCHEMA } from './names';
 
 const errorNumber = (e: unknown) => (e as { number?: number }).number;
 /** 2714: there is already an object with that name. */

@@ -9,7 +9,8 @@ import {
 } from '../../../shared/controlApi';
 import { CHANGE_TRACKING_KEYLESS } from '../../../shared/agents/changeTracking';
 import { tableKey, type TableRef } from '../source';
-import { byTableName, qualified, sameName, SYNC_SCHEMA } from './names';
+import { byTableName, qualified, sameName } from '../drivers/mssql/names';
+import { SYNC_SCHEMA } from './names';
 
 interface Row {
   schema_name: string;

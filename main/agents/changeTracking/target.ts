@@ -5,7 +5,8 @@
 import sql from 'mssql';
 import type { DroppedColumns } from '../../../shared/agents/common';
 import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
-import { bracket, SYNC_SCHEMA } from './names';
+import { bracket } from '../drivers/mssql/names';
+import { SYNC_SCHEMA } from './names';
 import { sqlServerFold } from '../../../shared/names';
 import { changeTrackingContext } from './source';
 import { createSyncTable } from './syncTable';
@@ -21,7 +22,7 @@ import {
   unpreparedTable,
 } from '../target';
 import { affinityOf, portable } from '../targetValues';
-import { classifySqlServerError, sqlServerRefusesRow } from './errors';
+import { classifySqlServerError, sqlServerRefusesRow } from '../drivers/mssql/errors';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;

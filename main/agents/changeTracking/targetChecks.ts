@@ -2,7 +2,7 @@
 import type { CheckResult } from '../../../shared/controlApi';
 import { connectionFailed, failed, passed } from '../checkResults';
 import type { ChangeTrackingAgent } from './agent';
-import { AgentConnectionError, openPool, sqlServerLoggedIn } from './connection';
+import { AgentConnectionError, openPool, sqlServerLoggedIn } from '../drivers/mssql/connection';
 
 export async function checkSqlServerTarget(agent: ChangeTrackingAgent): Promise<CheckResult[]> {
   const c = agent.hostCredentials;

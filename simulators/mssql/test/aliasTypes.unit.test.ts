@@ -2,7 +2,7 @@
 // and the change-tracking agent's description of their columns: an alias column stores and travels as
 // its base type, sys.columns names the alias by user_type_id, and the agent sees the base type.
 import { describe, expect, it } from 'vitest';
-import { describeTables, unsupportedColumns } from '../../../main/agents/changeTracking/shape';
+import { describeTables, unsupportedColumns } from '../../../main/agents/drivers/mssql/shape';
 import { refused, sandboxSession } from '../../../test/helpers/sandbox';
 
 const session = sandboxSession(`CREATE TYPE dbo.Name FROM nvarchar(50) NULL;

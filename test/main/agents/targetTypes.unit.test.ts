@@ -1,7 +1,7 @@
 // The column types an IBM i file's columns get at each target (docs/runner.md, "Type mapping (from
 // IBM i)"): the table a DBA reads is the table the targets create.
 import { describe, expect, it } from 'vitest';
-import { typeText } from '../../../main/agents/changeTracking/shape';
+import { typeText } from '../../../main/agents/drivers/mssql/shape';
 import { mssqlType } from '../../../main/agents/changeTracking/target';
 import { postgresType } from '../../../main/agents/postgresql/target';
 import { sqliteType } from '../../../main/agents/sqlite/target';

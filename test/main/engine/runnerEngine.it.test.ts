@@ -8,7 +8,7 @@ import type sql from 'mssql';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
-import { describeTables } from '../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../main/agents/drivers/mssql/shape';
 import type { TableShape } from '../../../main/agents/source';
 import { startTestEngine, type RunningEngine } from '../../helpers/engine';
 import { sandboxPool } from '../../helpers/sandbox';

@@ -3,7 +3,7 @@
 // cancelled half way while the other tables keep streaming, and the refusals in words.
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeTables } from '../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../main/agents/drivers/mssql/shape';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
 import { join } from 'node:path';
 import { refusal, startTestEngine, type RunningEngine } from '../../helpers/engine';

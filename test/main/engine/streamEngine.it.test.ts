@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORE_FILE } from '../../../main/engine/engine';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
-import { describeTables } from '../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../main/agents/drivers/mssql/shape';
 import type { TableShape } from '../../../main/agents/source';
 import { configureSeedPipeline } from '../../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../../helpers/engine';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type sql from 'mssql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
-import { describeTables } from '../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../main/agents/drivers/mssql/shape';
 import { DBA, sandboxPool } from '../../helpers/sandbox';
 import { sourceReplica, sqliteReplica } from '../../helpers/replica';
 

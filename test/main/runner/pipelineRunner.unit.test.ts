@@ -6,7 +6,7 @@ import type { Change, ChangeBatch, Checkpoint, SourceAgent } from '../../../main
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import { isTransient } from '../../../main/runner/failures';
 import type { RunnerEvent } from '../../../main/runner/events';
-import { classifySqlServerError } from '../../../main/agents/changeTracking/errors';
+import { classifySqlServerError } from '../../../main/agents/drivers/mssql/errors';
 import { classifyIbmiError } from '../../../main/agents/journal/errors';
 import { classifyPostgresError } from '../../../main/agents/postgresql/errors';
 import { classifySqliteError } from '../../../main/agents/sqlite/target';

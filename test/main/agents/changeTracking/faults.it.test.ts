@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type sql from 'mssql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeTables } from '../../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../../main/agents/drivers/mssql/shape';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
-import { describeTables } from '../../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../../main/agents/drivers/mssql/shape';
 import type { TableShape } from '../../../../main/agents/source';
 import { PipelineRunner, type RunnerEntity } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';

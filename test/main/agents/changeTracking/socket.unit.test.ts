@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectWithoutDelay } from '../../../../main/agents/changeTracking/socket';
+import { connectWithoutDelay } from '../../../../main/agents/drivers/mssql/socket';
 
 const servers: net.Server[] = [];
 const listen = async () => {

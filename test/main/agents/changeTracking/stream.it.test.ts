@@ -8,7 +8,7 @@ import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
-import { describeTables } from '../../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../../main/agents/drivers/mssql/shape';
 import type { TableShape } from '../../../../main/agents/source';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';

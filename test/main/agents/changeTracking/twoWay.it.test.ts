@@ -5,7 +5,7 @@
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
-import { describeTables } from '../../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../../main/agents/drivers/mssql/shape';
 import { startTestEngine, type RunningEngine } from '../../../helpers/engine';
 import { DBA, sandboxPool } from '../../../helpers/sandbox';
 import { sourceReplica } from '../../../helpers/replica';

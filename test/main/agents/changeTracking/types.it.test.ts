@@ -17,7 +17,7 @@ import { openChangeTrackingSource } from '../../../../main/agents/changeTracking
 import { PostgresTarget } from '../../../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import { MssqlTarget } from '../../../../main/agents/changeTracking/target';
-import { describeTables, selectColumn } from '../../../../main/agents/changeTracking/shape';
+import { describeTables, selectColumn } from '../../../../main/agents/drivers/mssql/shape';
 import { sandboxPool } from '../../../helpers/sandbox';
 import type { Target } from '../../../../main/agents/target';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';

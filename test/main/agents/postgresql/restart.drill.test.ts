@@ -5,7 +5,7 @@
 import type sql from 'mssql';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeTables } from '../../../../main/agents/changeTracking/shape';
+import { describeTables } from '../../../../main/agents/drivers/mssql/shape';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { PostgresTarget } from '../../../../main/agents/postgresql/target';

@@ -2,7 +2,7 @@
 // timed out (1222), a snapshot transaction aborted by a conflicting update (3960), Azure SQL's
 // failover and throttling numbers; and tedious's connection states (a pooled connection the server
 // had already closed: "not the Final state"). Another error with a number is SQL Server's refusal.
-import type { ErrorVerdict } from '../source';
+import type { ErrorVerdict } from '../../source';
 
 const TRANSIENT_NUMBERS = new Set([1205, 1222, 3960, 40001, 40197, 40501, 40613, 49918, 49919, 49920]);
 const TEDIOUS =

@@ -1,7 +1,7 @@
 // The largest value of some columns now, as SQL Server stores it: MAX(DATALENGTH(column)), one scan
 // per table (DATALENGTH counts bytes: two per UTF-16 unit for nvarchar, the code page's for varchar).
 import type sql from 'mssql';
-import type { ColumnsOf, LargestValue } from '../spi';
+import type { ColumnsOf, LargestValue } from '../../spi';
 import { bracket, qualified } from './names';
 
 export async function largestValues(

@@ -3,7 +3,7 @@
 // number of tables.
 import mssql from 'mssql';
 import type sql from 'mssql';
-import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../source';
+import type { ColumnShape, Row, RowValue, TableRef, TableShape } from '../../source';
 import { bracket, perSlice, qualified } from './names';
 import { foldVariant, VARIANT_WIDTH, variantSelect } from './variants';
 

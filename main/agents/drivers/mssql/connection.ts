@@ -1,14 +1,15 @@
-// The change-tracking agent's connection: hostCredentials to an mssql pool, the CA file read and used,
+// SQL Server's connection for any agent type that reads or writes it: host credentials to an mssql
+// pool (the change-tracking agent's fields), the CA file read and used,
 // and the driver's failures said in plain words with what to do about them.
-import { loggedIn } from '../checkResults';
+import { loggedIn } from '../../checkResults';
 import { readFile } from 'node:fs/promises';
 import sql from 'mssql';
 import {
   changeTrackingHostCredentials,
   type ChangeTrackingHostCredentials,
-} from '../../../shared/agents/changeTracking';
-import { labelOf } from '../../../shared/config/parse';
-import { AgentConnectionError } from '../connectionError';
+} from '../../../../shared/agents/changeTracking';
+import { labelOf } from '../../../../shared/config/parse';
+import { AgentConnectionError } from '../../connectionError';
 import { connectWithoutDelay } from './socket';
 
 /** The form's name of the CA file setting, for the remedies below. */
