@@ -50,7 +50,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['{main,renderer,shared,simulators}/**/*.{ts,tsx}'],
+    files: ['{main,renderer,shared,simulators,lib}/**/*.{ts,tsx}'],
     plugins: { layers },
     rules: { 'layers/direction': 'error' },
   },

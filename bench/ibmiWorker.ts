@@ -1,8 +1,8 @@
 // A simulated IBM i in a worker thread of its own, answering the IbmiConnection calls ibmiThread.ts
 // sends: the simulator's SQLite work runs beside the bench's thread, not on it.
 import { parentPort } from 'node:worker_threads';
-import type { IbmiConnection, IbmiValue } from '../main/agents/drivers/ibmi/connection';
-import { IbmiError } from '../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection, IbmiValue } from '../lib/ibmi/connection';
+import { IbmiError } from '../lib/ibmi/connection';
 import { startSandboxIbmi } from '../simulators/ibmi';
 
 export type IbmiCall =

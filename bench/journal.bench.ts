@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assemble, type JournalEntryRow, type TableReading } from '../main/agents/journal/assemble';
-import { encodeRecord } from '../main/agents/drivers/ibmi/recordEncode';
-import type { FieldDef } from '../main/agents/drivers/ibmi/recordImage';
+import { encodeRecord } from '../lib/ibmi/recordEncode';
+import type { FieldDef } from '../lib/ibmi/recordImage';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { PostgresTarget } from '../main/agents/postgresql/target';
 import { SqliteTarget } from '../main/agents/sqlite/target';
@@ -15,7 +15,7 @@ import { JOURNAL_BENCH_ENTITIES, startJournalBench } from './journalSource';
 import type { Benchmark, Figure } from './harness';
 import { compileImageDecoder } from '../main/agents/journal/imageDecoder';
 import { outfileEntry } from '../main/agents/journal/reader';
-import type { IbmiRow } from '../main/agents/drivers/ibmi/connection';
+import type { IbmiRow } from '../lib/ibmi/connection';
 import {
   dropPostgresSchema,
   PG,

@@ -1,6 +1,6 @@
 // The journal agent on a benchmark's own simulated IBM i: BENCH.BIG journaled with both images, the
 // agent's settings, and the benchmark's rows inserted in one commit cycle.
-import type { IbmiConnection } from '../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../lib/ibmi/connection';
 import { openJournalSource } from '../main/agents/journal/source';
 import { startSandboxIbmi } from '../simulators/ibmi';
 import { SEED_ADMIN, seedAgentCredentials } from '../simulators/ibmi/seed';

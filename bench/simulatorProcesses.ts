@@ -5,13 +5,8 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import {
-  IbmiError,
-  type IbmiConnection,
-  type IbmiRow,
-  type IbmiValue,
-} from '../main/agents/drivers/ibmi/connection';
-import { registerInProcessIbmi } from '../main/agents/drivers/ibmi/inProcess';
+import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from '../lib/ibmi/connection';
+import { registerInProcessIbmi } from '../lib/ibmi/inProcess';
 import type { IbmiAnswer, IbmiCall } from './ibmiWorker';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));

@@ -5,7 +5,7 @@ ICU carries IBM's own CDRA mapping tables (ibm-37_P100-1995, ibm-939_P120-1999, 
 `icu-devtools` gives its `uconv`, which this script drives, so every table is what ICU decodes, byte
 for byte. Writes:
 
-- main/agents/drivers/ibmi/ccsidTables.ts: single-byte tables (256 characters per CCSID, also the
+- lib/ibmi/ccsidTables.ts: single-byte tables (256 characters per CCSID, also the
   single-byte halves of the mixed CCSIDs), the double-byte tables (deflated, base64) and the mixed
   CCSIDs' pairs of halves;
 - test/fixtures/ccsid-samples.json: sample texts per CCSID with the bytes ICU encodes them to, which the
@@ -22,7 +22,7 @@ import sys
 import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TABLES = ROOT / "main" / "agents" / "drivers" / "ibmi" / "ccsidTables.ts"
+TABLES = ROOT / "lib" / "ibmi" / "ccsidTables.ts"
 SAMPLES = ROOT / "test" / "fixtures" / "ccsid-samples.json"
 SO, SI, LF = 0x0E, 0x0F, 0x25
 

@@ -31,7 +31,7 @@ export const LAYERS = {
   'main/web': ['main/app', 'main/sandbox', 'main/platform', 'main/platform/http'],
   'main/app': ['main/engine', 'main/client', 'main/runner', 'main/agents', 'main/sandbox', 'main/platform'],
   // The lazy sandbox entry: the only way from the app to the simulators.
-  'main/sandbox': ['simulators/mssql', 'simulators/ibmi', 'main/agents/drivers/ibmi', 'main/platform'],
+  'main/sandbox': ['simulators/mssql', 'simulators/ibmi', 'lib/ibmi', 'main/platform'],
   'main/engine': [
     'main/engine/store',
     'main/runner',
@@ -47,9 +47,11 @@ export const LAYERS = {
   // The plugin contract; only the registry names the agent folders that implement it.
   'main/agents': ['main/platform'],
   'main/agents/registry.ts': [...AGENT_FOLDERS, 'main/platform'],
-  ...Object.fromEntries(AGENT_FOLDERS.map((f) => [f, ['main/agents', ...DRIVER_FOLDERS, 'main/platform']])),
+  ...Object.fromEntries(
+    AGENT_FOLDERS.map((f) => [f, ['main/agents', ...DRIVER_FOLDERS, 'lib/ibmi', 'main/platform']]),
+  ),
   // A driver may use the plugin contract's types (a change, a verdict on an error), never a type's folder.
-  ...Object.fromEntries(DRIVER_FOLDERS.map((f) => [f, ['main/agents', 'main/platform']])),
+  ...Object.fromEntries(DRIVER_FOLDERS.map((f) => [f, ['main/agents', 'lib/ibmi', 'main/platform']])),
   'main/platform': [],
   'main/platform/http': ['main/platform'],
 
@@ -95,12 +97,17 @@ export const LAYERS = {
     'simulators/ibmi/cl',
     'simulators/ibmi/sql',
     'simulators/ibmi/system',
-    'main/agents/drivers/ibmi',
+    'lib/ibmi',
     'simulators',
   ],
-  'simulators/ibmi/sql': ['simulators/ibmi/cl', 'simulators/ibmi/system', 'main/agents/drivers/ibmi'],
-  'simulators/ibmi/cl': ['simulators/ibmi/system', 'main/agents/drivers/ibmi'],
-  'simulators/ibmi/system': ['main/agents/drivers/ibmi', 'simulators'],
+  'simulators/ibmi/sql': ['simulators/ibmi/cl', 'simulators/ibmi/system', 'lib/ibmi'],
+  'simulators/ibmi/cl': ['simulators/ibmi/system', 'lib/ibmi'],
+  'simulators/ibmi/system': ['lib/ibmi', 'simulators'],
+
+  // IBM i's connection interface and codecs (EBCDIC, packed and zoned decimal, record images), below
+  // both of their users: the journal agent (through the ODBC driver in main/agents/drivers/ibmi) and
+  // the simulated IBM i. Nothing of main/ or simulators/ is reached from here.
+  'lib/ibmi': [],
 };
 
 const posixPath = (path) => path.split(sep).join('/');

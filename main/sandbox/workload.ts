@@ -3,7 +3,7 @@
 // write it (the SQL Server over TDS as sa, the IBM i through a job of QSECOFR), on rows of its own
 // (order lines numbered from 10,000; customers from 900,000), so the sample rows stay as seeded.
 import sql from 'mssql';
-import type { IbmiConnection } from '../agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../lib/ibmi/connection';
 import type { SandboxIbmi } from '../../simulators/ibmi';
 import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import type { SandboxSqlServer } from '../../simulators/mssql';

@@ -1,7 +1,7 @@
 // The simulated IBM i, in process: what the journal agent, the tests and sandbox mode connect to
 // through the IbmiConnection interface. A host name registers it, so credentials can point at it.
-import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
-import { registerInProcessIbmi } from '../../main/agents/drivers/ibmi/inProcess';
+import type { IbmiConnection } from '../../lib/ibmi/connection';
+import { registerInProcessIbmi } from '../../lib/ibmi/inProcess';
 import { seedIbmi, SEED_USERS } from './seed';
 import { SimulatedIbmiConnection, type SimulatedConnectOptions } from './session';
 import { SimulatedIbmi, type SimulatedIbmiOptions } from './system/simulatedIbmi';

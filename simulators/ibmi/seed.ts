@@ -4,7 +4,7 @@
 // two members) journaled to LEGACY/JRN. Built through the same interface the agent uses.
 import { journalHostCredentials, type JournalHostCredentials } from '../../shared/agents/journal';
 import { suggestedProfile, type UserProfile } from './system/users';
-import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../lib/ibmi/connection';
 import type { SimulatedConnectOptions } from './session';
 
 export const SEED_AGENT = { user: 'CDCAGENT', password: 'Sandbox-1' };

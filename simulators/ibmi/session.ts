@@ -2,12 +2,7 @@
 // the default library as its current schema. Autocommit runs with commitment control *NONE, as the
 // IBM i Access ODBC Driver does by default; transaction() runs the work under *CHG and commits or
 // rolls back at the end.
-import {
-  IbmiError,
-  type IbmiConnection,
-  type IbmiRow,
-  type IbmiValue,
-} from '../../main/agents/drivers/ibmi/connection';
+import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from '../../lib/ibmi/connection';
 import { isMidResult } from '../faults';
 import { runCommand } from './cl/commands';
 import { runStatement } from './sql/statements';

@@ -1,6 +1,6 @@
 // Helpers for tests of the simulated IBM i, through the IbmiConnection interface only.
-import type { IbmiConnection, IbmiRow } from '../../main/agents/drivers/ibmi/connection';
-import { IbmiError } from '../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection, IbmiRow } from '../../lib/ibmi/connection';
+import { IbmiError } from '../../lib/ibmi/connection';
 import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
 import { SEED_ADMIN } from '../../simulators/ibmi/seed';
 import type { UserProfile } from '../../simulators/ibmi/system/users';

@@ -2,7 +2,7 @@
 // 939 with GRAPHIC 300, Unicode and binary columns, timestamps of every precision, BOOLEAN and ROWID,
 // numbers at their widest. Written once here for every suite that replicates them.
 import type { Entity } from '../../shared/controlApi';
-import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../lib/ibmi/connection';
 import { journalEntity } from './journal';
 
 export const WORLD_FILES: Entity[] = ['KUNDEN', 'TOKUISAKI', 'UNIVERSE', 'SCHALTER', 'ZAHLEN'].map((t) =>

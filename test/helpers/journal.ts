@@ -2,7 +2,7 @@
 // one, from IBMI_HOST), tables journaled with IMAGES(*BOTH), and agents opened with fixed identities.
 import type { JournalConfiguration, JournalHostCredentials } from '../../shared/agents/journal';
 import type { Entity } from '../../shared/controlApi';
-import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../lib/ibmi/connection';
 import type { Row, TableRef } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../main/agents/contract/sourceAgent';

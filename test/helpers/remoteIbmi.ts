@@ -3,13 +3,8 @@
 // through the IbmiConnection interface over Node's IPC channel. A child that dies leaves its jobs'
 // uncommitted work rolled back, as the host server does when a client disappears.
 import type { ChildProcess } from 'node:child_process';
-import {
-  IbmiError,
-  type IbmiConnection,
-  type IbmiRow,
-  type IbmiValue,
-} from '../../main/agents/drivers/ibmi/connection';
-import { registerInProcessIbmi } from '../../main/agents/drivers/ibmi/inProcess';
+import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from '../../lib/ibmi/connection';
+import { registerInProcessIbmi } from '../../lib/ibmi/inProcess';
 import type { SandboxIbmi } from '../../simulators/ibmi';
 
 type Request =

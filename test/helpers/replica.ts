@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { ColumnShape, TableShape } from '../../main/agents/source';
 import { affinityOf } from '../../main/agents/targetValues';
 import { qualified } from '../../main/agents/drivers/mssql/names';
-import type { IbmiConnection } from '../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../lib/ibmi/connection';
 
 const scaleOf = (c: ColumnShape) => Number(/,\s*(\d+)\)/.exec(c.sourceType)?.[1] ?? '0');
 

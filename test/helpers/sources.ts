@@ -10,9 +10,9 @@ export function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The shipped sources of main/, renderer/, shared/ and simulators/, their tests left out. */
+/** The shipped sources of main/, renderer/, shared/, simulators/ and lib/, their tests left out. */
 export function areaSources(root: string): string[] {
-  return ['main', 'renderer', 'shared', 'simulators']
+  return ['main', 'renderer', 'shared', 'simulators', 'lib']
     .flatMap((area) => sourceFiles(join(root, area)))
     .filter((file) => !/[\\/]test[\\/]/.test(relative(root, file)));
 }

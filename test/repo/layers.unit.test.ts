@@ -61,6 +61,18 @@ describe('layers', () => {
     ]);
   });
 
+  it('keeps the simulators and lib/ below main/: none of their files imports main/', () => {
+    const below = sources.filter((f) => /^(simulators|lib)\//.test(relative(root, f).split('\\').join('/')));
+    const upward = below.flatMap((path) =>
+      specifiers(readFileSync(path, 'utf8'))
+        .filter((spec) => spec.startsWith('.'))
+        .filter((spec) => layerOf(root, join(dirname(path), spec))?.startsWith('main/'))
+        .map((spec) => `${relative(root, path)} → ${spec}`),
+    );
+    expect(below.length).toBeGreaterThan(50);
+    expect(upward).toEqual([]);
+  });
+
   // One planted upward import per area, sub-folders included, each refused by ESLint as it lints.
   const planted: [string, string][] = [
     ['main/agents/planted.ts', "import { runnerRuntime } from '../runner/runtime';\nvoid runnerRuntime;\n"],
@@ -81,6 +93,7 @@ describe('layers', () => {
     ['simulators/mssql/tds/dataTypes/planted.ts', "export { startTdsServer } from '../server';\n"],
     ['simulators/ibmi/system/planted.ts', "export { runCommand } from '../cl/commands';\n"],
     ['simulators/ibmi/planted.ts', "export { openEngine } from '../../main/engine/engine';\n"],
+    ['lib/ibmi/planted.ts', "export { startSandboxIbmi } from '../../simulators/ibmi';\n"],
   ];
   it.each(planted)('is a lint error: %s', async (file, text) => {
     const eslint = new ESLint({ cwd: root });

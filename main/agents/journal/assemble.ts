@@ -8,7 +8,7 @@
 import type { InvalidValue } from '../../../shared/controlApi';
 import { journalConfiguration } from '../../../shared/agents/journal';
 import { labelOf } from '../../../shared/config/parse';
-import type { FieldDef } from '../drivers/ibmi/recordImage';
+import type { FieldDef } from '../../../lib/ibmi/recordImage';
 import type { Change, Row } from '../source';
 import type { JournalPosition } from './position';
 import { compileImageDecoder, type ImageDecoder } from './imageDecoder';

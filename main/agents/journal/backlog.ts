@@ -3,7 +3,7 @@
 // number in the checkpoint table; MIN_LEFT is ROWS_TO_READ / 10000 * 5 / 60 in decimal arithmetic.
 // A DBA can run the same statement (BACKLOG_SQL, with the sync library and table filled in).
 // The running agent counts from the receiver chains instead (journalBacklog), with its reading rate.
-import type { IbmiConnection } from '../drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import { tableKey, type Checkpoint, type TableRef } from '../source';
 import type { BacklogFigure } from '../spi';
 import { parsePosition, type JournalPosition } from './position';

@@ -7,7 +7,7 @@ import { journalHostCredentials, type JournalHostCredentials } from '../../../sh
 import { labelOf } from '../../../shared/config/parse';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { IBMI_NAME } from '../../../shared/config/fields';
-import { clName, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { clName, type IbmiConnection, type IbmiRow, cellText as text } from '../../../lib/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { addedColumnClash, MEMBER_COLUMN } from './assemble';

@@ -6,9 +6,9 @@ import {
   type JournalConfiguration,
   type JournalHostCredentials,
 } from '../../../shared/agents/journal';
-import { clName, IbmiError, type IbmiConnection } from '../drivers/ibmi/connection';
+import { clName, IbmiError, type IbmiConnection } from '../../../lib/ibmi/connection';
 import { openOdbcIbmi } from '../drivers/ibmi/odbc';
-import { inProcessIbmiAt } from '../drivers/ibmi/inProcess';
+import { inProcessIbmiAt } from '../../../lib/ibmi/inProcess';
 import { redactSecret } from '../../platform/redact';
 import { AgentConnectionError } from '../connectionError';
 

@@ -4,8 +4,13 @@
 // fast paths; any other type, and any value a fast path does not recognise (a bad digit, a date out of
 // range, an unusual separator), goes through decodeField and formValue, which give the same value or
 // the same error: the fast paths decide nothing of their own (test/main/agents/journal/imageDecoder.unit.test.ts).
-import { ccsidKind, singleByteDecoder, singleByteUnits, type SingleByteDecoder } from '../drivers/ibmi/ccsid';
-import { decodeField, fieldSpan, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
+import {
+  ccsidKind,
+  singleByteDecoder,
+  singleByteUnits,
+  type SingleByteDecoder,
+} from '../../../lib/ibmi/ccsid';
+import { decodeField, fieldSpan, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { Row, RowValue } from '../source';
 import { formValue, replacementOf, type ValueForm } from './values';
 import { daysInMonth } from '../../../shared/calendar';

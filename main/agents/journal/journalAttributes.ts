@@ -4,7 +4,7 @@
 // them; a receiver saved with its storage freed cannot be read until it is restored. One query for the
 // journals, one for their receivers.
 import type { CheckResult } from '../../../shared/controlApi';
-import { type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { type IbmiConnection, type IbmiRow, cellText as text } from '../../../lib/ibmi/connection';
 import type { ObjectState } from './journals';
 import type { JournalName } from './reader';
 

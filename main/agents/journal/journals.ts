@@ -2,7 +2,7 @@
 // QSYS2.OBJECT_STATISTICS says for each file whether, where and with which images it is journaled.
 // One statement for any number of libraries (a UNION ALL of the table function per library).
 import { IBMI_NAME } from '../../../shared/config/fields';
-import { ibmiName, type IbmiConnection, cellText as text } from '../drivers/ibmi/connection';
+import { ibmiName, type IbmiConnection, cellText as text } from '../../../lib/ibmi/connection';
 import { tableKey, type TableRef } from '../source';
 import type { JournalName } from './reader';
 

@@ -1,7 +1,7 @@
 // The largest value of some columns now, as Db2 for i stores it: MAX(LENGTH(column)) over every member
 // read, in bytes (LENGTH counts a graphic string's double-byte characters: twice that many bytes). An
 // XML column has no LENGTH (Db2 refuses it): it is left unmeasured.
-import { sqlIdentifier as qi } from '../drivers/ibmi/connection';
+import { sqlIdentifier as qi } from '../../../lib/ibmi/connection';
 import type { LargestValue } from '../spi';
 import type { FileLayout } from './layout';
 import type { MemberReader } from './memberReader';

@@ -2,16 +2,16 @@
 // catalogue (QSYS2.SYSCOLUMNS), or from DSPFFD when DDS discovery is on — the only way to learn a
 // DDS date field's own format (*MDY, *JUL …) and separator, which SQL reports as a plain DATE.
 import { JOURNAL_WORK_FILES } from '../../../shared/agents/journal';
-import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../drivers/ibmi/dateTime';
+import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../../lib/ibmi/dateTime';
 import {
   IbmiError,
   ibmiName,
   type IbmiConnection,
   type IbmiRow,
   cellText as text,
-} from '../drivers/ibmi/connection';
-import { BINARY_CCSID, ccsidKind } from '../drivers/ibmi/ccsid';
-import { fieldLength, sqlTypeName, type FieldDef, type FieldType } from '../drivers/ibmi/recordImage';
+} from '../../../lib/ibmi/connection';
+import { BINARY_CCSID, ccsidKind } from '../../../lib/ibmi/ccsid';
+import { fieldLength, sqlTypeName, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { ColumnShape, TableRef } from '../source';
 
 export interface FileLayout {

@@ -5,7 +5,7 @@
 // value the row holds then. A row no longer there (deleted, or its key changed, since) is left out —
 // its later delete or key change is in the journal and comes after. So the target passes through the
 // row's newer LOB value early, never a wrong one at the end (docs/journal-agent.md, "LOB columns").
-import { sqlIdentifier as qi, type IbmiValue } from '../drivers/ibmi/connection';
+import { sqlIdentifier as qi, type IbmiValue } from '../../../lib/ibmi/connection';
 import { keyCursor, type Change, type RowValue } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';

@@ -13,8 +13,8 @@ import {
   type IbmiConnection,
   type IbmiRow,
   type IbmiValue,
-} from '../drivers/ibmi/connection';
-import { binaryDigits, type FieldDef } from '../drivers/ibmi/recordImage';
+} from '../../../lib/ibmi/connection';
+import { binaryDigits, type FieldDef } from '../../../lib/ibmi/recordImage';
 import type { Row, RowValue, SnapshotChunk } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';

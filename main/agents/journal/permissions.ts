@@ -3,7 +3,7 @@
 // group's, then *PUBLIC. Objects the agent will create itself (the sync library and its files) are
 // its own, so only the right to create them is asked for.
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { clName, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { clName, type IbmiRow, cellText as text } from '../../../lib/ibmi/connection';
 import { fileOf, hasSystemNames, type ObjectState } from './journals';
 import type { SyncLibrary } from './syncLibrary';
 

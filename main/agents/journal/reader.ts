@@ -1,7 +1,7 @@
 // Reading a journal: the receiver chain from JOURNAL_RECEIVER_INFO, and DSPJRN into an outfile in the
 // sync library from a position onward, read back in order and removed again with DLTF.
 import { JOURNAL_WORK_FILES } from '../../../shared/agents/journal';
-import { IbmiError, type IbmiConnection, type IbmiRow, cellText as text } from '../drivers/ibmi/connection';
+import { IbmiError, type IbmiConnection, type IbmiRow, cellText as text } from '../../../lib/ibmi/connection';
 import type { JournalEntryRow } from './assemble';
 import type { JournalPosition } from './position';
 

@@ -7,7 +7,7 @@ import type { ColumnsOf, LargestValue } from '../spi';
 import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
 import { effectiveJournalFormats } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { clName, type IbmiConnection } from '../drivers/ibmi/connection';
+import { clName, type IbmiConnection } from '../../../lib/ibmi/connection';
 import {
   tableKey,
   type Change,
@@ -57,7 +57,7 @@ import {
   type ReceiverInfo,
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
-import { recordLength } from '../drivers/ibmi/recordImage';
+import { recordLength } from '../../../lib/ibmi/recordImage';
 import { invalidValuesProblem, localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';

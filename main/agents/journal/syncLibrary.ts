@@ -5,7 +5,7 @@
 // subtracts that sequence), plus the last entry applied. CHGJRN … DLTRCV(*YES) keeps the library's
 // own journal receivers few.
 import type { JournalHostCredentials } from '../../../shared/agents/journal';
-import { IbmiError, ibmiName, type IbmiConnection } from '../drivers/ibmi/connection';
+import { IbmiError, ibmiName, type IbmiConnection } from '../../../lib/ibmi/connection';
 import type { Checkpoint } from '../source';
 import { formatPosition, parsePosition } from './position';
 import type { JournalName } from './reader';

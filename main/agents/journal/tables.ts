@@ -6,7 +6,7 @@ import {
   type Entity,
   type TableState,
 } from '../../../shared/controlApi';
-import { cellText as text, type IbmiConnection } from '../drivers/ibmi/connection';
+import { cellText as text, type IbmiConnection } from '../../../lib/ibmi/connection';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { journalingFix } from './checks';

@@ -2,11 +2,11 @@
 // snapshot): decimals as exact text with the column's scale, SMALLINT/INTEGER as numbers and BIGINT
 // as bigint, dates `yyyy-mm-dd` and times `hh:mm:ss` whatever the connection's formats, timestamps
 // `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
-import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../drivers/ibmi/dateTime';
-import { canonicalDecimal } from '../drivers/ibmi/decimal';
-import { decodeDecfloat, encodeDecfloat } from '../drivers/ibmi/decfloat';
-import type { IbmiValue } from '../drivers/ibmi/connection';
-import { sqlTypeName, type FieldDef, type FieldValue } from '../drivers/ibmi/recordImage';
+import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../../../lib/ibmi/dateTime';
+import { canonicalDecimal } from '../../../lib/ibmi/decimal';
+import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
+import type { IbmiValue } from '../../../lib/ibmi/connection';
+import { sqlTypeName, type FieldDef, type FieldValue } from '../../../lib/ibmi/recordImage';
 import type { RowValue } from '../source';
 import type { INVALID_DATE_CHOICES, INVALID_DECIMAL_CHOICES } from '../../../shared/agents/journal';
 import type { InvalidValue } from '../../../shared/controlApi';

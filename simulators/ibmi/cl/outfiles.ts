@@ -1,7 +1,7 @@
 // DSPJRN and DSPFFD with OUTPUT(*OUTFILE): the command creates the outfile (model QADSPJR5 for
 // *TYPE5, QADSPFFD for field descriptions) when absent and writes one row per entry or field.
-import { binaryDigits, fieldLength } from '../../../main/agents/drivers/ibmi/recordImage';
-import { ddsFormatName } from '../../../main/agents/drivers/ibmi/dateTime';
+import { binaryDigits, fieldLength } from '../../../lib/ibmi/recordImage';
+import { ddsFormatName } from '../../../lib/ibmi/dateTime';
 import {
   assign,
   charColumn,

@@ -1,6 +1,6 @@
 // CL command strings as QCMDEXC takes them: `CMD KWD(value) KWD(v1 v2) KWD((a b) (c d))`, values
 // in positional order before the first keyword, quoted strings keeping their case, names upper-cased.
-import { IbmiError } from '../../../main/agents/drivers/ibmi/connection';
+import { IbmiError } from '../../../lib/ibmi/connection';
 
 export type ClValue = { text: string; quoted: boolean } | ClValue[];
 

@@ -9,7 +9,7 @@ import {
   type ObjectAuthority,
   type Right,
 } from '../system/authority';
-import { fieldLength } from '../../../main/agents/drivers/ibmi/recordImage';
+import { fieldLength } from '../../../lib/ibmi/recordImage';
 import { commandNames } from '../cl/commands';
 import type { PhysicalFile, SqlValue } from '../system/files';
 import { attachedReceiver, firstSeq, lastSeq, selectEntries, type Receiver } from '../system/journals';

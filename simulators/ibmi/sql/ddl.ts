@@ -1,7 +1,7 @@
 // CREATE SCHEMA, CREATE TABLE (an SQL table: REUSEDLT(*YES), journaled to the schema's QSQJRN when
 // it has one), CREATE ALIAS (a name for a file, or for one member of it), DROP.
-import { doubleByteHalf } from '../../../main/agents/drivers/ibmi/ccsid';
-import { ROWID_LENGTH, timestampLength, type FieldType } from '../../../main/agents/drivers/ibmi/recordImage';
+import { doubleByteHalf } from '../../../lib/ibmi/ccsid';
+import { ROWID_LENGTH, timestampLength, type FieldType } from '../../../lib/ibmi/recordImage';
 import { newAuthority } from '../system/authority';
 import type { ColumnSpec, SqlValue } from '../system/files';
 import { sqlError } from '../system/messages';

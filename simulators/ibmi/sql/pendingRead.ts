@@ -3,7 +3,7 @@
 // the records as made, each value as the member's SQLite table would have given it back (its column's
 // type affinity, then runQuery's conversion). Any other statement, or a value whose storage would change
 // it, goes to the table, the records written into it first.
-import type { IbmiRow } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiRow } from '../../../lib/ibmi/connection';
 import { sqliteDecl, type SqlValue } from '../system/files';
 import { isOp, isWord, nameOf, type Token } from './lexer';
 import { converterFor } from './results';

@@ -1,6 +1,6 @@
 // Query answers as the ODBC path hands them over: DECIMAL and NUMERIC as exact decimal text, BIGINT
 // as bigint, SMALLINT and INTEGER as numbers, binary as bytes, character data as stored (CHAR padded).
-import type { IbmiRow, IbmiValue } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiRow, IbmiValue } from '../../../lib/ibmi/connection';
 import type { SqlValue } from '../system/files';
 import type Database from 'better-sqlite3';
 import { sqlError } from '../system/messages';

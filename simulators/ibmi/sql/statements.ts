@@ -1,6 +1,6 @@
 // One SQL statement of the Db2 for i subset the sandbox speaks, dispatched by its first words.
-import type { IbmiRow } from '../../../main/agents/drivers/ibmi/connection';
-import { IbmiError } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiRow } from '../../../lib/ibmi/connection';
+import { IbmiError } from '../../../lib/ibmi/connection';
 import { q, type SqlValue } from '../system/files';
 import { sqlError } from '../system/messages';
 import { runCommand } from '../cl/commands';

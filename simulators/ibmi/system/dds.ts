@@ -2,11 +2,11 @@
 // 17 name type (R record, K key), 19–28 name, 30–34 length, 35 data type, 36–37 decimal positions,
 // 45–80 keywords (DATFMT, DATSEP, TIMFMT, CCSID, ALWNULL, VARLEN, TEXT, COLHDG; UNIQUE at file level).
 // Data types A, P, S, B (decimal positions too), F, L, T, Z, H, and the DBCS types G, J, E, O.
-import type { FieldType } from '../../../main/agents/drivers/ibmi/recordImage';
-import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../../main/agents/drivers/ibmi/dateTime';
-import { ccsidKind, doubleByteHalf } from '../../../main/agents/drivers/ibmi/ccsid';
+import type { FieldType } from '../../../lib/ibmi/recordImage';
+import { DDS_DATE_FORMATS, DDS_TIME_FORMATS } from '../../../lib/ibmi/dateTime';
+import { ccsidKind, doubleByteHalf } from '../../../lib/ibmi/ccsid';
 import type { ColumnSpec } from './files';
-import { IbmiError } from '../../../main/agents/drivers/ibmi/connection';
+import { IbmiError } from '../../../lib/ibmi/connection';
 
 export interface DdsFile {
   format: string;

@@ -8,10 +8,10 @@ import {
   sqlTypeName,
   type FieldDef,
   type FieldValue,
-} from '../../../main/agents/drivers/ibmi/recordImage';
-import { asciiRoundTrips, ccsidKind, decodeText, encodeText } from '../../../main/agents/drivers/ibmi/ccsid';
-import { canonicalDecimal } from '../../../main/agents/drivers/ibmi/decimal';
-import { decodeDecfloat, encodeDecfloat } from '../../../main/agents/drivers/ibmi/decfloat';
+} from '../../../lib/ibmi/recordImage';
+import { asciiRoundTrips, ccsidKind, decodeText, encodeText } from '../../../lib/ibmi/ccsid';
+import { canonicalDecimal } from '../../../lib/ibmi/decimal';
+import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
 import type { ObjectAuthority } from './authority';
 import { sqlError } from './messages';
 

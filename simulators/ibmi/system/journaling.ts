@@ -1,7 +1,7 @@
 // Journals and receivers, and the entries the system deposits: record images, file and member
 // operations, commit cycles, and receivers changed when the system manages them.
-import { encodeRecord } from '../../../main/agents/drivers/ibmi/recordEncode';
-import { fieldSpan } from '../../../main/agents/drivers/ibmi/recordImage';
+import { encodeRecord } from '../../../lib/ibmi/recordEncode';
+import { fieldSpan } from '../../../lib/ibmi/recordImage';
 import { newAuthority } from './authority';
 import { imageValue, type Member, type PhysicalFile, type Row } from './files';
 import {

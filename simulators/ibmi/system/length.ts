@@ -3,8 +3,8 @@
 // by the translation).
 // Other columns and expressions are left to SQLite's LENGTH, as before.
 import type { Database } from 'better-sqlite3';
-import { encodeText } from '../../../main/agents/drivers/ibmi/ccsid';
-import type { FieldType } from '../../../main/agents/drivers/ibmi/recordImage';
+import { encodeText } from '../../../lib/ibmi/ccsid';
+import type { FieldType } from '../../../lib/ibmi/recordImage';
 
 /** The column types LENGTH is answered for here; a value of another type passes through unchanged. */
 export function lengthKind(t: FieldType): string | undefined {

@@ -1,6 +1,6 @@
 // The messages the simulated IBM i answers with: CPF ids for commands, SQLCODE/SQLSTATE for SQL, in
 // the wording of IBM's message files (QCPFMSG, QSQLMSG). One table, so a wording is fixed in one place.
-import { IbmiError } from '../../../main/agents/drivers/ibmi/connection';
+import { IbmiError } from '../../../lib/ibmi/connection';
 
 const CPF: Record<string, string> = {
   CPD0030: 'Command &1 in library &2 not found.',

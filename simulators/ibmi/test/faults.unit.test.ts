@@ -1,7 +1,7 @@
 // The simulated IBM i's fault drills through the IbmiConnection interface: a fetch that fails half
 // way (SQL0913) or loses its job (CWBCO1047), and faults that wait for the statement they are meant for.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import type { SandboxIbmi } from '..';
 import { SEED_ADMIN } from '../seed';
 import { failure, seededIbmi } from '../../../test/helpers/ibmi';

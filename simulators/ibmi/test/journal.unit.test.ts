@@ -1,8 +1,8 @@
 // The simulated IBM i's journal, driven through the IbmiConnection interface only: the entries
 // each change makes under *AFTER and *BOTH, commitment control, RGZPFM, receivers and sequences.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
-import { decodeRecord } from '../../../main/agents/drivers/ibmi/recordImage';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
+import { decodeRecord } from '../../../lib/ibmi/recordImage';
 import type { SandboxIbmi } from '..';
 import { dspjrn, failure, kinds, seededIbmi } from '../../../test/helpers/ibmi';
 

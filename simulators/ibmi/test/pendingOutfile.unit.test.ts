@@ -3,7 +3,7 @@
 // been written at once: the plain read answers every field exactly as the table does, and every other
 // way in (a WHERE, COUNT, RRN, OUTMBR(*ADD), the record count) finds the records in the table.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import type { SandboxIbmi } from '..';
 import { seededIbmi } from '../../../test/helpers/ibmi';
 

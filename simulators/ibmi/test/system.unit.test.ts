@@ -1,9 +1,9 @@
 // The simulated IBM i through the IbmiConnection interface: the DSPJRN and DSPFFD outfiles, DDS
 // files decoded by their own layout, the catalog, sign-on, authority and command errors.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
-import { decodeRecord, type FieldDef } from '../../../main/agents/drivers/ibmi/recordImage';
-import type { DateFormat } from '../../../main/agents/drivers/ibmi/dateTime';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
+import { decodeRecord, type FieldDef } from '../../../lib/ibmi/recordImage';
+import type { DateFormat } from '../../../lib/ibmi/dateTime';
 import type { SandboxIbmi } from '..';
 import { SEED_AGENT, SEED_READER } from '../seed';
 import { dspjrn, failure, seededIbmi } from '../../../test/helpers/ibmi';

@@ -3,7 +3,7 @@
 // statement is built, SQL Server names are bracket-quoted, and no payload ever reaches either database
 // (every statement and command the simulated IBM i receives is recorded and searched).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import type { SandboxIbmi } from '../../../simulators/ibmi';
 import { SEED_AGENT } from '../../../simulators/ibmi/seed';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';

@@ -16,7 +16,7 @@ import type { Entity } from '../../../shared/controlApi';
 import type { OnTableError } from '../../../shared/agents/common';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../helpers/journal';
 
 const SCHEMA = 'KEYLESS';

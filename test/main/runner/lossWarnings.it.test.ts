@@ -16,7 +16,7 @@ import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../simulators/mssql';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import type { SourceHarness } from '../agents/contract/sourceAgent';
 import { ctConfiguration, sandboxCredentials } from '../../helpers/changeTracking';
 import { journalHarness, sandboxIbmiCredentials } from '../../helpers/journal';

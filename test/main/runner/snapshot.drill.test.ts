@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type sql from 'mssql';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import type { TableShape } from '../../../main/agents/source';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../simulators/ibmi/seed';

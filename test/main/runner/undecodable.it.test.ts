@@ -21,7 +21,7 @@ import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../simulators/ibmi/seed';
 import { QPGMR } from '../../../simulators/ibmi/system/users';
-import type { IbmiConnection } from '../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../lib/ibmi/connection';
 import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../helpers/journal';
 import { POSTGRES, postgresClient } from '../../helpers/replica';
 import { until } from '../../helpers/until';

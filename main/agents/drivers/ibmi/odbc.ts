@@ -2,8 +2,13 @@
 // `odbc` is an optional dependency, loaded on first use, so the app installs and runs without it;
 // what is missing (the package, unixODBC, the driver) is said in plain words.
 import { createRequire } from 'node:module';
-import { IbmiError, type IbmiConnection, type IbmiRow, type IbmiValue } from './connection';
-import type { DateFormat, TimeFormat } from './dateTime';
+import {
+  IbmiError,
+  type IbmiConnection,
+  type IbmiRow,
+  type IbmiValue,
+} from '../../../../lib/ibmi/connection';
+import type { DateFormat, TimeFormat } from '../../../../lib/ibmi/dateTime';
 import { redactSecret } from '../../../platform/redact';
 
 /** The part of the `odbc` package this module uses. */

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../../main/agents/source';
 import { assemble, type JournalEntryRow, type TableReading } from '../../../../main/agents/journal/assemble';
-import { encodeRecord } from '../../../../main/agents/drivers/ibmi/recordEncode';
-import type { FieldDef } from '../../../../main/agents/drivers/ibmi/recordImage';
+import { encodeRecord } from '../../../../lib/ibmi/recordEncode';
+import type { FieldDef } from '../../../../lib/ibmi/recordImage';
 
 const FIELDS: FieldDef[] = [
   { name: 'ID', type: { kind: 'binary', bytes: 4 } },

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { PostgresTarget } from '../../../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckResult, Entity } from '../../../../shared/controlApi';
 import type { JournalHostCredentials } from '../../../../shared/agents/journal';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { journalChecks } from '../../../../main/agents/journal/checks';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { agentsRuntime } from '../../../../main/engine/agentRuntime';

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { compileImageDecoder } from '../../../../main/agents/journal/imageDecoder';
 import { invalidValuesProblem, type ValueForm } from '../../../../main/agents/journal/values';
-import { encodeRecord } from '../../../../main/agents/drivers/ibmi/recordEncode';
-import { fieldSpan, type FieldDef } from '../../../../main/agents/drivers/ibmi/recordImage';
-import { encodeText } from '../../../../main/agents/drivers/ibmi/ccsid';
+import { encodeRecord } from '../../../../lib/ibmi/recordEncode';
+import { fieldSpan, type FieldDef } from '../../../../lib/ibmi/recordImage';
+import { encodeText } from '../../../../lib/ibmi/ccsid';
 
 const FIELDS: FieldDef[] = [
   { name: 'ID', type: { kind: 'binary', bytes: 4 } },

@@ -3,7 +3,7 @@
 // default SQLite file, and GET …/backlog by the spec's query with the pipeline's history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxIbmi } from '../../../../simulators/ibmi';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { SEED_AGENT } from '../../../../simulators/ibmi/seed';
 import { seededIbmi } from '../../../helpers/ibmi';
 import { startTestEngine, type RunningEngine } from '../../../helpers/engine';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import type { TableShape } from '../../../../main/agents/source';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { journalPlugin } from '../../../../main/agents/journal/plugin';

@@ -4,14 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { compileImageDecoder } from '../../../../main/agents/journal/imageDecoder';
 import { formValue, type ValueForm } from '../../../../main/agents/journal/values';
-import { encodeRecord } from '../../../../main/agents/drivers/ibmi/recordEncode';
-import {
-  decodeRecord,
-  type FieldDef,
-  type FieldValue,
-} from '../../../../main/agents/drivers/ibmi/recordImage';
-import { DATE_FORMATS, TIME_FORMATS } from '../../../../main/agents/drivers/ibmi/dateTime';
-import { encodeText } from '../../../../main/agents/drivers/ibmi/ccsid';
+import { encodeRecord } from '../../../../lib/ibmi/recordEncode';
+import { decodeRecord, type FieldDef, type FieldValue } from '../../../../lib/ibmi/recordImage';
+import { DATE_FORMATS, TIME_FORMATS } from '../../../../lib/ibmi/dateTime';
+import { encodeText } from '../../../../lib/ibmi/ccsid';
 import type { Row } from '../../../../main/agents/source';
 
 const iso: ValueForm = { dateFormat: 'iso', timeFormat: 'iso', utcOffsetMinutes: null };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import type { TableShape } from '../../../../main/agents/source';
 import { PostgresTarget } from '../../../../main/agents/postgresql/target';

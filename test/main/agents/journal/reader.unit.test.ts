@@ -2,7 +2,7 @@
 // from the checkpoint, the entry codes, and FILE(*ALLFILE) past DSPJRN's limit of 300 files; which file
 // a DSPJRN refused for want of authority names.
 import { describe, expect, it } from 'vitest';
-import { IbmiError, type IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import { IbmiError, type IbmiConnection } from '../../../../lib/ibmi/connection';
 import {
   entriesPerRead,
   notAuthorizedReason,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import type { TableShape } from '../../../../main/agents/source';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';

@@ -1,7 +1,7 @@
 // The sync library's journal has its old receivers deleted by the agent (CHGJRN … DLTRCV(*YES)): a
 // source file journaled there is refused by the checks and by the run, before any receiver goes.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { IbmiConnection } from '../../../../main/agents/drivers/ibmi/connection';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';

@@ -2,7 +2,7 @@
 // a record image holds them: a snapshot row and a journaled change of the same row must compare equal.
 import { describe, expect, it } from 'vitest';
 import { formValue, timezoneMinutes, type ValueForm } from '../../../../main/agents/journal/values';
-import type { FieldDef } from '../../../../main/agents/drivers/ibmi/recordImage';
+import type { FieldDef } from '../../../../lib/ibmi/recordImage';
 
 const iso: ValueForm = { dateFormat: 'iso', timeFormat: 'iso', utcOffsetMinutes: null };
 const field = (type: FieldDef['type']): FieldDef => ({ name: 'F', type });

@@ -10,7 +10,7 @@ import {
   decodeText,
   encodeText,
   TEXT_CCSIDS,
-} from '../../../../../main/agents/drivers/ibmi/ccsid';
+} from '../../../../../lib/ibmi/ccsid';
 
 interface Sample {
   kind: 'single' | 'mixed' | 'double' | 'unicode';

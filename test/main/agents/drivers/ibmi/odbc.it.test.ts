@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { IbmiError } from '../../../../../main/agents/drivers/ibmi/connection';
+import { IbmiError } from '../../../../../lib/ibmi/connection';
 import {
   ibmiConnectionString,
   openOdbcIbmi,

@@ -1,7 +1,7 @@
 // The one interface the journal agent reaches IBM i through: SQL with bound parameters, and CL
 // commands run by QSYS2.QCMDEXC. Two implementations will stand behind it: the `odbc` package (the
 // IBM i Access ODBC Driver) and the simulated IBM i (issue 6).
-import { IBMI_NAME } from '../../../../shared/config/fields';
+import { IBMI_NAME } from '../../shared/config/fields';
 
 export type IbmiValue = string | number | bigint | Uint8Array | null;
 export type IbmiRow = Record<string, IbmiValue>;
