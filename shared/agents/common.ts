@@ -1,4 +1,9 @@
-// The host-credential fields both agent types share (source-agents.md, decisions.md "Required fields").
+// Fields declared once for several agent types: the host-credential fields the sources and targets
+// share (source-agents.md, decisions.md "Required fields"), and the pipeline's own settings
+// (pipelineFields: copies, a table's failures, schema changes, dropped tables). Those live in the
+// source agent's configuration, since a pipeline has exactly one source and the runner runs with it;
+// every source type spreads pipelineFields into its configuration, and the runner reads them with
+// pipelineSettings (docs/runner.md, "Where the pipeline's settings live").
 import { z } from 'zod';
 import { choice, integer, secret, text } from '../config/fields';
 
