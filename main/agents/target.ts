@@ -66,6 +66,10 @@ export interface Target {
    * where it keeps its checkpoint, and its stream).
    */
   prepare(tables: readonly TargetTable[]): Promise<void>;
+  /**
+   * The checkpoint as last committed. Its values are the runner's own text (positions, a copy's cursor,
+   * a table's stop: runner/copies.ts) and opaque to a target: stored and answered byte for byte.
+   */
   loadCheckpoint(): Promise<Checkpoint>;
   /**
    * Empties a table and stores the checkpoint, in one transaction (a copy of the table starts). A

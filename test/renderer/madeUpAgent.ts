@@ -7,14 +7,12 @@ export const ADDED_FILES: Record<string, string> = {
 import { z } from 'zod';
 import { integer, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName } from './common';
 
 export const webhookHostCredentials = section({
   id: 'hostCredentials',
   title: 'Web hook endpoint',
   description: 'Where each change is posted.',
   schema: z.strictObject({
-    connectionName,
     endpointUrl: text({ label: 'Endpoint URL', help: 'The URL each change is posted to.', max: 2000 }),
   }),
 });
