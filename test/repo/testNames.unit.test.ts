@@ -29,7 +29,7 @@ describe('test files', () => {
   });
 
   it('sit beside their simulator or under a folder that mirrors the source', () => {
-    const areas = /^(test\/(main|renderer|shared|repo|setup|bundle)\/|simulators\/(mssql|ibmi)\/test\/)/;
+    const areas = /^(test\/(main|renderer|shared|lib|repo|setup|bundle)\/|simulators\/(mssql|ibmi)\/test\/)/;
     expect(files.filter((f) => !areas.test(f))).toEqual([]);
   });
 

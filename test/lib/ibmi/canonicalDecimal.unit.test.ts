@@ -2,7 +2,7 @@
 // (the quick check) or needs mending (leading zeros, a sign on zero, missing or extra fraction digits),
 // against a rule computed here with whole numbers, for thousands of spellings.
 import { describe, expect, it } from 'vitest';
-import { canonicalDecimal } from '../../../../../lib/ibmi/decimal';
+import { canonicalDecimal } from '../../../lib/ibmi/decimal';
 
 /** The canonical text by arithmetic: the digits as a whole number at `scale`, cut beyond it. */
 function byArithmetic(text: string, scale: number): string {

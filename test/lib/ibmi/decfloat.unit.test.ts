@@ -2,7 +2,7 @@
 // arithmetic specification (decimal64 -7.50, 1, zero, the largest finite values, infinity, NaN), not
 // against our own encoder; then encode/decode round trips for the simulated IBM i's side.
 import { describe, expect, it } from 'vitest';
-import { decodeDecfloat, encodeDecfloat } from '../../../../../lib/ibmi/decfloat';
+import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
 
 const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
 

@@ -4,13 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  asciiRoundTrips,
-  ccsidKind,
-  decodeText,
-  encodeText,
-  TEXT_CCSIDS,
-} from '../../../../../lib/ibmi/ccsid';
+import { asciiRoundTrips, ccsidKind, decodeText, encodeText, TEXT_CCSIDS } from '../../../lib/ibmi/ccsid';
 
 interface Sample {
   kind: 'single' | 'mixed' | 'double' | 'unicode';

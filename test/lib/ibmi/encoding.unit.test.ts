@@ -2,24 +2,18 @@
 // documented formats (the DATFMT keyword's table gives June 21, 1990 in every format and as packed and
 // zoned fields), not against any decoder of this project.
 import { describe, expect, it } from 'vitest';
-import { decodeText, encodeText } from '../../../../../lib/ibmi/ccsid';
+import { decodeText, encodeText } from '../../../lib/ibmi/ccsid';
 import {
   decodePacked,
   decodeZoned,
   encodePacked,
   encodeZoned,
   packedLength,
-} from '../../../../../lib/ibmi/decimal';
-import {
-  formatDate,
-  formatTime,
-  parseDate,
-  parseTime,
-  type DateFormat,
-} from '../../../../../lib/ibmi/dateTime';
-import { encodeRecord } from '../../../../../lib/ibmi/recordEncode';
-import { decodeRecord, recordLength, type FieldDef } from '../../../../../lib/ibmi/recordImage';
-import { clString, ibmiName } from '../../../../../lib/ibmi/connection';
+} from '../../../lib/ibmi/decimal';
+import { formatDate, formatTime, parseDate, parseTime, type DateFormat } from '../../../lib/ibmi/dateTime';
+import { encodeRecord } from '../../../lib/ibmi/recordEncode';
+import { decodeRecord, recordLength, type FieldDef } from '../../../lib/ibmi/recordImage';
+import { clString, ibmiName } from '../../../lib/ibmi/connection';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
 const bytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/ /g, ''), 'hex'));
