@@ -1,24 +1,27 @@
 // The one list of agent types on the database side: each type's plugin, from its own folder. The
-// types themselves (names, forms, sections) are declared in shared/agents/index.ts; a type added there
-// and here, with its folder, needs no other edit (test/main/agents/plugins.unit.test.ts).
+// types themselves (names, forms, sections) are declared in shared/agents/index.ts; the plugin list
+// below is written by `npm run docs` from the agent folders (scripts/pluginRegistry.ts), so a type
+// declared there with its folder needs no other edit (test/main/agents/plugins.unit.test.ts).
 import type { AgentType } from '../../shared/agents';
+import type { AgentPlugin } from './spi';
+// plugins: written by npm run docs from main/agents/<type>/plugin.ts
 import { changeTrackingPlugin } from './changeTracking/plugin';
 import { journalPlugin } from './journal/plugin';
 import { natsPlugin } from './nats/plugin';
 import { postgresqlPlugin } from './postgresql/plugin';
-import type { AgentPlugin } from './spi';
 import { sqlitePlugin } from './sqlite/plugin';
-// A new type's plugin: import it above this line.
+// plugins end
 
 export type AgentPlugins = Readonly<Record<string, AgentPlugin>>;
 
 export const AGENT_PLUGINS: Readonly<Record<AgentType, AgentPlugin>> = {
+  // entries: written by npm run docs
   'change-tracking': changeTrackingPlugin,
   journal: journalPlugin,
-  sqlite: sqlitePlugin,
-  postgresql: postgresqlPlugin,
   'nats-jetstream': natsPlugin,
-  // A new type's plugin: above this line.
+  postgresql: postgresqlPlugin,
+  sqlite: sqlitePlugin,
+  // entries end
 };
 
 /** Where a pipeline without a target agent writes. */

@@ -1,6 +1,7 @@
 // A made-up agent type, "webhook" (a target posting each change to a URL), as a newcomer would add
-// one: its declaration beside the others in shared/agents/, its folder in main/agents/, and one entry
-// in each registry. madeUpAgent.e2e.test.ts writes these into a copy of the project.
+// one: its declaration beside the others in shared/agents/ with its one entry in shared/agents/index.ts,
+// and its folder in main/agents/ (npm run docs then lists its plugin in main/agents/registry.ts).
+// madeUpAgent.e2e.test.ts writes these into a copy of the project.
 
 export const ADDED_FILES: Record<string, string> = {
   'shared/agents/webhook.ts': `// A target that posts each change to a URL: its two steps' fields.
@@ -64,7 +65,7 @@ export const webhookPlugin: AgentPlugin = {
 };
 
 /**
- * The registries' edits, as docs/architecture.md's recipe gives them: [file, the marker line, the
+ * The registry's edits, as docs/architecture.md's recipe gives them: [file, the marker line, the
  * lines put just above it]. Anchored on the markers, so no other type's line is ever matched.
  */
 export const REGISTRY_EDITS: [string, string, string][] = [
@@ -87,10 +88,4 @@ export const REGISTRY_EDITS: [string, string, string][] = [
     ui: { stepNotes: { configuration: 'A post is retried at most this often, then the pipeline stops.' } },
   },`,
   ],
-  [
-    'main/agents/registry.ts',
-    "// A new type's plugin: import it above this line.",
-    "import { webhookPlugin } from './webhook/plugin';",
-  ],
-  ['main/agents/registry.ts', "  // A new type's plugin: above this line.", '  webhook: webhookPlugin,'],
 ];

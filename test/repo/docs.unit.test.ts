@@ -2,12 +2,18 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configurationReference } from '../../shared/configurationReference';
 import { readmeWithLayers } from '../../scripts/readmeLayers';
+import { registryWithPlugins } from '../../scripts/pluginRegistry';
 
 describe('generated docs', () => {
   it('docs/configuration.md matches the schemas (run `npm run docs` after changing a field)', () => {
     expect(readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8')).toBe(
       configurationReference(),
     );
+  });
+
+  it("main/agents/registry.ts lists every agent folder's plugin (run `npm run docs` after adding one)", () => {
+    const registry = readFileSync(new URL('../../main/agents/registry.ts', import.meta.url), 'utf8');
+    expect(registry).toBe(registryWithPlugins(registry));
   });
 
   it("the README's layer table is scripts/layers.mjs's (run `npm run docs` after changing it)", () => {
