@@ -125,3 +125,14 @@ export async function jetStreamReady(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** Deletes a test's streams (one already gone is no failure): what each NATS suite does after all. */
+export async function deleteStreams(servers: string, streams: readonly string[]): Promise<void> {
+  const nc = await connect({ servers });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}

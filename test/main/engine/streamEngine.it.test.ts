@@ -1,8 +1,6 @@
 // A stream pipeline through the control API, as the app sets it up: a NATS JetStream target agent
 // checked (sign-on, JetStream, the stream) and a SQL Server pipeline captured into it; then a second
 // pipeline whose source agent is the stream, applied into the engine's SQLite file, equal to SQL Server.
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -13,7 +11,7 @@ import { describeTables } from '../../../main/agents/drivers/mssql/shape';
 import type { TableShape } from '../../../main/agents/source';
 import { configureSeedPipeline } from '../../helpers/changeTracking';
 import { startTestEngine, type RunningEngine } from '../../helpers/engine';
-import { natsServers } from '../../helpers/natsServer';
+import { deleteStreams, natsServers } from '../../helpers/natsServer';
 import { sourceReplica, sqliteReplica } from '../../helpers/replica';
 import { sandboxPool } from '../../helpers/sandbox';
 import { until } from '../../helpers/until';
@@ -40,10 +38,7 @@ afterAll(async () => {
   await e?.stop();
   await admin?.close();
   await sandbox?.close();
-  const nc = await connect({ servers: SERVERS });
-  const jsm = await jetstreamManager(nc);
-  for (const s of [STREAM, `KV_cdc_leases_${STREAM}`]) await jsm.streams.delete(s).catch(() => undefined);
-  await nc.close();
+  await deleteStreams(SERVERS, [STREAM, `KV_cdc_leases_${STREAM}`]);
 });
 
 const kinds = async (pipelineId: string) => (await e.client.listEvents({ pipelineId })).map((x) => x.kind);

@@ -4,8 +4,6 @@
 // equals the source. Then two apply engines sharing one stream by table: a fair share each while both
 // live (the first gives tables back when the second joins), each table applied by one of them at a
 // time, and when one dies (its leases lapse, never given back) its tables go on at the other.
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
 import { NatsSource } from '../../../../main/agents/nats/source';
@@ -14,7 +12,7 @@ import { type Row, type TableRef } from '../../../../main/agents/source';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
-import { natsServers } from '../../../helpers/natsServer';
+import { deleteStreams, natsServers } from '../../../helpers/natsServer';
 import { SOURCE_TARGET_PAIRS, targetSideFor, type TargetSide } from '../../../helpers/targetSide';
 import { until } from '../../../helpers/until';
 import type { SourceHarness } from '../contract/sourceAgent';
@@ -27,13 +25,10 @@ let made = 0;
 
 afterAll(async () => {
   for (const r of runners) await r.stop().catch(() => undefined);
-  const nc = await connect({ servers: SERVERS });
-  const jsm = await jetstreamManager(nc);
-  for (const s of streams) {
-    await jsm.streams.delete(s).catch(() => undefined);
-    await jsm.streams.delete(`KV_cdc_leases_${s}`).catch(() => undefined);
-  }
-  await nc.close();
+  await deleteStreams(
+    SERVERS,
+    streams.flatMap((s) => [s, `KV_cdc_leases_${s}`]),
+  );
 });
 
 type Kind = 'change-tracking' | 'journal';

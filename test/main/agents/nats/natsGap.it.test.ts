@@ -12,7 +12,7 @@ import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
 import { readStream } from '../../../helpers/debeziumConsumer';
-import { natsServers } from '../../../helpers/natsServer';
+import { deleteStreams, natsServers } from '../../../helpers/natsServer';
 import { sqliteSide } from '../../../helpers/targetSide';
 import { until } from '../../../helpers/until';
 
@@ -25,10 +25,7 @@ const runners: PipelineRunner[] = [];
 
 afterAll(async () => {
   for (const r of runners) await r.stop().catch(() => undefined);
-  const nc = await connect({ servers: SERVERS });
-  const jsm = await jetstreamManager(nc);
-  for (const s of [STREAM, `KV_cdc_leases_${STREAM}`]) await jsm.streams.delete(s).catch(() => undefined);
-  await nc.close();
+  await deleteStreams(SERVERS, [STREAM, `KV_cdc_leases_${STREAM}`]);
 });
 
 describe('events discarded before they were applied', () => {

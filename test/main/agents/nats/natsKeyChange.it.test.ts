@@ -1,8 +1,6 @@
 // A row's key changed at the source (UPDATE … SET ID = …) reaches the stream as Debezium sends it: the
 // old key's delete, its tombstone, then the new key's create — from the journal's before image on IBM i,
 // from Change Tracking's delete and insert on SQL Server — and a consumer ends with the new key only.
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
 import { NatsTarget } from '../../../../main/agents/nats/target';
@@ -11,7 +9,7 @@ import type { RunnerEvent } from '../../../../main/runner/events';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
 import { bothSources } from '../../../helpers/bothSources';
 import { applyEvents, readStream } from '../../../helpers/debeziumConsumer';
-import { natsServers } from '../../../helpers/natsServer';
+import { deleteStreams, natsServers } from '../../../helpers/natsServer';
 import { sandboxPool } from '../../../helpers/sandbox';
 import { until } from '../../../helpers/until';
 
@@ -19,10 +17,7 @@ const SERVERS = natsServers();
 const sources = bothSources({ pipelineId: 'natskey', ibmiSchema: 'NATSKEY' });
 const streams: string[] = [];
 afterAll(async () => {
-  const nc = await connect({ servers: SERVERS });
-  const jsm = await jetstreamManager(nc);
-  for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
-  await nc.close();
+  await deleteStreams(SERVERS, streams);
 });
 
 describe.each(['change-tracking', 'journal'] as const)('a key changed at %s', (kind) => {

@@ -3,8 +3,6 @@
 // snapshot reads), inserts, updates (with the journal's before image), deletes with tombstones, a
 // schema change told on the prefix, a crash between the publishes and the checkpoint, and a restart —
 // every change in the stream once, by message id and by content, and the consumer's rows the source's.
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
 import type { TableRef } from '../../../../main/agents/source';
@@ -13,7 +11,7 @@ import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
 import { applyEvents, readStream, type ConsumedEvent } from '../../../helpers/debeziumConsumer';
-import { natsServers } from '../../../helpers/natsServer';
+import { deleteStreams, natsServers } from '../../../helpers/natsServer';
 import { until } from '../../../helpers/until';
 import type { SourceHarness } from '../contract/sourceAgent';
 
@@ -23,10 +21,7 @@ const streams: string[] = [];
 let made = 0;
 
 afterAll(async () => {
-  const nc = await connect({ servers: SERVERS });
-  const jsm = await jetstreamManager(nc);
-  for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
-  await nc.close();
+  await deleteStreams(SERVERS, streams);
 });
 
 function natsTarget(kind: 'change-tracking' | 'journal', stream: string, prefix: string, pipelineId: string) {

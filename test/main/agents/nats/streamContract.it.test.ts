@@ -1,12 +1,10 @@
 // The JetStream target through the contract of targets without tables (contract/streamTarget.ts),
 // against the NATS server on this machine: each run on a stream of its own.
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
 import { NatsTarget } from '../../../../main/agents/nats/target';
 import { readStream } from '../../../helpers/debeziumConsumer';
-import { natsServers } from '../../../helpers/natsServer';
+import { deleteStreams, natsServers } from '../../../helpers/natsServer';
 import { streamTargetContract } from '../contract/streamTarget';
 
 const SERVERS = natsServers();
@@ -14,10 +12,7 @@ const streams: string[] = [];
 let made = 0;
 
 afterAll(async () => {
-  const nc = await connect({ servers: SERVERS });
-  const jsm = await jetstreamManager(nc);
-  for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
-  await nc.close();
+  await deleteStreams(SERVERS, streams);
 });
 
 streamTargetContract('NATS JetStream', async () => {
