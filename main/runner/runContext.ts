@@ -4,8 +4,7 @@
 // (connect, step, batchApply, tableStops, shapeChanges, sourceFollow) are functions of it; only
 // pipelineRunner.ts drives them.
 import { pipelineSettings } from '../../shared/agents/common';
-import type { VerifyReport } from '../../shared/verify';
-import { verifyTotals } from '../../shared/verify';
+import { verifyTotals, type VerifyReport } from '../../shared/verify';
 import { AgentConnectionError } from '../agents/connectionError';
 import { tableKey, type ChangeBatch, type SourceAgent } from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';

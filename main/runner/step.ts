@@ -119,7 +119,8 @@ async function commitStream(
   restarted: Set<string>,
 ): Promise<CommittedStream> {
   const { source, target, refs } = ctx;
-  const shared = source.sharedAmongEngines === true;
+  // Read only for a source shared among engines (step): whether it is one, without asking again.
+  const shared = storedNow !== undefined;
   // Tables (re)started just now committed their own position; the batch does not carry theirs.
   const checkpoint: Checkpoint = Object.fromEntries(
     Object.entries(batch.checkpoint).filter(([t]) => !restarted.has(t)),
