@@ -42,7 +42,8 @@ export const LAYERS = {
   ],
   'main/engine/store': ['main/platform'],
   'main/client': ['main/platform'],
-  'main/runner': ['main/runner/verify', 'main/agents', 'main/platform'],
+  'main/runner': ['main/runner/verify', 'main/runner/shaping', 'main/agents', 'main/platform'],
+  'main/runner/shaping': ['main/agents', 'main/platform'],
   'main/runner/verify': ['main/agents', 'main/platform'],
   // The plugin contract; only the registry names the agent folders that implement it.
   'main/agents': ['main/platform'],

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { agentTypeSchema } from './agents';
 import { IBMI_NAME } from './config/fields';
 import { SCHEMA_CHANGE_CHOICES } from './agents/common';
+import { columnShapingSchema, rowFilterSchema, skipOperationsSchema } from './shaping';
+import { sqlNameSchema } from './sqlName';
 
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
 
@@ -59,12 +61,7 @@ export const createAgentBodySchema = z.strictObject({
   role: agentRoleSchema,
 });
 
-/** SQL Server names are bracket-quoted wherever they reach SQL; control characters are never allowed. */
-const sqlName = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^\P{Cc}+$/u);
+const sqlName = sqlNameSchema;
 const ibmiName = z.string().regex(IBMI_NAME).toUpperCase();
 
 export const rowIdentificationSchema = z.discriminatedUnion('kind', [
@@ -105,6 +102,12 @@ export const entitySchema = z.strictObject({
    * zoned field, a legacy date such as 00/00/00), over the invalidDecimals and invalidDates settings.
    */
   invalidValues: z.record(sqlName, invalidValueSchema).optional(),
+  /** Per source column: a mask and a target name (docs/shaping.md). */
+  columnShaping: z.record(sqlName, columnShapingSchema).optional(),
+  /** Only the rows this holds true for reach the target (docs/shaping.md, "Row filters"). */
+  rowFilter: rowFilterSchema.optional(),
+  /** The source's operations the target never sees: `delete` keeps every row ever replicated. */
+  skipOperations: skipOperationsSchema.optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
 

@@ -34,6 +34,8 @@ export interface ColumnShape {
    * rows already there are only brought over by a copy.
    */
   renamedFrom?: string;
+  /** The column's name at the source, when its entity names it otherwise at the target (docs/shaping.md). */
+  shapedFrom?: string;
 }
 export interface TableShape {
   ref: TableRef;
@@ -51,6 +53,11 @@ export interface TableShape {
    * that table alone (or stops the pipeline, as onTableError says); `key` is then empty.
    */
   cannotKey?: string;
+  /**
+   * Why the entity's shaping does not fit the table (a column it lacks, a mask on a key column, a
+   * filter comparing text with a number): the runner suspends that table alone, as for cannotKey.
+   */
+  cannotShape?: string;
 }
 
 export type ChangeOp = 'insert' | 'update' | 'delete';

@@ -58,6 +58,8 @@ export type RetryOutcome =
 
 export interface StartContext {
   entities: readonly Entity[];
+  /** Tables to copy again as the pipeline starts, with why (their shaping changed while it did not run). */
+  copyAtStart?: readonly { table: string; reason: string }[];
   /** The pipeline's target agent; none means the default SQLite file in the data folder. */
   target: ResolvedAgent | undefined;
   dataDir: string;

@@ -111,8 +111,8 @@ export function observeRepo(repo: Repo, feed: EngineFeed): Repo {
       tell(() => feed.agentChanged(agent.pipelineId, agent.id));
       return result;
     },
-    putCredentials: (agent, plain, sealed, state, at) => {
-      const result = repo.putCredentials(agent, plain, sealed, state, at);
+    putCredentials: (agent, plain, sealed, state, at, secretsSet) => {
+      const result = repo.putCredentials(agent, plain, sealed, state, at, secretsSet);
       tell(() => feed.agentChanged(agent.pipelineId, agent.id));
       return result;
     },

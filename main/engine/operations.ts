@@ -11,6 +11,8 @@ import {
   type Entity,
 } from '../../shared/controlApi';
 import { problem } from '../platform/problem';
+import { tableText } from '../../shared/names';
+import { reshapedTables, SHAPING_CHANGED } from '../../shared/shaping';
 import type { EventKind } from '../../shared/eventText';
 import { pluginOf } from '../agents/registry';
 import { signOnResult } from '../agents/checkResults';
@@ -125,6 +127,7 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
     : [];
   await deps.runtime.start(agent, {
     entities: deps.repo.entities(row.pipelineId),
+    copyAtStart: deps.repo.pendingCopies(row.pipelineId),
     target,
     dataDir: deps.dataDir,
     peerPipelines,
@@ -157,6 +160,8 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
       deps.log.warn('engine.agent_failed', { pipeline: row.pipelineId, agent: row.id });
     },
   });
+  // The runner holds them now: it copies each before its stream reads on.
+  deps.repo.clearPendingCopies(row.pipelineId);
 }
 
 /** A start, pause or stop: the agent as it is afterwards (the three routes answer the same shape). */
@@ -288,7 +293,8 @@ export const operations: Operations = {
     // Tried with these very credentials just before (the app's Apply validates first): said with them.
     const signOn = deps.signOns.recall(row.pipelineId, row.id, value);
     deps.repo.transaction(() => {
-      deps.repo.putCredentials(row, plain, sealed, state, at);
+      const set = Object.keys(secrets).filter((k) => typeof secrets[k] === 'string' && secrets[k] !== '');
+      deps.repo.putCredentials(row, plain, sealed, state, at, set);
       deps.repo.addEvent(row.pipelineId, row.id, 'credentials-replaced', { state }, at);
       if (signOn)
         deps.repo.addEvent(
@@ -343,17 +349,30 @@ export const operations: Operations = {
     const { entities } = parsedOr422(parseWith(entitiesBodySchema, body));
     checkNames(deps, { pipelineId: pipeline.id, entities });
     const at = deps.now().toISOString();
+    const source = deps.repo.storedAgents(pipeline.id).find((a) => a.role === 'source');
+    const running = source?.state === 'running' || source?.state === 'paused';
+    // A table whose shaping changed is copied again (docs/shaping.md): now when the pipeline runs,
+    // at its next Start when it has run and does not now.
+    const reshaped = reshapedTables(deps.repo.entities(pipeline.id), entities, (e) =>
+      tableText(e.source.schema, e.source.table),
+    );
+    const hasRun = source?.state === 'stopped' || source?.state === 'failed';
     deps.repo.transaction(() => {
       deps.repo.replaceEntities(pipeline.id, entities);
       deps.repo.addEvent(pipeline.id, null, 'entities-replaced', { count: entities.length }, at);
+      if (!running && hasRun)
+        for (const table of reshaped) deps.repo.addPendingCopy(pipeline.id, table, SHAPING_CHANGED);
     });
     // A running (or paused) pipeline takes them at its next step: a table added is copied alone.
-    for (const row of deps.repo.storedAgents(pipeline.id)) {
-      if (row.role !== 'source' || (row.state !== 'running' && row.state !== 'paused')) continue;
-      const agent = await resolve(deps, row);
+    if (source && running) {
+      const agent = await resolve(deps, source);
       if (agent) deps.runtime.entitiesChanged(agent, entities);
     }
-    return ok({ entities, warnings: entityWarnings(entities) });
+    const recopied = reshaped.map(
+      (t) =>
+        `${t}: its shaping changed, so the rows already at the target are copied again ${running ? 'now' : hasRun ? 'at the next Start' : 'by the first copy'}.`,
+    );
+    return ok({ entities, warnings: [...entityWarnings(entities), ...recopied] });
   },
 
   testAgent: async ({ params }, deps) => {

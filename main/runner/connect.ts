@@ -10,13 +10,14 @@ import { atTarget, PermanentFailure } from './failures';
 import type { RunContext } from './runContext';
 import { policyFor, reconcile } from './shapeChanges';
 import { dropAtTarget, stopTable, suspendTable } from './tableStops';
+import { shapedSource } from './shaping/shapedSource';
 import { sameSourceTable, shapeOf, targetTableOf } from './targetTables';
 
 export async function connect(run: RunContext): Promise<void> {
   if (run.source && run.target && !run.reshaped) return;
   run.reshaped = false;
   if (!run.source) run.sourceCaughtUp = false;
-  run.source ??= await run.o.openSource();
+  run.source ??= shapedSource(await run.o.openSource(), () => run.entities, run.o.maskSalt);
   if (!run.target) {
     run.target = await atTarget(run.o.openTarget());
     run.targetDescription = run.target.description;
@@ -50,6 +51,14 @@ export async function connect(run: RunContext): Promise<void> {
     if (run.stopsPipeline) throw new PermanentFailure(reason);
     await suspendTable(run, stored, tableKey(shape.ref), reason, {
       remedy: 'choose how its rows are identified, then copy it (re-snapshot)',
+    });
+  }
+  // A shaping that does not fit its table (docs/shaping.md): that table waits alone, no row unshaped.
+  for (const shape of shapes.filter((s) => s.cannotKey === undefined && s.cannotShape !== undefined)) {
+    const reason = shape.cannotShape ?? '';
+    if (run.stopsPipeline) throw new PermanentFailure(reason);
+    await suspendTable(run, stored, tableKey(shape.ref), reason, {
+      remedy: 'correct the table’s shaping (its masks, target names or row filter), then resume it',
     });
   }
   // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.

@@ -20,6 +20,7 @@ import { DEFAULT_SNAPSHOT_CHUNK_ROWS, RunContext } from './runContext';
 import { systemClock, type RunnerOptions } from './runnerOptions';
 import { step } from './step';
 import { COPY_STEP_MS, TableCopies } from './tableCopies';
+import { reshapedTables, SHAPING_CHANGED } from '../../shared/shaping';
 import type { RunnerEntity } from './targetTables';
 import { VerifyRefused } from './verify/verifications';
 
@@ -51,6 +52,7 @@ export class PipelineRunner {
           mode: o.snapshotMode ?? 'initial',
         }),
     );
+    for (const { table, reason } of o.copyAtStart ?? []) this.run.copies.request(table, 'copy', reason);
   }
 
   get state(): RunnerState {
@@ -175,6 +177,10 @@ export class PipelineRunner {
 
   /** New entities while running: a table added is copied alone, the others stream on. */
   setEntities(entities: readonly RunnerEntity[]): void {
+    // The rows at the target were shaped the old way (a mask added would leave clear values there):
+    // a table whose shaping changed is copied again under the new one.
+    for (const table of reshapedTables(this.run.entities, entities, (e) => tableKey(e.source)))
+      if (!this.run.stopped.has(table)) this.run.copies.request(table, 'copy', SHAPING_CHANGED);
     this.run.entities = entities;
     this.run.reshaped = true;
     this.wake?.();

@@ -27,6 +27,10 @@ export interface RunnerOptions {
    */
   classifyError?: ErrorClassifier;
   entities: readonly RunnerEntity[];
+  /** Tables to copy again as the run starts, with why (their shaping changed while it did not run). */
+  copyAtStart?: readonly { table: string; reason: string }[];
+  /** The source's Mask salt, the key of hashed columns (docs/shaping.md); never logged or told. */
+  maskSalt?: string;
   onEvent?: (event: RunnerEvent) => void;
   /** A table's own failure (the table refused, its chunk unreadable): that table suspended, or the pipeline. */
   onTableError?: OnTableError;

@@ -95,6 +95,10 @@ export function runnerRuntime(
         // Before the source or the target has opened, their plugins sort a failure.
         classifyError: (error) => plugin.classifyError?.(error) ?? target.classifyError?.(error),
         entities: runnerEntities(ctx.entities),
+        ...(ctx.copyAtStart && { copyAtStart: ctx.copyAtStart }),
+        ...(typeof agent.hostCredentials.maskSalt === 'string' && {
+          maskSalt: agent.hostCredentials.maskSalt,
+        }),
         snapshotMode: settings.snapshotMode,
         droppedColumns: settings.droppedColumns,
         onTableError: settings.onTableError,
@@ -182,4 +186,7 @@ const runnerEntities = (entities: readonly Entity[]): RunnerEntity[] =>
     target: e.target,
     columns: e.columns,
     ...(e.schemaChanges && { schemaChanges: e.schemaChanges }),
+    ...(e.columnShaping && { columnShaping: e.columnShaping }),
+    ...(e.rowFilter !== undefined && { rowFilter: e.rowFilter }),
+    ...(e.skipOperations && { skipOperations: e.skipOperations }),
   }));

@@ -46,7 +46,13 @@ export async function reshape(
   const entity = run.entities.find((e) => tableKey(e.source) === changed.table);
   const before = run.tables[index];
   if (!before || !entity) return;
-  const described = targetTableOf(entity, await source.describe([entity.source]), run.target?.foldName);
+  const shapes = await source.describe([entity.source]);
+  const cannotShape = shapes[0]?.cannotShape;
+  if (cannotShape !== undefined) {
+    await suspendTable(run, stored, changed.table, cannotShape);
+    return;
+  }
+  const described = targetTableOf(entity, shapes, run.target?.foldName);
   const added = described.columns
     .filter((c) => !before.columns.some((b) => b.name === c.name))
     .map((c) => c.name);

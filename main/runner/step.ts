@@ -52,6 +52,9 @@ export async function step(run: RunContext): Promise<boolean> {
     copying: new Set([...stored.copies].filter(([, c]) => !c.cancelled).map(([t]) => t)),
     caughtUpReadStartedAt: run.caughtUpReadStartedAt,
     streamIdle: batch.changes.length === 0,
+    keepsDeleted: new Set(
+      run.entities.filter((e) => e.skipOperations?.includes('delete')).map((e) => tableKey(e.source)),
+    ),
     now: () => run.now(),
   });
   // Again when copies moved positions since, or a table restarted; after a (re)connect it is written

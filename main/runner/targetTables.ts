@@ -1,6 +1,7 @@
 // The target table of each entity: its source table's shape found (as the source compares names), the
 // columns chosen (key columns always), and the names two entities or two columns would share refused.
 import type { SchemaChanges } from '../../shared/agents/common';
+import type { ColumnShaping } from '../../shared/shaping';
 import { tableKey, type TableRef, type TableShape } from '../agents/source';
 import type { TargetTable } from '../agents/target';
 import { PermanentFailure } from './failures';
@@ -12,6 +13,10 @@ export interface RunnerEntity {
   columns?: string[];
   /** This table's schema-change policy, over the pipeline's. */
   schemaChanges?: SchemaChanges;
+  /** The entity's shaping (docs/shaping.md): masks and target names, a row filter, deletes skipped. */
+  columnShaping?: Record<string, ColumnShaping>;
+  rowFilter?: string;
+  skipOperations?: readonly 'delete'[];
 }
 
 /** An entity's shape: the one described for its ref, or (a source that answers names in its own case) the one named alike. */
@@ -58,10 +63,10 @@ export function targetTableOf(
     throw new PermanentFailure(`IllegalArgumentException: Missing primary keys for entities... ${key}`);
   const wanted = e.columns?.map((c) => c.toLowerCase());
   const columns = shape.columns.filter(
-    (c) => !wanted || wanted.includes(c.name.toLowerCase()) || shape.key.includes(c.name),
+    (c) => !wanted || wanted.includes((c.shapedFrom ?? c.name).toLowerCase()) || shape.key.includes(c.name),
   );
   const unknown = (e.columns ?? []).filter(
-    (c) => !shape.columns.some((x) => x.name.toLowerCase() === c.toLowerCase()),
+    (c) => !shape.columns.some((x) => (x.shapedFrom ?? x.name).toLowerCase() === c.toLowerCase()),
   );
   if (unknown.length > 0) throw new PermanentFailure(`${key} has no column ${unknown.join(', ')}.`);
   if (fold) {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { boolean, integer, optionalIdentifier, optionalText, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maxConnectionsCount, password, pipelineFields } from './common';
+import { connectionName, host, maskSalt, maxConnectionsCount, password, pipelineFields } from './common';
 
 /** Why a table without a primary key cannot be chosen: said by the catalogue and the picker alike. */
 export const CHANGE_TRACKING_KEYLESS =
@@ -26,6 +26,7 @@ export const changeTrackingHostCredentials = section({
     username: text({ label: 'Login', help: 'Account with read/write access to the tables.', max: 128 }),
     password,
     maxConnectionsCount,
+    maskSalt,
     enableTls: boolean({ label: 'Enable TLS', help: 'Enables TLS for the connection.', default: false }),
     certificatePath: optionalText({
       label: 'CA certificate file',

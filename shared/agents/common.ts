@@ -5,7 +5,7 @@
 // every source type spreads pipelineFields into its configuration, and the runner reads them with
 // pipelineSettings (docs/runner.md, "Where the pipeline's settings live").
 import { z } from 'zod';
-import { choice, integer, secret, text } from '../config/fields';
+import { choice, integer, optionalSecret, secret, text } from '../config/fields';
 
 export const connectionName = text({
   label: 'Connection name',
@@ -24,6 +24,17 @@ export const password = secret({
   label: 'Password',
   help: 'Password of that account. Never shown in answers, logs or error messages.',
   max: 128,
+});
+
+/**
+ * The key of the hash mask (docs/shaping.md): a secret like the password, sealed, never answered,
+ * exported or logged. A source's; its pipeline's hashed columns need it.
+ */
+export const maskSalt = optionalSecret({
+  label: 'Mask salt',
+  help: 'Secret key of the hash mask: a hashed column holds HMAC-SHA-256 of its value with this key, so the same value hashes alike in every table and no one without the key can hash a guess. Needed only when a table hashes a column; changing it changes every hashed value. Never shown in answers, logs or error messages.',
+  max: 256,
+  group: 'advanced',
 });
 
 export const maxConnectionsCount = integer({

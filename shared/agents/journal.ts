@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { boolean, choice, ibmiName, nullableChoice, numberChoice, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maxConnectionsCount, password, pipelineFields } from './common';
+import { connectionName, host, maskSalt, maxConnectionsCount, password, pipelineFields } from './common';
 
 export const DATE_FORMATS = ['julian', 'mdy', 'dmy', 'ymd', 'usa', 'iso', 'eur', 'jis'] as const;
 export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
@@ -54,6 +54,7 @@ export const journalHostCredentials = section({
     }),
     password,
     maxConnectionsCount,
+    maskSalt,
     dateFormat: choice({
       label: 'Date format',
       help: 'Date format negotiated with the driver, unless the agent settings override it.',

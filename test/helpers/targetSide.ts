@@ -21,6 +21,8 @@ export interface TargetSide {
   refuseBad(table: string, on: boolean): Promise<void>;
   /** Renames the table away (the target refuses the whole table) and back. */
   hide(table: string, hidden: boolean): Promise<void>;
+  /** Sets one value of one row behind the engine's back (a planted difference). */
+  tamper(table: string, where: { column: string; id: number }, column: string, value: string): Promise<void>;
 }
 
 export function sqliteSide(pipelineId: string): TargetSide {
@@ -58,6 +60,11 @@ export function sqliteSide(pipelineId: string): TargetSide {
           ? `ALTER TABLE "${table}" RENAME TO "${table}_away"`
           : `ALTER TABLE "${table}_away" RENAME TO "${table}"`,
       ),
+    tamper: async (table, where, column, value) => {
+      const d = db();
+      d.prepare(`UPDATE "${table}" SET "${column}" = ? WHERE "${where.column}" = ?`).run(value, where.id);
+      d.close();
+    },
   };
 }
 
@@ -94,6 +101,12 @@ export function postgresSide(client: pg.Client, schema: string, pipelineId: stri
     hide: async (table, hidden) => {
       const [from, to] = hidden ? [table, `${table}_away`] : [`${table}_away`, table];
       await client.query(`ALTER TABLE "${schema}"."${from}" RENAME TO "${to}"`);
+    },
+    tamper: async (table, where, column, value) => {
+      await client.query(`UPDATE "${schema}"."${table}" SET "${column}" = $1 WHERE "${where.column}" = $2`, [
+        value,
+        where.id,
+      ]);
     },
   };
 }

@@ -66,4 +66,13 @@ export const migrations: readonly string[] = [
    CREATE INDEX exceptions_by_time ON exceptions (at);`,
   // A row the source could not read keeps its record image (hex), as the source holds it.
   `ALTER TABLE exceptions ADD COLUMN raw TEXT;`,
+  // Tables whose shaping changed while their pipeline did not run (docs/shaping.md): copied again at
+  // its next Start, so the rows already at the target never keep the old shaping (a clear value).
+  `CREATE TABLE pending_copies (
+     pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+     tbl TEXT NOT NULL, reason TEXT NOT NULL,
+     PRIMARY KEY (pipeline_id, tbl));`,
+  // Which secrets a credentials PUT stored (JSON array of keys): an optional secret never given is
+  // answered "not set" (before, every secret counted as set once any was sealed).
+  `ALTER TABLE agents ADD COLUMN secrets_set TEXT;`,
 ];

@@ -4,6 +4,7 @@ import { redactSection, safeJson, secretKeysOf } from '../../../shared/config/pa
 import type { Agent, AgentState, Entity, Pipeline, TableActivity } from '../../../shared/controlApi';
 import type { EventKind } from '../../../shared/eventText';
 import { engineSettingsSchema, type EngineSettings } from '../../../shared/engineSettings';
+import { z } from 'zod';
 import type { Db } from './db';
 import { verifyReportSchema, type VerifyReport } from '../../../shared/verify';
 
@@ -17,6 +18,8 @@ interface PipelineRow {
   created_at: string;
   updated_at: string;
 }
+const secretKeysSchema = z.array(z.string());
+
 /** An agent as its table stores it (SQL names, JSON as text); only this file sees it. */
 interface AgentRecord {
   pipeline_id: string;
@@ -28,6 +31,7 @@ interface AgentRecord {
   failure_reason: string | null;
   host_credentials: string | null;
   secrets_sealed: string | null;
+  secrets_set: string | null;
   configuration: string | null;
   created_at: string;
   updated_at: string;
@@ -54,6 +58,8 @@ export interface StoredAgent {
   hostCredentials: Record<string, unknown> | null;
   /** The secrets of the host credentials, sealed by the secret box. */
   secretsSealed: string | null;
+  /** The keys of the secrets stored; null for credentials stored before the store kept them. */
+  secretsSet?: string[] | null;
   configuration: Record<string, unknown> | null;
   createdAt: string;
   updatedAt: string;
@@ -70,6 +76,7 @@ const toStoredAgent = (r: AgentRecord): StoredAgent => ({
   hostCredentials:
     r.host_credentials === null ? null : (JSON.parse(r.host_credentials) as Record<string, unknown>),
   secretsSealed: r.secrets_sealed,
+  secretsSet: secretKeysSchema.safeParse(safeJson(r.secrets_set ?? 'null')).data ?? null,
   configuration: r.configuration === null ? null : (JSON.parse(r.configuration) as Record<string, unknown>),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -90,10 +97,10 @@ export function toAgent(a: StoredAgent): Agent {
     const plain = { ...a.hostCredentials };
     // Secrets live sealed in their own column; here they only count as "set".
     for (const key of secretKeysOf(sections.hostCredentials))
-      plain[key] = a.secretsSealed ? 'set' : undefined;
+      plain[key] = a.secretsSealed && (a.secretsSet?.includes(key) ?? true) ? 'set' : undefined;
     hostCredentials = redactSection(sections.hostCredentials, plain);
   }
-  const { secretsSealed: _sealed, ...rest } = a;
+  const { secretsSealed: _sealed, secretsSet: _set, ...rest } = a;
   return { ...rest, hostCredentials };
 }
 
@@ -131,7 +138,7 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     ),
     deleteAgent: db.prepare('DELETE FROM agents WHERE pipeline_id = ? AND id = ?'),
     putCredentials: db.prepare(
-      'UPDATE agents SET host_credentials = ?, secrets_sealed = ?, state = ?, failure_reason = ?, updated_at = ? WHERE pipeline_id = ? AND id = ?',
+      'UPDATE agents SET host_credentials = ?, secrets_sealed = ?, secrets_set = ?, state = ?, failure_reason = ?, updated_at = ? WHERE pipeline_id = ? AND id = ?',
     ),
     putConfiguration: db.prepare(
       'UPDATE agents SET configuration = ?, state = ?, failure_reason = ?, updated_at = ? WHERE pipeline_id = ? AND id = ?',
@@ -144,6 +151,13 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
     ),
     deleteEntities: db.prepare('DELETE FROM entities WHERE pipeline_id = ?'),
     insertEntity: db.prepare('INSERT INTO entities (pipeline_id, position, definition) VALUES (?, ?, ?)'),
+    pendingCopies: db.prepare<[string], { tbl: string; reason: string }>(
+      'SELECT tbl, reason FROM pending_copies WHERE pipeline_id = ? ORDER BY tbl',
+    ),
+    addPendingCopy: db.prepare(
+      'INSERT INTO pending_copies (pipeline_id, tbl, reason) VALUES (?, ?, ?) ON CONFLICT (pipeline_id, tbl) DO UPDATE SET reason = excluded.reason',
+    ),
+    clearPendingCopies: db.prepare('DELETE FROM pending_copies WHERE pipeline_id = ?'),
     insertEvent: db.prepare(
       'INSERT INTO events (pipeline_id, agent_id, at, kind, data) VALUES (?, ?, ?, ?, ?)',
     ),
@@ -282,10 +296,18 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       q.insertAgent.run(a.pipelineId, a.id, a.name, a.type, a.role, 'new', at, at);
     },
     deleteAgent: (pipelineId: string, id: string) => q.deleteAgent.run(pipelineId, id).changes > 0,
-    putCredentials: (a: StoredAgent, plain: object, sealed: string, state: AgentState, at: string) =>
+    putCredentials: (
+      a: StoredAgent,
+      plain: object,
+      sealed: string,
+      state: AgentState,
+      at: string,
+      secretsSet: readonly string[] | null = null,
+    ) =>
       q.putCredentials.run(
         JSON.stringify(plain),
         sealed,
+        secretsSet && JSON.stringify(secretsSet),
         state,
         state === 'failed' ? a.failureReason : null,
         at,
@@ -310,6 +332,12 @@ export function createRepo(db: Db, retention: EngineSettings = engineSettingsSch
       q.deleteEntities.run(pipelineId);
       entities.forEach((e, i) => q.insertEntity.run(pipelineId, i, JSON.stringify(e)));
     },
+    /** Tables to copy again at the pipeline's next Start, with why (their shaping changed meanwhile). */
+    pendingCopies: (pipelineId: string) =>
+      q.pendingCopies.all(pipelineId).map((r) => ({ table: r.tbl, reason: r.reason })),
+    addPendingCopy: (pipelineId: string, table: string, reason: string) =>
+      q.addPendingCopy.run(pipelineId, table, reason),
+    clearPendingCopies: (pipelineId: string) => q.clearPendingCopies.run(pipelineId),
 
     /** Keeps an event; every PRUNE_EVERY events of a pipeline, its oldest beyond the limits go. */
     addEvent: (

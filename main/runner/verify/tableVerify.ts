@@ -24,6 +24,8 @@ export interface VerifyStepContext {
   now(): number;
   /** When the latest read that reached the end of the source's changes began (its changes now applied). */
   caughtUpReadStartedAt: number;
+  /** The entity skips deletes (docs/shaping.md): a row at the target only is kept there, not an extra. */
+  keepsDeleted?: boolean;
 }
 
 export type StepResult = 'worked' | 'waiting' | 'done';
@@ -389,6 +391,7 @@ export class TableVerifyJob {
       }
       this.suspects.delete(text);
       const kind: DifferenceKind = !target ? 'missing' : !source ? 'extra' : 'different';
+      if (kind === 'extra' && ctx.keepsDeleted) continue;
       const columns =
         source && target ? t.columns.filter((_, i) => source[i] !== target[i]).map((c) => c.name) : [];
       this.counts[kind]++;

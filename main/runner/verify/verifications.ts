@@ -27,6 +27,8 @@ export interface VerifyRunContext {
   caughtUpReadStartedAt: number;
   /** The stream's last read found no change: a verify may work longer before the next read. */
   streamIdle: boolean;
+  /** Tables whose entity skips the source's deletes: rows only at the target are theirs to keep. */
+  keepsDeleted?: ReadonlySet<string>;
   now(): number;
 }
 
@@ -160,6 +162,7 @@ export class Verifications {
           ref,
           now: ctx.now,
           caughtUpReadStartedAt: ctx.caughtUpReadStartedAt,
+          keepsDeleted: ctx.keepsDeleted?.has(job.table) ?? false,
         });
       while (result === 'worked' && !job.finished && ctx.now() < until);
       return result === 'done' ? 'worked' : result;

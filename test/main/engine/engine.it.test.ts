@@ -85,7 +85,14 @@ describe('the spec PUTs', () => {
     const put1 = await raw(e, 'PUT', `${ct}/config/credentials`, ctCredentials);
     expect(put1.status).toBe(200);
     expect(put1.json).toEqual({
-      hostCredentials: { ...ctCredentials.hostCredentials, password: null, passwordSet: true },
+      hostCredentials: {
+        ...ctCredentials.hostCredentials,
+        password: null,
+        passwordSet: true,
+        // An optional secret never given is said to be not set.
+        maskSalt: null,
+        maskSaltSet: false,
+      },
     });
     const put2 = await raw(e, 'PUT', `${ct}/config/specific`, ctSpecific);
     expect(put2).toMatchObject({
@@ -155,6 +162,19 @@ describe('the spec PUTs', () => {
       'agent:p1/src:hostCredentials',
     );
     expect(JSON.parse(secrets)).toEqual({ password: PASSWORD });
+
+    // The mask salt is a secret like the password: stored sealed, answered as set, never shown.
+    const salt = 'a-mask-salt-for-the-engine-test';
+    const salted = await raw(e, 'PUT', `${ct}/config/credentials`, {
+      hostCredentials: { ...withoutPassword, maskSalt: salt },
+    });
+    expect(salted.json?.hostCredentials).toMatchObject({
+      maskSalt: null,
+      maskSaltSet: true,
+      passwordSet: true,
+    });
+    expect(salted.text).not.toContain(salt);
+    expect((await raw(e, 'GET', ct)).text).not.toContain(salt);
   });
 
   it('requires the password on the first PUT', async () => {

@@ -15,6 +15,7 @@ describe('form values', () => {
       username: '',
       password: '',
       maxConnectionsCount: '10',
+      maskSalt: '',
       enableTls: false,
       certificatePath: '',
     });

@@ -1,0 +1,184 @@
+// One table's shaping, worked out once from its entity and its source shape: the shape the target
+// gets (masked types, target names, unselected columns left out), a row's shaped form, the filter's
+// verdict on a row, and the way back from a target key to the source's (a retry or a verify reads
+// rows again by key). A shaping that does not fit the table (a column it lacks, a mask on a key, a
+// filter comparing text with a number) is said once, naming the column and the rule.
+import {
+  bindRowFilter,
+  evaluateRowFilter,
+  parseRowFilter,
+  RowFilterError,
+  type FilterColumnKind,
+  type FilterExpr,
+  type FilterValue,
+} from '../../../shared/rowFilter';
+import { TEXT_ONLY_MASKS, type ColumnShaping } from '../../../shared/shaping';
+import { tableKey, type ColumnShape, type Row, type RowValue, type TableShape } from '../../agents/source';
+import { affinityOf, portable } from '../../agents/targetValues';
+import { maskedColumn, maskWriter } from './masks';
+
+export interface ShapingOf {
+  columns?: readonly string[];
+  columnShaping?: Record<string, ColumnShaping>;
+  rowFilter?: string;
+  skipOperations?: readonly string[];
+}
+
+interface Out {
+  from: string;
+  to: string;
+  write: ((v: RowValue) => RowValue) | null;
+}
+
+export interface TableShaping {
+  /** The shape the runner and the target see; `cannotShape` set when the shaping does not fit. */
+  shape: TableShape;
+  /** The row as the target gets it; the row must have passed the filter. */
+  row(row: Row): Row;
+  /** True when the filter holds true for the row (always, without a filter). */
+  passes(row: Row): boolean;
+  /** A key as the target holds it, as the source reads it. */
+  sourceKey(key: Row): Row;
+  /** A source key under the target's names (a key column is never masked). */
+  targetKey(key: Row): Row;
+  /** A source column's name at the target. */
+  targetName(column: string): string;
+  readonly filtered: boolean;
+  readonly skipDeletes: boolean;
+  /** A mask is on: a record image the source could not read is kept aside without its bytes. */
+  readonly masks: boolean;
+}
+
+function filterKind(c: ColumnShape): FilterColumnKind | null {
+  switch (affinityOf(c)) {
+    case 'integer':
+    case 'decimal':
+    case 'float':
+      return 'number';
+    case 'text':
+    case 'uuid':
+      return 'text';
+    case 'boolean':
+      return 'boolean';
+    case 'datetime':
+      return 'datetime';
+    case 'date':
+      return 'date';
+    default:
+      return null;
+  }
+}
+
+function filterValue(c: ColumnShape, kind: FilterColumnKind, v: RowValue | undefined): FilterValue {
+  if (v === null || v === undefined) return null;
+  if (kind === 'boolean') return v === true || v === 1 || v === 1n || v === '1';
+  if (v instanceof Uint8Array) return null;
+  if (v instanceof Date) return String(portable(c, v));
+  return String(v);
+}
+
+/** The table's shaping; a shaping that does not fit gives a shape with `cannotShape` and no rows. */
+export function tableShaping(e: ShapingOf, shape: TableShape, salt: string | undefined): TableShaping {
+  const key = tableKey(shape.ref);
+  const refuse = (why: string): TableShaping => ({
+    shape: { ...shape, cannotShape: why },
+    row: () => {
+      throw new Error(`${key}: ${why}`);
+    },
+    passes: () => false,
+    sourceKey: (k) => k,
+    targetKey: (k) => k,
+    targetName: (n) => n,
+    filtered: true,
+    skipDeletes: false,
+    masks: true,
+  });
+  const byName = (name: string) =>
+    shape.columns.find((c) => c.name === name) ??
+    shape.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  const shaping = e.columnShaping ?? {};
+  for (const name of Object.keys(shaping))
+    if (!byName(name)) return refuse(`the shaping names column ${name}, which the table does not have`);
+  const wanted = e.columns?.map((c) => c.toLowerCase());
+  const outs: Out[] = [];
+  const columns: ColumnShape[] = [];
+  for (const c of shape.columns) {
+    const isKey = shape.key.includes(c.name);
+    if (wanted && !isKey && !wanted.includes(c.name.toLowerCase())) continue;
+    const own = Object.entries(shaping).find(([n]) => byName(n) === c)?.[1];
+    const mask = own?.mask;
+    if (mask && isKey)
+      return refuse(
+        `column ${c.name} is part of the row's key and cannot be masked: the target's rows are found again by key (verify, repair, a kept row's retry). Leave the mask out, or identify rows by other columns (a logical key).`,
+      );
+    if (mask && TEXT_ONLY_MASKS.includes(mask.kind) && affinityOf(c) !== 'text')
+      return refuse(
+        `column ${c.name} is ${c.sourceType}: a ${mask.kind} mask keeps characters of text columns only`,
+      );
+    if (mask?.kind === 'hash' && salt === undefined)
+      return refuse(
+        `column ${c.name} is hashed, which needs the source's Mask salt: set it in the source's connection (Host credentials, advanced)`,
+      );
+    const to = own?.targetName ?? c.name;
+    const clash = columns.find((o) => o.name.toLowerCase() === to.toLowerCase());
+    if (clash)
+      return refuse(
+        `column ${c.name} would be named ${to} at the target, as ${outs.find((o) => o.to === clash.name)?.from ?? clash.name} is: give one of them another target name`,
+      );
+    const shaped = mask ? maskedColumn(c, mask) : c;
+    columns.push({ ...shaped, name: to, ...(to !== c.name && { shapedFrom: c.name }) });
+    outs.push({ from: c.name, to, write: mask ? maskWriter(c, mask, salt) : null });
+  }
+  let filter: FilterExpr | null = null;
+  const kinds = new Map<string, FilterColumnKind>();
+  if (e.rowFilter !== undefined) {
+    try {
+      filter = bindRowFilter(
+        parseRowFilter(e.rowFilter),
+        shape.columns.map((c) => ({ name: c.name, kind: filterKind(c) })),
+      );
+    } catch (error) {
+      if (error instanceof RowFilterError) return refuse(`the row filter cannot be used: ${error.message}`);
+      throw error;
+    }
+    for (const c of shape.columns) {
+      const k = filterKind(c);
+      if (k) kinds.set(c.name, k);
+    }
+  }
+  const columnOf = new Map(shape.columns.map((c) => [c.name, c]));
+  const back = new Map(outs.map((o) => [o.to, o.from]));
+  const ahead = new Map(outs.map((o) => [o.from, o.to]));
+  const renamesKey = outs.some((o) => o.from !== o.to && shape.key.includes(o.from));
+  return {
+    shape: { ...shape, columns, key: shape.key.map((k) => outs.find((o) => o.from === k)?.to ?? k) },
+    row: (row) => {
+      const out: Row = {};
+      for (const o of outs) {
+        const v = row[o.from] ?? null;
+        out[o.to] = o.write ? o.write(v) : v;
+      }
+      return out;
+    },
+    passes: (row) =>
+      filter === null ||
+      evaluateRowFilter(
+        filter,
+        (name) => {
+          const c = columnOf.get(name) as ColumnShape;
+          return filterValue(c, kinds.get(name) ?? 'text', row[name]);
+        },
+        (name) => kinds.get(name) ?? 'text',
+      ) === true,
+    sourceKey: renamesKey
+      ? (k) => Object.fromEntries(Object.entries(k).map(([n, v]) => [back.get(n) ?? n, v]))
+      : (k) => k,
+    targetKey: renamesKey
+      ? (k) => Object.fromEntries(Object.entries(k).map(([n, v]) => [ahead.get(n) ?? n, v]))
+      : (k) => k,
+    targetName: (n) => ahead.get(n) ?? n,
+    filtered: filter !== null,
+    skipDeletes: (e.skipOperations ?? []).includes('delete'),
+    masks: outs.some((o) => o.write !== null),
+  };
+}

@@ -1,0 +1,106 @@
+// How an entity shapes its rows before they leave the source (docs/shaping.md): per column a mask and
+// a target name, per table a row filter and the operations it skips. Declared once here: the control
+// API validates with it, the app's picker edits it, the runner applies it to copies, the stream and
+// verify alike.
+import { z } from 'zod';
+import { parseRowFilter, RowFilterError } from './rowFilter';
+import { sqlNameSchema } from './sqlName';
+
+const chars = z.number().int().min(0).max(4000);
+
+/**
+ * What a column's values become: `hash` (HMAC-SHA-256 keyed by the source's mask salt, 64 hex digits),
+ * `constant` (this text in every row that has a value), `null`, `keepFirst`/`keepLast` (those
+ * characters kept, every other one written `*`), `truncate` (cut to that many characters).
+ */
+export const maskSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('hash') }),
+  z.strictObject({ kind: z.literal('constant'), value: z.string().max(4000) }),
+  z.strictObject({ kind: z.literal('null') }),
+  z.strictObject({ kind: z.literal('keepFirst'), chars }),
+  z.strictObject({ kind: z.literal('keepLast'), chars }),
+  z.strictObject({ kind: z.literal('truncate'), chars: chars.min(1) }),
+]);
+export type Mask = z.infer<typeof maskSchema>;
+export const MASK_KINDS = ['hash', 'constant', 'null', 'keepFirst', 'keepLast', 'truncate'] as const;
+
+/** Masks that keep part of the text: they apply to text columns only. */
+export const TEXT_ONLY_MASKS: readonly Mask['kind'][] = ['keepFirst', 'keepLast', 'truncate'];
+
+/** A mask in words, for the picker, a table's story and the readiness report. */
+export function maskText(m: Mask): string {
+  switch (m.kind) {
+    case 'hash':
+      return 'hashed (HMAC-SHA-256 with the salt)';
+    case 'constant':
+      return `replaced by '${m.value}'`;
+    case 'null':
+      return 'left empty (null)';
+    case 'keepFirst':
+      return `first ${m.chars} characters kept, the rest written *`;
+    case 'keepLast':
+      return `last ${m.chars} characters kept, the rest written *`;
+    case 'truncate':
+      return `cut to ${m.chars} characters`;
+  }
+}
+
+export const columnShapingSchema = z.strictObject({
+  mask: maskSchema.optional(),
+  /** The column's name at the target (and in the stream's events); its source name when left out. */
+  targetName: sqlNameSchema.optional(),
+});
+export type ColumnShaping = z.infer<typeof columnShapingSchema>;
+
+/** A filter, parsed when it is given: a filter that does not parse is refused with where and why. */
+export const rowFilterSchema = z
+  .string()
+  .min(1)
+  .max(4000)
+  .superRefine((text, ctx) => {
+    try {
+      parseRowFilter(text);
+    } catch (e) {
+      if (!(e instanceof RowFilterError)) throw e;
+      ctx.addIssue({ code: 'custom', message: `${e.message} (at character ${e.at + 1})` });
+    }
+  });
+
+/** Operations of the source the target never sees: deletes, for an archive that keeps every row. */
+export const SKIPPABLE_OPERATIONS = ['delete'] as const;
+export const skipOperationsSchema = z.array(z.enum(SKIPPABLE_OPERATIONS)).min(1).max(1);
+
+/** Whether an entity shapes its rows at all (an entity that does not is read as it always was). */
+export function shapes(e: {
+  columnShaping?: Record<string, ColumnShaping>;
+  rowFilter?: string;
+  skipOperations?: readonly string[];
+}): boolean {
+  return (
+    Object.keys(e.columnShaping ?? {}).length > 0 ||
+    e.rowFilter !== undefined ||
+    (e.skipOperations ?? []).length > 0
+  );
+}
+
+/** An entity's shaping as one text: two entities shape alike when theirs are equal. */
+export const shapingText = (e: {
+  columnShaping?: Record<string, ColumnShaping>;
+  rowFilter?: string;
+  skipOperations?: readonly string[];
+}): string => JSON.stringify([e.columnShaping ?? {}, e.rowFilter ?? null, e.skipOperations ?? []]);
+
+/** Why a table is copied again after its shaping changed (the event's and the API's words). */
+export const SHAPING_CHANGED =
+  'its shaping changed (masks, target names, row filter or skipped deletes): the rows already at the target are copied again as the new shaping gives them';
+
+/** The tables (`schema.table`, as `key` writes them) both lists hold whose shaping differs. */
+export function reshapedTables<
+  E extends Parameters<typeof shapingText>[0] & { source: { schema: string; table: string } },
+>(before: readonly E[], after: readonly E[], key: (e: E) => string): string[] {
+  const was = new Map(before.map((e) => [key(e), shapingText(e)]));
+  return after.flatMap((e) => {
+    const old = was.get(key(e));
+    return old !== undefined && old !== shapingText(e) ? [key(e)] : [];
+  });
+}

@@ -1,0 +1,108 @@
+// Shaping on the stream (docs/shaping.md), both sources into JetStream: the copy's `r` events and the
+// changes carry the masked value under the target name, in the schema part too; a key column renamed
+// renames the Cdc-Key header's field; rows the filter refuses are never published; a row moved out by
+// an update is a `d` and a tombstone, one moved in is there again; and no event holds the clear value.
+import { createHmac } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { natsConfiguration } from '../../../../shared/agents/nats';
+import { NatsTarget } from '../../../../main/agents/nats/target';
+import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../../../main/runner/events';
+import { bothSources } from '../../../helpers/bothSources';
+import { applyEvents, readStream } from '../../../helpers/debeziumConsumer';
+import { deleteStreams, natsServers } from '../../../helpers/natsServer';
+import { until } from '../../../helpers/until';
+
+const SERVERS = natsServers();
+const SALT = 'stream-salt-of-the-suite-41c9';
+const sources = bothSources({ pipelineId: 'natsshape', ibmiSchema: 'NATSSHAPE' });
+const streams: string[] = [];
+afterAll(async () => {
+  await deleteStreams(SERVERS, streams);
+});
+
+describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the stream', (kind) => {
+  it('publishes masked, renamed and filtered events, and a row leaving the filter as a delete', async () => {
+    const h = await sources.harness(kind);
+    const t = await h.createTable('SHAPED');
+    await h.insert(t, [
+      { id: 1, name: 'alpha', amount: '10.50' },
+      { id: 2, name: 'xbeta', amount: '2.00' },
+    ]);
+    const stream = `NATSSHAPE_${kind === 'journal' ? 'J' : 'C'}_${process.pid}`;
+    streams.push(stream);
+    const prefix = `natsshape${kind === 'journal' ? 'j' : 'c'}`;
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: async () =>
+        new NatsTarget({
+          credentials: { connectionName: 'shape', servers: SERVERS, tls: false },
+          configuration: natsConfiguration.schema.parse({ stream, subjectPrefix: prefix }),
+          pipelineId: 'shape',
+          origin:
+            kind === 'journal'
+              ? { connector: 'ibmi', server: 'sandbox', database: null }
+              : { connector: 'sqlserver', server: 'sandbox', database: 'Sales' },
+        }),
+      entities: [
+        {
+          ...h.entity(t),
+          columnShaping: {
+            id: { targetName: 'customer_id' },
+            name: { mask: { kind: 'hash' } },
+            amount: { targetName: 'price' },
+          },
+          rowFilter: "name not like 'x%'",
+        },
+      ],
+      maskSalt: SALT,
+      onEvent: (e) => events.push(e),
+      idleMs: 20,
+    });
+    const subject =
+      kind === 'journal' ? `${prefix}.${t.schema}.${t.table}` : `${prefix}.Sales.${t.schema}.${t.table}`;
+    const read = () => readStream(SERVERS, stream, subject);
+    const hashed = (v: string) => createHmac('sha256', SALT).update(v, 'utf8').digest('hex');
+    const nameOf = (v: unknown) =>
+      v && typeof v === 'object' ? (v as Record<string, unknown>)[kind === 'journal' ? 'NAME' : 'name'] : v;
+    void runner.start();
+    try {
+      await until('copied', () => events.some((e) => e.kind === 'snapshot-done'));
+      await h.insert(t, [{ id: 3, name: 'gamma', amount: '3.00' }]);
+      await h.insert(t, [{ id: 4, name: 'xdelta', amount: '4.00' }]);
+      await h.update(t, 1, 'xalpha');
+      await h.update(t, 2, 'beta');
+      await until('the stream to take the changes', async () => (await read()).length >= 5);
+      // The copy's start is a truncate of the table (`t`), before its rows.
+      const all = (await read()).filter((e) => e.value?.op !== 't');
+      const seen = all.map((e) => [
+        e.value === null ? 'tombstone' : e.value.op,
+        e.key?.customer_id,
+        e.value === null ? null : nameOf(e.value.after),
+      ]);
+      const moveIn = kind === 'journal' ? 'c' : 'u';
+      expect(seen).toEqual([
+        ['r', 1, hashed('alpha')],
+        ['c', 3, hashed('gamma')],
+        ['d', 1, null],
+        ['tombstone', 1, null],
+        [moveIn, 2, hashed('beta')],
+      ]);
+      // The schema part names the renamed columns and the hash as text.
+      const fields = all[0]?.schema?.fields?.find((f) => f.field === 'after')?.fields ?? [];
+      expect(fields.map((f) => f.field)).toEqual([
+        'customer_id',
+        kind === 'journal' ? 'NAME' : 'name',
+        'price',
+      ]);
+      expect(fields[1]?.type).toBe('string');
+      const text = JSON.stringify(all);
+      for (const clear of ['alpha', 'gamma', 'xdelta', '"beta"', SALT]) expect(text).not.toContain(clear);
+      const rows = [...(applyEvents(all).get(`${t.schema}.${t.table}`)?.values() ?? [])];
+      expect(rows.map((r) => Number(r.customer_id)).sort()).toEqual([2, 3]);
+    } finally {
+      await runner.stop();
+    }
+  });
+});

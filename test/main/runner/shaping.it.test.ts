@@ -1,0 +1,185 @@
+// Shaping before the data leaves the source (issue 56), both sources into SQLite and PostgreSQL: a
+// table whose names are hashed with the salt, whose amount is renamed price and whose rows are
+// filtered — copied, then streamed, with rows moving into and out of the filter by update — and a
+// table that skips deletes and keeps the last two characters of its names. The target holds exactly
+// what the shaping says (no clear name anywhere, the salt nowhere), verify finds it clean and finds a
+// planted difference, and a changed shaping copies the table again.
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { tableKey, type Row } from '../../../main/agents/source';
+import type { RunnerEvent } from '../../../main/runner/events';
+import { PipelineRunner } from '../../../main/runner/pipelineRunner';
+import type { RunnerEntity } from '../../../main/runner/targetTables';
+import { SHAPING_CHANGED } from '../../../shared/shaping';
+import { verifyRequestSchema } from '../../../shared/verify';
+import { bothSources } from '../../helpers/bothSources';
+import { SOURCE_TARGET_PAIRS, targetSideFor } from '../../helpers/targetSide';
+import { until } from '../../helpers/until';
+import { verifyWith } from '../../helpers/verify';
+
+const sources = bothSources({ pipelineId: 'shaping', ibmiSchema: 'SHAPING' });
+const SALT = 'salt-of-the-shaping-suite-7f3a';
+const hashed = (v: string) => createHmac('sha256', SALT).update(v, 'utf8').digest('hex');
+
+/** A target row with its column names in lower case, values as text. */
+const plain = (r: Row) =>
+  Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v === null ? null : String(v)]));
+
+describe.each(SOURCE_TARGET_PAIRS)('shaping a %s pipeline into %s', (sourceKind, targetKind) => {
+  it('masks, renames and filters through the copy, the stream and verify', async () => {
+    const h = await sources.harness(sourceKind);
+    const pipelineId = `shaping_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
+    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
+    const a = await h.createTable(`SA${targetKind[0]}`);
+    const b = await h.createTable(`SB${targetKind[0]}`);
+    const [aName, bName] = [h.entity(a).target.table, h.entity(b).target.table];
+    const shapedA = (extra: Partial<RunnerEntity> = {}): RunnerEntity => ({
+      ...h.entity(a),
+      columnShaping: { name: { mask: { kind: 'hash' } }, amount: { targetName: 'price' } },
+      rowFilter: "name not like 'x%' and amount >= 0",
+      ...extra,
+    });
+    const shapedB: RunnerEntity = {
+      ...h.entity(b),
+      columnShaping: { name: { mask: { kind: 'keepLast', chars: 2 } } },
+      skipOperations: ['delete'],
+    };
+    const events: RunnerEvent[] = [];
+    const runner = (entities: RunnerEntity[] = [shapedA(), shapedB]) =>
+      new PipelineRunner({
+        openSource: () => h.open(),
+        openTarget: () => side.open(),
+        entities,
+        maskSalt: SALT,
+        onEvent: (e) => events.push(e),
+        idleMs: 20,
+      });
+    const caughtUp = async () => {
+      const r = runner();
+      await r.runUntilCaughtUp();
+      expect(r.failure).toBeNull();
+      return r;
+    };
+    const rowsOf = async (table: string) =>
+      (await side.rows(table)).map(plain).sort((x, y) => Number(x.id) - Number(y.id));
+
+    await h.insert(a, [
+      { id: 1, name: 'alpha', amount: '10.50' },
+      { id: 2, name: 'xbeta', amount: '3.00' },
+      { id: 3, name: 'gamma', amount: '-1.00' },
+      { id: 4, name: 'delta', amount: '0.00' },
+    ]);
+    await h.insert(b, [
+      { id: 1, name: 'alpha', amount: '1.00' },
+      { id: 2, name: 'beta', amount: '2.00' },
+    ]);
+    await caughtUp();
+    // The copy: the rows the filter holds true for, names hashed, amount under its new name.
+    expect(await side.columns(aName)).toEqual(['id', 'name', 'price']);
+    expect(await rowsOf(aName)).toEqual([
+      { id: '1', name: hashed('alpha'), price: expect.stringMatching(/^10\.50?$/) },
+      { id: '4', name: hashed('delta'), price: expect.stringMatching(/^0(\.00?)?$/) },
+    ]);
+    expect(await rowsOf(bName)).toEqual([
+      { id: '1', name: '***ha', amount: expect.stringMatching(/^1(\.00?)?$/) },
+      { id: '2', name: '**ta', amount: expect.stringMatching(/^2(\.00?)?$/) },
+    ]);
+
+    // The stream: an insert refused by the filter, one let in; a row moved out by an update (deleted
+    // at the target), one moved in (inserted); a delete; deletes skipped in B.
+    await h.insert(a, [
+      { id: 5, name: 'epsilon', amount: '5.00' },
+      { id: 6, name: 'xzeta', amount: '6.00' },
+    ]);
+    await h.update(a, 1, 'xalpha');
+    await h.update(a, 2, 'beta');
+    await h.remove(a, 4);
+    await h.remove(b, 1);
+    await h.update(b, 2, 'bravo');
+    await caughtUp();
+    expect((await rowsOf(aName)).map((r) => [r.id, r.name])).toEqual([
+      ['2', hashed('beta')],
+      ['5', hashed('epsilon')],
+    ]);
+    expect((await rowsOf(bName)).map((r) => [r.id, r.name])).toEqual([
+      ['1', '***ha'],
+      ['2', '***vo'],
+    ]);
+    // Nothing clear, nor the salt, in the target or in what the runner told.
+    const everything = JSON.stringify([await side.rows(aName), await side.rows(bName), events]);
+    for (const clear of ['alpha', 'epsilon', 'bravo', SALT]) expect(everything).not.toContain(clear);
+    const applied = events.flatMap((e) => (e.kind === 'batch-applied' ? [e.tables[tableKey(a)]] : []));
+    expect(applied.reduce((n, t) => n + (t?.deletes ?? 0), 0)).toBe(2);
+
+    // Verify compares what the shaping should give: clean, B's row deleted at the source kept.
+    const clean = await verifyWith(runner());
+    expect(clean.tables.map((t) => [t.table, t.counts, t.rowsCompared, t.targetRows])).toEqual([
+      [tableKey(a), { missing: 0, extra: 0, different: 0 }, 2, 2],
+      // B's row 1, deleted at the source, is kept at the target: not an extra.
+      [tableKey(b), { missing: 0, extra: 0, different: 0 }, 1, 2],
+    ]);
+    // A planted difference is found, by the target's column name.
+    await side.tamper(
+      aName,
+      { column: sourceKind === 'journal' ? 'ID' : 'id', id: 5 },
+      sourceKind === 'journal' ? 'NAME' : 'name',
+      'tampered',
+    );
+    const planted = runner();
+    planted.requestVerify(tableKey(a), verifyRequestSchema.parse({ chunkRows: 10 }));
+    await planted.runUntilCaughtUp();
+    const report = planted.verifyReport();
+    expect(report?.tables[0]?.counts).toEqual({ missing: 0, extra: 0, different: 1 });
+    expect(report?.tables[0]?.differences[0]?.columns.map((c) => c.toLowerCase())).toEqual(['name']);
+
+    // A shaping changed while running: the table is copied again under it (no hash left behind).
+    const running = runner();
+    void running.start();
+    try {
+      await until('streaming', () => running.state === 'streaming');
+      events.length = 0;
+      running.setEntities([
+        shapedA({
+          columnShaping: { name: { mask: { kind: 'keepFirst', chars: 1 } }, amount: { targetName: 'price' } },
+        }),
+        shapedB,
+      ]);
+      await until('A copied again', () =>
+        events.some((e) => e.kind === 'snapshot-done' && e.table === tableKey(a)),
+      );
+    } finally {
+      await running.stop();
+    }
+    expect(events.find((e) => e.kind === 'snapshot-started')).toMatchObject({
+      table: tableKey(a),
+      reason: SHAPING_CHANGED,
+    });
+    expect((await rowsOf(aName)).map((r) => [r.id, r.name, r.price])).toEqual([
+      ['2', 'b***', expect.stringMatching(/^3(\.00?)?$/)],
+      ['5', 'e******', expect.stringMatching(/^5(\.00?)?$/)],
+    ]);
+
+    // A shaping that does not fit (a mask on the key) holds that table alone, and says why.
+    events.length = 0;
+    const misfit = new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: () => side.open(),
+      entities: [
+        { ...h.entity(a), columnShaping: { id: { mask: { kind: 'null' } } } },
+        { ...shapedB, skipOperations: ['delete'] },
+      ],
+      maskSalt: SALT,
+      onEvent: (e) => events.push(e),
+      idleMs: 20,
+    });
+    await h.insert(b, [{ id: 3, name: 'charlie', amount: '3.00' }]);
+    await misfit.runUntilCaughtUp();
+    expect(misfit.failure).toBeNull();
+    const held = events.find((e) => e.kind === 'table-suspended');
+    expect(held).toMatchObject({ table: tableKey(a) });
+    expect(held?.kind === 'table-suspended' && held.reason).toMatch(
+      /is part of the row's key and cannot be masked/,
+    );
+    expect((await rowsOf(bName)).map((r) => r.name)).toEqual(['***ha', '***vo', '*****ie']);
+  });
+});
