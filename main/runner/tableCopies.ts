@@ -89,6 +89,9 @@ export class TableCopies {
 
   /** A copy (again) of a table, or the cancel of its copy, at the next step. */
   request(table: string, kind: 'copy' | 'cancel', reason = 'asked for by hand'): void {
+    // One copy answers two reasons: the first asked is the one told (a shaping changed, say, before
+    // the column it renamed is reconciled at the target).
+    if (kind === 'copy' && this.requests.get(table)?.kind === 'copy') return;
     this.requests.set(table, { kind, reason });
   }
 
