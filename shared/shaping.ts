@@ -104,3 +104,42 @@ export function reshapedTables<
     return old !== undefined && old !== shapingText(e) ? [key(e)] : [];
   });
 }
+
+/** What a provenance column holds (docs/shaping.md, "Provenance"). */
+export const PROVENANCE_KINDS = [
+  'operation',
+  'commitTime',
+  'position',
+  'transaction',
+  'job',
+  'jobUser',
+  'jobNumber',
+  'program',
+  'userProfile',
+] as const;
+export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
+/** The provenance columns a pipeline names: per kind, its column at the target. */
+export type ProvenanceColumns = Partial<Record<ProvenanceKind, string>>;
+
+/** The pipeline settings that name them (shared/agents: common.ts and journal.ts declare the fields). */
+const PROVENANCE_SETTINGS: Record<ProvenanceKind, string> = {
+  operation: 'provenanceOperation',
+  commitTime: 'provenanceCommitTime',
+  position: 'provenancePosition',
+  transaction: 'provenanceTransaction',
+  job: 'provenanceJob',
+  jobUser: 'provenanceJobUser',
+  jobNumber: 'provenanceJobNumber',
+  program: 'provenanceProgram',
+  userProfile: 'provenanceUserProfile',
+};
+
+/** The provenance columns a source's configuration names (a type without a field names none of it). */
+export function provenanceOf(configuration: Record<string, unknown>): ProvenanceColumns {
+  const out: ProvenanceColumns = {};
+  for (const kind of PROVENANCE_KINDS) {
+    const name = configuration[PROVENANCE_SETTINGS[kind]];
+    if (typeof name === 'string' && name !== '') out[kind] = name;
+  }
+  return out;
+}

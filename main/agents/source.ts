@@ -36,6 +36,8 @@ export interface ColumnShape {
   renamedFrom?: string;
   /** The column's name at the source, when its entity names it otherwise at the target (docs/shaping.md). */
   shapedFrom?: string;
+  /** A provenance column the runner adds (docs/shaping.md): not the source's, never verified. */
+  provenance?: true;
 }
 export interface TableShape {
   ref: TableRef;
@@ -95,6 +97,17 @@ export interface Change {
   unreadable?: { reason: string; raw: Uint8Array };
   /** Values the decode policy replaced in this row (an invalid decimal made null or zero…): counted. */
   replaced?: number;
+  /** Who made the change, where the source says (an IBM i journal entry's job, program and profile). */
+  origin?: ChangeOrigin;
+}
+
+/** The job that made a change on IBM i: DSPJRN's JOJOB, JOUSER, JONBR, JOPGM and JOUSPF. */
+export interface ChangeOrigin {
+  job: string;
+  jobUser: string;
+  jobNumber: string;
+  program: string;
+  userProfile: string;
 }
 
 /** Per table: the position its changes are read from (opaque to the runner). */

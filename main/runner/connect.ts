@@ -17,7 +17,7 @@ export async function connect(run: RunContext): Promise<void> {
   if (run.source && run.target && !run.reshaped) return;
   run.reshaped = false;
   if (!run.source) run.sourceCaughtUp = false;
-  run.source ??= shapedSource(await run.o.openSource(), () => run.entities, run.o.maskSalt);
+  run.source ??= shapedSource(await run.o.openSource(), () => run.entities, run.o.maskSalt, run.o.provenance);
   if (!run.target) {
     run.target = await atTarget(run.o.openTarget());
     run.targetDescription = run.target.description;

@@ -7,6 +7,7 @@ import type {
   SchemaChanges,
   SnapshotMode,
 } from '../../shared/agents/common';
+import type { ProvenanceColumns } from '../../shared/shaping';
 import type { VerifyReport } from '../../shared/verify';
 import type { SourceAgent, SourceBacklog } from '../agents/source';
 import type { RefusedRow } from '../agents/spi';
@@ -29,6 +30,8 @@ export interface RunnerOptions {
   entities: readonly RunnerEntity[];
   /** Tables to copy again as the run starts, with why (their shaping changed while it did not run). */
   copyAtStart?: readonly { table: string; reason: string }[];
+  /** The provenance columns the pipeline names (docs/shaping.md), added to every table. */
+  provenance?: ProvenanceColumns;
   /** The source's Mask salt, the key of hashed columns (docs/shaping.md); never logged or told. */
   maskSalt?: string;
   onEvent?: (event: RunnerEvent) => void;

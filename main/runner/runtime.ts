@@ -6,6 +6,7 @@ import { DEFAULT_TARGET_TYPE, pluginOf, type AgentPlugins } from '../agents/regi
 import type { AgentRuntime, ResolvedAgent, SourceOrigin, StartContext } from '../agents/spi';
 import { pipelineSettings } from '../../shared/agents/common';
 import type { Entity } from '../../shared/controlApi';
+import { provenanceOf } from '../../shared/shaping';
 import { PipelineRunner, type RunnerEntity } from './pipelineRunner';
 import type { RunnerEvent } from './events';
 
@@ -95,6 +96,7 @@ export function runnerRuntime(
         // Before the source or the target has opened, their plugins sort a failure.
         classifyError: (error) => plugin.classifyError?.(error) ?? target.classifyError?.(error),
         entities: runnerEntities(ctx.entities),
+        provenance: provenanceOf(agent.configuration),
         ...(ctx.copyAtStart && { copyAtStart: ctx.copyAtStart }),
         ...(typeof agent.hostCredentials.maskSalt === 'string' && {
           maskSalt: agent.hostCredentials.maskSalt,

@@ -63,7 +63,11 @@ export function targetTableOf(
     throw new PermanentFailure(`IllegalArgumentException: Missing primary keys for entities... ${key}`);
   const wanted = e.columns?.map((c) => c.toLowerCase());
   const columns = shape.columns.filter(
-    (c) => !wanted || wanted.includes((c.shapedFrom ?? c.name).toLowerCase()) || shape.key.includes(c.name),
+    (c) =>
+      !wanted ||
+      c.provenance ||
+      wanted.includes((c.shapedFrom ?? c.name).toLowerCase()) ||
+      shape.key.includes(c.name),
   );
   const unknown = (e.columns ?? []).filter(
     (c) => !shape.columns.some((x) => (x.shapedFrom ?? x.name).toLowerCase() === c.toLowerCase()),

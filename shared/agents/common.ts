@@ -5,7 +5,7 @@
 // every source type spreads pipelineFields into its configuration, and the runner reads them with
 // pipelineSettings (docs/runner.md, "Where the pipeline's settings live").
 import { z } from 'zod';
-import { choice, integer, optionalSecret, secret, text } from '../config/fields';
+import { choice, integer, optionalIdentifier, optionalSecret, secret, text } from '../config/fields';
 
 export const connectionName = text({
   label: 'Connection name',
@@ -144,7 +144,32 @@ export const maxExceptions = integer({
 });
 
 /** The pipeline settings every source agent type declares in its configuration (copies, schema changes). */
+/** A provenance column (docs/shaping.md): named by the DBA, left out when not named. */
+export const provenanceColumn = (label: string, help: string) =>
+  optionalIdentifier({ label, help: `${help} Left out: no such column.`, max: 63, group: 'advanced' });
+
+/** Provenance every source can give: who wrote each row is the journal agent's own (journal.ts). */
+export const provenanceFields = {
+  provenanceOperation: provenanceColumn(
+    'Operation column',
+    'Target column holding what wrote each row: insert or update (a change), copy (a table copy) or read (read again by key: a kept row retried, a repair).',
+  ),
+  provenanceCommitTime: provenanceColumn(
+    'Commit time column',
+    "Target column holding when the source committed the row's change (UTC). SQL Server: from sys.dm_tran_commit_table, null when the login may not read it (VIEW SERVER STATE); IBM i: the journal entry's time. Null for copied rows.",
+  ),
+  provenancePosition: provenanceColumn(
+    'Source position column',
+    "Target column holding the source position of the row's change: a Change Tracking version, or the journal receiver and sequence (LIBRARY/RECEIVER/SEQUENCE). Null for copied rows.",
+  ),
+  provenanceTransaction: provenanceColumn(
+    'Transaction column',
+    "Target column holding the source transaction of the row's change: its Change Tracking version, or the journal commit cycle. Null for an IBM i change outside commitment control (its own transaction) and for copied rows.",
+  ),
+};
+
 export const pipelineFields = {
+  ...provenanceFields,
   snapshotMode,
   snapshotChunkRows,
   droppedColumns,

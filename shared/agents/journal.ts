@@ -2,7 +2,15 @@
 import { z } from 'zod';
 import { boolean, choice, ibmiName, nullableChoice, numberChoice, text } from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maskSalt, maxConnectionsCount, password, pipelineFields } from './common';
+import {
+  connectionName,
+  host,
+  maskSalt,
+  maxConnectionsCount,
+  password,
+  pipelineFields,
+  provenanceColumn,
+} from './common';
 
 export const DATE_FORMATS = ['julian', 'mdy', 'dmy', 'ymd', 'usa', 'iso', 'eur', 'jis'] as const;
 export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
@@ -123,6 +131,32 @@ export const journalHostCredentials = section({
   },
 });
 
+/** Who changed each row, from its journal entry (DSPJRN's JOJOB, JOUSER, JONBR, JOPGM, JOUSPF). */
+function journalProvenanceFields() {
+  const of = (what: string) => `Target column holding ${what}. Null for copied rows.`;
+  return {
+    provenanceJob: provenanceColumn(
+      'Job name column',
+      of('the name of the job that changed the row (JOJOB)'),
+    ),
+    provenanceJobUser: provenanceColumn(
+      'Job user column',
+      of("the user of that job (JOUSER), part of the job's qualified name"),
+    ),
+    provenanceJobNumber: provenanceColumn(
+      'Job number column',
+      of('the number of that job (JONBR, six digits)'),
+    ),
+    provenanceProgram: provenanceColumn('Program column', of('the program that changed the row (JOPGM)')),
+    provenanceUserProfile: provenanceColumn(
+      'User profile column',
+      of(
+        'the user profile the job ran under when it changed the row (JOUSPF), which a job switching profiles (a server job) tells apart from the job user',
+      ),
+    ),
+  };
+}
+
 const inheritDate = 'inherit the date format of the host credentials';
 const inheritTime = 'inherit the time format of the host credentials';
 
@@ -163,6 +197,7 @@ export const journalConfiguration = section({
       values: INVALID_DATE_CHOICES,
       default: 'keep-row-aside',
     }),
+    ...journalProvenanceFields(),
     ...pipelineFields,
   }),
 });

@@ -9,7 +9,7 @@ import type { InvalidValue } from '../../../shared/controlApi';
 import { journalConfiguration } from '../../../shared/agents/journal';
 import { labelOf } from '../../../shared/config/parse';
 import type { FieldDef } from '../../../lib/ibmi/recordImage';
-import type { Change, Row } from '../source';
+import type { Change, ChangeOrigin, Row } from '../source';
 import type { JournalPosition } from './position';
 import { compileImageDecoder, type ImageDecoder } from './imageDecoder';
 import type { ValueForm } from './values';
@@ -37,6 +37,8 @@ export interface JournalEntryRow {
    * entry's data is incomplete (JOINCDAT) or the length is past JOENTL's five digits.
    */
   imageLength?: number;
+  /** The job that wrote the entry (JOJOB, JOUSER, JONBR), its program (JOPGM) and user profile (JOUSPF). */
+  origin?: ChangeOrigin;
 }
 
 /** RRN identification names the record number column so. */
@@ -237,6 +239,7 @@ function addChanges(
   const tell = {
     ...(read.unreadable && { unreadable: read.unreadable }),
     ...(read.replaced > 0 && { replaced: read.replaced }),
+    ...(last.origin && { origin: last.origin }),
   };
   if (read.unreadable) {
     // Kept aside whole: neither a key change nor the columns changed can be told from a row not read.

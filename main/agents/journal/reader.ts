@@ -174,7 +174,7 @@ export function notAuthorizedReason(
 
 /** The columns of a DSPJRN *TYPE5 outfile the agent reads, in the order it selects them. */
 const OUTFILE_COLUMNS =
-  'JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD';
+  'JOENTL, JOINCDAT, JOSEQN, JOCODE, JOENTT, JOTSTP, JOJOB, JOUSER, JONBR, JOPGM, JOUSPF, JOLIB, JOOBJ, JOMBR, JOCTRR, JOCCID, JORCVLIB, JORCV, JONVI, JOMINESD, JOESD';
 
 /** One outfile row as an entry; `header` is how many positions precede JOESD (positionsBeforeEsd). */
 export const outfileEntry = (r: IbmiRow, header: number): JournalEntryRow => ({
@@ -193,6 +193,14 @@ export const outfileEntry = (r: IbmiRow, header: number): JournalEntryRow => ({
   data: r.JOESD instanceof Uint8Array ? r.JOESD : new Uint8Array(0),
   minimized: text(r.JOMINESD) === '1',
   imageLength: text(r.JOINCDAT) === '1' || Number(r.JOENTL) >= 99999 ? undefined : Number(r.JOENTL) - header,
+  origin: {
+    job: text(r.JOJOB),
+    jobUser: text(r.JOUSER),
+    // A job number is six digits, leading zeros kept (WRKJOB shows 012345).
+    jobNumber: String(Number(r.JONBR ?? 0)).padStart(6, '0'),
+    program: text(r.JOPGM),
+    userProfile: text(r.JOUSPF),
+  },
 });
 
 /**

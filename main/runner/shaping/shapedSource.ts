@@ -7,7 +7,7 @@
 // refuses is a delete at the target (the row left the filter), unless the old row is known (before
 // images) and was refused too; an update whose old row was refused is an insert (the row came in).
 // A delete whose old row is known and refused is left out. skipOperations drops the source's deletes.
-import { shapes as entityShapes } from '../../../shared/shaping';
+import { shapes as shapesRows, type ProvenanceColumns } from '../../../shared/shaping';
 import {
   tableKey,
   type Change,
@@ -21,6 +21,9 @@ import { tableShaping, type ShapingOf, type TableShaping } from './tableShaping'
 
 /** An entity as the shaping reads it: its source table and its shaping. */
 type ShapedEntity = ShapingOf & { source: TableRef };
+
+const COPIED = { operation: 'copy' } as const;
+const READ = { operation: 'read' } as const;
 
 function shapeChange(t: TableShaping, c: Change): Change | null {
   const row = c.row;
@@ -36,17 +39,18 @@ function shapeChange(t: TableShaping, c: Change): Change | null {
     return { ...common, row: null };
   }
   if (row === null) return { ...common, row: null };
-  if (c.unreadable) return { ...common, row: t.row(row) };
+  const as = (operation: 'insert' | 'update') => t.row(row, { operation, change: c });
+  if (c.unreadable) return { ...common, row: as(c.op) };
   const now = t.passes(row);
-  if (c.op === 'insert') return now ? { ...common, row: t.row(row) } : null;
+  if (c.op === 'insert') return now ? { ...common, row: as('insert') } : null;
   if (!now) {
     if (was === false) return null;
     return { ...common, op: 'delete', row: null, changedColumns: null };
   }
-  if (was === false) return { ...common, op: 'insert', row: t.row(row), changedColumns: null };
+  if (was === false) return { ...common, op: 'insert', row: as('insert'), changedColumns: null };
   return {
     ...common,
-    row: t.row(row),
+    row: as('update'),
     changedColumns: c.changedColumns && c.changedColumns.map((n) => t.targetName(n)),
   };
 }
@@ -59,8 +63,12 @@ export function shapedSource(
   inner: SourceAgent,
   entities: () => readonly ShapedEntity[],
   salt: string | undefined,
+  provenance: ProvenanceColumns = {},
 ): SourceAgent {
   const compiled = new Map<string, TableShaping>();
+  // Provenance columns shape every table of the pipeline.
+  const stamps = Object.keys(provenance).length > 0;
+  const entityShapes = (e: ShapedEntity) => stamps || shapesRows(e);
   const entityOf = (table: string) => entities().find((e) => tableKey(e.source) === table);
   const shapingOf = async (ref: TableRef): Promise<TableShaping | null> => {
     const table = tableKey(ref);
@@ -87,7 +95,7 @@ export function shapedSource(
         compiled.delete(table);
         return shape;
       }
-      const t = tableShaping(e, shape, salt);
+      const t = tableShaping(e, shape, salt, provenance);
       compiled.set(tableKey(e.source), t);
       return t.shape;
     });
@@ -133,7 +141,7 @@ export function shapedSource(
       if (!t) return chunk;
       const s = usable(t);
       const rows: Row[] = [];
-      for (const r of chunk.rows) if (s.passes(r)) rows.push(s.row(r));
+      for (const r of chunk.rows) if (s.passes(r)) rows.push(s.row(r, COPIED));
       // The cursor is the source's: a chunk whose rows the filter all refused still moves the copy on.
       return { rows, next: chunk.next };
     },
@@ -145,7 +153,7 @@ export function shapedSource(
         ref,
         keys.map((k) => s.sourceKey(k)),
       );
-      return rows.filter((r) => s.passes(r)).map((r) => s.row(r));
+      return rows.filter((r) => s.passes(r)).map((r) => s.row(r, READ));
     },
     readChanges: async (tables, checkpoint, options) =>
       shapeBatch(await inner.readChanges(tables, checkpoint, options)),

@@ -12,8 +12,20 @@ import {
   type FilterExpr,
   type FilterValue,
 } from '../../../shared/rowFilter';
-import { TEXT_ONLY_MASKS, type ColumnShaping } from '../../../shared/shaping';
-import { tableKey, type ColumnShape, type Row, type RowValue, type TableShape } from '../../agents/source';
+import {
+  TEXT_ONLY_MASKS,
+  type ColumnShaping,
+  type ProvenanceColumns,
+  type ProvenanceKind,
+} from '../../../shared/shaping';
+import {
+  tableKey,
+  type Change,
+  type ColumnShape,
+  type Row,
+  type RowValue,
+  type TableShape,
+} from '../../agents/source';
 import { affinityOf, portable } from '../../agents/targetValues';
 import { maskedColumn, maskWriter } from './masks';
 
@@ -30,11 +42,44 @@ interface Out {
   write: ((v: RowValue) => RowValue) | null;
 }
 
+/** What wrote a row, for its provenance columns: a change (with its source's words), a copy, a read. */
+export type RowMeta = { operation: 'copy' | 'read' } | { operation: 'insert' | 'update'; change: Change };
+
+/** The type each provenance column is declared with at the target. */
+const PROVENANCE_TYPES: Record<ProvenanceKind, string> = {
+  operation: 'varchar(6)',
+  commitTime: 'datetime2(3)',
+  position: 'varchar(200)',
+  transaction: 'varchar(40)',
+  job: 'varchar(10)',
+  jobUser: 'varchar(10)',
+  jobNumber: 'varchar(6)',
+  program: 'varchar(10)',
+  userProfile: 'varchar(10)',
+};
+
+function provenanceValue(kind: ProvenanceKind, meta: RowMeta | undefined): RowValue {
+  if (!meta) return null;
+  if (kind === 'operation') return meta.operation;
+  if (!('change' in meta)) return null;
+  const c = meta.change;
+  switch (kind) {
+    case 'commitTime':
+      return c.commitTime ?? null;
+    case 'position':
+      return c.position;
+    case 'transaction':
+      return c.transactionId ?? null;
+    default:
+      return c.origin?.[kind] ?? null;
+  }
+}
+
 export interface TableShaping {
   /** The shape the runner and the target see; `cannotShape` set when the shaping does not fit. */
   shape: TableShape;
-  /** The row as the target gets it; the row must have passed the filter. */
-  row(row: Row): Row;
+  /** The row as the target gets it (it passed the filter); `meta` fills its provenance columns. */
+  row(row: Row, meta?: RowMeta): Row;
   /** True when the filter holds true for the row (always, without a filter). */
   passes(row: Row): boolean;
   /** A key as the target holds it, as the source reads it. */
@@ -78,7 +123,12 @@ function filterValue(c: ColumnShape, kind: FilterColumnKind, v: RowValue | undef
 }
 
 /** The table's shaping; a shaping that does not fit gives a shape with `cannotShape` and no rows. */
-export function tableShaping(e: ShapingOf, shape: TableShape, salt: string | undefined): TableShaping {
+export function tableShaping(
+  e: ShapingOf,
+  shape: TableShape,
+  salt: string | undefined,
+  provenance: ProvenanceColumns = {},
+): TableShaping {
   const key = tableKey(shape.ref);
   const refuse = (why: string): TableShaping => ({
     shape: { ...shape, cannotShape: why },
@@ -129,6 +179,16 @@ export function tableShaping(e: ShapingOf, shape: TableShape, salt: string | und
     columns.push({ ...shaped, name: to, ...(to !== c.name && { shapedFrom: c.name }) });
     outs.push({ from: c.name, to, write: mask ? maskWriter(c, mask, salt) : null });
   }
+  const added: [ProvenanceKind, string][] = [];
+  for (const [kind, name] of Object.entries(provenance) as [ProvenanceKind, string][]) {
+    const clash = columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (clash)
+      return refuse(
+        `the provenance column ${name} (${kind}) would be named as ${clash.provenance ? 'another provenance column' : `column ${clash.shapedFrom ?? clash.name}`} at the target: name it otherwise in the pipeline's settings, or give the column another target name`,
+      );
+    columns.push({ name, sourceType: PROVENANCE_TYPES[kind], nullable: true, provenance: true });
+    added.push([kind, name]);
+  }
   let filter: FilterExpr | null = null;
   const kinds = new Map<string, FilterColumnKind>();
   if (e.rowFilter !== undefined) {
@@ -152,12 +212,13 @@ export function tableShaping(e: ShapingOf, shape: TableShape, salt: string | und
   const renamesKey = outs.some((o) => o.from !== o.to && shape.key.includes(o.from));
   return {
     shape: { ...shape, columns, key: shape.key.map((k) => outs.find((o) => o.from === k)?.to ?? k) },
-    row: (row) => {
+    row: (row, meta) => {
       const out: Row = {};
       for (const o of outs) {
         const v = row[o.from] ?? null;
         out[o.to] = o.write ? o.write(v) : v;
       }
+      for (const [kind, name] of added) out[name] = provenanceValue(kind, meta);
       return out;
     },
     passes: (row) =>

@@ -158,7 +158,8 @@ export class Verifications {
         result = await job.step({
           source: ctx.source,
           readBack,
-          table,
+          // Provenance columns say how a row got there (a copy, a change): never the source's to compare.
+          table: { ...table, columns: table.columns.filter((c) => !c.provenance) },
           ref,
           now: ctx.now,
           caughtUpReadStartedAt: ctx.caughtUpReadStartedAt,

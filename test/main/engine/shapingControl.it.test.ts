@@ -108,7 +108,7 @@ describe('shaping through the control API', () => {
     const agent = await e.client.getAgent(ids);
     expect(agent.hostCredentials).toMatchObject({ maskSalt: null, maskSaltSet: true });
     const bundle = unzipSync(await e.client.createDiagnostics({}));
-    const text = Object.values(bundle).map(strFromU8).join('\n');
+    const text = Object.values(bundle).map((b) => strFromU8(b)).join('\n');
     expect(text).not.toContain(SALT);
     expect(text).toContain("Country = 'FR'");
   });
