@@ -36,6 +36,7 @@ export const LAYERS = {
     'main/engine/store',
     'main/runner',
     'main/runner/verify',
+    'main/runner/shaping',
     'main/agents',
     'main/platform',
     'main/platform/http',

@@ -214,8 +214,19 @@ export const tableColumnsSchema = z.object({
       key: z.boolean(),
       /** The type the pipeline's target declares for it; null when the target type cannot say. */
       targetType: z.string().nullable(),
+      /** Its name at the target (its entity may rename it); null when the entity leaves it out. */
+      targetName: z.string().nullable(),
+      /** Its mask in words (docs/shaping.md); null when its values go as they are. */
+      mask: z.string().nullable(),
     }),
   ),
+  /** Columns the runner adds to every row (provenance, docs/shaping.md), with their target types. */
+  added: z.array(z.object({ name: z.string(), targetType: z.string().nullable() })),
+  /** The entity's row filter, and whether it skips the source's deletes. */
+  rowFilter: z.string().nullable(),
+  skipsDeletes: z.boolean(),
+  /** Why the entity's shaping does not fit the table (it is held at Start); null when it fits. */
+  shapingProblem: z.string().nullable(),
 });
 export const columnsAnswerSchema = z.object({
   agentId: idSchema,

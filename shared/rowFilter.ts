@@ -447,3 +447,15 @@ export function evaluateRowFilter(
     }
   }
 }
+
+/** A filter's parse error in words with its place, or null when it parses (or is empty: every row). */
+export function rowFilterProblem(text: string): string | null {
+  if (text.trim() === '') return null;
+  try {
+    parseRowFilter(text);
+    return null;
+  } catch (e) {
+    if (e instanceof RowFilterError) return `${e.message} (at character ${e.at + 1})`;
+    throw e;
+  }
+}

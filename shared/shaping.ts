@@ -3,7 +3,7 @@
 // API validates with it, the app's picker edits it, the runner applies it to copies, the stream and
 // verify alike.
 import { z } from 'zod';
-import { parseRowFilter, RowFilterError } from './rowFilter';
+import { rowFilterProblem } from './rowFilter';
 import { sqlNameSchema } from './sqlName';
 
 const chars = z.number().int().min(0).max(4000);
@@ -58,12 +58,8 @@ export const rowFilterSchema = z
   .min(1)
   .max(4000)
   .superRefine((text, ctx) => {
-    try {
-      parseRowFilter(text);
-    } catch (e) {
-      if (!(e instanceof RowFilterError)) throw e;
-      ctx.addIssue({ code: 'custom', message: `${e.message} (at character ${e.at + 1})` });
-    }
+    const problem = rowFilterProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 /** Operations of the source the target never sees: deletes, for an archive that keeps every row. */

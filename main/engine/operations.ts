@@ -368,9 +368,10 @@ export const operations: Operations = {
       const agent = await resolve(deps, source);
       if (agent) deps.runtime.entitiesChanged(agent, entities);
     }
-    const recopied = reshaped.map(
+    // A pipeline that never ran has nothing at the target yet: its first copy shapes every row.
+    const recopied = (running || hasRun ? reshaped : []).map(
       (t) =>
-        `${t}: its shaping changed, so the rows already at the target are copied again ${running ? 'now' : hasRun ? 'at the next Start' : 'by the first copy'}.`,
+        `${t}: its shaping changed, so the rows already at the target are copied again ${running ? 'now' : 'at the next Start'}.`,
     );
     return ok({ entities, warnings: [...entityWarnings(entities), ...recopied] });
   },

@@ -139,6 +139,8 @@ export interface ChosenTable {
   rowIdentification?: { kind: 'rrn' } | { kind: 'logicalKey'; columns: string };
   /** Chosen from the catalogue without a primary key: its rows need a key chosen before saving. */
   keyless?: boolean;
+  /** Its row filter as typed (docs/shaping.md); empty or left out: every row. */
+  rowFilter?: string;
 }
 
 export interface TablePickerState {

@@ -8,6 +8,7 @@ import { useStore } from './index';
 import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
 import { count } from '../../shared/format';
+import { rowFilterProblem } from '../../shared/rowFilter';
 import type { ChosenTable, PickerAddress, TablePickerState } from './state';
 
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
@@ -55,6 +56,7 @@ export async function openPicker(address: PickerAddress): Promise<void> {
           ...e.source,
           target: e.target.table,
           ...(e.schemaChanges && { schemaChanges: e.schemaChanges }),
+          ...(e.rowFilter !== undefined && { rowFilter: e.rowFilter }),
           ...(e.rowIdentification.kind === 'rrn' && { rowIdentification: { kind: 'rrn' as const } }),
           ...(e.rowIdentification.kind === 'logicalKey' && {
             rowIdentification: {
@@ -149,6 +151,7 @@ export function toggle(t: CatalogTable, on: boolean): void {
               table: t.table,
               target: p.chosen[key]?.target ?? defaultTarget(p.address.agentType, t),
               ...(p.chosen[key]?.rowIdentification && { rowIdentification: p.chosen[key].rowIdentification }),
+              ...(p.chosen[key]?.rowFilter !== undefined && { rowFilter: p.chosen[key].rowFilter }),
               ...(keylessRule(p.address.agentType, t)?.kind === 'choose-key' && { keyless: true }),
             },
           ] as const,
@@ -208,6 +211,14 @@ export function setTarget(key: string, target: string): void {
   });
 }
 
+/** A chosen table's row filter as typed; empty: every row. */
+export function setRowFilter(key: string, rowFilter: string): void {
+  update((p) => {
+    const table = p.chosen[key];
+    return table ? { chosen: { ...p.chosen, [key]: { ...table, rowFilter } }, result: undefined } : {};
+  });
+}
+
 /** A chosen table's own schema-change policy, or the pipeline's again (undefined). */
 export function setSchemaChanges(key: string, schemaChanges: SchemaChanges | undefined): void {
   update((p) => {
@@ -242,7 +253,11 @@ const columnsOf = (typed: string) =>
 function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
   const stored = new Map(p.stored.map((e) => [keyOf(e.source), e]));
   return Object.entries(p.chosen).map(([key, t]): Entity => {
-    const { schemaChanges: _stored, ...before } = stored.get(key) ?? {
+    const {
+      schemaChanges: _stored,
+      rowFilter: _filter,
+      ...before
+    } = stored.get(key) ?? {
       source: { schema: t.schema, table: t.table },
       target: { table: t.target },
       rowIdentification: { kind: 'primaryKey' as const },
@@ -258,6 +273,7 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
             ? { kind: 'logicalKey', columns: columnsOf(id.columns) }
             : { kind: 'primaryKey' },
       ...(t.schemaChanges && { schemaChanges: t.schemaChanges }),
+      ...(t.rowFilter?.trim() && { rowFilter: t.rowFilter.trim() }),
     };
   });
 }
@@ -292,6 +308,14 @@ export async function saveTables(): Promise<void> {
         message: `${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} ${rule.beforeSaving}`,
       },
     }));
+    return;
+  }
+  const unparsed = Object.values(picker.chosen).flatMap((t) => {
+    const problem = rowFilterProblem(t.rowFilter ?? '');
+    return problem ? [`the row filter of ${t.schema}.${t.table}: ${problem}`] : [];
+  });
+  if (unparsed.length > 0) {
+    update(() => ({ result: { ok: false, message: `Not saved: ${unparsed.join('; ')}.` } }));
     return;
   }
   const entities = entitiesOf(picker);

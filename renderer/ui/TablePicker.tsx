@@ -21,10 +21,35 @@ import {
   setFilter,
   setRowIdentification,
   setSchemaChanges,
+  setRowFilter,
   setTarget,
   toggle,
 } from '../store/tablePicker';
 import type { ChosenTable } from '../store/state';
+import { rowFilterProblem } from '../../shared/rowFilter';
+
+/** A chosen table's row filter, its parse error beside it as it is typed (docs/shaping.md). */
+function RowFilterInput({ tableKey, name, value }: { tableKey: string; name: string; value: string }) {
+  const problem = rowFilterProblem(value);
+  const id = `filter-${tableKey.replace(/[^A-Za-z0-9]/g, '_')}`;
+  return (
+    <>
+      <input
+        aria-label={`Row filter of ${name}`}
+        placeholder="every row"
+        value={value}
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? id : undefined}
+        onChange={(e) => setRowFilter(tableKey, e.target.value)}
+      />
+      {problem && (
+        <span id={id} className="problem">
+          {problem}
+        </span>
+      )}
+    </>
+  );
+}
 
 /** A keyless table's rows told apart: by RRN, or by the columns of a logical key the DBA types. */
 function RowIdentification({
@@ -181,6 +206,7 @@ export function TablePicker() {
             <th scope="col">What would stop it</th>
             <th scope="col">Target table</th>
             <th scope="col">Schema changes</th>
+            <th scope="col">Row filter</th>
           </tr>
         </thead>
         <tbody>
@@ -250,6 +276,7 @@ export function TablePicker() {
                     </select>
                   )}
                 </td>
+                <td>{pick && <RowFilterInput tableKey={key} name={name} value={pick.rowFilter ?? ''} />}</td>
               </tr>
             );
           })}

@@ -8,6 +8,7 @@ import { count, dateTime } from '../../../shared/format';
 import { tableStory, type StoryLine } from '../../../shared/tableStory';
 import { useStore } from '../../store';
 import { address, failure, patch } from '../../store/pipelinePage';
+import { ShapingEditor } from './ShapingEditor';
 
 function Lines({ title, lines, empty }: { title: string; lines: StoryLine[]; empty: string }) {
   return (
@@ -33,6 +34,9 @@ export function TableStory({ table }: { table: string }) {
   const verify = useStore((s) => s.pipelinePage.verify);
   // Keyed by table: another table's answer reads as "still reading" until its own arrives.
   const [read, setRead] = useState<{ table: string; answer: ColumnsAnswer | string } | undefined>();
+  // Bumped when the shaping is saved: the columns are read again, as the target will now get them.
+  const [saved, setSaved] = useState(0);
+  const [editing, setEditing] = useState(false);
   const columns = read?.table === table ? read.answer : undefined;
   const heading = useFocusOn<HTMLHeadingElement>(table);
   useEffect(() => {
@@ -47,7 +51,7 @@ export function TableStory({ table }: { table: string }) {
     return () => {
       current = false;
     };
-  }, [table]);
+  }, [table, saved]);
   const story = tableStory(table, events ?? [], verify);
   const described = typeof columns === 'object' ? columns.tables[0] : undefined;
   return (
@@ -79,7 +83,9 @@ export function TableStory({ table }: { table: string }) {
             <tr>
               <th scope="col">Column</th>
               <th scope="col">Source type</th>
+              <th scope="col">At the target</th>
               <th scope="col">Target type</th>
+              <th scope="col">What leaves the source</th>
               <th scope="col">Nulls</th>
               <th scope="col">Key</th>
             </tr>
@@ -89,13 +95,54 @@ export function TableStory({ table }: { table: string }) {
               <tr key={c.name}>
                 <th scope="row">{c.name}</th>
                 <td>{c.sourceType}</td>
+                <td>{c.targetName ?? '–'}</td>
                 <td>{c.targetType ?? '–'}</td>
+                <td>{c.targetName === null ? 'left out' : (c.mask ?? 'as it is')}</td>
                 <td>{c.nullable ? 'allowed' : 'not null'}</td>
                 <td>{c.key ? 'key' : ''}</td>
               </tr>
             ))}
+            {described.added.map((c) => (
+              <tr key={`added-${c.name}`}>
+                <th scope="row">–</th>
+                <td>–</td>
+                <td>{c.name}</td>
+                <td>{c.targetType ?? '–'}</td>
+                <td>added by the pipeline (provenance)</td>
+                <td>allowed</td>
+                <td />
+              </tr>
+            ))}
           </tbody>
         </table>
+      )}
+      {described && (
+        <>
+          <p>
+            {described.rowFilter ? (
+              <>
+                Rows: only those where <code>{described.rowFilter}</code>.
+              </>
+            ) : (
+              'Rows: every row.'
+            )}{' '}
+            {described.skipsDeletes ? 'Deletes at the source are skipped: the target keeps every row.' : ''}
+          </p>
+          {described.shapingProblem && (
+            <p role="alert" className="problem">
+              The shaping does not fit the table, so it is held at Start: {described.shapingProblem}
+            </p>
+          )}
+          {editing ? (
+            <ShapingEditor table={table} columns={described.columns} onSaved={() => setSaved((n) => n + 1)} />
+          ) : (
+            <p className="row-actions">
+              <button type="button" onClick={() => setEditing(true)}>
+                Shape this table
+              </button>
+            </p>
+          )}
+        </>
       )}
       <Lines title="Copies" lines={story.copies} empty="No copy among the events kept." />
       <Lines
