@@ -139,3 +139,22 @@ export function provenanceOf(configuration: Record<string, unknown>): Provenance
   }
   return out;
 }
+
+/** What leaves the source of one table, in words (the readiness report's "What leaves the source"). */
+export function shapingSummary(e: {
+  columns?: readonly string[];
+  columnShaping?: Record<string, ColumnShaping>;
+  rowFilter?: string;
+  skipOperations?: readonly string[];
+}): { columns: string; masks: string[]; names: string[]; rows: string } {
+  const shaping = Object.entries(e.columnShaping ?? {});
+  return {
+    columns: e.columns ? `${e.columns.join(', ')} and the key` : 'every column',
+    masks: shaping.flatMap(([c, s]) => (s.mask ? [`${c}: ${maskText(s.mask)}`] : [])),
+    names: shaping.flatMap(([c, s]) => (s.targetName ? [`${c} as ${s.targetName}`] : [])),
+    rows: [
+      e.rowFilter ? `only where ${e.rowFilter}` : 'every row',
+      ...((e.skipOperations ?? []).includes('delete') ? ["the source's deletes skipped"] : []),
+    ].join('; '),
+  };
+}

@@ -2,6 +2,7 @@
 // from them on the engine — so a remote engine's report is the same as the local one's.
 import { agentTypes } from '../../shared/agents';
 import type { TableState } from '../../shared/controlApi';
+import { provenanceOf } from '../../shared/shaping';
 import { pluginOf } from '../agents/registry';
 import { problem } from '../platform/problem';
 import { runAgentChecks } from './agentChecks';
@@ -51,6 +52,8 @@ export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
       target: targetOf(deps, row.pipelineId),
       checks,
       tables,
+      entities: deps.repo.entities(row.pipelineId),
+      provenance: provenanceOf(row.configuration ?? {}),
       madeAt,
       versions: deps.versions,
     });

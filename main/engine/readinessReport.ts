@@ -3,7 +3,9 @@
 // what was found, the change feed (journals and images, or Change Tracking and its retention), each
 // table's verdict, versions and the time it was made. Inline styles only, no script, prints to A4/Letter.
 import { checkExpected, checkTitle, checksHeadline, checksInOrder } from '../../shared/checkSummary';
-import type { Agent, CheckResult, TableState } from '../../shared/controlApi';
+import type { Agent, CheckResult, Entity, TableState } from '../../shared/controlApi';
+import { shapingSummary, type ProvenanceColumns } from '../../shared/shaping';
+import { tableText } from '../../shared/names';
 import { dateTime, plural } from '../../shared/format';
 import { redactedEntries } from '../../shared/config/parse';
 import type { Section } from '../../shared/config/section';
@@ -21,6 +23,10 @@ export interface ReadinessFacts {
   checks: CheckResult[];
   /** Each chosen table as the source sees it; a string when the tables could not be read (why). */
   tables: TableState[] | string;
+  /** The pipeline's entities, for what leaves the source (docs/shaping.md). */
+  entities: readonly Entity[];
+  /** The provenance columns the pipeline adds to every table. */
+  provenance: ProvenanceColumns;
   madeAt: string;
   versions: Record<string, string>;
 }
@@ -119,6 +125,23 @@ function tablesSection(tables: TableState[] | string): string {
 <tbody>${rows}</tbody></table>`;
 }
 
+/** Per table, what leaves the source: the columns, their masks and names, the rows (docs/shaping.md). */
+function leavesSection(entities: readonly Entity[], provenance: ProvenanceColumns): string {
+  if (entities.length === 0) return '';
+  const added = Object.entries(provenance).map(([kind, name]) => `${name} (${kind})`);
+  const rows = entities
+    .map((e) => {
+      const s = shapingSummary(e);
+      return `<tr><th scope="row">${esc(tableText(e.source.schema, e.source.table))}</th><td>${esc(s.columns)}</td>
+  <td>${esc(s.masks.join('; ') || 'none: values as they are')}</td><td>${esc(s.names.join('; ') || '–')}</td><td>${esc(s.rows)}</td></tr>`;
+    })
+    .join('\n');
+  return `<h2>What leaves the source</h2>
+<p>${added.length > 0 ? `Every table also gets the provenance columns ${esc(added.join(', '))}.` : 'No provenance columns are added.'} A masked column's clear value never leaves the engine: not to the target, the exceptions store or a diagnostics bundle.</p>
+<table><thead><tr><th scope="col">Table</th><th scope="col">Columns</th><th scope="col">Masks</th><th scope="col">Names at the target</th><th scope="col">Rows</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
 const STYLE = `
 body{font:11pt/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;margin:2em;max-width:60em}
 h1{font-size:18pt;margin:0 0 .2em}h2{font-size:14pt;margin:1.4em 0 .4em;border-bottom:1px solid #999}
@@ -169,6 +192,7 @@ export function readinessReportHtml(f: ReadinessFacts): string {
 <tbody>${checkRows(f.checks)}</tbody></table>
 ${feedSection(f.checks, f.tables)}
 ${tablesSection(f.tables)}
+${leavesSection(f.entities, f.provenance)}
 </body></html>
 `;
 }
