@@ -5,12 +5,12 @@
 // filter comparing text with a number) is said once, naming the column and the rule.
 import {
   bindRowFilter,
-  evaluateRowFilter,
+  compileRowFilter,
   parseRowFilter,
   RowFilterError,
   type FilterColumnKind,
   type FilterExpr,
-  type FilterValue,
+  type RawFilterValue,
 } from '../../../shared/rowFilter';
 import {
   TEXT_ONLY_MASKS,
@@ -114,12 +114,28 @@ function filterKind(c: ColumnShape): FilterColumnKind | null {
   }
 }
 
-function filterValue(c: ColumnShape, kind: FilterColumnKind, v: RowValue | undefined): FilterValue {
-  if (v === null || v === undefined) return null;
-  if (kind === 'boolean') return v === true || v === 1 || v === 1n || v === '1';
-  if (v instanceof Uint8Array) return null;
-  if (v instanceof Date) return String(portable(c, v));
-  return String(v);
+/** How a compiled filter reads a column of a row: numbers as they come, the rest in the filter's form. */
+function filterReader(c: ColumnShape, kind: FilterColumnKind): (row: Row) => RawFilterValue {
+  const name = c.name;
+  if (kind === 'number')
+    return (row) => {
+      const v = row[name];
+      return v === null || v === undefined || v instanceof Uint8Array || v instanceof Date
+        ? null
+        : typeof v === 'boolean'
+          ? String(v)
+          : v;
+    };
+  if (kind === 'boolean')
+    return (row) => {
+      const v = row[name];
+      return v === null || v === undefined ? null : v === true || v === 1 || v === 1n || v === '1';
+    };
+  return (row) => {
+    const v = row[name];
+    if (v === null || v === undefined || v instanceof Uint8Array) return null;
+    return v instanceof Date ? String(portable(c, v)) : String(v);
+  };
 }
 
 /** The table's shaping; a shaping that does not fit gives a shape with `cannotShape` and no rows. */
@@ -189,11 +205,11 @@ export function tableShaping(
     columns.push({ name, sourceType: PROVENANCE_TYPES[kind], nullable: true, provenance: true });
     added.push([kind, name]);
   }
-  let filter: FilterExpr | null = null;
-  const kinds = new Map<string, FilterColumnKind>();
+  let filter: ((row: Row) => boolean | null) | null = null;
   if (e.rowFilter !== undefined) {
+    let bound: FilterExpr;
     try {
-      filter = bindRowFilter(
+      bound = bindRowFilter(
         parseRowFilter(e.rowFilter),
         shape.columns.map((c) => ({ name: c.name, kind: filterKind(c) })),
       );
@@ -201,12 +217,13 @@ export function tableShaping(
       if (error instanceof RowFilterError) return refuse(`the row filter cannot be used: ${error.message}`);
       throw error;
     }
-    for (const c of shape.columns) {
-      const k = filterKind(c);
-      if (k) kinds.set(c.name, k);
-    }
+    const columnOf = new Map(shape.columns.map((c) => [c.name, c]));
+    // Bound: every column it names is the table's, of a kind a filter compares.
+    const kindOf = (name: string) => filterKind(columnOf.get(name) as ColumnShape) ?? 'text';
+    filter = compileRowFilter(bound, kindOf, (name) =>
+      filterReader(columnOf.get(name) as ColumnShape, kindOf(name)),
+    );
   }
-  const columnOf = new Map(shape.columns.map((c) => [c.name, c]));
   const back = new Map(outs.map((o) => [o.to, o.from]));
   const ahead = new Map(outs.map((o) => [o.from, o.to]));
   const renamesKey = outs.some((o) => o.from !== o.to && shape.key.includes(o.from));
@@ -221,16 +238,7 @@ export function tableShaping(
       for (const [kind, name] of added) out[name] = provenanceValue(kind, meta);
       return out;
     },
-    passes: (row) =>
-      filter === null ||
-      evaluateRowFilter(
-        filter,
-        (name) => {
-          const c = columnOf.get(name) as ColumnShape;
-          return filterValue(c, kinds.get(name) ?? 'text', row[name]);
-        },
-        (name) => kinds.get(name) ?? 'text',
-      ) === true,
+    passes: filter === null ? () => true : (row) => (filter as (row: Row) => boolean | null)(row) === true,
     sourceKey: renamesKey
       ? (k) => Object.fromEntries(Object.entries(k).map(([n, v]) => [back.get(n) ?? n, v]))
       : (k) => k,
