@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { agentTypeSchema } from './agents';
 import { IBMI_NAME } from './config/fields';
 import { SCHEMA_CHANGE_CHOICES } from './agents/common';
-import { columnShapingSchema, rowFilterSchema, skipOperationsSchema } from './shaping';
+import { columnShapingSchema, rowFilterSchema, skipOperationsSchema, tableModeSchema } from './shaping';
 import { sqlNameSchema } from './sqlName';
 
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
@@ -108,6 +108,8 @@ export const entitySchema = z.strictObject({
   rowFilter: rowFilterSchema.optional(),
   /** The source's operations the target never sees: `delete` keeps every row ever replicated. */
   skipOperations: skipOperationsSchema.optional(),
+  /** `live` (the default) or `softDelete`: a delete flags the row at the target (docs/shaping.md). */
+  tableMode: tableModeSchema.optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
 

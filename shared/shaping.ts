@@ -71,8 +71,10 @@ export function shapes(e: {
   columnShaping?: Record<string, ColumnShaping>;
   rowFilter?: string;
   skipOperations?: readonly string[];
+  tableMode?: { kind: string };
 }): boolean {
   return (
+    (e.tableMode !== undefined && e.tableMode.kind !== 'live') ||
     Object.keys(e.columnShaping ?? {}).length > 0 ||
     e.rowFilter !== undefined ||
     (e.skipOperations ?? []).length > 0
@@ -84,7 +86,9 @@ export const shapingText = (e: {
   columnShaping?: Record<string, ColumnShaping>;
   rowFilter?: string;
   skipOperations?: readonly string[];
-}): string => JSON.stringify([e.columnShaping ?? {}, e.rowFilter ?? null, e.skipOperations ?? []]);
+  tableMode?: { kind: string };
+}): string =>
+  JSON.stringify([e.columnShaping ?? {}, e.rowFilter ?? null, e.skipOperations ?? [], e.tableMode ?? null]);
 
 /** Why a table is copied again after its shaping changed (the event's and the API's words). */
 export const SHAPING_CHANGED =
@@ -146,6 +150,7 @@ export function shapingSummary(e: {
   columnShaping?: Record<string, ColumnShaping>;
   rowFilter?: string;
   skipOperations?: readonly string[];
+  tableMode?: TableMode;
 }): { columns: string; masks: string[]; names: string[]; rows: string } {
   const shaping = Object.entries(e.columnShaping ?? {});
   return {
@@ -155,6 +160,23 @@ export function shapingSummary(e: {
     rows: [
       e.rowFilter ? `only where ${e.rowFilter}` : 'every row',
       ...((e.skipOperations ?? []).includes('delete') ? ["the source's deletes skipped"] : []),
+      ...(e.tableMode?.kind === 'softDelete'
+        ? [`deleted rows kept, flagged in ${e.tableMode.flagColumn} at ${e.tableMode.timeColumn}`]
+        : []),
     ].join('; '),
   };
 }
+
+/**
+ * How the target holds a table's rows: `live` (as the source does), or `softDelete` (a delete sets a
+ * flag and its time instead of removing the row). Both columns are the runner's, named by the DBA.
+ */
+export const tableModeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('live') }),
+  z.strictObject({
+    kind: z.literal('softDelete'),
+    flagColumn: sqlNameSchema.default('cdc_deleted'),
+    timeColumn: sqlNameSchema.default('cdc_deleted_at'),
+  }),
+]);
+export type TableMode = z.infer<typeof tableModeSchema>;

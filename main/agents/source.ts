@@ -36,7 +36,7 @@ export interface ColumnShape {
   renamedFrom?: string;
   /** The column's name at the source, when its entity names it otherwise at the target (docs/shaping.md). */
   shapedFrom?: string;
-  /** A provenance column the runner adds (docs/shaping.md): not the source's, never verified. */
+  /** A column the runner adds (provenance, a soft delete's flag; docs/shaping.md): never verified. */
   provenance?: true;
 }
 export interface TableShape {
@@ -60,6 +60,8 @@ export interface TableShape {
    * filter comparing text with a number): the runner suspends that table alone, as for cannotKey.
    */
   cannotShape?: string;
+  /** The entity keeps deleted rows flagged (docs/shaping.md): the runner's columns for the flag and time. */
+  softDelete?: { flag: string; at: string };
 }
 
 export type ChangeOp = 'insert' | 'update' | 'delete';

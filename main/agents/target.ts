@@ -20,6 +20,11 @@ export interface TargetTable {
   name: string;
   columns: ColumnShape[];
   key: string[];
+  /**
+   * The entity keeps deleted rows (docs/shaping.md, "Soft delete"): a delete sets `flag` true and `at`
+   * to the target's UTC time instead of removing the row. Targets with tables honour it.
+   */
+  softDelete?: { flag: string; at: string };
 }
 
 export interface Reconciled {
@@ -40,6 +45,8 @@ export interface Retyped {
 
 export interface Target {
   readonly description: string;
+  /** Keeps a deleted row flagged when its table asks (TargetTable.softDelete): targets with tables. */
+  readonly softDeletes?: boolean;
   /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */
   classifyError?(error: unknown): ErrorVerdict;
   /**

@@ -61,6 +61,15 @@ export async function connect(run: RunContext): Promise<void> {
       remedy: 'correct the table’s shaping (its masks, target names or row filter), then resume it',
     });
   }
+  // A table that keeps deleted rows flagged, on a target that cannot (a stream): it waits alone.
+  if (!target.softDeletes)
+    for (const shape of shapes.filter((s) => s.softDelete && s.cannotShape === undefined)) {
+      const reason = `${run.targetDescription} cannot keep deleted rows flagged (a stream's consumers apply deletes themselves)`;
+      if (run.stopsPipeline) throw new PermanentFailure(reason);
+      await suspendTable(run, stored, tableKey(shape.ref), reason, {
+        remedy: 'set the table’s mode back to live, then resume it',
+      });
+    }
   // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
   // One the agent may no longer read (authority revoked) is suspended at its position instead.
   const missing = reading.filter(

@@ -191,4 +191,5 @@ const runnerEntities = (entities: readonly Entity[]): RunnerEntity[] =>
     ...(e.columnShaping && { columnShaping: e.columnShaping }),
     ...(e.rowFilter !== undefined && { rowFilter: e.rowFilter }),
     ...(e.skipOperations && { skipOperations: e.skipOperations }),
+    ...(e.tableMode && { tableMode: e.tableMode }),
   }));

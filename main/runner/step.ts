@@ -53,7 +53,9 @@ export async function step(run: RunContext): Promise<boolean> {
     caughtUpReadStartedAt: run.caughtUpReadStartedAt,
     streamIdle: batch.changes.length === 0,
     keepsDeleted: new Set(
-      run.entities.filter((e) => e.skipOperations?.includes('delete')).map((e) => tableKey(e.source)),
+      run.entities
+        .filter((e) => e.skipOperations?.includes('delete') || e.tableMode?.kind === 'softDelete')
+        .map((e) => tableKey(e.source)),
     ),
     now: () => run.now(),
   });

@@ -1,7 +1,7 @@
 // The target table of each entity: its source table's shape found (as the source compares names), the
 // columns chosen (key columns always), and the names two entities or two columns would share refused.
 import type { SchemaChanges } from '../../shared/agents/common';
-import type { ColumnShaping } from '../../shared/shaping';
+import type { ColumnShaping, TableMode } from '../../shared/shaping';
 import { tableKey, type TableRef, type TableShape } from '../agents/source';
 import type { TargetTable } from '../agents/target';
 import { PermanentFailure } from './failures';
@@ -17,6 +17,7 @@ export interface RunnerEntity {
   columnShaping?: Record<string, ColumnShaping>;
   rowFilter?: string;
   skipOperations?: readonly 'delete'[];
+  tableMode?: TableMode;
 }
 
 /** An entity's shape: the one described for its ref, or (a source that answers names in its own case) the one named alike. */
@@ -84,5 +85,12 @@ export function targetTableOf(
       seen.set(fold(c.name), c.name);
     }
   }
-  return { source: key, schema: e.target.schema, name: e.target.table, columns, key: shape.key };
+  return {
+    source: key,
+    schema: e.target.schema,
+    name: e.target.table,
+    columns,
+    key: shape.key,
+    ...(shape.softDelete && { softDelete: shape.softDelete }),
+  };
 }

@@ -10,6 +10,8 @@ export interface ShapingDraft {
   columnShaping: Record<string, ColumnShaping>;
   rowFilter: string;
   skipDeletes: boolean;
+  /** Deleted rows kept flagged at the target (the soft delete mode, its default column names). */
+  softDelete: boolean;
 }
 
 /** The stored shaping of one table, for its editor; undefined when the table is no entity. */
@@ -25,6 +27,7 @@ export async function loadShaping(table: string): Promise<ShapingDraft | string 
         columnShaping: e.columnShaping ?? {},
         rowFilter: e.rowFilter ?? '',
         skipDeletes: e.skipOperations?.includes('delete') ?? false,
+        softDelete: e.tableMode?.kind === 'softDelete',
       }
     );
   } catch (error) {
@@ -33,7 +36,7 @@ export async function loadShaping(table: string): Promise<ShapingDraft | string 
 }
 
 const shaped = (e: Entity, d: ShapingDraft): Entity => {
-  const { columnShaping: _c, rowFilter: _f, skipOperations: _s, ...rest } = e;
+  const { columnShaping: _c, rowFilter: _f, skipOperations: _s, tableMode: mode, ...rest } = e;
   const columns = Object.fromEntries(
     Object.entries(d.columnShaping).filter(([, s]) => s.mask !== undefined || s.targetName !== undefined),
   );
@@ -42,6 +45,13 @@ const shaped = (e: Entity, d: ShapingDraft): Entity => {
     ...(Object.keys(columns).length > 0 && { columnShaping: columns }),
     ...(d.rowFilter.trim() !== '' && { rowFilter: d.rowFilter.trim() }),
     ...(d.skipDeletes && { skipOperations: ['delete'] }),
+    // The stored mode's column names are kept; a new soft delete takes the default names.
+    ...(d.softDelete && {
+      tableMode:
+        mode?.kind === 'softDelete'
+          ? mode
+          : { kind: 'softDelete', flagColumn: 'cdc_deleted', timeColumn: 'cdc_deleted_at' },
+    }),
   };
 };
 

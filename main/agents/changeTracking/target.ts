@@ -140,6 +140,7 @@ export class MssqlTarget implements Target {
   readonly classifyError = classifySqlServerError;
   readonly refusesRow = sqlServerRefusesRow;
   readonly description: string;
+  readonly softDeletes = true;
   readonly foldName = sqlServerFold;
   private tables = new Map<string, TargetTable>();
 
@@ -321,7 +322,12 @@ export class MssqlTarget implements Target {
       input(request, `k${i}`, t.columns.find((c) => c.name === k) as ColumnShape, key[k] ?? null);
       return `${bracket(k)} = @k${i}`;
     });
-    await request.query(`${this.prefix(request)}DELETE FROM ${this.name(t)} WHERE ${where.join(' AND ')}`);
+    const soft = t.softDelete;
+    await request.query(
+      soft
+        ? `${this.prefix(request)}UPDATE ${this.name(t)} SET ${bracket(soft.flag)} = 1, ${bracket(soft.at)} = SYSUTCDATETIME() WHERE ${where.join(' AND ')}`
+        : `${this.prefix(request)}DELETE FROM ${this.name(t)} WHERE ${where.join(' AND ')}`,
+    );
   }
 
   private async begin(): Promise<sql.Transaction> {

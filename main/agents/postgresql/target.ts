@@ -189,6 +189,7 @@ export class PostgresTarget implements Target {
   readonly classifyError = classifyPostgresError;
   readonly refusesRow = postgresRefusesRow;
   readonly description: string;
+  readonly softDeletes = true;
   readonly foldName = postgresName;
   readonly readBack: TargetReadBack;
   private readonly pool: pg.Pool;
@@ -473,8 +474,11 @@ export class PostgresTarget implements Target {
         (c, v) => bindable(c, v, this.o.preciseTimes),
         (c) => postgresType(c, this.o.preciseTimes),
       );
+      const soft = t.softDelete;
       await client.query(
-        `DELETE FROM ${this.tableName(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
+        soft
+          ? `UPDATE ${this.tableName(t)} SET ${q(soft.flag)} = TRUE, ${q(soft.at)} = (now() AT TIME ZONE 'UTC') WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`
+          : `DELETE FROM ${this.tableName(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
         params,
       );
     }

@@ -124,6 +124,7 @@ export class SqliteTarget implements Target {
   readonly classifyError = classifySqliteError;
   readonly refusesRow = sqliteRefusesRow;
   readonly description: string;
+  readonly softDeletes = true;
   readonly foldName = sqliteFold;
   readonly readBack: TargetReadBack;
   private readonly db: Database.Database;
@@ -281,7 +282,9 @@ export class SqliteTarget implements Target {
       perRun,
       runParams: Array<unknown>(perRun * t.columns.length).fill(null),
       remove: this.db.prepare(
-        `DELETE FROM ${q(t.name)} WHERE ${t.key.map((k) => `${q(k)} = ?`).join(' AND ')}`,
+        t.softDelete
+          ? `UPDATE ${q(t.name)} SET ${q(t.softDelete.flag)} = 1, ${q(t.softDelete.at)} = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE ${t.key.map((k) => `${q(k)} = ?`).join(' AND ')}`
+          : `DELETE FROM ${q(t.name)} WHERE ${t.key.map((k) => `${q(k)} = ?`).join(' AND ')}`,
       ),
       names: t.columns.map((c) => c.name),
       binders: t.columns.map(binderOf),

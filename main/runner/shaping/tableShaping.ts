@@ -15,6 +15,7 @@ import {
 import {
   TEXT_ONLY_MASKS,
   type ColumnShaping,
+  type TableMode,
   type ProvenanceColumns,
   type ProvenanceKind,
 } from '../../../shared/shaping';
@@ -34,6 +35,7 @@ export interface ShapingOf {
   columnShaping?: Record<string, ColumnShaping>;
   rowFilter?: string;
   skipOperations?: readonly string[];
+  tableMode?: TableMode;
 }
 
 interface Out {
@@ -205,6 +207,21 @@ export function tableShaping(
     columns.push({ name, sourceType: PROVENANCE_TYPES[kind], nullable: true, provenance: true });
     added.push([kind, name]);
   }
+  // A soft delete's flag and time: the runner's columns, false and null in every row it writes.
+  const mode = e.tableMode?.kind === 'softDelete' ? e.tableMode : undefined;
+  const soft = mode && { flag: mode.flagColumn, at: mode.timeColumn };
+  if (soft)
+    for (const [name, sourceType] of [
+      [soft.flag, 'bit'],
+      [soft.at, 'datetime2(3)'],
+    ] as const) {
+      const clash = columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+      if (clash)
+        return refuse(
+          `the soft delete's column ${name} would be named as ${clash.provenance ? 'a column the pipeline adds' : `column ${clash.shapedFrom ?? clash.name}`} at the target: name it otherwise in the table's mode`,
+        );
+      columns.push({ name, sourceType, nullable: true, provenance: true });
+    }
   let filter: ((row: Row) => boolean | null) | null = null;
   if (e.rowFilter !== undefined) {
     let bound: FilterExpr;
@@ -228,7 +245,12 @@ export function tableShaping(
   const ahead = new Map(outs.map((o) => [o.from, o.to]));
   const renamesKey = outs.some((o) => o.from !== o.to && shape.key.includes(o.from));
   return {
-    shape: { ...shape, columns, key: shape.key.map((k) => outs.find((o) => o.from === k)?.to ?? k) },
+    shape: {
+      ...shape,
+      columns,
+      key: shape.key.map((k) => outs.find((o) => o.from === k)?.to ?? k),
+      ...(soft && { softDelete: soft }),
+    },
     row: (row, meta) => {
       const out: Row = {};
       for (const o of outs) {
@@ -236,6 +258,10 @@ export function tableShaping(
         out[o.to] = o.write ? o.write(v) : v;
       }
       for (const [kind, name] of added) out[name] = provenanceValue(kind, meta);
+      if (soft) {
+        out[soft.flag] = false;
+        out[soft.at] = null;
+      }
       return out;
     },
     passes: filter === null ? () => true : (row) => (filter as (row: Row) => boolean | null)(row) === true,

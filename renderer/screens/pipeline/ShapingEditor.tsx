@@ -179,6 +179,17 @@ export function ShapingEditor({
         />{' '}
         Skip the source’s deletes (the target keeps every row, an archive)
       </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={draft.softDelete}
+          onChange={(e) => {
+            setDraft({ ...draft, softDelete: e.target.checked });
+            setResult(undefined);
+          }}
+        />{' '}
+        Soft delete: a deleted row stays at the target, flagged with the time of its delete
+      </label>
       <p className="row-actions">
         <button type="submit" className="primary" disabled={saving || problem !== null}>
           Save shaping

@@ -108,7 +108,7 @@ export function TableStory({ table }: { table: string }) {
                 <td>–</td>
                 <td>{c.name}</td>
                 <td>{c.targetType ?? '–'}</td>
-                <td>added by the pipeline (provenance)</td>
+                <td>added by the pipeline (provenance, or a soft delete’s flag and time)</td>
                 <td>allowed</td>
                 <td />
               </tr>

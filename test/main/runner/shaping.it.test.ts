@@ -269,3 +269,66 @@ describe.each(['change-tracking', 'journal'] as const)(
     });
   },
 );
+
+describe.each(SOURCE_TARGET_PAIRS)('a soft-deleting %s table into %s', (sourceKind, targetKind) => {
+  it('flags a deleted row with its time instead of removing it, and a row back clears the flag', async () => {
+    const h = await sources.harness(sourceKind);
+    const pipelineId = `soft_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
+    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
+    const t = await h.createTable(`SD${targetKind[0]}`);
+    const name = h.entity(t).target.table;
+    const runner = () =>
+      new PipelineRunner({
+        openSource: () => h.open(),
+        openTarget: () => side.open(),
+        entities: [
+          { ...h.entity(t), tableMode: { kind: 'softDelete', flagColumn: 'gone', timeColumn: 'gone_at' } },
+        ],
+        idleMs: 20,
+      });
+    const caughtUp = async () => {
+      const r = runner();
+      await r.runUntilCaughtUp();
+      expect(r.failure).toBeNull();
+    };
+    const rows = async () =>
+      (await side.rows(name))
+        .map(plain)
+        .sort((x, y) => Number(x.id) - Number(y.id))
+        .map((r) => [
+          r.id,
+          r.name,
+          r.gone === null || r.gone === undefined ? null : ['1', 'true'].includes(r.gone),
+          r.gone_at !== null,
+        ]);
+    await h.insert(t, [
+      { id: 1, name: 'alpha', amount: '1.00' },
+      { id: 2, name: 'beta', amount: '2.00' },
+    ]);
+    await caughtUp();
+    const before = Date.now();
+    await h.remove(t, 1);
+    await h.update(t, 2, 'beta 2');
+    await caughtUp();
+    expect(await rows()).toEqual([
+      ['1', 'alpha', true, true],
+      ['2', 'beta 2', false, false],
+    ]);
+    // PostgreSQL's driver reads a timestamp as a Date, SQLite holds the text the target wrote.
+    const at = (await side.rows(name)).find((r) => Number(r.id ?? r.ID) === 1)?.gone_at;
+    const when = at instanceof Date ? at.getTime() : Date.parse(`${String(at).replace(' ', 'T')}Z`);
+    expect(Math.abs(when - before)).toBeLessThan(120_000);
+    // The key inserted again at the source: the row is live again.
+    await h.insert(t, [{ id: 1, name: 'alpha again', amount: '1.00' }]);
+    await caughtUp();
+    expect(await rows()).toEqual([
+      ['1', 'alpha again', false, false],
+      ['2', 'beta 2', false, false],
+    ]);
+    await h.remove(t, 2);
+    await caughtUp();
+    const report = await verifyWith(runner());
+    // Row 2, flagged at the target and gone at the source, is the mode's to keep: not an extra.
+    expect(report.tables[0]?.counts).toEqual({ missing: 0, extra: 0, different: 0 });
+  });
+});

@@ -190,6 +190,35 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       await again.close();
     });
 
+    it('keeps a deleted row flagged with its time when the table soft-deletes, and clears it on return', async () => {
+      count += 1;
+      const base = table(`items_${count}`);
+      const t: TargetTable = {
+        ...base,
+        columns: [
+          ...base.columns,
+          { name: 'Gone', sourceType: 'bit', nullable: true, provenance: true },
+          { name: 'GoneAt', sourceType: 'datetime2(3)', nullable: true, provenance: true },
+        ],
+        softDelete: { flag: 'Gone', at: 'GoneAt' },
+      };
+      const target = await h.open(`contract-${count}`);
+      expect(target.softDeletes).toBe(true);
+      await target.prepare([t]);
+      const live = (id: number, name: string, position: string): Change => {
+        const c = upsert(id, name, position);
+        return { ...c, row: { ...c.row, Gone: false, GoneAt: null } };
+      };
+      await target.apply([live(1, 'a', '1'), live(2, 'b', '1')], { 'dbo.Items': '1' });
+      await target.apply([remove(1, '2')], { 'dbo.Items': '2' });
+      const [gone, kept] = (await h.read(t)).rows;
+      expect(gone).toMatch(/^1\|a\|(1|true)\|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/);
+      expect(kept).toMatch(/^2\|b\|(0|false)\|/);
+      await target.apply([live(1, 'a again', '3')], { 'dbo.Items': '3' });
+      expect((await h.read(t)).rows[0]).toMatch(/^1\|a again\|(0|false)\|/);
+      await target.close();
+    });
+
     it('applies a large batch in order: a key changed again within it, deleted, inserted again', async () => {
       const { t, target } = await fresh();
       // 400 changes over 20 keys, broken by deletes, then 64 upserts in a row over 10 keys: a key comes

@@ -73,9 +73,10 @@ describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the
       await h.insert(t, [{ id: 4, name: 'xdelta', amount: '4.00' }]);
       await h.update(t, 1, 'xalpha');
       await h.update(t, 2, 'beta');
-      await until('the stream to take the changes', async () => (await read()).length >= 5);
       // The copy's start is a truncate of the table (`t`), before its rows.
-      const all = (await read()).filter((e) => e.value?.op !== 't');
+      const published = async () => (await read()).filter((e) => e.value?.op !== 't');
+      await until('the stream to take the changes', async () => (await published()).length >= 5);
+      const all = await published();
       const seen = all.map((e) => [
         e.value === null ? 'tombstone' : e.value.op,
         e.key?.customer_id,
@@ -104,5 +105,32 @@ describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the
     } finally {
       await runner.stop();
     }
+  });
+
+  it('holds a soft-deleting table, which a stream cannot keep, and says why', async () => {
+    const h = await sources.harness(kind);
+    const t = await h.createTable('SOFT');
+    const stream = `NATSSOFT_${kind === 'journal' ? 'J' : 'C'}_${process.pid}`;
+    streams.push(stream);
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: async () =>
+        new NatsTarget({
+          credentials: { connectionName: 'soft', servers: SERVERS, tls: false },
+          configuration: natsConfiguration.schema.parse({ stream, subjectPrefix: `natssoft${kind[0]}` }),
+          pipelineId: 'soft',
+          origin: { connector: kind === 'journal' ? 'ibmi' : 'sqlserver', server: 'sandbox', database: null },
+        }),
+      entities: [
+        { ...h.entity(t), tableMode: { kind: 'softDelete', flagColumn: 'gone', timeColumn: 'gone_at' } },
+      ],
+      onEvent: (e) => events.push(e),
+      idleMs: 20,
+    });
+    await runner.runUntilCaughtUp();
+    expect(runner.failure).toBeNull();
+    const held = events.find((e) => e.kind === 'table-suspended');
+    expect(held?.kind === 'table-suspended' && held.reason).toMatch(/cannot keep deleted rows flagged/);
   });
 });
