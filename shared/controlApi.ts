@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { agentTypeSchema } from './agents';
 import { IBMI_NAME } from './config/fields';
 import { SCHEMA_CHANGE_CHOICES } from './agents/common';
-import { columnShapingSchema, rowFilterSchema, skipOperationsSchema, tableModeSchema } from './shaping';
+import {
+  columnShapingSchema,
+  rowFilterSchema,
+  shardSchema,
+  skipOperationsSchema,
+  tableModeSchema,
+} from './shaping';
 import { sqlNameSchema } from './sqlName';
 
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
@@ -110,6 +116,11 @@ export const entitySchema = z.strictObject({
   skipOperations: skipOperationsSchema.optional(),
   /** `live` (the default) or `softDelete`: a delete flags the row at the target (docs/shaping.md). */
   tableMode: tableModeSchema.optional(),
+  /**
+   * A member of a shard: entities of one pipeline declaring the same `column` (and each its own
+   * `value`) may write one target table, which no other entity may (docs/spec/decisions.md).
+   */
+  shard: shardSchema.optional(),
 });
 export type Entity = z.infer<typeof entitySchema>;
 

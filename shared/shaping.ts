@@ -72,8 +72,10 @@ export function shapes(e: {
   rowFilter?: string;
   skipOperations?: readonly string[];
   tableMode?: { kind: string };
+  shard?: Shard;
 }): boolean {
   return (
+    e.shard !== undefined ||
     (e.tableMode !== undefined && e.tableMode.kind !== 'live') ||
     Object.keys(e.columnShaping ?? {}).length > 0 ||
     e.rowFilter !== undefined ||
@@ -87,8 +89,15 @@ export const shapingText = (e: {
   rowFilter?: string;
   skipOperations?: readonly string[];
   tableMode?: { kind: string };
+  shard?: Shard;
 }): string =>
-  JSON.stringify([e.columnShaping ?? {}, e.rowFilter ?? null, e.skipOperations ?? [], e.tableMode ?? null]);
+  JSON.stringify([
+    e.columnShaping ?? {},
+    e.rowFilter ?? null,
+    e.skipOperations ?? [],
+    e.tableMode ?? null,
+    e.shard ?? null,
+  ]);
 
 /** Why a table is copied again after its shaping changed (the event's and the API's words). */
 export const SHAPING_CHANGED =
@@ -166,6 +175,16 @@ export function shapingSummary(e: {
     ].join('; '),
   };
 }
+
+/**
+ * A member of a shard (docs/shaping.md, "Shards"): several source tables into one target table, each
+ * row's `column` holding the member's `value` and leading the key, so the members' keys never meet.
+ */
+export const shardSchema = z.strictObject({
+  column: sqlNameSchema,
+  value: z.string().min(1).max(128),
+});
+export type Shard = z.infer<typeof shardSchema>;
 
 /**
  * How the target holds a table's rows: `live` (as the source does), or `softDelete` (a delete sets a

@@ -25,6 +25,11 @@ export interface TargetTable {
    * to the target's UTC time instead of removing the row. Targets with tables honour it.
    */
   softDelete?: { flag: string; at: string };
+  /**
+   * A member of a shard (docs/shaping.md, "Shards"): several source tables write this table, each
+   * row's `column` holding its member's `value`. A copy empties only the member's rows.
+   */
+  shard?: { column: string; value: string };
 }
 
 export interface Reconciled {
@@ -47,6 +52,8 @@ export interface Target {
   readonly description: string;
   /** Keeps a deleted row flagged when its table asks (TargetTable.softDelete): targets with tables. */
   readonly softDeletes?: boolean;
+  /** Lets several source tables write one table (TargetTable.shard): targets with tables. */
+  readonly shards?: boolean;
   /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */
   classifyError?(error: unknown): ErrorVerdict;
   /**

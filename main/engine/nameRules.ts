@@ -96,6 +96,13 @@ function targetTableOf(view: PipelineView, e: Entity): string {
   return tableText(names.fold(schema ?? ''), names.fold(e.target.table));
 }
 
+/** Two entities declared members of one shard: the same column, as the target compares names, and values apart. */
+const shardMates = (a: Entity, b: Entity, fold: (name: string) => string): boolean =>
+  a.shard !== undefined &&
+  b.shard !== undefined &&
+  fold(a.shard.column) === fold(b.shard.column) &&
+  a.shard.value !== b.shard.value;
+
 const entityText = (e: Entity) =>
   `${tableText(e.source.schema, e.source.table)} → ${e.target.schema !== undefined ? tableText(e.target.schema, e.target.table) : e.target.table}`;
 
@@ -110,7 +117,7 @@ const invalid = (pointer: string, received: unknown, rule: string, message: stri
 function ownProblems(view: PipelineView): Problem[] {
   const out: Problem[] = [];
   const { names, type } = view.target;
-  const seenTargets = new Map<string, number>();
+  const seenTargets = new Map<string, number[]>();
   const seenSources = new Map<string, number>();
   view.entities.forEach((e, i) => {
     const at = `/entities/${i}`;
@@ -137,17 +144,24 @@ function ownProblems(view: PipelineView): Problem[] {
         ),
       );
     const target = targetTableOf(view, e);
-    const before = seenTargets.get(target);
-    if (before === undefined) seenTargets.set(target, i);
-    else
+    const before = seenTargets.get(target) ?? [];
+    seenTargets.set(target, [...before, i]);
+    // Members of one shard may share their table (docs/shaping.md): the same column, values apart.
+    const other = before.find((j) => !shardMates(view.entities[j] as Entity, e, names.fold));
+    if (other !== undefined) {
+      const them = view.entities[other] as Entity;
+      const sameValue = them.shard && e.shard && them.shard.value === e.shard.value;
       out.push(
         invalid(
           `${at}/target/table`,
           e.target.table,
-          `a target table no other entity writes, compared as ${type} compares names`,
-          `Entities ${before + 1} (${entityText(view.entities[before] as Entity)}) and ${i + 1} (${entityText(e)}) would write one table: ${type} takes both names for the same table.`,
+          `a target table no other entity writes, compared as ${type} compares names, unless both are members of one shard`,
+          sameValue
+            ? `Entities ${other + 1} (${entityText(them)}) and ${i + 1} (${entityText(e)}) are members of one shard with the same value "${e.shard?.value ?? ''}": their rows would meet. Give each member its own value.`
+            : `Entities ${other + 1} (${entityText(them)}) and ${i + 1} (${entityText(e)}) would write one table: ${type} takes both names for the same table. To write several source tables into one table on purpose, declare each a member of one shard (shard.column alike, shard.value its own).`,
         ),
       );
+    }
     for (const source of view.sources) {
       const why = source.names.reserved(e, source.settings);
       if (why)

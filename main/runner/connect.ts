@@ -5,6 +5,7 @@
 // prepared and the copies in progress taken up from their cursors.
 import type { DroppedColumns } from '../../shared/agents/common';
 import { tableKey } from '../agents/source';
+import type { TargetTable } from '../agents/target';
 import { parseStored } from './copies';
 import { atTarget, PermanentFailure } from './failures';
 import type { RunContext } from './runContext';
@@ -70,6 +71,15 @@ export async function connect(run: RunContext): Promise<void> {
         remedy: 'set the table’s mode back to live, then resume it',
       });
     }
+  // A shard's member on a target without tables of its own (a stream) waits alone too.
+  if (!target.shards)
+    for (const e of reading.filter((x) => x.shard !== undefined)) {
+      const reason = `${run.targetDescription} has no tables to share: a shard writes several source tables into one target table`;
+      if (run.stopsPipeline) throw new PermanentFailure(reason);
+      await suspendTable(run, stored, tableKey(e.source), reason, {
+        remedy: 'leave the shard out of the entity, then resume it',
+      });
+    }
   // A table gone while the pipeline was stopped stops alone; one never replicated fails the start.
   // One the agent may no longer read (authority revoked) is suspended at its position instead.
   const missing = reading.filter(
@@ -105,6 +115,21 @@ export async function connect(run: RunContext): Promise<void> {
     .filter((e) => !run.stopped.has(tableKey(e.source)))
     .map((e) => ({ entity: e, table: targetTableOf(e, shapes, run.target?.foldName) }));
   run.tables = described.map((d) => d.table);
+  // The members of a shard write one table: each must bring the columns the first one does.
+  for (const { table } of described) {
+    if (!table.shard) continue;
+    const first = run.tables.find((t) => t.shard && t.name === table.name && t.schema === table.schema);
+    if (!first || first === table) continue;
+    const columnsOf = (t: TargetTable) => t.columns.map((c) => `${c.name} ${c.sourceType}`).join(', ');
+    if (columnsOf(first) === columnsOf(table)) continue;
+    const reason = `its columns at the target (${columnsOf(table)}) are not those of ${first.source}, the first member of the shard writing ${table.name} (${columnsOf(first)})`;
+    if (run.stopsPipeline) throw new PermanentFailure(reason);
+    await suspendTable(run, stored, table.source, reason, {
+      remedy:
+        'give the members the same columns (the entity’s columns, masks and target names), then resume it',
+    });
+    run.tables = run.tables.filter((t) => t !== table);
+  }
   // Columns changed at the source while the pipeline was stopped: as each table's policy says.
   const dropped = new Map<string, DroppedColumns | undefined>();
   for (const { entity, table } of described) {

@@ -192,4 +192,5 @@ const runnerEntities = (entities: readonly Entity[]): RunnerEntity[] =>
     ...(e.rowFilter !== undefined && { rowFilter: e.rowFilter }),
     ...(e.skipOperations && { skipOperations: e.skipOperations }),
     ...(e.tableMode && { tableMode: e.tableMode }),
+    ...(e.shard && { shard: e.shard }),
   }));

@@ -1,7 +1,7 @@
 // The target table of each entity: its source table's shape found (as the source compares names), the
 // columns chosen (key columns always), and the names two entities or two columns would share refused.
 import type { SchemaChanges } from '../../shared/agents/common';
-import type { ColumnShaping, TableMode } from '../../shared/shaping';
+import type { ColumnShaping, Shard, TableMode } from '../../shared/shaping';
 import { tableKey, type TableRef, type TableShape } from '../agents/source';
 import type { TargetTable } from '../agents/target';
 import { PermanentFailure } from './failures';
@@ -18,6 +18,7 @@ export interface RunnerEntity {
   rowFilter?: string;
   skipOperations?: readonly 'delete'[];
   tableMode?: TableMode;
+  shard?: Shard;
 }
 
 /** An entity's shape: the one described for its ref, or (a source that answers names in its own case) the one named alike. */
@@ -92,5 +93,6 @@ export function targetTableOf(
     columns,
     key: shape.key,
     ...(shape.softDelete && { softDelete: shape.softDelete }),
+    ...(e.shard && { shard: { column: e.shard.column, value: e.shard.value } }),
   };
 }

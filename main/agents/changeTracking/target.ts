@@ -141,6 +141,7 @@ export class MssqlTarget implements Target {
   readonly refusesRow = sqlServerRefusesRow;
   readonly description: string;
   readonly softDeletes = true;
+  readonly shards = true;
   readonly foldName = sqlServerFold;
   private tables = new Map<string, TargetTable>();
 
@@ -340,7 +341,13 @@ export class MssqlTarget implements Target {
     const tx = await this.begin();
     try {
       const request = new sql.Request(tx);
-      await request.query(`${this.prefix(request)}DELETE FROM ${this.name(t)}`);
+      // A shard's member empties its own rows only: the other members' stay.
+      if (t.shard) {
+        request.input('shard', sql.NVarChar, t.shard.value);
+        await request.query(
+          `${this.prefix(request)}DELETE FROM ${this.name(t)} WHERE ${bracket(t.shard.column)} = @shard`,
+        );
+      } else await request.query(`${this.prefix(request)}DELETE FROM ${this.name(t)}`);
       await this.saveCheckpoint(tx, checkpoint);
       await tx.commit();
     } catch (error) {

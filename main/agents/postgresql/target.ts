@@ -190,6 +190,7 @@ export class PostgresTarget implements Target {
   readonly refusesRow = postgresRefusesRow;
   readonly description: string;
   readonly softDeletes = true;
+  readonly shards = true;
   readonly foldName = postgresName;
   readonly readBack: TargetReadBack;
   private readonly pool: pg.Pool;
@@ -518,7 +519,12 @@ export class PostgresTarget implements Target {
 
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
     await this.writeTransaction(checkpoint, async (client) => {
-      await client.query(`DELETE FROM ${this.tableName(t)}`);
+      // A shard's member empties its own rows only: the other members' stay.
+      if (t.shard)
+        await client.query(`DELETE FROM ${this.tableName(t)} WHERE ${q(t.shard.column)} = $1`, [
+          t.shard.value,
+        ]);
+      else await client.query(`DELETE FROM ${this.tableName(t)}`);
     });
   }
 

@@ -125,6 +125,7 @@ export class SqliteTarget implements Target {
   readonly refusesRow = sqliteRefusesRow;
   readonly description: string;
   readonly softDeletes = true;
+  readonly shards = true;
   readonly foldName = sqliteFold;
   readonly readBack: TargetReadBack;
   private readonly db: Database.Database;
@@ -299,7 +300,10 @@ export class SqliteTarget implements Target {
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
     await this.exclusive(async () => {
       this.db.transaction(() => {
-        this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
+        // A shard's member empties its own rows only: the other members' stay.
+        if (t.shard)
+          this.db.prepare(`DELETE FROM ${q(t.name)} WHERE ${q(t.shard.column)} = ?`).run(t.shard.value);
+        else this.db.prepare(`DELETE FROM ${q(t.name)}`).run();
         this.saveCheckpoint(checkpoint);
       })();
     });

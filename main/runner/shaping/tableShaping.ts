@@ -15,6 +15,7 @@ import {
 import {
   TEXT_ONLY_MASKS,
   type ColumnShaping,
+  type Shard,
   type TableMode,
   type ProvenanceColumns,
   type ProvenanceKind,
@@ -36,6 +37,7 @@ export interface ShapingOf {
   rowFilter?: string;
   skipOperations?: readonly string[];
   tableMode?: TableMode;
+  shard?: Shard;
 }
 
 interface Out {
@@ -241,18 +243,30 @@ export function tableShaping(
       filterReader(columnOf.get(name) as ColumnShape, kindOf(name)),
     );
   }
+  // A shard's member: its column leads the columns and the key, so the members' keys never meet.
+  const shard = e.shard;
+  if (shard) {
+    const clash = columns.find((c) => c.name.toLowerCase() === shard.column.toLowerCase());
+    if (clash)
+      return refuse(
+        `the shard's column ${shard.column} would be named as column ${clash.shapedFrom ?? clash.name} at the target: name the shard's column otherwise`,
+      );
+    columns.unshift({ name: shard.column, sourceType: 'nvarchar(128)', nullable: false });
+  }
   const back = new Map(outs.map((o) => [o.to, o.from]));
   const ahead = new Map(outs.map((o) => [o.from, o.to]));
-  const renamesKey = outs.some((o) => o.from !== o.to && shape.key.includes(o.from));
+  const renamesKey = shard !== undefined || outs.some((o) => o.from !== o.to && shape.key.includes(o.from));
+  const renamedKey = shape.key.map((k) => outs.find((o) => o.from === k)?.to ?? k);
   return {
     shape: {
       ...shape,
       columns,
-      key: shape.key.map((k) => outs.find((o) => o.from === k)?.to ?? k),
+      key: shard ? [shard.column, ...renamedKey] : renamedKey,
       ...(soft && { softDelete: soft }),
     },
     row: (row, meta) => {
       const out: Row = {};
+      if (shard) out[shard.column] = shard.value;
       for (const o of outs) {
         const v = row[o.from] ?? null;
         out[o.to] = o.write ? o.write(v) : v;
@@ -266,10 +280,18 @@ export function tableShaping(
     },
     passes: filter === null ? () => true : (row) => (filter as (row: Row) => boolean | null)(row) === true,
     sourceKey: renamesKey
-      ? (k) => Object.fromEntries(Object.entries(k).map(([n, v]) => [back.get(n) ?? n, v]))
+      ? (k) =>
+          Object.fromEntries(
+            Object.entries(k)
+              .filter(([n]) => n !== shard?.column)
+              .map(([n, v]) => [back.get(n) ?? n, v]),
+          )
       : (k) => k,
     targetKey: renamesKey
-      ? (k) => Object.fromEntries(Object.entries(k).map(([n, v]) => [ahead.get(n) ?? n, v]))
+      ? (k) => ({
+          ...(shard && { [shard.column]: shard.value }),
+          ...Object.fromEntries(Object.entries(k).map(([n, v]) => [ahead.get(n) ?? n, v])),
+        })
       : (k) => k,
     targetName: (n) => ahead.get(n) ?? n,
     filtered: filter !== null,

@@ -328,8 +328,11 @@ export class TableVerifyJob {
     const started = ctx.now();
     const keyColumns = keyColumnsOf(t);
     const page = await ctx.readBack.keys(t, this.keyCursor, this.options.chunkRows);
-    this.targetSeen += page.keys.length;
-    for (const row of page.keys) {
+    // A shard's table holds the other members' rows too: only this member's keys are its to compare.
+    const shard = t.shard;
+    const mine = shard ? page.keys.filter((r) => String(r[shard.column]) === shard.value) : page.keys;
+    this.targetSeen += mine.length;
+    for (const row of mine) {
       const key = this.targetKeyForm(ctx, keyColumns, row);
       if (!this.keys.has(keyText(key))) this.suspectExtra(keyColumns, key, row, started);
     }

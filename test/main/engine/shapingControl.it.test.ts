@@ -75,6 +75,40 @@ describe('shaping through the control API', () => {
     ]);
   });
 
+  it('lets the members of a shard share a table, and nothing else', async () => {
+    const both = (a: object, b: object) => ({
+      entities: [
+        { source: { schema: 'dbo', table: 'Customers' }, target: { table: 'everything' }, ...a },
+        { source: { schema: 'dbo', table: 'Orders' }, target: { table: 'Everything' }, ...b },
+      ],
+    });
+    const plain = await refusal(e.client.putEntities(ids, both({}, {})));
+    expect(plain.status).toBe(422);
+    expect(plain.problem?.errors?.[0]?.detail).toMatch(
+      /would write one table: sqlite takes both names for the same table\. To write several source tables into one table on purpose, declare each a member of one shard/,
+    );
+    const twins = await refusal(
+      e.client.putEntities(
+        ids,
+        both({ shard: { column: 'origin', value: 'x' } }, { shard: { column: 'ORIGIN', value: 'x' } }),
+      ),
+    );
+    expect(twins.problem?.errors?.[0]?.detail).toMatch(/members of one shard with the same value "x"/);
+    // One declares a shard, the other does not: still one table written by two entities.
+    const half = await refusal(
+      e.client.putEntities(ids, both({ shard: { column: 'origin', value: 'c' } }, {})),
+    );
+    expect(half.status).toBe(422);
+    const members = await e.client.putEntities(
+      ids,
+      both(
+        { shard: { column: 'origin', value: 'customers' } },
+        { shard: { column: 'ORIGIN', value: 'orders' } },
+      ),
+    );
+    expect(members.entities).toHaveLength(2);
+  });
+
   it('copies only the rows the filter lets through, masked, with the salt in no answer or bundle', async () => {
     await e.client.putEntities(
       ids,
@@ -108,7 +142,9 @@ describe('shaping through the control API', () => {
     const agent = await e.client.getAgent(ids);
     expect(agent.hostCredentials).toMatchObject({ maskSalt: null, maskSaltSet: true });
     const bundle = unzipSync(await e.client.createDiagnostics({}));
-    const text = Object.values(bundle).map((b) => strFromU8(b)).join('\n');
+    const text = Object.values(bundle)
+      .map((b) => strFromU8(b))
+      .join('\n');
     expect(text).not.toContain(SALT);
     expect(text).toContain("Country = 'FR'");
   });
