@@ -24,7 +24,7 @@ import {
   rawPostgresCopyRate,
   rawSqliteRate,
 } from './rawTargets';
-import { CHUNK, ibmiWorld, sqlServerWorld, type World } from './worlds';
+import { BENCH_SALT, benchShaping, CHUNK, ibmiWorld, sqlServerWorld, type World } from './worlds';
 
 const COPIED = Number(process.env.BENCH_SNAPSHOT_ROWS ?? 100_000);
 const SYNTHETIC = Number(process.env.BENCH_COPY_ROWS ?? 5_000_000);
@@ -59,8 +59,9 @@ async function copyOnce(
   round: number,
   dir: string,
   schema: string,
+  shaped = false,
 ): Promise<number> {
-  const pipelineId = `${w.label[0]}${kind[0]}${round}`;
+  const pipelineId = `${w.label[0]}${kind[0]}${round}${shaped ? 's' : ''}`;
   const target = async (): Promise<Target> =>
     kind === 'sqlite'
       ? new SqliteTarget(join(dir, `${pipelineId}.sqlite`), pipelineId)
@@ -71,7 +72,8 @@ async function copyOnce(
   await new PipelineRunner({
     openSource: () => w.open(pipelineId),
     openTarget: target,
-    entities: [{ source: w.ref, target: { table: 'big' } }],
+    entities: [{ source: w.ref, target: { table: 'big' }, ...(shaped && benchShaping(w)) }],
+    maskSalt: BENCH_SALT,
     snapshotChunkRows: CHUNK,
     onEvent: (e) => {
       if (e.kind === 'snapshot-started') started = performance.now();
@@ -111,23 +113,38 @@ export const snapshotBenchmark: Benchmark = {
         try {
           // Rounds of a raw read and a copy into each target in turn, so a machine that slows for a
           // while slows all three alike; the median of each.
+          // A shaped copy (a hash and a filter) in the same rounds: its cost against the plain one.
           const reads: number[] = [];
           const copies = { sqlite: [] as number[], postgres: [] as number[] };
+          const shapedCopies = { sqlite: [] as number[], postgres: [] as number[] };
           for (let round = 0; round < ROUNDS; round++) {
             reads.push(await w.rawRead());
-            for (const kind of ['sqlite', 'postgres'] as const)
+            for (const kind of ['sqlite', 'postgres'] as const) {
               copies[kind].push(await copyOnce(w, kind, round, dir, schema));
+              shapedCopies[kind].push(await copyOnce(w, kind, round, dir, schema, true));
+            }
           }
           const rawRead = median(reads);
           figures.push({ name: `snapshot.${w.label}.rawRead`, value: rawRead, unit: 'rows/s' });
           for (const kind of ['sqlite', 'postgres'] as const) {
             const rate = median(copies[kind]);
+            const shapedRate = median(shapedCopies[kind]);
             const slower = Math.min(rawRead, rawWrite[kind]);
             figures.push(
               { name: `snapshot.${w.label}→${kind}`, value: rate, unit: 'rows/s' },
               {
                 name: `snapshot.${w.label}→${kind}.ratio`,
                 value: ratio(rate, slower),
+                unit: 'of the slower raw end',
+              },
+              {
+                name: `snapshot.${w.label}→${kind}.shaped`,
+                value: shapedRate,
+                unit: 'rows/s (hash + filter)',
+              },
+              {
+                name: `snapshot.${w.label}→${kind}.shaped.ratio`,
+                value: ratio(shapedRate, slower),
                 unit: 'of the slower raw end',
               },
             );

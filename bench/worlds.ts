@@ -15,6 +15,16 @@ import { startIbmiThread, startMssqlProcess } from './simulatorProcesses';
 
 export const CHUNK = 10_000;
 
+/**
+ * The shaping a shaped copy runs with (docs/shaping.md): its text column hashed with a salt, a filter
+ * every row passes, so the rows copied are the same and the figure is the shaping's cost alone.
+ */
+export const benchShaping = (w: Pick<World, 'id' | 'name'>) => ({
+  columnShaping: { [w.name]: { mask: { kind: 'hash' as const } } },
+  rowFilter: `${w.id} >= 0`,
+});
+export const BENCH_SALT = 'bench-mask-salt-not-a-secret';
+
 export interface World {
   label: 'ct' | 'journal';
   ref: TableRef;
