@@ -70,7 +70,9 @@ describe('shaping a table', () => {
     await expect
       .poll(() => page.getByLabel('Save result').textContent())
       .toBe('Saved: the pipeline replicates 1 table.');
-    expect((await local.listEntities({ pipelineId: ids.pipelineId })).entities[0]?.rowFilter).toBe("Country = 'FR'");
+    expect((await local.listEntities({ pipelineId: ids.pipelineId })).entities[0]?.rowFilter).toBe(
+      "Country = 'FR'",
+    );
   });
 
   it('masks and renames columns in the table’s story, and the replica follows at once', async () => {
