@@ -61,9 +61,10 @@ describe('the pipeline as the unit', () => {
     await page.goto(web.server.openUrl);
     await expect.poll(() => fleetRows().first().textContent()).toContain('Broken orders');
     expect(await fleetRows().count()).toBe(3);
-    expect(await page.getByRole('status', { name: 'Summary' }).textContent()).toMatch(
-      /^3 pipelines · 1 failed/,
-    );
+    // The broken pipeline is listed before its start has failed: wait for the summary to count it.
+    await expect
+      .poll(() => page.getByRole('status', { name: 'Summary' }).textContent())
+      .toMatch(/^3 pipelines · 1 failed/);
     const overview = page.getByRole('region', { name: 'Backlog overview' });
     expect(await overview.getByRole('listitem').count()).toBe(3);
     await overview.getByText('3 pipelines, as listed above.').waitFor();

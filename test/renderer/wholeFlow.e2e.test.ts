@@ -248,7 +248,14 @@ describe("a new DBA's whole flow", () => {
       .getByRole('table', { name: 'Columns of dbo.OrderLines' })
       .getByRole('row', { name: /Quantity/ });
     await quantity.waitFor();
-    expect(await quantity.getByRole('cell').allTextContents()).toEqual(['int', 'INTEGER', 'not null', '']);
+    expect(await quantity.getByRole('cell').allTextContents()).toEqual([
+      'int',
+      'Quantity',
+      'INTEGER',
+      'as it is',
+      'not null',
+      '',
+    ]);
     expect(await story.textContent()).toContain('Snapshot of dbo.OrderLines done');
     expect(await story.textContent()).toMatch(/\d+ inserted, \d+ updated, \d+ deleted/);
     expect(await story.textContent()).toMatch(/Verify: \d+ rows compared, 0 missing, 0 extra, 0 different/);
