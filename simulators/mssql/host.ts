@@ -27,7 +27,9 @@ export interface SandboxLogin {
   password: string;
   defaultDatabase?: string;
   /** Grants the login lacks (all are granted unless set to false). */
-  permissions?: Partial<Pick<Rights, 'viewCatalog' | 'viewChangeTracking' | 'createSchema' | 'write'>>;
+  permissions?: Partial<
+    Pick<Rights, 'viewCatalog' | 'viewChangeTracking' | 'createSchema' | 'write' | 'viewServerState'>
+  >;
 }
 
 export interface SandboxHostOptions {

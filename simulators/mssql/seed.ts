@@ -19,7 +19,13 @@ export const SEED_LOGINS: SandboxLogin[] = [
     name: 'cdc_limited',
     password: 'Limited-Passw0rd',
     defaultDatabase: SEED_DATABASE,
-    permissions: { viewCatalog: false, viewChangeTracking: false, createSchema: false, write: false },
+    permissions: {
+      viewCatalog: false,
+      viewChangeTracking: false,
+      createSchema: false,
+      write: false,
+      viewServerState: false,
+    },
   },
 ];
 

@@ -9,7 +9,7 @@ import { ISOLATION_NAMES, type SessionTransaction } from './transactions';
 import { undeclared } from './tsql/basics';
 import { type SandboxDatabase } from './tsql/database';
 import { SqlError } from './tsql/basics';
-import { alterDatabase as alterChangeTracking } from './tsql/changeTracking';
+import { alterDatabase as alterChangeTracking, checkpoint } from './tsql/changeTracking';
 import { runTableStatement } from './tsql/tableStatements';
 import type { Parameters } from './tsql/params';
 import { spRename } from './tsql/rename';
@@ -327,6 +327,10 @@ async function runOne(
       if (!save) return unsupported(s);
       return ctx.transaction.save(bareName(save[1] ?? ''));
     }
+    case 'checkpoint':
+      if (!/^checkpoint(\s+\d+)?$/i.test(s)) return unsupported(s);
+      checkpoint(ctx.tables());
+      return {};
     case 'commit':
       if (!/^commit(\s+(tran(saction)?|work)(\s+\w+)?)?$/i.test(s)) return unsupported(s);
       return ctx.transaction.commit();

@@ -38,6 +38,7 @@ beforeAll(async () => {
         password: 'Pa55-word',
         permissions: { viewCatalog: false, viewChangeTracking: false, createSchema: false, write: false },
       },
+      { name: 'noserverstate', password: 'Pa55-word', permissions: { viewServerState: false } },
     ],
     databases: ['Sales', 'StrictCase'],
     caseSensitiveDatabases: ['StrictCase'],
@@ -76,6 +77,29 @@ describe('a case-sensitive collation', () => {
     expect((await strict.request().query('SELECT name FROM sys.schemas')).recordset).toEqual([
       { name: 'dbo' },
     ]);
+  });
+});
+
+describe('sys.dm_tran_commit_table without VIEW SERVER STATE', () => {
+  // Microsoft: the view does not reflect real-time changes for such a login; it sees them after a CHECKPOINT.
+  it('shows a commit only once a CHECKPOINT has written it out, and says why through HAS_PERMS_BY_NAME', async () => {
+    const watcher = await connect('noserverstate');
+    await admin.request().batch(`
+      CREATE TABLE dbo.Ledger (Id INT PRIMARY KEY);
+      ALTER TABLE dbo.Ledger ENABLE CHANGE_TRACKING;
+      INSERT INTO dbo.Ledger VALUES (1);`);
+    const v = Number(
+      (await admin.request().query('SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v')).recordset[0].v,
+    );
+    const commit = `SELECT commit_ts FROM sys.dm_tran_commit_table WHERE commit_ts = ${v}`;
+    expect((await admin.request().query(commit)).recordset).toHaveLength(1);
+    expect((await watcher.request().query(commit)).recordset).toEqual([]);
+    await admin.request().query('CHECKPOINT');
+    expect((await watcher.request().query(commit)).recordset).toEqual([{ commit_ts: String(v) }]);
+    const ask =
+      "SELECT HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') AS state, HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS perf";
+    expect((await watcher.request().query(ask)).recordset[0]).toEqual({ state: 0, perf: 0 });
+    expect((await admin.request().query(ask)).recordset[0]).toEqual({ state: 1, perf: 1 });
   });
 });
 
@@ -239,6 +263,7 @@ describe('sys.database_principals', () => {
       { name: 'sys', principal_id: 4, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
       { name: 'dba', principal_id: 5, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
       { name: 'reader', principal_id: 6, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
+      { name: 'noserverstate', principal_id: 7, type: 'S', type_desc: 'SQL_USER', is_fixed_role: false },
       { name: 'db_owner', principal_id: 16384, type: 'R', type_desc: 'DATABASE_ROLE', is_fixed_role: true },
     ]);
     const e = await error(limited.request().query('SELECT name FROM sys.database_principals'));

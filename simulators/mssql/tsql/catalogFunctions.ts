@@ -114,6 +114,12 @@ export function hasPermsByName(
   const kind = String(securableClass ?? '').toUpperCase();
   const perm = String(permission ?? '').toUpperCase();
   const yes = (b: boolean) => (b ? '1' : '0');
+  // The server's own permissions: HAS_PERMS_BY_NAME(NULL, NULL, …), as Microsoft's examples ask it.
+  if (kind === 'SERVER' || (kind === '' && securable === null)) {
+    if (perm === 'VIEW SERVER STATE' || perm === 'VIEW SERVER PERFORMANCE STATE')
+      return yes(db.rights.viewServerState);
+    return yes(true);
+  }
   if (kind === 'DATABASE') {
     if (perm === 'CREATE SCHEMA') return yes(db.rights.createSchema);
     if (perm === 'VIEW DEFINITION' || perm === 'VIEW DATABASE STATE') return yes(db.rights.viewCatalog);

@@ -13,7 +13,8 @@ import { declaredType } from './typeNames';
 export const CT_DDL = `
   CREATE TABLE __ct_db (id INTEGER PRIMARY KEY CHECK (id = 1), enabled INTEGER NOT NULL DEFAULT 0,
     retention_period INTEGER NOT NULL DEFAULT 2, retention_units TEXT NOT NULL DEFAULT 'DAYS', auto_cleanup INTEGER NOT NULL DEFAULT 1,
-    current_version INTEGER NOT NULL DEFAULT 0, txn_version INTEGER, context BLOB, max_cleanup_version INTEGER NOT NULL DEFAULT 0);
+    current_version INTEGER NOT NULL DEFAULT 0, txn_version INTEGER, context BLOB, max_cleanup_version INTEGER NOT NULL DEFAULT 0,
+    checkpoint_ts INTEGER NOT NULL DEFAULT 0);
   INSERT INTO __ct_db (id) VALUES (1);
   CREATE TABLE __ct_tables (object_id "tsql int int" PRIMARY KEY, is_track_columns_updated_on "tsql int bit" NOT NULL,
     begin_version "tsql int bigint" NOT NULL, cleanup_version "tsql int bigint" NOT NULL);
@@ -256,6 +257,17 @@ export function finishVersion(db: DatabaseHandle): void {
     )
     .run();
 }
+
+/** CHECKPOINT: the commits so far are written out, and readers without VIEW SERVER STATE see them. */
+export function checkpoint(db: DatabaseHandle): void {
+  db.db
+    .prepare('UPDATE __ct_db SET checkpoint_ts = (SELECT coalesce(max(commit_ts), 0) FROM __ct_commits)')
+    .run();
+}
+
+/** sys.dm_tran_commit_table as a login without VIEW SERVER STATE reads it: checkpointed commits only. */
+export const CHECKPOINTED_COMMITS =
+  '(SELECT * FROM "sys.dm_tran_commit_table" WHERE commit_ts <= (SELECT checkpoint_ts FROM __ct_db))';
 
 export function setContext(db: DatabaseHandle, context: Buffer | null): void {
   db.db.prepare('UPDATE __ct_db SET context = ?').run(context);

@@ -93,6 +93,11 @@ export interface Rights {
   createSchema: boolean;
   /** INSERT, UPDATE, DELETE and TRUNCATE on tables. */
   write: boolean;
+  /**
+   * VIEW SERVER STATE (VIEW SERVER PERFORMANCE STATE from 2022): without it sys.dm_tran_commit_table
+   * shows only the commits a CHECKPOINT has written out, as Microsoft documents for read-only users.
+   */
+  viewServerState: boolean;
   /** A case-sensitive database collation: catalog view names must be written in lower case. */
   caseSensitive: boolean;
 }
@@ -102,6 +107,7 @@ export const ALL_RIGHTS: Rights = {
   viewChangeTracking: true,
   createSchema: true,
   write: true,
+  viewServerState: true,
   caseSensitive: false,
 };
 

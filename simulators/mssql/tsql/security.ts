@@ -92,7 +92,12 @@ export function myPermissions(
   const granted = (list: [string, boolean][]) => list.filter(([, on]) => on).map(([p]) => p);
   switch (securableClass.toUpperCase()) {
     case 'SERVER':
-      return ['CONNECT SQL', 'VIEW ANY DATABASE'].map((permission) => ({
+      return granted([
+        ['CONNECT SQL', true],
+        ['VIEW ANY DATABASE', true],
+        ['VIEW SERVER STATE', rights.viewServerState],
+        ['VIEW SERVER PERFORMANCE STATE', rights.viewServerState],
+      ]).map((permission) => ({
         entity: 'server',
         subentity: '',
         permission,

@@ -5,6 +5,7 @@
 import { refuseDeniedSelect } from './objectPermissions';
 import type { SqlType } from '../tds/dataTypes/sqlTypes';
 import { quote, SqlError, undeclared } from './basics';
+import { CHECKPOINTED_COMMITS } from './changeTracking';
 import { changeTable, hasPermsByName, objectId, serverDatabasesSql } from './catalogFunctions';
 import { clrCalls, clrColumnsOf } from './clrCalls';
 import { isClrType } from './clrValues';
@@ -168,6 +169,8 @@ function catalogView(x: Translation, schema: string, name: string, next: number)
     x.out.push(
       view === 'sys.databases' ? serverDatabasesSql(x.db) : databasePrincipalsSql(x.db.serverLogins()),
     );
+  else if (view === 'sys.dm_tran_commit_table' && !x.db.rights.viewServerState)
+    x.out.push(CHECKPOINTED_COMMITS);
   else x.out.push(quote(view));
   if (!aliasAfter(x, next)) x.out.push(` AS ${quote(name)}`);
   return next - 1;
