@@ -49,6 +49,11 @@ const CHECKS: Record<string, { title: string; expected: string }> = {
   },
   'primary-keys': { title: 'Primary keys', expected: 'Every chosen table has a primary key.' },
   'column-types': { title: 'Column types', expected: 'Every column has a type the agent decodes exactly.' },
+  'commit-times': {
+    title: 'Commit times',
+    expected:
+      'The login reads commit times live (VIEW SERVER STATE, or VIEW SERVER PERFORMANCE STATE from 2022).',
+  },
   'user-profile': {
     title: 'User profile',
     expected: 'The user profile is enabled and its password not expired.',

@@ -1,7 +1,7 @@
 // The change-tracking agent's checks: one result each, with a remedy and, where SQL fixes it, the
 // statement. They use a fixed number of queries whatever the number of tables: the schemas catalogue
 // (and, when that fails, once more in lower case to tell the cause), the SYNC schema, one batch over
-// the catalogue and one permission query.
+// the catalogue, one permission query and one for the server's VIEW SERVER STATE.
 import type sql from 'mssql';
 import { labelOf } from '../../../shared/config/parse';
 import { changeTrackingConfiguration } from '../../../shared/agents/changeTracking';
@@ -16,6 +16,7 @@ import { bracket, byTableName, perSlice, qualified, sameName } from '../drivers/
 import { SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from '../drivers/mssql/shape';
 import { enableTracking } from './tables';
+import { COMMIT_TIMES_CHECK, commitTimeCheck } from './commitTimeCheck';
 
 /** The retention setting as the form names it. */
 const RETENTION = `"${labelOf(changeTrackingConfiguration, 'sourceChangeRetentionDays')}"`;
@@ -58,6 +59,9 @@ export async function runChecks(
     ...(await orFailed(['entity-tables', 'table-permissions', 'view-change-tracking'], () =>
       checkPermissions(pool, credentials, tables),
     )),
+  );
+  results.push(
+    ...(await orFailed([COMMIT_TIMES_CHECK], async () => [await commitTimeCheck(pool, credentials)])),
   );
   if (!catalog.readable) {
     const why = 'The login cannot read the catalogue views (see the schemas catalogue check).';

@@ -54,6 +54,7 @@ beforeAll(async () => {
       },
       { name: 'noschema', password: PASSWORD, permissions: { createSchema: false } },
       { name: 'noct', password: PASSWORD, permissions: { viewChangeTracking: false } },
+      { name: 'nostate', password: PASSWORD, permissions: { viewServerState: false } },
     ],
     databases: ['Ready', 'Bare', 'Strict', 'Bare2'],
     caseSensitiveDatabases: ['Strict'],
@@ -102,6 +103,7 @@ describe('checks on a database made ready', () => {
       'entity-tables',
       'table-permissions',
       'view-change-tracking',
+      'commit-times',
       'change-tracking-database',
       'change-retention',
       'snapshot-isolation',
@@ -126,7 +128,7 @@ describe('checks on a database made ready', () => {
     };
     const many = Array.from({ length: 12 }, (_, i) => entity(i % 2 ? 'Orders' : `Missing${i}`));
     const one = await count([entity('Orders')]);
-    expect(one).toBeLessThanOrEqual(4);
+    expect(one).toBeLessThanOrEqual(5);
     expect(await count(many)).toBe(one);
   });
 });
@@ -260,6 +262,43 @@ describe('each check failing on purpose', () => {
       fix: 'GRANT VIEW CHANGE TRACKING ON [dbo].[Orders] TO [noct];',
     });
     expect(checks['table-permissions']?.status).toBe('passed');
+  });
+
+  it('no VIEW SERVER STATE: a warning that commit times lag until a CHECKPOINT, with the GRANT', async () => {
+    const checks = byId(
+      await checkChangeTracking(agent(credentials('Ready', 'nostate')), [entity('Orders')]),
+    );
+    expect(checks['commit-times']).toMatchObject({
+      status: 'warning',
+      fix: 'GRANT VIEW SERVER PERFORMANCE STATE TO [nostate];',
+    });
+    expect(checks['commit-times']?.message).toContain('commit time column');
+    expect(checks['commit-times']?.remedy).toContain('VIEW SERVER STATE');
+    // Nothing else is refused: the login replicates.
+    expect(Object.values(checks).filter((c) => c.status !== 'passed')).toHaveLength(1);
+  });
+
+  it('no VIEW SERVER STATE: changes carry no commit time until a CHECKPOINT, then they do', async () => {
+    const dba = await sandboxPool(sandbox, { database: 'Ready' });
+    const before = (await dba.request().query('SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v')).recordset[0]
+      .v;
+    await dba.request().query("INSERT INTO dbo.Orders VALUES (777, N'no state')");
+    const source = await openChangeTrackingSource({
+      credentials: credentials('Ready', 'nostate'),
+      configuration: ctConfiguration(),
+      pipelineId: 'p1',
+      agentId: 'src',
+    });
+    const read = () =>
+      source.readChanges([{ schema: 'dbo', table: 'Orders' }], { 'dbo.Orders': String(before) });
+    const unseen = await read();
+    expect(unseen.changes.map((c) => [c.op, c.commitTime])).toEqual([['insert', undefined]]);
+    expect(unseen.newestCommitTime).toBeNull();
+    await dba.request().query('CHECKPOINT');
+    const seen = await read();
+    expect(seen.changes[0]?.commitTime).toBeInstanceOf(Date);
+    await source.close();
+    await dba.close();
   });
 
   it('retention different from sourceChangeRetentionDays: offered, and applied when the user agrees', async () => {

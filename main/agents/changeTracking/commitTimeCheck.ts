@@ -1,0 +1,40 @@
+// Commit times come from sys.dm_tran_commit_table, which a login reads live only with VIEW SERVER
+// STATE (VIEW SERVER PERFORMANCE STATE from SQL Server 2022). Without it Microsoft documents that the
+// view shows a commit only after a CHECKPOINT writes it out: replication goes on, but the commit time
+// column, the source lag and the retention warning hold nothing for the newest changes.
+import type sql from 'mssql';
+import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
+import type { CheckResult } from '../../../shared/controlApi';
+import { passed } from '../checkResults';
+import { bracket } from '../drivers/mssql/names';
+
+export const COMMIT_TIMES_CHECK = 'commit-times';
+
+export async function commitTimeCheck(
+  pool: sql.ConnectionPool,
+  c: ChangeTrackingHostCredentials,
+): Promise<CheckResult> {
+  // Before 2022 the newer permission is unknown and answers NULL: either one granted is enough.
+  const { recordset } = await pool
+    .request()
+    .query<{ state: number | null; perf: number | null }>(
+      "SELECT HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') AS state, HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS perf",
+    );
+  const row = recordset[0];
+  if (row?.state === 1 || row?.perf === 1)
+    return passed(COMMIT_TIMES_CHECK, 'The login reads commit times live (sys.dm_tran_commit_table).');
+  const login = bracket(c.username);
+  return {
+    id: COMMIT_TIMES_CHECK,
+    status: 'warning',
+    message:
+      `The login "${c.username}" holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE, so ` +
+      'sys.dm_tran_commit_table shows it a commit only after the next CHECKPOINT. Changes still replicate, ' +
+      'but the commit time column, the source lag and the retention warning are empty (null) for the ' +
+      'newest changes until then.',
+    remedy:
+      'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
+      'on earlier versions VIEW SERVER STATE. Then test again.',
+    fix: `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`,
+  };
+}
