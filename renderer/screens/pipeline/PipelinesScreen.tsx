@@ -17,7 +17,7 @@ import {
   trySandbox,
 } from '../../store/pipelinePage';
 import { EngineSelect } from '../../ui/EngineSelect';
-import { StatusSection } from './StatusSection';
+import { PIPELINE_STATE_ID, StatusSection } from './StatusSection';
 import { TablesSection } from './TablesSection';
 import { ChecksSection } from './ChecksSection';
 import { DeletePipeline, SettingsSection } from './SettingsSection';
@@ -109,7 +109,11 @@ export function PipelinesScreen() {
         <article aria-labelledby="pipeline-title" className="pipeline-page">
           <header className="pipeline-head">
             <h3 id="pipeline-title">{picked.pipeline.name}</h3>
-            <span className={`state state-${pipelineState(picked)}`} aria-label="Pipeline state">
+            <span
+              id={PIPELINE_STATE_ID}
+              className={`state state-${pipelineState(picked)}`}
+              aria-label="Pipeline state"
+            >
               {pipelineState(picked)}
             </span>
             <span className="muted">{pipelineRoute(picked.pipeline)}</span>

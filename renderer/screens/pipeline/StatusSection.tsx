@@ -15,6 +15,12 @@ import { BacklogGauge } from '../BacklogGauge';
 import { Charts } from '../Charts';
 import { CopyProgress } from './CopyProgress';
 
+/** The pipeline head's state pill: the answer to Start and Stop. */
+export const PIPELINE_STATE_ID = 'pipeline-state';
+// After Start or Stop the page below may have grown or shrunk: bring the answer back into view.
+const showPipelineState = () =>
+  document.getElementById(PIPELINE_STATE_ID)?.scrollIntoView({ block: 'nearest' });
+
 export function StatusSection() {
   const pipelinePage = useStore((s) => s.pipelinePage);
   const { selected, events, busy, backlog, snapshots } = pipelinePage;
@@ -60,7 +66,7 @@ export function StatusSection() {
               yes="Yes, stop it"
               onYes={() => {
                 setStopAsked(null);
-                void controlAgent('stop');
+                void controlAgent('stop').then(showPipelineState);
               }}
               onCancel={() => setStopAsked(null)}
             >
@@ -239,7 +245,7 @@ function StartConfirmation() {
           </button>
         </p>
       )}
-      <button type="button" className="primary" onClick={() => void confirmStart()}>
+      <button type="button" className="primary" onClick={() => void confirmStart().then(showPipelineState)}>
         Yes, start it
       </button>{' '}
       <button type="button" onClick={cancelStart}>
