@@ -12,6 +12,7 @@ import type { RunContext } from './runContext';
 import { policyFor, reconcile } from './shapeChanges';
 import { dropAtTarget, stopTable, suspendTable } from './tableStops';
 import { shapedSource } from './shaping/shapedSource';
+import { SHAPING_CHANGED } from '../../shared/shaping';
 import { sameSourceTable, shapeOf, targetTableOf } from './targetTables';
 
 export async function connect(run: RunContext): Promise<void> {
@@ -41,6 +42,10 @@ export async function connect(run: RunContext): Promise<void> {
       run.emit({ kind: 'table-resumed', table, position: stored.positions[table] ?? null });
   }
   run.stopped = new Map([...stored.stopped].filter(([t]) => !run.takingUp.has(t)));
+  // The new shaping is in force from here: the tables it changed are copied again under it.
+  for (const table of run.reshapedCopies)
+    if (!run.stopped.has(table)) run.copies.request(table, 'copy', SHAPING_CHANGED);
+  run.reshapedCopies.clear();
   // One list for the whole connect: a re-snapshot asked meanwhile sets `reshaped` for the next one.
   const reading = run.reading();
   const shapes = await source.describe(reading.map((e) => e.source));

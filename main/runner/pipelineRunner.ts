@@ -20,7 +20,7 @@ import { DEFAULT_SNAPSHOT_CHUNK_ROWS, RunContext } from './runContext';
 import { systemClock, type RunnerOptions } from './runnerOptions';
 import { step } from './step';
 import { COPY_STEP_MS, TableCopies } from './tableCopies';
-import { reshapedTables, SHAPING_CHANGED } from '../../shared/shaping';
+import { reshapedTables } from '../../shared/shaping';
 import type { RunnerEntity } from './targetTables';
 import { VerifyRefused } from './verify/verifications';
 
@@ -179,8 +179,9 @@ export class PipelineRunner {
   setEntities(entities: readonly RunnerEntity[]): void {
     // The rows at the target were shaped the old way (a mask added would leave clear values there):
     // a table whose shaping changed is copied again under the new one.
+    // Asked at the next connect, not now: a step under way would copy with the old shaping.
     for (const table of reshapedTables(this.run.entities, entities, (e) => tableKey(e.source)))
-      if (!this.run.stopped.has(table)) this.run.copies.request(table, 'copy', SHAPING_CHANGED);
+      this.run.reshapedCopies.add(table);
     this.run.entities = entities;
     this.run.reshaped = true;
     this.wake?.();

@@ -43,6 +43,8 @@ export class RunContext {
   wantStop = false;
   /** The entities changed while running: tables are described and prepared again at the next step. */
   reshaped = false;
+  /** Tables whose shaping changed: copied again once the next connect has put the new shaping in force. */
+  readonly reshapedCopies = new Set<string>();
   readonly copies: TableCopies;
   /** Per table being copied, its chunk's failures in a row that a retry may heal. */
   readonly copyTries = new Map<string, number>();
