@@ -178,8 +178,8 @@ export class PipelineRunner {
   /** New entities while running: a table added is copied alone, the others stream on. */
   setEntities(entities: readonly RunnerEntity[]): void {
     // The rows at the target were shaped the old way (a mask added would leave clear values there):
-    // a table whose shaping changed is copied again under the new one.
-    // Asked at the next connect, not now: a step under way would copy with the old shaping.
+    // a table whose shaping changed is copied again, asked at the next connect once the new shaping
+    // is in force (a step under way would copy with the old one).
     for (const table of reshapedTables(this.run.entities, entities, (e) => tableKey(e.source)))
       this.run.reshapedCopies.add(table);
     this.run.entities = entities;
