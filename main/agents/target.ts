@@ -26,6 +26,13 @@ export interface TargetTable {
    */
   softDelete?: { flag: string; at: string };
   /**
+   * The entity keeps every version (docs/shaping.md, "History"): the table has a row per version of
+   * each key, `from` the target's time it was applied and `to` the time the next one (or a delete)
+   * was, null while it is current. Changes close the current version and open one; a read back (a
+   * verify, a kept row's retry) sees current versions only. Targets with `keepsHistory` honour it.
+   */
+  history?: { from: string; to: string };
+  /**
    * A member of a shard (docs/shaping.md, "Shards"): several source tables write this table, each
    * row's `column` holding its member's `value`. A copy empties only the member's rows.
    */
@@ -52,6 +59,8 @@ export interface Target {
   readonly description: string;
   /** Keeps a deleted row flagged when its table asks (TargetTable.softDelete): targets with tables. */
   readonly softDeletes?: boolean;
+  /** Keeps a row per version when its table asks (TargetTable.history). */
+  readonly keepsHistory?: boolean;
   /** Lets several source tables write one table (TargetTable.shard): targets with tables. */
   readonly shards?: boolean;
   /** Its driver's errors sorted for the runner's retries (source.ts, ErrorVerdict). */

@@ -7,6 +7,7 @@ import type { AgentPlugin, TargetNames } from '../spi';
 import { CHECKPOINT_TABLE } from '../target';
 import { checkPostgresTarget } from './checks';
 import { defaultPostgresqlConfiguration, postgresSettingsOf } from './settings';
+import { OPEN_INDEX_PREFIX } from '../history';
 import { PostgresTarget, postgresType, STAGE_PREFIX } from './target';
 
 /** The target quotes every name: PostgreSQL then compares them exactly, after its 63-byte cut. */
@@ -22,6 +23,9 @@ const postgresqlNames: TargetNames = {
     const name = postgresName(table);
     if (name === CHECKPOINT_TABLE) return "the runner's checkpoint table";
     if (name.startsWith(STAGE_PREFIX)) return `the prefix of the runner's staging tables (${STAGE_PREFIX}…)`;
+    // Indexes share the tables' names in a PostgreSQL schema.
+    if (name.startsWith(OPEN_INDEX_PREFIX))
+      return `the prefix of the runner's history indexes (${OPEN_INDEX_PREFIX}…)`;
     return null;
   },
 };

@@ -12,6 +12,9 @@ import { quoted as q } from './identifier';
 const bytes = (c: ColumnShape) => affinityOf(c) === 'binary' || affinityOf(c) === 'spatial';
 const selected = (c: ColumnShape) => (bytes(c) ? q(c.name) : `${q(c.name)}::text AS ${q(c.name)}`);
 
+/** A history table's current versions only: the rows the source's are compared with. */
+const current = (t: TargetTable, alias = '') => (t.history ? ` AND ${alias}${q(t.history.to)} IS NULL` : '');
+
 export function postgresReadBack(
   pool: pg.Pool,
   name: (table: TargetTable) => string,
@@ -27,7 +30,7 @@ export function postgresReadBack(
         const params: unknown[] = [];
         const tuples = keyTuples(slice, columns, params, bindable, typeOf);
         const { rows } = await pool.query<Row>(
-          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
+          `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})${current(t)}`,
           params,
         );
         out.push(...rows);
@@ -37,7 +40,7 @@ export function postgresReadBack(
     async between(t, low, high) {
       const [key] = keyColumnsOf(t);
       const { rows } = await pool.query<Row>(
-        `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t)} WHERE ${q(key?.name ?? '')} BETWEEN $1 AND $2`,
+        `SELECT ${t.columns.map(selected).join(', ')} FROM ${name(t)} WHERE ${q(key?.name ?? '')} BETWEEN $1 AND $2${current(t)}`,
         [String(low), String(high)],
       );
       return rows;
@@ -48,10 +51,11 @@ export function postgresReadBack(
       const names = t.key.map((k) => `t.${q(k)}`).join(', ');
       const after =
         cursor === null ? [] : keyValues(cursor).map((v) => (v instanceof Uint8Array ? Buffer.from(v) : v));
-      const where =
+      const past =
         cursor === null
-          ? ''
-          : ` WHERE (${names}) > (${columns.map((c, i) => `$${i + 1}::${typeOf(c)}`).join(', ')})`;
+          ? 'TRUE'
+          : `(${names}) > (${columns.map((c, i) => `$${i + 1}::${typeOf(c)}`).join(', ')})`;
+      const where = ` WHERE ${past}${current(t, 't.')}`;
       const { rows } = await pool.query<Row>(
         `SELECT ${columns.map((c) => `t.${selected(c)}`).join(', ')} FROM ${name(t)} t${where} ORDER BY ${names} LIMIT ${Math.max(1, Math.floor(limit))}`,
         after,

@@ -4,7 +4,15 @@
 import pg from 'pg';
 import type { DroppedColumns } from '../../../shared/agents/common';
 import type { NulCharacter, PreciseTimes } from '../../../shared/agents/targets';
-import type { Change, Checkpoint, ColumnShape, Row, RowValue } from '../source';
+import {
+  keyCursor,
+  type Change,
+  type Checkpoint,
+  type ColumnShape,
+  type Row,
+  type RowValue,
+} from '../source';
+import { comparedColumns, openIndexName } from '../history';
 import {
   FencedOut,
   fenceBroken,
@@ -190,6 +198,7 @@ export class PostgresTarget implements Target {
   readonly refusesRow = postgresRefusesRow;
   readonly description: string;
   readonly softDeletes = true;
+  readonly keepsHistory = true;
   readonly shards = true;
   readonly foldName = postgresName;
   readonly readBack: TargetReadBack;
@@ -256,13 +265,33 @@ export class PostgresTarget implements Target {
       PRIMARY KEY (pipeline_id, source_table))`);
     for (const t of tables) {
       this.tables.set(t.source, t);
+      // A table whose mode changed to or from history is made again: its rows are copied again anyway.
+      if ((await this.isHistoryTable(t)) === (t.history === undefined))
+        await this.pool.query(`DROP TABLE IF EXISTS ${this.tableName(t)}`);
       const columns = t.columns.map(
         (c) => `${q(c.name)} ${postgresType(c, this.o.preciseTimes)}${c.nullable ? '' : ' NOT NULL'}`,
       );
+      // A history table holds many rows per key: one current version each, kept so by the index.
+      const key = t.history ? '' : `, PRIMARY KEY (${t.key.map(q).join(', ')})`;
       await this.createIfAbsent(
-        `CREATE TABLE IF NOT EXISTS ${this.tableName(t)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
+        `CREATE TABLE IF NOT EXISTS ${this.tableName(t)} (${columns.join(', ')}${key})`,
       );
+      if (t.history)
+        await this.createIfAbsent(
+          `CREATE UNIQUE INDEX IF NOT EXISTS ${q(openIndexName(t))} ON ${this.tableName(t)} (${t.key.map(q).join(', ')}) WHERE ${q(t.history.to)} IS NULL`,
+        );
     }
+  }
+
+  /** Whether the table at the target keeps versions (has the runner's index); undefined when absent. */
+  private async isHistoryTable(t: TargetTable): Promise<boolean | undefined> {
+    const { rows } = await this.pool.query<{ present: boolean; history: boolean }>(
+      `SELECT to_regclass($1) IS NOT NULL AS present, EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c
+         ON c.oid = i.indexrelid WHERE i.indrelid = to_regclass($1) AND c.relname = $2) AS history`,
+      [this.tableName(t), openIndexName(t)],
+    );
+    const [row] = rows;
+    return row?.present ? row.history : undefined;
   }
 
   async dropTable(t: TargetTable): Promise<void> {
@@ -476,10 +505,13 @@ export class PostgresTarget implements Target {
         (c) => postgresType(c, this.o.preciseTimes),
       );
       const soft = t.softDelete;
+      const h = t.history;
       await client.query(
-        soft
-          ? `UPDATE ${this.tableName(t)} SET ${q(soft.flag)} = TRUE, ${q(soft.at)} = (now() AT TIME ZONE 'UTC') WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`
-          : `DELETE FROM ${this.tableName(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
+        h
+          ? `UPDATE ${this.tableName(t)} SET ${q(h.to)} = (now() AT TIME ZONE 'UTC') WHERE (${t.key.map(q).join(', ')}) IN (${tuples}) AND ${q(h.to)} IS NULL`
+          : soft
+            ? `UPDATE ${this.tableName(t)} SET ${q(soft.flag)} = TRUE, ${q(soft.at)} = (now() AT TIME ZONE 'UTC') WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`
+            : `DELETE FROM ${this.tableName(t)} WHERE (${t.key.map(q).join(', ')}) IN (${tuples})`,
         params,
       );
     }
@@ -517,8 +549,87 @@ export class PostgresTarget implements Target {
     });
   }
 
+  /** The current version of each row's key ended where its values differ, and one opened where none is. */
+  private async writeVersions(client: pg.PoolClient, t: TargetTable, rows: readonly Row[]): Promise<void> {
+    const h = t.history as { from: string; to: string };
+    const w = this.writerOf(t);
+    const name = this.tableName(t);
+    const typed = t.columns.map((c) => `${q(c.name)}`).join(', ');
+    const sameKey = t.key.map((k) => `t.${q(k)} = v.${q(k)}`).join(' AND ');
+    const compared = comparedColumns(t);
+    const row = (prefix: string) => `(${compared.map((c) => `${prefix}.${q(c.name)}`).join(', ')})`;
+    const picked = t.columns.map((c) =>
+      c.name === h.from ? `(now() AT TIME ZONE 'UTC')` : c.name === h.to ? 'NULL' : `v.${q(c.name)}`,
+    );
+    for (const chunk of paramSlices(rows, t.columns.length, MAX_PARAMS)) {
+      const params: unknown[] = [];
+      const tuples = chunk.map((r) => {
+        const marks = this.values(t, w, r).map((v, i) => {
+          params.push(v);
+          return `$${params.length}::${postgresType(t.columns[i] as ColumnShape, this.o.preciseTimes)}`;
+        });
+        return `(${marks.join(', ')})`;
+      });
+      const v = `(VALUES ${tuples.join(', ')}) AS v (${typed})`;
+      // Two statements: an index is checked row by row, so the old version ends before the new opens.
+      if (compared.length > 0)
+        await client.query(
+          `UPDATE ${name} t SET ${q(h.to)} = (now() AT TIME ZONE 'UTC') FROM ${v}
+           WHERE ${sameKey} AND t.${q(h.to)} IS NULL AND ${row('t')} IS DISTINCT FROM ${row('v')}`,
+          params,
+        );
+      await client.query(
+        `INSERT INTO ${name} (${w.columns.join(', ')}) SELECT ${picked.join(', ')} FROM ${v}
+         WHERE NOT EXISTS (SELECT 1 FROM ${name} t WHERE ${sameKey} AND t.${q(h.to)} IS NULL)`,
+        params,
+      );
+    }
+  }
+
+  /**
+   * A history table's changes in their order (not netted: each is a version): runs of upserts of
+   * distinct keys written together, deletes ending the current versions between them.
+   */
+  private async applyVersions(
+    client: pg.PoolClient,
+    t: TargetTable,
+    changes: readonly Change[],
+  ): Promise<void> {
+    let upserts: Row[] = [];
+    let deletes: Row[] = [];
+    const keys = new Set<string>();
+    const flush = async () => {
+      if (upserts.length) await this.writeVersions(client, t, upserts);
+      if (deletes.length) await this.deleteKeys(client, t, deletes);
+      upserts = [];
+      deletes = [];
+      keys.clear();
+    };
+    for (const c of changes) {
+      const key = keyCursor(t.key.map((k) => c.key[k] ?? null));
+      if (c.op === 'delete' || !c.row) {
+        if (upserts.length) await flush();
+        deletes.push(c.key);
+      } else {
+        if (deletes.length || keys.has(key)) await flush();
+        upserts.push(c.row);
+        keys.add(key);
+      }
+    }
+    await flush();
+  }
+
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
     await this.writeTransaction(checkpoint, async (client) => {
+      // A history keeps its versions: a copy ends the current ones, and opens those it reads.
+      if (t.history) {
+        const shard = t.shard ? ` AND ${q(t.shard.column)} = $1` : '';
+        await client.query(
+          `UPDATE ${this.tableName(t)} SET ${q(t.history.to)} = (now() AT TIME ZONE 'UTC') WHERE ${q(t.history.to)} IS NULL${shard}`,
+          t.shard ? [t.shard.value] : [],
+        );
+        return;
+      }
       // A shard's member empties its own rows only: the other members' stay.
       if (t.shard)
         await client.query(`DELETE FROM ${this.tableName(t)} WHERE ${q(t.shard.column)} = $1`, [
@@ -534,6 +645,14 @@ export class PostgresTarget implements Target {
     await this.writeTransaction(checkpoint, async (client) => {
       if (fence) await this.checkFence(client, fence);
       for (const t of this.tables.values()) {
+        if (t.history) {
+          await this.applyVersions(
+            client,
+            t,
+            changes.filter((c) => c.table === t.source),
+          );
+          continue;
+        }
         const mine = net.filter((c) => c.table === t.source);
         const removed = mine.filter((c) => c.op === 'delete' || !c.row).map((c) => c.key);
         const inserted = mine.filter((c) => c.op === 'insert' && c.row).map((c) => c.row as Row);
@@ -551,7 +670,8 @@ export class PostgresTarget implements Target {
     const t = this.tables.get(table.source);
     if (!t) throw unpreparedTable(table.source);
     await this.writeTransaction(checkpoint, async (client) => {
-      if (rows.length) await this.insertRows(client, t, rows);
+      if (rows.length && t.history) await this.writeVersions(client, t, rows);
+      else if (rows.length) await this.insertRows(client, t, rows);
     });
   }
 

@@ -11,6 +11,7 @@ import {
 import { sqliteFold } from '../../../shared/names';
 import type { AgentPlugin, AgentSettings, TargetNames } from '../spi';
 import { CHECKPOINT_TABLE } from '../target';
+import { OPEN_INDEX_PREFIX } from '../history';
 import { fileIdentity } from '../fileIdentity';
 import { checkSqliteTarget } from './checks';
 import { classifySqliteError, REBUILD_SUFFIX, SqliteTarget, sqliteType } from './target';
@@ -38,6 +39,9 @@ const sqliteNames: TargetNames = {
     if (name.startsWith('sqlite_')) return 'a name SQLite keeps for its own tables (sqlite_…)';
     if (name.endsWith(REBUILD_SUFFIX))
       return `the scratch name the runner rebuilds a table under (…${REBUILD_SUFFIX})`;
+    // Indexes share the tables' names in SQLite.
+    if (name.startsWith(OPEN_INDEX_PREFIX))
+      return `the prefix of the runner's history indexes (${OPEN_INDEX_PREFIX}…)`;
     return null;
   },
 };

@@ -4,11 +4,14 @@
 import type Database from 'better-sqlite3';
 import { Buffer } from 'node:buffer';
 import { keyCursor, keyValues, type ColumnShape, type Row, type RowValue } from '../source';
-import { keyColumnsOf, paramSlices, type TargetReadBack } from '../target';
+import { keyColumnsOf, paramSlices, type TargetReadBack, type TargetTable } from '../target';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** SQLite binds up to 32,766 parameters per statement. */
 const MAX_PARAMS = 30_000;
+
+/** A history table's current versions only: the rows the source's are compared with. */
+const current = (t: TargetTable) => (t.history ? ` AND ${q(t.history.to)} IS NULL` : '');
 
 const rebind = (v: RowValue): unknown => (v instanceof Uint8Array ? Buffer.from(v) : v);
 
@@ -27,7 +30,7 @@ export function sqliteReadBack(
           columns.length === 1
             ? slice.map(() => '?').join(', ')
             : `VALUES ${slice.map(() => tuple).join(', ')}`;
-        const sql = `SELECT * FROM ${q(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${list})`;
+        const sql = `SELECT * FROM ${q(t.name)} WHERE (${t.key.map(q).join(', ')}) IN (${list})${current(t)}`;
         const params = slice.flatMap((k) => columns.map((c) => bindable(c, k[c.name] ?? null)));
         out.push(
           ...(db
@@ -41,14 +44,15 @@ export function sqliteReadBack(
     async between(t, low, high) {
       const [key] = keyColumnsOf(t);
       return db
-        .prepare(`SELECT * FROM ${q(t.name)} WHERE ${q(key?.name ?? '')} BETWEEN ? AND ?`)
+        .prepare(`SELECT * FROM ${q(t.name)} WHERE ${q(key?.name ?? '')} BETWEEN ? AND ?${current(t)}`)
         .safeIntegers(true)
         .all(low, high) as Row[];
     },
     async keys(t, cursor, limit) {
       const names = t.key.map(q).join(', ');
       const after = cursor === null ? [] : keyValues(cursor).map(rebind);
-      const where = cursor === null ? '' : ` WHERE (${names}) > (${after.map(() => '?').join(', ')})`;
+      const past = cursor === null ? '1 = 1' : `(${names}) > (${after.map(() => '?').join(', ')})`;
+      const where = ` WHERE ${past}${current(t)}`;
       const rows = db
         .prepare(`SELECT ${names} FROM ${q(t.name)}${where} ORDER BY ${names} LIMIT ?`)
         .safeIntegers(true)

@@ -21,6 +21,7 @@ import {
 import { affinityOf, portable, portableWriter } from '../targetValues';
 import { sqliteReadBack } from './readBack';
 import { sqliteFold } from '../../../shared/names';
+import { comparedColumns, openIndexName, writtenColumns } from '../history';
 
 /** The scratch table a rebuild makes beside a table: a name no entity may take (sqliteNames). */
 export const REBUILD_SUFFIX = '__rebuild';
@@ -78,6 +79,21 @@ interface Statements {
   keyParams: unknown[];
 }
 
+/** A history table's writes, each bound with the transaction's time first (docs/shaping.md). */
+interface HistoryStatements {
+  /** Ends the current version of a key when its values differ from the row's: time, key, values. */
+  close: Database.Statement | null;
+  /** Opens a version unless one is current: time, the row's values, key. */
+  open: Database.Statement;
+  /** Ends the current version of a key (a delete): time, key. */
+  end: Database.Statement;
+  keyBinders: Binder[];
+  written: string[];
+  writtenBinders: Binder[];
+  compared: string[];
+  comparedBinders: Binder[];
+}
+
 type Binder = (v: RowValue) => unknown;
 
 function fill(
@@ -117,6 +133,9 @@ export function classifySqliteError(error: unknown): ErrorVerdict {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? 'transient' : undefined;
 }
 
+/** The target's UTC time as SQLite's strftime('%Y-%m-%d %H:%M:%f') writes it: a history's times. */
+const appliedAt = () => new Date().toISOString().replace('T', ' ').slice(0, 23);
+
 /** Rows written between two turns of the event loop within one transaction (a few milliseconds). */
 const ROWS_PER_TURN = 2000;
 
@@ -125,6 +144,7 @@ export class SqliteTarget implements Target {
   readonly refusesRow = sqliteRefusesRow;
   readonly description: string;
   readonly softDeletes = true;
+  readonly keepsHistory = true;
   readonly shards = true;
   readonly foldName = sqliteFold;
   readonly readBack: TargetReadBack;
@@ -134,6 +154,7 @@ export class SqliteTarget implements Target {
   private writing: Promise<void> = Promise.resolve();
   /** By source table; a table given again (prepare, reconcile) gets new ones. */
   private statements = new Map<string, { table: TargetTable; statements: Statements }>();
+  private history = new Map<string, { table: TargetTable; statements: HistoryStatements }>();
 
   constructor(
     path: string,
@@ -155,11 +176,33 @@ export class SqliteTarget implements Target {
       position TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (pipeline_id, source_table))`);
     for (const t of tables) {
       this.tables.set(t.source, t);
+      // A table whose mode changed to or from history is made again: its rows are copied again anyway.
+      if (this.isHistoryTable(t) !== (t.history !== undefined))
+        this.db.exec(`DROP TABLE IF EXISTS ${q(t.name)}`);
       const columns = t.columns.map((c) => `${q(c.name)} ${sqliteType(c)}${c.nullable ? '' : ' NOT NULL'}`);
-      this.db.exec(
-        `CREATE TABLE IF NOT EXISTS ${q(t.name)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(q).join(', ')}))`,
-      );
+      // A history table holds many rows per key: one current version each, kept so by the index.
+      const key = t.history ? '' : `, PRIMARY KEY (${t.key.map(q).join(', ')})`;
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${q(t.name)} (${columns.join(', ')}${key})`);
+      this.openIndex(t);
     }
+  }
+
+  /** Whether the table at the target is one this target keeps versions in; undefined when it is none. */
+  private isHistoryTable(t: TargetTable): boolean | undefined {
+    const existing = this.db.prepare(`PRAGMA table_info(${q(t.name)})`).all() as SqliteColumn[];
+    if (existing.length === 0) return t.history !== undefined;
+    return (
+      this.db
+        .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ? AND tbl_name = ?`)
+        .get(openIndexName(t), t.name) !== undefined
+    );
+  }
+
+  private openIndex(t: TargetTable): void {
+    if (!t.history) return;
+    this.db.exec(
+      `CREATE UNIQUE INDEX IF NOT EXISTS ${q(openIndexName(t))} ON ${q(t.name)} (${t.key.map(q).join(', ')}) WHERE ${q(t.history.to)} IS NULL`,
+    );
   }
 
   async dropTable(t: TargetTable): Promise<void> {
@@ -224,6 +267,8 @@ export class SqliteTarget implements Target {
             `column ${r.name} ${t.columns.some((c) => c.name === r.name) ? 'made nullable' : 'kept, made nullable'}`,
           );
       }
+      // A rebuild leaves the table's indexes behind.
+      this.openIndex(t);
     })();
     return remade.length ? { added, done, remade } : { added, done };
   }
@@ -297,9 +342,60 @@ export class SqliteTarget implements Target {
     return statements;
   }
 
+  private historyStatementsOf(t: TargetTable, h: { from: string; to: string }): HistoryStatements {
+    const known = this.history.get(t.source);
+    if (known && known.table === t) return known.statements;
+    const statements = this.historyStatements(t, h);
+    this.history.set(t.source, { table: t, statements });
+    return statements;
+  }
+
+  private historyStatements(t: TargetTable, h: { from: string; to: string }): HistoryStatements {
+    const current = `${t.key.map((k) => `${q(k)} = ?`).join(' AND ')} AND ${q(h.to)} IS NULL`;
+    const written = writtenColumns(t);
+    const compared = comparedColumns(t);
+    return {
+      // `IS`: SQLite's comparison that takes two nulls for equal.
+      close:
+        compared.length === 0
+          ? null
+          : this.db.prepare(
+              `UPDATE ${q(t.name)} SET ${q(h.to)} = ? WHERE ${current} AND NOT (${compared.map((c) => `${q(c.name)} IS ?`).join(' AND ')})`,
+            ),
+      open: this.db.prepare(
+        `INSERT INTO ${q(t.name)} (${[...written.map((c) => q(c.name)), q(h.from)].join(', ')})
+         SELECT ${[...written, h.from].map(() => '?').join(', ')} WHERE NOT EXISTS (SELECT 1 FROM ${q(t.name)} WHERE ${current})`,
+      ),
+      end: this.db.prepare(`UPDATE ${q(t.name)} SET ${q(h.to)} = ? WHERE ${current}`),
+      keyBinders: t.key.map((k) => binderOf(t.columns.find((x) => x.name === k) as ColumnShape)),
+      written: written.map((c) => c.name),
+      writtenBinders: written.map(binderOf),
+      compared: compared.map((c) => c.name),
+      comparedBinders: compared.map(binderOf),
+    };
+  }
+
+  /** A row written to a history table at `now`: its current version ended if it differs, one opened. */
+  private writeVersion(h: HistoryStatements, t: TargetTable, row: Row, now: string): void {
+    const key = t.key.map((k, i) => (h.keyBinders[i] as Binder)(row[k] ?? null));
+    h.close?.run(now, ...key, ...h.compared.map((n, i) => (h.comparedBinders[i] as Binder)(row[n] ?? null)));
+    h.open.run(...h.written.map((n, i) => (h.writtenBinders[i] as Binder)(row[n] ?? null)), now, ...key);
+  }
+
   async clear(t: TargetTable, checkpoint: Checkpoint): Promise<void> {
     await this.exclusive(async () => {
       this.db.transaction(() => {
+        // A history keeps its versions: a copy ends the current ones, and opens those it reads.
+        if (t.history) {
+          const shard = t.shard ? ` AND ${q(t.shard.column)} = ?` : '';
+          this.db
+            .prepare(
+              `UPDATE ${q(t.name)} SET ${q(t.history.to)} = ? WHERE ${q(t.history.to)} IS NULL${shard}`,
+            )
+            .run(appliedAt(), ...(t.shard ? [t.shard.value] : []));
+          this.saveCheckpoint(checkpoint);
+          return;
+        }
         // A shard's member empties its own rows only: the other members' stay.
         if (t.shard)
           this.db.prepare(`DELETE FROM ${q(t.name)} WHERE ${q(t.shard.column)} = ?`).run(t.shard.value);
@@ -324,10 +420,19 @@ export class SqliteTarget implements Target {
         if (broken) throw new FencedOut(broken);
       }
       let turn = 0;
+      const now = appliedAt();
       for (let i = 0; i < changes.length;) {
         const c = changes[i] as Change;
         const t = this.tables.get(c.table);
         if (!t) throw unpreparedTable(c.table);
+        if (t.history) {
+          const h = this.historyStatementsOf(t, t.history);
+          if (c.op === 'delete' || !c.row)
+            h.end.run(now, ...t.key.map((k, j) => (h.keyBinders[j] as Binder)(c.key[k] ?? null)));
+          else this.writeVersion(h, t, c.row, now);
+          i += 1;
+          continue;
+        }
         const s = this.statementsOf(t);
         // One parameter array per statement, refilled: better-sqlite3 binds it before run() returns.
         const run = c.op === 'delete' || !c.row ? 0 : this.upsertsAhead(changes, i, s.perRun);
@@ -350,6 +455,12 @@ export class SqliteTarget implements Target {
     const t = this.tables.get(table.source);
     if (!t) throw unpreparedTable(table.source);
     await this.writeTransaction(checkpoint, async () => {
+      if (t.history) {
+        const h = this.historyStatementsOf(t, t.history);
+        const now = appliedAt();
+        for (const row of rows) this.writeVersion(h, t, row, now);
+        return;
+      }
       const s = this.statementsOf(t);
       let turn = 0;
       for (let at = 0; at < rows.length;) {
