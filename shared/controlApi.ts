@@ -114,7 +114,10 @@ export const entitySchema = z.strictObject({
   rowFilter: rowFilterSchema.optional(),
   /** The source's operations the target never sees: `delete` keeps every row ever replicated. */
   skipOperations: skipOperationsSchema.optional(),
-  /** `live` (the default) or `softDelete`: a delete flags the row at the target (docs/shaping.md). */
+  /**
+   * `live` (the default), `softDelete` (a delete flags the row at the target) or `history` (a row per
+   * version, valid from and to): docs/shaping.md.
+   */
   tableMode: tableModeSchema.optional(),
   /**
    * A member of a shard: entities of one pipeline declaring the same `column` (and each its own
@@ -238,6 +241,8 @@ export const tableColumnsSchema = z.object({
   /** The entity's row filter, and whether it skips the source's deletes. */
   rowFilter: z.string().nullable(),
   skipsDeletes: z.boolean(),
+  /** The table's mode in words (soft delete, history); null when live. */
+  mode: z.string().nullable(),
   /** Why the entity's shaping does not fit the table (it is held at Start); null when it fits. */
   shapingProblem: z.string().nullable(),
 });

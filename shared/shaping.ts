@@ -101,7 +101,7 @@ export const shapingText = (e: {
 
 /** Why a table is copied again after its shaping changed (the event's and the API's words). */
 export const SHAPING_CHANGED =
-  'its shaping changed (masks, target names, row filter or skipped deletes): the rows already at the target are copied again as the new shaping gives them';
+  'its shaping changed (masks, target names, row filter, skipped deletes or mode): the rows already at the target are copied again as the new shaping gives them';
 
 /** The tables (`schema.table`, as `key` writes them) both lists hold whose shaping differs. */
 export function reshapedTables<
@@ -169,11 +169,21 @@ export function shapingSummary(e: {
     rows: [
       e.rowFilter ? `only where ${e.rowFilter}` : 'every row',
       ...((e.skipOperations ?? []).includes('delete') ? ["the source's deletes skipped"] : []),
-      ...(e.tableMode?.kind === 'softDelete'
-        ? [`deleted rows kept, flagged in ${e.tableMode.flagColumn} at ${e.tableMode.timeColumn}`]
-        : []),
+      ...(e.tableMode && e.tableMode.kind !== 'live' ? [tableModeText(e.tableMode)] : []),
     ].join('; '),
   };
+}
+
+/** A table's mode in words (the readiness report, a table's story). */
+export function tableModeText(mode: TableMode): string {
+  switch (mode.kind) {
+    case 'live':
+      return 'rows held as the source holds them';
+    case 'softDelete':
+      return `deleted rows kept, flagged in ${mode.flagColumn} at ${mode.timeColumn}`;
+    case 'history':
+      return `every version kept, valid from ${mode.validFromColumn} to ${mode.validToColumn} (null while current)`;
+  }
 }
 
 /**
@@ -187,15 +197,38 @@ export const shardSchema = z.strictObject({
 export type Shard = z.infer<typeof shardSchema>;
 
 /**
- * How the target holds a table's rows: `live` (as the source does), or `softDelete` (a delete sets a
- * flag and its time instead of removing the row). Both columns are the runner's, named by the DBA.
+ * How the target holds a table's rows: `live` (as the source does), `softDelete` (a delete sets a
+ * flag and its time instead of removing the row), or `history` (every change of a row's values a row
+ * of its own, valid from one time to the next; docs/shaping.md, "History"). The columns are the
+ * runner's, named by the DBA.
  */
-export const tableModeSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('live') }),
-  z.strictObject({
-    kind: z.literal('softDelete'),
-    flagColumn: sqlNameSchema.default('cdc_deleted'),
-    timeColumn: sqlNameSchema.default('cdc_deleted_at'),
-  }),
-]);
+export const tableModeSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('live') }),
+    z.strictObject({
+      kind: z.literal('softDelete'),
+      flagColumn: sqlNameSchema.default('cdc_deleted'),
+      timeColumn: sqlNameSchema.default('cdc_deleted_at'),
+    }),
+    z.strictObject({
+      kind: z.literal('history'),
+      validFromColumn: sqlNameSchema.default('cdc_valid_from'),
+      validToColumn: sqlNameSchema.default('cdc_valid_to'),
+    }),
+  ])
+  .superRefine((mode, ctx) => {
+    const names =
+      mode.kind === 'softDelete'
+        ? ([mode.flagColumn, mode.timeColumn, 'timeColumn'] as const)
+        : mode.kind === 'history'
+          ? ([mode.validFromColumn, mode.validToColumn, 'validToColumn'] as const)
+          : undefined;
+    // Compared as every target compares names at worst: without case.
+    if (names && names[0].toLowerCase() === names[1].toLowerCase())
+      ctx.addIssue({
+        code: 'custom',
+        path: [names[2]],
+        message: `${names[1]} is the mode's other column too: its two columns need two names`,
+      });
+  });
 export type TableMode = z.infer<typeof tableModeSchema>;

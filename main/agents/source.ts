@@ -62,6 +62,8 @@ export interface TableShape {
   cannotShape?: string;
   /** The entity keeps deleted rows flagged (docs/shaping.md): the runner's columns for the flag and time. */
   softDelete?: { flag: string; at: string };
+  /** The entity keeps every version (docs/shaping.md, "History"): the runner's valid-from and -to columns. */
+  history?: { from: string; to: string };
 }
 
 export type ChangeOp = 'insert' | 'update' | 'delete';

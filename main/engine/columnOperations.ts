@@ -5,7 +5,7 @@ import { columnsQuerySchema, type ColumnsAnswer } from '../../shared/controlApi'
 import { tableKey, tableRefOf } from '../agents/source';
 import { DEFAULT_TARGET_TYPE, pluginOf } from '../agents/registry';
 import { problem } from '../platform/problem';
-import { maskText, provenanceOf } from '../../shared/shaping';
+import { maskText, provenanceOf, tableModeText } from '../../shared/shaping';
 import { tableShaping } from '../runner/shaping/tableShaping';
 import { agentOr404, configured, ok, parsedOr422, resolve, type Operations } from './operationKit';
 
@@ -65,6 +65,7 @@ export const columnOperations: Pick<Operations, 'describeTableColumns'> = {
             .map((c) => ({ name: c.name, targetType: declare ? declare(c, targetAgent) : null })),
           rowFilter: entity.rowFilter ?? null,
           skipsDeletes: entity.skipOperations?.includes('delete') ?? false,
+          mode: entity.tableMode && entity.tableMode.kind !== 'live' ? tableModeText(entity.tableMode) : null,
           shapingProblem: problem,
         },
       ];

@@ -76,6 +76,16 @@ export async function connect(run: RunContext): Promise<void> {
         remedy: 'set the table’s mode back to live, then resume it',
       });
     }
+  // A table keeping every version, on a target that cannot (a stream, whose events are each a
+  // version already): it waits alone.
+  if (!target.keepsHistory)
+    for (const shape of shapes.filter((s) => s.history && s.cannotShape === undefined)) {
+      const reason = `${run.targetDescription} cannot keep a row per version: ${target.softDeletes ? 'this target has no history mode yet' : "a stream's events are each a version already, its consumers keep the history they need"}`;
+      if (run.stopsPipeline) throw new PermanentFailure(reason);
+      await suspendTable(run, stored, tableKey(shape.ref), reason, {
+        remedy: 'set the table’s mode back to live, then resume it',
+      });
+    }
   // A shard's member on a target without tables of its own (a stream) waits alone too.
   if (!target.shards)
     for (const e of reading.filter((x) => x.shard !== undefined)) {

@@ -93,6 +93,7 @@ export function targetTableOf(
     columns,
     key: shape.key,
     ...(shape.softDelete && { softDelete: shape.softDelete }),
+    ...(shape.history && { history: shape.history }),
     ...(e.shard && { shard: { column: e.shard.column, value: e.shard.value } }),
   };
 }

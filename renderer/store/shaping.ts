@@ -1,7 +1,7 @@
 // A table's shaping saved from its story (docs/shaping.md): the pipeline's entities read again, this
-// table's masks, target names, row filter and skipped deletes replaced, the rest kept as stored.
+// table's masks, target names, row filter, skipped deletes and mode replaced, the rest kept as stored.
 import type { Entity } from '../../shared/controlApi';
-import type { ColumnShaping } from '../../shared/shaping';
+import { tableModeSchema, type ColumnShaping, type TableMode } from '../../shared/shaping';
 import { tableText } from '../../shared/names';
 import { useStore } from './index';
 import { address, failure } from './pipelinePage';
@@ -10,8 +10,8 @@ export interface ShapingDraft {
   columnShaping: Record<string, ColumnShaping>;
   rowFilter: string;
   skipDeletes: boolean;
-  /** Deleted rows kept flagged at the target (the soft delete mode, its default column names). */
-  softDelete: boolean;
+  /** How the target holds the rows: live, soft delete or history (a new mode takes its default column names). */
+  mode: TableMode['kind'];
 }
 
 /** The stored shaping of one table, for its editor; undefined when the table is no entity. */
@@ -27,7 +27,7 @@ export async function loadShaping(table: string): Promise<ShapingDraft | string 
         columnShaping: e.columnShaping ?? {},
         rowFilter: e.rowFilter ?? '',
         skipDeletes: e.skipOperations?.includes('delete') ?? false,
-        softDelete: e.tableMode?.kind === 'softDelete',
+        mode: e.tableMode?.kind ?? 'live',
       }
     );
   } catch (error) {
@@ -45,12 +45,9 @@ const shaped = (e: Entity, d: ShapingDraft): Entity => {
     ...(Object.keys(columns).length > 0 && { columnShaping: columns }),
     ...(d.rowFilter.trim() !== '' && { rowFilter: d.rowFilter.trim() }),
     ...(d.skipDeletes && { skipOperations: ['delete'] }),
-    // The stored mode's column names are kept; a new soft delete takes the default names.
-    ...(d.softDelete && {
-      tableMode:
-        mode?.kind === 'softDelete'
-          ? mode
-          : { kind: 'softDelete', flagColumn: 'cdc_deleted', timeColumn: 'cdc_deleted_at' },
+    // The stored mode's column names are kept; a new mode takes its default names (the schema's).
+    ...(d.mode !== 'live' && {
+      tableMode: mode?.kind === d.mode ? mode : tableModeSchema.parse({ kind: d.mode }),
     }),
   };
 };

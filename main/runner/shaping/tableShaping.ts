@@ -209,21 +209,31 @@ export function tableShaping(
     columns.push({ name, sourceType: PROVENANCE_TYPES[kind], nullable: true, provenance: true });
     added.push([kind, name]);
   }
-  // A soft delete's flag and time: the runner's columns, false and null in every row it writes.
-  const mode = e.tableMode?.kind === 'softDelete' ? e.tableMode : undefined;
-  const soft = mode && { flag: mode.flagColumn, at: mode.timeColumn };
-  if (soft)
-    for (const [name, sourceType] of [
-      [soft.flag, 'bit'],
-      [soft.at, 'datetime2(3)'],
-    ] as const) {
-      const clash = columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
-      if (clash)
-        return refuse(
-          `the soft delete's column ${name} would be named as ${clash.provenance ? 'a column the pipeline adds' : `column ${clash.shapedFrom ?? clash.name}`} at the target: name it otherwise in the table's mode`,
-        );
-      columns.push({ name, sourceType, nullable: true, provenance: true });
-    }
+  // A soft delete's flag and time, a history's valid-from and -to: the runner's columns. A soft
+  // delete's are false and null in every row written; a history's are the target's to set.
+  const mode = e.tableMode;
+  const soft = mode?.kind === 'softDelete' ? { flag: mode.flagColumn, at: mode.timeColumn } : undefined;
+  const history =
+    mode?.kind === 'history' ? { from: mode.validFromColumn, to: mode.validToColumn } : undefined;
+  const modeColumns: (readonly [string, string])[] = soft
+    ? [
+        [soft.flag, 'bit'],
+        [soft.at, 'datetime2(3)'],
+      ]
+    : history
+      ? [
+          [history.from, 'datetime2(3)'],
+          [history.to, 'datetime2(3)'],
+        ]
+      : [];
+  for (const [name, sourceType] of modeColumns) {
+    const clash = columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (clash)
+      return refuse(
+        `the ${soft ? 'soft delete' : 'history'}'s column ${name} would be named as ${clash.provenance ? 'a column the pipeline adds' : `column ${clash.shapedFrom ?? clash.name}`} at the target: name it otherwise in the table's mode`,
+      );
+    columns.push({ name, sourceType, nullable: true, provenance: true });
+  }
   let filter: ((row: Row) => boolean | null) | null = null;
   if (e.rowFilter !== undefined) {
     let bound: FilterExpr;
@@ -263,6 +273,7 @@ export function tableShaping(
       columns,
       key: shard ? [shard.column, ...renamedKey] : renamedKey,
       ...(soft && { softDelete: soft }),
+      ...(history && { history }),
     },
     row: (row, meta) => {
       const out: Row = {};

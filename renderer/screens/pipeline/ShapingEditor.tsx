@@ -1,9 +1,10 @@
 // A table's shaping, edited in its story (docs/shaping.md): per column a mask and a name at the target,
-// the row filter with its parse error beside it as it is typed, and whether the source's deletes are
-// skipped. Saved as the pipeline's entities; the engine's answer (a copy again, a refusal) is shown.
+// the row filter with its parse error beside it as it is typed, whether the source's deletes are
+// skipped, and the table's mode (live, soft delete, history). Saved as the pipeline's entities; the
+// engine's answer (a copy again, a refusal) is shown.
 import { useEffect, useId, useState } from 'react';
 import { rowFilterProblem } from '../../../shared/rowFilter';
-import { MASK_KINDS, type ColumnShaping, type Mask } from '../../../shared/shaping';
+import { MASK_KINDS, type ColumnShaping, type Mask, type TableMode } from '../../../shared/shaping';
 import { loadShaping, saveShaping, type ShapingDraft } from '../../store/shaping';
 
 const MASK_WORDS: Record<Mask['kind'], string> = {
@@ -14,6 +15,12 @@ const MASK_WORDS: Record<Mask['kind'], string> = {
   keepLast: 'keep the last characters',
   truncate: 'cut to a length',
 };
+
+const TABLE_MODES: readonly (readonly [TableMode['kind'], string])[] = [
+  ['live', 'Live: as the source holds them'],
+  ['softDelete', 'Soft delete: a deleted row stays, flagged with the time of its delete'],
+  ['history', 'History: every change a row of its own, valid from and to (cdc_valid_from, cdc_valid_to)'],
+];
 
 /** A mask of this kind, with the number or text it had (or a default). */
 function maskOf(kind: Mask['kind'] | '', was: Mask | undefined): Mask | undefined {
@@ -179,17 +186,24 @@ export function ShapingEditor({
         />{' '}
         Skip the source’s deletes (the target keeps every row, an archive)
       </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={draft.softDelete}
-          onChange={(e) => {
-            setDraft({ ...draft, softDelete: e.target.checked });
-            setResult(undefined);
-          }}
-        />{' '}
-        Soft delete: a deleted row stays at the target, flagged with the time of its delete
-      </label>
+      <fieldset>
+        <legend>How the target holds the rows</legend>
+        {TABLE_MODES.map(([mode, words]) => (
+          <label key={mode}>
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              value={mode}
+              checked={draft.mode === mode}
+              onChange={() => {
+                setDraft({ ...draft, mode });
+                setResult(undefined);
+              }}
+            />{' '}
+            {words}
+          </label>
+        ))}
+      </fieldset>
       <p className="row-actions">
         <button type="submit" className="primary" disabled={saving || problem !== null}>
           Save shaping

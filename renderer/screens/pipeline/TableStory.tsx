@@ -108,7 +108,10 @@ export function TableStory({ table }: { table: string }) {
                 <td>–</td>
                 <td>{c.name}</td>
                 <td>{c.targetType ?? '–'}</td>
-                <td>added by the pipeline (provenance, or a soft delete’s flag and time)</td>
+                <td>
+                  added by the pipeline (provenance, a soft delete’s flag and time, a history’s valid from and
+                  to)
+                </td>
                 <td>allowed</td>
                 <td />
               </tr>
@@ -127,6 +130,7 @@ export function TableStory({ table }: { table: string }) {
               'Rows: every row.'
             )}{' '}
             {described.skipsDeletes ? 'Deletes at the source are skipped: the target keeps every row.' : ''}
+            {described.mode ? ` Mode: ${described.mode}.` : ''}
           </p>
           {described.shapingProblem && (
             <p role="alert" className="problem">

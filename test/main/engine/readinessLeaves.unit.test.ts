@@ -47,6 +47,11 @@ describe('what leaves the source, in the readiness report', () => {
           skipOperations: ['delete'],
         },
         { source: { schema: 'dbo', table: 'Orders' }, target: { table: 'orders' } },
+        {
+          source: { schema: 'dbo', table: 'Prices' },
+          target: { table: 'prices' },
+          tableMode: { kind: 'history' },
+        },
       ],
       { operation: 'cdc_op' },
     );
@@ -62,7 +67,20 @@ describe('what leaves the source, in the readiness report', () => {
     expect(text).toEqual([
       '|dbo.Customers|Email, Country and the key| |Email: hashed (HMAC-SHA-256 with the salt)|Country as country_code|only where Country in (&#39;CH&#39;, &#39;DE&#39;); the source&#39;s deletes skipped|',
       '|dbo.Orders|every column| |none: values as they are|–|every row|',
+      '|dbo.Prices|every column| |none: values as they are|–|every row; every version kept, valid from cdc_valid_from to cdc_valid_to (null while current)|',
     ]);
+  });
+
+  it('refuses a table mode whose two columns would be one, naming the field', () => {
+    const parsed = entitySchema.safeParse({
+      source: { schema: 'dbo', table: 'Prices' },
+      target: { table: 'prices' },
+      tableMode: { kind: 'history', validFromColumn: 'Valid', validToColumn: 'VALID' },
+    });
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['tableMode', 'validToColumn'],
+      message: "VALID is the mode's other column too: its two columns need two names",
+    });
   });
 
   it('leaves the section out of a pipeline without tables', () => {

@@ -333,6 +333,86 @@ describe.each(SOURCE_TARGET_PAIRS)('a soft-deleting %s table into %s', (sourceKi
   });
 });
 
+describe.each(SOURCE_TARGET_PAIRS)('a %s history table into %s', (sourceKind, targetKind) => {
+  it('keeps a row per version, valid from and to, and verifies the current ones', async () => {
+    const h = await sources.harness(sourceKind);
+    const pipelineId = `hist_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
+    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
+    const t = await h.createTable(`HS${targetKind[0]}`);
+    const name = h.entity(t).target.table;
+    const runner = () =>
+      new PipelineRunner({
+        openSource: () => h.open(),
+        openTarget: () => side.open(),
+        entities: [
+          {
+            ...h.entity(t),
+            tableMode: { kind: 'history', validFromColumn: 'valid_from', validToColumn: 'valid_to' },
+          },
+        ],
+        idleMs: 20,
+      });
+    const caughtUp = async () => {
+      const r = runner();
+      await r.runUntilCaughtUp();
+      expect(r.failure).toBeNull();
+    };
+    // To the millisecond: PostgreSQL's driver reads a timestamp as a Date, SQLite holds the text.
+    const time = (v: unknown) =>
+      v === null || v === undefined
+        ? null
+        : v instanceof Date
+          ? v.toISOString().slice(0, 23)
+          : String(v).replace(' ', 'T').slice(0, 23);
+    const versions = async () =>
+      (await side.rows(name))
+        .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v])))
+        .map((r) => ({ id: String(r.id), name: r.name, from: time(r.valid_from), to: time(r.valid_to) }))
+        // By id and name: a row's names here sort as its versions came (two may share a millisecond).
+        .sort((x, y) => Number(x.id) - Number(y.id) || String(x.name).localeCompare(String(y.name)));
+    await h.insert(t, [
+      { id: 1, name: 'alpha', amount: '1.00' },
+      { id: 2, name: 'beta', amount: '2.00' },
+    ]);
+    await caughtUp();
+    const copied = await versions();
+    expect(copied.map((v) => [v.id, v.name, v.to])).toEqual([
+      ['1', 'alpha', null],
+      ['2', 'beta', null],
+    ]);
+    // Two updates of one row read together, a delete, an insert.
+    await h.update(t, 1, 'alpha 2');
+    await h.update(t, 1, 'alpha 3');
+    await h.remove(t, 2);
+    await h.insert(t, [{ id: 3, name: 'gamma', amount: '3.00' }]);
+    await caughtUp();
+    const after = await versions();
+    // The journal has an entry per update; Change Tracking nets a row's changes since the last read.
+    const names = sourceKind === 'journal' ? ['alpha', 'alpha 2', 'alpha 3'] : ['alpha', 'alpha 3'];
+    expect(after.map((v) => [v.id, v.name, v.to === null ? 'current' : 'ended'])).toEqual([
+      ...names.map((n, i) => ['1', n, i === names.length - 1 ? 'current' : 'ended']),
+      ['2', 'beta', 'ended'],
+      ['3', 'gamma', 'current'],
+    ]);
+    // Each version of row 1 begins when the one before it ended; row 2 ended when it was deleted.
+    const one = after.filter((v) => v.id === '1');
+    for (let i = 1; i < one.length; i++) expect(one[i]?.from).toBe(one[i - 1]?.to);
+    expect(after.find((v) => v.id === '2')?.from).toBe(copied[1]?.from);
+    // Verify compares the current versions: clean, then a planted difference in one is found.
+    const clean = await verifyWith(runner());
+    expect(clean.tables[0]?.counts).toEqual({ missing: 0, extra: 0, different: 0 });
+    expect(clean.tables[0]?.rowsCompared).toBe(2);
+    await side.tamper(
+      name,
+      { column: sourceKind === 'journal' ? 'ID' : 'id', id: 3 },
+      sourceKind === 'journal' ? 'NAME' : 'name',
+      'tampered',
+    );
+    const planted = await verifyWith(runner());
+    expect(planted.tables[0]?.counts).toEqual({ missing: 0, extra: 0, different: 1 });
+  });
+});
+
 describe.each(SOURCE_TARGET_PAIRS)(
   'a shard of three %s tables into one %s table',
   (sourceKind, targetKind) => {

@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
 import { NatsTarget } from '../../../../main/agents/nats/target';
+import { tableKey } from '../../../../main/agents/source';
 import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
@@ -107,9 +108,10 @@ describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the
     }
   });
 
-  it('holds a soft-deleting table, which a stream cannot keep, and says why', async () => {
+  it('holds a soft-deleting table and a history table, which a stream cannot keep, and says why', async () => {
     const h = await sources.harness(kind);
     const t = await h.createTable('SOFT');
+    const history = await h.createTable('HIST');
     const stream = `NATSSOFT_${kind === 'journal' ? 'J' : 'C'}_${process.pid}`;
     streams.push(stream);
     const events: RunnerEvent[] = [];
@@ -124,13 +126,22 @@ describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the
         }),
       entities: [
         { ...h.entity(t), tableMode: { kind: 'softDelete', flagColumn: 'gone', timeColumn: 'gone_at' } },
+        {
+          ...h.entity(history),
+          tableMode: { kind: 'history', validFromColumn: 'valid_from', validToColumn: 'valid_to' },
+        },
       ],
       onEvent: (e) => events.push(e),
       idleMs: 20,
     });
     await runner.runUntilCaughtUp();
     expect(runner.failure).toBeNull();
-    const held = events.find((e) => e.kind === 'table-suspended');
-    expect(held?.kind === 'table-suspended' && held.reason).toMatch(/cannot keep deleted rows flagged/);
+    const held = new Map(
+      events.flatMap((e) => (e.kind === 'table-suspended' ? [[e.table, e.reason] as const] : [])),
+    );
+    expect(held.get(tableKey(h.entity(t).source))).toMatch(/cannot keep deleted rows flagged/);
+    expect(held.get(tableKey(h.entity(history).source))).toMatch(
+      /cannot keep a row per version: a stream's events are each a version already/,
+    );
   });
 });
