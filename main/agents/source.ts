@@ -1,6 +1,7 @@
 // What every source agent offers the runner and the engine: checks, table shapes, a snapshot per
 // table, a change stream from a checkpoint, and a backlog. Both agents pass one contract suite
 // (test/main/agents/contract/sourceAgent.ts) against this interface.
+import type { FilterExpr } from '../../shared/rowFilter';
 import { Buffer } from 'node:buffer';
 import type { CheckResult, Entity } from '../../shared/controlApi';
 import { tableText } from '../../shared/names';
@@ -207,8 +208,15 @@ export interface SourceAgent {
   /**
    * Up to `limit` rows in the source's own key order after `cursor` (null: from the first row), read
    * by one statement. `next` is the cursor after the last row, or null when the table is read to its end.
+   * With `rowFilter` (bound to the table's columns), the source may leave out rows the filter refuses,
+   * as far as it decides them as the engine does (filterPushdown.ts): the caller still filters.
    */
-  readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk>;
+  readChunk(
+    table: TableRef,
+    cursor: string | null,
+    limit: number,
+    options?: { rowFilter?: FilterExpr },
+  ): Promise<SnapshotChunk>;
   /**
    * The rows whose keys are among `keys` (key values as readChunk and changes give them), as they are
    * now, in the form readChunk gives; a key without a row is left out. Verify re-reads rows with it.

@@ -24,6 +24,9 @@ import {
   type TableShape,
 } from '../source';
 import { paramSlices } from '../target';
+import type { FilterExpr } from '../../../shared/rowFilter';
+import { pushdownSql } from '../filterPushdown';
+import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, perSlice, qualified } from '../drivers/mssql/names';
@@ -240,11 +243,18 @@ export class ChangeTrackingSource implements SourceAgent {
    * rolled back later would have no change to mend it). The keys after the cursor are compared by SQL
    * Server with the column's own type and collation, so its order is the one the chunks follow.
    */
-  async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
+  async readChunk(
+    table: TableRef,
+    cursor: string | null,
+    limit: number,
+    options: { rowFilter?: FilterExpr } = {},
+  ): Promise<SnapshotChunk> {
     const shape = await this.shapeOf(table);
     const request = this.pool.request();
     request.input('n', sql.Int, limit);
-    let where = '';
+    // The filter's part SQL Server decides as the engine does: rows it refuses are not read at all.
+    const pushed = options.rowFilter && pushdownSql(options.rowFilter, mssqlPushdown(request, shape, 't'));
+    let where = pushed ? ` WHERE ${pushed}` : '';
     if (cursor !== null) {
       const values = keyValues(cursor);
       const param = shape.key.map((k, i) => bindKey(request, `k${i}`, sourceTypeOf(shape, k), values[i]));
@@ -259,7 +269,7 @@ export class ChangeTrackingSource implements SourceAgent {
       // The leading `>=` lets SQL Server seek on the key's first column; the OR terms do the rest.
       const first = shape.key[0] ?? '';
       const seek = shape.key.length > 1 ? `${column(first)} >= ${param[0]} AND ` : '';
-      where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})`;
+      where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})${pushed ? ` AND ${pushed}` : ''}`;
     }
     const records = await this.positional(
       request,

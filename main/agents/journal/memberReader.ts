@@ -81,18 +81,19 @@ const RRN_ALIAS = 'R';
 const fieldAlias = (i: number) => `C${i}`;
 
 /**
- * A field as the copy selects it, quoted, named by its position. A DDS binary field with decimal
- * positions is an integer to SQL interfaces (IBM support, "Binary Fields Reported as Integer Types"),
- * so it is read through the cast to DECIMAL that IBM advises, its scale kept.
+ * A field as the copy reads it (and a pushed filter compares it), quoted. A DDS binary field with
+ * decimal positions is an integer to SQL interfaces (IBM support, "Binary Fields Reported as Integer
+ * Types"), so it is read through the cast to DECIMAL that IBM advises, its scale kept.
  */
-function selected(f: FieldDef, i: number): string {
+export function fieldRead(f: FieldDef): string {
   const t = f.type;
-  const read =
-    t.kind === 'binary' && t.scale
-      ? `CAST(T.${qi(f.name)} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale}))`
-      : `T.${qi(f.name)}`;
-  return `${read} AS ${qi(fieldAlias(i))}`;
+  return t.kind === 'binary' && t.scale
+    ? `CAST(T.${qi(f.name)} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale}))`
+    : `T.${qi(f.name)}`;
 }
+
+/** A field in the select list, named by its position. */
+const selected = (f: FieldDef, i: number) => `${fieldRead(f)} AS ${qi(fieldAlias(i))}`;
 
 /** The select list of a copy or a re-read: the record number, then every field. */
 const selectList = (layout: FileLayout) =>
@@ -179,6 +180,8 @@ export async function readMemberChunk(
   form: ValueForm,
   cursor: string | null,
   limit: number,
+  /** A row filter's part Db2 decides (filterPushdown.ts), with its values in order. */
+  pushed?: { sql: string; params: readonly IbmiValue[] },
 ): Promise<SnapshotChunk> {
   const several = layout.members.length > 1;
   const m = /^(?:(\d+):)?(\d+)$/.exec(cursor ?? '0');
@@ -191,9 +194,9 @@ export async function readMemberChunk(
   while (index < sources.length && rows.length < wanted) {
     const room = wanted - rows.length;
     const page = await members.c.query(
-      `SELECT ${selectList(layout)} FROM ${sources[index]} T WHERE RRN(T) > ? ` +
+      `SELECT ${selectList(layout)} FROM ${sources[index]} T WHERE RRN(T) > ?${pushed ? ` AND ${pushed.sql}` : ''} ` +
         `ORDER BY RRN(T) FETCH FIRST ${room} ROWS ONLY WITH CS`,
-      [after],
+      [after, ...(pushed?.params ?? [])],
     );
     for (const r of page) rows.push(rowOf(layout, r, several ? (read[index] ?? null) : null, byRrn, form));
     const last = page.at(-1);

@@ -7,7 +7,10 @@ import type { ColumnsOf, LargestValue } from '../spi';
 import type { JournalConfiguration, JournalHostCredentials } from '../../../shared/agents/journal';
 import { effectiveJournalFormats } from '../../../shared/agents/journal';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { clName, type IbmiConnection } from '../../../lib/ibmi/connection';
+import { clName, type IbmiConnection, type IbmiValue } from '../../../lib/ibmi/connection';
+import type { FilterExpr } from '../../../shared/rowFilter';
+import { pushdownSql } from '../filterPushdown';
+import { db2Pushdown } from './filterSql';
 import {
   tableKey,
   type Change,
@@ -376,9 +379,17 @@ export class JournalSource implements SourceAgent {
   }
 
   /** One chunk in relative record number order, member after member (memberReader.ts). */
-  async readChunk(table: TableRef, cursor: string | null, limit: number): Promise<SnapshotChunk> {
+  async readChunk(
+    table: TableRef,
+    cursor: string | null,
+    limit: number,
+    options: { rowFilter?: FilterExpr } = {},
+  ): Promise<SnapshotChunk> {
     const [layout] = await this.layoutsOf([table]);
     if (!layout) throw new Error(`${tableKey(table)} cannot be described.`);
+    // The filter's part Db2 decides as the engine does: rows it refuses are not read at all.
+    const params: IbmiValue[] = [];
+    const sql = options.rowFilter && pushdownSql(options.rowFilter, db2Pushdown(layout, params));
     return readMemberChunk(
       this.members,
       layout,
@@ -387,6 +398,7 @@ export class JournalSource implements SourceAgent {
       this.form,
       cursor,
       limit,
+      sql ? { sql, params } : undefined,
     );
   }
 

@@ -136,10 +136,11 @@ export function shapedSource(
     },
     snapshotStart: (ref) => inner.snapshotStart(ref),
     readChunk: async (ref, cursor, limit) => {
-      const chunk = await inner.readChunk(ref, cursor, limit);
       const t = await shapingOf(ref);
-      if (!t) return chunk;
+      if (!t) return inner.readChunk(ref, cursor, limit);
       const s = usable(t);
+      // The source leaves out what it can of the rows the filter refuses; the rest are refused here.
+      const chunk = await inner.readChunk(ref, cursor, limit, s.rowFilter && { rowFilter: s.rowFilter });
       const rows: Row[] = [];
       for (const r of chunk.rows) if (s.passes(r)) rows.push(s.row(r, COPIED));
       // The cursor is the source's: a chunk whose rows the filter all refused still moves the copy on.

@@ -93,6 +93,8 @@ export interface TableShaping {
   /** A source column's name at the target. */
   targetName(column: string): string;
   readonly filtered: boolean;
+  /** The row filter bound to the source's columns, for the source to push down (filterPushdown.ts). */
+  readonly rowFilter?: FilterExpr;
   readonly skipDeletes: boolean;
   /** A mask is on: a record image the source could not read is kept aside without its bytes. */
   readonly masks: boolean;
@@ -235,8 +237,8 @@ export function tableShaping(
     columns.push({ name, sourceType, nullable: true, provenance: true });
   }
   let filter: ((row: Row) => boolean | null) | null = null;
+  let bound: FilterExpr | undefined;
   if (e.rowFilter !== undefined) {
-    let bound: FilterExpr;
     try {
       bound = bindRowFilter(
         parseRowFilter(e.rowFilter),
@@ -306,6 +308,7 @@ export function tableShaping(
       : (k) => k,
     targetName: (n) => ahead.get(n) ?? n,
     filtered: filter !== null,
+    ...(bound && { rowFilter: bound }),
     skipDeletes: (e.skipOperations ?? []).includes('delete'),
     masks: outs.some((o) => o.write !== null),
   };
