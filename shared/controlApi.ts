@@ -216,6 +216,11 @@ export type TableActivity = z.infer<typeof tableActivitySchema>;
 /** Which entity tables' columns to describe (a table's story in the app). */
 export const columnsQuerySchema = z.strictObject({
   tables: z.array(z.string().min(1).max(300)).min(1).max(100),
+  /**
+   * Also read this many of each table's first rows, shaped as the target gets them (masked, renamed,
+   * filtered): a read of production, so asked for one table at a time, on demand.
+   */
+  sampleRows: z.number().int().min(1).max(20).optional(),
 });
 export const tableColumnsSchema = z.object({
   /** `schema.table` as the entity writes it. */
@@ -245,6 +250,18 @@ export const tableColumnsSchema = z.object({
   mode: z.string().nullable(),
   /** Why the entity's shaping does not fit the table (it is held at Start); null when it fits. */
   shapingProblem: z.string().nullable(),
+  /**
+   * With `sampleRows`: the table's first rows as the target gets them, each value as text (bytes in
+   * hex), under the target's column names; null when not asked, or when the shaping does not fit.
+   * `read` is how many rows the source answered for them (the filter refused the others).
+   */
+  sample: z
+    .object({
+      columns: z.array(z.string()),
+      rows: z.array(z.array(z.string().nullable())),
+      read: z.number().int(),
+    })
+    .nullable(),
 });
 export const columnsAnswerSchema = z.object({
   agentId: idSchema,

@@ -11,6 +11,7 @@ import type { TableSnapshot } from '../../shared/snapshots';
 import type { VerifyAction, VerifyReport } from '../../shared/verify';
 import type { Checkpoint, ColumnShape, ErrorVerdict, Row, SourceAgent, TableRef, TableShape } from './source';
 import type { Target } from './target';
+import type { FilterExpr } from '../../shared/rowFilter';
 
 /** An agent's settings before its type is known: what the engine holds between requests. */
 export type Settings = Record<string, unknown>;
@@ -122,6 +123,17 @@ export interface AgentRuntime {
     entities: readonly Entity[],
     refs: readonly TableRef[],
   ): Promise<TableShape[]>;
+  /**
+   * The first rows of a table as the source reads them for a copy (up to `limit`, the filter pushed
+   * down where the source can): a table's story shows them as the target would get them.
+   */
+  sample?(
+    agent: ResolvedAgent,
+    entities: readonly Entity[],
+    ref: TableRef,
+    limit: number,
+    rowFilter?: FilterExpr,
+  ): Promise<Row[]>;
   /** The largest value of each column asked, read at the source now (a scan of those columns). */
   largestValues?(
     agent: ResolvedAgent,
@@ -187,6 +199,8 @@ export interface SourceAdmin {
   columns?(refs: readonly TableRef[]): Promise<TableShape[]>;
   /** The largest value each column asked holds now: a scan of those columns, so asked only for a few. */
   largestValues?(asked: readonly ColumnsOf[]): Promise<LargestValue[]>;
+  /** The first rows of a table, read as a copy reads them (AgentRuntime.sample). */
+  sample?(ref: TableRef, limit: number, rowFilter?: FilterExpr): Promise<Row[]>;
   /** The checkpoint kept at the source; empty before the first snapshot finished. */
   loadCheckpoint(): Promise<Checkpoint>;
   backlog(entities: readonly Entity[], checkpoint: Checkpoint): Promise<BacklogFigure>;

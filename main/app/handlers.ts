@@ -389,8 +389,13 @@ export const handlers: Handlers = {
   listPipelineEvents: ({ profileId, pipelineId }, deps) =>
     onEngine(deps, profileId, (client) => client.listEvents({ pipelineId })),
 
-  describeEngineTableColumns: ({ profileId, pipelineId, agentId, tables }, deps) =>
-    onEngine(deps, profileId, (client) => client.describeTableColumns({ pipelineId, agentId }, { tables })),
+  describeEngineTableColumns: ({ profileId, pipelineId, agentId, tables, sampleRows }, deps) =>
+    onEngine(deps, profileId, (client) =>
+      client.describeTableColumns(
+        { pipelineId, agentId },
+        { tables, ...(sampleRows !== undefined && { sampleRows }) },
+      ),
+    ),
   listEngineTables: ({ profileId, pipelineId, agentId }, deps) =>
     onEngine(deps, profileId, (client) => client.listAgentTables({ pipelineId, agentId })),
 

@@ -86,6 +86,18 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
       );
     },
 
+    sample: async (agent, entities, ref, limit, rowFilter) => {
+      const role = sourceRoleOf(agent);
+      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
+      return withAdmin(
+        agent,
+        role,
+        entities,
+        async (admin) => (admin.sample ? admin.sample(ref, limit, rowFilter) : []),
+        true,
+      );
+    },
+
     largestValues: async (agent, entities, asked) => {
       const role = sourceRoleOf(agent);
       if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);

@@ -1,7 +1,8 @@
 // Shaping a table as a DBA does, in a real browser (docs/shaping.md): a row filter typed in the picker
 // with its parse error beside it as it is typed, then saved; in the table's story a name masked and a
-// column renamed, saved, the table copied again at once and the replica holding exactly that; a hash
-// without a salt said to hold the table, before Start; axe clean.
+// column renamed, saved, the table copied again at once and the replica holding exactly that, and the
+// story's rows showing the masked values under the new names; a hash without a salt said to hold the
+// table, before Start; axe clean.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -110,6 +111,17 @@ describe('shaping a table', () => {
       [3, `M${'*'.repeat(10)}`, '2026-01-07 11:45:00.000'],
       [4, `É${'*'.repeat(17)}`, '2026-02-01 08:15:00.000'],
     ]);
+    // The rows as the target gets them, read from the source through the shaping, on demand.
+    await story.getByRole('button', { name: 'Show the first 5 rows, shaped' }).click();
+    const sample = story.getByRole('table', { name: 'Rows of dbo.Customers as the target gets them' });
+    const headers = await sample.getByRole('columnheader').allTextContents();
+    expect(headers).toContain('Created');
+    expect(headers).not.toContain('CreatedAt');
+    const cells = (await sample.getByRole('row').allTextContents()).slice(1);
+    expect(cells).toHaveLength(2);
+    expect(cells[0]).toContain(`M${'*'.repeat(10)}`);
+    expect(cells[1]).toContain(`É${'*'.repeat(17)}`);
+    expect(cells.join(' ')).toContain('2026-01-07 11:45:00.000');
     await screenshot(page, 'shaping-story');
     expect(await scanAccessibility(page)).toEqual([]);
   });

@@ -46,6 +46,8 @@ function admin(source: ChangeTrackingSource): SourceAdmin {
     catalog: () => changeTrackingCatalog(source.pool),
     columns: (refs) => source.describe(refs),
     largestValues: (asked) => largestValues(source.pool, asked),
+    sample: async (ref, limit, rowFilter) =>
+      (await source.readChunk(ref, null, limit, rowFilter && { rowFilter })).rows,
     loadCheckpoint: () => source.loadCheckpoint(),
     backlog: async (entities, checkpoint) => {
       const backlog = await source.backlog(entities.map(tableRefOf), checkpoint);

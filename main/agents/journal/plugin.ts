@@ -38,6 +38,8 @@ function admin(source: JournalSource, user: string): SourceAdmin {
     catalog: () => journalCatalog(source.c, source.sync.library),
     columns: (refs) => source.describe(refs),
     largestValues: (asked) => source.largestValues(asked),
+    sample: async (ref, limit, rowFilter) =>
+      (await source.readChunk(ref, null, limit, rowFilter && { rowFilter })).rows,
     loadCheckpoint: () => source.loadCheckpoint(),
     // The spec's query on the checkpoint table (source-agents.md, "Monitoring the journal backlog").
     // With the warnings before loss, from the checkpoint the engine read.

@@ -1,6 +1,7 @@
 // One table's story, opened from the Tables section: its columns on both sides (the source's type and
-// the type the target declares), its copies, what changed at the source and what the pipeline did, its
-// last changes applied, and what each verify found of it.
+// the type the target declares), on demand its first rows as the target gets them, its copies, what
+// changed at the source and what the pipeline did, its last changes applied, and what each verify
+// found of it.
 import { useFocusOn } from '../../ui/useFocusOn';
 import { useEffect, useState } from 'react';
 import type { ColumnsAnswer } from '../../../shared/controlApi';
@@ -24,6 +25,89 @@ function Lines({ title, lines, empty }: { title: string; lines: StoryLine[]; emp
             </li>
           ))}
         </ol>
+      )}
+    </>
+  );
+}
+
+type Sample = NonNullable<ColumnsAnswer['tables'][number]['sample']>;
+/** Rows a story's sample shows: a glance at what leaves the source, not a browser of the table. */
+const SAMPLE_ROWS = 5;
+
+/** The table's first rows as the target gets them, read on demand (a read of production). */
+function SampleRows({ table, saved }: { table: string; saved: number }) {
+  // The table a DBA asked rows of: read then, and again after each save while it is shown.
+  const [wanted, setWanted] = useState<string | undefined>();
+  const [sample, setSample] = useState<
+    { table: string; saved: number; answer: Sample | string } | undefined
+  >();
+  const asked = wanted === table;
+  const current = sample?.table === table && sample.saved === saved ? sample : undefined;
+  const shown = asked ? (current ?? (sample?.table === table ? sample : undefined)) : undefined;
+  const reading = asked && current === undefined;
+  useEffect(() => {
+    const { api } = useStore.getState();
+    const at = address();
+    if (!asked || !api || !at) return;
+    let live = true;
+    api
+      .describeEngineTableColumns({ ...at, tables: [table], sampleRows: SAMPLE_ROWS })
+      .then((answer) => {
+        const found = answer.tables[0]?.sample;
+        if (live)
+          setSample({
+            table,
+            saved,
+            answer: found ?? 'The shaping does not fit the table: no row is shaped.',
+          });
+      })
+      .catch((error: unknown) => live && setSample({ table, saved, answer: failure(at, error) }));
+    return () => {
+      live = false;
+    };
+  }, [asked, table, saved]);
+  return (
+    <>
+      <h5>Rows as the target gets them</h5>
+      {shown === undefined ? (
+        <p className="row-actions">
+          <button type="button" disabled={reading} onClick={() => setWanted(table)}>
+            {reading ? 'Reading…' : `Show the first ${SAMPLE_ROWS} rows, shaped`}
+          </button>
+        </p>
+      ) : typeof shown.answer === 'string' ? (
+        <p role="alert" className="problem">
+          {shown.answer}
+        </p>
+      ) : shown.answer.rows.length === 0 ? (
+        <p className="muted">
+          None: of the {count(shown.answer.read)} rows read first, the filter let none through.
+        </p>
+      ) : (
+        <table className="tables" aria-label={`Rows of ${table} as the target gets them`}>
+          <caption className="muted">
+            The first {count(shown.answer.rows.length)} rows the filter lets through, masked and renamed as
+            the target holds them.
+          </caption>
+          <thead>
+            <tr>
+              {shown.answer.columns.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.answer.rows.map((r, i) => (
+              <tr key={i}>
+                {r.map((v, j) => (
+                  <td key={j}>{v ?? <span className="muted">null</span>}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </>
   );
@@ -137,6 +221,7 @@ export function TableStory({ table }: { table: string }) {
               The shaping does not fit the table, so it is held at Start: {described.shapingProblem}
             </p>
           )}
+          {!described.shapingProblem && <SampleRows table={table} saved={saved} />}
           {editing ? (
             <ShapingEditor table={table} columns={described.columns} onSaved={() => setSaved((n) => n + 1)} />
           ) : (
