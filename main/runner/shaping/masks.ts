@@ -2,10 +2,10 @@
 // works on the value's portable form (the text a target would write), so a copy and a change of one
 // value mask alike whichever driver read it, and a hash of 10.50 is the same from SQL Server and IBM i.
 import { Buffer } from 'node:buffer';
-import { createHmac } from 'node:crypto';
 import type { Mask } from '../../../shared/shaping';
 import type { ColumnShape, RowValue } from '../../agents/source';
 import { portable } from '../../agents/targetValues';
+import { hmacSha256 } from './hmacSha256';
 
 /** The hash's output: 64 lower-case hex digits. */
 const HASHED_TYPE = 'varchar(64)';
@@ -35,13 +35,11 @@ export function maskWriter(c: ColumnShape, mask: Mask, salt: string | undefined)
   switch (mask.kind) {
     case 'hash': {
       if (salt === undefined) throw new Error(`column ${c.name} is hashed, but the source has no mask salt`);
+      const hmac = hmacSha256(salt);
       return (v) => {
         if (v === null) return null;
         const p = portable(c, v);
-        const hmac = createHmac('sha256', salt);
-        if (p instanceof Uint8Array) hmac.update(p);
-        else hmac.update(String(p), 'utf8');
-        return hmac.digest('hex');
+        return p instanceof Uint8Array ? hmac.bytes(p) : hmac.text(String(p));
       };
     }
     case 'constant':
