@@ -17,6 +17,18 @@ export const failed = (id: string, message: string, remedy: string, fix?: string
   ...(fix !== undefined && { fix }),
 });
 
+/**
+ * A warning: what it checks holds, but not in full (the run goes on); `remedy` null when there is
+ * nothing to do, `fix` the statement the engine can apply for it.
+ */
+export const warning = (id: string, message: string, remedy: string | null, fix?: string): CheckResult => ({
+  id,
+  status: 'warning',
+  message,
+  remedy,
+  ...(fix !== undefined && { fix }),
+});
+
 /** A check that could not run, and why: not a failure of what it checks, which is still unknown. */
 export const unchecked = (id: string, why: string, remedy: string): CheckResult => ({
   id,

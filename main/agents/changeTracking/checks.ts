@@ -10,7 +10,7 @@ import type {
   ChangeTrackingHostCredentials,
 } from '../../../shared/agents/changeTracking';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
-import { failed, passed, unchecked } from '../checkResults';
+import { failed, passed, unchecked, warning } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
 import { bracket, byTableName, perSlice, qualified, sameName } from '../drivers/mssql/names';
 import { SYNC_SCHEMA } from './names';
@@ -154,13 +154,11 @@ async function checkSchemasCatalog(
   try {
     const r = await pool.request().query<{ name: string }>('SELECT name FROM sys.schemas');
     return {
-      result: {
+      result: warning(
         id,
-        status: 'warning',
-        message: `${SCHEMAS_ERROR} The database "${c.databaseName}" has a case-sensitive collation: catalogue names only match in lower case. Engines that read SYS.SCHEMAS in upper case stop here; this app's local runner reads sys.schemas and works.`,
-        remedy:
-          'Use a sync engine version that reads catalogue views in lower case, or a database with a case-insensitive collation.',
-      },
+        `${SCHEMAS_ERROR} The database "${c.databaseName}" has a case-sensitive collation: catalogue names only match in lower case. Engines that read SYS.SCHEMAS in upper case stop here; this app's local runner reads sys.schemas and works.`,
+        'Use a sync engine version that reads catalogue views in lower case, or a database with a case-insensitive collation.',
+      ),
       schemas: r.recordset.map((x) => x.name),
       readable: true,
     };
@@ -215,13 +213,12 @@ async function checkPermissions(
   tables: TableRef[],
 ): Promise<CheckResult[]> {
   if (tables.length === 0) {
-    const none = (id: string): CheckResult => ({
-      id,
-      status: 'warning',
-      message: 'No entities yet: there are no tables to check.',
-      remedy:
+    const none = (id: string): CheckResult =>
+      warning(
+        id,
+        'No entities yet: there are no tables to check.',
         "Choose the tables to replicate (the pipeline's Tables section in the app, or PUT …/entities), then check again.",
-    });
+      );
     return [none('table-permissions'), none('view-change-tracking')];
   }
   // Bounded statements whatever the number of entities (SQL Server takes at most 2,100 parameters).

@@ -5,7 +5,7 @@
 import type sql from 'mssql';
 import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
 import type { CheckResult } from '../../../shared/controlApi';
-import { passed } from '../checkResults';
+import { passed, warning } from '../checkResults';
 import { bracket } from '../drivers/mssql/names';
 
 export const COMMIT_TIMES_CHECK = 'commit-times';
@@ -24,17 +24,14 @@ export async function commitTimeCheck(
   if (row?.state === 1 || row?.perf === 1)
     return passed(COMMIT_TIMES_CHECK, 'The login reads commit times live (sys.dm_tran_commit_table).');
   const login = bracket(c.username);
-  return {
-    id: COMMIT_TIMES_CHECK,
-    status: 'warning',
-    message:
-      `The login "${c.username}" holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE, so ` +
+  return warning(
+    COMMIT_TIMES_CHECK,
+    `The login "${c.username}" holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE, so ` +
       'sys.dm_tran_commit_table shows it a commit only after the next CHECKPOINT. Changes still replicate, ' +
       'but the commit time column, the source lag and the retention warning are empty (null) for the ' +
       'newest changes until then.',
-    remedy:
-      'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
+    'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
       'on earlier versions VIEW SERVER STATE. Then test again.',
-    fix: `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`,
-  };
+    `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`,
+  );
 }

@@ -8,6 +8,7 @@ import { labelOf } from '../../../shared/config/parse';
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { IBMI_NAME } from '../../../shared/config/fields';
 import { clName, type IbmiConnection, type IbmiRow, cellText as text } from '../../../lib/ibmi/connection';
+import { warning } from '../checkResults';
 import { tableKey, tableRefOf } from '../source';
 import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals';
 import { addedColumnClash, MEMBER_COLUMN } from './assemble';
@@ -44,12 +45,11 @@ const SUGGESTED: {
 
 export function profileCheck(user: string, profile: IbmiRow | undefined): CheckResult {
   if (!profile)
-    return {
-      id: 'user-profile',
-      status: 'warning',
-      message: `QSYS2.USER_INFO shows no profile ${user}: it cannot be compared with the suggested one.`,
-      remedy: null,
-    };
+    return warning(
+      'user-profile',
+      `QSYS2.USER_INFO shows no profile ${user}: it cannot be compared with the suggested one.`,
+      null,
+    );
   const rows = SUGGESTED.map((p) => ({ ...p, found: p.shown(profile[p.column] ?? null) }));
   // Only a valid profile name is put in a command: anything else would change what the command does.
   const name = clName(user);

@@ -9,7 +9,7 @@ import { bytes } from '../../../shared/format';
 import type { ColumnShape, TableShape } from '../source';
 import { tableKey } from '../source';
 import type { LargestValue, SourceOrigin } from '../spi';
-import { failed, passed } from '../checkResults';
+import { failed, passed, warning } from '../checkResults';
 import { TableEnvelope } from './envelope';
 import { declaredSize, hasNoBound } from '../columnWidths';
 
@@ -115,7 +115,7 @@ export function payloadChecks(
   // hold such a value: a warning.
   return over.length + tooLargeNow.length > 0
     ? [failed('message-size', message, fix)]
-    : [{ id: 'message-size', status: 'warning', message, remedy: fix }];
+    : [warning('message-size', message, fix)];
 }
 
 /** An event's bytes around its row: the schema part (when sent), the source block, the keys. */
