@@ -281,8 +281,10 @@ describe("a new DBA's whole flow", () => {
     await openSection(page, 'Status');
     await page.getByRole('button', { name: 'Stop…' }).click();
     await page.getByRole('button', { name: 'Yes, stop it' }).click();
+    // The runner stops once the step in flight is done: with the workload writing, on a loaded
+    // machine, that takes longer than a poll's default second.
     await expect
-      .poll(() => state.textContent())
+      .poll(() => state.textContent(), { timeout: 15_000 })
       .toBe('stopped')
       .catch(async (e: unknown) => {
         await screenshot(page, 'flow-ct-stop-debug');
@@ -463,7 +465,7 @@ describe("a new DBA's whole flow", () => {
     await press('Status');
     await press('Stop…');
     await press('Yes, stop it');
-    await expect.poll(() => state.textContent()).toBe('stopped');
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe('stopped');
     expect(errors).toEqual([]);
     // Every screen of the flow in words: no configuration key, no method name.
     expect(await keysSeen.get(page)?.()).toEqual([]);
