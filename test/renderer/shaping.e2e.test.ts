@@ -1,8 +1,9 @@
 // Shaping a table as a DBA does, in a real browser (docs/shaping.md): a row filter typed in the picker
 // with its parse error beside it as it is typed, then saved; in the table's story a name masked and a
 // column renamed, saved, the table copied again at once and the replica holding exactly that, and the
-// story's rows showing the masked values under the new names; a hash without a salt said to hold the
-// table, before Start; axe clean.
+// story's rows showing the masked values under the new names; the history mode chosen, the table made
+// again with its versions' columns; a hash without a salt said to hold the table, before Start; axe
+// clean.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -123,6 +124,33 @@ describe('shaping a table', () => {
     expect(cells[1]).toContain(`É${'*'.repeat(17)}`);
     expect(cells.join(' ')).toContain('2026-01-07 11:45:00.000');
     await screenshot(page, 'shaping-story');
+    expect(await scanAccessibility(page)).toEqual([]);
+  });
+
+  it('keeps every version once the mode is history: the table made again, each row current', async () => {
+    const story = page.getByRole('region', { name: 'Story of dbo.Customers' });
+    const form = story.getByRole('form', { name: 'Shaping of dbo.Customers' });
+    const modes = form.getByRole('group', { name: 'How the target holds the rows' });
+    expect(await modes.getByRole('radio', { name: /^Live/ }).isChecked()).toBe(true);
+    await modes.getByRole('radio', { name: /^History/ }).check();
+    await form.getByRole('button', { name: 'Save shaping' }).click();
+    await expect
+      .poll(() => form.getByRole('status').textContent())
+      .toContain('its shaping changed, so the rows already at the target are copied again now.');
+    expect((await local.listEntities({ pipelineId: ids.pipelineId })).entities[0]?.tableMode).toEqual({
+      kind: 'history',
+      validFromColumn: 'cdc_valid_from',
+      validToColumn: 'cdc_valid_to',
+    });
+    await story
+      .getByText('Mode: every version kept, valid from cdc_valid_from to cdc_valid_to (null while current).')
+      .waitFor();
+    await until('the copy under history', async () => (await copies()) === 3);
+    // The replica's table was made again for its versions: the copied rows are current ones.
+    expect(replica().map((r) => [r.CustomerId, r.cdc_valid_to, typeof r.cdc_valid_from])).toEqual([
+      [3, null, 'string'],
+      [4, null, 'string'],
+    ]);
     expect(await scanAccessibility(page)).toEqual([]);
   });
 
