@@ -174,6 +174,13 @@ export function shapingSummary(e: {
   };
 }
 
+/** Each mode's short name, as the table picker offers them. */
+export const TABLE_MODE_NAMES: Record<TableMode['kind'], string> = {
+  live: 'live',
+  softDelete: 'soft delete',
+  history: 'history',
+};
+
 /** A table's mode in words (the readiness report, a table's story). */
 export function tableModeText(mode: TableMode): string {
   switch (mode.kind) {

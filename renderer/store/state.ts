@@ -28,6 +28,7 @@ import type { SeriesAnswer, SeriesWindow } from '../../shared/liveFeed';
 import type { AlertSettings, FleetEngine } from '../../shared/push';
 import type { PipelineSection, Screen } from '../../shared/route';
 import type { SandboxDetails } from '../../shared/sandbox';
+import type { TableMode } from '../../shared/shaping';
 import type { SnapshotsAnswer } from '../../shared/snapshots';
 import type { VerifyAnswer } from '../../shared/verify';
 import type { Api } from '../platform/api';
@@ -141,6 +142,8 @@ export interface ChosenTable {
   keyless?: boolean;
   /** Its row filter as typed (docs/shaping.md); empty or left out: every row. */
   rowFilter?: string;
+  /** How the target holds its rows (docs/shaping.md); left out: live. */
+  tableMode?: TableMode['kind'];
 }
 
 export interface TablePickerState {

@@ -9,6 +9,7 @@ import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
 import { count } from '../../shared/format';
 import { rowFilterProblem } from '../../shared/rowFilter';
+import { tableModeSchema, type TableMode } from '../../shared/shaping';
 import type { ChosenTable, PickerAddress, TablePickerState } from './state';
 
 export const keyOf = (t: { schema: string; table: string }) => JSON.stringify([t.schema, t.table]);
@@ -57,6 +58,7 @@ export async function openPicker(address: PickerAddress): Promise<void> {
           target: e.target.table,
           ...(e.schemaChanges && { schemaChanges: e.schemaChanges }),
           ...(e.rowFilter !== undefined && { rowFilter: e.rowFilter }),
+          ...(e.tableMode && e.tableMode.kind !== 'live' && { tableMode: e.tableMode.kind }),
           ...(e.rowIdentification.kind === 'rrn' && { rowIdentification: { kind: 'rrn' as const } }),
           ...(e.rowIdentification.kind === 'logicalKey' && {
             rowIdentification: {
@@ -152,6 +154,7 @@ export function toggle(t: CatalogTable, on: boolean): void {
               target: p.chosen[key]?.target ?? defaultTarget(p.address.agentType, t),
               ...(p.chosen[key]?.rowIdentification && { rowIdentification: p.chosen[key].rowIdentification }),
               ...(p.chosen[key]?.rowFilter !== undefined && { rowFilter: p.chosen[key].rowFilter }),
+              ...(p.chosen[key]?.tableMode && { tableMode: p.chosen[key].tableMode }),
               ...(keylessRule(p.address.agentType, t)?.kind === 'choose-key' && { keyless: true }),
             },
           ] as const,
@@ -219,6 +222,19 @@ export function setRowFilter(key: string, rowFilter: string): void {
   });
 }
 
+/** A chosen table's mode at the target: live (left out), soft delete or history. */
+export function setTableMode(key: string, mode: TableMode['kind']): void {
+  update((p) => {
+    const table = p.chosen[key];
+    if (!table) return {};
+    const { tableMode: _was, ...rest } = table;
+    return {
+      chosen: { ...p.chosen, [key]: mode === 'live' ? rest : { ...rest, tableMode: mode } },
+      result: undefined,
+    };
+  });
+}
+
 /** A chosen table's own schema-change policy, or the pipeline's again (undefined). */
 export function setSchemaChanges(key: string, schemaChanges: SchemaChanges | undefined): void {
   update((p) => {
@@ -256,6 +272,7 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
     const {
       schemaChanges: _stored,
       rowFilter: _filter,
+      tableMode: storedMode,
       ...before
     } = stored.get(key) ?? {
       source: { schema: t.schema, table: t.table },
@@ -274,6 +291,11 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
             : { kind: 'primaryKey' },
       ...(t.schemaChanges && { schemaChanges: t.schemaChanges }),
       ...(t.rowFilter?.trim() && { rowFilter: t.rowFilter.trim() }),
+      // The stored mode's column names are kept; a mode chosen anew takes its default names.
+      ...(t.tableMode && {
+        tableMode:
+          storedMode?.kind === t.tableMode ? storedMode : tableModeSchema.parse({ kind: t.tableMode }),
+      }),
     };
   });
 }

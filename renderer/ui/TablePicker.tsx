@@ -22,11 +22,17 @@ import {
   setRowIdentification,
   setSchemaChanges,
   setRowFilter,
+  setTableMode,
   setTarget,
   toggle,
 } from '../store/tablePicker';
 import type { ChosenTable } from '../store/state';
 import { rowFilterProblem } from '../../shared/rowFilter';
+import { TABLE_MODE_NAMES, type TableMode } from '../../shared/shaping';
+
+/** A mode chosen in the select: one of the schema's kinds (anything else is live). */
+const tableModeKind = (value: string): TableMode['kind'] =>
+  value === 'softDelete' || value === 'history' ? value : 'live';
 
 /** A chosen table's row filter, its parse error beside it as it is typed (docs/shaping.md). */
 function RowFilterInput({ tableKey, name, value }: { tableKey: string; name: string; value: string }) {
@@ -207,6 +213,7 @@ export function TablePicker() {
             <th scope="col">Target table</th>
             <th scope="col">Schema changes</th>
             <th scope="col">Row filter</th>
+            <th scope="col">Mode</th>
           </tr>
         </thead>
         <tbody>
@@ -277,6 +284,21 @@ export function TablePicker() {
                   )}
                 </td>
                 <td>{pick && <RowFilterInput tableKey={key} name={name} value={pick.rowFilter ?? ''} />}</td>
+                <td>
+                  {pick && (
+                    <select
+                      aria-label={`Mode of ${name} at the target`}
+                      value={pick.tableMode ?? 'live'}
+                      onChange={(e) => setTableMode(key, tableModeKind(e.target.value))}
+                    >
+                      {Object.entries(TABLE_MODE_NAMES).map(([mode, words]) => (
+                        <option key={mode} value={mode}>
+                          {words}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </td>
               </tr>
             );
           })}

@@ -1,9 +1,9 @@
 // Shaping a table as a DBA does, in a real browser (docs/shaping.md): a row filter typed in the picker
-// with its parse error beside it as it is typed, then saved; in the table's story a name masked and a
-// column renamed, saved, the table copied again at once and the replica holding exactly that, and the
-// story's rows showing the masked values under the new names; the history mode chosen, the table made
-// again with its versions' columns; a hash without a salt said to hold the table, before Start; axe
-// clean.
+// with its parse error beside it as it is typed, and a mode chosen there, then saved; in the table's
+// story a name masked and a column renamed, saved, the table copied again at once and the replica
+// holding exactly that, and the story's rows showing the masked values under the new names; the
+// history mode chosen, the table made again with its versions' columns; a hash without a salt said to
+// hold the table, before Start; axe clean.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -68,13 +68,19 @@ describe('shaping a table', () => {
     expect(await scanAccessibility(page)).toEqual([]);
     await filter.fill("Country = 'FR'");
     expect(await filter.getAttribute('aria-invalid')).toBe('false');
+    // The table's mode, chosen in the picker too.
+    await page.getByLabel('Mode of dbo.Customers at the target').selectOption('soft delete');
     await page.getByRole('button', { name: 'Save 1 table' }).click();
     await expect
       .poll(() => page.getByLabel('Save result').textContent())
       .toBe('Saved: the pipeline replicates 1 table.');
-    expect((await local.listEntities({ pipelineId: ids.pipelineId })).entities[0]?.rowFilter).toBe(
-      "Country = 'FR'",
-    );
+    const [saved] = (await local.listEntities({ pipelineId: ids.pipelineId })).entities;
+    expect(saved?.rowFilter).toBe("Country = 'FR'");
+    expect(saved?.tableMode).toEqual({
+      kind: 'softDelete',
+      flagColumn: 'cdc_deleted',
+      timeColumn: 'cdc_deleted_at',
+    });
   });
 
   it('masks and renames columns in the table’s story, and the replica follows at once', async () => {
@@ -131,7 +137,8 @@ describe('shaping a table', () => {
     const story = page.getByRole('region', { name: 'Story of dbo.Customers' });
     const form = story.getByRole('form', { name: 'Shaping of dbo.Customers' });
     const modes = form.getByRole('group', { name: 'How the target holds the rows' });
-    expect(await modes.getByRole('radio', { name: /^Live/ }).isChecked()).toBe(true);
+    // The mode the picker chose.
+    expect(await modes.getByRole('radio', { name: /^Soft delete/ }).isChecked()).toBe(true);
     await modes.getByRole('radio', { name: /^History/ }).check();
     await form.getByRole('button', { name: 'Save shaping' }).click();
     await expect
