@@ -105,7 +105,11 @@ export const snapshotBenchmark: Benchmark = {
         postgres: await rawWriteRate('postgres', dir, schema),
       };
       figures.push(
-        { name: 'snapshot.raw.sqlite.write', value: rawWrite.sqlite, unit: 'rows/s (fastest prepared insert)' },
+        {
+          name: 'snapshot.raw.sqlite.write',
+          value: rawWrite.sqlite,
+          unit: 'rows/s (fastest prepared insert)',
+        },
         { name: 'snapshot.raw.postgres.write', value: rawWrite.postgres, unit: 'rows/s (COPY)' },
       );
       for (const make of [sqlServerWorld, ibmiWorld]) {
