@@ -89,24 +89,26 @@ const sqlServer = {
 };
 
 describe("the engine's own tables are never an entity's target", () => {
-  it.each(['_cdc_checkpoint', '_CDC_Checkpoint', 'sqlite_stat1', 'Orders__rebuild'])(
+  it.each(['_cdc_checkpoint', '_CDC_Checkpoint', 'sqlite_stat1', 'Orders__rebuild', 'CDC_OPEN_orders'])(
     'SQLite refuses %j with 422 naming the field',
     async (table) => {
       const id = await pipeline('change-tracking');
       const r = await refusalInWords(put(id, { entities: [entity(['dbo', 'Orders'], { table })] }));
       expect(r.status).toBe(422);
       expect(r.pointers).toEqual(['/entities/0/target/table']);
-      expect(r.detail).toMatch(/keeps|checkpoint|scratch/);
+      expect(r.detail).toMatch(/keeps|checkpoint|scratch|history indexes/);
       expect((await e.client.listEntities({ pipelineId: id })).entities).toEqual([]);
     },
   );
 
-  it('PostgreSQL refuses its checkpoint table in any schema, and a staging name', async () => {
+  it('PostgreSQL refuses its checkpoint table in any schema, a staging name and an index name', async () => {
     const id = await pipeline('change-tracking', postgres('shared'));
     for (const target of [
       { table: '_cdc_checkpoint' },
       { schema: 'other', table: '_cdc_checkpoint' },
       { table: 'cdc_stage_1' },
+      // A history table's index shares the schema's names with tables.
+      { table: 'cdc_open_orders' },
     ]) {
       const r = await refusalInWords(put(id, { entities: [entity(['dbo', 'Orders'], target)] }));
       expect(r.status).toBe(422);
