@@ -263,10 +263,11 @@ export class PostgresTarget implements Target {
     await this.createIfAbsent(`CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (pipeline_id text NOT NULL,
       source_table text NOT NULL, position text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (pipeline_id, source_table))`);
+    const historyTables = await this.historyTables(tables);
     for (const t of tables) {
       this.tables.set(t.source, t);
       // A table whose mode changed to or from history is made again: its rows are copied again anyway.
-      if ((await this.isHistoryTable(t)) === (t.history === undefined))
+      if (historyTables.get(this.tableName(t)) === (t.history === undefined))
         await this.pool.query(`DROP TABLE IF EXISTS ${this.tableName(t)}`);
       const columns = t.columns.map(
         (c) => `${q(c.name)} ${postgresType(c, this.o.preciseTimes)}${c.nullable ? '' : ' NOT NULL'}`,
@@ -283,15 +284,19 @@ export class PostgresTarget implements Target {
     }
   }
 
-  /** Whether the table at the target keeps versions (has the runner's index); undefined when absent. */
-  private async isHistoryTable(t: TargetTable): Promise<boolean | undefined> {
-    const { rows } = await this.pool.query<{ present: boolean; history: boolean }>(
-      `SELECT to_regclass($1) IS NOT NULL AS present, EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c
-         ON c.oid = i.indexrelid WHERE i.indrelid = to_regclass($1) AND c.relname = $2) AS history`,
-      [this.tableName(t), openIndexName(t)],
+  /**
+   * Of the tables that exist at the target, by qualified name, whether each keeps versions (has the
+   * runner's index): one catalogue query for them all, however many tables a pipeline has.
+   */
+  private async historyTables(tables: readonly TargetTable[]): Promise<Map<string, boolean>> {
+    if (tables.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ name: string; history: boolean }>(
+      `SELECT t.name, EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+         WHERE i.indrelid = to_regclass(t.name) AND c.relname = t.index) AS history
+       FROM unnest($1::text[], $2::text[]) AS t (name, index) WHERE to_regclass(t.name) IS NOT NULL`,
+      [tables.map((t) => this.tableName(t)), tables.map(openIndexName)],
     );
-    const [row] = rows;
-    return row?.present ? row.history : undefined;
+    return new Map(rows.map((r) => [r.name, r.history]));
   }
 
   async dropTable(t: TargetTable): Promise<void> {
@@ -554,7 +559,7 @@ export class PostgresTarget implements Target {
     const h = t.history as { from: string; to: string };
     const w = this.writerOf(t);
     const name = this.tableName(t);
-    const typed = t.columns.map((c) => `${q(c.name)}`).join(', ');
+    const casts = t.columns.map((c) => `::${postgresType(c, this.o.preciseTimes)}`);
     const sameKey = t.key.map((k) => `t.${q(k)} = v.${q(k)}`).join(' AND ');
     const compared = comparedColumns(t);
     const row = (prefix: string) => `(${compared.map((c) => `${prefix}.${q(c.name)}`).join(', ')})`;
@@ -566,11 +571,11 @@ export class PostgresTarget implements Target {
       const tuples = chunk.map((r) => {
         const marks = this.values(t, w, r).map((v, i) => {
           params.push(v);
-          return `$${params.length}::${postgresType(t.columns[i] as ColumnShape, this.o.preciseTimes)}`;
+          return `$${params.length}${casts[i] as string}`;
         });
         return `(${marks.join(', ')})`;
       });
-      const v = `(VALUES ${tuples.join(', ')}) AS v (${typed})`;
+      const v = `(VALUES ${tuples.join(', ')}) AS v (${w.columns.join(', ')})`;
       // Two statements: an index is checked row by row, so the old version ends before the new opens.
       if (compared.length > 0)
         await client.query(
