@@ -21,6 +21,12 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
   const admins = new SourceCache<SourceAdmin>(options.sourceIdleMs);
 
   const sourceRoleOf = (agent: ResolvedAgent): SourceRole | undefined => pluginOf(plugins, agent.type).source;
+  /** The agent's source role for a read of its tables; a target is refused (409). */
+  const readingRoleOf = (agent: ResolvedAgent): SourceRole => {
+    const role = sourceRoleOf(agent);
+    if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
+    return role;
+  };
 
   /** Runs `work` on the agent's source: signed on for it alone, or kept open when `kept`. */
   const withAdmin = <T>(
@@ -63,9 +69,7 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
     },
 
     tables: async (agent, entities) => {
-      const role = sourceRoleOf(agent);
-      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
-      return withAdmin(agent, role, entities, (admin) => admin.tables(entities), true);
+      return withAdmin(agent, readingRoleOf(agent), entities, (admin) => admin.tables(entities), true);
     },
 
     catalog: async (agent, entities) => {
@@ -75,11 +79,9 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
     },
 
     columns: async (agent, entities, refs) => {
-      const role = sourceRoleOf(agent);
-      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
       return withAdmin(
         agent,
-        role,
+        readingRoleOf(agent),
         entities,
         async (admin) => (admin.columns ? admin.columns(refs) : []),
         true,
@@ -87,11 +89,9 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
     },
 
     sample: async (agent, entities, ref, limit, rowFilter) => {
-      const role = sourceRoleOf(agent);
-      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
       return withAdmin(
         agent,
-        role,
+        readingRoleOf(agent),
         entities,
         async (admin) => (admin.sample ? admin.sample(ref, limit, rowFilter) : []),
         true,
@@ -99,9 +99,7 @@ export function agentsRuntime(options: { sourceIdleMs?: number; plugins?: AgentP
     },
 
     largestValues: async (agent, entities, asked) => {
-      const role = sourceRoleOf(agent);
-      if (!role) throw problem.conflict(`A ${agent.type} agent is a target: it reads no tables.`);
-      return withAdmin(agent, role, entities, async (admin) =>
+      return withAdmin(agent, readingRoleOf(agent), entities, async (admin) =>
         admin.largestValues ? admin.largestValues(asked) : [],
       );
     },
