@@ -42,9 +42,9 @@ function SampleRows({ table, saved }: { table: string; saved: number }) {
     { table: string; saved: number; answer: Sample | string } | undefined
   >();
   const asked = wanted === table;
-  const current = sample?.table === table && sample.saved === saved ? sample : undefined;
-  const shown = asked ? (current ?? (sample?.table === table ? sample : undefined)) : undefined;
-  const reading = asked && current === undefined;
+  // Rows read before the last save stay shown while they are read again.
+  const shown = asked && sample?.table === table ? sample : undefined;
+  const reading = asked && shown?.saved !== saved;
   useEffect(() => {
     const { api } = useStore.getState();
     const at = address();
