@@ -135,3 +135,24 @@ export class PendingKeys {
     ).then((rows) => rows.map((r) => ({ version: BigInt(r.version), count: Number(r.n) })));
   }
 }
+
+/**
+ * One upper bound for every table: the current version when the batch fits, otherwise the highest
+ * version whose changes (over all tables) fit in maxRows — at least one whole version.
+ */
+export function upperBound(counts: readonly KeyCount[], current: bigint, maxRows: number): bigint {
+  const perVersion = new Map<bigint, number>();
+  for (const c of counts) perVersion.set(c.version, (perVersion.get(c.version) ?? 0) + c.count);
+  const versions = [...perVersion.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let total = 0;
+  for (const c of perVersion.values()) total += c;
+  if (total <= maxRows) return current;
+  let cumulative = 0;
+  let bound = versions[0] ?? current;
+  for (const v of versions) {
+    cumulative += perVersion.get(v) ?? 0;
+    if (cumulative > maxRows) break;
+    bound = v;
+  }
+  return bound;
+}

@@ -30,7 +30,7 @@ import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, perSlice, qualified } from '../drivers/mssql/names';
-import { PendingKeys, type KeyCount } from './pendingKeys';
+import { PENDING, PendingKeys, pendingKey, upperBound, type KeyCount } from './pendingKeys';
 import {
   markRenamed,
   readSignals,
@@ -48,13 +48,30 @@ import {
   selectPositions,
   unsupportedColumns,
 } from '../drivers/mssql/shape';
-import { PENDING, pendingKey } from './pendingKeys';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 import { classifySqlServerError, deniedOnTable, deniedReason } from '../drivers/mssql/errors';
 
 /** A key column's type as SQL Server writes it. */
 const sourceTypeOf = (shape: TableShape, k: string) =>
   shape.columns.find((c) => c.name === k)?.sourceType ?? '';
+
+/**
+ * The rows after a cursor in key order, its values bound on `request`. Columns are named through the
+ * table's alias `t`: a select-list alias (an exact-text read) never shadows them.
+ */
+function afterCursor(request: sql.Request, shape: TableShape, cursor: string): string {
+  const values = keyValues(cursor);
+  const param = shape.key.map((k, i) => bindKey(request, `k${i}`, sourceTypeOf(shape, k), values[i]));
+  const column = (k: string) => `t.${bracket(k)}`;
+  const after = shape.key.map((k, i) =>
+    [...shape.key.slice(0, i).map((e, j) => `${column(e)} = ${param[j]}`), `${column(k)} > ${param[i]}`].join(
+      ' AND ',
+    ),
+  );
+  // The leading `>=` lets SQL Server seek on the key's first column; the OR terms do the rest.
+  const seek = shape.key.length > 1 ? `${column(shape.key[0] ?? '')} >= ${param[0]} AND ` : '';
+  return `${seek}(${after.map((a) => `(${a})`).join(' OR ')})`;
+}
 
 export interface ChangeTrackingSourceOptions {
   credentials: ChangeTrackingHostCredentials;
@@ -254,23 +271,11 @@ export class ChangeTrackingSource implements SourceAgent {
     request.input('n', sql.Int, limit);
     // The filter's part SQL Server decides as the engine does: rows it refuses are not read at all.
     const pushed = options.rowFilter && pushdownSql(options.rowFilter, mssqlPushdown(request, shape, 't'));
-    let where = pushed ? ` WHERE ${pushed}` : '';
-    if (cursor !== null) {
-      const values = keyValues(cursor);
-      const param = shape.key.map((k, i) => bindKey(request, `k${i}`, sourceTypeOf(shape, k), values[i]));
-      // Columns named through the table's alias: a select-list alias (an exact-text read) never shadows them.
-      const column = (k: string) => `t.${bracket(k)}`;
-      const after = shape.key.map((k, i) =>
-        [
-          ...shape.key.slice(0, i).map((e, j) => `${column(e)} = ${param[j]}`),
-          `${column(k)} > ${param[i]}`,
-        ].join(' AND '),
-      );
-      // The leading `>=` lets SQL Server seek on the key's first column; the OR terms do the rest.
-      const first = shape.key[0] ?? '';
-      const seek = shape.key.length > 1 ? `${column(first)} >= ${param[0]} AND ` : '';
-      where = ` WHERE ${seek}(${after.map((a) => `(${a})`).join(' OR ')})${pushed ? ` AND ${pushed}` : ''}`;
-    }
+    const conditions = [
+      ...(cursor === null ? [] : [afterCursor(request, shape, cursor)]),
+      ...(pushed ? [pushed] : []),
+    ];
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
     const records = await this.positional(
       request,
       `SELECT TOP (@n) ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')} FROM ${qualified(table)} AS t${where} ORDER BY ${shape.key.map((k) => `t.${bracket(k)}`).join(', ')}`,
@@ -680,25 +685,4 @@ export class ChangeTrackingSource implements SourceAgent {
     if (this.reader !== this.pool) await this.reader.close();
     await this.pool.close();
   }
-}
-
-/**
- * One upper bound for every table: the current version when the batch fits, otherwise the highest
- * version whose changes (over all tables) fit in maxRows — at least one whole version.
- */
-export function upperBound(counts: readonly KeyCount[], current: bigint, maxRows: number): bigint {
-  const perVersion = new Map<bigint, number>();
-  for (const c of counts) perVersion.set(c.version, (perVersion.get(c.version) ?? 0) + c.count);
-  const versions = [...perVersion.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  let total = 0;
-  for (const c of perVersion.values()) total += c;
-  if (total <= maxRows) return current;
-  let cumulative = 0;
-  let bound = versions[0] ?? current;
-  for (const v of versions) {
-    cumulative += perVersion.get(v) ?? 0;
-    if (cumulative > maxRows) break;
-    bound = v;
-  }
-  return bound;
 }

@@ -68,3 +68,20 @@ export async function detectJournals(
   }
   return out;
 }
+
+/**
+ * The sync library's journal has its old receivers deleted by the agent (rotateJournal): a source file
+ * journaled in that library would lose the receivers its changes are read from. Refused, naming both.
+ */
+export function refuseSyncJournal(
+  syncLibrary: string,
+  tables: readonly TableRef[],
+  journals: readonly (JournalName | undefined)[],
+): void {
+  const i = journals.findIndex((j) => j?.library === syncLibrary);
+  if (i < 0) return;
+  const j = journals[i] as JournalName;
+  throw new Error(
+    `${tableKey(tables[i] as TableRef)} is journaled to ${j.library}/${j.name}, in the sync library ${syncLibrary}, whose receivers the agent deletes (CHGJRN … DLTRCV(*YES)): set another syncLibrary.`,
+  );
+}

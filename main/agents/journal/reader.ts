@@ -218,3 +218,17 @@ async function positionsBeforeEsd(c: IbmiConnection, syncLibrary: string): Promi
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
   }
 }
+
+/** Why a table's position is lost: the receiver it resumes in was deleted before the agent read it. */
+export function receiverGoneReason(position: JournalPosition, table: string): string {
+  return (
+    `Journal receiver ${position.library}/${position.receiver}, where ${table} resumes (after sequence ${position.sequence}), ` +
+    'was deleted before the agent read it: the changes in it cannot be read, so the table is copied again rather than skip them.'
+  );
+}
+
+/** The position furthest back in the chain (a receiver that is gone counts as furthest back). */
+export function earliest(chain: readonly ReceiverInfo[], positions: JournalPosition[]): JournalPosition {
+  const order = chainOrder(chain);
+  return positions.reduce((a, b) => (order(a, b) <= 0 ? a : b));
+}

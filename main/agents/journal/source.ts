@@ -49,12 +49,14 @@ import { formatPosition, parsePosition, type JournalPosition, type TablePosition
 import {
   chainIndex,
   chainOrder,
+  earliest,
   entriesPerRead,
   journalEnd,
   journalKey,
   notAuthorizedReason,
   readJournal,
   receiverChains,
+  receiverGoneReason,
   refusedFile,
   type JournalName,
   type ReceiverInfo,
@@ -62,7 +64,7 @@ import {
 import { SyncLibrary } from './syncLibrary';
 import { recordLength } from '../../../lib/ibmi/recordImage';
 import { invalidValuesProblem, localInstant, timezoneMinutes, type ValueForm } from './values';
-import { detectJournals } from './journals';
+import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
 import { journalBacklog, ReadingRate, receiversNeeded } from './backlog';
@@ -91,33 +93,8 @@ class NotJournaled extends Error {
   }
 }
 
-/** Why a table's position is lost: the receiver it resumes in was deleted before the agent read it. */
-export function receiverGoneReason(position: JournalPosition, table: string): string {
-  return (
-    `Journal receiver ${position.library}/${position.receiver}, where ${table} resumes (after sequence ${position.sequence}), ` +
-    'was deleted before the agent read it: the changes in it cannot be read, so the table is copied again rather than skip them.'
-  );
-}
-
 /** A commit cycle longer than MAX_ENTRIES is refused rather than held. */
 const MAX_ENTRIES = 1_000_000;
-/**
- * The sync library's journal has its old receivers deleted by the agent (rotateJournal): a source file
- * journaled in that library would lose the receivers its changes are read from. Refused, naming both.
- */
-function refuseSyncJournal(
-  syncLibrary: string,
-  tables: readonly TableRef[],
-  journals: readonly (JournalName | undefined)[],
-): void {
-  const i = journals.findIndex((j) => j?.library === syncLibrary);
-  if (i < 0) return;
-  const j = journals[i] as JournalName;
-  throw new Error(
-    `${tableKey(tables[i] as TableRef)} is journaled to ${j.library}/${j.name}, in the sync library ${syncLibrary}, whose receivers the agent deletes (CHGJRN … DLTRCV(*YES)): set another syncLibrary.`,
-  );
-}
-
 /** Saves between CHGJRN of the sync library's journal, which keeps its receivers few. */
 const ROTATE_EVERY = 500;
 
@@ -682,12 +659,6 @@ export class JournalSource implements SourceAgent {
   async close(): Promise<void> {
     await this.c.close();
   }
-}
-
-/** The position furthest back in the chain (a receiver that is gone counts as furthest back). */
-function earliest(chain: readonly ReceiverInfo[], positions: JournalPosition[]): JournalPosition {
-  const order = chainOrder(chain);
-  return positions.reduce((a, b) => (order(a, b) <= 0 ? a : b));
 }
 
 export async function openJournalSource(options: JournalSourceOptions): Promise<JournalSource> {
