@@ -4,6 +4,7 @@
 // comparison with a null is unknown, NOT of unknown is unknown, only true passes).
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { filterExpressions } from '../helpers/filterArbitrary';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   bindRowFilter,
@@ -167,14 +168,7 @@ describe('the row filter against SQLite as the reference evaluator', () => {
       negated: fc.boolean(),
     }),
   );
-  const expr: fc.Arbitrary<FilterExpr> = fc.letrec<{ e: FilterExpr }>((tie) => ({
-    e: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      leaf,
-      fc.record({ kind: fc.constantFrom('and' as const, 'or' as const), left: tie('e'), right: tie('e') }),
-      fc.record({ kind: fc.constant('not' as const), inner: tie('e') }),
-    ),
-  })).e;
+  const expr = filterExpressions(leaf);
 
   const quote = (t: string) => `'${t.replace(/'/g, "''")}'`;
   const lit = (l: FilterLiteral) =>

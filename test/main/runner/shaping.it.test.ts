@@ -10,7 +10,7 @@ import { tableKey, type Row } from '../../../main/agents/source';
 import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
 import type { RunnerEntity } from '../../../main/runner/targetTables';
-import { SHAPING_CHANGED } from '../../../shared/shaping';
+import { SHAPING_CHANGED, type TableMode } from '../../../shared/shaping';
 import { verifyRequestSchema } from '../../../shared/verify';
 import { bothSources } from '../../helpers/bothSources';
 import { SOURCE_TARGET_PAIRS, targetSideFor } from '../../helpers/targetSide';
@@ -270,27 +270,39 @@ describe.each(['change-tracking', 'journal'] as const)(
   },
 );
 
+/** A fresh table of `sourceKind` into `targetKind` in a table mode, and runners over it. */
+async function tableInMode(
+  sourceKind: (typeof SOURCE_TARGET_PAIRS)[number][0],
+  targetKind: (typeof SOURCE_TARGET_PAIRS)[number][1],
+  prefix: 'soft' | 'hist',
+  tableMode: TableMode,
+) {
+  const h = await sources.harness(sourceKind);
+  const pipelineId = `${prefix}_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
+  const side = await targetSideFor(targetKind, sources.client(), pipelineId);
+  const t = await h.createTable(`${prefix === 'soft' ? 'SD' : 'HS'}${targetKind[0]}`);
+  const runner = () =>
+    new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: () => side.open(),
+      entities: [{ ...h.entity(t), tableMode }],
+      idleMs: 20,
+    });
+  const caughtUp = async () => {
+    const r = runner();
+    await r.runUntilCaughtUp();
+    expect(r.failure).toBeNull();
+  };
+  return { h, side, t, name: h.entity(t).target.table, runner, caughtUp };
+}
+
 describe.each(SOURCE_TARGET_PAIRS)('a soft-deleting %s table into %s', (sourceKind, targetKind) => {
   it('flags a deleted row with its time instead of removing it, and a row back clears the flag', async () => {
-    const h = await sources.harness(sourceKind);
-    const pipelineId = `soft_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
-    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
-    const t = await h.createTable(`SD${targetKind[0]}`);
-    const name = h.entity(t).target.table;
-    const runner = () =>
-      new PipelineRunner({
-        openSource: () => h.open(),
-        openTarget: () => side.open(),
-        entities: [
-          { ...h.entity(t), tableMode: { kind: 'softDelete', flagColumn: 'gone', timeColumn: 'gone_at' } },
-        ],
-        idleMs: 20,
-      });
-    const caughtUp = async () => {
-      const r = runner();
-      await r.runUntilCaughtUp();
-      expect(r.failure).toBeNull();
-    };
+    const { h, side, t, name, runner, caughtUp } = await tableInMode(sourceKind, targetKind, 'soft', {
+      kind: 'softDelete',
+      flagColumn: 'gone',
+      timeColumn: 'gone_at',
+    });
     const rows = async () =>
       (await side.rows(name))
         .map(plain)
@@ -335,28 +347,11 @@ describe.each(SOURCE_TARGET_PAIRS)('a soft-deleting %s table into %s', (sourceKi
 
 describe.each(SOURCE_TARGET_PAIRS)('a %s history table into %s', (sourceKind, targetKind) => {
   it('keeps a row per version, valid from and to, and verifies the current ones', async () => {
-    const h = await sources.harness(sourceKind);
-    const pipelineId = `hist_${sourceKind === 'journal' ? 'jr' : 'ct'}_${targetKind}`;
-    const side = await targetSideFor(targetKind, sources.client(), pipelineId);
-    const t = await h.createTable(`HS${targetKind[0]}`);
-    const name = h.entity(t).target.table;
-    const runner = () =>
-      new PipelineRunner({
-        openSource: () => h.open(),
-        openTarget: () => side.open(),
-        entities: [
-          {
-            ...h.entity(t),
-            tableMode: { kind: 'history', validFromColumn: 'valid_from', validToColumn: 'valid_to' },
-          },
-        ],
-        idleMs: 20,
-      });
-    const caughtUp = async () => {
-      const r = runner();
-      await r.runUntilCaughtUp();
-      expect(r.failure).toBeNull();
-    };
+    const { h, side, t, name, runner, caughtUp } = await tableInMode(sourceKind, targetKind, 'hist', {
+      kind: 'history',
+      validFromColumn: 'valid_from',
+      validToColumn: 'valid_to',
+    });
     // To the millisecond: PostgreSQL's driver reads a timestamp as a Date, SQLite holds the text.
     const time = (v: unknown) =>
       v === null || v === undefined

@@ -3,6 +3,7 @@
 // answers hold every row the engine's filter passes (never one fewer), a filter of numbers, bits and
 // nulls is decided by SQL Server alone (exactly those rows read), and a literal is only ever bound.
 import fc from 'fast-check';
+import { filterExpressions } from '../../../helpers/filterArbitrary';
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
@@ -125,14 +126,7 @@ const leaf: fc.Arbitrary<FilterExpr> = fc.oneof(
     negated: fc.boolean(),
   }),
 );
-const expr: fc.Arbitrary<FilterExpr> = fc.letrec<{ e: FilterExpr }>((tie) => ({
-  e: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.record({ kind: fc.constantFrom('and' as const, 'or' as const), left: tie('e'), right: tie('e') }),
-    fc.record({ kind: fc.constant('not' as const), inner: tie('e') }),
-  ),
-})).e;
+const expr = filterExpressions(leaf);
 
 describe('a row filter pushed down to SQL Server for a copy', () => {
   it('never leaves out a row the engine passes, and leaves out rows it refuses', async () => {

@@ -114,6 +114,12 @@ const remove = (id: number, position: string): Change => ({
   position,
 });
 
+/** The table's columns and then the runner's own (a table mode's), each nullable, never compared. */
+const withRunnerColumns = (base: TargetTable, added: readonly [string, string][]): ColumnShape[] => [
+  ...base.columns,
+  ...added.map(([name, sourceType]): ColumnShape => ({ name, sourceType, nullable: true, provenance: true })),
+];
+
 /** A copy's chunk as the runner writes it: the target's copy path, or its changes where it has none. */
 const writeChunk = (target: TableTarget, t: TargetTable, rows: readonly Row[], checkpoint: Checkpoint) =>
   target.applyCopy
@@ -200,11 +206,10 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       const base = table(`items_${count}`);
       const t: TargetTable = {
         ...base,
-        columns: [
-          ...base.columns,
-          { name: 'Gone', sourceType: 'bit', nullable: true, provenance: true },
-          { name: 'GoneAt', sourceType: 'datetime2(3)', nullable: true, provenance: true },
-        ],
+        columns: withRunnerColumns(base, [
+          ['Gone', 'bit'],
+          ['GoneAt', 'datetime2(3)'],
+        ]),
         softDelete: { flag: 'Gone', at: 'GoneAt' },
       };
       const target = await h.open(`contract-${count}`);
@@ -229,11 +234,10 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       const base = table(`items_${count}`);
       const t: TargetTable = {
         ...base,
-        columns: [
-          ...base.columns,
-          { name: 'ValidFrom', sourceType: 'datetime2(3)', nullable: true, provenance: true },
-          { name: 'ValidTo', sourceType: 'datetime2(3)', nullable: true, provenance: true },
-        ],
+        columns: withRunnerColumns(base, [
+          ['ValidFrom', 'datetime2(3)'],
+          ['ValidTo', 'datetime2(3)'],
+        ]),
         history: { from: 'ValidFrom', to: 'ValidTo' },
       };
       const target = await h.open(`contract-${count}`);

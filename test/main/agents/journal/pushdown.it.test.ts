@@ -2,6 +2,7 @@
 // i: numbers (packed, zoned, integer) and nulls are decided by Db2, text by the engine alone, and for
 // random filters the rows Db2 answers hold every row the engine passes, never one fewer.
 import fc from 'fast-check';
+import { filterExpressions } from '../../../helpers/filterArbitrary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource, type JournalSource } from '../../../../main/agents/journal/source';
@@ -87,14 +88,7 @@ const leaf: fc.Arbitrary<FilterExpr> = fc.oneof(
     negated: fc.boolean(),
   }),
 );
-const expr: fc.Arbitrary<FilterExpr> = fc.letrec<{ e: FilterExpr }>((tie) => ({
-  e: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.record({ kind: fc.constantFrom('and' as const, 'or' as const), left: tie('e'), right: tie('e') }),
-    fc.record({ kind: fc.constant('not' as const), inner: tie('e') }),
-  ),
-})).e;
+const expr = filterExpressions(leaf);
 
 describe('a row filter pushed down to Db2 for i for a copy', () => {
   it('never leaves out a row the engine passes', async () => {
