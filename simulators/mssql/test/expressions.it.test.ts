@@ -274,3 +274,55 @@ describe('DATALENGTH', () => {
     expect(most[0]?.n).toBe(16);
   });
 });
+
+describe('exact comparisons', () => {
+  it('counts the bytes of a CAST as its type stores them, a padded nchar at its width', async () => {
+    const { recordset } = await pool
+      .request()
+      .input('p', sql.NVarChar, 'ab ')
+      .query(
+        `SELECT DATALENGTH(CAST(@p AS nvarchar(max))) AS n, DATALENGTH(CAST(@p AS nchar(5))) AS f,
+           DATALENGTH(CAST(0x0100 AS varbinary(max))) AS b, DATALENGTH(CAST(NULL AS nvarchar(4))) AS z
+         FROM dbo.Lengths WHERE Id = 1`,
+      );
+    expect(recordset[0]).toEqual({ n: 6, f: 10, b: 2, z: null });
+  });
+
+  it('compares under a binary COLLATE clause, and refuses a collation that does not exist (448)', async () => {
+    const { recordset } = await pool
+      .request()
+      .query<{ same: number }>(
+        `SELECT Id AS same FROM dbo.Lengths WHERE CAST(F AS nvarchar(max)) COLLATE Latin1_General_100_BIN2 = N'ab        '`,
+      );
+    expect(recordset.map((r) => r.same)).toEqual([1]);
+    const wrong = await pool
+      .request()
+      .query(`SELECT Id FROM dbo.Lengths WHERE N COLLATE No_Such_Collation = N'x'`)
+      .then(
+        () => undefined,
+        (e: unknown) => e as sql.RequestError,
+      );
+    expect(wrong?.number).toBe(448);
+    expect(wrong?.message).toBe("Invalid collation 'No_Such_Collation'.");
+  });
+
+  it('takes a time alone as a time, and a uniqueidentifier in any spelling as one value', async () => {
+    await pool
+      .request()
+      .batch(`CREATE TABLE dbo.Spellings (Id INT PRIMARY KEY, G UNIQUEIDENTIFIER NULL, T TIME(6) NULL)`);
+    const g = '6f9619ff-8b86-d011-b42d-00c04fc964ff';
+    await pool
+      .request()
+      .input('g', sql.NVarChar, g)
+      .input('t', sql.NVarChar, '23:59:59.654321')
+      .query(`INSERT INTO dbo.Spellings (Id, G, T) SELECT 1, @g, CAST(@t AS time(6))`);
+    const { recordset } = await pool
+      .request()
+      .input('upper', sql.NVarChar, `{${g.toUpperCase()}}`)
+      .input('t', sql.NVarChar, '23:59:59.654321')
+      .query<{ Id: number }>(
+        'SELECT Id FROM dbo.Spellings WHERE G = CAST(@upper AS uniqueidentifier) AND T = CAST(@t AS time(6))',
+      );
+    expect(recordset.map((r) => r.Id)).toEqual([1]);
+  });
+});

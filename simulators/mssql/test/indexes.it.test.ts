@@ -70,6 +70,32 @@ describe('indexes', () => {
     expect(recordset[0]?.n).toBe(0);
   });
 
+  it('keeps a filtered index unique among the rows its WHERE takes, and shows its definition', async () => {
+    await pool.request()
+      .batch(`CREATE TABLE dbo.Versions (Id INT NOT NULL, Name NVARCHAR(20) NULL, EndedAt DATETIME2(3) NULL);
+      CREATE UNIQUE INDEX IX_Current ON dbo.Versions (Id) WHERE EndedAt IS NULL;
+      INSERT INTO dbo.Versions VALUES (1, N'a', '2026-01-01'), (1, N'b', '2026-01-02'), (1, N'c', NULL)`);
+    const duplicate = await refused(`INSERT INTO dbo.Versions VALUES (1, N'd', NULL)`);
+    expect(duplicate?.number).toBe(2601);
+    await pool.request().batch(`INSERT INTO dbo.Versions VALUES (1, N'd', '2026-01-03'), (2, N'e', NULL)`);
+    const { recordset } = await pool
+      .request()
+      .query<{ has_filter: boolean; filter_definition: string }>(
+        `SELECT has_filter, filter_definition FROM sys.indexes WHERE object_id = OBJECT_ID('dbo.Versions') AND name = 'IX_Current'`,
+      );
+    expect(recordset).toEqual([{ has_filter: true, filter_definition: '([EndedAt] IS NULL)' }]);
+    await pool
+      .request()
+      .batch(
+        `CREATE INDEX IX_Some ON dbo.Versions (Name) WHERE (Id IN (1, 2) AND Name <> N'x' AND Id !< -1)`,
+      );
+    // Only simple comparisons of a column with constants, joined by AND (10735 otherwise).
+    for (const where of ['EndedAt IS NULL OR Id > 1', 'Id = Id', 'LEN(Name) > 1', 'NOT Id = 1'])
+      expect((await refused(`CREATE INDEX IX_Bad ON dbo.Versions (Id) WHERE ${where}`))?.number, where).toBe(
+        10735,
+      );
+  });
+
   it('refuses CREATE INDEX, DROP INDEX and ALTER TABLE inside a snapshot transaction (3964), allows CREATE TABLE', async () => {
     await pool.request().batch('ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON');
     const inSnapshot = async (statement: string) => {

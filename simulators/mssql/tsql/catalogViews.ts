@@ -31,7 +31,7 @@ export const CATALOG_DDL = `
   -- Indexes made by CREATE INDEX (those of PRIMARY KEY and UNIQUE constraints are in __keys).
   CREATE TABLE __indexes (object_id ${INT} NOT NULL, name ${SYSNAME} NOT NULL, index_id ${INT} NOT NULL,
     is_unique ${BIT} NOT NULL, clustered ${BIT} NOT NULL, key_ordinal ${TINYINT} NOT NULL, column_name ${SYSNAME} NOT NULL,
-    is_descending_key ${BIT} NOT NULL);
+    is_descending_key ${BIT} NOT NULL, filter_definition ${T('text nvarchar(max)')});
   CREATE INDEX __indexes_object ON __indexes (object_id);
   -- Column ids of dropped columns: SQL Server never gives one to a column added later.
   CREATE TABLE __dropped_columns (object_id ${INT} NOT NULL, column_id ${INT} NOT NULL);
@@ -59,18 +59,19 @@ export const CATALOG_DDL = `
     SELECT *, CASE WHEN system_type_id = 240 THEN 1 ELSE 0 END AS is_assembly_type FROM __types;
   CREATE VIEW "sys.indexes" AS
     SELECT o.object_id, NULL AS name, 0 AS index_id, 0 AS type, 'HEAP' AS type_desc, 0 AS is_unique, 0 AS is_primary_key,
-      0 AS is_unique_constraint
+      0 AS is_unique_constraint, 0 AS has_filter, NULL AS filter_definition
     FROM __objects o WHERE o.type = 'U' AND NOT EXISTS (SELECT 1 FROM __keys k WHERE k.object_id = o.object_id AND k.clustered = 1)
       AND NOT EXISTS (SELECT 1 FROM __indexes x WHERE x.object_id = o.object_id AND x.clustered = 1)
     UNION ALL
     SELECT DISTINCT x.object_id, x.name, x.index_id, CASE WHEN x.clustered = 1 THEN 1 ELSE 2 END AS type,
       CASE WHEN x.clustered = 1 THEN 'CLUSTERED' ELSE 'NONCLUSTERED' END AS type_desc, x.is_unique, 0 AS is_primary_key,
-      0 AS is_unique_constraint
+      0 AS is_unique_constraint, CASE WHEN x.filter_definition IS NULL THEN 0 ELSE 1 END AS has_filter, x.filter_definition
     FROM __indexes x
     UNION ALL
     SELECT DISTINCT k.object_id, k.name, k.index_id, CASE WHEN k.clustered = 1 THEN 1 ELSE 2 END AS type,
       CASE WHEN k.clustered = 1 THEN 'CLUSTERED' ELSE 'NONCLUSTERED' END AS type_desc, 1 AS is_unique,
-      CASE WHEN k.kind = 'PK' THEN 1 ELSE 0 END AS is_primary_key, CASE WHEN k.kind = 'UQ' THEN 1 ELSE 0 END AS is_unique_constraint
+      CASE WHEN k.kind = 'PK' THEN 1 ELSE 0 END AS is_primary_key, CASE WHEN k.kind = 'UQ' THEN 1 ELSE 0 END AS is_unique_constraint,
+      0 AS has_filter, NULL AS filter_definition
     FROM __keys k;
   CREATE VIEW "sys.index_columns" AS
     SELECT k.object_id, k.index_id, k.key_ordinal AS index_column_id, c.column_id, k.key_ordinal, 0 AS is_descending_key,

@@ -141,10 +141,13 @@ function moneyText(v: Evaluated, style: number | null): string {
 
 const DATE_TIME = /^\s*(\d{4})-?(\d{2})-?(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*$/;
 
+const TIME_ALONE = /^\s*\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?\s*$/;
+
 /** A date/time string to the canonical `yyyy-mm-dd hh:mm:ss.fffffff` parts, or 241. */
 function toTemporal(v: Evaluated, to: SqlType): string {
   const text = String(v.value);
-  const m = DATE_TIME.exec(text);
+  // A time alone is on 1900-01-01, SQL Server's default date ("time (Transact-SQL)", conversions).
+  const m = DATE_TIME.exec(TIME_ALONE.test(text) ? `1900-01-01 ${text.trim()}` : text);
   const invalid = () =>
     fail(241, 'Conversion failed when converting date and/or time from character string.');
   if (!m) throw invalid();

@@ -191,11 +191,14 @@ export class SandboxDatabase implements DatabaseHandle {
     );
     f('TSQL_CONVERT', (value, type, style, from) => {
       const to = typeOf(type);
-      // `from`: the exact numeric column the value was read from, whose scale its stored form lost.
-      const given =
-        from === undefined || from === null || value === null
-          ? storedValue(value as SqlValue)
-          : { type: typeOf(from), value: exactDigits(typeOf(from), value as SqlValue) };
+      // `from`: the exact numeric column the value was read from, whose scale its stored form lost,
+      // or the char(n) column, whose padding it lost (the sandbox pads a char as it sends it).
+      const column = from === undefined || from === null || value === null ? undefined : typeOf(from);
+      const given = !column
+        ? storedValue(value as SqlValue)
+        : column.name === 'char' || column.name === 'nchar'
+          ? { type: column, value: String(value).padEnd(Number('length' in column ? column.length : 0)) }
+          : { type: column, value: exactDigits(column, value as SqlValue) };
       const done = convert(given, to, style === null ? null : Number(style)).value;
       // Whole-number types leave as SQLite integers, so an expression over them stays whole (CAST(x AS
       // int) + 1 is an int), as a column of the type holds them.

@@ -22,10 +22,11 @@ export const isExactNumeric = (t: SqlType | undefined): boolean =>
 
 /**
  * Types a value is converted into when written or compared, as SQL Server converts it: exact
- * numerics (text to digits) and the CLR types (text parsed, binary checked).
+ * numerics (text to digits), the CLR types (text parsed, binary checked) and uniqueidentifier (text
+ * to its one form, so two spellings of a value, in either case or with braces, are one value).
  */
 export const convertsOnWrite = (t: SqlType | undefined): boolean =>
-  isExactNumeric(t) || isClrType(t) || t?.name === 'sql_variant';
+  isExactNumeric(t) || isClrType(t) || t?.name === 'sql_variant' || t?.name === 'uniqueidentifier';
 
 /** The scale a value of an exact numeric type is kept at. */
 export const scaleOf = (t: SqlType): number => ('scale' in t ? t.scale : 4);

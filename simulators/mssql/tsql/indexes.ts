@@ -7,6 +7,7 @@ import { statementError as error } from './basics';
 import { quote } from './basics';
 import type { DatabaseHandle, TableInfo } from './schema';
 import { dotted, isOp, isWord, nameOf, solid, splitCommas, syntax, type Token } from './lexer';
+import { indexFilter } from './indexFilter';
 
 /** The dotted name at s[i] (schema.table, or #temp): its parts and the index after it. */
 function dottedAt(s: Token[], i: number): { parts: string[]; next: number } {
@@ -41,7 +42,21 @@ function exists(db: DatabaseHandle, table: TableInfo, index: string): boolean {
   return (found?.n ?? 0n) > 0n || table.keys.some((k) => k.name.toLowerCase() === index.toLowerCase());
 }
 
-/** CREATE [UNIQUE] [CLUSTERED | NONCLUSTERED] INDEX name ON table (col [ASC | DESC], …) [INCLUDE (…)] [WITH (…)] */
+/** The tokens of a filtered index's WHERE: up to its WITH (…) or ON filegroup, if any. */
+function filterTokens(rest: Token[]): Token[] | undefined {
+  const where = rest.findIndex((t) => isWord(t, 'where'));
+  if (where < 0) return undefined;
+  let depth = 0;
+  const after = rest.slice(where + 1);
+  const end = after.findIndex((t) => {
+    if (isOp(t, '(')) depth++;
+    if (isOp(t, ')')) depth--;
+    return depth === 0 && isWord(t, 'with', 'on');
+  });
+  return end < 0 ? after : after.slice(0, end);
+}
+
+/** CREATE [UNIQUE] [CLUSTERED | NONCLUSTERED] INDEX name ON table (col [ASC | DESC], …) [INCLUDE (…)] [WHERE …] [WITH (…)] */
 export function createIndex(db: DatabaseHandle, tokens: Token[]): StatementResult {
   const s = solid(tokens);
   let i = 1;
@@ -66,9 +81,8 @@ export function createIndex(db: DatabaseHandle, tokens: Token[]): StatementResul
       throw error(1911, `Column name '${nameOf(col[0])}' does not exist in the target table or view.`);
     return { name: column.name, descending: isWord(col[1], 'desc') };
   });
-  const rest = s.slice(close + 1);
-  if (rest.some((t) => isWord(t, 'where')))
-    throw error(50000, 'The sandbox does not support filtered indexes (CREATE INDEX … WHERE) yet.');
+  const predicate = filterTokens(s.slice(close + 1));
+  const filter = predicate ? indexFilter(predicate, table, name) : undefined;
   if (exists(db, table, name))
     throw error(
       1913,
@@ -86,7 +100,7 @@ export function createIndex(db: DatabaseHandle, tokens: Token[]): StatementResul
   db.db.transaction(() => {
     try {
       db.db.exec(
-        `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${sqliteName(table, name)} ON ${table.sqlName} (${list})`,
+        `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${sqliteName(table, name)} ON ${table.sqlName} (${list})${filter ? ` WHERE ${filter.sql}` : ''}`,
       );
     } catch {
       throw error(
@@ -96,7 +110,7 @@ export function createIndex(db: DatabaseHandle, tokens: Token[]): StatementResul
     }
     if (isTemp(table)) return;
     const indexId = clustered ? 1 : nextIndexId(db, table);
-    const row = db.db.prepare('INSERT INTO __indexes VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const row = db.db.prepare('INSERT INTO __indexes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     columns.forEach((c, k) =>
       row.run(
         table.objectId,
@@ -107,6 +121,7 @@ export function createIndex(db: DatabaseHandle, tokens: Token[]): StatementResul
         k + 1,
         c.name,
         c.descending ? 1 : 0,
+        filter?.definition ?? null,
       ),
     );
   })();

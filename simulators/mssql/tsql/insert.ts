@@ -76,7 +76,12 @@ export function insert(db: SandboxDatabase, tokens: Token[], params: Parameters)
 
 /** Types whose values are converted between the SELECT's rows and the target's (not plain copies). */
 const converted = (t: SqlType | undefined) =>
-  !t || t.name === 'bit' || t.name === 'sql_variant' || isExactNumeric(t) || isClrType(t);
+  !t ||
+  t.name === 'bit' ||
+  t.name === 'sql_variant' ||
+  t.name === 'uniqueidentifier' ||
+  isExactNumeric(t) ||
+  isClrType(t);
 
 /**
  * INSERT … SELECT done inside SQLite when nothing on the way is converted: no identity to draw, and
@@ -143,6 +148,12 @@ export function insertRows(
             );
     if (type && isExactNumeric(type))
       return (v) => (typeof v === 'boolean' ? plain(v) : storedExact(type, v));
+    // Text into a uniqueidentifier: its one form, as a comparison with it converts (convert.ts).
+    if (type?.name === 'uniqueidentifier')
+      return (v) =>
+        typeof v === 'string'
+          ? convert({ type: { name: 'nvarchar', length: 'max' }, value: v }, type).value
+          : plain(v);
     return plain;
   });
   const params: unknown[] = new Array<unknown>(columns.length + (identity ? 1 : 0)).fill(null);

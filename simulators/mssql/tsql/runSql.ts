@@ -56,8 +56,8 @@ export function run(
 
 /**
  * A result column's type as SQL Server types it: declared, else `inferred()` from its values (or
- * undefined when they are not at hand); every is_* column of a catalog view bit, since the views
- * compute their flags; a CHANGETABLE column its documented type.
+ * undefined when they are not at hand); every is_* and has_* column of a catalog view bit, since the
+ * views compute their flags; a CHANGETABLE column its documented type.
  */
 export function resultType<Inferred extends SqlType | undefined>(
   sql: string,
@@ -68,7 +68,7 @@ export function resultType<Inferred extends SqlType | undefined>(
   if (ctType) return parseTypeName(ctType);
   const type = typeFromDeclared(c.type) ?? inferred();
   const readsCatalog = /"(sys|INFORMATION_SCHEMA)\./i.test(sql) || sql.includes('/* catalog */');
-  return readsCatalog && type?.name === 'int' && /^is_/i.test(c.name) ? { name: 'bit' } : type;
+  return readsCatalog && type?.name === 'int' && /^(is|has)_/i.test(c.name) ? { name: 'bit' } : type;
 }
 
 /** An expression column's type from its values, as close to SQL Server's as values allow. */

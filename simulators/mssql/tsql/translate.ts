@@ -103,20 +103,48 @@ function conversion(x: Translation, isCast: boolean, inner: Token[]): string {
   const target = castType(textOf(solid(type)));
   const styleSql = style ? x.sub(style) : 'NULL';
   const json = (t: SqlType) => `'${JSON.stringify(t).replaceAll("'", "''")}'`;
-  // A decimal or money column's value reaches the function as SQLite keeps it (12.5 for 12.50): its
-  // column's type goes along, so CONVERT shows the column's scale as SQL Server does ('12.50').
-  const from = exactColumnOf(solid(expr), x.exactColumns);
+  // A decimal or money column's value reaches the function as SQLite keeps it (12.5 for 12.50), a
+  // char's without its padding: its column's type goes along, so CONVERT shows the column's scale as
+  // SQL Server does ('12.50'), and a char(n) its n characters.
+  const from = exactColumnOf(solid(expr), x.columnTypes);
   return `TSQL_CONVERT(${x.sub(expr)}, ${json(target)}, ${styleSql}${from ? `, ${json(from)}` : ''})`;
 }
 
-/** The decimal, numeric, money or smallmoney column an expression is, when it is one column alone. */
-function exactColumnOf(s: Token[], exactColumns: ReadonlyMap<string, SqlType>): SqlType | undefined {
+/** The decimal, numeric, money, smallmoney or char column an expression is, when it is one column alone. */
+function exactColumnOf(s: Token[], columnTypes: ReadonlyMap<string, SqlType>): SqlType | undefined {
   const named = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'quoted';
   const alone = s.length === 1 && named(s[0]);
   const qualified = s.length === 3 && named(s[0]) && isOp(s[1], '.') && named(s[2]);
   if (!alone && !qualified) return undefined;
-  const type = exactColumns.get(nameOf(s.at(-1)).toLowerCase());
-  return isExactNumeric(type) ? type : undefined;
+  const type = columnTypes.get(nameOf(s.at(-1)).toLowerCase());
+  const fixedText = (type?.name === 'char' || type?.name === 'nchar') && typeof type.length === 'number';
+  return isExactNumeric(type) || fixedText ? type : undefined;
+}
+
+/** The type a CAST(x AS type) or CONVERT(type, x) that is the whole expression converts to. */
+function castTypeOf(s: Token[]): SqlType | undefined {
+  const isCast = isWord(s[0], 'cast');
+  if ((!isCast && !isWord(s[0], 'convert')) || !isOp(s[1], '(') || closing(s, 1) !== s.length - 1)
+    return undefined;
+  const { type } = conversionParts(isCast, s.slice(2, -1));
+  return type.length ? castType(textOf(solid(type))) : undefined;
+}
+
+/** The type of the column an expression ends with (`c`, `t.c`), when it is one of the statement's. */
+function columnTypeOf(x: Translation, s: Token[]): SqlType | undefined {
+  const named = s.at(-1);
+  const column = named?.kind === 'word' || named?.kind === 'quoted' ? nameOf(named).toLowerCase() : '';
+  return x.columnTypes.get(column);
+}
+
+/**
+ * `COLLATE name` ("COLLATE (Transact-SQL)"): binary and case-sensitive collations compare as SQLite's
+ * BINARY does, case-insensitive ones as NOCASE (ASCII letters only: CONFORMANCE.md); 448 otherwise.
+ */
+function collation(name: string): string {
+  if (/_(BIN2?|CS_A[SI](_[A-Z0-9]+)*)$/i.test(name)) return 'COLLATE BINARY';
+  if (/_CI_A[SI](_[A-Z0-9]+)*$/i.test(name)) return 'COLLATE NOCASE';
+  throw new SqlError({ number: 448, state: 1, class: 16, message: `Invalid collation '${name}'.` });
 }
 
 /** fn_my_permissions(securable, class) in a FROM clause: the session's permissions as rows. */
@@ -232,24 +260,31 @@ const RULES: readonly Rule[] = [
     );
     return call[1];
   },
-  // DATALENGTH(column) counts bytes as the column's type stores them (database.ts TSQL_DATALENGTH).
+  // DATALENGTH(column) counts bytes as the column's type stores them (database.ts TSQL_DATALENGTH), and
+  // DATALENGTH(CAST(x AS type)) as that type stores them.
   (x, t, i) => {
     const call = isWord(t, 'datalength') ? callAt(x, i) : undefined;
     if (!call) return undefined;
     const argument = solid(x.tokens.slice(call[0] + 1, call[1]));
-    const named = argument.at(-1);
-    const column = named?.kind === 'word' || named?.kind === 'quoted' ? nameOf(named).toLowerCase() : '';
-    const type = x.columnTypes.get(column);
+    const type = castTypeOf(argument) ?? columnTypeOf(x, argument);
     if (!type)
       throw new SqlError({
         number: 50000,
         state: 1,
         class: 16,
-        message: "The sandbox supports DATALENGTH of a table's column only.",
+        message: "The sandbox supports DATALENGTH of a table's column or of a CAST only.",
       });
     const sql = x.sub(x.tokens.slice(call[0] + 1, call[1]));
     x.out.push(`TSQL_DATALENGTH(${sql}, '${JSON.stringify(type).replaceAll("'", "''")}')`);
     return call[1];
+  },
+  (x, t, i) => {
+    if (!isWord(t, 'collate')) return undefined;
+    const at = nextSolid(x.tokens, i + 1);
+    const name = x.tokens[at];
+    if (name?.kind !== 'word') throw syntax(name);
+    x.out.push(collation(name.text));
+    return at;
   },
   // CAST and CONVERT run T-SQL's conversion (convert.ts) in SQLite, not SQLite's own CAST.
   (x, t, i) => {
@@ -403,11 +438,14 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-export function translate(given: Token[], params: Parameters, db: SandboxDatabase): string {
-  return db.rememberingTables(() => translateStatement(given, params, db));
+/** The columns a part of a statement (an argument, a subquery) sees of the statement around it. */
+type Outer = Pick<Translation, 'exactColumns' | 'columnTypes'>;
+
+export function translate(given: Token[], params: Parameters, db: SandboxDatabase, outer?: Outer): string {
+  return db.rememberingTables(() => translateStatement(given, params, db, outer));
 }
 
-function translateStatement(given: Token[], params: Parameters, db: SandboxDatabase): string {
+function translateStatement(given: Token[], params: Parameters, db: SandboxDatabase, outer?: Outer): string {
   const named = solid(given);
   const tables = named.flatMap((t, k) =>
     t.kind === 'word' && TABLE_REF_AFTER.has(t.text.toLowerCase())
@@ -434,14 +472,16 @@ function translateStatement(given: Token[], params: Parameters, db: SandboxDatab
     db,
     out: [],
     ctes,
-    exactColumns: exactColumnsOf(tables),
-    columnTypes: new Map(
-      tables.flatMap((t) => t?.columns.map((c) => [c.name.toLowerCase(), c.type] as const) ?? []),
-    ),
+    // A part's own tables first, then the statement's: `DATALENGTH(CAST(c AS …))` knows c's type.
+    exactColumns: new Map([...(outer?.exactColumns ?? []), ...exactColumnsOf(tables)]),
+    columnTypes: new Map([
+      ...(outer?.columnTypes ?? []),
+      ...tables.flatMap((t) => t?.columns.map((c) => [c.name.toLowerCase(), c.type] as const) ?? []),
+    ]),
     expectTable: false,
     inFromList: false,
     depth: 0,
-    sub: (part) => translate(part, params, db),
+    sub: (part) => translate(part, params, db, x),
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;

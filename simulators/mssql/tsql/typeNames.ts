@@ -40,6 +40,11 @@ export function parseTypeName(text: string): SqlType {
       return { name };
     case 'timestamp':
       return { name: 'rowversion' };
+    // The one-word ISO synonyms ("Data type synonyms (Transact-SQL)"): the base type, as if named.
+    case 'integer':
+      return { name: 'int' };
+    case 'character':
+      return { name: 'char', length: length(1) };
     case 'float':
       return a && Number(a) <= 24 ? { name: 'real' } : { name: 'float' };
     case 'decimal':
