@@ -80,7 +80,7 @@ export async function connect(run: RunContext): Promise<void> {
   // version already): it waits alone.
   if (!target.keepsHistory)
     for (const shape of shapes.filter((s) => s.history && s.cannotShape === undefined)) {
-      const reason = `${run.targetDescription} cannot keep a row per version: ${target.softDeletes ? 'this target has no history mode yet' : "a stream's events are each a version already, its consumers keep the history they need"}`;
+      const reason = `${run.targetDescription} cannot keep a row per version: a stream's events are each a version already, its consumers keep the history they need`;
       if (run.stopsPipeline) throw new PermanentFailure(reason);
       await suspendTable(run, stored, tableKey(shape.ref), reason, {
         remedy: 'set the table’s mode back to live, then resume it',

@@ -23,6 +23,8 @@ import {
 } from '../target';
 import { affinityOf, portable } from '../targetValues';
 import { classifySqlServerError, sqlServerRefusesRow } from '../drivers/mssql/errors';
+import { openIndexName, writtenColumns } from '../history';
+import { NOW_SQL, versionStatements } from './historySql';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
@@ -49,6 +51,8 @@ export function mssqlType(c: ColumnShape): string {
       return unicode('nvarchar');
     case 'TIMESTAMP':
       return `datetime2(${Math.min(7, n ?? 6)})`;
+    case 'INTEGER':
+      return 'int';
     case 'DOUBLE':
       return 'float';
     case 'CLOB':
@@ -142,6 +146,7 @@ export class MssqlTarget implements Target {
   readonly description: string;
   readonly softDeletes = true;
   readonly shards = true;
+  readonly keepsHistory = true;
   readonly foldName = sqlServerFold;
   private tables = new Map<string, TargetTable>();
 
@@ -243,18 +248,42 @@ export class MssqlTarget implements Target {
         `CREATE TABLE ${checkpointTable} (pipeline_id NVARCHAR(200) NOT NULL, source_table NVARCHAR(300) NOT NULL,
           position NVARCHAR(4000) NOT NULL, updated_at DATETIME2(3) NOT NULL, CONSTRAINT PK_RUNNER_CHECKPOINT PRIMARY KEY (pipeline_id, source_table))`,
       );
+    const historyTables = await this.historyTables();
     for (const t of tables) {
       this.tables.set(t.source, t);
-      if (await this.exists(this.name(t))) continue;
+      if (await this.exists(this.name(t))) {
+        // A table whose mode changed to or from history is made again: its rows are copied again anyway.
+        if (historyTables.has(this.historyKey(t)) === (t.history !== undefined)) continue;
+        await this.pool.request().batch(`DROP TABLE ${this.name(t)}`);
+      }
       const columns = t.columns.map(
         (c) => `${bracket(c.name)} ${mssqlType(c)}${c.nullable ? ' NULL' : ' NOT NULL'}`,
       );
-      await this.pool
-        .request()
-        .batch(
-          `CREATE TABLE ${this.name(t)} (${columns.join(', ')}, PRIMARY KEY (${t.key.map(bracket).join(', ')}))`,
-        );
+      // A history table holds many rows per key: one current version each, kept so by the index.
+      const key = t.history ? '' : `, PRIMARY KEY (${t.key.map(bracket).join(', ')})`;
+      await this.pool.request().batch(`CREATE TABLE ${this.name(t)} (${columns.join(', ')}${key})`);
+      if (t.history)
+        await this.pool
+          .request()
+          .batch(
+            `CREATE UNIQUE INDEX ${bracket(openIndexName(t))} ON ${this.name(t)} (${t.key.map(bracket).join(', ')}) WHERE ${bracket(t.history.to)} IS NULL`,
+          );
     }
+  }
+
+  /** A table's schema, name and current-version index, as SQL Server compares names. */
+  private historyKey(t: TargetTable, index = openIndexName(t)): string {
+    return sqlServerFold(`${t.schema ?? 'dbo'}\u0000${t.name}\u0000${index}`);
+  }
+
+  /** The tables that keep history here (those with a filtered current-version index), asked once. */
+  private async historyTables(): Promise<Set<string>> {
+    const { recordset } = await this.pool.request().query<{ s: string; t: string; i: string }>(
+      `SELECT s.name AS s, o.name AS t, i.name AS i FROM sys.indexes i
+         JOIN sys.tables o ON o.object_id = i.object_id JOIN sys.schemas s ON s.schema_id = o.schema_id
+       WHERE i.has_filter = 1`,
+    );
+    return new Set(recordset.map((r) => this.historyKey({ schema: r.s, name: r.t } as TargetTable, r.i)));
   }
 
   async loadCheckpoint(): Promise<Checkpoint> {
@@ -317,6 +346,22 @@ export class MssqlTarget implements Target {
     );
   }
 
+  /** A change to a history table: a version opened (ending the current one if it differs), or ended. */
+  private async version(tx: sql.Transaction, t: TargetTable, c: Change, now: string): Promise<void> {
+    const request = new sql.Request(tx).input('now', sql.VarChar(23), now);
+    const ended = c.op === 'delete' || !c.row;
+    const values = c.row ?? c.key;
+    const bound = ended ? t.columns.filter((col) => t.key.includes(col.name)) : writtenColumns(t);
+    bound.forEach((col) => input(request, `c${t.columns.indexOf(col)}`, col, values[col.name] ?? null));
+    const statements = versionStatements(
+      t,
+      mssqlType,
+      (col) => `@c${t.columns.indexOf(col)}`,
+      this.prefix(request),
+    );
+    await request.query(ended ? statements.end : statements.write);
+  }
+
   private async remove(tx: sql.Transaction, t: TargetTable, key: Row): Promise<void> {
     const request = new sql.Request(tx);
     const where = t.key.map((k, i) => {
@@ -331,6 +376,12 @@ export class MssqlTarget implements Target {
     );
   }
 
+  /** The transaction's time, which every version a batch opens or ends shares (docs/shaping.md). */
+  private async now(tx: sql.Transaction): Promise<string> {
+    const { recordset } = await new sql.Request(tx).query<{ now: string }>(NOW_SQL);
+    return recordset[0]?.now ?? '';
+  }
+
   private async begin(): Promise<sql.Transaction> {
     const tx = new sql.Transaction(this.pool);
     await tx.begin();
@@ -341,8 +392,16 @@ export class MssqlTarget implements Target {
     const tx = await this.begin();
     try {
       const request = new sql.Request(tx);
+      // A history keeps its versions: a copy ends the current ones, and opens those it reads.
+      if (t.history) {
+        request.input('now', sql.VarChar(23), await this.now(tx));
+        if (t.shard) request.input('shard', sql.NVarChar, t.shard.value);
+        await request.query(
+          `${this.prefix(request)}UPDATE ${this.name(t)} SET ${bracket(t.history.to)} = @now WHERE ${bracket(t.history.to)} IS NULL${t.shard ? ` AND ${bracket(t.shard.column)} = @shard` : ''}`,
+        );
+      }
       // A shard's member empties its own rows only: the other members' stay.
-      if (t.shard) {
+      else if (t.shard) {
         request.input('shard', sql.NVarChar, t.shard.value);
         await request.query(
           `${this.prefix(request)}DELETE FROM ${this.name(t)} WHERE ${bracket(t.shard.column)} = @shard`,
@@ -360,7 +419,11 @@ export class MssqlTarget implements Target {
     const tx = await this.begin();
     try {
       if (fence) await this.checkFence(tx, fence);
-      for (const c of netChanges(changes)) {
+      // A history table's changes are each a version, applied in order; a live table's are netted.
+      const versioned = changes.filter((c) => this.tables.get(c.table)?.history);
+      const now = versioned.length ? await this.now(tx) : '';
+      for (const c of versioned) await this.version(tx, this.tables.get(c.table) as TargetTable, c, now);
+      for (const c of netChanges(changes.filter((c) => !versioned.includes(c)))) {
         const t = this.tables.get(c.table);
         if (!t) throw unpreparedTable(c.table);
         if (c.op === 'delete' || !c.row) await this.remove(tx, t, c.key);

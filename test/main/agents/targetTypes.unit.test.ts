@@ -23,7 +23,7 @@ describe('IBM i column types at the targets', () => {
     ['TIMESTAMP(0)', 'TEXT', 'timestamp(0)', 'datetime2(0)'],
     ['TIMESTAMP(12)', 'TEXT', 'timestamp(6)', 'datetime2(7)'],
     ['DOUBLE', 'REAL', 'double precision', 'float'],
-    ['INTEGER', 'INTEGER', 'integer', 'INTEGER'],
+    ['INTEGER', 'INTEGER', 'integer', 'int'],
     ['DECFLOAT(34)', 'TEXT', 'numeric', 'varchar(50)'],
     ['CLOB(2147483647)', 'TEXT', 'text', 'nvarchar(max)'],
     ['DBCLOB(1048576)', 'TEXT', 'text', 'nvarchar(max)'],

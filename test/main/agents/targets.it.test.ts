@@ -66,7 +66,6 @@ targetContract('SQL Server', async () => {
     fractionDigits: 7,
     // The simulated SQL Server keeps 15 digits of a decimal and tedious reads one as a number.
     knownGaps: { Amount: 'decimal(18,4) beyond 15 digits: issue 20 (every type exact)' },
-    withoutHistory: 'a SQL Server target keeps no history yet: its tables are held (docs/shaping.md)',
     close: async () => {
       for (const p of pools) await p.close().catch(() => undefined);
       await sandbox.close();

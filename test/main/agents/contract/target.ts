@@ -301,14 +301,82 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
       const [a, a2, a3] = ['a', 'a2', 'a3'].map((name) => key1.find((r) => r[1] === name));
       expect([a?.[3], a2?.[3]]).toEqual([a2?.[2], a3?.[2]]);
       // A verify reads the current versions only.
-      const back = await target.readBack?.rows(t, [{ Id: 1 }, { Id: 2 }, { Id: 3 }]);
-      expect(back?.map((r) => String(r.Name ?? r.name)).sort()).toEqual(['a3', 'b again']);
-      const keys = await target.readBack?.keys(t, null, 10);
-      expect(keys?.keys.map((k) => Number(k.Id ?? k.id))).toEqual([1, 2]);
+      if (target.readBack) {
+        const back = await target.readBack.rows(t, [{ Id: 1 }, { Id: 2 }, { Id: 3 }]);
+        expect(back.map((r) => String(r.Name ?? r.name)).sort()).toEqual(['a3', 'b again']);
+        const keys = await target.readBack.keys(t, null, 10);
+        expect(keys.keys.map((k) => Number(k.Id ?? k.id))).toEqual([1, 2]);
+      }
+      // Values are told apart exactly, not as a collation or padding would compare them: a change of
+      // case is a version, a trailing space another; the same value again none.
+      await target.apply(
+        [upsert(2, 'B AGAIN', '8'), upsert(2, 'B AGAIN ', '8'), upsert(2, 'B AGAIN ', '8')],
+        { 'dbo.Items': '8' },
+      );
+      expect((await versions()).filter((v) => v.startsWith('2|'))).toEqual([
+        '2|B AGAIN |current',
+        '2|b again|ended',
+        '2|B AGAIN|ended',
+        '2|b|ended',
+      ]);
       // Back to live: made again, one row per key.
       await target.prepare([base]);
-      await target.apply([upsert(1, 'x', '8'), upsert(1, 'y', '9')], { 'dbo.Items': '9' });
+      await target.apply([upsert(1, 'x', '9'), upsert(1, 'y', '9')], { 'dbo.Items': '9' });
       expect((await h.read(base)).rows).toEqual(['1|y']);
+      await target.close();
+    });
+
+    it('tells a history row’s versions apart by every type’s value, exactly, nulls alike', async () => {
+      count += 1;
+      const typed = typedTable(`typed_history_${count}`);
+      // And a fixed-width text, as an IBM i CHAR arrives: padded at some targets, compared so.
+      const base = {
+        ...typed,
+        columns: [...typed.columns, { name: 'Code', sourceType: 'CHAR(6)', nullable: true }],
+      };
+      const t: TargetTable = {
+        ...base,
+        columns: withRunnerColumns(base, [
+          ['ValidFrom', 'datetime2(3)'],
+          ['ValidTo', 'datetime2(3)'],
+        ]),
+        history: { from: 'ValidFrom', to: 'ValidTo' },
+      };
+      const target = await h.open(`contract-${count}`);
+      if (h.withoutHistory) return await target.close();
+      await target.prepare([t]);
+      const write = (row: Row): Change => ({ ...upsert(Number(row.Id), '', '1'), table: t.source, row });
+      // Each a change a padding, a rounding or a collation could hide: a trailing space, a trailing
+      // zero byte, a microsecond, the last digit of a bigint past a double's.
+      const changed: Record<string, RowValue> = {
+        Big: 9_007_199_254_740_994n,
+        Amount: '12345678901235.5678',
+        Ratio: 0.5,
+        Name: 'Zoë 東京 🚀 ',
+        Flag: false,
+        Day: '2026-03-01',
+        At: '2026-03-01 12:34:56.123457',
+        Clock: '23:59:59.654322',
+        Guid: '6F9619FF-8B86-D011-B42D-00C04FC96500',
+        Bytes: new Uint8Array([0, 1, 254, 255, 0]),
+        Code: 'ab c',
+      };
+      const values = { ...VALUES, Code: 'ab' };
+      await target.apply([write(values), write({ Id: 2 })], { [t.source]: '1' });
+      // Written again alike (nulls too): no version.
+      await target.apply([write(values), write({ Id: 2 })], { [t.source]: '2' });
+      expect((await h.read(t)).rows).toHaveLength(2);
+      // Each column changed, written again alike, then back: two versions a column.
+      const changes = Object.entries(changed).flatMap(([name, value]) => [
+        write({ ...values, [name]: value }),
+        write({ ...values, [name]: value }),
+        write(values),
+      ]);
+      await target.apply(changes, { [t.source]: '3' });
+      const rows = (await h.read(t)).rows;
+      const perKey = (id: string) => rows.filter((r) => r.startsWith(`${id}|`)).length;
+      expect(perKey('1')).toBe(1 + 2 * Object.keys(changed).length);
+      expect(perKey('2')).toBe(1);
       await target.close();
     });
 
