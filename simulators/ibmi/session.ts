@@ -96,7 +96,8 @@ export class SimulatedIbmiConnection implements IbmiConnection {
   /** Runs on a later turn, as a driver call would: callers never see a synchronous answer. */
   private run<T>(text: string, work: () => T): Promise<T> {
     const fault = this.system.faults.take(text);
-    const delay = fault?.kind === 'stall' ? fault.ms : 0;
+    this.system.requests += 1;
+    const delay = (fault?.kind === 'stall' ? fault.ms : 0) + this.system.linkDelayMs;
     const later = (then: () => void) => (delay > 0 ? setTimeout(then, delay) : setImmediate(then));
     return new Promise((resolve, reject) =>
       later(() => {

@@ -59,6 +59,17 @@ export class Args {
     return { library: checkName(library, k), name: name?.startsWith('*') ? name : checkName(name ?? '', k) };
   }
 
+  /** A qualified name whose object may be generic (`ABC*`), as DSPFFD and DSPOBJD take it. */
+  qualifiedGeneric(k: string): { library: string; name: string } {
+    const text = atom(this.values.get(k));
+    const generic = text !== undefined && /[^*/]\*$/.test(text);
+    const found = this.qualified(
+      k,
+      generic ? { text: text.slice(0, -1), quoted: false } : this.values.get(k),
+    );
+    return generic ? { ...found, name: `${found.name}*` } : found;
+  }
+
   name(k: string, fallback?: string): string {
     const v = atom(this.values.get(k)) ?? fallback;
     if (v === undefined) throw commandError('CPD0072', `Parameter ${k} required.`);

@@ -476,13 +476,31 @@ function ffdColumns(): ColumnSpec[] {
 }
 
 export function displayFieldDescriptions(c: CommandContext, a: Args): void {
-  const { library, name } = a.qualified('FILE');
-  const file: PhysicalFile = useFile(c, library, name, ['*OBJOPR']);
+  const { library, name } = a.qualifiedGeneric('FILE');
   if (a.text('OUTPUT', '*') !== '*OUTFILE')
     throw commandError('CPD0084', 'Only OUTPUT(*OUTFILE) is available through QCMDEXC (no display device).');
+  // FILE(lib/*ALL) or a generic name (ABC*): every such file in the library the job may use, in name
+  // order; one it may not is left out, as DSPFFD passes over it with a diagnostic message.
+  const generic = name === '*ALL' ? '' : name.endsWith('*') ? name.slice(0, -1) : null;
+  let files: PhysicalFile[];
+  if (generic === null) files = [useFile(c, library, name, ['*OBJOPR'])];
+  else {
+    c.system.useLibrary(c.job, library);
+    files = [...c.system.files.values()]
+      .filter((f) => f.library === library && f.name.startsWith(generic))
+      .filter((f) => c.system.can(c.job, f.authority, ['*OBJOPR']))
+      .sort((x, y) => x.name.localeCompare(y.name));
+    if (files.length === 0) throw cpf('CPF3012', name, library);
+  }
+  const rows = files.flatMap(fieldRows);
+  writeOutfile(c, a, ffdColumns(), 'QWHDRFFD', { rows: () => rows });
+}
+
+/** One outfile row per field of a file, as QADSPFFD lays them out. */
+function fieldRows(file: PhysicalFile): Record<string, SqlValue>[] {
   const recordLength = file.columns.reduce((n, col) => n + fieldLength(col.type), 0);
   let offset = 1;
-  const rows = file.columns.map((col) => {
+  return file.columns.map((col) => {
     const t = col.type;
     const length = fieldLength(t);
     const row: Record<string, SqlValue> = {
@@ -520,5 +538,4 @@ export function displayFieldDescriptions(c: CommandContext, a: Args): void {
     offset += length;
     return row;
   });
-  writeOutfile(c, a, ffdColumns(), 'QWHDRFFD', { rows: () => rows });
 }

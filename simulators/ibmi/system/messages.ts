@@ -18,6 +18,7 @@ const CPF: Record<string, string> = {
   CPF2204: 'User profile &1 not found.',
   CPF22E2: 'Password not correct for user profile &1.',
   CPF22E3: 'User profile &1 is disabled.',
+  CPF3012: 'File &1 in library &2 not found.',
   CPF3130: 'Member &2 already in use.',
   CPF3141: 'Member &2 not found.',
   CPF3142: 'File &1 in library &2 not found.',

@@ -117,6 +117,17 @@ export class SimulatedIbmi implements SystemState {
     return this.faults.pending;
   }
 
+  // ---- the link (tests and benches set it) --------------------------------------------------
+
+  /**
+   * How late every statement and command answers, standing (not one-shot like a stall): a round
+   * trip to an IBM i `ms` away. 0, the default, answers on the next turn.
+   */
+  linkDelayMs = 0;
+
+  /** Statements and commands answered or refused since the system started: its round trips. */
+  requests = 0;
+
   // ---- authority ----------------------------------------------------------------------------
 
   can(job: Job, auth: ObjectAuthority, needed: readonly Right[]): boolean {

@@ -70,6 +70,35 @@ describe('DSPFFD and DSPJRN outfiles', () => {
     ]);
   });
 
+  it('DSPFFD lib/*ALL and a generic name describe every such file the profile may use, each row with its file', async () => {
+    await c.query('CREATE SCHEMA MANYF');
+    for (const name of ['ABC1', 'ABC2', 'XYZ'])
+      await c.query(`CREATE TABLE MANYF.${name} (ID INTEGER NOT NULL, NAME VARCHAR(10))`);
+    // A file the agent's profile may not use is passed over, not a failure of the whole command.
+    await c.command('RVKOBJAUT OBJ(MANYF/XYZ) OBJTYPE(*FILE) USER(*PUBLIC) AUT(*ALL)');
+    const agent = await sandbox.connect({ ...SEED_AGENT });
+    const described = async (file: string) => {
+      await agent.command(`DSPFFD FILE(MANYF/${file}) OUTPUT(*OUTFILE) OUTFILE(QGPL/FFDALL)`);
+      const rows = await agent.query('SELECT WHFILE, WHLIB, WHFLDE FROM QGPL.FFDALL ORDER BY WHFILE, WHFOBO');
+      return rows.map((r) => [r.WHFILE, r.WHLIB, r.WHFLDE].map((v) => String(v).trim()).join('.'));
+    };
+    expect(await described('*ALL')).toEqual([
+      'ABC1.MANYF.ID',
+      'ABC1.MANYF.NAME',
+      'ABC2.MANYF.ID',
+      'ABC2.MANYF.NAME',
+    ]);
+    expect(await described('ABC2*')).toEqual(['ABC2.MANYF.ID', 'ABC2.MANYF.NAME']);
+    // Named alone, the same file is refused; a generic name that finds nothing usable is CPF3012.
+    const alone = await failure(
+      agent.command('DSPFFD FILE(MANYF/XYZ) OUTPUT(*OUTFILE) OUTFILE(QGPL/FFDALL)'),
+    );
+    expect(alone.messageId).toBe('CPF9802');
+    const none = await failure(agent.command('DSPFFD FILE(MANYF/XY*) OUTPUT(*OUTFILE) OUTFILE(QGPL/FFDALL)'));
+    expect(none.messageId).toBe('CPF3012');
+    await agent.close();
+  });
+
   it('a journaled DDS record decodes right with the DSPFFD layout, and wrongly with the ISO dates SQL reports', async () => {
     await c.query("UPDATE LEGACY.ITEMS SET PRICE = 12.34, ADDED = '2026-11-22' WHERE ITEMNO = 3");
     const rows = await dspjrn(c, 'LEGACY/JRN', 'FILE((LEGACY/ITEMS)) JRNCDE((R)) ENTTYP(UP)');
