@@ -10,6 +10,7 @@ import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type 
 import type { OperationCounts } from './events';
 import { atTarget, isTransient, PermanentFailure } from './failures';
 import { applyAround } from './rowRefusals';
+import type { Restarted } from './tableCopies';
 import type { RunContext } from './runContext';
 import { reshape } from './shapeChanges';
 import { checkpointText, recordBacklog, startReadAhead } from './sourceFollow';
@@ -86,18 +87,20 @@ async function readBatch(run: RunContext, ctx: StepScene, stored: StoredCheckpoi
   const usable = ahead?.from === checkpointText(saved) ? ahead : null;
   const readStartedAt = usable ? usable.startedAt : run.now();
   const batch = usable ? usable.batch : await source.readChanges(refs, saved, { maxRows: run.o.maxRows });
-  const restarted = new Set<string>();
+  const restarting: Restarted[] = [];
   for (const lost of batch.resnapshot) {
     const table = run.tables.find((t) => t.source === lost.table);
     const ref = refs.find((r) => tableKey(r) === lost.table);
     if (!table || !ref) continue;
     const hadPosition = saved[lost.table] !== undefined;
     if (hadPosition) run.emit({ kind: 'resnapshot', table: lost.table, reason: lost.reason });
-    run.state = 'snapshot';
-    await run.copies.restart(ctx, stored, ref, table, { reason: lost.reason, lost: hadPosition });
-    restarted.add(lost.table);
+    restarting.push({ ref, table, why: { reason: lost.reason, lost: hadPosition } });
   }
-  return { batch, readStartedAt, restarted };
+  if (restarting.length > 0) {
+    run.state = 'snapshot';
+    await run.copies.restart(ctx, stored, restarting);
+  }
+  return { batch, readStartedAt, restarted: new Set(restarting.map((r) => r.table.source)) };
 }
 
 /** What the stream's commit leaves for the rest of the step. */

@@ -10,6 +10,13 @@ import { rowBytesBound } from '../agents/columnWidths';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
 import type { RunnerEvent } from './events';
 
+/** A table to start again, and why: it had no position, or lost the one it had (`lost`). */
+export interface Restarted {
+  ref: TableRef;
+  table: TargetTable;
+  why: { reason: string; lost: boolean };
+}
+
 export interface CopyContext {
   source: SourceAgent;
   target: Target;
@@ -154,36 +161,46 @@ export class TableCopies {
   }
 
   /**
-   * A table the stream cannot read from where it stands: it has no position yet, or lost it (`lost`).
-   * The snapshot mode decides between a copy, the current position without a copy, and a stop.
+   * Tables the stream cannot read from where they stand: no position yet, or one lost (`lost`). The
+   * snapshot mode decides for each between a copy, the current position without a copy, and a stop.
+   * Those taken from the current position are asked for it together and written in one transaction:
+   * a start of a thousand files makes no round trip per file.
    */
-  async restart(
-    ctx: CopyContext,
-    stored: StoredCheckpoint,
-    ref: TableRef,
-    table: TargetTable,
-    why: { reason: string; lost: boolean },
-  ): Promise<void> {
-    const copy =
-      this.o.mode === 'initial' ||
-      (this.o.mode === 'when-needed' && why.lost) ||
-      // A copy cut short by its lost position starts again, whatever the mode: it was asked for.
-      stored.copies.has(table.source);
-    if (copy) return this.start(ctx, stored, ref, table, why.reason);
-    if (why.lost)
-      throw this.o.permanent(
-        `${why.reason} The snapshot mode is "never", so the pipeline stops rather than skip changes: ` +
-          `ask for a re-snapshot of ${table.source}, or set the snapshot mode to "when-needed".`,
-      );
-    const position = await ctx.source.snapshotStart(ref);
-    await this.o.atTarget(ctx.target.apply([], { [table.source]: position }));
-    stored.positions[table.source] = position;
-    this.o.emit({
-      kind: 'snapshot-skipped',
-      table: table.source,
-      position,
-      reason: `The snapshot mode is "${this.o.mode}": ${table.source} starts from the current position without a copy.`,
-    });
+  async restart(ctx: CopyContext, stored: StoredCheckpoint, tables: readonly Restarted[]): Promise<void> {
+    const fromNow: Restarted[] = [];
+    for (const r of tables) {
+      const copy =
+        this.o.mode === 'initial' ||
+        (this.o.mode === 'when-needed' && r.why.lost) ||
+        // A copy cut short by its lost position starts again, whatever the mode: it was asked for.
+        stored.copies.has(r.table.source);
+      if (copy) await this.start(ctx, stored, r.ref, r.table, r.why.reason);
+      else if (r.why.lost)
+        throw this.o.permanent(
+          `${r.why.reason} The snapshot mode is "never", so the pipeline stops rather than skip changes: ` +
+            `ask for a re-snapshot of ${r.table.source}, or set the snapshot mode to "when-needed".`,
+        );
+      else fromNow.push(r);
+    }
+    if (fromNow.length === 0) return;
+    const refs = fromNow.map((r) => r.ref);
+    const found = ctx.source.snapshotStarts
+      ? await ctx.source.snapshotStarts(refs)
+      : new Map<string, string>();
+    const checkpoint: Checkpoint = {};
+    for (const r of fromNow)
+      checkpoint[r.table.source] = found.get(tableKey(r.ref)) ?? (await ctx.source.snapshotStart(r.ref));
+    await this.o.atTarget(ctx.target.apply([], checkpoint));
+    for (const r of fromNow) {
+      const position = checkpoint[r.table.source] as string;
+      stored.positions[r.table.source] = position;
+      this.o.emit({
+        kind: 'snapshot-skipped',
+        table: r.table.source,
+        position,
+        reason: `The snapshot mode is "${this.o.mode}": ${r.table.source} starts from the current position without a copy.`,
+      });
+    }
   }
 
   /** Empties the target table and records where its changes start, in one transaction. */

@@ -347,12 +347,25 @@ export class JournalSource implements SourceAgent {
    * rows, and a replayed change carries the whole record, so the target converges.
    */
   async snapshotStart(table: TableRef): Promise<string> {
-    const [journal] = await this.journalsOf([table]);
-    if (!journal) throw new Error(`${tableKey(table)} cannot be described.`);
-    const chain = (await receiverChains(this.c, [journal])).get(journalKey(journal)) ?? [];
-    const end = journalEnd(chain);
-    if (!end) throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
-    return formatPosition({ restart: end, applied: end });
+    const position = (await this.snapshotStarts([table])).get(tableKey(table));
+    if (position === undefined) throw new Error(`${tableKey(table)} cannot be described.`);
+    return position;
+  }
+
+  /** The journals' ends for many files: their journals, then their receivers, in one query each. */
+  async snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
+    const journals = await this.journalsOf(tables);
+    const chains = await receiverChains(this.c, [
+      ...new Map(journals.map((j) => [journalKey(j), j])).values(),
+    ]);
+    const positions = new Map<string, string>();
+    tables.forEach((table, i) => {
+      const journal = journals[i] as JournalName;
+      const end = journalEnd(chains.get(journalKey(journal)) ?? []);
+      if (!end) throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
+      positions.set(tableKey(table), formatPosition({ restart: end, applied: end }));
+    });
+    return positions;
   }
 
   /** One chunk in relative record number order, member after member (memberReader.ts). */

@@ -10,6 +10,9 @@ import type { Checkpoint } from '../source';
 import { formatPosition, parsePosition } from './position';
 import type { JournalName } from './reader';
 
+/** Checkpoint rows written by one statement: 2,000 parameter markers, as many as the catalog queries send at 1,000 files. */
+const SAVED_PER_STATEMENT = 250;
+
 export interface CheckpointRow {
   table: string;
   journal: JournalName;
@@ -95,26 +98,36 @@ export class SyncLibrary {
     return checkpoint;
   }
 
-  /** All rows in one commit cycle: a crash leaves the old checkpoint or the new one, never half. */
+  /**
+   * All rows in one commit cycle: a crash leaves the old checkpoint or the new one, never half. Two
+   * statements per slice of rows, not two per table: at 1,000 files and 30 ms a round trip, a save
+   * per table would cost a minute.
+   */
   async save(rows: readonly CheckpointRow[]): Promise<void> {
     await this.ready();
     const write = async (c: IbmiConnection) => {
-      for (const row of rows) {
-        const p = parsePosition(row.position);
-        await c.query(`DELETE FROM ${this.qualified} WHERE AGENT = ? AND TABLEKEY = ?`, [
-          this.agent,
-          row.table,
-        ]);
-        await c.query(`INSERT INTO ${this.qualified} VALUES (?, ?, ?, ?, ?, ?, ?, ?, CURRENT TIMESTAMP)`, [
-          this.agent,
-          row.table,
-          row.journal.library,
-          row.journal.name,
-          p.restart.library,
-          p.restart.receiver,
-          String(p.restart.sequence),
-          formatPosition({ restart: p.applied, applied: p.applied }),
-        ]);
+      for (let at = 0; at < rows.length; at += SAVED_PER_STATEMENT) {
+        const slice = rows.slice(at, at + SAVED_PER_STATEMENT);
+        await c.query(
+          `DELETE FROM ${this.qualified} WHERE AGENT = ? AND TABLEKEY IN (${slice.map(() => '?').join(', ')})`,
+          [this.agent, ...slice.map((r) => r.table)],
+        );
+        await c.query(
+          `INSERT INTO ${this.qualified} VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, CURRENT TIMESTAMP)').join(', ')}`,
+          slice.flatMap((row) => {
+            const p = parsePosition(row.position);
+            return [
+              this.agent,
+              row.table,
+              row.journal.library,
+              row.journal.name,
+              p.restart.library,
+              p.restart.receiver,
+              String(p.restart.sequence),
+              formatPosition({ restart: p.applied, applied: p.applied }),
+            ];
+          }),
+        );
       }
     };
     if (this.journaled) await this.c.transaction(write);

@@ -135,6 +135,10 @@ export function shapedSource(
       return inner.countRows(ref);
     },
     snapshotStart: (ref) => inner.snapshotStart(ref),
+    ...(inner.snapshotStarts && {
+      snapshotStarts: (refs: readonly TableRef[]) =>
+        inner.snapshotStarts?.(refs) ?? Promise.resolve(new Map()),
+    }),
     readChunk: async (ref, cursor, limit) => {
       const t = await shapingOf(ref);
       if (!t) return inner.readChunk(ref, cursor, limit);
