@@ -25,11 +25,14 @@ import {
   timedRate,
   benchRows,
   catchUpRounds,
+  median,
   type BenchRow,
 } from './rawTargets';
 
 const DECODED = 100_000;
 const CHANGES = 30_000;
+/** A round trip to an IBM i in another building or region (issue 58: 10–50 ms). */
+const LINK_DELAY_MS = 30;
 
 /** A record like an order line: binary, packed, zoned, EBCDIC text in two CCSIDs, a *MDY date, a timestamp. */
 const FIELDS: FieldDef[] = [
@@ -190,6 +193,18 @@ export const journalBenchmark: Benchmark = {
           postgres: () => runner(postgres).runUntilCaughtUp(),
         },
       );
+      // The same catch-up from an IBM i 30 ms away: the agent's statements in series pay the link.
+      // The changes are made beside it (the delay is the agent's link, not the application's).
+      const delayed: number[] = [];
+      for (let round = 4; round <= 6; round++) {
+        await bench.insert(rows.map(([id, ...rest]): BenchRow => [id + round * CHANGES, ...rest]));
+        bench.setLinkDelay(LINK_DELAY_MS);
+        try {
+          delayed.push(await timedRate(CHANGES, () => runner(sqlite).runUntilCaughtUp()));
+        } finally {
+          bench.setLinkDelay(0);
+        }
+      }
       const rawSqlite = await rawSqliteRate(dir, rows);
       const rawPostgres = await rawPostgresRate(schema, rows);
       return [
@@ -198,6 +213,11 @@ export const journalBenchmark: Benchmark = {
         { name: 'journal.read', value: agentRead, unit: 'changes/s' },
         { name: 'runner.journal→sqlite', value: toSqlite, unit: 'changes/s' },
         { name: 'runner.journal→sqlite.ratio', value: ratio(toSqlite, rawSqlite), unit: 'of raw' },
+        {
+          name: 'runner.journal→sqlite.at30ms',
+          value: ratio(median(delayed), toSqlite),
+          unit: 'of no delay',
+        },
         { name: 'runner.journal→postgres', value: toPostgres, unit: 'changes/s' },
         { name: 'runner.journal→postgres.ratio', value: ratio(toPostgres, rawPostgres), unit: 'of raw' },
       ];

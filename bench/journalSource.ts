@@ -21,6 +21,8 @@ export interface JournalBench {
   insert(rows: readonly BenchRow[]): Promise<void>;
   /** DSPJRN of BENCH.BIG's record entries to QGPL.BENCHOUT, read back by one SELECT: the entries read. */
   displayJournal(): Promise<number>;
+  /** Every statement answered `ms` late from now on: an IBM i that far away (0: beside the engine). */
+  setLinkDelay(ms: number): void;
   /** The administrator's session and the simulated IBM i closed. */
   close(): Promise<void>;
 }
@@ -58,6 +60,9 @@ export async function startJournalBench(): Promise<JournalBench> {
           'OUTFILFMT(*TYPE5) OUTFILE(QGPL/BENCHOUT) ENTDTALEN(*CALC)',
       );
       return (await admin.query('SELECT JOSEQN, JOCODE, JOENTT, JONVI, JOESD FROM QGPL.BENCHOUT')).length;
+    },
+    setLinkDelay: (ms) => {
+      sandbox.system.linkDelayMs = ms;
     },
     close: async () => {
       await admin.close();
