@@ -24,7 +24,7 @@ import {
 import { affinityOf, portable } from '../targetValues';
 import { classifySqlServerError, sqlServerRefusesRow } from '../drivers/mssql/errors';
 import { openIndexName, writtenColumns } from '../history';
-import { NOW_SQL, versionStatements } from './historySql';
+import { NOW_SQL, versionStatements, type VersionStatements } from './historySql';
 
 export const RUNNER_CHECKPOINT_TABLE = 'RUNNER_CHECKPOINT';
 const checkpointTable = `${bracket(SYNC_SCHEMA)}.${bracket(RUNNER_CHECKPOINT_TABLE)}`;
@@ -149,6 +149,8 @@ export class MssqlTarget implements Target {
   readonly keepsHistory = true;
   readonly foldName = sqlServerFold;
   private tables = new Map<string, TargetTable>();
+  /** A history table's statements, made once per shape of the table (prepare and reconcile set it). */
+  private readonly versionSql = new WeakMap<TargetTable, VersionStatements>();
 
   constructor(
     private readonly pool: sql.ConnectionPool,
@@ -253,7 +255,8 @@ export class MssqlTarget implements Target {
       this.tables.set(t.source, t);
       if (await this.exists(this.name(t))) {
         // A table whose mode changed to or from history is made again: its rows are copied again anyway.
-        if (historyTables.has(this.historyKey(t)) === (t.history !== undefined)) continue;
+        const kept = historyTables.has(this.historyKey(t.schema ?? 'dbo', t.name, openIndexName(t)));
+        if (kept === (t.history !== undefined)) continue;
         await this.pool.request().batch(`DROP TABLE ${this.name(t)}`);
       }
       const columns = t.columns.map(
@@ -272,8 +275,8 @@ export class MssqlTarget implements Target {
   }
 
   /** A table's schema, name and current-version index, as SQL Server compares names. */
-  private historyKey(t: TargetTable, index = openIndexName(t)): string {
-    return sqlServerFold(`${t.schema ?? 'dbo'}\u0000${t.name}\u0000${index}`);
+  private historyKey(schema: string, name: string, index: string): string {
+    return sqlServerFold(`${schema}\u0000${name}\u0000${index}`);
   }
 
   /** The tables that keep history here (those with a filtered current-version index), asked once. */
@@ -283,7 +286,7 @@ export class MssqlTarget implements Target {
          JOIN sys.tables o ON o.object_id = i.object_id JOIN sys.schemas s ON s.schema_id = o.schema_id
        WHERE i.has_filter = 1`,
     );
-    return new Set(recordset.map((r) => this.historyKey({ schema: r.s, name: r.t } as TargetTable, r.i)));
+    return new Set(recordset.map((r) => this.historyKey(r.s, r.t, r.i)));
   }
 
   async loadCheckpoint(): Promise<Checkpoint> {
@@ -353,12 +356,12 @@ export class MssqlTarget implements Target {
     const values = c.row ?? c.key;
     const bound = ended ? t.columns.filter((col) => t.key.includes(col.name)) : writtenColumns(t);
     bound.forEach((col) => input(request, `c${t.columns.indexOf(col)}`, col, values[col.name] ?? null));
-    const statements = versionStatements(
-      t,
-      mssqlType,
-      (col) => `@c${t.columns.indexOf(col)}`,
-      this.prefix(request),
-    );
+    const prefix = this.prefix(request);
+    let statements = this.versionSql.get(t);
+    if (!statements) {
+      statements = versionStatements(t, mssqlType, (col) => `@c${t.columns.indexOf(col)}`, prefix);
+      this.versionSql.set(t, statements);
+    }
     await request.query(ended ? statements.end : statements.write);
   }
 
@@ -420,10 +423,12 @@ export class MssqlTarget implements Target {
     try {
       if (fence) await this.checkFence(tx, fence);
       // A history table's changes are each a version, applied in order; a live table's are netted.
-      const versioned = changes.filter((c) => this.tables.get(c.table)?.history);
+      const versioned: Change[] = [];
+      const live: Change[] = [];
+      for (const c of changes) (this.tables.get(c.table)?.history ? versioned : live).push(c);
       const now = versioned.length ? await this.now(tx) : '';
       for (const c of versioned) await this.version(tx, this.tables.get(c.table) as TargetTable, c, now);
-      for (const c of netChanges(changes.filter((c) => !versioned.includes(c)))) {
+      for (const c of netChanges(live)) {
         const t = this.tables.get(c.table);
         if (!t) throw unpreparedTable(c.table);
         if (c.op === 'delete' || !c.row) await this.remove(tx, t, c.key);
