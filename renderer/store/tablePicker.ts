@@ -214,49 +214,43 @@ export function setTarget(key: string, target: string): void {
   });
 }
 
-/** A chosen table's row filter as typed; empty: every row. */
-export function setRowFilter(key: string, rowFilter: string): void {
-  update((p) => {
-    const table = p.chosen[key];
-    return table ? { chosen: { ...p.chosen, [key]: { ...table, rowFilter } }, result: undefined } : {};
-  });
-}
+/** The chosen tables' own settings, each left out for the default. */
+type ChosenSetting = 'schemaChanges' | 'rowIdentification' | 'rowFilter' | 'tableMode';
 
-/** A chosen table's mode at the target: live (left out), soft delete or history. */
-export function setTableMode(key: string, mode: TableMode['kind']): void {
+/** One setting of a chosen table, set, or left out when undefined; the last save's answer no longer holds. */
+function setChosen<K extends ChosenSetting>(
+  key: string,
+  setting: K,
+  value: ChosenTable[K] | undefined,
+): void {
   update((p) => {
     const table = p.chosen[key];
     if (!table) return {};
-    const { tableMode: _was, ...rest } = table;
-    return {
-      chosen: { ...p.chosen, [key]: mode === 'live' ? rest : { ...rest, tableMode: mode } },
-      result: undefined,
-    };
-  });
-}
-
-/** A chosen table's own schema-change policy, or the pipeline's again (undefined). */
-export function setSchemaChanges(key: string, schemaChanges: SchemaChanges | undefined): void {
-  update((p) => {
-    const table = p.chosen[key];
-    if (!table) return {};
-    const { schemaChanges: _was, ...rest } = table;
-    const next = schemaChanges ? { ...rest, schemaChanges } : rest;
+    const next: ChosenTable = { ...table, [setting]: value };
+    // Left out rather than undefined: the entity then says nothing of it, and takes the default.
+    if (value === undefined) Reflect.deleteProperty(next, setting);
     return { chosen: { ...p.chosen, [key]: next }, result: undefined };
   });
 }
 
+/** A chosen table's row filter as typed; empty: every row. */
+export function setRowFilter(key: string, rowFilter: string): void {
+  setChosen(key, 'rowFilter', rowFilter);
+}
+
+/** A chosen table's mode at the target: live (left out), soft delete or history. */
+export function setTableMode(key: string, mode: TableMode['kind']): void {
+  setChosen(key, 'tableMode', mode === 'live' ? undefined : mode);
+}
+
+/** A chosen table's own schema-change policy, or the pipeline's again (undefined). */
+export function setSchemaChanges(key: string, schemaChanges: SchemaChanges | undefined): void {
+  setChosen(key, 'schemaChanges', schemaChanges);
+}
+
 /** A keyless table's rows told apart by RRN or by a logical key, or by the primary key again (undefined). */
 export function setRowIdentification(key: string, id: ChosenTable['rowIdentification']): void {
-  update((p) => {
-    const table = p.chosen[key];
-    if (!table) return {};
-    const { rowIdentification: _was, ...rest } = table;
-    return {
-      chosen: { ...p.chosen, [key]: id ? { ...rest, rowIdentification: id } : rest },
-      result: undefined,
-    };
-  });
+  setChosen(key, 'rowIdentification', id);
 }
 
 const columnsOf = (typed: string) =>
