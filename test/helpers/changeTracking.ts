@@ -14,6 +14,17 @@ import { SEED_AGENT_LOGIN } from '../../simulators/mssql/seed';
 import type { EngineClient } from '../../main/client/engineClient';
 import { DBA, sandboxPool } from './sandbox';
 
+/**
+ * Sales with Change Tracking (two days' retention) and snapshot isolation on, the agent's SYNC schema,
+ * and dbo.Orders tracked with its columns, holding two open orders: the agent suites' starting point.
+ */
+export const TRACKED_ORDERS = `ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
+    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
+    CREATE SCHEMA SYNC;
+    CREATE TABLE dbo.Orders (Id INT PRIMARY KEY, Status NVARCHAR(20) NOT NULL);
+    ALTER TABLE dbo.Orders ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);
+    INSERT INTO dbo.Orders VALUES (1, N'Open'), (2, N'Open');`;
+
 export const ctConfiguration = (
   over: Partial<ChangeTrackingConfiguration> = {},
 ): ChangeTrackingConfiguration => ({

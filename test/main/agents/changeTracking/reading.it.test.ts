@@ -10,7 +10,7 @@ import {
   type ChangeTrackingSource,
 } from '../../../../main/agents/changeTracking/source';
 import type { Change, Checkpoint } from '../../../../main/agents/source';
-import { ctConfiguration, sandboxCredentials } from '../../../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials, TRACKED_ORDERS } from '../../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../../helpers/sandbox';
 
 let clock = Date.UTC(2026, 10, 1);
@@ -42,12 +42,7 @@ const ids = (changes: Change[]) => changes.map((c) => `${c.op}:${String(c.key.Id
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'], now: () => new Date(clock) });
   admin = await sandboxPool(sandbox, { max: 2 });
-  await run(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-    CREATE SCHEMA SYNC;
-    CREATE TABLE dbo.Orders (Id INT PRIMARY KEY, Status NVARCHAR(20) NOT NULL);
-    ALTER TABLE dbo.Orders ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);
-    INSERT INTO dbo.Orders VALUES (1, N'Open'), (2, N'Open');`);
+  await run(TRACKED_ORDERS);
 });
 afterAll(async () => {
   for (const s of sources) await s.close().catch(() => undefined);

@@ -6,7 +6,7 @@ import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
-import { ctConfiguration, sandboxCredentials } from '../../../helpers/changeTracking';
+import { ctConfiguration, sandboxCredentials, TRACKED_ORDERS } from '../../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../../helpers/sandbox';
 
 let sandbox: SandboxSqlServer;
@@ -17,13 +17,7 @@ const ARMED = 10_000;
 beforeAll(async () => {
   sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'] });
   admin = await sandboxPool(sandbox, { max: 2 });
-  await admin.request()
-    .batch(`ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-    CREATE SCHEMA SYNC;
-    CREATE TABLE dbo.Orders (Id INT PRIMARY KEY, Status NVARCHAR(20) NOT NULL);
-    ALTER TABLE dbo.Orders ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = ON);
-    INSERT INTO dbo.Orders VALUES (1, N'Open'), (2, N'Open');`);
+  await admin.request().batch(TRACKED_ORDERS);
 });
 afterAll(async () => {
   await admin?.close();

@@ -115,6 +115,16 @@ const withRunnerColumns = (base: TargetTable, added: readonly [string, string][]
   ...added.map(([name, sourceType]): ColumnShape => ({ name, sourceType, nullable: true, provenance: true })),
 ];
 
+/** The table kept in history mode: a row per version, valid from and to the runner's columns. */
+const inHistory = (base: TargetTable): TargetTable => ({
+  ...base,
+  columns: withRunnerColumns(base, [
+    ['ValidFrom', 'datetime2(3)'],
+    ['ValidTo', 'datetime2(3)'],
+  ]),
+  history: { from: 'ValidFrom', to: 'ValidTo' },
+});
+
 /** A copy's chunk as the runner writes it: the target's copy path, or its changes where it has none. */
 const writeChunk = (target: TableTarget, t: TargetTable, rows: readonly Row[], checkpoint: Checkpoint) =>
   target.applyCopy
@@ -227,14 +237,7 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
     it('keeps a row per version when the table keeps history, a change of its values each', async () => {
       count += 1;
       const base = table(`items_${count}`);
-      const t: TargetTable = {
-        ...base,
-        columns: withRunnerColumns(base, [
-          ['ValidFrom', 'datetime2(3)'],
-          ['ValidTo', 'datetime2(3)'],
-        ]),
-        history: { from: 'ValidFrom', to: 'ValidTo' },
-      };
+      const t = inHistory(base);
       const target = await h.open(`contract-${count}`);
       expect(target.keepsHistory).toBe(true);
       // A live table whose mode becomes history is made again (its rows are then copied again).
@@ -324,14 +327,7 @@ export function targetContract(name: string, makeHarness: () => Promise<TargetHa
         ...typed,
         columns: [...typed.columns, { name: 'Code', sourceType: 'CHAR(6)', nullable: true }],
       };
-      const t: TargetTable = {
-        ...base,
-        columns: withRunnerColumns(base, [
-          ['ValidFrom', 'datetime2(3)'],
-          ['ValidTo', 'datetime2(3)'],
-        ]),
-        history: { from: 'ValidFrom', to: 'ValidTo' },
-      };
+      const t = inHistory(base);
       const target = await h.open(`contract-${count}`);
       await target.prepare([t]);
       const write = (row: Row): Change => ({ ...upsert(Number(row.Id), '', '1'), table: t.source, row });
