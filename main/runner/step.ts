@@ -88,9 +88,12 @@ async function readBatch(run: RunContext, ctx: StepScene, stored: StoredCheckpoi
   const readStartedAt = usable ? usable.startedAt : run.now();
   const batch = usable ? usable.batch : await source.readChanges(refs, saved, { maxRows: run.o.maxRows });
   const restarting: Restarted[] = [];
+  // By key, once: a first start of a thousand files restarts every one of them.
+  const tables = batch.resnapshot.length ? new Map(run.tables.map((t) => [t.source, t])) : null;
+  const byKey = batch.resnapshot.length ? new Map(refs.map((r) => [tableKey(r), r])) : null;
   for (const lost of batch.resnapshot) {
-    const table = run.tables.find((t) => t.source === lost.table);
-    const ref = refs.find((r) => tableKey(r) === lost.table);
+    const table = tables?.get(lost.table);
+    const ref = byKey?.get(lost.table);
     if (!table || !ref) continue;
     const hadPosition = saved[lost.table] !== undefined;
     if (hadPosition) run.emit({ kind: 'resnapshot', table: lost.table, reason: lost.reason });

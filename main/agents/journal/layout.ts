@@ -323,7 +323,9 @@ export async function dspffdLayouts(
   const byLibrary = new Map<string, string[]>();
   for (const ref of refs) {
     const { library, file } = systemNames(ref);
-    byLibrary.set(library, [...(byLibrary.get(library) ?? []), file]);
+    const files = byLibrary.get(library) ?? [];
+    if (files.length === 0) byLibrary.set(library, files);
+    files.push(file);
   }
   const fields = new Map<string, FieldDef[]>();
   try {
