@@ -8,7 +8,6 @@
 import sql from 'mssql';
 import { tableKey, type TableShape } from '../source';
 import { bracket, qualified } from '../drivers/mssql/names';
-import type { RunQuery as Run } from './structure';
 
 /**
  * The pending-keys table's columns: all of them the reader's own, the key's columns by position (k0,
@@ -57,84 +56,110 @@ export class PendingKeys {
     this.loaded.clear();
   }
 
-  /** At each batch: a session without the sentinel is new (the connection was replaced), so reload all. */
-  async checkSession(run: Run): Promise<void> {
-    const sentinel = `#${this.prefix}ct_session`;
-    const [found] = await run<{ id: number | null }>('SELECT OBJECT_ID(@name) AS id', (r) =>
-      r.input('name', `tempdb..${sentinel}`),
-    );
-    if ((found?.id ?? null) !== null) return;
-    this.loaded.clear();
-    await run(`CREATE TABLE ${sentinel} (created DATETIME2 NOT NULL)`);
+  /** The table whose presence tells the reader's session is the one the keys were loaded in. */
+  get sentinel(): string {
+    return `#${this.prefix}ct_session`;
   }
 
   /**
-   * Makes sure the table's pending keys after `checkpoint` are loaded, loading them up to `current`
-   * when there are none yet, the session lost them, the checkpoint went back before them, or they are
-   * all read. Returns the version they reach: a batch must not read past it.
+   * Told at each batch whether the sentinel was found: a session without it is new (the connection
+   * was replaced), so every table is loaded again. Answers the statement that makes the sentinel, to
+   * run before anything else of the batch, or '' when the session is the known one.
    */
-  async ensure(run: Run, shape: TableShape, checkpoint: bigint, current: bigint): Promise<bigint> {
-    const table = tableKey(shape.ref);
+  sessionFound(found: boolean): string {
+    if (found) return '';
+    this.loaded.clear();
+    return `CREATE TABLE ${this.sentinel} (created DATETIME2 NOT NULL);`;
+  }
+
+  private keyDefinition(shape: TableShape): string {
     const keyColumns = shape.key.map((k) => shape.columns.find((c) => c.name === k));
-    const definitions = keyColumns.map((c, n) => `${pendingKey(n)} ${c?.sourceType ?? 'int'} NOT NULL`);
-    const keyDefinition = definitions.join(', ');
-    const known = this.loaded.get(table);
-    if (
+    return keyColumns.map((c, n) => `${pendingKey(n)} ${c?.sourceType ?? 'int'} NOT NULL`).join(', ');
+  }
+
+  /**
+   * Whether the table's pending keys after `checkpoint` must be loaded (again) up to `current` — none
+   * yet, the session lost them, the checkpoint went back before them, or they are all read — and the
+   * version the keys reach once it is done: a batch must not read past it.
+   */
+  plan(shape: TableShape, checkpoint: bigint, current: bigint): { reload: boolean; reach: bigint } {
+    const known = this.loaded.get(tableKey(shape.ref));
+    const valid =
       known &&
-      known.keyDefinition === keyDefinition &&
+      known.keyDefinition === this.keyDefinition(shape) &&
       checkpoint >= known.from &&
-      (checkpoint < known.loadedAt || known.loadedAt >= current)
-    )
-      return known.loadedAt;
-    const temp = this.tempOf(table);
+      (checkpoint < known.loadedAt || known.loadedAt >= current);
+    return known && valid ? { reload: false, reach: known.loadedAt } : { reload: true, reach: current };
+  }
+
+  /**
+   * The version the table's loaded keys reach when they are sure to serve the next batch whatever
+   * the version current is (loaded in this session, after its checkpoint, not used up); else null.
+   */
+  steadyReach(shape: TableShape, checkpoint: bigint): bigint | null {
+    const known = this.loaded.get(tableKey(shape.ref));
+    return known &&
+      known.keyDefinition === this.keyDefinition(shape) &&
+      checkpoint >= known.from &&
+      checkpoint < known.loadedAt
+      ? known.loadedAt
+      : null;
+  }
+
+  /**
+   * The statements that load a table's keys after `@after_n` up to `@upto`, with `@after_n` bound here;
+   * `@upto` and the skipped contexts (bindShared) are the caller's, once per request.
+   */
+  reloadStatement(request: sql.Request, shape: TableShape, checkpoint: bigint, n: number): string {
+    request.input(`after_${n}`, sql.BigInt, String(checkpoint));
+    const temp = this.tempOf(tableKey(shape.ref));
     const skip = this.skippedContexts.length
-      ? ` AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT NOT IN (${this.skippedContexts.map((_, n) => `@ctx${n}`).join(', ')}))`
+      ? ` AND (ct.SYS_CHANGE_CONTEXT IS NULL OR ct.SYS_CHANGE_CONTEXT NOT IN (${this.skippedContexts.map((_, c) => `@ctx${c}`).join(', ')}))`
       : '';
     const keys = shape.key.map((k) => `ct.${bracket(k)}`).join(', ');
-    const names = shape.key.map((_, n) => pendingKey(n)).join(', ');
+    const names = shape.key.map((_, k) => pendingKey(k)).join(', ');
     // The primary key leads with the version: each batch's slice is a range seek, and it is declared
     // in CREATE TABLE because CREATE INDEX is refused inside a snapshot transaction (3964).
-    await run(
-      `DROP TABLE IF EXISTS ${temp};
-      CREATE TABLE ${temp} (${PENDING.version} BIGINT NOT NULL, ${keyDefinition}, ${PENDING.op} NCHAR(1) NOT NULL,
+    return `DROP TABLE IF EXISTS ${temp};
+      CREATE TABLE ${temp} (${PENDING.version} BIGINT NOT NULL, ${this.keyDefinition(shape)}, ${PENDING.op} NCHAR(1) NOT NULL,
         ${PENDING.columns} VARBINARY(MAX) NULL, PRIMARY KEY (${PENDING.version}, ${names}));
       INSERT INTO ${temp} (${PENDING.version}, ${names}, ${PENDING.op}, ${PENDING.columns})
         SELECT ct.SYS_CHANGE_VERSION, ${keys}, ct.SYS_CHANGE_OPERATION, ct.SYS_CHANGE_COLUMNS
-        FROM CHANGETABLE(CHANGES ${qualified(shape.ref)}, @from) AS ct
-        WHERE ct.SYS_CHANGE_VERSION <= @upto${skip};`,
-      (r) => {
-        r.input('from', sql.BigInt, String(checkpoint));
-        r.input('upto', sql.BigInt, String(current));
-        this.skippedContexts.forEach((c, n) => r.input(`ctx${n}`, sql.VarBinary(128), c));
-      },
-    );
-    this.loaded.set(table, { from: checkpoint, loadedAt: current, keyDefinition });
-    return current;
+        FROM CHANGETABLE(CHANGES ${qualified(shape.ref)}, @after_${n}) AS ct
+        WHERE ct.SYS_CHANGE_VERSION <= @upto${skip};`;
+  }
+
+  /** The parameters every reload of a request shares: the version loaded up to, the skipped contexts. */
+  bindShared(request: sql.Request, current: bigint): void {
+    request.input('upto', sql.BigInt, String(current));
+    this.skippedContexts.forEach((c, n) => request.input(`ctx${n}`, sql.VarBinary(128), c));
+  }
+
+  /** Records a reload that succeeded (its transaction may still roll back: see forget). */
+  reloaded(shape: TableShape, checkpoint: bigint, current: bigint): void {
+    this.loaded.set(tableKey(shape.ref), {
+      from: checkpoint,
+      loadedAt: current,
+      keyDefinition: this.keyDefinition(shape),
+    });
   }
 
   /**
-   * How many keys each version holds after the checkpoint, up to `limit`, in version order: at most
-   * `versions` of them, enough to place a batch's bound.
+   * How many keys each version holds after `@after_n`, up to `@limit`, in version order: at most
+   * `@versions` of them, enough to place a batch's bound. Rows tagged with `n`; `@after_n` bound by
+   * reloadStatement or here when `bindAfter` is given.
    */
-  counts(
-    run: Run,
-    shape: TableShape,
-    checkpoint: bigint,
-    limit: bigint,
-    versions: number,
-  ): Promise<KeyCount[]> {
+  countsStatement(request: sql.Request, shape: TableShape, n: number, bindAfter?: bigint): string {
+    if (bindAfter !== undefined) request.input(`after_${n}`, sql.BigInt, String(bindAfter));
     const temp = this.tempOf(tableKey(shape.ref));
-    return run<{ version: string; n: number }>(
-      `SELECT TOP (@versions) ${PENDING.version} AS version, COUNT(*) AS n FROM ${temp}
-        WHERE ${PENDING.version} > @after AND ${PENDING.version} <= @limit GROUP BY ${PENDING.version} ORDER BY ${PENDING.version}`,
-      (r) => {
-        r.input('versions', sql.Int, versions);
-        r.input('after', sql.BigInt, String(checkpoint));
-        r.input('limit', sql.BigInt, String(limit));
-      },
-    ).then((rows) => rows.map((r) => ({ version: BigInt(r.version), count: Number(r.n) })));
+    return `SELECT TOP (@versions) ${n} AS i, ${PENDING.version} AS version, COUNT(*) AS n FROM ${temp}
+        WHERE ${PENDING.version} > @after_${n} AND ${PENDING.version} <= @limit GROUP BY ${PENDING.version} ORDER BY ${PENDING.version};`;
   }
 }
+
+/** A counts statement's rows, read back into each table's versions. */
+export const keyCounts = (rows: readonly { version: string | number; n: number }[]): KeyCount[] =>
+  rows.map((r) => ({ version: BigInt(r.version), count: Number(r.n) }));
 
 /**
  * One upper bound for every table: the current version when the batch fits, otherwise the highest

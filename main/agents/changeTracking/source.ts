@@ -10,7 +10,6 @@ import type {
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import {
   tableKey,
-  type Change,
   type ChangeBatch,
   type Checkpoint,
   keyCursor,
@@ -30,24 +29,25 @@ import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, perSlice, qualified } from '../drivers/mssql/names';
-import { PENDING, PendingKeys, pendingKey, upperBound, type KeyCount } from './pendingKeys';
+import { keyCounts, PendingKeys, upperBound, type KeyCount } from './pendingKeys';
+import {
+  loadAndCount,
+  readChangedRows,
+  readHead,
+  type Alongside,
+  type BatchLink,
+  type KeyRead,
+  type UnlessDenied,
+} from './batchRequests';
 import {
   markRenamed,
-  readSignals,
   readStructures,
   sameColumns,
   sameSignal,
   type RunQuery,
   type Structure,
 } from './structure';
-import {
-  bindKey,
-  describeTables,
-  rowReader,
-  selectColumn,
-  selectPositions,
-  unsupportedColumns,
-} from '../drivers/mssql/shape';
+import { bindKey, describeTables, rowReader, selectColumn, unsupportedColumns } from '../drivers/mssql/shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 import { classifySqlServerError, deniedOnTable, deniedReason } from '../drivers/mssql/errors';
 
@@ -88,7 +88,6 @@ export interface ChangeTrackingSourceOptions {
 }
 
 export { CHECKPOINT_TABLE } from './checkpoints';
-const OPS = { I: 'insert', U: 'update', D: 'delete' } as const;
 
 /**
  * The context a pipeline writes with when it writes to a table it also reads (recursion protection):
@@ -102,13 +101,16 @@ export async function openChangeTrackingSource(
   // Changes are read on a session of their own (pendingKeys.ts), one of the configured connections.
   const connections = o.credentials.maxConnectionsCount;
   if (connections < 2) return new ChangeTrackingSource(o, await openPool(o.credentials));
-  const pool = await openPool({ ...o.credentials, maxConnectionsCount: connections - 1 });
-  try {
-    return new ChangeTrackingSource(o, pool, await openPool({ ...o.credentials, maxConnectionsCount: 1 }));
-  } catch (error) {
-    await pool.close();
-    throw error;
+  // Both at once: a server 30 ms away costs a round trip per step of each sign-on.
+  const [pool, reader] = await Promise.allSettled([
+    openPool({ ...o.credentials, maxConnectionsCount: connections - 1 }),
+    openPool({ ...o.credentials, maxConnectionsCount: 1 }),
+  ]);
+  if (pool.status === 'fulfilled' && reader.status === 'fulfilled') {
+    return new ChangeTrackingSource(o, pool.value, reader.value);
   }
+  for (const opened of [pool, reader]) if (opened.status === 'fulfilled') await opened.value.close();
+  throw pool.status === 'rejected' ? pool.reason : (reader as PromiseRejectedResult).reason;
 }
 
 export class ChangeTrackingSource implements SourceAgent {
@@ -317,22 +319,21 @@ export class ChangeTrackingSource implements SourceAgent {
   ): Promise<ChangeBatch> {
     const maxRows = options.maxRows ?? 10_000;
     const shapes = await Promise.all(tables.map((t) => this.shapeOf(t)));
-    const batch = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch(
-      async (error: unknown): Promise<ChangeBatch> => {
+    const read = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch(
+      async (error: unknown): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> => {
         this.pending.forget();
         // 207 (invalid column name): a column renamed where modify_date did not tell; described again.
         const renamed = (error as { number?: unknown }).number === 207 ? await this.renamedSince(tables) : [];
         if (renamed.length === 0) throw error;
-        return { changes: [], checkpoint: { ...checkpoint }, resnapshot: [], layoutChanged: renamed };
+        return {
+          batch: { changes: [], checkpoint: { ...checkpoint }, resnapshot: [], layoutChanged: renamed },
+        };
       },
     );
+    const { batch } = read;
+    if (batch.changes.length === 0 || !read.times) return { ...batch, newestCommitTime: null };
     // Each version is one committed transaction: its id, and the time it committed where the login may read it.
-    const versions = batch.changes.map((c) => BigInt(c.position));
-    if (versions.length === 0) return { ...batch, newestCommitTime: null };
-    const times = await this.commitTimes(
-      versions.reduce((a, b) => (b < a ? b : a)),
-      versions.reduce((a, b) => (b > a ? b : a)),
-    );
+    const times = await read.times();
     const changes = batch.changes.map((c) => ({
       ...c,
       transactionId: c.position,
@@ -375,32 +376,27 @@ export class ChangeTrackingSource implements SourceAgent {
     }
   }
 
+  /**
+   * One batch in one snapshot transaction, in three requests whatever the table count (up to 250
+   * tables each; batchRequests.ts). The batch's commit times are asked beside it on the pool, and
+   * answered by `times` once the transaction is over.
+   */
   private readInSnapshot(
     tables: readonly TableRef[],
     shapes: TableShape[],
     checkpoint: Checkpoint,
     maxRows: number,
-  ): Promise<ChangeBatch> {
+  ): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> {
     return this.inSnapshot(async (tx) => {
-      const { recordset } = await this.query<{ v: string | null }>(
-        this.request(tx),
-        'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v',
-      );
-      const current = recordset[0]?.v ?? null;
-      // Each table's minimum valid version, in table order, a bounded slice per statement (names.ts).
-      const minimums = await perSlice(tables, async (slice) => {
-        const head = this.request(tx);
-        const mins = slice.map((t, i) => {
-          head.input(`t${i}`, qualified(t));
-          return `CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@t${i})) AS m${i}`;
-        });
-        const answer = await this.query<Record<string, string | null>>(head, `SELECT ${mins.join(', ')}`);
-        return slice.map((_, i) => answer.recordset[0]?.[`m${i}`] ?? null);
-      });
+      const link: BatchLink = {
+        request: () => this.request(tx),
+        send: (request, statement) => this.query<unknown>(request, statement),
+      };
+      const steady = this.steadyCounts(tables, shapes, checkpoint, maxRows);
+      const head = await readHead(link, tables, this.pending.sentinel, steady?.alongside);
+      const { current, minimums, signals } = head;
       if (current === null) throw new Error('Change Tracking is off for the database.');
-      const run = this.runOn(() => this.request(tx));
       // A table gone stops alone; one whose columns changed is described again before it is read.
-      const signals = await readSignals(run, tables);
       const stopped: NonNullable<ChangeBatch['stopped']> = [];
       const layoutChanged: NonNullable<ChangeBatch['layoutChanged']> = [];
       const resnapshot: ChangeBatch['resnapshot'] = [];
@@ -440,14 +436,10 @@ export class ChangeTrackingSource implements SourceAgent {
       });
       for (const v of invalid)
         resnapshot.push({ table: v.key, reason: await this.whyInvalid(tx, tables[v.i] as TableRef, v) });
-      // Pending keys per table in the reader session's temporary tables, loaded once per catch-up
-      // (pendingKeys.ts); the batch reads the next slice of each, up to one bound for all tables.
-      const after = (i: number) => BigInt(checkpoint[tableKey(tables[i] as TableRef)] ?? '0');
-      await this.pending.checkSession(run);
       // A table the login may no longer read (DENY, REVOKE) waits at its position, suspended by the
       // runner; the others read on. SQL Server's 229 ends only its statement, not the transaction.
       const refusedTables: NonNullable<ChangeBatch['refusedTables']> = [];
-      const unlessDenied = async <T>(i: number, read: () => Promise<T>): Promise<T | undefined> => {
+      const unlessDenied: UnlessDenied = async (i, read) => {
         try {
           return await read();
         } catch (error) {
@@ -462,25 +454,27 @@ export class ChangeTrackingSource implements SourceAgent {
           return undefined;
         }
       };
-      let limit = BigInt(current);
-      for (const i of [...readable]) {
-        const reach = await unlessDenied(i, () =>
-          this.pending.ensure(run, shapes[i] as TableShape, after(i), BigInt(current)),
-        );
-        if (reach !== undefined && reach < limit) limit = reach;
-      }
-      const counts: KeyCount[] = [];
-      for (const i of readable)
-        counts.push(
-          ...(await this.pending.counts(run, shapes[i] as TableShape, after(i), limit, maxRows + 1)),
-        );
+      // Pending keys per table in the reader session's temporary tables, loaded once per catch-up
+      // (pendingKeys.ts); the batch reads the next slice of each, up to one bound for all tables.
+      const reads = (): KeyRead[] =>
+        readable.map((i) => ({
+          i,
+          shape: shapes[i] as TableShape,
+          after: BigInt(checkpoint[tableKey(tables[i] as TableRef)] ?? '0'),
+        }));
+      const sentinelStatement = this.pending.sessionFound(head.sessionFound);
+      const { counts, limit } =
+        steady && head.sessionFound && head.alongside
+          ? { counts: steady.countsOf(head.alongside, readable), limit: steady.limit }
+          : await loadAndCount(link, this.pending, reads(), {
+              current: BigInt(current),
+              versions: maxRows + 1,
+              sentinelStatement,
+              unlessDenied,
+            });
       const bound = upperBound(counts, limit, maxRows);
-      const changes: Change[] = [];
-      for (const i of [...readable])
-        changes.push(
-          ...((await unlessDenied(i, () => this.readKeys(tx, shapes[i] as TableShape, after(i), bound))) ??
-            []),
-        );
+      const times = this.commitTimesOf(counts, bound);
+      const changes = await readChangedRows(link, this.pending, reads(), bound, unlessDenied);
       changes.sort((a, b) =>
         BigInt(a.position) < BigInt(b.position) ? -1 : BigInt(a.position) > BigInt(b.position) ? 1 : 0,
       );
@@ -492,8 +486,78 @@ export class ChangeTrackingSource implements SourceAgent {
       }
       // Read up to the version current when the read began: nothing committed before it is left.
       const caughtUp = bound === BigInt(current);
-      return { changes, checkpoint: next, resnapshot, stopped, layoutChanged, refusedTables, caughtUp };
+      const batch = {
+        changes,
+        checkpoint: next,
+        resnapshot,
+        stopped,
+        layoutChanged,
+        refusedTables,
+        caughtUp,
+      };
+      return { batch, ...(times && { times }) };
     });
+  }
+
+  /**
+   * When every table with a position has keys loaded that serve this batch whatever the current
+   * version (most batches of a catch-up), their counts are asked in the head's request: one round
+   * trip fewer. Counted for the tables that then prove readable only.
+   */
+  private steadyCounts(
+    tables: readonly TableRef[],
+    shapes: readonly TableShape[],
+    checkpoint: Checkpoint,
+    maxRows: number,
+  ): {
+    alongside: Alongside;
+    limit: bigint;
+    countsOf: (sets: unknown[][], readable: number[]) => KeyCount[];
+  } | null {
+    const steady: { i: number; shape: TableShape; after: bigint; reach: bigint }[] = [];
+    for (const [i, t] of tables.entries()) {
+      const from = checkpoint[tableKey(t)];
+      const shape = shapes[i];
+      if (from === undefined || !shape) continue;
+      const reach = this.pending.steadyReach(shape, BigInt(from));
+      if (reach === null) return null;
+      steady.push({ i, shape, after: BigInt(from), reach });
+    }
+    if (steady.length === 0) return null;
+    const limit = steady.reduce((low, s) => (s.reach < low ? s.reach : low), steady[0]?.reach ?? 0n);
+    return {
+      limit,
+      alongside: {
+        build: (request) => {
+          request.input('limit', sql.BigInt, String(limit));
+          request.input('versions', sql.Int, maxRows + 1);
+          return steady.map((s) => this.pending.countsStatement(request, s.shape, s.i, s.after));
+        },
+      },
+      countsOf: (sets, readable) =>
+        keyCounts(
+          (sets.flat() as { i: number; version: string; n: number }[]).filter((r) =>
+            readable.includes(Number(r.i)),
+          ),
+        ),
+    };
+  }
+
+  /**
+   * The commit times of the batch's versions (those counted up to the bound). With a reader of its
+   * own they are asked at once, beside the transaction; on a single connection only once it is over.
+   */
+  private commitTimesOf(
+    counts: readonly KeyCount[],
+    bound: bigint,
+  ): (() => Promise<Map<string, Date>>) | undefined {
+    const versions = counts.map((c) => c.version).filter((v) => v <= bound);
+    if (versions.length === 0) return undefined;
+    const from = versions.reduce((a, b) => (b < a ? b : a));
+    const to = versions.reduce((a, b) => (b > a ? b : a));
+    if (this.reader === this.pool) return () => this.commitTimes(from, to);
+    const asked = this.commitTimes(from, to);
+    return () => asked;
   }
 
   /**
@@ -528,65 +592,6 @@ export class ChangeTrackingSource implements SourceAgent {
       // Without VIEW DATABASE STATE the cause cannot be told apart.
     }
     return `Changes to ${v.key} ${after} are gone (a TRUNCATE TABLE, or retention cleanup): it needs a new snapshot.`;
-  }
-
-  private async readKeys(
-    tx: sql.Transaction,
-    shape: TableShape,
-    after: bigint,
-    bound: bigint,
-  ): Promise<Change[]> {
-    if (after >= bound) return [];
-    const temp = this.keysTable(shape.ref);
-    const request = this.request(tx);
-    request.input('after', sql.BigInt, String(after));
-    request.input('bound', sql.BigInt, String(bound));
-    request.input('t', qualified(shape.ref));
-    const columns = shape.columns.map((c) => c.name);
-    // A column's bit only where the change has a mask (an update with TRACK_COLUMNS_UPDATED): NULL
-    // elsewhere, which travels as a bit in the row's null bitmap rather than a value.
-    const masks = columns.map((c, n) => {
-      request.input(`c${n}`, c);
-      return `CASE WHEN k.${PENDING.columns} IS NULL THEN NULL ELSE CHANGE_TRACKING_IS_COLUMN_IN_MASK(COLUMNPROPERTY(OBJECT_ID(@t), @c${n}, 'ColumnId'), k.${PENDING.columns}) END`;
-    });
-    const join = shape.key.map((k, n) => `t.${bracket(k)} = k.${pendingKey(n)}`).join(' AND ');
-    const keyColumns = shape.key.map(
-      (k) => shape.columns.find((c) => c.name === k) ?? { name: k, sourceType: '', nullable: false },
-    );
-    // Read by position: the operation, the version, the pending key, the row, the masks.
-    const records = await this.positional(
-      request,
-      `SELECT k.${PENDING.op}, k.${PENDING.version},
-          ${keyColumns.map((c, n) => selectColumn({ ...c, name: pendingKey(n, false) }, 'k')).join(', ')},
-          ${shape.columns.map((c) => selectColumn(c, 't')).join(', ')}${masks.length ? `, ${masks.join(', ')}` : ''}
-        FROM ${temp} k LEFT JOIN ${qualified(shape.ref)} t ON ${join}
-        WHERE k.${PENDING.version} > @after AND k.${PENDING.version} <= @bound ORDER BY k.${PENDING.version};`,
-    );
-    // Positions and readers made once per batch, not per row.
-    const table = tableKey(shape.ref);
-    const readKey = rowReader(keyColumns, 2);
-    const rowAt = selectPositions(keyColumns, 2).end;
-    const readRow = rowReader(shape.columns, rowAt);
-    const { at: columnAt, end: maskAt } = selectPositions(shape.columns, rowAt);
-    // A key column is NOT NULL: read from the table, it is NULL only when the row is gone.
-    const firstKeyAt = columnAt[shape.columns.findIndex((c) => c.name === shape.key[0])] ?? -1;
-    return records.map((r): Change => {
-      const exists = r[firstKeyAt] !== null && r[firstKeyAt] !== undefined;
-      const op = OPS[String(r[0]).trim() as keyof typeof OPS] ?? 'update';
-      const changedColumns =
-        op === 'update' && masks.length > 0 && r[maskAt] !== null && r[maskAt] !== undefined
-          ? columns.filter((_, n) => Number(r[maskAt + n]) === 1)
-          : null;
-      return {
-        table,
-        // A row changed and then deleted after the bound cannot be here: a missing row is a delete.
-        op: exists ? op : 'delete',
-        key: readKey(r),
-        row: exists && op !== 'delete' ? readRow(r) : null,
-        changedColumns,
-        position: String(r[1]),
-      };
-    });
   }
 
   loadCheckpoint(): Promise<Checkpoint> {

@@ -22,33 +22,47 @@ export interface Structure extends Signal {
   names: Map<number, string>;
 }
 
+type SignalRow = { i: number; object_id: number; modified: Date | string; n: number; m: number };
+
+/**
+ * The signals of `count` tables named by `@t0…`, one row each tagged `i`; a table no longer there has
+ * no row. Bound by the caller, so a batch's first request can carry it beside its other questions.
+ */
+export const signalsStatement = (count: number): string =>
+  Array.from(
+    { length: count },
+    (_, i) =>
+      `SELECT ${i} AS i, o.object_id, o.modify_date AS modified, COUNT(*) AS n, MAX(c.column_id) AS m
+      FROM sys.objects o JOIN sys.columns c ON c.object_id = o.object_id
+      WHERE o.object_id = OBJECT_ID(@t${i}) GROUP BY o.object_id, o.modify_date`,
+  ).join(' UNION ALL ');
+
+/** A signals statement's rows, per table in order: its signal, or null when it is gone. */
+export function decodeSignals(rows: readonly SignalRow[], count: number): (Signal | null)[] {
+  const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
+  return Array.from({ length: count }, (_, i) => {
+    const r = byIndex.get(i);
+    return r
+      ? {
+          objectId: Number(r.object_id),
+          modified: r.modified instanceof Date ? r.modified.toISOString() : String(r.modified),
+          columns: Number(r.n),
+          lastColumnId: Number(r.m),
+        }
+      : null;
+  });
+}
+
 /** Per table, in order: its signal now, or null when no table has that name (dropped or renamed). */
 export async function readSignals(run: RunQuery, tables: readonly TableRef[]): Promise<(Signal | null)[]> {
-  return perSlice(tables, async (slice) => {
-    const rows = await run<{ i: number; object_id: number; modified: Date | string; n: number; m: number }>(
-      slice
-        .map(
-          (_, i) =>
-            `SELECT ${i} AS i, o.object_id, o.modify_date AS modified, COUNT(*) AS n, MAX(c.column_id) AS m
-            FROM sys.objects o JOIN sys.columns c ON c.object_id = o.object_id
-            WHERE o.object_id = OBJECT_ID(@t${i}) GROUP BY o.object_id, o.modify_date`,
-        )
-        .join(' UNION ALL '),
-      (r) => slice.forEach((t, i) => r.input(`t${i}`, qualified(t))),
-    );
-    const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
-    return slice.map((_, i) => {
-      const r = byIndex.get(i);
-      return r
-        ? {
-            objectId: Number(r.object_id),
-            modified: r.modified instanceof Date ? r.modified.toISOString() : String(r.modified),
-            columns: Number(r.n),
-            lastColumnId: Number(r.m),
-          }
-        : null;
-    });
-  });
+  return perSlice(tables, async (slice) =>
+    decodeSignals(
+      await run<SignalRow>(signalsStatement(slice.length), (r) =>
+        slice.forEach((t, i) => r.input(`t${i}`, qualified(t))),
+      ),
+      slice.length,
+    ),
+  );
 }
 
 /** Per table, in order: its signal and its columns by id, or null when it is not there. */

@@ -76,7 +76,10 @@ describe.each([
       expect(next.failure).toBeNull();
     }
     expect(sandbox.pendingFaults()).toBe(0);
-    if (kind !== 'stall') expect(events.filter((e) => e.kind === 'retrying').length).toBe(10);
+    // Each fault costs one retry, but the first two drops strike the sign-ons of the pool and of the
+    // change reader, which one open makes together: one retry for both.
+    const retries = kind === 'drop' ? 9 : 10;
+    if (kind !== 'stall') expect(events.filter((e) => e.kind === 'retrying').length).toBe(retries);
     // The copy broke off after a chunk had reached the target, and resumed after it, not from the start.
     if (kind.endsWith('mid-result')) {
       expect(events.map((e) => e.kind).join(' ')).toMatch(/snapshot-progress retrying/);

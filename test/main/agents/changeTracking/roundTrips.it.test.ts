@@ -1,11 +1,14 @@
 // The change-tracking agent's round trips: a connection the pool hands out is not checked with a
 // `SELECT 1;` of its own (each one a round trip, a fifth of a copy's requests over a slow link). The
 // simulated server counts them: a stall of 0 ms armed for every `SELECT 1;` strikes once per such
-// request, so the faults still pending tell how many were sent.
+// request, so the faults still pending tell how many were sent. And a batch's requests in series,
+// counted by a proxy on the link (simulators/delayLink.ts), do not grow with its tables.
 import type sql from 'mssql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
+import { startDelayLink } from '../../../../simulators/delayLink';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
+import type { Checkpoint } from '../../../../main/agents/source';
 import { ctConfiguration, sandboxCredentials, TRACKED_ORDERS } from '../../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../../helpers/sandbox';
 
@@ -57,5 +60,58 @@ describe('round trips of the change-tracking agent', () => {
       await source.close();
     }
     expect(ARMED - sandbox.pendingFaults()).toBe(byAdmin);
+  });
+});
+
+const WIDE = Array.from({ length: 20 }, (_, i) => ({ schema: 'dbo', table: `Wide${i}` }));
+
+describe('a batch over many tables', () => {
+  it('makes as many requests in series as a batch over one table', async () => {
+    for (const t of WIDE)
+      await admin.request()
+        .batch(`CREATE TABLE dbo.${t.table} (Id INT PRIMARY KEY, Note NVARCHAR(20) NOT NULL);
+        ALTER TABLE dbo.${t.table} ENABLE CHANGE_TRACKING;`);
+    const link = await startDelayLink({ port: sandbox.port }, 0);
+    const source = await openChangeTrackingSource({
+      credentials: sandboxCredentials(link, { maxConnectionsCount: 2 }),
+      configuration: ctConfiguration(),
+      pipelineId: 'wide',
+      agentId: 'src',
+    });
+    // The turns of each batch of a catch-up of 30 changes, 10 a batch, once the connections are up.
+    const catchUp = async (tables: typeof WIDE, from: Checkpoint) => {
+      const turns: number[] = [];
+      let checkpoint = from;
+      for (let caughtUp = false; !caughtUp;) {
+        const before = link.turns;
+        const batch = await source.readChanges(tables, checkpoint, { maxRows: 10 });
+        turns.push(link.turns - before);
+        checkpoint = batch.checkpoint;
+        caughtUp = batch.caughtUp === true;
+      }
+      return turns;
+    };
+    try {
+      const start = (
+        await admin.request().query<{ v: string }>('SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v')
+      ).recordset[0]?.v;
+      const at = (tables: typeof WIDE) =>
+        Object.fromEntries(tables.map((t) => [`${t.schema}.${t.table}`, String(start)]));
+      // Both connections signed on and every table described, so what follows is batches alone.
+      await source.readChanges([orders, ...WIDE], at([orders, ...WIDE]));
+      for (let id = 0; id < 30; id++)
+        await admin.request().batch(`INSERT INTO dbo.Wide${id % 20} VALUES (${id}, N'n${id}');
+          INSERT INTO dbo.Orders VALUES (${100 + id}, N'Open');`);
+      const one = await catchUp([orders], at([orders]));
+      const twenty = await catchUp(WIDE, at(WIDE));
+      expect(one.length).toBe(3);
+      expect(twenty).toEqual(one);
+      // Begin, the head, the rows and commit on the reader, the commit times beside them on the pool;
+      // the first batch also loads the keys. They were two statements per table, one after another.
+      expect(one).toEqual([6, 5, 5]);
+    } finally {
+      await source.close();
+      await link.close();
+    }
   });
 });
