@@ -178,9 +178,19 @@ export class ChangeTrackingSource implements SourceAgent {
   }
 
   private async shapeOf(table: TableRef): Promise<TableShape> {
-    const known = this.shapes.get(tableKey(table));
-    if (known) return known;
-    const [shape] = await this.describe([table]);
+    const [shape] = await this.shapesOf([table]);
+    return shape as TableShape;
+  }
+
+  /** The tables' shapes, those not known yet described together: three requests, not three a table. */
+  private async shapesOf(tables: readonly TableRef[]): Promise<TableShape[]> {
+    const unknown = tables.filter((t) => !this.shapes.has(tableKey(t)));
+    if (unknown.length > 0) await this.describe(unknown);
+    return tables.map((t) => this.keyedShape(t));
+  }
+
+  private keyedShape(table: TableRef): TableShape {
+    const shape = this.shapes.get(tableKey(table));
     if (!shape) throw new Error(`The table ${tableKey(table)} does not exist, or the login cannot see it.`);
     if (shape.key.length === 0)
       throw new Error(`IllegalArgumentException: Missing primary keys for entities... ${tableKey(table)}`);
@@ -318,7 +328,9 @@ export class ChangeTrackingSource implements SourceAgent {
     options: { maxRows?: number } = {},
   ): Promise<ChangeBatch> {
     const maxRows = options.maxRows ?? 10_000;
-    const shapes = await Promise.all(tables.map((t) => this.shapeOf(t)));
+    // Described while the reader's transaction begins (a first batch signs the reader on meanwhile).
+    const shapes = this.shapesOf(tables);
+    shapes.catch(() => undefined);
     const read = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch(
       async (error: unknown): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> => {
         this.pending.forget();
@@ -383,11 +395,12 @@ export class ChangeTrackingSource implements SourceAgent {
    */
   private readInSnapshot(
     tables: readonly TableRef[],
-    shapes: TableShape[],
+    described: Promise<TableShape[]>,
     checkpoint: Checkpoint,
     maxRows: number,
   ): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> {
     return this.inSnapshot(async (tx) => {
+      const shapes = await described;
       const link: BatchLink = {
         request: () => this.request(tx),
         send: (request, statement) => this.query<unknown>(request, statement),

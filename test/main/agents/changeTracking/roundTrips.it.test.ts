@@ -72,12 +72,14 @@ describe('a batch over many tables', () => {
         .batch(`CREATE TABLE dbo.${t.table} (Id INT PRIMARY KEY, Note NVARCHAR(20) NOT NULL);
         ALTER TABLE dbo.${t.table} ENABLE CHANGE_TRACKING;`);
     const link = await startDelayLink({ port: sandbox.port }, 0);
-    const source = await openChangeTrackingSource({
-      credentials: sandboxCredentials(link, { maxConnectionsCount: 2 }),
-      configuration: ctConfiguration(),
-      pipelineId: 'wide',
-      agentId: 'src',
-    });
+    const open = () =>
+      openChangeTrackingSource({
+        credentials: sandboxCredentials(link, { maxConnectionsCount: 2 }),
+        configuration: ctConfiguration(),
+        pipelineId: 'wide',
+        agentId: 'src',
+      });
+    const source = await open();
     // The turns of each batch of a catch-up of 30 changes, 10 a batch, once the connections are up.
     const catchUp = async (tables: typeof WIDE, from: Checkpoint) => {
       const turns: number[] = [];
@@ -97,8 +99,16 @@ describe('a batch over many tables', () => {
       ).recordset[0]?.v;
       const at = (tables: typeof WIDE) =>
         Object.fromEntries(tables.map((t) => [`${t.schema}.${t.table}`, String(start)]));
-      // Both connections signed on and every table described, so what follows is batches alone.
+      // A first batch signs on and describes its tables: for 21 as for one. Then what follows is
+      // batches alone.
+      const lone = await open();
+      let before = link.turns;
+      await lone.readChanges([orders], at([orders]));
+      const firstOfOne = link.turns - before;
+      await lone.close();
+      before = link.turns;
       await source.readChanges([orders, ...WIDE], at([orders, ...WIDE]));
+      expect(link.turns - before).toBe(firstOfOne);
       for (let id = 0; id < 30; id++)
         await admin.request().batch(`INSERT INTO dbo.Wide${id % 20} VALUES (${id}, N'n${id}');
           INSERT INTO dbo.Orders VALUES (${100 + id}, N'Open');`);
