@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxSqlServer } from '../simulators/mssql';
+import { startDelayLink } from '../simulators/delayLink';
 import { BENCH_LOGIN, createBenchTable, insertBenchRows, openBenchSource } from './sandboxSource';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { SqliteTarget } from '../main/agents/sqlite/target';
@@ -18,8 +19,13 @@ import {
   rawSqliteRate,
   benchRows,
   catchUpRounds,
+  median,
+  timedRate,
   type BenchRow,
 } from './rawTargets';
+
+/** Each way: a SQL Server 30 ms a round trip away. */
+const LINK_ONE_WAY_MS = 15;
 
 const CHANGES = 30_000;
 const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123');
@@ -59,11 +65,35 @@ export const runnerBenchmark: Benchmark = {
         },
       );
 
+      // The same catch-up from a SQL Server 30 ms away: the agent's requests in series pay the link.
+      // The changes are made beside it (the delay is the agent's link, not the application's).
+      const link = await startDelayLink({ port: sandbox.port }, LINK_ONE_WAY_MS);
+      const delayed: number[] = [];
+      const turns: number[] = [];
+      try {
+        const far = () =>
+          new PipelineRunner({ openSource: () => openBenchSource(link), openTarget: sqlite, entities });
+        for (let round = 4; round <= 6; round++) {
+          const setup = await open();
+          await insertBenchRows(
+            setup.pool,
+            rows.map(([id, ...rest]): BenchRow => [id + round * CHANGES, ...rest]),
+          );
+          await setup.close();
+          const before = link.turns;
+          delayed.push(await timedRate(CHANGES, () => far().runUntilCaughtUp()));
+          turns.push(link.turns - before);
+        }
+      } finally {
+        await link.close();
+      }
       const rawSqlite = await rawSqliteRate(dir, rows);
       figures.push(
         { name: 'runner.ct→sqlite', value: toSqlite, unit: 'changes/s' },
         { name: 'raw.sqlite.insert', value: rawSqlite, unit: 'rows/s' },
         { name: 'runner.ct→sqlite.ratio', value: ratio(toSqlite, rawSqlite), unit: 'of raw' },
+        { name: 'runner.ct→sqlite.at30ms', value: ratio(median(delayed), toSqlite), unit: 'of no delay' },
+        { name: 'runner.ct→sqlite.at30ms.turns', value: median(turns), unit: 'requests in series' },
       );
 
       const rawPostgres = await rawPostgresRate(schema, rows);
