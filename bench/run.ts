@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
 import { applyShareBenchmark } from './applyShare.bench';
+import { applyStreamBenchmark } from './applyStream.bench';
 import { bundleBenchmark } from './bundle.bench';
 import { catchUpBenchmark } from './catchUp.bench';
 import { changeTrackingBenchmark } from './changeTracking.bench';
@@ -31,6 +32,7 @@ const benchmarks: Benchmark[] = [
   fastPathBenchmark,
   streamBenchmark,
   applyShareBenchmark,
+  applyStreamBenchmark,
   journalBenchmark,
   runnerBenchmark,
   snapshotBenchmark,
