@@ -4,6 +4,7 @@
 // counting, then the changed rows — rather than a request per table and per question.
 import sql from 'mssql';
 import { tableKey, type Change, type TableRef, type TableShape } from '../source';
+import { sqlServerErrorNumber } from '../drivers/mssql/errors';
 import { qualified, TABLES_PER_STATEMENT } from '../drivers/mssql/names';
 import { keyCounts, type KeyCount, type PendingKeys } from './pendingKeys';
 import { decodeSignals, signalsStatement, type Signal } from './structure';
@@ -60,7 +61,7 @@ export async function readHead(
       return await readHeadOnce(link, tables, sentinel, alongside);
     } catch (error) {
       // A session replaced since (its temporary tables gone): the head alone tells what to load.
-      if ((error as { number?: unknown }).number !== INVALID_OBJECT) throw error;
+      if (sqlServerErrorNumber(error) !== INVALID_OBJECT) throw error;
     }
   return readHeadOnce(link, tables, sentinel);
 }
@@ -163,7 +164,7 @@ export async function loadAndCount(
         counts.push(...keyCounts(set));
       slice.forEach(done);
     } catch (error) {
-      if ((error as { number?: unknown }).number !== 229) throw error;
+      if (sqlServerErrorNumber(error) !== 229) throw error;
       // The sentinel went first, so it is there; a statement refused ends alone (229 is not fatal).
       sentinelStatement = '';
       for (const k of slice) {
@@ -208,7 +209,7 @@ export async function readChangedRows(
     try {
       changes.push(...(await ask(group as KeyRead[])));
     } catch (error) {
-      if ((error as { number?: unknown }).number !== 229) throw error;
+      if (sqlServerErrorNumber(error) !== 229) throw error;
       for (const read of group as KeyRead[])
         changes.push(...((await unlessDenied(read.i, () => ask([read]))) ?? []));
     }

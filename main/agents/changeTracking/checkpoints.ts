@@ -3,6 +3,7 @@
 // request and 1,000 rows per VALUES list, and a pipeline may hold 10,000 tables.
 import sql from 'mssql';
 import type { Checkpoint } from '../source';
+import { sqlServerErrorNumber } from '../drivers/mssql/errors';
 import { bracket, TABLES_PER_STATEMENT } from '../drivers/mssql/names';
 import { SYNC_SCHEMA } from './names';
 import { createSyncTable } from './syncTable';
@@ -14,7 +15,7 @@ const TABLE = `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`;
 type Query = <T>(request: sql.Request, statement: string) => Promise<sql.IResult<T>>;
 
 /** SQL Server's "Invalid object name": the checkpoint table is not there (yet). */
-const missing = (error: unknown) => (error as { number?: unknown }).number === 208;
+const missing = (error: unknown) => sqlServerErrorNumber(error) === 208;
 
 export async function loadCheckpoint(
   pool: sql.ConnectionPool,

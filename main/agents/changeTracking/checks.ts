@@ -12,6 +12,7 @@ import type {
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { failed, passed, unchecked, warning } from '../checkResults';
 import { tableKey, tableRefOf, type TableRef } from '../source';
+import { sqlServerErrorNumber } from '../drivers/mssql/errors';
 import { bracket, byTableName, perSlice, qualified, sameName } from '../drivers/mssql/names';
 import { SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from '../drivers/mssql/shape';
@@ -41,7 +42,6 @@ interface Permissions {
 }
 
 const list = (names: string[]) => names.join(', ');
-const sqlError = (e: unknown) => e as { number?: number; message?: string };
 
 /** Runs every check on an open pool (the connection check is the caller's: it opened the pool). */
 export async function runChecks(
@@ -120,12 +120,13 @@ async function orFailed(ids: string[], run: () => Promise<CheckResult[]>): Promi
   try {
     return await run();
   } catch (error) {
-    const e = sqlError(error);
-    if (e.number === undefined) throw error;
+    const number = sqlServerErrorNumber(error);
+    if (number === undefined) throw error;
+    const message = (error as { message?: unknown }).message;
     return ids.map((id) =>
       unchecked(
         id,
-        `SQL Server answered error ${e.number}: ${e.message ?? 'no message'}`,
+        `SQL Server answered error ${number}: ${typeof message === 'string' ? message : 'no message'}`,
         'Correct what the message names (a permission, an object), then test again.',
       ),
     );
@@ -149,7 +150,7 @@ async function checkSchemasCatalog(
       readable: true,
     };
   } catch (error) {
-    if (sqlError(error).number !== 208) throw error;
+    if (sqlServerErrorNumber(error) !== 208) throw error;
   }
   try {
     const r = await pool.request().query<{ name: string }>('SELECT name FROM sys.schemas');
@@ -163,7 +164,7 @@ async function checkSchemasCatalog(
       readable: true,
     };
   } catch (error) {
-    if (sqlError(error).number !== 208) throw error;
+    if (sqlServerErrorNumber(error) !== 208) throw error;
     return {
       result: failed(
         id,

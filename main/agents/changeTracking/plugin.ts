@@ -18,7 +18,7 @@ import { openChangeTrackingSource, type ChangeTrackingSource } from './source';
 import { changeTrackingCatalog, changeTrackingTables } from './tables';
 import { largestValues } from '../drivers/mssql/largestValues';
 import { MssqlTarget, mssqlType } from './target';
-import { classifySqlServerError } from '../drivers/mssql/errors';
+import { classifySqlServerError, sqlServerErrorNumber } from '../drivers/mssql/errors';
 import { checkSqlServerTarget } from './targetChecks';
 import type { ChangeTrackingAgent } from './agent';
 
@@ -34,8 +34,8 @@ const openSource = (agent: ChangeTrackingAgent, alsoSkip?: readonly string[]) =>
 
 /** SQL Server's own refusal carries its error number; anything else is the engine's failure. */
 function refusal(error: unknown, what: string): string | undefined {
-  const number = (error as { number?: unknown }).number;
-  if (typeof number !== 'number') return undefined;
+  const number = sqlServerErrorNumber(error);
+  if (number === undefined) return undefined;
   return `SQL Server refused ${what} (error ${number}): ${(error as Error).message}`;
 }
 

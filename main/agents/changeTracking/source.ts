@@ -49,7 +49,12 @@ import {
 } from './structure';
 import { bindKey, describeTables, rowReader, selectColumn, unsupportedColumns } from '../drivers/mssql/shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
-import { classifySqlServerError, deniedOnTable, deniedReason } from '../drivers/mssql/errors';
+import {
+  classifySqlServerError,
+  deniedOnTable,
+  deniedReason,
+  sqlServerErrorNumber,
+} from '../drivers/mssql/errors';
 
 /** A key column's type as SQL Server writes it. */
 const sourceTypeOf = (shape: TableShape, k: string) =>
@@ -335,7 +340,7 @@ export class ChangeTrackingSource implements SourceAgent {
       async (error: unknown): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> => {
         this.pending.forget();
         // 207 (invalid column name): a column renamed where modify_date did not tell; described again.
-        const renamed = (error as { number?: unknown }).number === 207 ? await this.renamedSince(tables) : [];
+        const renamed = sqlServerErrorNumber(error) === 207 ? await this.renamedSince(tables) : [];
         if (renamed.length === 0) throw error;
         return {
           batch: { changes: [], checkpoint: { ...checkpoint }, resnapshot: [], layoutChanged: renamed },

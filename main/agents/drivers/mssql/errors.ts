@@ -15,22 +15,28 @@ const TEDIOUS =
  */
 const ROW_NUMBERS = new Set([220, 241, 242, 245, 515, 547, 2601, 2627, 2628, 8114, 8115, 8152]);
 
+/** SQL Server's error number (208, 229, 2714…), or undefined for an error that is not SQL Server's. */
+export function sqlServerErrorNumber(error: unknown): number | undefined {
+  const n = (error as { number?: unknown } | null | undefined)?.number;
+  return typeof n === 'number' ? n : undefined;
+}
+
 export function sqlServerRefusesRow(error: unknown): boolean {
-  const n = (error as { number?: unknown }).number;
-  return typeof n === 'number' && ROW_NUMBERS.has(n);
+  const n = sqlServerErrorNumber(error);
+  return n !== undefined && ROW_NUMBERS.has(n);
 }
 
 export function classifySqlServerError(error: unknown): ErrorVerdict {
   const e = error as {
-    number?: unknown;
     code?: unknown;
     message?: unknown;
     originalError?: { message?: unknown };
   };
-  if (typeof e.number === 'number' && TRANSIENT_NUMBERS.has(e.number)) return 'transient';
+  const n = sqlServerErrorNumber(error);
+  if (n !== undefined && TRANSIENT_NUMBERS.has(n)) return 'transient';
   const text = [e.code, e.message, e.originalError?.message].filter((t) => typeof t === 'string').join(' ');
   if (TEDIOUS.test(text)) return 'transient';
-  return typeof e.number === 'number' ? 'permanent' : undefined;
+  return n !== undefined ? 'permanent' : undefined;
 }
 
 /**
@@ -38,9 +44,9 @@ export function classifySqlServerError(error: unknown): ErrorVerdict {
  * taken away (DENY, REVOKE), and only that table cannot be read.
  */
 export function deniedOnTable(error: unknown, table: { schema: string; table: string }): boolean {
-  const e = error as { number?: unknown; message?: unknown };
-  if (e.number !== 229 || typeof e.message !== 'string') return false;
-  const m = /permission was denied on the object '(.+)', database '.+', schema '(.+)'\.$/.exec(e.message);
+  const message = (error as { message?: unknown }).message;
+  if (sqlServerErrorNumber(error) !== 229 || typeof message !== 'string') return false;
+  const m = /permission was denied on the object '(.+)', database '.+', schema '(.+)'\.$/.exec(message);
   return (
     !!m &&
     m[1]?.toLowerCase() === table.table.toLowerCase() &&
