@@ -22,7 +22,10 @@ export type UnlessDenied = <T>(i: number, read: () => Promise<T>) => Promise<T |
 const rowsOf = <T>(result: sql.IResult<unknown>, at: number): T[] =>
   ((result.recordsets as unknown as unknown[][])[at] ?? []) as T[];
 
-/** In slices of the bounded statement size; at least one slice, even of no tables. */
+/**
+ * In slices of the bounded statement size. Unlike perSlice (names.ts), at least one slice even of no
+ * tables: the head's current version and the session's sentinel are asked whatever the table count.
+ */
 function slices<T>(items: readonly T[]): { slice: T[]; at: number }[] {
   const out: { slice: T[]; at: number }[] = [];
   for (let at = 0; at === 0 || at < items.length; at += TABLES_PER_STATEMENT)

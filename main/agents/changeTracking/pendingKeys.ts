@@ -83,13 +83,9 @@ export class PendingKeys {
    * version the keys reach once it is done: a batch must not read past it.
    */
   plan(shape: TableShape, checkpoint: bigint, current: bigint): { reload: boolean; reach: bigint } {
-    const known = this.loaded.get(tableKey(shape.ref));
-    const valid =
-      known &&
-      known.keyDefinition === this.keyDefinition(shape) &&
-      checkpoint >= known.from &&
-      (checkpoint < known.loadedAt || known.loadedAt >= current);
-    return known && valid ? { reload: false, reach: known.loadedAt } : { reload: true, reach: current };
+    const known = this.loadedFor(shape, checkpoint);
+    const serves = known && (checkpoint < known.loadedAt || known.loadedAt >= current);
+    return known && serves ? { reload: false, reach: known.loadedAt } : { reload: true, reach: current };
   }
 
   /**
@@ -97,13 +93,16 @@ export class PendingKeys {
    * the version current is (loaded in this session, after its checkpoint, not used up); else null.
    */
   steadyReach(shape: TableShape, checkpoint: bigint): bigint | null {
+    const known = this.loadedFor(shape, checkpoint);
+    return known && checkpoint < known.loadedAt ? known.loadedAt : null;
+  }
+
+  /** The table's loaded keys when they still hold its changes after `checkpoint`: same key, not gone back. */
+  private loadedFor(shape: TableShape, checkpoint: bigint): Loaded | undefined {
     const known = this.loaded.get(tableKey(shape.ref));
-    return known &&
-      known.keyDefinition === this.keyDefinition(shape) &&
-      checkpoint >= known.from &&
-      checkpoint < known.loadedAt
-      ? known.loadedAt
-      : null;
+    return known && known.keyDefinition === this.keyDefinition(shape) && checkpoint >= known.from
+      ? known
+      : undefined;
   }
 
   /**
