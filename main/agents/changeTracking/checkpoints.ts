@@ -12,7 +12,7 @@ export const CHECKPOINT_TABLE = 'CT_CHECKPOINT';
 const TABLE = `${bracket(SYNC_SCHEMA)}.${bracket(CHECKPOINT_TABLE)}`;
 
 /** Runs a statement on a request (the source's traced query). */
-type Query = <T>(request: sql.Request, statement: string) => Promise<sql.IResult<T>>;
+export type Query = <T>(request: sql.Request, statement: string) => Promise<sql.IResult<T>>;
 
 /** SQL Server's "Invalid object name": the checkpoint table is not there (yet). */
 const missing = (error: unknown) => sqlServerErrorNumber(error) === 208;

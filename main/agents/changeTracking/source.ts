@@ -28,7 +28,7 @@ import { pushdownSql } from '../filterPushdown';
 import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
 import { openPool } from '../drivers/mssql/connection';
-import { bracket, perSlice, qualified } from '../drivers/mssql/names';
+import { bracket, qualified } from '../drivers/mssql/names';
 import { keyCounts, PendingKeys, upperBound, type KeyCount } from './pendingKeys';
 import {
   loadAndCount,
@@ -49,6 +49,7 @@ import {
 } from './structure';
 import { bindKey, describeTables, rowReader, selectColumn, unsupportedColumns } from '../drivers/mssql/shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
+import { readBacklog } from './backlog';
 import {
   classifySqlServerError,
   deniedOnTable,
@@ -620,88 +621,14 @@ export class ChangeTrackingSource implements SourceAgent {
     return saveCheckpoint(this.pool, (r, statement) => this.query(r, statement), this.agentKey, checkpoint);
   }
 
-  async backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
-    const known = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
-    const head = await this.query<{ v: string | null }>(
-      this.pool.request(),
-      'SELECT CHANGE_TRACKING_CURRENT_VERSION() AS v',
+  backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
+    return readBacklog(
+      this.pool,
+      (r, statement) => this.query(r, statement),
+      tables,
+      checkpoint,
+      this.o.configuration.retentionWarningPercent,
     );
-    const current = head.recordset[0]?.v ?? null;
-    // Bounded statements: a slice of tables each (names.ts), however many entities.
-    const pairs = await perSlice(known, async (slice) => {
-      const request = this.pool.request();
-      const counts = slice.map((t, i) => {
-        request.input(`c${i}`, sql.BigInt, checkpoint[tableKey(t)]);
-        return `SELECT ${i} AS i, COUNT(*) AS n FROM CHANGETABLE(CHANGES ${qualified(t)}, @c${i}) AS ct`;
-      });
-      const { recordset } = await this.query<{ i: number; n: number }>(request, counts.join(' UNION ALL '));
-      return recordset.map((r): [string, number] => [tableKey(slice[Number(r.i)] as TableRef), Number(r.n)]);
-    });
-    const counted = new Map(pairs);
-    const perTable = tables.map((t) => ({
-      table: tableKey(t),
-      rowsToRead: counted.get(tableKey(t)) ?? null,
-    }));
-    const versions = known.map((t) => BigInt(checkpoint[tableKey(t)] ?? '0'));
-    const oldest = versions.length ? versions.reduce((a, b) => (a < b ? a : b)) : null;
-    const behind = known.filter((t) => oldest !== null && BigInt(checkpoint[tableKey(t)] ?? '0') === oldest);
-    return {
-      rowsToRead: perTable.every((p) => p.rowsToRead !== null)
-        ? perTable.reduce((s, p) => s + (p.rowsToRead ?? 0), 0)
-        : null,
-      versionsBehind: current !== null && oldest !== null ? Number(BigInt(current) - oldest) : null,
-      perTable,
-      warnings:
-        oldest !== null && oldest !== BigInt(current ?? '0')
-          ? await this.retentionWarnings(oldest, behind)
-          : [],
-    };
-  }
-
-  /**
-   * Warnings before loss: the oldest position still needed, when less than retentionWarningPercent of
-   * Change Tracking's retention is left before auto cleanup removes its changes. None when cleanup is
-   * off or the commit time cannot be read (VIEW SERVER STATE).
-   */
-  private async retentionWarnings(oldest: bigint, tables: readonly TableRef[]): Promise<string[]> {
-    const { recordset: db } = await this.query<{ p: number; u: string; a: boolean | number }>(
-      this.pool.request(),
-      'SELECT retention_period AS p, retention_period_units_desc AS u, is_auto_cleanup_on AS a FROM sys.change_tracking_databases WHERE database_id = DB_ID()',
-    );
-    const retention = db[0];
-    if (!retention || !retention.a) return [];
-    let committed: { t: Date | null; now: Date } | undefined;
-    try {
-      const request = this.pool.request();
-      request.input('v', sql.BigInt, oldest.toString());
-      const { recordset } = await this.query<{ t: Date | null; now: Date }>(
-        request,
-        'SELECT (SELECT commit_time FROM sys.dm_tran_commit_table WHERE commit_ts = @v) AS t, SYSDATETIME() AS now',
-      );
-      committed = recordset[0];
-    } catch {
-      return [];
-    }
-    if (!committed?.t) return [];
-    const unit =
-      { MINUTES: 60_000, HOURS: 3_600_000, DAYS: 86_400_000 }[String(retention.u).toUpperCase()] ??
-      86_400_000;
-    const periodMs = Number(retention.p) * unit;
-    const leftMs = periodMs - (committed.now.getTime() - committed.t.getTime());
-    const share = this.o.configuration.retentionWarningPercent / 100;
-    if (leftMs > periodMs * share) return [];
-    const names = tables.map(tableKey);
-    const which =
-      names.length === 1
-        ? names[0]
-        : `${names.length} tables (${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''})`;
-    const hours = Math.max(0, leftMs / 3_600_000);
-    return [
-      `${which} still ${names.length === 1 ? 'needs' : 'need'} changes from version ${oldest}, which Change Tracking's auto cleanup ` +
-        `removes in about ${hours < 1 ? `${Math.round(hours * 60)} min` : `${hours.toFixed(1)} h`} (retention ${retention.p} ${String(retention.u).toLowerCase()}): ` +
-        'the tables are then copied again. Let the pipeline catch up, or raise the retention: ' +
-        'ALTER DATABASE CURRENT SET CHANGE_TRACKING (CHANGE_RETENTION = <more> DAYS).',
-    ];
   }
 
   async close(): Promise<void> {
