@@ -14,13 +14,12 @@ import { PipelineRunner } from '../main/runner/pipelineRunner';
 import { Worker } from 'node:worker_threads';
 import type { ApplyEngineData } from './applyEngineWorker';
 import type { Benchmark } from './harness';
+import { deleteStreams, NATS_SERVERS as SERVERS, natsCredentials as credentials } from './natsStreams';
 import { benchRows, PG } from './rawTargets';
 import { SYNTHETIC_SHAPE, SYNTHETIC_TABLE, syntheticChanges, syntheticSource } from './syntheticSource';
 
 const TABLES = 4;
 const ROWS = Number(process.env.BENCH_APPLY_ROWS ?? 20_000);
-const SERVERS = process.env.CDC_TEST_NATS ?? '127.0.0.1:4222';
-const credentials = { connectionName: 'bench', servers: SERVERS, tls: false };
 const tableName = (k: number) => `T${k}`;
 
 /** The synthetic source's one table, renamed dbo.T<k>. */
@@ -139,8 +138,7 @@ export const applyShareBenchmark: Benchmark = {
         },
       ];
     } finally {
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await jsm.streams.delete(`KV_cdc_leases_${stream}`).catch(() => undefined);
+      await deleteStreams(jsm, stream);
       await nc.close();
     }
   },

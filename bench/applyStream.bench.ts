@@ -14,12 +14,11 @@ import { NatsTarget } from '../main/agents/nats/target';
 import { SqliteTarget } from '../main/agents/sqlite/target';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import type { Benchmark } from './harness';
+import { deleteStreams, NATS_SERVERS as SERVERS, natsCredentials as credentials } from './natsStreams';
 import { benchRows, median, ratio, rawSqliteRate, timedRate } from './rawTargets';
 import { syntheticChanges, syntheticSource } from './syntheticSource';
 
 const CHANGES = Number(process.env.BENCH_APPLY_STREAM_CHANGES ?? 30_000);
-const SERVERS = process.env.CDC_TEST_NATS ?? '127.0.0.1:4222';
-const credentials = { connectionName: 'bench', servers: SERVERS, tls: false };
 const PREFIX = 'applysqlite';
 const entities = [
   {
@@ -134,8 +133,7 @@ export const applyStreamBenchmark: Benchmark = {
         },
       ];
     } finally {
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await jsm.streams.delete(`KV_cdc_leases_${stream}`).catch(() => undefined);
+      await deleteStreams(jsm, stream);
       await nc.close();
     }
   },

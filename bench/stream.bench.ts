@@ -8,17 +8,11 @@ import { natsConfiguration } from '../shared/agents/nats';
 import { NatsTarget } from '../main/agents/nats/target';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
 import type { Benchmark } from './harness';
+import { deleteStreamsNow, NATS_SERVERS as SERVERS, natsCredentials } from './natsStreams';
 import { benchRows, ratio } from './rawTargets';
 import { syntheticChanges, syntheticSource } from './syntheticSource';
 
 const CHANGES = Number(process.env.BENCH_STREAM_CHANGES ?? 100_000);
-const SERVERS = process.env.CDC_TEST_NATS ?? '127.0.0.1:4222';
-
-async function deleteStream(name: string) {
-  const nc = await connect({ servers: SERVERS });
-  await (await jetstreamManager(nc)).streams.delete(name).catch(() => undefined);
-  await nc.close();
-}
 
 /** Events per second once streaming, and the stream's bytes per event. */
 async function engineRate(stream: string, count: number): Promise<{ rate: number; bytes: number }> {
@@ -28,7 +22,7 @@ async function engineRate(stream: string, count: number): Promise<{ rate: number
     openSource: async () => syntheticSource(syntheticChanges(benchRows(count, '2026-01-01 10:00:00.123000'))),
     openTarget: async () =>
       new NatsTarget({
-        credentials: { connectionName: 'bench', servers: SERVERS, tls: false },
+        credentials: natsCredentials,
         configuration,
         pipelineId: 'bench',
         origin: { connector: 'sqlserver', server: 'bench', database: 'Bench' },
@@ -82,9 +76,7 @@ export const streamBenchmark: Benchmark = {
         const raw = await rawRate(rawStream, count, engine.bytes, window);
         if (round > 0) rounds.push({ engine: engine.rate, raw, bytes: engine.bytes });
       } finally {
-        await deleteStream(engineStream);
-        await deleteStream(rawStream);
-        await deleteStream(`KV_cdc_leases_${engineStream}`);
+        await deleteStreamsNow(engineStream, rawStream);
       }
     }
     rounds.sort((a, b) => a.engine / a.raw - b.engine / b.raw);
