@@ -11,6 +11,7 @@ import { SqliteTarget } from '../main/agents/sqlite/target';
 import { PostgresTarget } from '../main/agents/postgresql/target';
 import type { Target } from '../main/agents/target';
 import type { Benchmark, Figure } from './harness';
+import { LINK_ONE_WAY_MS } from './worlds';
 import {
   dropPostgresSchema,
   PG,
@@ -23,9 +24,6 @@ import {
   timedRate,
   type BenchRow,
 } from './rawTargets';
-
-/** Each way: a SQL Server 30 ms a round trip away. */
-const LINK_ONE_WAY_MS = 15;
 
 const CHANGES = 30_000;
 const rows = benchRows(CHANGES, '2026-01-01 10:00:00.123');

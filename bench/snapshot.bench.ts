@@ -60,6 +60,7 @@ async function copyOnce(
   dir: string,
   schema: string,
   shaped = false,
+  open = w.open,
 ): Promise<number> {
   const pipelineId = `${w.label[0]}${kind[0]}${round}${shaped ? 's' : ''}`;
   const target = async (): Promise<Target> =>
@@ -70,7 +71,7 @@ async function copyOnce(
   let started = 0;
   let took = 0;
   await new PipelineRunner({
-    openSource: () => w.open(pipelineId),
+    openSource: () => open(pipelineId),
     openTarget: target,
     entities: [{ source: w.ref, target: { table: 'big' }, ...(shaped && benchShaping(w)) }],
     maskSalt: BENCH_SALT,
@@ -90,6 +91,32 @@ async function rawWriteRate(kind: 'sqlite' | 'postgres', dir: string, schema: st
   for (let round = 0; round < ROUNDS; round++)
     rates.push(kind === 'sqlite' ? await rawSqliteRate(dir, rows) : await rawPostgresCopyRate(schema, rows));
   return median(rates);
+}
+
+/**
+ * The copy into SQLite from a source 30 ms a round trip away (issue 58), three rounds: its median as
+ * a ratio to the same run's copy with no delay, and the requests in series one copy makes.
+ */
+async function farCopies(
+  w: World,
+  far: NonNullable<World['far']>,
+  near: number,
+  dir: string,
+  schema: string,
+): Promise<Figure[]> {
+  const rates: number[] = [];
+  const turns: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const before = far.turns;
+    rates.push(await copyOnce(w, 'sqlite', ROUNDS + round, dir, schema, false, far.open));
+    turns.push(far.turns - before);
+  }
+  const label = `snapshot.${w.label}→sqlite.at30ms`;
+  return [
+    { name: label, value: ratio(median(rates), near), unit: 'of no delay' },
+    { name: `${label}.rate`, value: median(rates), unit: 'rows/s' },
+    { name: `${label}.turns`, value: median(turns), unit: 'requests in series (the whole run)' },
+  ];
 }
 
 export const snapshotBenchmark: Benchmark = {
@@ -130,6 +157,7 @@ export const snapshotBenchmark: Benchmark = {
           }
           const rawRead = median(reads);
           figures.push({ name: `snapshot.${w.label}.rawRead`, value: rawRead, unit: 'rows/s' });
+          if (w.far) figures.push(...(await farCopies(w, w.far, median(copies.sqlite), dir, schema)));
           for (const kind of ['sqlite', 'postgres'] as const) {
             const rate = median(copies[kind]);
             const shapedRate = median(shapedCopies[kind]);

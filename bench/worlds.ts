@@ -12,6 +12,10 @@ import { createJournalBenchTable, JOURNAL_BENCH_CONFIGURATION } from './journalS
 import { benchRows } from './rawTargets';
 import { BENCH_CONFIGURATION, BENCH_LOGIN, benchCredentials, createBenchTable } from './sandboxSource';
 import { startIbmiThread, startMssqlProcess } from './simulatorProcesses';
+import { startDelayLink } from '../simulators/delayLink';
+
+/** Half a round trip to a source 30 ms away (a real one is 10–50 ms away). */
+export const LINK_ONE_WAY_MS = 15;
 
 export const CHUNK = 10_000;
 
@@ -32,6 +36,8 @@ export interface World {
   id: string;
   name: string;
   open(pipelineId: string): Promise<SourceAgent>;
+  /** The agent opened through a link 30 ms a round trip long, and that link's requests in series. */
+  far?: { open(pipelineId: string): Promise<SourceAgent>; readonly turns: number };
   /** Rows per second of one raw chunked read of the whole table. */
   rawRead(): Promise<number>;
   /** One change at the source, in turn an update, an insert and a delete (numbered across the run). */
@@ -50,13 +56,15 @@ const rateOf = async (read: () => Promise<number>): Promise<number> => {
 export async function sqlServerWorld(rows: number): Promise<World> {
   const server = await startMssqlProcess();
   const sandbox = { port: server.port };
-  const open = (pipelineId: string) =>
+  const link = await startDelayLink(sandbox, LINK_ONE_WAY_MS);
+  const openAt = (port: number) => (pipelineId: string) =>
     openChangeTrackingSource({
-      credentials: benchCredentials(sandbox, 3),
+      credentials: benchCredentials({ port }, 3),
       configuration: BENCH_CONFIGURATION,
       pipelineId,
       agentId: 'src',
     });
+  const open = openAt(server.port);
   const admin = await open('setup');
   await createBenchTable(sandbox, benchRows(rows, '2026-01-01 10:00:00.123'));
   return {
@@ -65,6 +73,12 @@ export async function sqlServerWorld(rows: number): Promise<World> {
     id: 'Id',
     name: 'Name',
     open,
+    far: {
+      open: openAt(link.port),
+      get turns() {
+        return link.turns;
+      },
+    },
     // The copy's own statement (the agent's select list: a decimal read as its exact text), by hand:
     // TOP (n) … WHERE key > @c ORDER BY key on one connection, rows as arrays, nothing done with them.
     rawRead: async () => {
@@ -115,6 +129,7 @@ export async function sqlServerWorld(rows: number): Promise<World> {
     },
     close: async () => {
       await admin.close();
+      await link.close();
       await server.close();
     },
   };
