@@ -10,7 +10,9 @@ export type IbmiCall =
   | { id: number; op: 'query'; conn: number; sql: string; params: IbmiValue[] }
   | { id: number; op: 'command'; conn: number; cl: string }
   | { id: number; op: 'begin' | 'close'; conn: number }
-  | { id: number; op: 'end'; conn: number; commit: boolean };
+  | { id: number; op: 'end'; conn: number; commit: boolean }
+  /** The standing link delay set, when given (simulatedIbmi.ts); answers the statements so far. */
+  | { id: number; op: 'link'; delayMs?: number };
 
 export type IbmiAnswer =
   { id: number; ok: true; value: unknown } | { id: number; ok: false; messageId?: string; message: string };
@@ -22,6 +24,10 @@ const ends = new Map<number, (commit: boolean) => void>();
 let next = 0;
 
 async function answer(call: IbmiCall): Promise<unknown> {
+  if (call.op === 'link') {
+    if (call.delayMs !== undefined) sandbox.system.linkDelayMs = call.delayMs;
+    return sandbox.system.requests;
+  }
   if (call.op === 'connect') {
     const c = await sandbox.connect(call);
     connections.set(++next, c);

@@ -43,6 +43,11 @@ type CallOf<T> = T extends unknown ? Omit<T, 'id'> : never;
 export interface IbmiThread {
   host: string;
   admin: IbmiConnection;
+  /**
+   * Every statement answered `delayMs` late from now on (0: none; unchanged when not given); answers
+   * the statements and commands answered so far.
+   */
+  linkDelay(delayMs?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -105,6 +110,7 @@ export async function startIbmiThread(admin: { user: string; password: string })
   return {
     host,
     admin: await connect(admin),
+    linkDelay: (delayMs) => call<number>({ op: 'link', ...(delayMs !== undefined && { delayMs }) }),
     close: async () => {
       unregister();
       await worker.terminate();

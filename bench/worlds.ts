@@ -36,8 +36,17 @@ export interface World {
   id: string;
   name: string;
   open(pipelineId: string): Promise<SourceAgent>;
-  /** The agent opened through a link 30 ms a round trip long, and that link's requests in series. */
-  far?: { open(pipelineId: string): Promise<SourceAgent>; readonly turns: number };
+  /**
+   * The source 30 ms a round trip away while `farAway(true)` holds, the agent opened on it, and the
+   * requests in series it has answered so far.
+   */
+  far?: {
+    open(pipelineId: string): Promise<SourceAgent>;
+    farAway(on: boolean): Promise<void>;
+    turns(): Promise<number>;
+    /** What `turns` counts. */
+    turnsAre: string;
+  };
   /** Rows per second of one raw chunked read of the whole table. */
   rawRead(): Promise<number>;
   /** One change at the source, in turn an update, an insert and a delete (numbered across the run). */
@@ -73,11 +82,12 @@ export async function sqlServerWorld(rows: number): Promise<World> {
     id: 'Id',
     name: 'Name',
     open,
+    // Through a proxy holding each chunk 15 ms each way: always far, opened through it.
     far: {
       open: openAt(link.port),
-      get turns() {
-        return link.turns;
-      },
+      farAway: async () => undefined,
+      turns: async () => link.turns,
+      turnsAre: 'requests in series',
     },
     // The copy's own statement (the agent's select list: a decimal read as its exact text), by hand:
     // TOP (n) … WHERE key > @c ORDER BY key on one connection, rows as arrays, nothing done with them.
@@ -163,6 +173,15 @@ export async function ibmiWorld(rows: number): Promise<World> {
     id: 'ID',
     name: 'NAME',
     open,
+    // The simulated IBM i answering every statement a round trip late while far away.
+    far: {
+      open,
+      farAway: async (on) => {
+        await system.linkDelay(on ? 2 * LINK_ONE_WAY_MS : 0);
+      },
+      turns: () => system.linkDelay(),
+      turnsAre: 'statements and commands answered',
+    },
     // The journal agent's own chunk read (by relative record number), nothing done with the rows.
     rawRead: async () => {
       const source = await open('rawread');
