@@ -138,6 +138,16 @@ function betweenLeaders(e: unknown): { code: number; said: string } | undefined 
   return undefined;
 }
 
+/** The client's request timed out (its TimeoutError, "timeout"), wherever it sits in the causes. */
+function timedOut(e: unknown): boolean {
+  let error = e as { name?: string; cause?: unknown } | undefined;
+  for (let depth = 0; error && depth < 4; depth++) {
+    if (error.name === 'TimeoutError') return true;
+    error = error.cause as typeof error;
+  }
+  return false;
+}
+
 /**
  * The stream's servers did not answer for a while, or answered that the cluster is between leaders:
  * said in words, and retried.
@@ -146,21 +156,26 @@ export class StreamUnanswered extends Error {
   constructor(stream: string, options?: ErrorOptions) {
     const answer = betweenLeaders(options?.cause);
     super(
-      answer === undefined
-        ? `No JetStream server answered for stream ${stream} — a leader election or a server down`
-        : `The JetStream cluster cannot serve stream ${stream} now (the server said "${answer.said}", JetStream error ${answer.code}) — a leader election or a server down`,
+      answer !== undefined
+        ? `The JetStream cluster cannot serve stream ${stream} now (the server said "${answer.said}", JetStream error ${answer.code}) — a leader election or a server down`
+        : timedOut(options?.cause)
+          ? `No JetStream server answered for stream ${stream} in time (the request timed out) — a leader election, a server down or a slow link`
+          : `No JetStream server answered for stream ${stream} — a leader election or a server down`,
       options,
     );
     this.name = 'StreamUnanswered';
   }
 }
 
-/** Runs a JetStream call, saying an unanswered one in words (the client's own words mislead). */
+/**
+ * Runs a JetStream call, saying an unanswered one in words: the client's own words mislead ("jetstream
+ * is not enabled") or say nothing of what was asked ("timeout").
+ */
 export async function answered<T>(stream: string, work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (e) {
-    throw isUnanswered(e) && !(e instanceof StreamUnanswered)
+    throw (isUnanswered(e) || timedOut(e)) && !(e instanceof StreamUnanswered)
       ? new StreamUnanswered(stream, { cause: e })
       : e;
   }

@@ -2,7 +2,7 @@
 // responders", which it names JetStreamNotEnabled) is retried and said in words; JetStream really off
 // for the account (the server's API error 10039) and a refused permission are not.
 import { jserrors } from '@nats-io/jetstream/internal';
-import { NoRespondersError, RequestError } from '@nats-io/transport-node';
+import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { answered, classifyNatsError, StreamUnanswered } from '../../../../main/agents/nats/connection';
 import { isTransient } from '../../../../main/runner/failures';
@@ -74,6 +74,19 @@ describe('classifyNatsError', () => {
     );
     expect((told as Error).message).not.toMatch(/not enabled/);
     expect(classifyNatsError(told)).toBe('transient');
+  });
+
+  it('says a request that timed out in words, naming the stream, and keeps it retried', async () => {
+    // What js.publish throws when no server answers within its wait (a leader lost mid-publish).
+    const late = new RequestError('timeout', { cause: new TimeoutError() });
+    const told = await answered('ORDERS', Promise.reject(late)).catch((e: unknown) => e);
+    expect(told).toBeInstanceOf(StreamUnanswered);
+    expect((told as Error).message).toBe(
+      'No JetStream server answered for stream ORDERS in time (the request timed out) — a leader election, a server down or a slow link',
+    );
+    expect((told as Error).cause).toBe(late);
+    expect(classifyNatsError(told)).toBe('transient');
+    expect(classifyNatsError(new TimeoutError())).toBe('transient');
   });
 
   it('leaves every other error as it was', async () => {
