@@ -101,14 +101,15 @@ export function describeNatsError(e: unknown): string {
 
 /**
  * No JetStream server answered a request: the client says "jetstream is not enabled" for a 503 with no
- * responders, which is what a stream's leader election or a server down looks like; or a server
- * answered that the cluster has no leader for it now. JetStream really off for the account comes
- * otherwise: as the server's API error 10039 (JetStreamApiError as cause).
+ * responders, which is what a stream's leader election or a server down looks like; or it gave up
+ * waiting (its TimeoutError); or a server answered that the cluster has no leader for it now.
+ * JetStream really off for the account comes otherwise: as the server's API error 10039
+ * (JetStreamApiError as cause).
  */
 export function isUnanswered(e: unknown): boolean {
   const error = e as { name?: string; cause?: { name?: string } };
   if (error.name === 'NoResponders' || e instanceof StreamUnanswered) return true;
-  if (betweenLeaders(e)) return true;
+  if (betweenLeaders(e) || timedOut(e)) return true;
   return error.name === 'JetStreamNotEnabled' && error.cause?.name !== 'JetStreamApiError';
 }
 
@@ -119,34 +120,32 @@ export function isUnanswered(e: unknown): boolean {
  */
 const CLUSTER_BETWEEN_LEADERS = new Set([10004, 10005, 10007, 10008, 10009]);
 
-/** The server's answer that the cluster is between leaders, wherever it sits in the causes. */
-function betweenLeaders(e: unknown): { code: number; said: string } | undefined {
-  for (
-    let error = e as { name?: string; code?: unknown; message?: string; cause?: unknown } | undefined,
-      depth = 0;
-    error && depth < 4;
-    depth++
-  ) {
-    if (
-      error.name === 'JetStreamApiError' &&
-      typeof error.code === 'number' &&
-      CLUSTER_BETWEEN_LEADERS.has(error.code)
-    )
-      return { code: error.code, said: error.message ?? '' };
-    error = error.cause as typeof error;
+type Caused = { name?: string; code?: unknown; message?: string; cause?: unknown };
+
+/** What `match` answers for the first error it accepts among `e` and its causes (four deep). */
+function inCauses<T>(e: unknown, match: (error: Caused) => T | undefined): T | undefined {
+  let error = e as Caused | undefined;
+  for (let depth = 0; error && depth < 4; depth++) {
+    const found = match(error);
+    if (found !== undefined) return found;
+    error = error.cause as Caused | undefined;
   }
   return undefined;
 }
 
+/** The server's answer that the cluster is between leaders, wherever it sits in the causes. */
+const betweenLeaders = (e: unknown): { code: number; said: string } | undefined =>
+  inCauses(e, (error) =>
+    error.name === 'JetStreamApiError' &&
+    typeof error.code === 'number' &&
+    CLUSTER_BETWEEN_LEADERS.has(error.code)
+      ? { code: error.code, said: error.message ?? '' }
+      : undefined,
+  );
+
 /** The client's request timed out (its TimeoutError, "timeout"), wherever it sits in the causes. */
-function timedOut(e: unknown): boolean {
-  let error = e as { name?: string; cause?: unknown } | undefined;
-  for (let depth = 0; error && depth < 4; depth++) {
-    if (error.name === 'TimeoutError') return true;
-    error = error.cause as typeof error;
-  }
-  return false;
-}
+const timedOut = (e: unknown): boolean =>
+  inCauses(e, (error) => (error.name === 'TimeoutError' ? true : undefined)) === true;
 
 /**
  * The stream's servers did not answer for a while, or answered that the cluster is between leaders:
@@ -175,7 +174,7 @@ export async function answered<T>(stream: string, work: Promise<T>): Promise<T> 
   try {
     return await work;
   } catch (e) {
-    throw (isUnanswered(e) || timedOut(e)) && !(e instanceof StreamUnanswered)
+    throw isUnanswered(e) && !(e instanceof StreamUnanswered)
       ? new StreamUnanswered(stream, { cause: e })
       : e;
   }
