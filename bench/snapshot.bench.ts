@@ -95,7 +95,7 @@ async function rawWriteRate(kind: 'sqlite' | 'postgres', dir: string, schema: st
 
 /**
  * The copy into SQLite from a source 30 ms a round trip away (issue 58), three rounds: its median as
- * a ratio to the same run's copy with no delay, and the requests in series one copy makes.
+ * a ratio to the same run's copy with no delay, and what the link counted over each whole run.
  */
 async function farCopies(
   w: World,
