@@ -121,6 +121,8 @@ describe('shaping a table', () => {
     // The rows as the target gets them, read from the source through the shaping, on demand.
     await story.getByRole('button', { name: 'Show the first 5 rows, shaped' }).click();
     const sample = story.getByRole('table', { name: 'Rows of dbo.Customers as the target gets them' });
+    // Read once it is there: the rows are asked of the source when the button is pressed.
+    await sample.waitFor();
     const headers = await sample.getByRole('columnheader').allTextContents();
     expect(headers).toContain('Created');
     expect(headers).not.toContain('CreatedAt');

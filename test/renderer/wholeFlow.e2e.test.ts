@@ -438,6 +438,8 @@ describe("a new DBA's whole flow", () => {
     await press('Next');
     await page.getByRole('form', { name: 'Agent settings' }).waitFor();
     await press('Check settings');
+    // The checks' step shows Apply once they answered: a key press does not wait as a click does.
+    await page.getByRole('button', { name: 'Apply changes' }).waitFor({ timeout: 30_000 });
     await press('Apply changes');
     await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
     await press('Pipelines');
