@@ -47,6 +47,8 @@ export async function receiverChains(
 }
 
 const MAX_DSPJRN_FILES = 300;
+/** A file has at most 8,000 fields on IBM i: NULLINDLEN's largest length. */
+const MAX_FIELDS = 8000;
 
 /** What one DSPJRN read may bring into memory: entries times their padded record (JOESD) and header. */
 const READ_BUDGET_BYTES = 64 * 2 ** 20;
@@ -85,7 +87,11 @@ export function journalEnd(chain: readonly ReceiverInfo[]): JournalPosition | nu
     : null;
 }
 
-/** Entries of the files from `from` (inclusive) onward, record, commitment and file entries, at most `limit`. */
+/**
+ * Entries of the files from `from` (inclusive) onward, record, commitment and file entries, at most
+ * `limit`. `mostFields`, the most fields a file read has, sizes the outfile's null indicators
+ * (NULLINDLEN): with it fixed, so are the positions before JOESD from one read to the next.
+ */
 export async function readJournal(
   c: IbmiConnection,
   syncLibrary: string,
@@ -94,6 +100,7 @@ export async function readJournal(
   files: readonly { library: string; file: string; allMembers?: boolean }[],
   from: JournalPosition,
   limit: number,
+  mostFields: number,
 ): Promise<JournalEntryRow[]> {
   const outfile = `${syncLibrary}/${JOURNAL_OUTFILE}`;
   // DSPJRN's FILE takes at most 300 files; past that the journal is read whole and the entries of
@@ -103,11 +110,12 @@ export async function readJournal(
       ? '*ALLFILE'
       : files.map((f) => `(${f.library}/${f.file}${f.allMembers ? ' *ALL' : ''})`).join(' ');
   const fromEntry = from.sequence > 0 ? String(from.sequence) : '*FIRST';
+  const indicators = Math.min(MAX_FIELDS, Math.max(1, mostFields));
   const display = (selection: string) =>
     c.command(
       `DSPJRN JRN(${journal.library}/${journal.name}) FILE(${selection}) RCVRNG(${from.library}/${from.receiver} *CURRENT) ` +
         `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
-        `OUTFILE(${outfile}) ENTDTALEN(*CALC)`,
+        `OUTFILE(${outfile}) ENTDTALEN(*CALC) NULLINDLEN(${indicators})`,
     );
   try {
     try {
@@ -129,7 +137,7 @@ export async function readJournal(
     const rows = await c.query(
       `SELECT ${OUTFILE_COLUMNS} FROM ${syncLibrary}.${JOURNAL_OUTFILE} ORDER BY RRN(${JOURNAL_OUTFILE})`,
     );
-    const header = await positionsBeforeEsd(c, syncLibrary);
+    const header = await positionsBeforeEsd(c, syncLibrary, indicators);
     return rows.map((r) => outfileEntry(r, header));
   } finally {
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
@@ -203,17 +211,31 @@ export const outfileEntry = (r: IbmiRow, header: number): JournalEntryRow => ({
   },
 });
 
+/** Per connection (one system, one release), the positions before JOESD by NULLINDLEN. */
+const knownHeaders = new WeakMap<IbmiConnection, Map<number, number>>();
+
 /**
  * How many positions of the outfile's record come before JOESD (its output buffer position less one,
- * from DSPFFD): JOENTL counts the entry from its first position, and JONVI before JOESD varies with
- * NULLINDLEN(*CALC), so the prefix is read from the outfile itself, never assumed.
+ * from DSPFFD): JOENTL counts the entry from its first position, and JONVI before JOESD is as long as
+ * NULLINDLEN says, so the prefix is read from the outfile itself, never assumed — once per connection
+ * and length: three statements a read fewer on a link where each costs a round trip.
  */
-async function positionsBeforeEsd(c: IbmiConnection, syncLibrary: string): Promise<number> {
+async function positionsBeforeEsd(
+  c: IbmiConnection,
+  syncLibrary: string,
+  indicators: number,
+): Promise<number> {
+  const known = knownHeaders.get(c) ?? new Map<number, number>();
+  knownHeaders.set(c, known);
+  const cached = known.get(indicators);
+  if (cached !== undefined) return cached;
   const outfile = `${syncLibrary}/${OUTFILE_LAYOUT}`;
   await c.command(`DSPFFD FILE(${syncLibrary}/${JOURNAL_OUTFILE}) OUTPUT(*OUTFILE) OUTFILE(${outfile})`);
   try {
     const [row] = await c.query(`SELECT WHFOBO FROM ${syncLibrary}.${OUTFILE_LAYOUT} WHERE WHFLDE = 'JOESD'`);
-    return Number(row?.WHFOBO ?? 1) - 1;
+    const header = Number(row?.WHFOBO ?? 1) - 1;
+    if (row) known.set(indicators, header);
+    return header;
   } finally {
     await c.command(`DLTF FILE(${outfile})`).catch(() => undefined);
   }

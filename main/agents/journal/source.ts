@@ -568,11 +568,13 @@ export class JournalSource implements SourceAgent {
     const files = readings.map((r) => ({ library: r.library, file: r.file, allMembers: r.memberKey }));
     // Entries per read by the widest record of the files read (entriesPerRead).
     const chunkEntries = entriesPerRead(Math.max(0, ...readings.map((r) => recordLength(r.fields))));
+    const mostFields = Math.max(1, ...readings.map((r) => r.fields.length));
     const entries: JournalEntryRow[] = [];
     const decoded = new WeakMap<JournalEntryRow, Change[]>();
     let from = start;
     for (;;) {
-      const chunk = await readJournal(this.c, await this.sync.ready(), journal, files, from, chunkEntries);
+      const library = await this.sync.ready();
+      const chunk = await readJournal(this.c, library, journal, files, from, chunkEntries, mostFields);
       const last = entries.at(-1);
       const first = chunk[0];
       // Each chunk starts with the entry the previous one ended on.

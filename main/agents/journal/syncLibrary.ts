@@ -49,6 +49,12 @@ export class SyncLibrary {
   }
 
   private async prepare(): Promise<string> {
+    // Every start after the first finds both: one statement then, not three (each a round trip).
+    const found = await this.checkpointFile().catch(() => null);
+    if (found?.isTable) {
+      this.journaled = found.journaled;
+      return this.library;
+    }
     const libraries = await this.c.query('SELECT SCHEMA_NAME FROM QSYS2.SYSSCHEMAS WHERE SCHEMA_NAME = ?', [
       this.library,
     ]);
@@ -64,13 +70,26 @@ export class SyncLibrary {
           'SEQNBR DECIMAL(21,0) NOT NULL, APPLIED VARCHAR(64) NOT NULL, UPDATED TIMESTAMP NOT NULL, ' +
           'PRIMARY KEY (AGENT, TABLEKEY))',
       );
-    // A library made by CRTLIB has no journal: the table is then written without commitment control.
-    const [state] = await this.c.query(
-      `SELECT JOURNALED FROM TABLE(QSYS2.OBJECT_STATISTICS(?, '*FILE', ?)) X`,
+    this.journaled = (await this.checkpointFile())?.journaled ?? false;
+    return this.library;
+  }
+
+  /**
+   * The checkpoint table's file, when there: whether it is a table (a physical file that SQL made or
+   * DDS, not a view or index) and journaled. A library made by CRTLIB has no journal: the table is then
+   * written without commitment control.
+   */
+  private async checkpointFile(): Promise<{ isTable: boolean; journaled: boolean } | null> {
+    const [row] = await this.c.query(
+      `SELECT OBJATTRIBUTE, SQL_OBJECT_TYPE, JOURNALED FROM TABLE(QSYS2.OBJECT_STATISTICS(?, '*FILE', ?)) X`,
       [this.library, this.table],
     );
-    this.journaled = String(state?.JOURNALED ?? 'NO').trim() === 'YES';
-    return this.library;
+    if (!row) return null;
+    const sqlType = String(row.SQL_OBJECT_TYPE ?? '').trim();
+    return {
+      isTable: String(row.OBJATTRIBUTE ?? '').trim() === 'PF' && (sqlType === '' || sqlType === 'TABLE'),
+      journaled: String(row.JOURNALED ?? 'NO').trim() === 'YES',
+    };
   }
 
   /** The saved checkpoint; empty while the library or table does not exist (reading creates nothing). */

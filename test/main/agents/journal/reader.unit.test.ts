@@ -30,20 +30,22 @@ const from = { library: 'SHOP', receiver: 'QSQJRN0002', sequence: 41 };
 describe('readJournal', () => {
   it('names the files, the receiver range from the checkpoint and the entry codes', async () => {
     const c = recording();
-    expect(await readJournal(c, 'SYNC', journal, [{ library: 'SHOP', file: 'ORDERS' }], from, 500)).toEqual(
-      [],
-    );
+    expect(
+      await readJournal(c, 'SYNC', journal, [{ library: 'SHOP', file: 'ORDERS' }], from, 500, 12),
+    ).toEqual([]);
     expect(c.commands).toEqual([
       'DSPJRN JRN(SHOP/QSQJRN) FILE((SHOP/ORDERS)) RCVRNG(SHOP/QSQJRN0002 *CURRENT) FROMENTLRG(41) ' +
-        'JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(500) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) OUTFILE(SYNC/JRNOUT) ENTDTALEN(*CALC)',
+        'JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(500) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) OUTFILE(SYNC/JRNOUT) ENTDTALEN(*CALC) NULLINDLEN(12)',
     ]);
   });
 
-  it('reads the whole journal past 300 files, and from *FIRST when the position is before any entry', async () => {
+  it('reads the whole journal past 300 files, and from *FIRST when the position is before any entry; NULLINDLEN to 8,000', async () => {
     const c = recording();
     const files = Array.from({ length: 301 }, (_, i) => ({ library: 'SHOP', file: `F${i}` }));
-    await readJournal(c, 'SYNC', journal, files, { ...from, sequence: 0 }, 500);
+    await readJournal(c, 'SYNC', journal, files, { ...from, sequence: 0 }, 500, 8001);
     expect(c.commands[0]).toContain('FILE(*ALLFILE) RCVRNG(SHOP/QSQJRN0002 *CURRENT) FROMENTLRG(*FIRST)');
+    // NULLINDLEN takes at most 8,000, the most fields a file can have.
+    expect(c.commands[0]).toMatch(/NULLINDLEN\(8000\)$/);
   });
 });
 

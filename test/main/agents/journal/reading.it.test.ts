@@ -103,6 +103,7 @@ describe('record images', () => {
       [{ library: 'SHOP', file: 'CUSTOMER' }],
       parsePosition(position).restart,
       100,
+      after?.fields.length ?? 1,
     );
     const update = entries.find((e) => e.code === 'R' && e.type === 'UP');
     expect(update?.imageLength).toBe(recordLength(after?.fields ?? []));
@@ -125,6 +126,30 @@ describe('record images', () => {
     const right = assemble(records, [reading(after?.fields ?? [])], 100, form, chainOrder(chain));
     // CHAR columns keep their blanks.
     expect(right.changes.at(-1)?.row).toMatchObject({ ID: 4, CITY: 'Chur'.padEnd(20), TIER: 'STD ' });
+  });
+
+  it('asks the outfile where JOESD starts once a connection and NULLINDLEN: three statements a read after', async () => {
+    const s = await source([CUSTOMER]);
+    const { position } = await s.snapshot(CUSTOMER.source, async () => undefined);
+    await admin.query("UPDATE SHOP.CUSTOMER SET CITY = 'Chur' WHERE ID = 4");
+    const [layout] = await catalogLayouts(admin, [CUSTOMER.source]);
+    const fields = layout?.fields.length ?? 0;
+    const journal = { library: 'SHOP', name: 'QSQJRN' };
+    const read = async (indicators: number) => {
+      const before = sandbox.system.requests;
+      const from = parsePosition(position).restart;
+      const files = [{ library: 'SHOP', file: 'CUSTOMER' }];
+      const entries = await readJournal(admin, 'QGPL', journal, files, from, 100, indicators);
+      const update = entries.find((e) => e.code === 'R' && e.type === 'UP');
+      return { statements: sandbox.system.requests - before, imageLength: update?.imageLength };
+    };
+    const length = recordLength(layout?.fields ?? []);
+    // DSPJRN, its SELECT, DSPFFD, the SELECT of JOESD's position, DLTF of both outfiles.
+    expect(await read(fields)).toEqual({ statements: 6, imageLength: length });
+    expect(await read(fields)).toEqual({ statements: 3, imageLength: length });
+    // A longer JONVI moves JOESD: asked again, and the image still its own length.
+    expect(await read(fields + 40)).toEqual({ statements: 6, imageLength: length });
+    expect(await read(fields + 40)).toEqual({ statements: 3, imageLength: length });
   });
 
   it('an update gives the columns it changed; a key update is a delete of the old key and an insert', async () => {
@@ -279,6 +304,7 @@ describe('row identification through a reorganisation', () => {
       [{ library: 'LEGACY', file: 'NOTES' }],
       parsePosition(position).restart,
       100,
+      layout?.fields.length ?? 1,
     );
     const reading: TableReading = {
       key: 'LEGACY.NOTES',
