@@ -542,5 +542,20 @@ describe('the sync library', () => {
     await s.saveCheckpoint(batch.checkpoint);
     expect(await receivers()).toEqual(['QSQJRN0002']);
     expect(await s.loadCheckpoint()).toEqual(batch.checkpoint);
+    // A later start finds the library and its table by one statement, and still saves journaled.
+    const again = await source([CUSTOMER], {}, 'again');
+    const before = sandbox.system.requests;
+    await again.sync.ready();
+    expect(sandbox.system.requests - before).toBe(1);
+    const commits = async () =>
+      (
+        await admin.query(
+          "SELECT SEQUENCE_NUMBER FROM TABLE(QSYS2.DISPLAY_JOURNAL('SYNC', 'QSQJRN', '', '*CURCHAIN', NULL, NULL, 'C', 'CM', '', '')) X",
+        )
+      ).length;
+    const committed = await commits();
+    await again.saveCheckpoint(batch.checkpoint);
+    expect(await commits()).toBe(committed + 1);
+    expect(await again.loadCheckpoint()).toEqual(batch.checkpoint);
   });
 });
