@@ -9,6 +9,8 @@ export interface DelayLink {
   oneWayMs: number;
   /** Times the client spoke after hearing the server (or first): its requests in series. */
   readonly turns: number;
+  /** Connections the link accepted (each a sign-on to a SQL Server), and those open now. */
+  readonly connections: { accepted: number; open: number };
   close(): Promise<void>;
 }
 
@@ -46,11 +48,15 @@ export async function startDelayLink(
 ): Promise<DelayLink> {
   const sockets = new Set<Socket>();
   let turns = 0;
+  const connections = { accepted: 0, open: 0 };
   const link: DelayLink = {
     port: 0,
     oneWayMs,
     get turns() {
       return turns;
+    },
+    get connections() {
+      return { ...connections };
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -59,6 +65,9 @@ export async function startDelayLink(
       }),
   };
   const server = createServer((client) => {
+    connections.accepted++;
+    connections.open++;
+    client.on('close', () => connections.open--);
     const upstream = connect(target.port, target.host ?? '127.0.0.1');
     let clientSpokeLast = false;
     for (const s of [client, upstream]) {

@@ -3,13 +3,14 @@
 // and the driver's failures said in plain words with what to do about them.
 import { loggedIn } from '../../checkResults';
 import { readFile } from 'node:fs/promises';
-import sql from 'mssql';
+import type sql from 'mssql';
 import {
   changeTrackingHostCredentials,
   type ChangeTrackingHostCredentials,
 } from '../../../../shared/agents/changeTracking';
 import { labelOf } from '../../../../shared/config/parse';
 import { AgentConnectionError } from '../../connectionError';
+import { KeptSignOnPool } from './keptPool';
 import { connectWithoutDelay } from './socket';
 
 /** The form's name of the CA file setting, for the remedies below. */
@@ -41,7 +42,10 @@ export async function readCertificate(path: string): Promise<string> {
   return text;
 }
 
-export async function poolConfig(c: ChangeTrackingHostCredentials): Promise<sql.config> {
+export async function poolConfig(
+  c: ChangeTrackingHostCredentials,
+  { idleTimeoutMillis = 30_000 } = {},
+): Promise<sql.config> {
   const ca = c.enableTls && c.certificatePath ? await readCertificate(c.certificatePath) : undefined;
   return {
     server: c.host,
@@ -51,7 +55,7 @@ export async function poolConfig(c: ChangeTrackingHostCredentials): Promise<sql.
     password: c.password,
     connectionTimeout: 15_000,
     requestTimeout: 120_000,
-    pool: { max: c.maxConnectionsCount, min: 0, idleTimeoutMillis: 30_000 },
+    pool: { max: c.maxConnectionsCount, min: 0, idleTimeoutMillis },
     // A connection handed out is checked by its socket, not by a `SELECT 1;` round trip: over a
     // 30 ms link that was a fifth of a copy's requests (issue 58). A dead session still fails its
     // request, which the runner retries.
@@ -66,10 +70,16 @@ export async function poolConfig(c: ChangeTrackingHostCredentials): Promise<sql.
   };
 }
 
-/** Opens a pool, or throws an AgentConnectionError that says why in plain words. */
-export async function openPool(c: ChangeTrackingHostCredentials): Promise<sql.ConnectionPool> {
-  const config = await poolConfig(c);
-  const pool = new sql.ConnectionPool(config);
+/**
+ * Opens a pool, or throws an AgentConnectionError that says why in plain words. A connection stays
+ * open `idleTimeoutMillis` unused (30 s; tests shorten it).
+ */
+export async function openPool(
+  c: ChangeTrackingHostCredentials,
+  idle: { idleTimeoutMillis?: number } = {},
+): Promise<sql.ConnectionPool> {
+  const config = await poolConfig(c, idle);
+  const pool = new KeptSignOnPool(config);
   // A pool's background errors must not crash the process; requests report their own.
   pool.on('error', () => undefined);
   try {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
 import { startDelayLink } from '../../../../simulators/delayLink';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
+import { openPool } from '../../../../main/agents/drivers/mssql/connection';
 import type { Checkpoint } from '../../../../main/agents/source';
 import { ctConfiguration, sandboxCredentials, TRACKED_ORDERS } from '../../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../../helpers/sandbox';
@@ -125,3 +126,49 @@ describe('a batch over many tables', () => {
     }
   });
 });
+
+describe('a pool’s sign-on', () => {
+  it('hands out the connection connect() signed on with, and signs on again only when needed', async () => {
+    const link = await startDelayLink({ port: sandbox.port }, 0);
+    const credentials = sandboxCredentials(link, { maxConnectionsCount: 2 });
+    try {
+      // connect() signs on to test the settings; that session serves the first request.
+      const pool = await openPool(credentials);
+      expect(link.connections).toEqual({ accepted: 1, open: 1 });
+      await pool.request().query('SELECT 1 AS one');
+      expect(link.connections).toEqual({ accepted: 1, open: 1 });
+      // Two requests at once need a second session.
+      await Promise.all([pool.request().query('SELECT 1 AS one'), pool.request().query('SELECT 2 AS two')]);
+      expect(link.connections).toEqual({ accepted: 2, open: 2 });
+      await pool.close();
+      await until(() => link.connections.open === 0);
+      // Closed before its first request, the session kept is closed with the pool.
+      const unused = await openPool(credentials);
+      await unused.close();
+      await until(() => link.connections.open === 0);
+      expect(link.connections.accepted).toBe(3);
+      // A session the server ended while it waited is replaced, not handed out.
+      const waited = await openPool(credentials);
+      await sandbox.restart(0);
+      await until(() => link.connections.open === 0);
+      const [row] = (await waited.request().query<{ one: number }>('SELECT 1 AS one')).recordset;
+      expect(row?.one).toBe(1);
+      expect(link.connections.accepted).toBe(5);
+      await waited.close();
+      // A session no request takes is closed after the pool's idle time, as an idle one would be.
+      const idle = await openPool(credentials, { idleTimeoutMillis: 100 });
+      expect(link.connections.open).toBe(1);
+      await until(() => link.connections.open === 0);
+      const [again] = (await idle.request().query<{ one: number }>('SELECT 1 AS one')).recordset;
+      expect(again?.one).toBe(1);
+      await idle.close();
+    } finally {
+      await link.close();
+    }
+  });
+});
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(done()).toBe(true);
+}
