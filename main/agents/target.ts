@@ -218,28 +218,52 @@ export function* paramSlices<T>(
 }
 
 /**
- * A change's key as text: its values in key order, bigints written as digits. A key of one number or
- * text (most keys) is written without JSON, prefixed so no two forms can meet.
+ * A change's key as a Map key: a key of one number or text (most keys) is the value itself, a bigint
+ * its digits (as text, as before); any other key its values in key order as JSON, prefixed so no
+ * text key can meet it. `only` names the key's column when it has one (read without a values array).
  */
-function keyText(c: Change): string {
-  const values = Object.values(c.key);
-  if (values.length === 1) {
-    const v = values[0];
-    if (typeof v === 'number') return `n${v}`;
-    if (typeof v === 'string' || typeof v === 'bigint') return `s${v}`;
+function keyOf(c: Change, only: string | null): unknown {
+  if (only !== null) {
+    const v = c.key[only];
+    if (typeof v === 'number' || typeof v === 'string') return v;
+    if (typeof v === 'bigint') return String(v);
   }
-  return JSON.stringify(values, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+  const values = Object.values(c.key);
+  return `\u0000${JSON.stringify(values, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
 }
 
-/** The last change per key wins: a batch collapses to one upsert or delete per row, in order. */
-export function netChanges(changes: readonly Change[]): Change[] {
-  const last = new Map<string, Change>();
-  for (const c of changes) {
-    const k = `${c.table}\u0000${keyText(c)}`;
-    last.delete(k);
-    last.set(k, c);
+/** A table's changes seen so far: the index of each key's last change. */
+interface LastChanges {
+  only: string | null;
+  at: Map<unknown, number>;
+}
+
+/**
+ * The last change per key wins: a batch collapses to one upsert or delete per row, in the order of
+ * each key's last change. A batch whose keys are all distinct (most) is answered as it is.
+ */
+export function netChanges(changes: readonly Change[]): readonly Change[] {
+  const tables = new Map<string, LastChanges>();
+  const keys: unknown[] = Array<unknown>(changes.length);
+  let distinct = 0;
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i] as Change;
+    let table = tables.get(c.table);
+    if (!table) {
+      const names = Object.keys(c.key);
+      tables.set(
+        c.table,
+        (table = { only: names.length === 1 ? (names[0] as string) : null, at: new Map() }),
+      );
+    }
+    const before = table.at.size;
+    const key = keyOf(c, table.only);
+    table.at.set(key, i);
+    keys[i] = key;
+    distinct += table.at.size - before;
   }
-  return [...last.values()];
+  if (distinct === changes.length) return changes;
+  return changes.filter((c, i) => tables.get(c.table)?.at.get(keys[i]) === i);
 }
 
 /** The runner's checkpoint table in every target. */

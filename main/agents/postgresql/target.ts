@@ -645,29 +645,34 @@ export class PostgresTarget implements Target {
   }
 
   async apply(changes: readonly Change[], checkpoint: Checkpoint, fence?: Fence): Promise<void> {
+    const unknown = changes.find((c) => !this.tables.has(c.table));
+    if (unknown) throw unpreparedTable(unknown.table);
+    const versioned = changes.filter((c) => this.tables.get(c.table)?.history);
+    const live = versioned.length ? changes.filter((c) => !this.tables.get(c.table)?.history) : changes;
     // A copy's chunk holds each key once (read in key order): nothing to net.
-    const net = changes.every((c) => c.copied) ? changes : netChanges(changes);
+    const net = live.every((c) => c.copied) ? live : netChanges(live);
     await this.writeTransaction(checkpoint, async (client) => {
       if (fence) await this.checkFence(client, fence);
       for (const t of this.tables.values()) {
-        if (t.history) {
-          await this.applyVersions(
-            client,
-            t,
-            changes.filter((c) => c.table === t.source),
-          );
-          continue;
-        }
-        const mine = net.filter((c) => c.table === t.source);
-        const removed = mine.filter((c) => c.op === 'delete' || !c.row).map((c) => c.key);
-        const inserted = mine.filter((c) => c.op === 'insert' && c.row).map((c) => c.row as Row);
-        const updated = mine.filter((c) => c.op === 'update' && c.row).map((c) => c.row as Row);
-        if (removed.length) await this.deleteKeys(client, t, removed);
-        if (inserted.length) await this.insertRows(client, t, inserted);
-        if (updated.length) await this.upsertRows(client, t, updated);
+        if (!t.history) continue;
+        const mine = versioned.filter((c) => c.table === t.source);
+        if (mine.length) await this.applyVersions(client, t, mine);
       }
-      const unknown = net.find((c) => !this.tables.has(c.table));
-      if (unknown) throw unpreparedTable(unknown.table);
+      // One pass sorts the net changes by table and kind: deletes, then inserts, then updates.
+      const byTable = new Map<string, { removed: Row[]; inserted: Row[]; updated: Row[] }>();
+      for (const c of net) {
+        let sorted = byTable.get(c.table);
+        if (!sorted) byTable.set(c.table, (sorted = { removed: [], inserted: [], updated: [] }));
+        if (c.op === 'delete' || !c.row) sorted.removed.push(c.key);
+        else (c.op === 'insert' ? sorted.inserted : sorted.updated).push(c.row);
+      }
+      for (const t of this.tables.values()) {
+        const sorted = byTable.get(t.source);
+        if (!sorted) continue;
+        if (sorted.removed.length) await this.deleteKeys(client, t, sorted.removed);
+        if (sorted.inserted.length) await this.insertRows(client, t, sorted.inserted);
+        if (sorted.updated.length) await this.upsertRows(client, t, sorted.updated);
+      }
     });
   }
 
