@@ -308,6 +308,12 @@ class SandboxSession implements HostSession, SessionContext {
   }
 
   async rpc(call: RpcCall, signal: AbortSignal): Promise<CallResult> {
+    const before = this.transaction.count;
+    const result = await this.call(call, signal);
+    return withTransactionCountCheck(result, before, this.transaction.count);
+  }
+
+  private async call(call: RpcCall, signal: AbortSignal): Promise<CallResult> {
     const name = call.procName.toLowerCase().replace(/^(?:\[?sys\]?\.)?\[?|\]$/g, '');
     const named = (p: RpcParam[]): Parameters =>
       new Map(p.map((x) => [x.name.toLowerCase(), { type: x.type, value: x.value }]));
@@ -407,6 +413,29 @@ class SandboxSession implements HostSession, SessionContext {
     for (const c of this.connections.values()) c.close();
     this.connections.clear();
   }
+}
+
+/**
+ * A procedure (sp_executesql's batch included) that leaves @@TRANCOUNT other than it found it is
+ * answered with error 266 after its own results; the transaction stays as the batch left it. Not when
+ * a failed statement ended the transaction (an error that rolls it back aborts the batch instead).
+ */
+function withTransactionCountCheck(result: CallResult, before: number, after: number): CallResult {
+  if (after === before) return result;
+  if (after === 0 && result.statements.some((s) => s.failed)) return result;
+  const mismatch: StatementResult = {
+    messages: [
+      {
+        kind: 'error',
+        number: 266,
+        state: 2,
+        class: 16,
+        message: `Transaction count after EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous count = ${before}, current count = ${after}.`,
+      },
+    ],
+    failed: true,
+  };
+  return { ...result, statements: [...result.statements, mismatch] };
 }
 
 function failure(m: ServerMessage): CallResult {

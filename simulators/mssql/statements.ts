@@ -308,6 +308,11 @@ async function runOne(
         assignVariable(assign[1] ?? '', assign[2] ?? '', params, ctx);
         return {};
       }
+      const xactAbort = /^set\s+xact_abort\s+(on|off)$/i.exec(s);
+      if (xactAbort) {
+        ctx.transaction.xactAbort = (xactAbort[1] ?? '').toLowerCase() === 'on';
+        return {};
+      }
       const level =
         /^set\s+transaction\s+isolation\s+level\s+(read\s+uncommitted|read\s+committed|repeatable\s+read|serializable|snapshot)$/i.exec(
           s,
@@ -555,6 +560,9 @@ export async function runBatch(
             },
       );
     }
+    // With XACT_ABORT ON an error ends the transaction as well as the batch ("SET XACT_ABORT").
+    if (result.failed && ctx.transaction.xactAbort && ctx.transaction.count > 0)
+      result = { ...result, transaction: ctx.transaction.rollback().transaction };
     results.push(result);
     if (result.failed) break;
   }

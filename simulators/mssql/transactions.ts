@@ -19,6 +19,8 @@ export const ISOLATION_NAMES: Record<string, number> = {
 export class SessionTransaction {
   count = 0;
   isolation: number = ISOLATION.READ_COMMITTED;
+  /** SET XACT_ABORT: an error in a statement rolls the whole transaction back and ends the batch. */
+  xactAbort = false;
   private descriptor = Buffer.alloc(8);
   private connection: SandboxDatabase | undefined;
   private name = '';
@@ -131,6 +133,7 @@ export class SessionTransaction {
     if (this.count > 0) this.end('ROLLBACK');
     this.count = 0;
     this.isolation = ISOLATION.READ_COMMITTED;
+    this.xactAbort = false;
   }
 
   private end(how: 'COMMIT' | 'ROLLBACK'): void {

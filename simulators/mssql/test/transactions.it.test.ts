@@ -101,12 +101,12 @@ describe('the driver’s transactions', () => {
   it('refuses SAVE TRANSACTION outside a transaction (628) and an unknown savepoint (6401)', async () => {
     const p = await pool();
     expect((await error(p.request().query('SAVE TRAN nowhere')))?.number).toBe(628);
-    const e = await error(p.request().query('BEGIN TRAN; ROLLBACK TRAN no_such_point'));
+    const e = await error(p.request().batch('BEGIN TRAN; ROLLBACK TRAN no_such_point'));
     expect(e).toMatchObject({
       number: 6401,
       message: 'Cannot roll back no_such_point. No transaction or savepoint of that name was found.',
     });
-    await p.request().query('ROLLBACK');
+    await p.request().batch('ROLLBACK');
   });
 
   it('refuses COMMIT and ROLLBACK without a transaction (3902, 3903)', async () => {
@@ -115,9 +115,35 @@ describe('the driver’s transactions', () => {
     expect((await error(p.request().query('ROLLBACK TRANSACTION')))?.number).toBe(3903);
   });
 
+  it('answers 266 when a parameterized request leaves @@TRANCOUNT changed, and keeps the transaction', async () => {
+    // mssql's query() is an RPC (sp_executesql): SQL Server checks the count on its way out.
+    const p = await pool();
+    const opened = await error(p.request().input('id', sql.Int, 5).query('BEGIN TRAN; SELECT @id AS id'));
+    expect(opened).toMatchObject({
+      number: 266,
+      message:
+        'Transaction count after EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous count = 0, current count = 1.',
+    });
+    // The transaction is still open: the session's own count says so, and a batch ends it.
+    const open = await p.request().batch('SELECT @@TRANCOUNT AS n');
+    expect(open.recordset[0]).toEqual({ n: 1 });
+    const ended = await error(p.request().query('ROLLBACK'));
+    expect(ended?.message).toContain('Previous count = 1, current count = 0.');
+    expect((await p.request().batch('SELECT @@TRANCOUNT AS n')).recordset[0]).toEqual({ n: 0 });
+    // Balanced, or rolled back by XACT_ABORT on an error, the count is the same: no 266.
+    await p.request().input('id', sql.Int, 6).query('BEGIN TRAN; SELECT @id AS id; COMMIT');
+    const aborted = await error(
+      p
+        .request()
+        .query("SET XACT_ABORT ON; BEGIN TRAN; INSERT INTO dbo.Ledger VALUES (60, N'a'), (60, N'b'); COMMIT"),
+    );
+    expect(aborted?.number).toBe(2627);
+    expect((await p.request().batch('SELECT @@TRANCOUNT AS n')).recordset[0]).toEqual({ n: 0 });
+  });
+
   it('rolls back what a dropped connection left open', async () => {
     const p = await pool();
-    await p.request().query("BEGIN TRAN; INSERT INTO dbo.Ledger VALUES (4, N'orphan')");
+    await p.request().batch("BEGIN TRAN; INSERT INTO dbo.Ledger VALUES (4, N'orphan')");
     await p.close();
     open.splice(open.indexOf(p), 1);
     // The server rolls back when it sees the connection gone: wait for that, not for a while.
@@ -172,9 +198,9 @@ describe('snapshot isolation', () => {
   it('makes a second writer wait no longer than the lock timeout (1222)', async () => {
     const a = await pool('Snap');
     const b = await pool('Snap');
-    await a.request().query("BEGIN TRAN; UPDATE dbo.Ledger SET Note = N'a' WHERE Id = 2");
+    await a.request().batch("BEGIN TRAN; UPDATE dbo.Ledger SET Note = N'a' WHERE Id = 2");
     const e = await error(b.request().query("UPDATE dbo.Ledger SET Note = N'b' WHERE Id = 2"));
     expect(e?.number).toBe(1222);
-    await a.request().query('ROLLBACK');
+    await a.request().batch('ROLLBACK');
   });
 });
