@@ -146,3 +146,26 @@ describe('temporary table prefix', () => {
     expect(await b.loadCheckpoint()).toEqual({ [key]: snapB.position });
   });
 });
+
+describe('the checkpoint at the source', () => {
+  it('a save refused half way leaves the stored one whole, and the source reads on', async () => {
+    const saver = await source({ pipelineId: 'atomic' });
+    const first: Checkpoint = { [key]: '5', 'dbo.Other': '6' };
+    await saver.saveCheckpoint(first);
+    // A DBA's constraint refuses the save's INSERT after its DELETE ran, in the same transaction.
+    await run('ALTER TABLE [SYNC].[CT_CHECKPOINT] ADD CONSTRAINT CK_small_versions CHECK (version < 1000)');
+    try {
+      await expect(saver.saveCheckpoint({ [key]: '7', 'dbo.Other': '5000' })).rejects.toMatchObject({
+        number: 547,
+      });
+      // SET XACT_ABORT ON rolled the DELETE back with the INSERT: nothing half-written, nothing left
+      // open on the connection (the same source reads and saves again).
+      expect(await saver.loadCheckpoint()).toEqual(first);
+      expect(await (await source({ pipelineId: 'atomic' })).loadCheckpoint()).toEqual(first);
+      await saver.saveCheckpoint({ [key]: '8', 'dbo.Other': '9' });
+      expect(await saver.loadCheckpoint()).toEqual({ [key]: '8', 'dbo.Other': '9' });
+    } finally {
+      await run('ALTER TABLE [SYNC].[CT_CHECKPOINT] DROP CONSTRAINT CK_small_versions');
+    }
+  });
+});
