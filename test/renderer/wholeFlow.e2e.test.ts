@@ -439,7 +439,11 @@ describe("a new DBA's whole flow", () => {
     await page.getByRole('form', { name: 'Agent settings' }).waitFor();
     await press('Check settings');
     // The checks' step shows Apply once they answered: a key press does not wait as a click does.
-    await page.getByRole('button', { name: 'Apply changes' }).waitFor({ timeout: 30_000 });
+    const applyChanges = page.getByRole('button', { name: 'Apply changes' });
+    await applyChanges.waitFor({ timeout: 30_000 });
+    // Apply stays disabled until the engine's push says the pipeline is paused (a disabled button
+    // takes no focus): on a loaded machine that push can come after the checks.
+    await expect.poll(() => applyChanges.isEnabled(), { timeout: 30_000 }).toBe(true);
     await press('Apply changes');
     await page.getByRole('status').getByText('Applied: the engine holds the new settings.').waitFor();
     await press('Pipelines');
