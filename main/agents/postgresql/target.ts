@@ -651,22 +651,22 @@ export class PostgresTarget implements Target {
     const live = versioned.length ? changes.filter((c) => !this.tables.get(c.table)?.history) : changes;
     // A copy's chunk holds each key once (read in key order): nothing to net.
     const net = live.every((c) => c.copied) ? live : netChanges(live);
+    // One pass sorts the net changes by table and kind: deletes, then inserts, then updates.
+    const byTable = new Map<string, { removed: Row[]; inserted: Row[]; updated: Row[] }>();
+    for (const c of net) {
+      let sorted = byTable.get(c.table);
+      if (!sorted) byTable.set(c.table, (sorted = { removed: [], inserted: [], updated: [] }));
+      if (c.op === 'delete' || !c.row) sorted.removed.push(c.key);
+      else (c.op === 'insert' ? sorted.inserted : sorted.updated).push(c.row);
+    }
     await this.writeTransaction(checkpoint, async (client) => {
       if (fence) await this.checkFence(client, fence);
       for (const t of this.tables.values()) {
-        if (!t.history) continue;
-        const mine = versioned.filter((c) => c.table === t.source);
-        if (mine.length) await this.applyVersions(client, t, mine);
-      }
-      // One pass sorts the net changes by table and kind: deletes, then inserts, then updates.
-      const byTable = new Map<string, { removed: Row[]; inserted: Row[]; updated: Row[] }>();
-      for (const c of net) {
-        let sorted = byTable.get(c.table);
-        if (!sorted) byTable.set(c.table, (sorted = { removed: [], inserted: [], updated: [] }));
-        if (c.op === 'delete' || !c.row) sorted.removed.push(c.key);
-        else (c.op === 'insert' ? sorted.inserted : sorted.updated).push(c.row);
-      }
-      for (const t of this.tables.values()) {
+        if (t.history) {
+          const mine = versioned.filter((c) => c.table === t.source);
+          if (mine.length) await this.applyVersions(client, t, mine);
+          continue;
+        }
         const sorted = byTable.get(t.source);
         if (!sorted) continue;
         if (sorted.removed.length) await this.deleteKeys(client, t, sorted.removed);
