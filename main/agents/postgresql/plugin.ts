@@ -8,7 +8,8 @@ import { CHECKPOINT_TABLE } from '../target';
 import { checkPostgresTarget } from './checks';
 import { defaultPostgresqlConfiguration, postgresSettingsOf } from './settings';
 import { OPEN_INDEX_PREFIX } from '../history';
-import { PostgresTarget, postgresType, STAGE_PREFIX } from './target';
+import { postgresType } from './columnTypes';
+import { PostgresTarget, STAGE_PREFIX } from './target';
 
 /** The target quotes every name: PostgreSQL then compares them exactly, after its 63-byte cut. */
 const postgresqlNames: TargetNames = {

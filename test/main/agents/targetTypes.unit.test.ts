@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { typeText } from '../../../main/agents/drivers/mssql/shape';
 import { mssqlType } from '../../../main/agents/changeTracking/target';
-import { postgresType } from '../../../main/agents/postgresql/target';
+import { postgresType } from '../../../main/agents/postgresql/columnTypes';
 import { sqliteType } from '../../../main/agents/sqlite/target';
 import type { ColumnShape } from '../../../main/agents/source';
 
