@@ -2,6 +2,7 @@
 // changes carry the masked value under the target name, in the schema part too; a key column renamed
 // renames the Cdc-Key header's field; rows the filter refuses are never published; a row moved out by
 // an update is a `d` and a tombstone, one moved in is there again; and no event holds the clear value.
+// Skipped deletes publish no `d` and no tombstone, and provenance columns ride in every event's row.
 import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { natsConfiguration } from '../../../../shared/agents/nats';
@@ -105,6 +106,99 @@ describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the
       expect(rows.map((r) => Number(r.customer_id)).sort()).toEqual([2, 3]);
     } finally {
       await runner.stop();
+    }
+  });
+
+  it('skips deletes, and carries what wrote each row, when and where, in every event', async () => {
+    const h = await sources.harness(kind);
+    const t = await h.createTable('KEPT');
+    await h.insert(t, [
+      { id: 1, name: 'alpha', amount: '1.00' },
+      { id: 2, name: 'beta', amount: '2.00' },
+    ]);
+    const stream = `NATSKEPT_${kind === 'journal' ? 'J' : 'C'}_${process.pid}`;
+    streams.push(stream);
+    const prefix = `natskept${kind === 'journal' ? 'j' : 'c'}`;
+    const provenance = {
+      operation: 'cdc_op',
+      commitTime: 'cdc_committed',
+      position: 'cdc_position',
+      transaction: 'cdc_tx',
+      ...(kind === 'journal' && {
+        job: 'cdc_job',
+        jobUser: 'cdc_job_user',
+        jobNumber: 'cdc_job_number',
+        program: 'cdc_program',
+        userProfile: 'cdc_profile',
+      }),
+    };
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: async () =>
+        new NatsTarget({
+          credentials: { connectionName: 'kept', servers: SERVERS, tls: false },
+          configuration: natsConfiguration.schema.parse({ stream, subjectPrefix: prefix }),
+          pipelineId: 'kept',
+          origin:
+            kind === 'journal'
+              ? { connector: 'ibmi', server: 'sandbox', database: null }
+              : { connector: 'sqlserver', server: 'sandbox', database: 'Sales' },
+        }),
+      entities: [{ ...h.entity(t), skipOperations: ['delete'] }],
+      provenance,
+      onEvent: (e) => events.push(e),
+      idleMs: 20,
+    });
+    const subject =
+      kind === 'journal' ? `${prefix}.${t.schema}.${t.table}` : `${prefix}.Sales.${t.schema}.${t.table}`;
+    const published = async () =>
+      (await readStream(SERVERS, stream, subject)).filter((e) => e.value?.op !== 't');
+    const started = Date.now();
+    void runner.start();
+    try {
+      await until('copied', () => events.some((e) => e.kind === 'snapshot-done'));
+      await h.insert(t, [{ id: 3, name: 'gamma', amount: '3.00' }]);
+      await h.remove(t, 1);
+      // Committed after the delete: once it is on the stream, the delete was read and skipped.
+      await h.update(t, 2, 'bravo');
+      await until('the update on the stream', async () =>
+        (await published()).some((e) => e.value?.op === 'u'),
+      );
+    } finally {
+      await runner.stop();
+    }
+    const all = await published();
+    const column = (after: unknown, name: string) =>
+      after && typeof after === 'object'
+        ? Object.entries(after).find(([k]) => k.toLowerCase() === name)?.[1]
+        : undefined;
+    // No delete and no tombstone: the stream keeps every row ever replicated.
+    expect(
+      all.map((e) => [
+        e.value === null ? 'tombstone' : e.value.op,
+        e.key?.[kind === 'journal' ? 'ID' : 'id'],
+      ]),
+    ).toEqual([
+      ['r', 1],
+      ['r', 2],
+      ['c', 3],
+      ['u', 2],
+    ]);
+    expect(all.map((e) => column(e.value?.after, 'cdc_op'))).toEqual(['copy', 'copy', 'insert', 'update']);
+    for (const e of all.slice(2)) {
+      const after = e.value?.after;
+      expect(String(column(after, 'cdc_position'))).toMatch(kind === 'journal' ? /^\w+\/\w+\/\d+$/ : /^\d+$/);
+      const committed = column(after, 'cdc_committed');
+      expect(typeof committed).toBe('number');
+      expect(committed).toBeGreaterThan(started - 60_000);
+      expect(committed).toBeLessThan(Date.now() + 60_000);
+      if (kind === 'journal')
+        expect({
+          job: column(after, 'cdc_job'),
+          user: column(after, 'cdc_job_user'),
+          program: column(after, 'cdc_program'),
+        }).toEqual({ job: 'QZDASOINIT', user: 'QUSER', program: 'QZDASOINIT' });
     }
   });
 
