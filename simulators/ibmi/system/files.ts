@@ -449,6 +449,16 @@ export function readRecord(db: Database.Database, member: Member, rrn: number): 
 }
 
 /** Writes a record at `rrn`: a new one (`add`) or over the one there; a duplicate key is SQL0803. */
+/**
+ * What SQL holds of a value: bytes a program wrote into a single-byte character field are the text
+ * SQL reads, each byte the CCSID has no character for its substitution character (U+001A in UTF-16, as
+ * IBM's enforced subset conversion gives it); the journal's image keeps the bytes as written.
+ */
+function sqlStored(c: PhysicalFile['columns'][number], value: unknown): unknown {
+  if (!Buffer.isBuffer(value) || c.type.kind !== 'char' || ccsidKind(c.type.ccsid) !== 'single') return value;
+  return decodeText(value, c.type.ccsid).replace(/\ufffd/g, '\u001a');
+}
+
 export function writeRecord(
   db: Database.Database,
   file: PhysicalFile,
@@ -458,7 +468,7 @@ export function writeRecord(
   add: boolean,
 ): void {
   const names = file.columns.map((c) => c.name);
-  const values = names.map((n) => row[n] ?? null);
+  const values = file.columns.map((c) => sqlStored(c, row[c.name] ?? null));
   try {
     if (add)
       db.prepare(

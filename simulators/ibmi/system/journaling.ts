@@ -76,6 +76,7 @@ export function depositEntry(
 
 /** Field kinds a program may fill with any bytes (SQL would refuse them): decimals and dates. */
 const PROGRAM_BYTES: Partial<Record<string, string>> = {
+  char: '',
   packed: '0',
   zoned: '0',
   date: '2000-01-01',
@@ -84,8 +85,9 @@ const PROGRAM_BYTES: Partial<Record<string, string>> = {
 };
 
 /**
- * The record's image: each field encoded from its value, except bytes a program wrote into a decimal
- * or date field (writeFromProgram), which the image carries as they are — blanks, zeros, a bad sign.
+ * The record's image: each field encoded from its value, except bytes a program wrote into a decimal,
+ * date or character field (writeFromProgram), which the image carries as they are — blanks, zeros, a
+ * bad sign, a byte the field's CCSID has no character for.
  */
 export function recordImage(s: SystemState, file: PhysicalFile, row: Row) {
   const raw = new Map<number, Buffer>();

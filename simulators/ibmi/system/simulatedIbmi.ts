@@ -222,9 +222,10 @@ export class SimulatedIbmi implements SystemState {
   }
 
   /**
-   * A program's write (RPG, COBOL, CPYF FMTOPT(*NOCHK)): where a decimal or date field is given bytes,
-   * they are written as they are, unchecked, as a native write does; SQL then refuses to read them
-   * (SQL0802, SQL0181) while the journal's record images carry them. Adds a record, or replaces the
+   * A program's write (RPG, COBOL, CPYF FMTOPT(*NOCHK)): where a decimal, date or single-byte
+   * character field is given bytes, they are written as they are, unchecked, as a native write does;
+   * SQL then refuses to read the decimal or date (SQL0802, SQL0181) and reads the character field
+   * with substitution characters, while the journal's record images carry the bytes. Adds a record, or replaces the
    * one at `rrn`; journaled as any change.
    */
   writeFromProgram(file: PhysicalFile, row: Row, rrn?: number): number {
