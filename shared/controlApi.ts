@@ -80,10 +80,11 @@ export const rowIdentificationSchema = z.discriminatedUnion('kind', [
 
 /**
  * What a value of one column the source cannot decode becomes: kept aside with its row, null, zero (a
- * decimal column), the earliest value or this date `YYYY-MM-DD` (a date or timestamp column).
+ * decimal column), the earliest value or this date `YYYY-MM-DD` (a date or timestamp column), or text
+ * with U+FFFD for each byte sequence its CCSID has no character for (`replace`, a character column).
  */
 export const invalidValueSchema = z.union([
-  z.enum(['keep-row-aside', 'null', 'zero', 'earliest']),
+  z.enum(['keep-row-aside', 'null', 'zero', 'earliest', 'replace']),
   z.iso.date(),
 ]);
 export type InvalidValue = z.infer<typeof invalidValueSchema>;

@@ -171,6 +171,37 @@ export function singleByteDecoder(ccsid: number): SingleByteDecoder {
   return decoder;
 }
 
+/** As SingleByteDecoder, but null where a byte has no character in the CCSID (the caller names it). */
+export type ExactSingleByteDecoder = (bytes: Uint8Array, from: number, length: number) => string | null;
+
+const exactSingleDecoders = new Map<number, ExactSingleByteDecoder>();
+/** The exact decoder of a single-byte CCSID's text, built once per CCSID; throws for any other CCSID. */
+export function exactSingleByteDecoder(ccsid: number): ExactSingleByteDecoder {
+  let decoder = exactSingleDecoders.get(ccsid);
+  if (!decoder) {
+    const t = singleTable(ccsid);
+    const lenient = singleByteDecoder(ccsid);
+    decoder = !t.includes(REPLACEMENT)
+      ? lenient
+      : (bytes, from, length) => {
+          if (length > 4096) {
+            const s = lenient(bytes, from, length);
+            return s.indexOf('\ufffd') === -1 ? s : null;
+          }
+          const units = unitArray(length);
+          let unmapped = false;
+          for (let i = 0; i < length; i++) {
+            const unit = t[bytes[from + i] as number] as number;
+            if (unit === REPLACEMENT) unmapped = true;
+            units[i] = unit;
+          }
+          return unmapped ? null : String.fromCharCode.apply(null, units);
+        };
+    exactSingleDecoders.set(ccsid, decoder);
+  }
+  return decoder;
+}
+
 function decodeDouble(bytes: Uint8Array, ccsid: number): string {
   const t = doubleTable(ccsid);
   const out = room(bytes.length * 2);
@@ -219,6 +250,104 @@ export function decodeText(bytes: Uint8Array, ccsid: number): string {
     case null:
       throw unsupported(ccsid);
   }
+}
+
+/** A byte sequence a CCSID maps to no character: where it starts in the field, and its bytes. */
+export interface Unmapped {
+  at: number;
+  bytes: Uint8Array;
+  /** The double-byte half's CCSID where the sequence is shift-out data of a mixed CCSID. */
+  doubleByte?: number;
+}
+
+/**
+ * The first byte sequence of `bytes` that the CCSID maps to no character; null when every one maps.
+ * IBM's own substitution characters (0x3F, and 0xFEFE in double-byte data) are mappings: whatever they
+ * stood for was lost when the text was stored, not when it is read.
+ */
+export function firstUnmapped(bytes: Uint8Array, ccsid: number): Unmapped | null {
+  const at = (from: number, length: number, doubleByte?: number): Unmapped => ({
+    at: from,
+    bytes: bytes.slice(from, from + length),
+    ...(doubleByte !== undefined && { doubleByte }),
+  });
+  const doubleUnmapped = (t: DoubleTable, code: number) =>
+    code !== DBCS_SUB && t.units[code] === REPLACEMENT && !t.extras.has(code);
+  switch (ccsidKind(ccsid)) {
+    case 'single': {
+      const t = singleTable(ccsid);
+      for (let i = 0; i < bytes.length; i++) if (t[bytes[i] as number] === REPLACEMENT) return at(i, 1);
+      return null;
+    }
+    case 'double': {
+      const t = doubleTable(ccsid);
+      for (let i = 0; i + 1 < bytes.length; i += 2)
+        if (doubleUnmapped(t, ((bytes[i] as number) << 8) | (bytes[i + 1] as number))) return at(i, 2);
+      return bytes.length % 2 ? at(bytes.length - 1, 1) : null;
+    }
+    case 'mixed': {
+      const halves = MIXED[ccsid];
+      if (!halves) throw unsupported(ccsid);
+      const single = singleTable(halves.single);
+      const double = doubleTable(halves.double);
+      let shifted = false;
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i] as number;
+        if (b === SO) shifted = true;
+        else if (b === SI) shifted = false;
+        else if (!shifted) {
+          if (single[b] === REPLACEMENT) return at(i, 1);
+        } else if (i + 1 < bytes.length && bytes[i + 1] !== SI) {
+          if (doubleUnmapped(double, (b << 8) | (bytes[i + 1] as number))) return at(i, 2, halves.double);
+          i++;
+        } else return at(i, 1, halves.double); // half a pair
+      }
+      return null;
+    }
+    case 'utf8': {
+      // A valid prefix encodes back to its own bytes: each U+FFFD the decoder wrote stands at the
+      // byte length of the text before it, and is the text's own where those bytes are EF BF BD.
+      const text = utf8.decode(bytes);
+      for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) {
+        const from = Buffer.byteLength(text.slice(0, i), 'utf8');
+        if (bytes[from] !== 0xef || bytes[from + 1] !== 0xbf || bytes[from + 2] !== 0xbd) return at(from, 1);
+      }
+      return null;
+    }
+    case 'utf16': {
+      // A lone surrogate decodes to one U+FFFD unit, so units and byte pairs stay in step.
+      const text = utf16be.decode(bytes);
+      for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) {
+        const from = i * 2;
+        if (from + 1 >= bytes.length) return at(from, 1);
+        if (bytes[from] !== 0xff || bytes[from + 1] !== 0xfd) return at(from, 2);
+      }
+      return null;
+    }
+    case null:
+      throw unsupported(ccsid);
+  }
+}
+
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex').toUpperCase()}`;
+
+/** An unmapped sequence in words: its bytes, where it starts, and the CCSID that lacks it. */
+export function unmappedText(u: Unmapped, ccsid: number): string {
+  const half = u.doubleByte === undefined ? '' : ` (shift-out data, double-byte CCSID ${u.doubleByte})`;
+  return `${u.bytes.length > 1 ? 'bytes' : 'byte'} ${hex(u.bytes)} at offset ${u.at} ${u.bytes.length > 1 ? 'map' : 'maps'} to no character in CCSID ${ccsid}${half}`;
+}
+
+/**
+ * The text of a field's bytes, exactly: a RangeError naming the first byte sequence the CCSID maps to
+ * no character, where decodeText would put U+FFFD in its place.
+ */
+export function decodeTextExact(bytes: Uint8Array, ccsid: number): string {
+  const text = decodeText(bytes, ccsid);
+  // Every unmapped sequence decodes to U+FFFD; text without one needs no second look.
+  if (text.indexOf('\ufffd') === -1) return text;
+  const unmapped = firstUnmapped(bytes, ccsid);
+  if (unmapped) throw new RangeError(unmappedText(unmapped, ccsid));
+  return text;
 }
 
 const singleEncoders = new Map<number, Map<string, number>>();

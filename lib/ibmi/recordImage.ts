@@ -5,7 +5,7 @@
 // in the null-value indicators ('1' per null field, the JONVI of a journal entry). Text is in the
 // field's CCSID (ccsid.ts): CHAR/VARCHAR lengths count bytes, GRAPHIC/VARGRAPHIC lengths two-byte units.
 import { decodePacked, decodeZoned, packedLength, scaledInteger } from './decimal';
-import { decodeText } from './ccsid';
+import { decodeText, decodeTextExact } from './ccsid';
 import { decfloatLength, decodeDecfloat } from './decfloat';
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from './dateTime';
 
@@ -179,16 +179,21 @@ function binaryInteger(bytes: Uint8Array, size: 2 | 4 | 8): bigint {
 
 const varLength = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, 2).getUint16(0);
 
-export function decodeField(t: FieldType, bytes: Uint8Array): FieldValue {
+/**
+ * A field's value. Text is decoded exactly: a byte sequence its CCSID maps to no character is a
+ * RangeError naming it, unless `lenientText`, which puts U+FFFD in its place (a decode policy's choice).
+ */
+export function decodeField(t: FieldType, bytes: Uint8Array, lenientText = false): FieldValue {
+  const text = lenientText ? decodeText : decodeTextExact;
   switch (t.kind) {
     case 'char':
-      return decodeText(bytes, t.ccsid);
+      return text(bytes, t.ccsid);
     case 'varchar':
-      return decodeText(bytes.subarray(2, 2 + Math.min(varLength(bytes), t.length)), t.ccsid);
+      return text(bytes.subarray(2, 2 + Math.min(varLength(bytes), t.length)), t.ccsid);
     case 'graphic':
-      return decodeText(bytes, t.ccsid);
+      return text(bytes, t.ccsid);
     case 'vargraphic':
-      return decodeText(bytes.subarray(2, 2 + 2 * Math.min(varLength(bytes), t.length)), t.ccsid);
+      return text(bytes.subarray(2, 2 + 2 * Math.min(varLength(bytes), t.length)), t.ccsid);
     case 'packed':
       return decodePacked(bytes, t.scale);
     case 'zoned':

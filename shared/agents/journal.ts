@@ -17,6 +17,7 @@ export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
 /** What the journal agent does with a field it cannot decode (imageDecoder.ts, decodeLenient). */
 export const INVALID_DECIMAL_CHOICES = ['keep-row-aside', 'null', 'zero'] as const;
 export const INVALID_DATE_CHOICES = ['keep-row-aside', 'null', 'earliest'] as const;
+export const INVALID_TEXT_CHOICES = ['keep-row-aside', 'null', 'replace'] as const;
 export const BLOCK_SIZES = [0, 8, 16, 32, 64, 128, 256, 512] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 export type TimeFormat = (typeof TIME_FORMATS)[number];
@@ -195,6 +196,16 @@ export const journalConfiguration = section({
         '"keep-row-aside" keeps the row aside as above; "null" writes null; "earliest" writes 0001-01-01 ' +
         "(Db2's earliest date; midnight for a time or timestamp). Each replacement is counted.",
       values: INVALID_DATE_CHOICES,
+      default: 'keep-row-aside',
+    }),
+    invalidText: choice({
+      label: 'Text with no character',
+      help:
+        'A character or graphic field holding a byte sequence its CCSID maps to no character (written by a ' +
+        'program, or a character the agent\'s CCSID table lacks): "keep-row-aside" keeps the row aside with ' +
+        'its raw bytes as above; "null" writes null; "replace" writes U+FFFD in place of each such sequence. ' +
+        'Each replacement is counted; a character is never lost without a word.',
+      values: INVALID_TEXT_CHOICES,
       default: 'keep-row-aside',
     }),
     ...journalProvenanceFields(),

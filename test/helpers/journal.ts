@@ -14,6 +14,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   timeFormat: null,
   invalidDecimals: 'keep-row-aside',
   invalidDates: 'keep-row-aside',
+  invalidText: 'keep-row-aside',
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

@@ -112,6 +112,7 @@ function decoderOf(fields: readonly FieldDef[], form: ValueForm): ImageDecoder {
     known.form.utcOffsetMinutes === form.utcOffsetMinutes &&
     known.form.invalid?.decimals === form.invalid?.decimals &&
     known.form.invalid?.dates === form.invalid?.dates &&
+    known.form.invalid?.text === form.invalid?.text &&
     known.form.invalid?.columns === form.invalid?.columns
   )
     return known.decoder;
@@ -167,15 +168,29 @@ function decodeImage(t: TableReading, e: JournalEntryRow, decoder: ImageDecoder)
   }
   const { row, unread, replaced } = decoder.decodeLenient(e.data, e.nullIndicators);
   if (unread.length === 0) return { row, replaced };
-  const fields = unread.map((u) => `${u.field}: ${u.error.replace(/\.$/, '')}`).join('; ');
+  const listed = (text: boolean) =>
+    unread
+      .filter((u) => u.text === text)
+      .map((u) => `${u.field}: ${u.error.replace(/\.$/, '')}`)
+      .join('; ');
+  const [data, text] = [listed(false), listed(true)];
+  const settings = [
+    ...(data ? ['invalidDecimals', 'invalidDates'] : []),
+    ...(text ? ['invalidText'] : []),
+  ] as const;
   return {
     row,
     replaced,
     unreadable: {
       reason:
         `Journal entry ${e.sequence} (${e.code} ${e.type}) of ${t.library}/${t.file} in receiver ${e.receiverLibrary}/${e.receiver} ` +
-        `holds data no SQL reader maps (${fields}), as a program or CPYF FMTOPT(*NOCHK) can write it. ` +
-        `Correct the record at the source, or set "${labelOf(journalConfiguration, 'invalidDecimals')}" or "${labelOf(journalConfiguration, 'invalidDates')}" to write a value in its place.`,
+        [
+          data && `holds data no SQL reader maps (${data}), as a program or CPYF FMTOPT(*NOCHK) can write it`,
+          text && `holds text with no character in its CCSID (${text})`,
+        ]
+          .filter(Boolean)
+          .join(', and ') +
+        `. Correct the record at the source, or set ${settings.map((k) => `"${labelOf(journalConfiguration, k)}"`).join(' or ')} to write a value in its place.`,
       raw: e.data.slice(0, decoder.length),
     },
   };

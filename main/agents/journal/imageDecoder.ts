@@ -6,13 +6,13 @@
 // the same error: the fast paths decide nothing of their own (test/main/agents/journal/imageDecoder.unit.test.ts).
 import {
   ccsidKind,
-  singleByteDecoder,
+  exactSingleByteDecoder,
   singleByteUnits,
-  type SingleByteDecoder,
+  type ExactSingleByteDecoder,
 } from '../../../lib/ibmi/ccsid';
 import { decodeField, fieldSpan, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { Row, RowValue } from '../source';
-import { formValue, replacementOf, type ValueForm } from './values';
+import { formValue, isTextField, replacementOf, type ValueForm } from './values';
 import { daysInMonth } from '../../../shared/calendar';
 
 type Reader = (image: Uint8Array, at: number) => RowValue;
@@ -32,7 +32,8 @@ export interface ImageDecoder {
 
 export interface LenientRow {
   row: Row;
-  unread: { field: string; error: string }[];
+  /** The fields read so, with their errors; `text` for a character field's unmapped bytes. */
+  unread: { field: string; error: string; text: boolean }[];
   replaced: number;
 }
 
@@ -65,10 +66,14 @@ export function compileImageDecoder(fields: readonly FieldDef[], form: ValueForm
           out.row[f.name] = (readers[i] as Reader)(image, offsets[i] as number);
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
-          const replacement = replacementOf(f, form);
+          const span = fieldSpan(f.type, offsets[i] as number);
+          const at = offsets[i] as number;
+          const replacement = replacementOf(f, form, () =>
+            formValue(f, decodeField(f.type, image.subarray(at, at + span), true), form),
+          );
           out.row[f.name] = replacement ? replacement.value : null;
           if (replacement) out.replaced++;
-          else out.unread.push({ field: f.name, error: error.message });
+          else out.unread.push({ field: f.name, error: error.message, text: isTextField(f.type) });
         }
       });
       return out;
@@ -99,11 +104,14 @@ function fastReader(t: FieldType, form: ValueForm, general: Reader): Reader | nu
   switch (t.kind) {
     case 'char': {
       const text = singleByte(t.ccsid);
-      return text && ((image, at) => text(image, at, t.length));
+      // null: a byte the CCSID maps to no character, which the general path names.
+      return text && ((image, at) => text(image, at, t.length) ?? general(image, at));
     }
     case 'varchar': {
       const text = singleByte(t.ccsid);
-      return text && ((image, at) => text(image, at + 2, Math.min(u16(image, at), t.length)));
+      return (
+        text && ((image, at) => text(image, at + 2, Math.min(u16(image, at), t.length)) ?? general(image, at))
+      );
     }
     case 'binary':
       if (t.scale) return null;
@@ -127,8 +135,8 @@ function fastReader(t: FieldType, form: ValueForm, general: Reader): Reader | nu
   }
 }
 
-const singleByte = (ccsid: number): SingleByteDecoder | null =>
-  ccsidKind(ccsid) === 'single' ? singleByteDecoder(ccsid) : null;
+const singleByte = (ccsid: number): ExactSingleByteDecoder | null =>
+  ccsidKind(ccsid) === 'single' ? exactSingleByteDecoder(ccsid) : null;
 
 const u16 = (b: Uint8Array, at: number) => ((b[at] as number) << 8) | (b[at + 1] as number);
 const i32 = (b: Uint8Array, at: number) =>

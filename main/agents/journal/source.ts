@@ -124,7 +124,11 @@ export class JournalSource implements SourceAgent {
     this.form = {
       ...formats,
       utcOffsetMinutes: null,
-      invalid: { decimals: o.configuration.invalidDecimals, dates: o.configuration.invalidDates },
+      invalid: {
+        decimals: o.configuration.invalidDecimals,
+        dates: o.configuration.invalidDates,
+        text: o.configuration.invalidText,
+      },
     };
     this.sync = new SyncLibrary(c, o.credentials, `${o.pipelineId}/${o.agentId}`);
     this.members = new MemberReader(c, () => this.sync.ready());

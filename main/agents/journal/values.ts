@@ -6,9 +6,13 @@ import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../../..
 import { canonicalDecimal } from '../../../lib/ibmi/decimal';
 import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
 import type { IbmiValue } from '../../../lib/ibmi/connection';
-import { sqlTypeName, type FieldDef, type FieldValue } from '../../../lib/ibmi/recordImage';
+import { sqlTypeName, type FieldDef, type FieldType, type FieldValue } from '../../../lib/ibmi/recordImage';
 import type { RowValue } from '../source';
-import type { INVALID_DATE_CHOICES, INVALID_DECIMAL_CHOICES } from '../../../shared/agents/journal';
+import type {
+  INVALID_DATE_CHOICES,
+  INVALID_DECIMAL_CHOICES,
+  INVALID_TEXT_CHOICES,
+} from '../../../shared/agents/journal';
 import type { InvalidValue } from '../../../shared/controlApi';
 
 export interface ValueForm {
@@ -24,6 +28,8 @@ export interface ValueForm {
   invalid?: {
     decimals: InvalidDecimals;
     dates: InvalidDates;
+    /** Text with a byte sequence its CCSID maps to no character; kept aside when left out. */
+    text?: InvalidText;
     columns?: Readonly<Record<string, InvalidValue>>;
   };
 }
@@ -33,14 +39,29 @@ export type InvalidDecimals = (typeof INVALID_DECIMAL_CHOICES)[number];
 /** An invalidValues policy that is a chosen date (`YYYY-MM-DD`) rather than a word. */
 const isChosenDate = (policy: string) => /^\d{4}-\d{2}-\d{2}$/.test(policy);
 export type InvalidDates = (typeof INVALID_DATE_CHOICES)[number];
+export type InvalidText = (typeof INVALID_TEXT_CHOICES)[number];
+
+/** Character and graphic fields: text in a CCSID, whose undecodable bytes the text policy covers. */
+export const isTextField = (t: FieldType): boolean =>
+  t.kind === 'char' || t.kind === 'varchar' || t.kind === 'graphic' || t.kind === 'vargraphic';
 
 /**
  * The value the decode policy puts in place of a field it could not decode; undefined when the row is
  * to be kept aside instead (the policy's default, and every kind the policy does not cover).
+ * `lenient` reads the field with U+FFFD for each byte sequence its CCSID has no character for.
  */
-export function replacementOf(f: FieldDef, form: ValueForm): { value: RowValue } | undefined {
+export function replacementOf(
+  f: FieldDef,
+  form: ValueForm,
+  lenient: () => RowValue,
+): { value: RowValue } | undefined {
   const kind = f.type.kind;
   const own = form.invalid?.columns?.[f.name];
+  if (isTextField(f.type)) {
+    const policy = own ?? form.invalid?.text ?? 'keep-row-aside';
+    if (policy === 'keep-row-aside') return undefined;
+    return { value: policy === 'null' ? null : lenient() };
+  }
   if (kind === 'packed' || kind === 'zoned') {
     const policy = own ?? form.invalid?.decimals ?? 'keep-row-aside';
     if (policy === 'keep-row-aside') return undefined;
@@ -64,7 +85,7 @@ export function replacementOf(f: FieldDef, form: ValueForm): { value: RowValue }
 /**
  * Why an entity's invalidValues does not fit its file's fields, naming the column, the value and the
  * rule; undefined when it fits. Zero is for decimals (packed, zoned), earliest and a date for dates
- * and timestamps (earliest for times); other columns have nothing to decode.
+ * and timestamps (earliest for times), replace for text; other columns have nothing to decode.
  */
 export function invalidValuesProblem(
   table: string,
@@ -76,8 +97,9 @@ export function invalidValuesProblem(
     const at = `${table} invalidValues.${column} = "${value}"`;
     if (!f) return `${at}: the file has no column ${column} (${fields.map((x) => x.name).join(', ')}).`;
     const kind = f.type.kind;
-    const allowed =
-      kind === 'packed' || kind === 'zoned'
+    const allowed = isTextField(f.type)
+      ? ['keep-row-aside', 'null', 'replace']
+      : kind === 'packed' || kind === 'zoned'
         ? ['keep-row-aside', 'null', 'zero']
         : kind === 'date' || kind === 'timestamp'
           ? ['keep-row-aside', 'null', 'earliest', 'a date YYYY-MM-DD']
@@ -85,7 +107,7 @@ export function invalidValuesProblem(
             ? ['keep-row-aside', 'null', 'earliest']
             : [];
     if (allowed.length === 0)
-      return `${at}: ${column} is ${sqlTypeName(f.type)}, whose values are always decoded; a policy is for decimal, date, time and timestamp columns.`;
+      return `${at}: ${column} is ${sqlTypeName(f.type)}, whose values are always decoded; a policy is for decimal, date, time, timestamp and character columns.`;
     if (!allowed.includes(value) && !(isChosenDate(value) && allowed.includes('a date YYYY-MM-DD')))
       return `${at}: ${column} is ${sqlTypeName(f.type)}, which takes ${allowed.join(', ')}.`;
   }

@@ -116,6 +116,7 @@ describe('the spec PUTs', () => {
         ...jrSpecific.configuration,
         invalidDecimals: 'keep-row-aside',
         invalidDates: 'keep-row-aside',
+        invalidText: 'keep-row-aside',
         snapshotMode: 'initial',
         snapshotChunkRows: 10_000,
         droppedColumns: 'keep',

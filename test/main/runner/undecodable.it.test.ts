@@ -275,10 +275,107 @@ describe('a decode policy per column', () => {
     expect(row).toEqual({ AMOUNT: '0.00', DUE: '1900-01-01' });
     expect(events.find((e) => e.kind === 'values-replaced')).toMatchObject({ values: 2, by: 'source' });
 
-    const misfit = runner({ NAME: 'zero' });
+    const misfit = runner({ ID: 'zero' });
     await misfit.runUntilCaughtUp();
     expect(misfit.failure).toMatch(
-      /BADDATA\.BADCOL invalidValues\.NAME = "zero": NAME is VARCHAR\(20\), whose values are always decoded/,
+      /BADDATA\.BADCOL invalidValues\.ID = "zero": ID is INTEGER, whose values are always decoded/,
     );
+    const wrongWord = runner({ NAME: 'zero' });
+    await wrongWord.runUntilCaughtUp();
+    expect(wrongWord.failure).toMatch(
+      /invalidValues\.NAME = "zero": NAME is VARCHAR\(20\), which takes keep-row-aside, null, replace/,
+    );
+  });
+});
+
+describe('text with a byte its CCSID has no character for', () => {
+  it('is kept aside with its bytes by default, or written null or with U+FFFD where the policy says, counted', async () => {
+    const file = 'BADTXT';
+    const ref = { schema: SCHEMA, table: file };
+    // CCSID 290 (Japanese Katakana) has no character at 0x57.
+    await admin.query(
+      `CREATE TABLE ${SCHEMA}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(4) CCSID 290, CODE CHAR(4) CCSID 290)`,
+    );
+    await admin.command(`CHGJRNOBJ OBJ((${SCHEMA}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    await admin.query(`INSERT INTO ${SCHEMA}.${file} VALUES (1, 'ONE', 'A')`);
+    const physical = ibmi.system.file(SCHEMA, file);
+    if (!physical) throw new Error('no file');
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-badtxt-')), 'replica.sqlite');
+    const kept: RefusedRow[] = [];
+    const events: RunnerEvent[] = [];
+    const run = async (
+      invalidText: 'keep-row-aside' | 'null' | 'replace',
+      invalidValues?: Record<string, string>,
+    ) => {
+      const entity = journalEntity(ref, invalidValues ? { invalidValues } : {});
+      const r = new PipelineRunner({
+        openSource: () =>
+          openJournalSource({
+            credentials: sandboxIbmiCredentials(ibmi),
+            configuration: journalConfiguration({ invalidText }),
+            pipelineId: 'badtxt',
+            agentId: 'source',
+            entities: [entity],
+          }),
+        openTarget: async () => new SqliteTarget(path, 'badtxt'),
+        entities: [entity],
+        onEvent: (e) => events.push(e),
+        idleMs: 20,
+        onRowsRefused: (refused) => {
+          kept.push(...refused);
+          return { [tableKey(ref)]: kept.length };
+        },
+      });
+      await r.runUntilCaughtUp();
+      expect(r.failure).toBeNull();
+    };
+    const row = (id: number) => {
+      const db = new Database(path, { readonly: true });
+      const found = db.prepare(`SELECT NAME, CODE FROM "${file.toLowerCase()}" WHERE ID = ?`).get(id);
+      db.close();
+      return found;
+    };
+    /** "A", a byte CCSID 290 lacks, "B" and a blank: as a program moved them into the field. */
+    const unmapped = Buffer.from([0xc1, 0x57, 0xc2, 0x40]);
+    await run('keep-row-aside');
+
+    // By default: kept aside with the image's bytes and the field and byte named; the table goes on.
+    ibmi.system.writeFromProgram(physical, { ID: 2, NAME: unmapped, CODE: 'B' });
+    await admin.query(`UPDATE ${SCHEMA}.${file} SET CODE = 'C' WHERE ID = 1`);
+    await run('keep-row-aside');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ table: tableKey(ref), op: 'insert', key: { ID: 2 } });
+    expect(kept[0]?.error).toMatch(
+      /holds text with no character in its CCSID \(NAME: byte 0x57 at offset 1 maps to no character in CCSID 290\)\. .*"Text with no character"/,
+    );
+    expect(Buffer.from(kept[0]?.raw ?? []).toString('hex')).toContain('c157c240');
+    expect(row(2)).toBeUndefined();
+    expect(row(1)).toEqual({ NAME: 'ONE ', CODE: 'C   ' });
+
+    // "null" and "replace" write the row, each replacement counted; no row kept aside.
+    events.length = 0;
+    ibmi.system.writeFromProgram(physical, { ID: 3, NAME: unmapped, CODE: 'D' });
+    await run('null');
+    expect(row(3)).toEqual({ NAME: null, CODE: 'D   ' });
+    ibmi.system.writeFromProgram(physical, { ID: 4, NAME: unmapped, CODE: 'E' });
+    await run('replace');
+    expect(row(4)).toEqual({ NAME: 'A\ufffdB ', CODE: 'E   ' });
+    expect(events.flatMap((e) => (e.kind === 'values-replaced' ? [[e.values, e.by]] : []))).toEqual([
+      [1, 'source'],
+      [1, 'source'],
+    ]);
+    expect(kept).toHaveLength(1);
+
+    // Per column, the entity's policy wins over the pipeline's: CODE replaced, NAME kept aside.
+    ibmi.system.writeFromProgram(physical, { ID: 5, NAME: 'FIVE', CODE: unmapped });
+    ibmi.system.writeFromProgram(physical, { ID: 6, NAME: unmapped, CODE: 'F' });
+    await run('keep-row-aside', { CODE: 'replace' });
+    expect(row(5)).toEqual({ NAME: 'FIVE', CODE: 'A\ufffdB ' });
+    expect(row(6)).toBeUndefined();
+    expect(kept.map((k) => k.key)).toEqual([{ ID: 2 }, { ID: 6 }]);
+
+    // What SQL reads of such a field: IBM's substitution character in place of the byte.
+    const [sql] = await admin.query(`SELECT NAME FROM ${SCHEMA}.${file} WHERE ID = 2`);
+    expect(sql?.NAME).toBe('A\u001aB ');
   });
 });

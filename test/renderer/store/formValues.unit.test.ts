@@ -24,6 +24,7 @@ describe('form values', () => {
       timeFormat: '',
       invalidDecimals: 'keep-row-aside',
       invalidDates: 'keep-row-aside',
+      invalidText: 'keep-row-aside',
       provenanceJob: '',
       provenanceJobUser: '',
       provenanceJobNumber: '',

@@ -73,6 +73,7 @@ describe('defaults (decisions.md)', () => {
       timeFormat: null,
       invalidDecimals: 'keep-row-aside',
       invalidDates: 'keep-row-aside',
+      invalidText: 'keep-row-aside',
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
