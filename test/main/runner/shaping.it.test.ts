@@ -14,6 +14,7 @@ import { SHAPING_CHANGED, type TableMode } from '../../../shared/shaping';
 import { verifyRequestSchema } from '../../../shared/verify';
 import { bothSources } from '../../helpers/bothSources';
 import { SOURCE_TARGET_PAIRS, targetSideFor } from '../../helpers/targetSide';
+import { provenanceColumns } from '../../helpers/provenance';
 import { until } from '../../helpers/until';
 import { verifyWith } from '../../helpers/verify';
 
@@ -200,19 +201,7 @@ describe.each(SOURCE_TARGET_PAIRS)(
       );
       const t = await h.createTable(`PROV${targetKind[0]}`);
       const name = h.entity(t).target.table;
-      const provenance = {
-        operation: 'cdc_op',
-        commitTime: 'cdc_committed',
-        position: 'cdc_position',
-        transaction: 'cdc_tx',
-        ...(sourceKind === 'journal' && {
-          job: 'cdc_job',
-          jobUser: 'cdc_job_user',
-          jobNumber: 'cdc_job_number',
-          program: 'cdc_program',
-          userProfile: 'cdc_profile',
-        }),
-      };
+      const provenance = provenanceColumns(sourceKind);
       const runner = () =>
         new PipelineRunner({
           openSource: () => h.open(),

@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournalSource } from '../../../main/agents/journal/source';
 import { PostgresTarget } from '../../../main/agents/postgresql/target';
-import { tableKey, type Row } from '../../../main/agents/source';
+import { tableKey, type Row, type TableRef } from '../../../main/agents/source';
 import type { RefusedRow } from '../../../main/agents/spi';
 import { SqliteTarget } from '../../../main/agents/sqlite/target';
 import type { Target } from '../../../main/agents/target';
@@ -32,6 +32,12 @@ let client: pg.Client;
 const SCHEMA = 'BADDATA';
 /** DECIMAL(12,2) is packed in 7 bytes: a program that moved blanks into it. */
 const BLANKS = Buffer.alloc(7, 0x40);
+
+/** Rows refused kept in `kept`, answered as the exceptions store answers its count for the table. */
+const keptInto = (kept: RefusedRow[], ref: TableRef) => (refused: readonly RefusedRow[]) => {
+  kept.push(...refused);
+  return { [tableKey(ref)]: kept.length };
+};
 
 beforeAll(async () => {
   ibmi = await startSandboxIbmi({ seed: true });
@@ -189,10 +195,7 @@ describe('a record kept aside says what happened to it', () => {
         openTarget: async () => new SqliteTarget(path, 'badops'),
         entities: [journalEntity(ref)],
         idleMs: 20,
-        onRowsRefused: (refused) => {
-          kept.push(...refused);
-          return { [tableKey(ref)]: kept.length };
-        },
+        onRowsRefused: keptInto(kept, ref),
       });
       await r.runUntilCaughtUp();
       expect(r.failure).toBeNull();
@@ -321,10 +324,7 @@ describe('text with a byte its CCSID has no character for', () => {
         entities: [entity],
         onEvent: (e) => events.push(e),
         idleMs: 20,
-        onRowsRefused: (refused) => {
-          kept.push(...refused);
-          return { [tableKey(ref)]: kept.length };
-        },
+        onRowsRefused: keptInto(kept, ref),
       });
       await r.runUntilCaughtUp();
       expect(r.failure).toBeNull();

@@ -13,6 +13,7 @@ import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
 import { applyEvents, readStream } from '../../../helpers/debeziumConsumer';
 import { deleteStreams, natsServers } from '../../../helpers/natsServer';
+import { provenanceColumns } from '../../../helpers/provenance';
 import { until } from '../../../helpers/until';
 
 const SERVERS = natsServers();
@@ -119,19 +120,7 @@ describe.each(['change-tracking', 'journal'] as const)('a shaped %s table on the
     const stream = `NATSKEPT_${kind === 'journal' ? 'J' : 'C'}_${process.pid}`;
     streams.push(stream);
     const prefix = `natskept${kind === 'journal' ? 'j' : 'c'}`;
-    const provenance = {
-      operation: 'cdc_op',
-      commitTime: 'cdc_committed',
-      position: 'cdc_position',
-      transaction: 'cdc_tx',
-      ...(kind === 'journal' && {
-        job: 'cdc_job',
-        jobUser: 'cdc_job_user',
-        jobNumber: 'cdc_job_number',
-        program: 'cdc_program',
-        userProfile: 'cdc_profile',
-      }),
-    };
+    const provenance = provenanceColumns(kind);
     const events: RunnerEvent[] = [];
     const runner = new PipelineRunner({
       openSource: () => h.open(),
