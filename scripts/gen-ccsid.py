@@ -1,95 +1,59 @@
 #!/usr/bin/env python3
-"""Generates the CCSID tables the journal agent decodes IBM i text with, from ICU's IBM converters.
+"""Generates the CCSID tables the journal agent decodes IBM i text with, from IBM's Toolbox for Java.
 
-ICU carries IBM's own CDRA mapping tables (ibm-37_P100-1995, ibm-939_P120-1999, …); Debian's
-`icu-devtools` gives its `uconv`, which this script drives, so every table is what ICU decodes, byte
-for byte. Writes:
+The Toolbox's converters are what IBM i's Java clients read text with; scripts/toolbox/DumpCcsidTables.java
+dumps them into test/fixtures/toolbox/ (committed). ICU's IBM converters (Debian's uconv) are the second
+witness: every code where the two disagree is listed in docs/ccsid-tables.md, with the one we follow.
+Writes:
 
-- lib/ibmi/ccsidTables.ts: single-byte tables (256 characters per CCSID, also the
-  single-byte halves of the mixed CCSIDs), the double-byte tables (deflated, base64) and the mixed
-  CCSIDs' pairs of halves;
+- lib/ibmi/ccsidTables.ts: single-byte tables (256 characters per CCSID, also the single-byte halves of
+  the mixed CCSIDs), the double-byte tables (deflated, base64) and the mixed CCSIDs' pairs of halves;
+- docs/ccsid-tables.md: where each table comes from, and every disagreement between the two witnesses;
 - test/fixtures/ccsid-samples.json: sample texts per CCSID with the bytes ICU encodes them to, which the
-  tests decode (bytes from the authoritative converter, never from our own encoder).
+  tests decode (bytes from a converter other than ours, as test/fixtures/toolbox/samples.json are).
 
-`python3 scripts/gen-ccsid.py` rebuilds both; `--check` exits 1 when the committed files are stale.
+`python3 scripts/gen-ccsid.py` rebuilds them from the committed dump; `--toolbox` first dumps the Toolbox
+again (needs a JDK and libjt400-java); `--check` exits 1 when a committed file is stale.
 """
 import array
 import base64
 import json
-import pathlib
-import subprocess
 import sys
 import zlib
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from ccsid_sources import (ICU_MIXED, ICU_SINGLE, ROOT, SI, SO, icu_encode, icu_tables, read_toolbox,
+                           run_toolbox)
+from ccsid_report import report_source
+
 TABLES = ROOT / "lib" / "ibmi" / "ccsidTables.ts"
 SAMPLES = ROOT / "test" / "fixtures" / "ccsid-samples.json"
-SO, SI, LF = 0x0E, 0x0F, 0x25
-
-# Single-byte EBCDIC CCSIDs and ICU's converter for each.
-SBCS = {
-    37: "ibm-37_P100-1995", 273: "ibm-273_P100-1995", 277: "ibm-277_P100-1995",
-    278: "ibm-278_P100-1995", 280: "ibm-280_P100-1995", 284: "ibm-284_P100-1995",
-    285: "ibm-285_P100-1995", 290: "ibm-290_P100-1995", 297: "ibm-297_P100-1995",
-    420: "ibm-420_X120-1999", 424: "ibm-424_P100-1995", 500: "ibm-500_P100-1995",
-    838: "ibm-838_P100-1995", 870: "ibm-870_P100-1995", 871: "ibm-871_P100-1995",
-    875: "ibm-875_P100-1995", 1025: "ibm-1025_P100-1995", 1026: "ibm-1026_P100-1995",
-    1047: "ibm-1047_P100-1995",
-    **{c: f"ibm-{c}_P100-1997" for c in range(1140, 1150)},
-}
-# Mixed CCSIDs: ICU's converter, and the CCSIDs of their single- and double-byte halves (IBM's CDRA
-# pairs). ICU has no standalone converter for 1027, 833, 836, 28709, 5123 or the double-byte 300, 4396,
-# 834, 835, 837, 16684, so those tables are the halves of the mixed converters that hold them.
-MIXED = {
-    930: ("ibm-930_P120-1999", 290, 300),
-    939: ("ibm-939_P120-1999", 1027, 300),
-    5026: ("ibm-5026", 290, 4396),
-    5035: ("ibm-5035", 1027, 4396),
-    1399: ("ibm-1399_P110-2003", 5123, 16684),
-    1390: ("ibm-1390_P110-2003", 8482, 16684),
-    933: ("ibm-933_P110-1995", 833, 834),
-    935: ("ibm-935_P110-1999", 836, 837),
-    937: ("ibm-937_P110-1999", 28709, 835),
-}
+REPORT = ROOT / "docs" / "ccsid-tables.md"
+# 1390's single-byte half: the Toolbox has no 1390 and no 8482, so ICU's are the only witness.
+ICU_ONLY_SINGLE = [8482]
 
 
-def uconv(args, data):
-    return subprocess.run(["uconv", *args], input=data, capture_output=True, check=True).stdout
+def chosen_tables(toolbox, icu):
+    """The tables we decode with: the Toolbox's, and ICU's where the Toolbox has none."""
+    _, t_single, t_double, t_mixed = toolbox
+    i_single, _ = icu
+    single = dict(t_single)
+    for c in ICU_ONLY_SINGLE:
+        single[c] = i_single[c]
+    mixed = dict(t_mixed)
+    # 1390 as CDRA pairs it: ICU's 8482 with 16684, the Toolbox's (a GRAPHIC 16684 column and 1390's
+    # double-byte data are the same CCSID, decoded alike).
+    mixed[1390] = ICU_MIXED[1390][1:]
+    return single, dict(t_double), mixed
 
 
-def decode(converter, data):
-    # An illegal or unmapped sequence comes out as ICU's escape (%Xhh), never as a guessed character.
-    return uconv(["-f", converter, "-t", "utf-8", "--from-callback", "escape-icu"], data).decode("utf-8")
-
-
-def encode(converter, text):
-    return uconv(["-f", "utf-8", "-t", converter, "--to-callback", "stop"], text.encode("utf-8"))
-
-
-def single_byte(converter, stateful):
-    codes = [b for b in range(256) if not (stateful and b in (SO, SI))]
-    # Each byte followed by a line feed (0x25): a character or ICU's escape of an unmapped byte, then "\n".
-    text = decode(converter, b"".join(bytes([b, LF]) for b in codes))
-    table = ["\ufffd"] * 256
-    at = 0
-    for b in codes:
-        if text.startswith("%X", at):
-            at += 4
-        else:
-            table[b] = text[at]
-            at += 1
-        assert text[at] == "\n", (converter, hex(b))
-        at += 1
-    assert at == len(text), converter
-    return "".join(table)
-
-
-def double_byte(converter):
-    pairs = [(lead, trail) for lead in range(0x40, 0xFF) for trail in range(0x40, 0xFF)]
-    data = b"".join(bytes([SO, lead, trail, SI, LF]) for lead, trail in pairs)
-    lines = decode(converter, data).split("\n")[:-1]
-    assert len(lines) == len(pairs), converter
-    return {(lead << 8) | trail: s for (lead, trail), s in zip(pairs, lines) if "%X" not in s}
+def pack_single_byte(table):
+    chars = []
+    for b in range(256):
+        s = table.get(b, "\ufffd")
+        assert len(s) == 1, (b, s)
+        chars.append(s)
+    return "".join(chars)
 
 
 def pack_double_byte(mapping):
@@ -97,7 +61,7 @@ def pack_double_byte(mapping):
     units = array.array("H", [0xFFFD] * 65536)
     extras = {}
     for code, s in mapping.items():
-        if len(s) == 1 and ord(s) < 0x10000:
+        if len(s) == 1 and ord(s) < 0x10000 and s != "\uffff":
             units[code] = ord(s)
         else:
             units[code] = 0xFFFF
@@ -107,30 +71,16 @@ def pack_double_byte(mapping):
     return base64.b64encode(zlib.compress(units.tobytes(), 9)).decode("ascii"), extras
 
 
-def tables_source():
-    single = {c: single_byte(conv, False) for c, conv in SBCS.items()}
-    doubles = {}
-    mixed = {}
-    for ccsid, (conv, sbcs, dbcs) in MIXED.items():
-        half = single_byte(conv, True)
-        if sbcs in single:
-            # The mixed converter's single-byte half must be the standalone CCSID's table.
-            assert all(a == b for a, b in zip(half, single[sbcs]) if a != "\ufffd"), (ccsid, sbcs)
-        else:
-            single[sbcs] = half
-        table = double_byte(conv)
-        assert doubles.get(dbcs, table) == table, (ccsid, dbcs)
-        doubles[dbcs] = table
-        mixed[ccsid] = (sbcs, dbcs)
+def tables_source(version, single, doubles, mixed):
     lines = [
-        "// Generated by scripts/gen-ccsid.py from ICU's IBM converters (uconv): do not edit.",
+        f"// Generated by scripts/gen-ccsid.py from IBM's Toolbox for Java {version} (ICU for 8482): do not edit.",
         "// SINGLE_BYTE: the Unicode character of bytes 0x00 to 0xFF. DOUBLE_BYTE: 65,536 UTF-16 units,",
         "// little-endian, deflated, base64 (0xFFFD unmapped, 0xFFFF: the character is in extras). MIXED:",
         "// the single- and double-byte CCSIDs a mixed CCSID's shift-out/shift-in data switches between.",
         "export const SINGLE_BYTE: Readonly<Record<number, string>> = {",
     ]
     for c in sorted(single):
-        lines.append(f"  {c}: {json.dumps(single[c], ensure_ascii=True)},")
+        lines.append(f"  {c}: {json.dumps(pack_single_byte(single[c]), ensure_ascii=True)},")
     lines += ["};", "", "export const DOUBLE_BYTE: Readonly<Record<number, { units: string; extras: Record<number, string> }>> = {"]
     same = {}
     for c in sorted(doubles):
@@ -169,17 +119,29 @@ GRAPHIC = {300: ("ibm-939_P120-1999", "東京都千代田区　ＡＢＣ"), 4396
            835: ("ibm-937_P110-1999", "臺北市　"), 837: ("ibm-935_P110-1999", "北京市　")}
 UNICODE = {1200: ("utf-16be", "Grüße 東京 😀 𠀋"), 13488: ("utf-16be", "Grüße 東京 ÄÖÜ"), 1208: ("utf-8", "Grüße 東京 😀")}
 
+# What the Toolbox is asked to encode: the texts above, and what only IBM's current tables hold —
+# Cyrillic, Greek and Latin letters in the Japanese double-byte sets, Hangul beyond KS X 1001, Hanzi
+# beyond GB 2312, the euro and the sheqel in 424, and Simplified Chinese in 1388 and its GRAPHIC 4933.
+TOOLBOX_TEXTS = [
+    *((c, t) for c, t in TEXTS.items() if c != 1390),
+    *((c, t) for c, (_, t) in GRAPHIC.items()),
+    (424, "מחיר 100 € ₪"), (930, "Привет Ωμέγα ＡＢＣ"), (939, "Москва αβγ ａｂｃ"), (5026, "Ёё Σσ"),
+    (5035, "Жж Ψψ"), (1399, "Дом Ωω"), (300, "Привет　Ωμέγα"), (4396, "Ёё　Σσ"),
+    (933, "똠방각하 쀍 뷁"), (834, "똠방각하　뷁"), (935, "朱镕基 王堃 喆"), (837, "朱镕基　王堃"),
+    (1388, "北京市 王堃 abc 123"), (4933, "北京市　王堃"),
+]
+
 
 def samples_source():
     out = {}
     for ccsid, text in TEXTS.items():
-        conv = SBCS.get(ccsid) or MIXED.get(ccsid, (None,))[0] or {1027: "ibm-939_P120-1999"}[ccsid]
-        data = encode(conv, text)
+        conv = ICU_SINGLE.get(ccsid) or ICU_MIXED.get(ccsid, (None,))[0] or {1027: "ibm-939_P120-1999"}[ccsid]
+        data = icu_encode(conv, text)
         if ccsid == 1027:
             assert SO not in data
-        out[str(ccsid)] = {"kind": "mixed" if ccsid in MIXED else "single", "text": text, "hex": data.hex().upper()}
+        out[str(ccsid)] = {"kind": "mixed" if ccsid in ICU_MIXED else "single", "text": text, "hex": data.hex().upper()}
     for ccsid, (conv, text) in GRAPHIC.items():
-        data = encode(conv, text)
+        data = icu_encode(conv, text)
         assert data[0] == SO and data[-1] == SI and SO not in data[1:-1] and SI not in data[1:-1], ccsid
         out[str(ccsid)] = {"kind": "double", "text": text, "hex": data[1:-1].hex().upper()}
     for ccsid, (conv, text) in UNICODE.items():
@@ -188,7 +150,15 @@ def samples_source():
 
 
 def main():
-    outputs = {TABLES: tables_source(), SAMPLES: samples_source()}
+    if "--toolbox" in sys.argv:
+        run_toolbox(TOOLBOX_TEXTS)
+    toolbox, icu = read_toolbox(), icu_tables()
+    single, doubles, mixed = chosen_tables(toolbox, icu)
+    outputs = {
+        TABLES: tables_source(toolbox[0], single, doubles, mixed),
+        SAMPLES: samples_source(),
+        REPORT: report_source(toolbox, icu, (single, doubles, mixed)),
+    }
     if "--check" in sys.argv:
         stale = [str(p.relative_to(ROOT)) for p, text in outputs.items() if not p.exists() or p.read_text("utf-8") != text]
         if stale:

@@ -1,6 +1,6 @@
 // Text in the CCSIDs IBM i files hold: single-byte EBCDIC, mixed single/double-byte EBCDIC with
-// shift-out/shift-in, double-byte EBCDIC (GRAPHIC), UTF-16 and UTF-8. The EBCDIC tables are ICU's IBM
-// converters (scripts/gen-ccsid.py). Decoding fills a buffer of UTF-16 units through the tables and
+// shift-out/shift-in, double-byte EBCDIC (GRAPHIC), UTF-16 and UTF-8. The EBCDIC tables are IBM's Toolbox
+// for Java's (scripts/gen-ccsid.py; docs/ccsid-tables.md). Decoding fills a buffer of UTF-16 units through the tables and
 // makes one string of it, never a string per character.
 import { inflateSync } from 'node:zlib';
 import { DOUBLE_BYTE, DOUBLE_BYTE_SAME_AS, MIXED, SINGLE_BYTE } from './ccsidTables';

@@ -141,7 +141,7 @@ describe('ASCII text a CCSID holds byte for byte (the simulated IBM i stores it 
 });
 
 describe('the CCSID tables', () => {
-  it('are what scripts/gen-ccsid.py makes from ICU’s IBM converters', () => {
+  it('are what scripts/gen-ccsid.py makes of the Toolbox’s dump, and so is the list of where ICU disagrees', () => {
     const run = spawnSync('python3', ['scripts/gen-ccsid.py', '--check'], { encoding: 'utf8' });
     if (run.error) throw new Error('python3 is needed to check the generated CCSID tables.');
     expect(run.stderr).not.toMatch(/No such file|uconv/);

@@ -30,9 +30,9 @@ describe('text with no character in its CCSID', () => {
 
   it('says when an unmapped code is shift-out data of a mixed CCSID, and finds half a pair', () => {
     expect(() => decodeTextExact(of(0xc1, 0x0e, 0x42, 0xc1, 0x41, 0x59, 0x0f), 930)).toThrow(
-      'bytes 0x4159 at offset 4 map to no character in CCSID 930 (shift-out data, double-byte CCSID 300)',
+      'bytes 0x4159 at offset 4 map to no character in CCSID 930 (shift-out data, double-byte CCSID 16684)',
     );
-    expect(firstUnmapped(of(0x0e, 0x42, 0x0f), 939)).toMatchObject({ at: 1, doubleByte: 300 });
+    expect(firstUnmapped(of(0x0e, 0x42, 0x0f), 939)).toMatchObject({ at: 1, doubleByte: 16684 });
     expect(decodeTextExact(of(0xc1, 0x0e, 0x42, 0xc1, 0x0f), 930)).toBe('A\uff21');
   });
 
