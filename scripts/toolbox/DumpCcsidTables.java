@@ -19,7 +19,6 @@ public class DumpCcsidTables {
   static final Class<?> CONV_TABLE = cls("ConvTable");
   static final Method GET_TABLE = method(CONV_TABLE, "getTable", int.class, cls("AS400ImplRemote"));
   static final Method DECODE = method(CONV_TABLE, "byteArrayToString", byte[].class, int.class, int.class);
-  static final Method ENCODE = method(CONV_TABLE, "stringToByteArray", String.class);
 
   public static void main(String[] args) throws Exception {
     Path out = Paths.get(args[0]);
@@ -44,9 +43,13 @@ public class DumpCcsidTables {
     for (String line; (line = in.readLine()) != null; ) {
       if (line.isEmpty()) continue;
       String[] parts = line.split("\t", 2);
-      Object table = table(Integer.parseInt(parts[0]));
-      byte[] bytes = (byte[]) ENCODE.invoke(table, parts[1]);
-      String read = (String) DECODE.invoke(table, bytes, 0, bytes.length);
+      int ccsid = Integer.parseInt(parts[0]);
+      // Through the public converter a client uses: for 420 and 424 it stores visual order and reads
+      // logical order back (the converter table's own methods would skip that transform).
+      com.ibm.as400.access.CharConverter client = new com.ibm.as400.access.CharConverter(ccsid);
+      byte[] bytes = client.stringToByteArray(parts[1]);
+      String read = client.byteArrayToString(bytes, 0, bytes.length);
+      Object table = table(ccsid);
       char[] raw = rawBidiTable(table);
       StringBuilder stored = new StringBuilder();
       if (raw != null) for (byte b : bytes) stored.append(raw[b & 0xFF]);

@@ -100,7 +100,9 @@ describe('text the Toolbox encoded', () => {
 
   for (const s of samples)
     it(`CCSID ${s.ccsid}: ${s.text}`, () => {
-      // 420 and 424 come in stored (visual) order; the Toolbox's client reorders them (not yet done).
+      // 420 and 424 come in stored (visual) order; the Toolbox's client reads them in logical order,
+      // Arabic unshaped (not done yet: the fixtures hold both readings).
+      if (BIDI.has(s.ccsid)) expect(s.read).not.toBe(s.stored);
       expect(decodeText(bytes(s.hex), s.ccsid)).toBe(BIDI.has(s.ccsid) ? s.stored : s.read);
       expect(firstUnmapped(bytes(s.hex), s.ccsid)).toBeNull();
       // Encoded back exactly: the simulated IBM i writes the bytes the Toolbox writes.
