@@ -75,12 +75,13 @@ export function columnType(
   switch (word) {
     case 'CHAR':
     case 'CHARACTER':
-      if (varying && bitData) return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
+      // SYSCOLUMNS names a FOR BIT DATA column CHAR or VARCHAR, its CCSID 65535; BINARY is its own type.
+      if (varying && bitData) return spec({ kind: 'varhex', length: p }, 'VARCHAR', p, null);
       if (varying) return spec({ kind: 'varchar', length: p, ccsid: columnCcsid }, 'VARCHAR', p, null);
       if (bitData) return spec({ kind: 'hex', length: p || 1 }, 'CHAR', p || 1, null);
       return spec({ kind: 'char', length: p || 1, ccsid: columnCcsid }, 'CHAR', p || 1, null);
     case 'VARCHAR':
-      if (bitData) return spec({ kind: 'varhex', length: p }, 'VARBIN', p, null);
+      if (bitData) return spec({ kind: 'varhex', length: p }, 'VARCHAR', p, null);
       return spec({ kind: 'varchar', length: p, ccsid: columnCcsid }, 'VARCHAR', p, null);
     case 'GRAPHIC':
       if (varying) return spec({ kind: 'vargraphic', length: p, ccsid: graphicCcsid }, 'VARG', p, null);

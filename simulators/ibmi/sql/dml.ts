@@ -11,7 +11,7 @@ import {
 import { sqlError } from '../system/messages';
 import { closing, isOp, isWord, nameOf, splitCommas, type Token } from './lexer';
 import { readName } from './ddl';
-import { runQuery } from './results';
+import { runQuery, toSqlValue } from './results';
 import { resolveTable, translate, type ParamCursor, type QueryContext } from './translate';
 
 function target(ctx: QueryContext, tokens: Token[], at: number, needed: Parameters<typeof resolveTable>[3]) {
@@ -115,7 +115,8 @@ export function update(ctx: QueryContext, tokens: Token[], params: ParamCursor):
     const before = readRecord(ctx.system.db, t.member, rrn);
     if (!before) continue;
     const row: Row = { ...before };
-    sets.forEach((s, k) => (row[s.column.name] = assign(s.column, (vals[k + 1] ?? null) as SqlValue)));
+    // The SET values come back as a query answers them (bytes as Uint8Array): stored as SQL values.
+    sets.forEach((s, k) => (row[s.column.name] = assign(s.column, toSqlValue(vals[k + 1] ?? null))));
     ctx.system.updateRecord(ctx.job, t.file, t.member, rrn, row);
   }
   return changes.length;

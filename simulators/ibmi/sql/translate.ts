@@ -7,6 +7,7 @@ import { sqlError } from '../system/messages';
 import type { Job, SimulatedIbmi } from '../system/simulatedIbmi';
 import { catalogView, isCatalogView, tableFunction, type Relation } from './catalog';
 import { lengthKind } from '../system/length';
+import type { FieldType } from '../../../lib/ibmi/recordImage';
 import { closing, isOp, isWord, nameOf, splitCommas, type Token } from './lexer';
 
 export interface QueryContext {
@@ -126,10 +127,10 @@ function specialRegister(ctx: QueryContext, words: string[]): SqlValue | undefin
   return registers[words.join(' ')];
 }
 
-/** How LENGTH counts each column of the files the statement reads (length.ts), by column name. */
-function lengthKindsOf(ctx: QueryContext, tokens: Token[]): Map<string, string> {
-  const kinds = new Map<string, string>();
-  if (!tokens.some((t) => isWord(t, 'LENGTH'))) return kinds;
+/** The types of the columns of the files the statement reads, by column name (for LENGTH and CAST). */
+function columnTypesOf(ctx: QueryContext, tokens: Token[]): Map<string, FieldType> {
+  const kinds = new Map<string, FieldType>();
+  if (!tokens.some((t) => isWord(t, 'LENGTH', 'CAST'))) return kinds;
   tokens.forEach((t, k) => {
     if (!isWord(t, 'FROM', 'JOIN')) return;
     const first = tokens[k + 1];
@@ -138,15 +139,41 @@ function lengthKindsOf(ctx: QueryContext, tokens: Token[]): Map<string, string> 
     if (!name || !(first?.kind === 'word' || first?.kind === 'quoted')) return;
     try {
       const { file } = resolveMember(ctx, dotted ? first.value : undefined, name, []);
-      for (const c of file.columns) {
-        const kind = lengthKind(c.type);
-        if (kind) kinds.set(c.name, kind);
-      }
+      for (const c of file.columns) kinds.set(c.name, c.type);
     } catch {
       // Not a file (a catalog view, a table function): the statement's own resolution says why.
     }
   });
   return kinds;
+}
+
+/**
+ * `CAST(column AS CHAR(n) FOR BIT DATA)` (or VARCHAR) of a character column, as the DB2_BIT_DATA
+ * function (system/bitData.ts); undefined for any other cast, which SQLite's CAST takes as it is.
+ */
+function bitDataCast(inner: Token[], columnTypes: Map<string, FieldType>): string | undefined {
+  const as = inner.findIndex((x) => isWord(x, 'AS'));
+  const column = inner.slice(0, as);
+  const [kind, open, size, close, forWord, bit, data] = inner.slice(as + 1);
+  if (
+    as < 1 ||
+    column.length > 3 ||
+    !isWord(kind, 'CHAR', 'VARCHAR') ||
+    !isOp(open, '(') ||
+    !isOp(close, ')')
+  )
+    return undefined;
+  if (size?.kind !== 'number' || !isWord(forWord, 'FOR') || !isWord(bit, 'BIT') || !isWord(data, 'DATA'))
+    return undefined;
+  const type = columnTypes.get(nameOf(column.at(-1)) ?? '');
+  if (
+    !type ||
+    !(type.kind === 'char' || type.kind === 'varchar' || type.kind === 'hex' || type.kind === 'varhex')
+  )
+    return undefined;
+  const ccsid = 'ccsid' in type ? type.ccsid : 65535;
+  const ref = column.map((x) => (x.kind === 'quoted' ? q(x.value) : x.kind === 'word' ? x.value : x.text));
+  return `DB2_BIT_DATA(${ref.join(' ')}, ${ccsid}, ${size.value}, ${isWord(kind, 'CHAR') ? 1 : 0})`;
 }
 
 export function translate(
@@ -164,7 +191,7 @@ export function translate(
   let pendingOffset: string | null = null;
   let limitWritten = false;
   let expectTable = false;
-  const lengthKinds = lengthKindsOf(ctx, tokens);
+  const columnTypes = columnTypesOf(ctx, tokens);
 
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
@@ -237,8 +264,9 @@ export function translate(
     if (isWord(t, 'LENGTH') && isOp(next, '(')) {
       const end = closing(tokens, i + 1);
       const inner = tokens.slice(i + 2, end);
-      const kind =
-        inner.length > 0 && inner.length <= 3 ? lengthKinds.get(nameOf(inner.at(-1)) ?? '') : undefined;
+      const type =
+        inner.length > 0 && inner.length <= 3 ? columnTypes.get(nameOf(inner.at(-1)) ?? '') : undefined;
+      const kind = type && lengthKind(type);
       if (kind === 'xml') throw sqlError(-171, '1', 'LENGTH');
       if (kind) {
         const column = inner.map((x) =>
@@ -246,6 +274,14 @@ export function translate(
         );
         out.push(`DB2_LENGTH(${column.join(' ')}, '${kind}')`);
         i = end;
+        continue;
+      }
+    }
+    if (isWord(t, 'CAST') && isOp(next, '(')) {
+      const bitData = bitDataCast(tokens.slice(i + 2, closing(tokens, i + 1)), columnTypes);
+      if (bitData) {
+        out.push(bitData);
+        i = closing(tokens, i + 1);
         continue;
       }
     }

@@ -4,6 +4,7 @@
 // records.ts, access.ts); connections (session.ts) reach it through the IbmiConnection interface the
 // ODBC code implements.
 import { registerLength } from './length';
+import { registerBitData } from './bitData';
 import Database from 'better-sqlite3';
 import { newAuthority, type ObjectAuthority, type Right } from './authority';
 import { type ColumnSpec, type Member, type PhysicalFile, type Row } from './files';
@@ -55,6 +56,7 @@ export class SimulatedIbmi implements SystemState {
     this.now = options.now ?? (() => new Date());
     this.utcOffsetMinutes = options.utcOffsetMinutes ?? 0;
     registerLength(this.db);
+    registerBitData(this.db);
     // Each system keeps its own copies: a test that disables a profile changes this system only.
     for (const u of [QSECOFR, QPGMR, ...(options.users ?? [])])
       this.users.set(u.name, { ...u, specialAuthorities: [...u.specialAuthorities] });
