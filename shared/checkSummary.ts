@@ -49,6 +49,10 @@ const CHECKS: Record<string, { title: string; expected: string }> = {
   },
   'primary-keys': { title: 'Primary keys', expected: 'Every chosen table has a primary key.' },
   'column-types': { title: 'Column types', expected: 'Every column has a type the agent decodes exactly.' },
+  'ccsid-overrides': {
+    title: 'CCSID overrides',
+    expected: "Each forced CCSID fits its file's columns, and a sample of the rows decodes in it.",
+  },
   'commit-times': {
     title: 'Commit times',
     expected:

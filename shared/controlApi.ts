@@ -89,6 +89,11 @@ export const invalidValueSchema = z.union([
 ]);
 export type InvalidValue = z.infer<typeof invalidValueSchema>;
 
+/** A CCSID an entity names: 1 to 65534 (65535 is no character set). */
+export const ccsidSchema = z.number().int().min(1).max(65534);
+/** One CCSID for a file's CHAR and VARCHAR columns, or a CCSID per column (docs/journal-agent.md). */
+export const forceCcsidSchema = z.union([ccsidSchema, z.record(sqlName, ccsidSchema)]);
+
 export const entitySchema = z.strictObject({
   source: z.strictObject({ schema: sqlName, table: sqlName }),
   target: z.strictObject({ schema: sqlName.optional(), table: sqlName }),
@@ -109,6 +114,12 @@ export const entitySchema = z.strictObject({
    * zoned field, a legacy date such as 00/00/00), over the invalidDecimals and invalidDates settings.
    */
   invalidValues: z.record(sqlName, invalidValueSchema).optional(),
+  /**
+   * Journal agent only: the CCSID the file's text is really in, over the CCSID the file tags it with
+   * (65535, or the wrong one): one CCSID for every CHAR and VARCHAR column (FOR BIT DATA included), or
+   * a CCSID per column. docs/journal-agent.md, "CCSID overrides".
+   */
+  forceCcsid: forceCcsidSchema.optional(),
   /** Per source column: a mask and a target name (docs/shaping.md). */
   columnShaping: z.record(sqlName, columnShapingSchema).optional(),
   /** Only the rows this holds true for reach the target (docs/shaping.md, "Row filters"). */
@@ -249,6 +260,8 @@ export const tableColumnsSchema = z.object({
   skipsDeletes: z.boolean(),
   /** The table's mode in words (soft delete, history); null when live. */
   mode: z.string().nullable(),
+  /** The CCSID the entity forces over the file's tags (journal agent); null when the tags are read. */
+  forceCcsid: forceCcsidSchema.nullable(),
   /** Why the entity's shaping does not fit the table (it is held at Start); null when it fits. */
   shapingProblem: z.string().nullable(),
   /**

@@ -26,10 +26,14 @@ export type FieldType =
   | { kind: 'time'; format: TimeFormat; separator?: string; ccsid: number }
   /** TIMESTAMP(p), `yyyy-mm-dd-hh.mm.ss` and p fraction digits (0 to 12; 6 when not given). */
   | { kind: 'timestamp'; ccsid: number; precision?: number }
-  /** DDS type H, SQL BINARY, CHAR FOR BIT DATA, CCSID 65535: bytes kept as they are. */
-  | { kind: 'hex'; length: number }
+  /**
+   * DDS type H, SQL BINARY, CHAR FOR BIT DATA, CCSID 65535: bytes kept as they are. `forBitData`: a
+   * character field tagged 65535 (FOR BIT DATA, DDS A with CCSID 65535), text an entity may say the
+   * CCSID of, as opposed to a binary one.
+   */
+  | { kind: 'hex'; length: number; forBitData?: true }
   /** VARBINARY, VARCHAR FOR BIT DATA. */
-  | { kind: 'varhex'; length: number }
+  | { kind: 'varhex'; length: number; forBitData?: true }
   /** BOOLEAN: one byte, x'F1' true and x'F0' false (IBM Toolbox for Java, AS400Boolean). */
   | { kind: 'boolean' }
   /**
@@ -49,6 +53,11 @@ export interface FieldDef {
   name: string;
   type: FieldType;
   nullable?: boolean;
+  /**
+   * The CCSID the file tags the field with, where an entity's forceCcsid says its bytes are in
+   * another (the CCSID in `type`): SQL would convert from the tag, so a copy reads the bytes.
+   */
+  taggedCcsid?: number;
 }
 
 /** A field's value: text for char, dates (yyyy-mm-dd), times (hh:mm:ss) and decimals; bigint for binary. */

@@ -171,6 +171,14 @@ export interface SourceBacklog {
 export interface SnapshotChunk {
   rows: Row[];
   next: string | null;
+  /**
+   * Rows the source read but could not decode past its decode policy (text with no character in the
+   * CCSID an entity forced): the runner keeps each aside with its bytes and the reason, as it keeps a
+   * change aside, and commits the chunk's other rows. `row` holds the fields that were read.
+   */
+  unreadable?: { row: Row; reason: string; raw: Uint8Array }[];
+  /** Values the decode policy replaced in the chunk's rows (null, U+FFFD): counted. */
+  replaced?: number;
 }
 
 /**

@@ -116,6 +116,7 @@ export const columnOperations: Pick<Operations, 'describeTableColumns'> = {
         rowFilter: entity.rowFilter ?? null,
         skipsDeletes: entity.skipOperations?.includes('delete') ?? false,
         mode: entity.tableMode && entity.tableMode.kind !== 'live' ? tableModeText(entity.tableMode) : null,
+        forceCcsid: entity.forceCcsid ?? null,
         shapingProblem: problem,
         sample,
       });

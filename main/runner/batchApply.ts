@@ -4,10 +4,10 @@
 // exceptions (rowRefusals.ts). A table past its limit of rows kept aside is marked to be suspended.
 import { pipelineFields } from '../../shared/agents/common';
 import { fieldLabel } from '../../shared/config/parse';
-import type { Change, Checkpoint, Row } from '../agents/source';
+import type { Change, Checkpoint, Row, SnapshotChunk } from '../agents/source';
 import type { RefusedRow } from '../agents/spi';
 import { copiedChanges, type Fence, type Target, type TargetTable } from '../agents/target';
-import { atTarget } from './failures';
+import { atTarget, PermanentFailure } from './failures';
 import { applyAround, type RefusedChange } from './rowRefusals';
 import { DEFAULT_MAX_EXCEPTIONS, type RunContext } from './runContext';
 
@@ -32,6 +32,35 @@ async function applyKeeping(
  * refused rows kept aside and the rest committed (applyKeeping).
  */
 export async function applyChunk(
+  run: RunContext,
+  target: Target,
+  table: TargetTable,
+  chunk: Pick<SnapshotChunk, 'rows' | 'unreadable' | 'replaced'>,
+  position: string,
+  checkpoint: Checkpoint,
+): Promise<void> {
+  const { rows } = chunk;
+  // Rows the source could not read are kept aside, never applied; without a store to keep them in,
+  // or when the DBA chose whole transactions, the pipeline stops before the copy moves past them.
+  const unreadable = chunk.unreadable ?? [];
+  if (unreadable[0] && (!run.o.onRowsRefused || run.stopsPipeline))
+    throw new PermanentFailure(unreadable[0].reason);
+  await applyCopied(run, target, table, rows, position, checkpoint);
+  if (chunk.replaced)
+    run.emit({ kind: 'values-replaced', table: table.source, values: chunk.replaced, by: 'source' });
+  keepRefused(
+    run,
+    unreadable.map((u) => {
+      const [change] = copiedChanges(table, [u.row], position);
+      return {
+        change: { ...(change as Change), unreadable: { reason: u.reason, raw: u.raw } },
+        error: new Error(u.reason),
+      };
+    }),
+  );
+}
+
+async function applyCopied(
   run: RunContext,
   target: Target,
   table: TargetTable,

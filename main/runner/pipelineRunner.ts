@@ -43,8 +43,8 @@ export class PipelineRunner {
           now: () => run.now(),
           atTarget,
           permanent: (message) => new PermanentFailure(message),
-          applyChunk: (target, table, rows, position, checkpoint) =>
-            applyChunk(run, target, table, rows, position, checkpoint),
+          applyChunk: (target, table, chunk, position, checkpoint) =>
+            applyChunk(run, target, table, chunk, position, checkpoint),
           snapshotChunkRows: o.snapshotChunkRows ?? DEFAULT_SNAPSHOT_CHUNK_ROWS,
           concurrency: o.copyConcurrency ?? 1,
           stepMs: o.copyStepMs ?? COPY_STEP_MS,

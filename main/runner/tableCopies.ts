@@ -4,7 +4,14 @@
 // docs/snapshots.md explains why the target ends equal to the source.
 import type { SnapshotMode } from '../../shared/agents/common';
 import type { CopyState, TableSnapshot } from '../../shared/snapshots';
-import { tableKey, type Checkpoint, type Row, type SourceAgent, type TableRef } from '../agents/source';
+import {
+  tableKey,
+  type Checkpoint,
+  type Row,
+  type SnapshotChunk,
+  type SourceAgent,
+  type TableRef,
+} from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
 import { rowBytesBound } from '../agents/columnWidths';
 import { copyRate, storedPosition, type StoredCheckpoint } from './copies';
@@ -38,7 +45,7 @@ export interface TableCopiesOptions {
   applyChunk(
     target: Target,
     table: TargetTable,
-    rows: readonly Row[],
+    chunk: Pick<SnapshotChunk, 'rows' | 'unreadable' | 'replaced'>,
     position: string,
     checkpoint: Checkpoint,
   ): Promise<void>;
@@ -372,7 +379,7 @@ export class TableCopies {
     const next: CopyState = { ...copy, cursor: chunk.next, rowsDone: copy.rowsDone + chunk.rows.length };
     const done = chunk.next === null;
     // Copied rows go in as upserts: a row the stream already wrote is overwritten by what the chunk read.
-    await this.o.applyChunk(ctx.target, table, chunk.rows, position, {
+    await this.o.applyChunk(ctx.target, table, chunk, position, {
       [name]: storedPosition(position, done ? undefined : next),
     });
     const run = this.runs.get(name) ?? { since: this.o.now(), rows: 0 };

@@ -14,6 +14,8 @@ import { fileOf, hasSystemNames, objectsIn, type ObjectState } from './journals'
 import { addedColumnClash, MEMBER_COLUMN } from './assemble';
 import { catalogLayouts, membersRead, unknownColumns, unsupportedColumns, type FileLayout } from './layout';
 import { journalAttributesCheck } from './journalAttributes';
+import { ccsidOverridesCheck } from './ccsidOverrides';
+import { forcedLayout } from './forcedCcsid';
 import { permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
 
@@ -222,7 +224,21 @@ async function rowIdentificationChecks(
         remedy: "Name each entity's source by its library and file (system) names.",
       },
     ];
-  const layouts = await catalogLayouts(c, entities.map(tableRefOf));
+  const tagged = await catalogLayouts(c, entities.map(tableRefOf));
+  // Columns as the entities' forced CCSIDs read them; an override that does not fit is the
+  // ccsid-overrides check's to name, and the column-types check sees the file's own tags.
+  const layouts = tagged.map((l) => {
+    try {
+      return forcedLayout(
+        l,
+        entities.find((e) => tableKey(e.source) === tableKey(l.ref))?.forceCcsid,
+        tableKey(l.ref),
+      );
+    } catch {
+      return l;
+    }
+  });
+  const overrides = await ccsidOverridesCheck(c, tagged, entities);
   const failed: string[] = [];
   const warned: string[] = [];
   for (const e of entities) {
@@ -249,6 +265,7 @@ async function rowIdentificationChecks(
   }
   return [
     columnTypesCheck(layouts),
+    ...(overrides ? [overrides] : []),
     membersCheck(layouts, entities),
     {
       id: 'row-identification',

@@ -58,10 +58,10 @@ function catalogField(r: IbmiRow): FieldType {
   const scale = num(r.NUMERIC_SCALE);
   switch (type) {
     case 'CHAR':
-      if (ccsid === BINARY_CCSID) return { kind: 'hex', length };
+      if (ccsid === BINARY_CCSID) return { kind: 'hex', length, forBitData: true };
       return textField({ kind: 'char', length, ccsid }, `CHAR(${length})`);
     case 'VARCHAR':
-      if (ccsid === BINARY_CCSID) return { kind: 'varhex', length };
+      if (ccsid === BINARY_CCSID) return { kind: 'varhex', length, forBitData: true };
       return textField({ kind: 'varchar', length, ccsid }, `VARCHAR(${length})`);
     case 'GRAPHIC':
       return textField({ kind: 'graphic', length, ccsid }, `GRAPHIC(${length})`);
@@ -142,7 +142,9 @@ function dspffdField(r: IbmiRow): FieldType {
     case 'E':
     case 'O':
       if (ccsid === BINARY_CCSID)
-        return varying ? { kind: 'varhex', length: bytes - 2 } : { kind: 'hex', length: bytes };
+        return varying
+          ? { kind: 'varhex', length: bytes - 2, forBitData: true }
+          : { kind: 'hex', length: bytes, forBitData: true };
       return varying
         ? textField({ kind: 'varchar', length: bytes - 2, ccsid }, `VARCHAR(${bytes - 2})`)
         : textField({ kind: 'char', length: bytes, ccsid }, `CHAR(${bytes})`);

@@ -14,11 +14,14 @@ import {
   type IbmiRow,
   type IbmiValue,
 } from '../../../lib/ibmi/connection';
+import { BINARY_CCSID, decodeText } from '../../../lib/ibmi/ccsid';
 import { binaryDigits, type FieldDef } from '../../../lib/ibmi/recordImage';
 import type { Row, RowValue, SnapshotChunk } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
-import { formValue, type ValueForm } from './values';
+import { labelOf } from '../../../shared/config/parse';
+import { formValue, replacementOf, type ValueForm } from './values';
+import { journalConfiguration } from '../../../shared/agents/journal';
 
 /** A member alias's name: M and nine characters of a hash of the member's qualified name (IBM i names are 10). */
 function memberAliasName(library: string, file: string, member: string): string {
@@ -87,9 +90,17 @@ const fieldAlias = (i: number) => `C${i}`;
  */
 export function fieldRead(f: FieldDef): string {
   const t = f.type;
-  return t.kind === 'binary' && t.scale
-    ? `CAST(T.${qi(f.name)} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale}))`
-    : `T.${qi(f.name)}`;
+  if (t.kind === 'binary' && t.scale)
+    return `CAST(T.${qi(f.name)} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale}))`;
+  // A CCSID an entity forced over a wrong tag: the bytes as stored (a cast to bit data converts
+  // nothing), decoded by the agent. A field tagged 65535 is bytes to SQL already.
+  if (
+    f.taggedCcsid !== undefined &&
+    f.taggedCcsid !== BINARY_CCSID &&
+    (t.kind === 'char' || t.kind === 'varchar')
+  )
+    return `CAST(T.${qi(f.name)} AS ${t.kind === 'char' ? 'CHAR' : 'VARCHAR'}(${t.length}) FOR BIT DATA)`;
+  return `T.${qi(f.name)}`;
 }
 
 /** A field in the select list, named by its position. */
@@ -99,18 +110,65 @@ const selected = (f: FieldDef, i: number) => `${fieldRead(f)} AS ${qi(fieldAlias
 const selectList = (layout: FileLayout) =>
   `RRN(T) AS ${qi(RRN_ALIAS)}, ${layout.fields.map(selected).join(', ')}`;
 
-/** A row as SQL answered it, in the agent's form, with its member (files of several) and RRN (when it identifies). */
-function rowOf(layout: FileLayout, r: IbmiRow, member: string | null, byRrn: boolean, form: ValueForm): Row {
+/** What reading rows found past the decode policy: rows kept aside, and values the policy replaced. */
+export interface ReadOutcome {
+  unreadable: UnreadableRow[];
+  replaced: number;
+}
+
+/** A row SQL answered whose bytes the agent could not decode (text a forced CCSID lacks). */
+export interface UnreadableRow {
+  row: Row;
+  reason: string;
+  /** The undecodable fields' bytes, one after another. */
+  raw: Uint8Array;
+}
+
+/**
+ * A row as SQL answered it, in the agent's form, with its member (files of several) and RRN (when it
+ * identifies). A field it cannot decode (bytes a forced CCSID has no character for) takes the decode
+ * policy's value, or sends the row to `outcome.unreadable` (answered null).
+ */
+function rowOf(
+  layout: FileLayout,
+  r: IbmiRow,
+  member: string | null,
+  byRrn: boolean,
+  form: ValueForm,
+  outcome: ReadOutcome,
+): Row | null {
   const row: Row = {};
   if (member !== null) row[MEMBER_COLUMN] = member;
   if (byRrn) row[RRN_COLUMN] = Number(r[RRN_ALIAS]);
   const { fields } = layout;
   const aliases = aliasesOf(fields.length);
+  let unread: { field: string; error: string; bytes: Uint8Array }[] | null = null;
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i] as FieldDef;
-    row[f.name] = formValue(f, r[aliases[i] as string] ?? null, form);
+    const value = r[aliases[i] as string] ?? null;
+    try {
+      row[f.name] = formValue(f, value, form);
+    } catch (error) {
+      if (!(error instanceof RangeError) || !(value instanceof Uint8Array) || !('ccsid' in f.type))
+        throw error;
+      const ccsid = f.type.ccsid;
+      const replacement = replacementOf(f, form, () => decodeText(value, ccsid));
+      row[f.name] = replacement ? replacement.value : null;
+      if (replacement) outcome.replaced++;
+      else (unread ??= []).push({ field: f.name, error: error.message, bytes: value });
+    }
   }
-  return row;
+  if (!unread) return row;
+  const where = ` RRN ${Number(r[RRN_ALIAS])}${member !== null ? ` of member ${member}` : ''}`;
+  outcome.unreadable.push({
+    row,
+    reason:
+      `The record at${where} of ${layout.library}/${layout.file} holds text with no character in its CCSID ` +
+      `(${unread.map((u) => `${u.field}: ${u.error.replace(/\.$/, '')}`).join('; ')}). ` +
+      `Correct the record at the source, or set "${labelOf(journalConfiguration, 'invalidText')}" to write a value in its place.`,
+    raw: Buffer.concat(unread.map((u) => u.bytes)),
+  });
+  return null;
 }
 
 /** The fields' aliases C0 … Cn-1, made once per width: a copy reads millions of rows. */
@@ -154,7 +212,14 @@ export async function readMemberRows(
         `SELECT ${selectList(layout)} FROM ${from} T WHERE ${where} WITH CS`,
         params,
       );
-      for (const r of page) rows.push(rowOf(layout, r, several ? member : null, identify === 'rrn', form));
+      const outcome: ReadOutcome = { unreadable: [], replaced: 0 };
+      for (const r of page) {
+        const row = rowOf(layout, r, several ? member : null, identify === 'rrn', form, outcome);
+        if (row) rows.push(row);
+      }
+      // A re-read (verify, a retry of a row kept aside) never applies a row it could not read.
+      const [first] = outcome.unreadable;
+      if (first) throw new Error(first.reason);
     }
   }
   return rows;
@@ -190,6 +255,7 @@ export async function readMemberChunk(
   let after = Number(m[2]);
   const sources = await members.tables(layout, read);
   const rows: Row[] = [];
+  const outcome: ReadOutcome = { unreadable: [], replaced: 0 };
   const wanted = Math.max(1, Math.floor(limit));
   while (index < sources.length && rows.length < wanted) {
     const room = wanted - rows.length;
@@ -198,7 +264,10 @@ export async function readMemberChunk(
         `ORDER BY RRN(T) FETCH FIRST ${room} ROWS ONLY WITH CS`,
       [after, ...(pushed?.params ?? [])],
     );
-    for (const r of page) rows.push(rowOf(layout, r, several ? (read[index] ?? null) : null, byRrn, form));
+    for (const r of page) {
+      const row = rowOf(layout, r, several ? (read[index] ?? null) : null, byRrn, form, outcome);
+      if (row) rows.push(row);
+    }
     const last = page.at(-1);
     if (last && page.length >= room) after = Number(last[RRN_ALIAS]);
     else {
@@ -207,5 +276,10 @@ export async function readMemberChunk(
       after = 0;
     }
   }
-  return { rows, next: index >= sources.length ? null : several ? `${index}:${after}` : String(after) };
+  return {
+    rows,
+    next: index >= sources.length ? null : several ? `${index}:${after}` : String(after),
+    ...(outcome.unreadable.length > 0 && { unreadable: outcome.unreadable }),
+    ...(outcome.replaced > 0 && { replaced: outcome.replaced }),
+  };
 }

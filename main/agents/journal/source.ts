@@ -63,6 +63,7 @@ import {
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
 import { recordLength } from '../../../lib/ibmi/recordImage';
+import { forcedLayout } from './forcedCcsid';
 import { invalidValuesProblem, localInstant, timezoneMinutes, type ValueForm } from './values';
 import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
@@ -167,7 +168,8 @@ export class JournalSource implements SourceAgent {
       const l = this.layouts.get(tableKey(t));
       if (!l && !existing)
         throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
-      return l ? [l] : [];
+      // The file's tags as read, the entity's forced CCSIDs over them (read again at each call).
+      return l ? [forcedLayout(l, this.entity(t)?.forceCcsid, tableKey(t))] : [];
     });
     // An entity's decode policy per column is checked against the file's own fields before anything is read.
     for (const l of layouts) {
@@ -229,6 +231,14 @@ export class JournalSource implements SourceAgent {
       }
     }
     return tables.map((t) => this.journals.get(tableKey(t)) as JournalName);
+  }
+
+  /** How the table's values are formed: the agent's decode policy, the entity's per column over it. */
+  private formOf(layout: FileLayout): ValueForm {
+    const columns = this.entity(layout.ref)?.invalidValues;
+    return columns && this.form.invalid
+      ? { ...this.form, invalid: { ...this.form.invalid, columns } }
+      : this.form;
   }
 
   /** The members replicated: those the entity names (refused when the file lacks one), else all. */
@@ -389,7 +399,7 @@ export class JournalSource implements SourceAgent {
       layout,
       this.membersRead(layout),
       this.identify(layout) === 'rrn',
-      this.form,
+      this.formOf(layout),
       cursor,
       limit,
       sql ? { sql, params } : undefined,
@@ -405,7 +415,7 @@ export class JournalSource implements SourceAgent {
       layout,
       this.membersRead(layout),
       this.identify(layout),
-      this.form,
+      this.formOf(layout),
       keys,
     );
   }

@@ -4,6 +4,7 @@
 // `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../../../lib/ibmi/dateTime';
 import { canonicalDecimal } from '../../../lib/ibmi/decimal';
+import { decodeTextExact } from '../../../lib/ibmi/ccsid';
 import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
 import type { IbmiValue } from '../../../lib/ibmi/connection';
 import { sqlTypeName, type FieldDef, type FieldType, type FieldValue } from '../../../lib/ibmi/recordImage';
@@ -169,6 +170,9 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
   const t = f.type;
   if (t.kind === 'boolean') return booleanValue(f, v);
   if (typeof v === 'boolean') throw new RangeError(`${f.name} (${sqlTypeName(t)}) was given a boolean.`);
+  // A field whose CCSID an entity forced arrives from SQL as its bytes: decoded here, exactly.
+  if (v instanceof Uint8Array && (t.kind === 'char' || t.kind === 'varchar'))
+    return decodeTextExact(v, t.ccsid);
   if (v instanceof Uint8Array)
     return t.kind === 'hex' ||
       t.kind === 'varhex' ||

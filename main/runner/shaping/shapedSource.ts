@@ -147,8 +147,19 @@ export function shapedSource(
       const chunk = await inner.readChunk(ref, cursor, limit, s.rowFilter && { rowFilter: s.rowFilter });
       const rows: Row[] = [];
       for (const r of chunk.rows) if (s.passes(r)) rows.push(s.row(r, COPIED));
+      // A row the source could not read is kept aside as it stands (as a change is); its bytes would defeat a mask.
+      const unreadable = chunk.unreadable?.map((u) => ({
+        row: s.row(u.row, COPIED),
+        reason: u.reason,
+        raw: t.masks ? new Uint8Array() : u.raw,
+      }));
       // The cursor is the source's: a chunk whose rows the filter all refused still moves the copy on.
-      return { rows, next: chunk.next };
+      return {
+        rows,
+        next: chunk.next,
+        ...(unreadable && { unreadable }),
+        ...(chunk.replaced && { replaced: chunk.replaced }),
+      };
     },
     readRows: async (ref, keys) => {
       const t = await shapingOf(ref);
