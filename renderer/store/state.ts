@@ -144,6 +144,8 @@ export interface ChosenTable {
   rowFilter?: string;
   /** How the target holds its rows (docs/shaping.md); left out: live. */
   tableMode?: TableMode['kind'];
+  /** Journal agent: the CCSID its text is really in, as typed ("273", "NAME=273"); empty: the file's tags. */
+  forceCcsid?: string;
 }
 
 export interface TablePickerState {

@@ -9,6 +9,7 @@ import { loadTables } from './pipelinePage';
 import { sameAddress } from './answerOrder';
 import { count } from '../../shared/format';
 import { rowFilterProblem } from '../../shared/rowFilter';
+import { forceCcsidInput, parseForceCcsid } from '../../shared/ccsidOverride';
 import { tableModeSchema, type TableMode } from '../../shared/shaping';
 import type { ChosenTable, PickerAddress, TablePickerState } from './state';
 
@@ -58,6 +59,7 @@ export async function openPicker(address: PickerAddress): Promise<void> {
           target: e.target.table,
           ...(e.schemaChanges && { schemaChanges: e.schemaChanges }),
           ...(e.rowFilter !== undefined && { rowFilter: e.rowFilter }),
+          ...(e.forceCcsid !== undefined && { forceCcsid: forceCcsidInput(e.forceCcsid) }),
           ...(e.tableMode && e.tableMode.kind !== 'live' && { tableMode: e.tableMode.kind }),
           ...(e.rowIdentification.kind === 'rrn' && { rowIdentification: { kind: 'rrn' as const } }),
           ...(e.rowIdentification.kind === 'logicalKey' && {
@@ -133,6 +135,12 @@ export function keylessRule(agentType: string, t: CatalogTable) {
   return t.primaryKey.length > 0 ? undefined : keylessRuleOf(agentType);
 }
 
+/** Whether the source's type reads text by a CCSID the DBA forces (the picker's "Text CCSID" column). */
+export function overridesCcsid(agentType: string): boolean {
+  const declared = agentTypeSchema.safeParse(agentType);
+  return declared.success && agentTypes[declared.data].ui?.ccsidOverrides === true;
+}
+
 function keylessRuleOf(agentType: string) {
   const declared = agentTypeSchema.safeParse(agentType);
   return declared.success ? agentTypes[declared.data].ui?.keylessTables : undefined;
@@ -154,6 +162,7 @@ export function toggle(t: CatalogTable, on: boolean): void {
               target: p.chosen[key]?.target ?? defaultTarget(p.address.agentType, t),
               ...(p.chosen[key]?.rowIdentification && { rowIdentification: p.chosen[key].rowIdentification }),
               ...(p.chosen[key]?.rowFilter !== undefined && { rowFilter: p.chosen[key].rowFilter }),
+              ...(p.chosen[key]?.forceCcsid !== undefined && { forceCcsid: p.chosen[key].forceCcsid }),
               ...(p.chosen[key]?.tableMode && { tableMode: p.chosen[key].tableMode }),
               ...(keylessRule(p.address.agentType, t)?.kind === 'choose-key' && { keyless: true }),
             },
@@ -215,7 +224,7 @@ export function setTarget(key: string, target: string): void {
 }
 
 /** The chosen tables' own settings, each left out for the default. */
-type ChosenSetting = 'schemaChanges' | 'rowIdentification' | 'rowFilter' | 'tableMode';
+type ChosenSetting = 'schemaChanges' | 'rowIdentification' | 'rowFilter' | 'tableMode' | 'forceCcsid';
 
 /** One setting of a chosen table, set, or left out when undefined; the last save's answer no longer holds. */
 function setChosen<K extends ChosenSetting>(
@@ -236,6 +245,11 @@ function setChosen<K extends ChosenSetting>(
 /** A chosen table's row filter as typed; empty: every row. */
 export function setRowFilter(key: string, rowFilter: string): void {
   setChosen(key, 'rowFilter', rowFilter);
+}
+
+/** A chosen table's CCSID override as typed; empty: the file's tags are read. */
+export function setForceCcsid(key: string, forceCcsid: string): void {
+  setChosen(key, 'forceCcsid', forceCcsid);
 }
 
 /** A chosen table's mode at the target: live (left out), soft delete or history. */
@@ -266,6 +280,7 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
     const {
       schemaChanges: _stored,
       rowFilter: _filter,
+      forceCcsid: _forced,
       tableMode: storedMode,
       ...before
     } = stored.get(key) ?? {
@@ -285,6 +300,7 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
             : { kind: 'primaryKey' },
       ...(t.schemaChanges && { schemaChanges: t.schemaChanges }),
       ...(t.rowFilter?.trim() && { rowFilter: t.rowFilter.trim() }),
+      ...forcedOf(t),
       // The stored mode's column names are kept; a mode chosen anew takes its default names.
       ...(t.tableMode && {
         tableMode:
@@ -292,6 +308,12 @@ function entitiesOf(p: Pick<TablePickerState, 'chosen' | 'stored'>): Entity[] {
       }),
     };
   });
+}
+
+/** A chosen table's typed override as the entity's forceCcsid; saveTables refuses one that does not parse. */
+function forcedOf(t: ChosenTable): Pick<Entity, 'forceCcsid'> {
+  const parsed = parseForceCcsid(t.forceCcsid ?? '');
+  return 'value' in parsed && parsed.value !== undefined ? { forceCcsid: parsed.value } : {};
 }
 
 /** Chosen tables without a primary key whose rows nothing identifies yet, by name. */
@@ -328,7 +350,11 @@ export async function saveTables(): Promise<void> {
   }
   const unparsed = Object.values(picker.chosen).flatMap((t) => {
     const problem = rowFilterProblem(t.rowFilter ?? '');
-    return problem ? [`the row filter of ${t.schema}.${t.table}: ${problem}`] : [];
+    const forced = parseForceCcsid(t.forceCcsid ?? '');
+    return [
+      ...(problem ? [`the row filter of ${t.schema}.${t.table}: ${problem}`] : []),
+      ...('problem' in forced ? [`the text CCSID of ${t.schema}.${t.table}: ${forced.problem}`] : []),
+    ];
   });
   if (unparsed.length > 0) {
     update(() => ({ result: { ok: false, message: `Not saved: ${unparsed.join('; ')}.` } }));

@@ -22,12 +22,15 @@ import {
   setRowIdentification,
   setSchemaChanges,
   setRowFilter,
+  setForceCcsid,
+  overridesCcsid,
   setTableMode,
   setTarget,
   toggle,
 } from '../store/tablePicker';
 import type { ChosenTable } from '../store/state';
 import { rowFilterProblem } from '../../shared/rowFilter';
+import { parseForceCcsid } from '../../shared/ccsidOverride';
 import { TABLE_MODE_NAMES, type TableMode } from '../../shared/shaping';
 
 /** A mode chosen in the select: one of the schema's kinds (anything else is live). */
@@ -47,6 +50,31 @@ function RowFilterInput({ tableKey, name, value }: { tableKey: string; name: str
         aria-invalid={problem !== null}
         aria-describedby={problem ? id : undefined}
         onChange={(e) => setRowFilter(tableKey, e.target.value)}
+      />
+      {problem && (
+        <span id={id} className="problem">
+          {problem}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** A chosen file's CCSID override as typed (65535 or wrongly tagged text), its parse error beside it. */
+function ForceCcsidInput({ tableKey, name, value }: { tableKey: string; name: string; value: string }) {
+  const parsed = parseForceCcsid(value);
+  const problem = 'problem' in parsed ? parsed.problem : null;
+  const id = `ccsid-${tableKey.replace(/[^A-Za-z0-9]/g, '_')}`;
+  return (
+    <>
+      <input
+        aria-label={`Text CCSID of ${name}`}
+        placeholder="as tagged"
+        size={12}
+        value={value}
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? id : undefined}
+        onChange={(e) => setForceCcsid(tableKey, e.target.value)}
       />
       {problem && (
         <span id={id} className="problem">
@@ -120,6 +148,7 @@ export function TablePicker() {
   const chosenCount = Object.keys(chosen).length;
   const shown = page?.tables ?? [];
   const pageNumber = picker.cursors.length;
+  const ccsids = overridesCcsid(picker.address.agentType);
   return (
     <section className="picker" aria-labelledby="picker-title">
       <header className="wizard-head">
@@ -214,6 +243,14 @@ export function TablePicker() {
             <th scope="col">Schema changes</th>
             <th scope="col">Row filter</th>
             <th scope="col">Mode</th>
+            {ccsids && (
+              <th
+                scope="col"
+                title="The CCSID the file's text is in, over its tags: 273, or NAME=273, RAW=1141"
+              >
+                Text CCSID
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -299,6 +336,11 @@ export function TablePicker() {
                     </select>
                   )}
                 </td>
+                {ccsids && (
+                  <td>
+                    {pick && <ForceCcsidInput tableKey={key} name={name} value={pick.forceCcsid ?? ''} />}
+                  </td>
+                )}
               </tr>
             );
           })}

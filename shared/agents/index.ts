@@ -56,6 +56,8 @@ export interface AgentTypeUi {
    */
   keylessTables?:
     { kind: 'choose-key'; note: string; beforeSaving: string } | { kind: 'refused'; reason: string };
+  /** The picker offers each table a CCSID override (an entity's forceCcsid, docs/journal-agent.md). */
+  ccsidOverrides?: true;
 }
 
 export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
@@ -86,6 +88,7 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     sections: { hostCredentials: journalHostCredentials, configuration: journalConfiguration },
     ui: {
       defaultAgentId: 'ibmi',
+      ccsidOverrides: true,
       keylessTables: {
         kind: 'choose-key',
         note: 'No primary key: choose how its rows are identified (a logical key or RRN).',

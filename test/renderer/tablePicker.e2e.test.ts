@@ -85,6 +85,14 @@ describe('choosing tables', () => {
     // Orders gets its own schema-change policy; Customer keeps the pipeline's.
     expect(await page.getByLabel('Schema changes of SHOP.ORDERS').inputValue()).toBe('');
     await page.getByLabel('Schema changes of SHOP.ORDERS').selectOption('suspend-table');
+    // Orders' text is really in 273 (its tags say otherwise): a typo is said beside it and not saved.
+    await page.getByLabel('Text CCSID of SHOP.ORDERS').fill('NOTE=273, 65535');
+    expect(await row('SHOP.ORDERS').textContent()).toContain('"65535" is not COLUMN=CCSID');
+    await page.getByRole('button', { name: 'Save 2 tables' }).click();
+    await expect
+      .poll(() => result.textContent())
+      .toMatch(/^Not saved: the text CCSID of SHOP.ORDERS: "65535" is not COLUMN=CCSID/);
+    await page.getByLabel('Text CCSID of SHOP.ORDERS').fill('273');
     await page.getByRole('button', { name: 'Save 2 tables' }).click();
     await expect.poll(() => result.textContent()).toBe('Saved: the pipeline replicates 2 tables.');
     expect(await result.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -99,13 +107,19 @@ describe('choosing tables', () => {
         source: { schema: string; table: string };
         target: { table: string };
         schemaChanges?: string;
+        forceCcsid?: unknown;
       }[];
     };
     expect(
-      stored.entities.map((e) => [`${e.source.schema}.${e.source.table}`, e.target.table, e.schemaChanges]),
+      stored.entities.map((e) => [
+        `${e.source.schema}.${e.source.table}`,
+        e.target.table,
+        e.schemaChanges,
+        e.forceCcsid,
+      ]),
     ).toEqual([
-      ['SHOP.CUSTOMER', 'customer', undefined],
-      ['SHOP.ORDERS', 'orders', 'suspend-table'],
+      ['SHOP.CUSTOMER', 'customer', undefined, undefined],
+      ['SHOP.ORDERS', 'orders', 'suspend-table', 273],
     ]);
 
     // The same view edits them later, from the Pipelines screen.
@@ -122,6 +136,9 @@ describe('choosing tables', () => {
     expect(await page.getByLabel('Replicate SHOP.CUSTOMER').isChecked()).toBe(true);
     expect(await page.getByLabel('Replicate LEGACY.ITEMS').isChecked()).toBe(false);
     expect(await page.getByLabel('Schema changes of SHOP.ORDERS').inputValue()).toBe('suspend-table');
+    // The override as saved; emptied, the file's own tags are read again.
+    expect(await page.getByLabel('Text CCSID of SHOP.ORDERS').inputValue()).toBe('273');
+    await page.getByLabel('Text CCSID of SHOP.ORDERS').fill('');
     // A keyless DDS file: the picker says what it needs, and refuses to save it without a key.
     await page.getByLabel('Replicate LEGACY.ITEMS').check();
     expect(await row('LEGACY.ITEMS').textContent()).toContain(
@@ -146,6 +163,7 @@ describe('choosing tables', () => {
     expect(keyed.entities.find((e) => e.source.table === 'ITEMS')?.rowIdentification).toEqual({
       kind: 'rrn',
     });
+    expect(keyed.entities.find((e) => e.source.table === 'ORDERS')).not.toHaveProperty('forceCcsid');
 
     // By RRN, the file replicates: its copy brings every record.
     const ids = { profileId: 'local', pipelineId: 'picked', agentId: 'ibmi' };
