@@ -5,7 +5,7 @@ import type {
   ChangeTrackingHostCredentials,
 } from '../../../shared/agents/changeTracking';
 import { agentTypes } from '../../../shared/agents';
-import { FIXABLE_CHECK_IDS } from '../../../shared/controlApi';
+import { FIXABLE_CHECK_IDS, type Entity } from '../../../shared/controlApi';
 import { problem } from '../../platform/problem';
 import { passed } from '../checkResults';
 import { tableRefOf } from '../source';
@@ -120,10 +120,16 @@ export const changeTrackingPlugin: AgentPlugin<ChangeTrackingHostCredentials, Ch
     fixes: { checkIds: FIXABLE_CHECK_IDS, described: FIXABLE_CHECK_IDS.join(', ') },
     refusal,
     refuseEntities: (entities) => {
+      const named = (list: readonly Entity[]) =>
+        list.map((e) => `${e.source.schema}.${e.source.table}`).join(', ');
       const keyless = entities.filter((e) => e.rowIdentification.kind !== 'primaryKey');
-      return keyless.length === 0
-        ? null
-        : `The change-tracking agent identifies rows by primary key only: ${keyless.map((e) => `${e.source.schema}.${e.source.table}`).join(', ')} ask for another row identification.`;
+      // IBM i's settings mean nothing to SQL Server: refused rather than ignored, so none is believed in force.
+      const ibmiOnly = entities.filter((e) => e.members !== undefined || e.forceCcsid !== undefined);
+      if (keyless.length)
+        return `The change-tracking agent identifies rows by primary key only: ${named(keyless)} ask for another row identification.`;
+      if (ibmiOnly.length)
+        return `members and forceCcsid are settings of the journal agent (IBM i): SQL Server tables have no members, and their text is read by each column's collation. Remove them from ${named(ibmiOnly)}.`;
+      return null;
     },
   },
   target: {
