@@ -37,19 +37,27 @@ import { TABLE_MODE_NAMES, type TableMode } from '../../shared/shaping';
 const tableModeKind = (value: string): TableMode['kind'] =>
   value === 'softDelete' || value === 'history' ? value : 'live';
 
-/** A chosen table's row filter, its parse error beside it as it is typed (docs/shaping.md). */
-function RowFilterInput({ tableKey, name, value }: { tableKey: string; name: string; value: string }) {
-  const problem = rowFilterProblem(value);
-  const id = `filter-${tableKey.replace(/[^A-Za-z0-9]/g, '_')}`;
+/** A chosen table's typed setting, its parse error beside it as it is typed. */
+function CheckedInput(props: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  problem: string | null;
+  onChange: (value: string) => void;
+  size?: number;
+}) {
+  const { id, problem } = props;
   return (
     <>
       <input
-        aria-label={`Row filter of ${name}`}
-        placeholder="every row"
-        value={value}
+        aria-label={props.label}
+        placeholder={props.placeholder}
+        size={props.size}
+        value={props.value}
         aria-invalid={problem !== null}
         aria-describedby={problem ? id : undefined}
-        onChange={(e) => setRowFilter(tableKey, e.target.value)}
+        onChange={(e) => props.onChange(e.target.value)}
       />
       {problem && (
         <span id={id} className="problem">
@@ -60,28 +68,33 @@ function RowFilterInput({ tableKey, name, value }: { tableKey: string; name: str
   );
 }
 
-/** A chosen file's CCSID override as typed (65535 or wrongly tagged text), its parse error beside it. */
+const domId = (prefix: string, tableKey: string) => `${prefix}-${tableKey.replace(/[^A-Za-z0-9]/g, '_')}`;
+
+/** A chosen table's row filter (docs/shaping.md). */
+const RowFilterInput = ({ tableKey, name, value }: { tableKey: string; name: string; value: string }) => (
+  <CheckedInput
+    id={domId('filter', tableKey)}
+    label={`Row filter of ${name}`}
+    placeholder="every row"
+    value={value}
+    problem={rowFilterProblem(value)}
+    onChange={(typed) => setRowFilter(tableKey, typed)}
+  />
+);
+
+/** A chosen file's CCSID override (65535 or wrongly tagged text, docs/journal-agent.md). */
 function ForceCcsidInput({ tableKey, name, value }: { tableKey: string; name: string; value: string }) {
   const parsed = parseForceCcsid(value);
-  const problem = 'problem' in parsed ? parsed.problem : null;
-  const id = `ccsid-${tableKey.replace(/[^A-Za-z0-9]/g, '_')}`;
   return (
-    <>
-      <input
-        aria-label={`Text CCSID of ${name}`}
-        placeholder="as tagged"
-        size={12}
-        value={value}
-        aria-invalid={problem !== null}
-        aria-describedby={problem ? id : undefined}
-        onChange={(e) => setForceCcsid(tableKey, e.target.value)}
-      />
-      {problem && (
-        <span id={id} className="problem">
-          {problem}
-        </span>
-      )}
-    </>
+    <CheckedInput
+      id={domId('ccsid', tableKey)}
+      label={`Text CCSID of ${name}`}
+      placeholder="as tagged"
+      size={12}
+      value={value}
+      problem={'problem' in parsed ? parsed.problem : null}
+      onChange={(typed) => setForceCcsid(tableKey, typed)}
+    />
   );
 }
 

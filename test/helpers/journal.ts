@@ -8,6 +8,10 @@ import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../main/agents/contract/sourceAgent';
 import type { SandboxIbmi } from '../../simulators/ibmi';
 import { seedAgentCredentials } from '../../simulators/ibmi/seed';
+import type { RefusedRow } from '../../main/agents/spi';
+import type { Target } from '../../main/agents/target';
+import type { RunnerEvent } from '../../main/runner/events';
+import { PipelineRunner } from '../../main/runner/pipelineRunner';
 
 export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
   dateFormat: null,
@@ -130,4 +134,42 @@ export function journalHarness(
       await admin.close();
     },
   };
+}
+
+/**
+ * A runner of `list` from the simulated IBM i, its sync library named for the pipeline, retrying once;
+ * rows refused kept in `kept` when given (else the runner's default: none kept).
+ */
+export function journalRunner(
+  sandbox: SandboxIbmi,
+  pipeline: string,
+  list: Entity[],
+  openTarget: () => Promise<Target>,
+  events: RunnerEvent[],
+  options: { configuration?: Partial<JournalConfiguration>; kept?: RefusedRow[]; idleMs?: number } = {},
+): PipelineRunner {
+  const { kept } = options;
+  return new PipelineRunner({
+    openSource: () =>
+      openJournalSource({
+        credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
+        configuration: journalConfiguration(options.configuration),
+        pipelineId: pipeline,
+        agentId: 'src',
+        entities: list,
+      }),
+    openTarget,
+    entities: list.map((e) => ({ source: e.source, target: e.target })),
+    onEvent: (e) => events.push(e),
+    retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+    ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
+    ...(kept && {
+      onRowsRefused: (refused: readonly RefusedRow[]) => {
+        kept.push(...refused);
+        return Object.fromEntries(
+          refused.map((r) => [r.table, kept.filter((k) => k.table === r.table).length]),
+        );
+      },
+    }),
+  });
 }

@@ -9,21 +9,23 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
-import { PostgresTarget } from '../../../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import type { Target } from '../../../../main/agents/target';
-import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
-import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
+import {
+  journalConfiguration,
+  journalEntity,
+  journalRunner,
+  sandboxIbmiCredentials,
+} from '../../../helpers/journal';
 import { createWorldFiles, PACKED, WORLD_FILES, writeWorld, ZONED } from '../../../helpers/ibmiWorld';
-import { POSTGRES, scratchSchema } from '../../../helpers/replica';
+import { eitherReplica } from '../../../helpers/eitherReplica';
 import { expectClean, verifyWith } from '../../../helpers/verify';
 
 let sandbox: SandboxIbmi;
@@ -54,22 +56,8 @@ const expected = (id: number) => ({
   ],
 });
 
-function runner(pipeline: string, list: Entity[], openTarget: () => Promise<Target>, events: RunnerEvent[]) {
-  return new PipelineRunner({
-    openSource: () =>
-      openJournalSource({
-        credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
-        configuration: journalConfiguration(),
-        pipelineId: pipeline,
-        agentId: 'src',
-        entities: list,
-      }),
-    openTarget,
-    entities: list.map((e) => ({ source: e.source, target: e.target })),
-    onEvent: (e) => events.push(e),
-    retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
-  });
-}
+const runner = (pipeline: string, list: Entity[], openTarget: () => Promise<Target>, events: RunnerEvent[]) =>
+  journalRunner(sandbox, pipeline, list, openTarget, events);
 
 async function startWorld(): Promise<void> {
   sandbox = await startSandboxIbmi({ seed: true });
@@ -86,37 +74,15 @@ describe.each(['SQLite', 'PostgreSQL'] as const)(
   'CCSIDs and types from the simulated IBM i → %s',
   (label) => {
     const pipeline = label === 'SQLite' ? 'WORLDSQ' : 'WORLDPG';
-    const path = join(mkdtempSync(join(tmpdir(), 'cdc-charsets-')), 'replica.sqlite');
-    const schema = `cdc_charsets_${process.pid}`;
-    let client: pg.Client | undefined;
-    let drop: (() => Promise<void>) | undefined;
-    const target = async (): Promise<Target> =>
-      label === 'SQLite'
-        ? new SqliteTarget(path, pipeline)
-        : new PostgresTarget({ ...POSTGRES, schema }, pipeline);
-    const rows = async (table: string, columns: string): Promise<unknown[][]> => {
-      if (label === 'SQLite') {
-        const db = new Database(path, { readonly: true });
-        try {
-          return db.prepare(`SELECT ${columns} FROM "${table}" ORDER BY 1`).raw().all() as unknown[][];
-        } finally {
-          db.close();
-        }
-      }
-      const r = await (client as pg.Client).query({
-        text: `SELECT ${columns} FROM "${schema}"."${table}" ORDER BY 1`,
-        rowMode: 'array',
-      });
-      return r.rows as unknown[][];
-    };
+    const { target, rows, open, close } = eitherReplica(label, pipeline, 'charsets');
 
     beforeAll(async () => {
       await startWorld();
-      if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
+      await open();
     });
     afterAll(async () => {
       await stopWorld();
-      await drop?.();
+      await close();
     });
 
     it('copies and then streams German 1141, Japanese 939/300, UTF-16, UTF-8, binary, DECFLOAT, timestamps, BOOLEAN and ROWID exactly', async () => {

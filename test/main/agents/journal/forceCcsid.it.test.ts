@@ -7,24 +7,25 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
 import type { JournalConfiguration } from '../../../../shared/agents/journal';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
-import { PostgresTarget } from '../../../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import { tableKey } from '../../../../main/agents/source';
 import type { RefusedRow } from '../../../../main/agents/spi';
 import type { Target } from '../../../../main/agents/target';
 import type { RunnerEvent } from '../../../../main/runner/events';
-import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
-import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
-import { POSTGRES, scratchSchema } from '../../../helpers/replica';
+import {
+  journalConfiguration,
+  journalEntity,
+  journalRunner,
+  sandboxIbmiCredentials,
+} from '../../../helpers/journal';
+import { eitherReplica, sqliteRows } from '../../../helpers/eitherReplica';
 
 const LIB = 'FORCED';
 let sandbox: SandboxIbmi;
@@ -37,47 +38,13 @@ const MUELLER = 'D4D093938599'; // Müller
 const STRASSE = 'E2A39981A185'; // Straße
 const KOELN = 'D26A9395'; // Köln
 
-function runner(
+const runner = (
   pipeline: string,
   list: Entity[],
   openTarget: () => Promise<Target>,
   events: RunnerEvent[],
   options: { configuration?: Partial<JournalConfiguration>; kept?: RefusedRow[] } = {},
-) {
-  const { kept } = options;
-  return new PipelineRunner({
-    openSource: () =>
-      openJournalSource({
-        credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
-        configuration: journalConfiguration(options.configuration),
-        pipelineId: pipeline,
-        agentId: 'src',
-        entities: list,
-      }),
-    openTarget,
-    entities: list.map((e) => ({ source: e.source, target: e.target })),
-    onEvent: (e) => events.push(e),
-    retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
-    idleMs: 20,
-    ...(kept && {
-      onRowsRefused: (refused: readonly RefusedRow[]) => {
-        kept.push(...refused);
-        return Object.fromEntries(
-          refused.map((r) => [r.table, kept.filter((k) => k.table === r.table).length]),
-        );
-      },
-    }),
-  });
-}
-
-const sqliteRows = (path: string, table: string, columns: string): unknown[][] => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare(`SELECT ${columns} FROM "${table}" ORDER BY 1`).raw().all() as unknown[][];
-  } finally {
-    db.close();
-  }
-};
+) => journalRunner(sandbox, pipeline, list, openTarget, events, { ...options, idleMs: 20 });
 
 beforeAll(async () => {
   sandbox = await startSandboxIbmi({ seed: true });
@@ -93,22 +60,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) =
   const pipeline = label === 'SQLite' ? 'FORCESQ' : 'FORCEPG';
   const bits = label === 'SQLite' ? 'BITSQ' : 'BITPG';
   const wrong = label === 'SQLite' ? 'WRONGSQ' : 'WRONGPG';
-  const path = join(mkdtempSync(join(tmpdir(), 'cdc-force-')), 'replica.sqlite');
-  const schema = `cdc_force_${process.pid}`;
-  let client: pg.Client | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  const target = async (): Promise<Target> =>
-    label === 'SQLite'
-      ? new SqliteTarget(path, pipeline)
-      : new PostgresTarget({ ...POSTGRES, schema }, pipeline);
-  const rows = async (table: string, columns: string): Promise<unknown[][]> => {
-    if (label === 'SQLite') return sqliteRows(path, table, columns);
-    const r = await (client as pg.Client).query({
-      text: `SELECT ${columns} FROM "${schema}"."${table}" ORDER BY 1`,
-      rowMode: 'array',
-    });
-    return r.rows as unknown[][];
-  };
+  const { target, rows, open, close } = eitherReplica(label, pipeline, 'force');
   const entities = (): Entity[] => [
     // The whole file: its FOR BIT DATA columns are German text; BINARY stays bytes.
     journalEntity({ schema: LIB, table: bits }, { forceCcsid: 273 }),
@@ -117,7 +69,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) =
   ];
 
   beforeAll(async () => {
-    if (label === 'PostgreSQL') ({ client, drop } = await scratchSchema(schema));
+    await open();
     await admin.query(
       `CREATE TABLE ${LIB}.${bits} (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(10) FOR BIT DATA NOT NULL, ` +
         `NOTE VARCHAR(20) FOR BIT DATA, TAG BINARY(2))`,
@@ -135,9 +87,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) =
     if (!physical) throw new Error(`no file ${wrong}`);
     sandbox.system.writeFromProgram(physical, { ID: 1, NAME: padded(MUELLER, 10), CITY: 'Köln' });
   });
-  afterAll(async () => {
-    await drop?.();
-  });
+  afterAll(close);
 
   it('copies, then streams, the text in the forced CCSID; the file tag is kept for BINARY', async () => {
     // SQL reads the wrongly tagged column by its tag, as a query tool shows it: 37's characters.
