@@ -135,16 +135,16 @@ export function keylessRule(agentType: string, t: CatalogTable) {
   return t.primaryKey.length > 0 ? undefined : keylessRuleOf(agentType);
 }
 
-/** Whether the source's type reads text by a CCSID the DBA forces (the picker's "Text CCSID" column). */
-export function overridesCcsid(agentType: string): boolean {
+/** What the registry says of the picker's source type (none for a type it does not know). */
+function uiOf(agentType: string) {
   const declared = agentTypeSchema.safeParse(agentType);
-  return declared.success && agentTypes[declared.data].ui?.ccsidOverrides === true;
+  return declared.success ? agentTypes[declared.data].ui : undefined;
 }
 
-function keylessRuleOf(agentType: string) {
-  const declared = agentTypeSchema.safeParse(agentType);
-  return declared.success ? agentTypes[declared.data].ui?.keylessTables : undefined;
-}
+/** Whether the source's type reads text by a CCSID the DBA forces (the picker's "Text CCSID" column). */
+export const overridesCcsid = (agentType: string): boolean => uiOf(agentType)?.ccsidOverrides === true;
+
+const keylessRuleOf = (agentType: string) => uiOf(agentType)?.keylessTables;
 
 export function toggle(t: CatalogTable, on: boolean): void {
   // A table the source cannot replicate without a key is never chosen (the picker says why).

@@ -12,7 +12,7 @@ import type { FieldDef } from '../../../lib/ibmi/recordImage';
 import type { Change, ChangeOrigin, Row } from '../source';
 import type { JournalPosition } from './position';
 import { compileImageDecoder, type ImageDecoder } from './imageDecoder';
-import type { ValueForm } from './values';
+import { withColumnPolicies, type ValueForm } from './values';
 
 export interface JournalEntryRow {
   sequence: number;
@@ -137,9 +137,7 @@ function rowOf(t: TableReading, e: JournalEntryRow, form: ValueForm): ReadRow {
         'holds minimised entry data (the journal has MINENTDTA): part of the record, which cannot be applied. ' +
         'Run CHGJRN … MINENTDTA(*NONE) on the journal (the journal-attributes check names it), then copy the file again.',
     );
-  const own = t.invalidValues &&
-    form.invalid && { ...form, invalid: { ...form.invalid, columns: t.invalidValues } };
-  const decoder = decoderOf(t.fields, own || form);
+  const decoder = decoderOf(t.fields, withColumnPolicies(form, t.invalidValues));
   // A shorter image was written with another layout, or minimised: never read past its end. A DSPJRN
   // outfile pads JOESD to its longest entry, so only the entry's own length tells a longer one.
   const tooLong = e.imageLength !== undefined && e.imageLength > decoder.length;

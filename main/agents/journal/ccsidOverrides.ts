@@ -45,7 +45,10 @@ async function sampled(
       if (miss) {
         bad++;
         firstBad ??= `RRN ${Number(r.RRN)}, byte${miss.bytes.length > 1 ? 's' : ''} 0x${Buffer.from(miss.bytes).toString('hex').toUpperCase()} at offset ${miss.at}`;
-      } else if (example === null && decodeText(v, ccsid).trim() !== '') example = decodeText(v, ccsid);
+      } else if (example === null) {
+        const text = decodeText(v, ccsid);
+        if (text.trim() !== '') example = text;
+      }
     }
     unmapped += bad;
     const head = `${layout.library}/${layout.file} ${forcedText(f) ?? f.name}`;

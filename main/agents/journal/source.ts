@@ -64,7 +64,13 @@ import {
 import { SyncLibrary } from './syncLibrary';
 import { recordLength } from '../../../lib/ibmi/recordImage';
 import { forcedLayout } from './forcedCcsid';
-import { invalidValuesProblem, localInstant, timezoneMinutes, type ValueForm } from './values';
+import {
+  invalidValuesProblem,
+  localInstant,
+  timezoneMinutes,
+  withColumnPolicies,
+  type ValueForm,
+} from './values';
 import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
@@ -233,14 +239,6 @@ export class JournalSource implements SourceAgent {
     return tables.map((t) => this.journals.get(tableKey(t)) as JournalName);
   }
 
-  /** How the table's values are formed: the agent's decode policy, the entity's per column over it. */
-  private formOf(layout: FileLayout): ValueForm {
-    const columns = this.entity(layout.ref)?.invalidValues;
-    return columns && this.form.invalid
-      ? { ...this.form, invalid: { ...this.form.invalid, columns } }
-      : this.form;
-  }
-
   /** The members replicated: those the entity names (refused when the file lacks one), else all. */
   private membersRead(layout: FileLayout): string[] {
     const { read, unknown } = membersRead(layout, this.entity(layout.ref)?.members);
@@ -399,7 +397,7 @@ export class JournalSource implements SourceAgent {
       layout,
       this.membersRead(layout),
       this.identify(layout) === 'rrn',
-      this.formOf(layout),
+      withColumnPolicies(this.form, this.entity(layout.ref)?.invalidValues),
       cursor,
       limit,
       sql ? { sql, params } : undefined,
@@ -415,7 +413,7 @@ export class JournalSource implements SourceAgent {
       layout,
       this.membersRead(layout),
       this.identify(layout),
-      this.formOf(layout),
+      withColumnPolicies(this.form, this.entity(layout.ref)?.invalidValues),
       keys,
     );
   }

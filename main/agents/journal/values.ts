@@ -164,6 +164,11 @@ function integer(v: string | number | bigint, bytes: 2 | 4 | 8): number | bigint
   return Number(v);
 }
 
+/** The form with an entity's own policy per column (invalidValues) over the agent's settings. */
+export const withColumnPolicies = (
+  form: ValueForm,
+  columns: Readonly<Record<string, InvalidValue>> | undefined,
+): ValueForm => (columns && form.invalid ? { ...form, invalid: { ...form.invalid, columns } } : form);
 /** A value in the agent's one form, from a record image or a SQL answer. */
 export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
   if (v === null) return null;

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Entity } from '../../../../shared/controlApi';
+import type { CheckResult, Entity } from '../../../../shared/controlApi';
 import type { JournalConfiguration } from '../../../../shared/agents/journal';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
@@ -45,6 +45,22 @@ const runner = (
   events: RunnerEvent[],
   options: { configuration?: Partial<JournalConfiguration>; kept?: RefusedRow[] } = {},
 ) => journalRunner(sandbox, pipeline, list, openTarget, events, { ...options, idleMs: 20 });
+
+/** The journal agent's checks of `list`, by id, from a source opened for them alone. */
+async function checksOf(pipeline: string, list: Entity[]): Promise<Map<string, CheckResult>> {
+  const source = await openJournalSource({
+    credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
+    configuration: journalConfiguration(),
+    pipelineId: pipeline,
+    agentId: 'src',
+    entities: list,
+  });
+  try {
+    return new Map((await source.check(list)).map((c) => [c.id, c]));
+  } finally {
+    await source.close();
+  }
+}
 
 beforeAll(async () => {
   sandbox = await startSandboxIbmi({ seed: true });
@@ -125,28 +141,17 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) =
   });
 
   it('the checks read a sample in the forced CCSID and say what it reads as', async () => {
-    const source = await openJournalSource({
-      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
-      configuration: journalConfiguration(),
-      pipelineId: pipeline,
-      agentId: 'src',
-      entities: entities(),
-    });
-    try {
-      const checks = await source.check(entities());
-      const overrides = checks.find((c) => c.id === 'ccsid-overrides');
-      expect(overrides?.status).toBe('passed');
-      expect(overrides?.message).toContain(
-        `${LIB}/${bits} NAME CHAR(10) CCSID 65535, read as CCSID 273: 2 sampled values decode; reads as "Grüße".`,
-      );
-      expect(overrides?.message).toContain(
-        `${LIB}/${wrong} NAME CHAR(10) CCSID 37, read as CCSID 273: 2 sampled values decode; reads as "Müller".`,
-      );
-      expect(overrides?.message).not.toContain('TAG');
-      expect(checks.find((c) => c.id === 'column-types')?.status).toBe('passed');
-    } finally {
-      await source.close();
-    }
+    const checks = await checksOf(pipeline, entities());
+    const overrides = checks.get('ccsid-overrides');
+    expect(overrides?.status).toBe('passed');
+    expect(overrides?.message).toContain(
+      `${LIB}/${bits} NAME CHAR(10) CCSID 65535, read as CCSID 273: 2 sampled values decode; reads as "Grüße".`,
+    );
+    expect(overrides?.message).toContain(
+      `${LIB}/${wrong} NAME CHAR(10) CCSID 37, read as CCSID 273: 2 sampled values decode; reads as "Müller".`,
+    );
+    expect(overrides?.message).not.toContain('TAG');
+    expect(checks.get('column-types')?.status).toBe('passed');
   });
 });
 
@@ -154,21 +159,10 @@ describe('an override that does not fit its file', () => {
   it('is refused at the checks and at Start, naming the column, the value and the rule', async () => {
     await admin.query(`CREATE TABLE ${LIB}.MISFIT (ID INTEGER NOT NULL PRIMARY KEY, AMOUNT DECIMAL(9,2))`);
     const list = [journalEntity({ schema: LIB, table: 'MISFIT' }, { forceCcsid: { AMOUNT: 273 } })];
-    const source = await openJournalSource({
-      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'MISFIT' }),
-      configuration: journalConfiguration(),
-      pipelineId: 'misfit',
-      agentId: 'src',
-      entities: list,
-    });
     const rule = `${LIB}.MISFIT forceCcsid.AMOUNT = 273: AMOUNT is DECIMAL(9,2); a CCSID is forced on CHAR, VARCHAR, BINARY and VARBINARY columns`;
-    try {
-      const check = (await source.check(list)).find((c) => c.id === 'ccsid-overrides');
-      expect(check?.status).toBe('failed');
-      expect(check?.message).toContain(rule);
-    } finally {
-      await source.close();
-    }
+    const check = (await checksOf('misfit', list)).get('ccsid-overrides');
+    expect(check?.status).toBe('failed');
+    expect(check?.message).toContain(rule);
     const events: RunnerEvent[] = [];
     const path = join(mkdtempSync(join(tmpdir(), 'cdc-misfit-')), 'replica.sqlite');
     const r = runner('misfit', list, async () => new SqliteTarget(path, 'misfit'), events);
@@ -191,22 +185,11 @@ describe('bytes the forced CCSID has no character for', () => {
 
   it('keeps the copied row aside with its bytes, and a journaled one too; the checks warn', async () => {
     const list = [journalEntity(ref, { forceCcsid: 290 })];
-    const source = await openJournalSource({
-      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'KANAKEEP' }),
-      configuration: journalConfiguration(),
-      pipelineId: 'kanakeep',
-      agentId: 'src',
-      entities: list,
-    });
-    try {
-      const check = (await source.check(list)).find((c) => c.id === 'ccsid-overrides');
-      expect(check?.status).toBe('warning');
-      expect(check?.message).toContain(
-        `${LIB}/${file} NAME CHAR(4) CCSID 65535, read as CCSID 290: 1 of 2 sampled values hold bytes with no character in CCSID 290 (first at RRN 2, byte 0x57 at offset 1); reads as "ｱｲｳｴ".`,
-      );
-    } finally {
-      await source.close();
-    }
+    const check = (await checksOf('kanakeep', list)).get('ccsid-overrides');
+    expect(check?.status).toBe('warning');
+    expect(check?.message).toContain(
+      `${LIB}/${file} NAME CHAR(4) CCSID 65535, read as CCSID 290: 1 of 2 sampled values hold bytes with no character in CCSID 290 (first at RRN 2, byte 0x57 at offset 1); reads as "ｱｲｳｴ".`,
+    );
 
     const path = join(mkdtempSync(join(tmpdir(), 'cdc-kana-')), 'replica.sqlite');
     const kept: RefusedRow[] = [];
