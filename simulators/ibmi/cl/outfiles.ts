@@ -17,6 +17,7 @@ import { selectEntries, type CodeSelection, type JournalEntry } from '../system/
 import { cpf } from '../system/messages';
 import type { Args, CommandShape } from './args';
 import { atom, commandError } from './parse';
+import { clDateTime } from './dateTime';
 import { useFile, type CommandContext } from './context';
 
 const char = charColumn;
@@ -258,6 +259,9 @@ export const DSPJRN_SHAPE: CommandShape = {
   required: ['JRN'],
 };
 
+const mutuallyExclusive = (a: string, b: string) =>
+  commandError('CPD0084', `Parameters ${a} and ${b} cannot both be specified.`);
+
 function sequence(a: Args, short: string, large: string, special: string): number | null {
   const text = a.text(large, a.text(short, special));
   if (text === special) return null;
@@ -335,7 +339,23 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const from = sequence(a, 'FROMENT', 'FROMENTLRG', '*FIRST');
   const to = sequence(a, 'TOENT', 'TOENTLRG', '*LAST');
   if (from !== null && to !== null && to < from && receivers.length === 1) throw cpf('CPF7054');
-  const entries = selectEntries({ receivers, from, to, files, codes, types, max: a.number('NBRENT', null) });
+  const fromTime = clDateTime(a.raw('FROMTIME'), 'FROMTIME', '*FIRST', c.system.jobDates);
+  const toTime = clDateTime(a.raw('TOTIME'), 'TOTIME', '*LAST', c.system.jobDates);
+  // A starting (or ending) point is a sequence number or a time, never both.
+  if (from !== null && fromTime !== null) throw mutuallyExclusive('FROMENT', 'FROMTIME');
+  if (to !== null && toTime !== null) throw mutuallyExclusive('TOENT', 'TOTIME');
+  if (fromTime !== null && toTime !== null && toTime < fromTime) throw cpf('CPF7054');
+  const entries = selectEntries({
+    receivers,
+    from,
+    to,
+    fromTime,
+    toTime,
+    files,
+    codes,
+    types,
+    max: a.number('NBRENT', null),
+  });
   if (entries.length === 0) throw cpf('CPF7062', name, library);
 
   const esdText = a.text('ENTDTALEN', '*OUTFILFMT');

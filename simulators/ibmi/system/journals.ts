@@ -93,6 +93,9 @@ export interface EntrySelection {
   receivers: Receiver[];
   from: number | null;
   to: number | null;
+  /** FROMTIME/TOTIME as local "YYYY-MM-DD HH:MM:SS": entries at or after, at or before, to the second. */
+  fromTime?: string | null;
+  toTime?: string | null;
   files: { library: string; file: string; member: string | null }[] | null;
   codes: CodeSelection[] | null;
   types: string[] | null;
@@ -100,30 +103,40 @@ export interface EntrySelection {
 }
 
 /**
- * DSPJRN's selection: the receiver range in order, from the first entry at or past FROMENT through
- * the entry TOENT names, then the code, type and file filters, at most NBRENT entries.
+ * DSPJRN's selection: the receiver range in order, from the first entry at or past FROMENT (or
+ * FROMTIME) through the entry TOENT names (or the last at or before TOTIME), then the code, type and
+ * file filters, at most NBRENT entries.
  */
 export function selectEntries(s: EntrySelection): JournalEntry[] {
   const out: JournalEntry[] = [];
-  let started = s.from === null;
+  const fromTime = s.fromTime ?? null;
+  const toTime = s.toTime ?? null;
+  let started = s.from === null && fromTime === null;
   for (const receiver of s.receivers) {
     const entries = receiver.entries;
     let i = 0;
     if (!started) {
       // A receiver's sequence numbers only grow: the first entry at or after FROMENT by bisection, so
       // reading a long journal batch by batch does not rescan what earlier batches read.
-      i = firstAtOrAfter(entries, s.from ?? 0);
-      if (i === entries.length) continue;
+      i =
+        fromTime === null
+          ? firstAtOrAfter(entries, s.from ?? 0)
+          : entries.findIndex((e) => secondOf(e) >= fromTime);
+      if (i < 0 || i === entries.length) continue;
       started = true;
     }
     for (; i < entries.length; i++) {
       const e = entries[i] as JournalEntry;
+      if (toTime !== null && secondOf(e) > toTime) return out;
       if (keep(e, s)) out.push(e);
       if ((s.max !== null && out.length >= s.max) || (s.to !== null && e.seq === s.to)) return out;
     }
   }
   return out;
 }
+
+/** An entry's local time to the second, as FROMTIME and TOTIME name one. */
+const secondOf = (e: JournalEntry) => e.timestamp.slice(0, 19);
 
 /** The index of the first entry whose sequence number is `seq` or more (entries.length when none). */
 function firstAtOrAfter(entries: readonly JournalEntry[], seq: number): number {

@@ -16,6 +16,7 @@ import * as access from './access';
 import * as journaling from './journaling';
 import * as objects from './objects';
 import * as records from './records';
+import { US_JOB_DATES, type JobDateSettings } from './jobDates';
 import type { Alias, Job, Library, SystemState, Transaction } from './state';
 
 export type { Alias, Job, Library, Transaction };
@@ -30,6 +31,8 @@ export interface SimulatedIbmiOptions {
   now?: () => Date;
   /** The system's UTC offset in minutes (QUTCOFFSET); timestamps are local time. */
   utcOffsetMinutes?: number;
+  /** QDATFMT, QDATSEP and QTIMSEP, which every job takes: how CL date and time values are read. */
+  jobDates?: JobDateSettings;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -46,6 +49,7 @@ export class SimulatedIbmi implements SystemState {
   readonly commands = new Map<string, ObjectAuthority>();
   readonly systemName: string;
   readonly utcOffsetMinutes: number;
+  readonly jobDates: JobDateSettings;
   private readonly now: () => Date;
   private jobs = FIRST_JOB_NUMBER;
   private lastStamp = '';
@@ -55,6 +59,7 @@ export class SimulatedIbmi implements SystemState {
     this.systemName = options.systemName ?? 'SANDBOX';
     this.now = options.now ?? (() => new Date());
     this.utcOffsetMinutes = options.utcOffsetMinutes ?? 0;
+    this.jobDates = options.jobDates ?? US_JOB_DATES;
     registerLength(this.db);
     registerBitData(this.db);
     // Each system keeps its own copies: a test that disables a profile changes this system only.
