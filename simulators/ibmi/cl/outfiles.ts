@@ -340,7 +340,9 @@ export function displayJournal(c: CommandContext, a: Args): void {
   const to = sequence(a, 'TOENT', 'TOENTLRG', '*LAST');
   if (from !== null && to !== null && to < from && receivers.length === 1) throw cpf('CPF7054');
   const fromTime = clDateTime(a.raw('FROMTIME'), 'FROMTIME', '*FIRST', c.system.jobDates);
-  const toTime = clDateTime(a.raw('TOTIME'), 'TOTIME', '*LAST', c.system.jobDates);
+  const toSecond = clDateTime(a.raw('TOTIME'), 'TOTIME', '*LAST', c.system.jobDates);
+  // TOTIME names a second: every entry within it is at or before it.
+  const toTime = toSecond === null ? null : `${toSecond}.999999`;
   // A starting (or ending) point is a sequence number or a time, never both.
   if (from !== null && fromTime !== null) throw mutuallyExclusive('FROMENT', 'FROMTIME');
   if (to !== null && toTime !== null) throw mutuallyExclusive('TOENT', 'TOTIME');

@@ -514,8 +514,16 @@ function objectStatistics(c: Ctx, args: SqlValue[]): Relation {
   };
 }
 
+/** A timestamp argument ('YYYY-MM-DD-HH.MM.SS.ffffff' or 'YYYY-MM-DD HH:MM:SS[.ffffff]') as entries carry one. */
+function entryTimestamp(value: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[- ](\d{2})[.:](\d{2})[.:](\d{2})(?:\.(\d{1,6}))?$/.exec(value.trim());
+  if (!m) throw sqlError(-180);
+  return `${m[1]} ${m[2]}:${m[3]}:${m[4]}.${(m[5] ?? '').padEnd(6, '0')}`;
+}
+
 function displayJournal(c: Ctx, args: SqlValue[]): Relation {
-  const [lib, name, rcvLib, rcvName, , startSeq, codes, types, objLib, objName] = args.map(text);
+  const [lib, name, rcvLib, rcvName, startTimestamp, startSeq, codes, types, objLib, objName] =
+    args.map(text);
   const journal = c.system.journal(lib ?? '', name ?? '');
   if (!sees(c, journal.authority)) throw sqlError(-551, name ?? '', lib ?? '', 'JRN');
   let receivers = journal.receivers.slice(-1);
@@ -528,6 +536,8 @@ function displayJournal(c: Ctx, args: SqlValue[]): Relation {
     receivers,
     from: startSeq ? Number(startSeq) : null,
     to: null,
+    // STARTING_TIMESTAMP: the entries at or after it, in the system's local time as they carry it.
+    fromTime: startTimestamp ? entryTimestamp(startTimestamp) : null,
     files: objLib && objName ? [{ library: objLib, file: objName, member: null }] : null,
     codes:
       codes && codes !== '*ALL'

@@ -93,7 +93,10 @@ export interface EntrySelection {
   receivers: Receiver[];
   from: number | null;
   to: number | null;
-  /** FROMTIME/TOTIME as local "YYYY-MM-DD HH:MM:SS": entries at or after, at or before, to the second. */
+  /**
+   * Local times as entries carry them ("YYYY-MM-DD HH:MM:SS.ffffff", or a prefix): entries at or
+   * after `fromTime`, and at or before `toTime`.
+   */
   fromTime?: string | null;
   toTime?: string | null;
   files: { library: string; file: string; member: string | null }[] | null;
@@ -121,22 +124,19 @@ export function selectEntries(s: EntrySelection): JournalEntry[] {
       i =
         fromTime === null
           ? firstAtOrAfter(entries, s.from ?? 0)
-          : entries.findIndex((e) => secondOf(e) >= fromTime);
+          : entries.findIndex((e) => e.timestamp >= fromTime);
       if (i < 0 || i === entries.length) continue;
       started = true;
     }
     for (; i < entries.length; i++) {
       const e = entries[i] as JournalEntry;
-      if (toTime !== null && secondOf(e) > toTime) return out;
+      if (toTime !== null && e.timestamp > toTime) return out;
       if (keep(e, s)) out.push(e);
       if ((s.max !== null && out.length >= s.max) || (s.to !== null && e.seq === s.to)) return out;
     }
   }
   return out;
 }
-
-/** An entry's local time to the second, as FROMTIME and TOTIME name one. */
-const secondOf = (e: JournalEntry) => e.timestamp.slice(0, 19);
 
 /** The index of the first entry whose sequence number is `seq` or more (entries.length when none). */
 function firstAtOrAfter(entries: readonly JournalEntry[], seq: number): number {

@@ -116,4 +116,21 @@ describe('DSPJRN FROMTIME and TOTIME', () => {
     );
     expect((await dspjrnFails("FROMTIME('07/01/26' 120000)")).messageId).toBe('CPF7062');
   });
+
+  it("QSYS2.DISPLAY_JOURNAL's STARTING_TIMESTAMP: entries at or after it, to the microsecond", async () => {
+    const { c } = await journalAtKnownTimes();
+    const keysFrom = async (timestamp: string) => {
+      const rows = await c.query(
+        "SELECT ENTRY_DATA FROM TABLE(QSYS2.DISPLAY_JOURNAL('TIMED', 'QSQJRN', '', '*CURCHAIN', ?, NULL, 'R', 'PT', '', '')) X ORDER BY SEQUENCE_NUMBER",
+        [timestamp],
+      );
+      return rows.map((r) => {
+        const data = r.ENTRY_DATA as Uint8Array;
+        return new DataView(data.buffer, data.byteOffset).getInt32(0);
+      });
+    };
+    expect(await keysFrom('2026-07-01-11.01.00.000001')).toEqual([4, 5, 6]);
+    expect(await keysFrom('2026-07-01 11:00:30')).toEqual([2, 3, 4, 5, 6]);
+    await expect(keysFrom('July 1st')).rejects.toThrow(/SQL0180/);
+  });
 });
