@@ -214,10 +214,15 @@ export interface SourceAgent {
    */
   snapshotStart(table: TableRef): Promise<string>;
   /**
-   * `snapshotStart` of many tables at once, by table key, in a bounded number of statements: the
-   * tables a start takes from the current position without a copy (a thousand files, one query).
+   * Where tables a start takes without a copy begin, by table key, in a bounded number of statements
+   * (a thousand files, one query): `snapshotStart` of each, or the point `startsFrom` names.
    */
   snapshotStarts?(tables: readonly TableRef[]): Promise<Map<string, string>>;
+  /**
+   * Where tables started without a copy begin, in words, when not the current position (a point the
+   * configuration names): `snapshotStarts` answers that point, `snapshotStart` the current one.
+   */
+  readonly startsFrom?: string;
   /**
    * Up to `limit` rows in the source's own key order after `cursor` (null: from the first row), read
    * by one statement. `next` is the cursor after the last row, or null when the table is read to its end.

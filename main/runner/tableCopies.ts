@@ -205,7 +205,7 @@ export class TableCopies {
         kind: 'snapshot-skipped',
         table: r.table.source,
         position,
-        reason: `The snapshot mode is "${this.o.mode}": ${r.table.source} starts from the current position without a copy.`,
+        reason: `The snapshot mode is "${this.o.mode}": ${r.table.source} starts from ${ctx.source.startsFrom ?? 'the current position'} without a copy.`,
       });
     }
   }

@@ -1,6 +1,14 @@
 // The journal agent: IBM i tables read through their journals.
 import { z } from 'zod';
-import { boolean, choice, ibmiName, nullableChoice, numberChoice, text } from '../config/fields';
+import {
+  boolean,
+  choice,
+  ibmiName,
+  nullableChoice,
+  numberChoice,
+  optionalPatternText,
+  text,
+} from '../config/fields';
 import { section } from '../config/section';
 import {
   connectionName,
@@ -23,6 +31,12 @@ export type DateFormat = (typeof DATE_FORMATS)[number];
 export type TimeFormat = (typeof TIME_FORMATS)[number];
 
 const advanced = 'advanced' as const;
+
+/** A journal position (LIBRARY/RECEIVER/SEQUENCE) or a time, as `startAt` takes them. */
+export const START_AT_POSITION = /^([A-Z$#@][A-Z0-9_$#@]{0,9})\/([A-Z$#@][A-Z0-9_$#@]{0,9})\/(\d{1,20})$/;
+export const START_AT_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?$/;
+const START_AT = new RegExp(`${START_AT_POSITION.source}|${START_AT_TIME.source}`);
 
 /** The files the agent makes and deletes in its sync library: DSPJRN's and DSPFFD's outfiles. */
 export const JOURNAL_WORK_FILES = {
@@ -207,6 +221,20 @@ export const journalConfiguration = section({
         'Each replacement is counted; a character is never lost without a word.',
       values: INVALID_TEXT_CHOICES,
       default: 'keep-row-aside',
+    }),
+    startAt: optionalPatternText({
+      label: 'Start at',
+      help:
+        'Where tables without a position start reading their journal, with snapshot mode "never": a journal ' +
+        'position (LIBRARY/RECEIVER/SEQUENCE, the entry itself included), or a time (YYYY-MM-DD HH:MM:SS in ' +
+        "the IBM i's local time, or with Z or an offset such as +01:00), from the first entry at or after it. " +
+        'Left out: from the end of the journal. A point the journal no longer holds is refused with the ' +
+        'earliest one it does.',
+      max: 40,
+      pattern: START_AT,
+      patternRule:
+        'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      group: advanced,
     }),
     ...journalProvenanceFields(),
     ...pipelineFields,

@@ -68,6 +68,17 @@ export function patternText(
 }
 
 /** A secret that may be left out; a later edit that leaves it out keeps the stored one, as for every secret. */
+/** Text matching `pattern`, or left out (its meaning then said in `help`). */
+export function optionalPatternText(o: Described & { max: number; pattern: RegExp; patternRule: string }) {
+  const { pattern, patternRule, ...meta } = o;
+  return describe(z.string().min(1).max(o.max).regex(pattern).optional(), {
+    kind: 'text',
+    rule: `${patternRule}, or left out`,
+    required: false,
+    ...meta,
+  });
+}
+
 export function optionalSecret(o: Described & { max: number }) {
   const rule = `a string of ${lengthRule(1, o.max)}, or left out`;
   return describe(z.string().min(1).max(o.max).optional(), {

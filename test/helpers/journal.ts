@@ -163,6 +163,8 @@ export function journalRunner(
     onEvent: (e) => events.push(e),
     retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
     ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
+    // As the engine runs a pipeline: the configuration's snapshot mode is the runner's.
+    ...(options.configuration?.snapshotMode && { snapshotMode: options.configuration.snapshotMode }),
     ...(kept && {
       onRowsRefused: (refused: readonly RefusedRow[]) => {
         kept.push(...refused);

@@ -46,6 +46,7 @@ import {
   type FileLayout,
 } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
+import { startPointOf, startsIn, type StartPoint } from './startAt';
 import {
   chainIndex,
   chainOrder,
@@ -118,6 +119,7 @@ export class JournalSource implements SourceAgent {
   private journals = new Map<string, JournalName>();
   private readonly form: ValueForm;
   private utcOffset = 0;
+  private startPoint: StartPoint | undefined;
   private saves = 0;
   /** Entries consumed, and when the last backlog was taken: the measured reading rate. */
   private readonly rate = new ReadingRate();
@@ -145,6 +147,12 @@ export class JournalSource implements SourceAgent {
     const [row] = await this.c.query('VALUES CURRENT TIMEZONE');
     this.utcOffset = timezoneMinutes(row ? (Object.values(row)[0] ?? 0) : 0);
     if (this.o.credentials.useDatabaseTimezone) this.form.utcOffsetMinutes = this.utcOffset;
+    this.startPoint = startPointOf(this.o.configuration, this.utcOffset);
+  }
+
+  /** Where tables started without a copy begin, in words, when the configuration names a point. */
+  get startsFrom(): string | undefined {
+    return this.startPoint?.said;
   }
 
   /** The user profile the agent signs on as, as IBM i names it. */
@@ -359,25 +367,29 @@ export class JournalSource implements SourceAgent {
    * rows, and a replayed change carries the whole record, so the target converges.
    */
   async snapshotStart(table: TableRef): Promise<string> {
-    const position = (await this.snapshotStarts([table])).get(tableKey(table));
+    const position = (await this.startsOf([table], undefined)).get(tableKey(table));
     if (position === undefined) throw new Error(`${tableKey(table)} cannot be described.`);
     return position;
   }
 
-  /** The journals' ends for many files: their journals, then their receivers, in one query each. */
-  async snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
+  /** Where tables without a copy start: the configuration's point, else their journals' ends. */
+  snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
+    return this.startsOf(tables, this.startPoint);
+  }
+
+  /** Their journals, then their receivers, in one query each; a point costs two queries a journal. */
+  private async startsOf(
+    tables: readonly TableRef[],
+    point: StartPoint | undefined,
+  ): Promise<Map<string, string>> {
     const journals = await this.journalsOf(tables);
-    const chains = await receiverChains(this.c, [
-      ...new Map(journals.map((j) => [journalKey(j), j])).values(),
-    ]);
-    const positions = new Map<string, string>();
-    tables.forEach((table, i) => {
-      const journal = journals[i] as JournalName;
-      const end = journalEnd(chains.get(journalKey(journal)) ?? []);
-      if (!end) throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
-      positions.set(tableKey(table), formatPosition({ restart: end, applied: end }));
-    });
-    return positions;
+    const starts = await startsIn(this.c, journals, point);
+    return new Map(
+      tables.map((table, i) => [
+        tableKey(table),
+        formatPosition(starts.get(journalKey(journals[i] as JournalName)) as TablePosition),
+      ]),
+    );
   }
 
   /** One chunk in relative record number order, member after member (memberReader.ts). */

@@ -135,6 +135,10 @@ export function shapedSource(
       return inner.countRows(ref);
     },
     snapshotStart: (ref) => inner.snapshotStart(ref),
+    // Read when asked: the source learns its point as it starts.
+    get startsFrom() {
+      return inner.startsFrom;
+    },
     ...(inner.snapshotStarts && {
       snapshotStarts: (refs: readonly TableRef[]) =>
         inner.snapshotStarts?.(refs) ?? Promise.resolve(new Map()),

@@ -1,0 +1,176 @@
+// Where tables without a position start when the configuration names a point (`startAt`): a journal
+// position, the entry itself included, or the first entry at or after a time, found through
+// QSYS2.DISPLAY_JOURNAL (a TIMESTAMP argument: no job date format to guess, unlike DSPJRN FROMTIME).
+// A point the journal no longer holds is refused with the earliest one it does, never moved.
+import { START_AT_POSITION, START_AT_TIME, type JournalConfiguration } from '../../../shared/agents/journal';
+import { cellText, type IbmiConnection } from '../../../lib/ibmi/connection';
+import {
+  chainIndex,
+  journalEnd,
+  journalKey,
+  receiverChains,
+  type JournalName,
+  type ReceiverInfo,
+} from './reader';
+import type { JournalPosition, TablePosition } from './position';
+
+export type StartPoint =
+  | { kind: 'position'; position: JournalPosition; said: string }
+  /** `local`: the IBM i's local time, "YYYY-MM-DD HH:MM:SS.ffffff", as journal entries carry it. */
+  | { kind: 'time'; local: string; said: string };
+
+/** A start the journal cannot give: the reason names the earliest point it holds. */
+export class StartUnavailable extends Error {}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The configuration's point, checked at Start: a copy reads the table as it is now, so none with it. */
+export function startPointOf(
+  configuration: JournalConfiguration,
+  utcOffsetMinutes: number,
+): StartPoint | undefined {
+  const { startAt, snapshotMode } = configuration;
+  if (startAt === undefined) return undefined;
+  if (snapshotMode !== 'never')
+    throw new StartUnavailable(
+      `startAt = "${startAt}" starts tables at a point in the journal, without a copy: it needs snapshotMode = "never" (it is "${snapshotMode}").`,
+    );
+  return parseStartAt(startAt, utcOffsetMinutes);
+}
+
+/**
+ * Where each journal's tables start, by journal: its end, or `point` (two queries a journal). The
+ * receiver chains come in one query.
+ */
+export async function startsIn(
+  c: IbmiConnection,
+  journals: readonly JournalName[],
+  point: StartPoint | undefined,
+): Promise<Map<string, TablePosition>> {
+  const distinct = [...new Map(journals.map((j) => [journalKey(j), j])).values()];
+  const chains = await receiverChains(c, distinct);
+  const starts = new Map<string, TablePosition>();
+  for (const journal of distinct) {
+    const chain = chains.get(journalKey(journal)) ?? [];
+    const end = journalEnd(chain);
+    if (point) starts.set(journalKey(journal), await startIn(c, journal, chain, point));
+    else if (end) starts.set(journalKey(journal), { restart: end, applied: end });
+    else throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
+  }
+  return starts;
+}
+
+/** `startAt` as the configuration holds it; a time with a zone is moved into the IBM i's local time. */
+export function parseStartAt(text: string, utcOffsetMinutes: number): StartPoint {
+  const position = START_AT_POSITION.exec(text);
+  if (position)
+    return {
+      kind: 'position',
+      position: { library: position[1] ?? '', receiver: position[2] ?? '', sequence: Number(position[3]) },
+      said: `journal position ${text}`,
+    };
+  const m = START_AT_TIME.exec(text);
+  if (!m) throw new StartUnavailable(`startAt "${text}" is neither a journal position nor a time.`);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  const fraction = (m[7] ?? '').padEnd(6, '0');
+  const zone = m[8];
+  const asUtc = Date.UTC(year ?? 0, (month ?? 1) - 1, day, hour, minute, second);
+  const check = new Date(asUtc);
+  if (check.getUTCMonth() !== (month ?? 1) - 1 || check.getUTCDate() !== day || (hour ?? 0) > 23)
+    throw new StartUnavailable(`startAt "${text}" is no date and time of the calendar.`);
+  const zoneMinutes =
+    zone === undefined || zone === 'Z'
+      ? 0
+      : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  // Without a zone the time is the IBM i's own; with one, the same instant in its local time.
+  const local = new Date(
+    zone === undefined ? asUtc : asUtc - zoneMinutes * 60_000 + utcOffsetMinutes * 60_000,
+  );
+  const stamp =
+    `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ` +
+    `${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}.${fraction}`;
+  return {
+    kind: 'time',
+    local: stamp,
+    said: `${text}${zone === undefined ? " (the IBM i's local time)" : ''}`,
+  };
+}
+
+const named = (p: JournalPosition) => `${p.library}/${p.receiver}/${p.sequence}`;
+
+/** Reading from `restart` inclusive: the entry before it counts as applied. */
+const from = (restart: JournalPosition): TablePosition => ({
+  restart,
+  applied: { ...restart, sequence: restart.sequence - 1 },
+});
+
+interface Entry {
+  timestamp: string;
+  position: JournalPosition;
+}
+
+/** The first entry of the journal's chain at or after `local` (or its very first, for null). */
+async function firstEntry(
+  c: IbmiConnection,
+  journal: JournalName,
+  local: string | null,
+): Promise<Entry | null> {
+  const [row] = await c.query(
+    'SELECT ENTRY_TIMESTAMP, SEQUENCE_NUMBER, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME ' +
+      "FROM TABLE(QSYS2.DISPLAY_JOURNAL(?, ?, '', '*CURCHAIN', ?, NULL, '', '', '', '')) X " +
+      'ORDER BY SEQUENCE_NUMBER FETCH FIRST 1 ROW ONLY',
+    [journal.library, journal.name, local],
+  );
+  if (!row) return null;
+  return {
+    timestamp: cellText(row.ENTRY_TIMESTAMP).trim(),
+    position: {
+      library: cellText(row.JOURNAL_RECEIVER_LIBRARY).trim(),
+      receiver: cellText(row.JOURNAL_RECEIVER_NAME).trim(),
+      sequence: Number(row.SEQUENCE_NUMBER),
+    },
+  };
+}
+
+/** Where the journal's tables start for `point`, or StartUnavailable naming what it holds. */
+export async function startIn(
+  c: IbmiConnection,
+  journal: JournalName,
+  chain: readonly ReceiverInfo[],
+  point: StartPoint,
+): Promise<TablePosition> {
+  const key = journalKey(journal);
+  const oldest = chain[0];
+  const earliest = oldest
+    ? `${oldest.library}/${oldest.name}/${oldest.firstSequence}`
+    : 'none (no receiver attached)';
+  if (point.kind === 'position') {
+    const at = chainIndex(chain, point.position);
+    const receiver = chain[at];
+    if (!receiver)
+      throw new StartUnavailable(
+        `${point.said} is not in the receiver chain of journal ${key} (its receiver was deleted, or belongs to ` +
+          `another journal); the earliest entry the journal holds is ${earliest}.`,
+      );
+    const last = receiver.status === 'ATTACHED' ? receiver.lastSequence + 1 : receiver.lastSequence;
+    if (point.position.sequence < receiver.firstSequence || point.position.sequence > last)
+      throw new StartUnavailable(
+        `${point.said} is outside receiver ${receiver.library}/${receiver.name}, which holds sequences ` +
+          `${receiver.firstSequence} to ${receiver.lastSequence} of journal ${key}; the earliest entry the journal holds is ${earliest}.`,
+      );
+    return from(point.position);
+  }
+  const first = await firstEntry(c, journal, null);
+  // A chain that no longer starts at sequence 1 lost its older receivers: before its first entry
+  // there were changes it cannot give. One that does holds everything since the journal began.
+  if (first && first.timestamp > point.local && (oldest?.firstSequence ?? 1) > 1)
+    throw new StartUnavailable(
+      `Journal ${key} holds entries from ${first.timestamp} (${named(first.position)}) on; the receivers ` +
+        `before it were deleted, so changes at ${point.said} cannot be read.`,
+    );
+  const found = await firstEntry(c, journal, point.local);
+  if (found) return from(found.position);
+  const end = journalEnd(chain);
+  if (!end) throw new StartUnavailable(`Journal ${key} has no receiver attached.`);
+  return { restart: end, applied: end };
+}
