@@ -32,11 +32,12 @@ export type TimeFormat = (typeof TIME_FORMATS)[number];
 
 const advanced = 'advanced' as const;
 
-/** A journal position (LIBRARY/RECEIVER/SEQUENCE) or a time, as `startAt` takes them. */
-export const START_AT_POSITION = /^([A-Z$#@][A-Z0-9_$#@]{0,9})\/([A-Z$#@][A-Z0-9_$#@]{0,9})\/(\d{1,20})$/;
+/** A journal position as the agent writes one: LIBRARY/RECEIVER/SEQUENCE. */
+export const JOURNAL_POSITION = /^([A-Z$#@][A-Z0-9_$#@]{0,9})\/([A-Z$#@][A-Z0-9_$#@]{0,9})\/(\d{1,20})$/;
+/** A time as `startAt` takes one, with an optional zone. */
 export const START_AT_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?$/;
-const START_AT = new RegExp(`${START_AT_POSITION.source}|${START_AT_TIME.source}`);
+const START_AT = new RegExp(`${JOURNAL_POSITION.source}|${START_AT_TIME.source}`);
 
 /** The files the agent makes and deletes in its sync library: DSPJRN's and DSPFFD's outfiles. */
 export const JOURNAL_WORK_FILES = {

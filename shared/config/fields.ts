@@ -67,7 +67,6 @@ export function patternText(
   return describe(base.default(o.default), { kind: 'text', rule, required: false, ...meta });
 }
 
-/** A secret that may be left out; a later edit that leaves it out keeps the stored one, as for every secret. */
 /** Text matching `pattern`, or left out (its meaning then said in `help`). */
 export function optionalPatternText(o: Described & { max: number; pattern: RegExp; patternRule: string }) {
   const { pattern, patternRule, ...meta } = o;
@@ -79,6 +78,7 @@ export function optionalPatternText(o: Described & { max: number; pattern: RegEx
   });
 }
 
+/** A secret that may be left out; a later edit that leaves it out keeps the stored one, as for every secret. */
 export function optionalSecret(o: Described & { max: number }) {
   const rule = `a string of ${lengthRule(1, o.max)}, or left out`;
   return describe(z.string().min(1).max(o.max).optional(), {

@@ -2,7 +2,7 @@
 // position, the entry itself included, or the first entry at or after a time, found through
 // QSYS2.DISPLAY_JOURNAL (a TIMESTAMP argument: no job date format to guess, unlike DSPJRN FROMTIME).
 // A point the journal no longer holds is refused with the earliest one it does, never moved.
-import { START_AT_POSITION, START_AT_TIME, type JournalConfiguration } from '../../../shared/agents/journal';
+import { JOURNAL_POSITION, START_AT_TIME, type JournalConfiguration } from '../../../shared/agents/journal';
 import { cellText, type IbmiConnection } from '../../../lib/ibmi/connection';
 import {
   chainIndex,
@@ -12,7 +12,12 @@ import {
   type JournalName,
   type ReceiverInfo,
 } from './reader';
-import type { JournalPosition, TablePosition } from './position';
+import {
+  formatJournalPosition,
+  parseJournalPosition,
+  type JournalPosition,
+  type TablePosition,
+} from './position';
 
 export type StartPoint =
   | { kind: 'position'; position: JournalPosition; said: string }
@@ -52,23 +57,21 @@ export async function startsIn(
   const starts = new Map<string, TablePosition>();
   for (const journal of distinct) {
     const chain = chains.get(journalKey(journal)) ?? [];
+    if (point) {
+      starts.set(journalKey(journal), await startIn(c, journal, chain, point));
+      continue;
+    }
     const end = journalEnd(chain);
-    if (point) starts.set(journalKey(journal), await startIn(c, journal, chain, point));
-    else if (end) starts.set(journalKey(journal), { restart: end, applied: end });
-    else throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
+    if (!end) throw new Error(`Journal ${journalKey(journal)} has no receiver attached.`);
+    starts.set(journalKey(journal), { restart: end, applied: end });
   }
   return starts;
 }
 
 /** `startAt` as the configuration holds it; a time with a zone is moved into the IBM i's local time. */
 export function parseStartAt(text: string, utcOffsetMinutes: number): StartPoint {
-  const position = START_AT_POSITION.exec(text);
-  if (position)
-    return {
-      kind: 'position',
-      position: { library: position[1] ?? '', receiver: position[2] ?? '', sequence: Number(position[3]) },
-      said: `journal position ${text}`,
-    };
+  if (JOURNAL_POSITION.test(text))
+    return { kind: 'position', position: parseJournalPosition(text), said: `journal position ${text}` };
   const m = START_AT_TIME.exec(text);
   if (!m) throw new StartUnavailable(`startAt "${text}" is neither a journal position nor a time.`);
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
@@ -95,8 +98,6 @@ export function parseStartAt(text: string, utcOffsetMinutes: number): StartPoint
     said: `${text}${zone === undefined ? " (the IBM i's local time)" : ''}`,
   };
 }
-
-const named = (p: JournalPosition) => `${p.library}/${p.receiver}/${p.sequence}`;
 
 /** Reading from `restart` inclusive: the entry before it counts as applied. */
 const from = (restart: JournalPosition): TablePosition => ({
@@ -142,7 +143,11 @@ export async function startIn(
   const key = journalKey(journal);
   const oldest = chain[0];
   const earliest = oldest
-    ? `${oldest.library}/${oldest.name}/${oldest.firstSequence}`
+    ? formatJournalPosition({
+        library: oldest.library,
+        receiver: oldest.name,
+        sequence: oldest.firstSequence,
+      })
     : 'none (no receiver attached)';
   if (point.kind === 'position') {
     const at = chainIndex(chain, point.position);
@@ -165,7 +170,7 @@ export async function startIn(
   // there were changes it cannot give. One that does holds everything since the journal began.
   if (first && first.timestamp > point.local && (oldest?.firstSequence ?? 1) > 1)
     throw new StartUnavailable(
-      `Journal ${key} holds entries from ${first.timestamp} (${named(first.position)}) on; the receivers ` +
+      `Journal ${key} holds entries from ${first.timestamp} (${formatJournalPosition(first.position)}) on; the receivers ` +
         `before it were deleted, so changes at ${point.said} cannot be read.`,
     );
   const found = await firstEntry(c, journal, point.local);
