@@ -1,7 +1,8 @@
 // A CL date and time pair (DSPJRN's FROMTIME/TOTIME) as IBM i reads one: the date in the job's date
 // format, with the job's date separator or none; the time as hhmmss, or hh:mm:ss with the job's time
 // separator. Two-digit years 40–99 are 19xx and 00–39 are 20xx, IBM's window for CL dates.
-import type { JobDateSettings } from '../system/jobDates';
+import { parseDate, type DateFormat } from '../../../lib/ibmi/dateTime';
+import type { JobDateFormat, JobDateSettings } from '../system/jobDates';
 import { atom, commandError, elements, type ClValue } from './parse';
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -29,36 +30,38 @@ export function clDateTime(
   return `${date} ${time}`;
 }
 
+/**
+ * The job's date order: the format lib/ibmi/dateTime.ts reads it by with a two-digit year, and with
+ * a four-digit one (the *USA, *EUR and *ISO orders); *JUL has no four-digit twin there.
+ */
+const ORDERS: Record<
+  JobDateFormat,
+  { short: DateFormat; long: DateFormat | null; widths: (y: number) => number[] }
+> = {
+  '*MDY': { short: 'mdy', long: 'usa', widths: (y) => [2, 2, y] },
+  '*DMY': { short: 'dmy', long: 'eur', widths: (y) => [2, 2, y] },
+  '*YMD': { short: 'ymd', long: 'iso', widths: (y) => [y, 2, 2] },
+  '*JUL': { short: 'julian', long: null, widths: (y) => [y, 3] },
+};
+
 function clDate(text: string, job: JobDateSettings): string | null {
   const digits = text.split(job.dateSeparator).join('');
-  if (!/^\d+$/.test(digits)) return null;
-  const wide = job.dateFormat === '*JUL' ? digits.length === 7 : digits.length === 8;
-  const narrow = job.dateFormat === '*JUL' ? digits.length === 5 : digits.length === 6;
-  if (!wide && !narrow) return null;
-  const yearDigits = wide ? 4 : 2;
-  const century = (y: number) => (yearDigits === 4 ? y : y >= 40 ? 1900 + y : 2000 + y);
-  let year: number;
-  let month: number;
-  let day: number;
-  if (job.dateFormat === '*JUL') {
-    year = century(Number(digits.slice(0, yearDigits)));
-    const ordinal = Number(digits.slice(yearDigits));
-    const d = new Date(Date.UTC(year, 0, ordinal));
-    if (ordinal < 1 || d.getUTCFullYear() !== year) return null;
-    [month, day] = [d.getUTCMonth() + 1, d.getUTCDate()];
-  } else {
-    const fields =
-      job.dateFormat === '*YMD'
-        ? { y: [0, yearDigits], m: [yearDigits, yearDigits + 2], d: [yearDigits + 2, yearDigits + 4] }
-        : job.dateFormat === '*MDY'
-          ? { m: [0, 2], d: [2, 4], y: [4, 4 + yearDigits] }
-          : { d: [0, 2], m: [2, 4], y: [4, 4 + yearDigits] };
-    const at = (r: number[]) => Number(digits.slice(r[0], r[1]));
-    [year, month, day] = [century(at(fields.y)), at(fields.m), at(fields.d)];
-    const d = new Date(Date.UTC(year, month - 1, day));
-    if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  const order = ORDERS[job.dateFormat];
+  const shortLength = order.widths(2).reduce((a, b) => a + b);
+  const long = digits.length === shortLength + 2;
+  if (!/^\d+$/.test(digits) || (digits.length !== shortLength && !long)) return null;
+  let at = 0;
+  const fields = order.widths(long ? 4 : 2).map((w) => digits.slice(at, (at += w)));
+  const format = long ? order.long : order.short;
+  try {
+    // parseDate takes the fields apart at any separator, and keeps IBM's 1940–2039 window.
+    if (format) return parseDate(fields.join('/'), format);
+    const [year = 0, ordinal = 0] = fields.map(Number);
+    const date = new Date(Date.UTC(year, 0, ordinal));
+    return ordinal < 1 || date.getUTCFullYear() !== year ? null : date.toISOString().slice(0, 10);
+  } catch {
+    return null;
   }
-  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`;
 }
 
 function clTime(text: string, job: JobDateSettings): string | null {
