@@ -6,8 +6,9 @@ import type { IbmiConnection } from '../../lib/ibmi/connection';
 import type { Row, TableRef } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../main/agents/contract/sourceAgent';
-import type { SandboxIbmi } from '../../simulators/ibmi';
-import { seedAgentCredentials } from '../../simulators/ibmi/seed';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandboxIbmi, type SandboxIbmi } from '../../simulators/ibmi';
+import { SEED_ADMIN, seedAgentCredentials } from '../../simulators/ibmi/seed';
 import type { RefusedRow } from '../../main/agents/spi';
 import type { Target } from '../../main/agents/target';
 import type { RunnerEvent } from '../../main/runner/events';
@@ -174,4 +175,37 @@ export function journalRunner(
       },
     }),
   });
+}
+
+/**
+ * A seeded simulated IBM i and an admin connection for the tests of one file, with `library` made:
+ * started before them and closed after them.
+ */
+export function ibmiLibrarySession(library: string): {
+  readonly sandbox: SandboxIbmi;
+  readonly admin: IbmiConnection;
+} {
+  let sandbox: SandboxIbmi | undefined;
+  let admin: IbmiConnection | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandboxIbmi({ seed: true });
+    admin = await sandbox.connect({ ...SEED_ADMIN });
+    await admin.query(`CREATE SCHEMA ${library}`);
+  });
+  afterAll(async () => {
+    await admin?.close();
+    await sandbox?.close();
+  });
+  const started = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('The simulated IBM i is not started: use it inside a test.');
+    return v;
+  };
+  return {
+    get sandbox() {
+      return started(sandbox);
+    },
+    get admin() {
+      return started(admin);
+    },
+  };
 }

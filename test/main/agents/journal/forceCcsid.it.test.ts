@@ -10,16 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Entity } from '../../../../shared/controlApi';
 import type { JournalConfiguration } from '../../../../shared/agents/journal';
-import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import { tableKey } from '../../../../main/agents/source';
 import type { RefusedRow } from '../../../../main/agents/spi';
 import type { Target } from '../../../../main/agents/target';
 import type { RunnerEvent } from '../../../../main/runner/events';
-import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
-import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
 import {
+  ibmiLibrarySession,
   journalConfiguration,
   journalEntity,
   journalRunner,
@@ -28,8 +26,7 @@ import {
 import { eitherReplica, sqliteRows } from '../../../helpers/eitherReplica';
 
 const LIB = 'FORCED';
-let sandbox: SandboxIbmi;
-let admin: IbmiConnection;
+const suite = ibmiLibrarySession(LIB);
 
 /** 273 bytes of a text, blank-padded (0x40) to a CHAR's length. */
 const padded = (hex: string, length: number) => Buffer.from(hex.padEnd(length * 2, '40'), 'hex');
@@ -44,12 +41,12 @@ const runner = (
   openTarget: () => Promise<Target>,
   events: RunnerEvent[],
   options: { configuration?: Partial<JournalConfiguration>; kept?: RefusedRow[] } = {},
-) => journalRunner(sandbox, pipeline, list, openTarget, events, { ...options, idleMs: 20 });
+) => journalRunner(suite.sandbox, pipeline, list, openTarget, events, { ...options, idleMs: 20 });
 
 /** The journal agent's checks of `list`, by id, from a source opened for them alone. */
 async function checksOf(pipeline: string, list: Entity[]): Promise<Map<string, CheckResult>> {
   const source = await openJournalSource({
-    credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
+    credentials: sandboxIbmiCredentials(suite.sandbox, { syncLibrary: pipeline.toUpperCase() }),
     configuration: journalConfiguration(),
     pipelineId: pipeline,
     agentId: 'src',
@@ -61,16 +58,6 @@ async function checksOf(pipeline: string, list: Entity[]): Promise<Map<string, C
     await source.close();
   }
 }
-
-beforeAll(async () => {
-  sandbox = await startSandboxIbmi({ seed: true });
-  admin = await sandbox.connect({ ...SEED_ADMIN });
-  await admin.query(`CREATE SCHEMA ${LIB}`);
-});
-afterAll(async () => {
-  await admin?.close();
-  await sandbox?.close();
-});
 
 describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) => {
   const pipeline = label === 'SQLite' ? 'FORCESQ' : 'FORCEPG';
@@ -86,41 +73,41 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) =
 
   beforeAll(async () => {
     await open();
-    await admin.query(
+    await suite.admin.query(
       `CREATE TABLE ${LIB}.${bits} (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(10) FOR BIT DATA NOT NULL, ` +
         `NOTE VARCHAR(20) FOR BIT DATA, TAG BINARY(2))`,
     );
-    await admin.query(
+    await suite.admin.query(
       `CREATE TABLE ${LIB}.${wrong} (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(10) CCSID 37 NOT NULL, ` +
         `CITY VARCHAR(20) CCSID 37)`,
     );
     for (const file of [bits, wrong])
-      await admin.command(`CHGJRNOBJ OBJ((${LIB}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
-    await admin.query(
+      await suite.admin.command(`CHGJRNOBJ OBJ((${LIB}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    await suite.admin.query(
       `INSERT INTO ${LIB}.${bits} VALUES (1, X'${padded(GRUESSE, 10).toString('hex')}', X'${MUELLER}', X'0102')`,
     );
-    const physical = sandbox.system.file(LIB, wrong);
+    const physical = suite.sandbox.system.file(LIB, wrong);
     if (!physical) throw new Error(`no file ${wrong}`);
-    sandbox.system.writeFromProgram(physical, { ID: 1, NAME: padded(MUELLER, 10), CITY: 'Köln' });
+    suite.sandbox.system.writeFromProgram(physical, { ID: 1, NAME: padded(MUELLER, 10), CITY: 'Köln' });
   });
   afterAll(close);
 
   it('copies, then streams, the text in the forced CCSID; the file tag is kept for BINARY', async () => {
     // SQL reads the wrongly tagged column by its tag, as a query tool shows it: 37's characters.
-    const [asTagged] = await admin.query(`SELECT NAME FROM ${LIB}.${wrong} WHERE ID = 1`);
+    const [asTagged] = await suite.admin.query(`SELECT NAME FROM ${LIB}.${wrong} WHERE ID = 1`);
     expect(asTagged?.NAME).toBe('M}ller    ');
     const events: RunnerEvent[] = [];
     await runner(pipeline, entities(), target, events).runUntilCaughtUp();
     expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
 
     // Through the journal: a row inserted by SQL, a row a program wrote, a column updated.
-    await admin.query(
+    await suite.admin.query(
       `INSERT INTO ${LIB}.${bits} VALUES (2, X'${padded(KOELN, 10).toString('hex')}', NULL, X'FFFE')`,
     );
-    await admin.query(`UPDATE ${LIB}.${bits} SET NOTE = X'${STRASSE}' WHERE ID = 1`);
-    const physical = sandbox.system.file(LIB, wrong);
+    await suite.admin.query(`UPDATE ${LIB}.${bits} SET NOTE = X'${STRASSE}' WHERE ID = 1`);
+    const physical = suite.sandbox.system.file(LIB, wrong);
     if (!physical) throw new Error(`no file ${wrong}`);
-    sandbox.system.writeFromProgram(physical, { ID: 2, NAME: padded(GRUESSE, 10), CITY: 'Zürich' });
+    suite.sandbox.system.writeFromProgram(physical, { ID: 2, NAME: padded(GRUESSE, 10), CITY: 'Zürich' });
     await runner(pipeline, entities(), target, events).runUntilCaughtUp();
     expect(events.filter((e) => e.kind === 'failed' || e.kind === 'rows-refused')).toEqual([]);
 
@@ -157,7 +144,9 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('forceCcsid into %s', (label) =
 
 describe('an override that does not fit its file', () => {
   it('is refused at the checks and at Start, naming the column, the value and the rule', async () => {
-    await admin.query(`CREATE TABLE ${LIB}.MISFIT (ID INTEGER NOT NULL PRIMARY KEY, AMOUNT DECIMAL(9,2))`);
+    await suite.admin.query(
+      `CREATE TABLE ${LIB}.MISFIT (ID INTEGER NOT NULL PRIMARY KEY, AMOUNT DECIMAL(9,2))`,
+    );
     const list = [journalEntity({ schema: LIB, table: 'MISFIT' }, { forceCcsid: { AMOUNT: 273 } })];
     const rule = `${LIB}.MISFIT forceCcsid.AMOUNT = 273: AMOUNT is DECIMAL(9,2); a CCSID is forced on CHAR, VARCHAR, BINARY and VARBINARY columns`;
     const check = (await checksOf('misfit', list)).get('ccsid-overrides');
@@ -176,11 +165,11 @@ describe('bytes the forced CCSID has no character for', () => {
   const file = 'KANA';
   const ref = { schema: LIB, table: file };
   beforeAll(async () => {
-    await admin.query(
+    await suite.admin.query(
       `CREATE TABLE ${LIB}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME CHAR(4) FOR BIT DATA)`,
     );
-    await admin.command(`CHGJRNOBJ OBJ((${LIB}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
-    await admin.query(`INSERT INTO ${LIB}.${file} VALUES (1, X'81828384'), (2, X'8157837F')`);
+    await suite.admin.command(`CHGJRNOBJ OBJ((${LIB}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    await suite.admin.query(`INSERT INTO ${LIB}.${file} VALUES (1, X'81828384'), (2, X'8157837F')`);
   });
 
   it('keeps the copied row aside with its bytes, and a journaled one too; the checks warn', async () => {
@@ -208,7 +197,7 @@ describe('bytes the forced CCSID has no character for', () => {
     expect(Buffer.from(kept[0]?.raw ?? []).toString('hex')).toBe('8157837f');
 
     // Through the journal, the record image's bytes: kept aside as well, the good row applied.
-    await admin.query(`INSERT INTO ${LIB}.${file} VALUES (3, X'57818283'), (4, X'84838281')`);
+    await suite.admin.query(`INSERT INTO ${LIB}.${file} VALUES (3, X'57818283'), (4, X'84838281')`);
     const second = run();
     await second.runUntilCaughtUp();
     expect(second.failure).toBeNull();

@@ -5,21 +5,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
 import type { JournalConfiguration } from '../../../../shared/agents/journal';
-import { cellText, type IbmiConnection } from '../../../../lib/ibmi/connection';
+import { cellText } from '../../../../lib/ibmi/connection';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import type { Target } from '../../../../main/agents/target';
 import type { RunnerEvent } from '../../../../main/runner/events';
-import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
-import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
-import { journalEntity, journalRunner } from '../../../helpers/journal';
+import { ibmiLibrarySession, journalEntity, journalRunner } from '../../../helpers/journal';
 import { eitherReplica } from '../../../helpers/eitherReplica';
 
 const LIB = 'STARTAT';
-let sandbox: SandboxIbmi;
-let admin: IbmiConnection;
+const suite = ibmiLibrarySession(LIB);
 
 const runner = (
   pipeline: string,
@@ -27,14 +24,14 @@ const runner = (
   openTarget: () => Promise<Target>,
   events: RunnerEvent[],
   configuration: Partial<JournalConfiguration>,
-) => journalRunner(sandbox, pipeline, list, openTarget, events, { configuration, idleMs: 20 });
+) => journalRunner(suite.sandbox, pipeline, list, openTarget, events, { configuration, idleMs: 20 });
 
 /** The insert entries (R PT) of a file: each one's local time, its position and the key it wrote. */
-async function insertsOf(file: string) {
-  const rows = await admin.query(
+async function insertsOf(library: string, file: string) {
+  const rows = await suite.admin.query(
     'SELECT ENTRY_TIMESTAMP, SEQUENCE_NUMBER, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, ENTRY_DATA ' +
       "FROM TABLE(QSYS2.DISPLAY_JOURNAL(?, 'QSQJRN', '', '*CURCHAIN', NULL, NULL, 'R', 'PT', ?, ?)) X ORDER BY SEQUENCE_NUMBER",
-    [LIB, LIB, file],
+    [library, library, file],
   );
   return rows.map((r) => {
     const data = r.ENTRY_DATA as Uint8Array;
@@ -46,16 +43,6 @@ async function insertsOf(file: string) {
   });
 }
 
-beforeAll(async () => {
-  sandbox = await startSandboxIbmi({ seed: true });
-  admin = await sandbox.connect({ ...SEED_ADMIN });
-  await admin.query(`CREATE SCHEMA ${LIB}`);
-});
-afterAll(async () => {
-  await admin?.close();
-  await sandbox?.close();
-});
-
 describe.each(['SQLite', 'PostgreSQL'] as const)('startAt into %s', (label) => {
   const file = label === 'SQLite' ? 'ORDSQ' : 'ORDPG';
   const ref = { schema: LIB, table: file };
@@ -63,12 +50,15 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('startAt into %s', (label) => {
   let inserts: Awaited<ReturnType<typeof insertsOf>>;
 
   beforeAll(async () => {
-    await admin.query(`CREATE TABLE ${LIB}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(10))`);
-    await admin.command(`CHGJRNOBJ OBJ((${LIB}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
-    for (const id of [1, 2]) await admin.query(`INSERT INTO ${LIB}.${file} VALUES (?, ?)`, [id, `n${id}`]);
-    await admin.query(`UPDATE ${LIB}.${file} SET NAME = 'two' WHERE ID = 2`);
-    await admin.query(`INSERT INTO ${LIB}.${file} VALUES (3, 'n3')`);
-    inserts = await insertsOf(file);
+    await suite.admin.query(
+      `CREATE TABLE ${LIB}.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(10))`,
+    );
+    await suite.admin.command(`CHGJRNOBJ OBJ((${LIB}/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    for (const id of [1, 2])
+      await suite.admin.query(`INSERT INTO ${LIB}.${file} VALUES (?, ?)`, [id, `n${id}`]);
+    await suite.admin.query(`UPDATE ${LIB}.${file} SET NAME = 'two' WHERE ID = 2`);
+    await suite.admin.query(`INSERT INTO ${LIB}.${file} VALUES (3, 'n3')`);
+    inserts = await insertsOf(LIB, file);
     expect(inserts.map((i) => i.key)).toEqual([1, 2, 3]);
   });
 
@@ -91,10 +81,10 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('startAt into %s', (label) => {
       const expected = keys.map((k) => [k, k === 2 ? 'two' : `n${k}`]);
       expect(await replica.rows(file.toLowerCase(), '"ID", "NAME"')).toEqual(expected);
 
-      await admin.query(`INSERT INTO ${LIB}.${file} VALUES (4, 'n4')`);
+      await suite.admin.query(`INSERT INTO ${LIB}.${file} VALUES (4, 'n4')`);
       await runner(pipeline, list, replica.target, events, configuration).runUntilCaughtUp();
       expect(await replica.rows(file.toLowerCase(), '"ID", "NAME"')).toEqual([...expected, [4, 'n4']]);
-      await admin.query(`DELETE FROM ${LIB}.${file} WHERE ID = 4`);
+      await suite.admin.query(`DELETE FROM ${LIB}.${file} WHERE ID = 4`);
     } finally {
       await replica.close();
     }
@@ -115,22 +105,17 @@ describe('a point the journal cannot give is refused', () => {
 
   beforeAll(async () => {
     // Its own library, so its journal's receivers can be deleted without touching the others.
-    await admin.query('CREATE SCHEMA GONELIB');
-    await admin.query(`CREATE TABLE GONELIB.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(10))`);
-    await admin.command(`CHGJRNOBJ OBJ((GONELIB/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
-    await admin.query(`INSERT INTO GONELIB.${file} VALUES (1, 'old')`);
-    const rows = await admin.query(
-      "SELECT ENTRY_TIMESTAMP, SEQUENCE_NUMBER, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME FROM TABLE(QSYS2.DISPLAY_JOURNAL('GONELIB', 'QSQJRN', '', '*CURCHAIN', NULL, NULL, 'R', 'PT', '', '')) X",
+    await suite.admin.query('CREATE SCHEMA GONELIB');
+    await suite.admin.query(
+      `CREATE TABLE GONELIB.${file} (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(10))`,
     );
-    before = rows.map((r) => ({
-      time: cellText(r.ENTRY_TIMESTAMP).trim(),
-      position: `${cellText(r.JOURNAL_RECEIVER_LIBRARY).trim()}/${cellText(r.JOURNAL_RECEIVER_NAME).trim()}/${Number(r.SEQUENCE_NUMBER)}`,
-      key: 1,
-    }));
+    await suite.admin.command(`CHGJRNOBJ OBJ((GONELIB/${file} *FILE)) ATR(*IMAGES) IMAGES(*BOTH)`);
+    await suite.admin.query(`INSERT INTO GONELIB.${file} VALUES (1, 'old')`);
+    before = await insertsOf('GONELIB', file);
     const [old] = before;
-    await admin.command('CHGJRN JRN(GONELIB/QSQJRN) JRNRCV(*GEN)');
-    await admin.query(`INSERT INTO GONELIB.${file} VALUES (2, 'new')`);
-    await admin.command(`DLTJRNRCV JRNRCV(${old?.position.split('/').slice(0, 2).join('/')})`);
+    await suite.admin.command('CHGJRN JRN(GONELIB/QSQJRN) JRNRCV(*GEN)');
+    await suite.admin.query(`INSERT INTO GONELIB.${file} VALUES (2, 'new')`);
+    await suite.admin.command(`DLTJRNRCV JRNRCV(${old?.position.split('/').slice(0, 2).join('/')})`);
   });
 
   it('a position in a deleted receiver, naming the earliest entry held', async () => {
