@@ -12,7 +12,8 @@ import {
 } from '../../../lib/ibmi/connection';
 import { BINARY_CCSID, ccsidKind } from '../../../lib/ibmi/ccsid';
 import { fieldLength, sqlTypeName, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
-import type { ColumnShape, TableRef } from '../source';
+import type { Entity } from '../../../shared/controlApi';
+import { tableKey, type ColumnShape, type TableRef } from '../source';
 
 export interface FileLayout {
   /** As the entity writes it; `library` and `file` are its system names. */
@@ -360,4 +361,29 @@ export async function dspffdLayouts(
     const found = fields.get(`${library}/${file}`);
     return found ? [layoutOf(ref, found, keys, members)] : [];
   });
+}
+
+/** A file whose rows the entity does not identify: no primary key and no key chosen, or an unknown column. */
+export class UnkeyedFile extends Error {}
+
+/** How an entity's row identification keys the file's rows; UnkeyedFile when it cannot. */
+export function rowIdentity(
+  layout: FileLayout,
+  chosen: Entity['rowIdentification'] | undefined,
+): string[] | 'rrn' {
+  const id = chosen ?? { kind: 'primaryKey' as const };
+  if (id.kind === 'rrn') return 'rrn';
+  if (id.kind === 'logicalKey') {
+    const unknown = unknownColumns(layout, id.columns).map((c) => c.toUpperCase());
+    if (unknown.length > 0)
+      throw new UnkeyedFile(
+        `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}; choose its key again in the pipeline's Tables`,
+      );
+    return id.columns.map((c) => c.toUpperCase());
+  }
+  if (layout.primaryKey.length === 0)
+    throw new UnkeyedFile(
+      `${tableKey(layout.ref)} has no primary key: identify its rows by a logical key (any columns, all allowed) or by RRN in the pipeline's Tables`,
+    );
+  return layout.primaryKey;
 }

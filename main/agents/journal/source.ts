@@ -41,7 +41,8 @@ import {
   catalogLayouts,
   dspffdLayouts,
   membersRead,
-  unknownColumns,
+  rowIdentity,
+  UnkeyedFile,
   unsupportedColumns,
   type FileLayout,
 } from './layout';
@@ -76,9 +77,6 @@ import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
 import { journalBacklog, ReadingRate, receiversNeeded } from './backlog';
-
-/** A file whose rows the entity does not identify: no primary key and no key chosen, or an unknown column. */
-class UnkeyedFile extends Error {}
 
 export interface JournalSourceOptions {
   credentials: JournalHostCredentials;
@@ -259,21 +257,7 @@ export class JournalSource implements SourceAgent {
 
   /** How the entity identifies the file's rows; UnkeyedFile when it cannot. */
   private identify(layout: FileLayout): string[] | 'rrn' {
-    const id = this.entity(layout.ref)?.rowIdentification ?? { kind: 'primaryKey' as const };
-    if (id.kind === 'rrn') return 'rrn';
-    if (id.kind === 'logicalKey') {
-      const unknown = unknownColumns(layout, id.columns).map((c) => c.toUpperCase());
-      if (unknown.length > 0)
-        throw new UnkeyedFile(
-          `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}; choose its key again in the pipeline's Tables`,
-        );
-      return id.columns.map((c) => c.toUpperCase());
-    }
-    if (layout.primaryKey.length === 0)
-      throw new UnkeyedFile(
-        `${tableKey(layout.ref)} has no primary key: identify its rows by a logical key (any columns, all allowed) or by RRN in the pipeline's Tables`,
-      );
-    return layout.primaryKey;
+    return rowIdentity(layout, this.entity(layout.ref)?.rowIdentification);
   }
 
   /**
