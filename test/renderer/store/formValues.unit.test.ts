@@ -36,6 +36,7 @@ describe('form values', () => {
       provenanceTransaction: '',
       snapshotMode: 'initial',
       snapshotChunkRows: '10000',
+      startAt: '',
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
       maxExceptions: '1000',
