@@ -6,6 +6,7 @@
 import { pipelineSettings } from '../../shared/agents/common';
 import { verifyTotals, type VerifyReport } from '../../shared/verify';
 import { AgentConnectionError } from '../agents/connectionError';
+import { StartUnavailable } from '../agents/startPoint';
 import { tableKey, type ChangeBatch, type SourceAgent } from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
 import type { TableStop } from './copies';
@@ -109,7 +110,10 @@ export class RunContext {
 
   /** The source's and the target's verdicts on an error (the plugins', before either has opened). */
   readonly classify: ErrorClassifier = (error) =>
-    [...this.classifiers, this.o.classifyError].map((c) => c?.(error)).find((v) => v !== undefined);
+    // A start point the source no longer holds stays so until the DBA changes startAt.
+    error instanceof StartUnavailable
+      ? 'permanent'
+      : [...this.classifiers, this.o.classifyError].map((c) => c?.(error)).find((v) => v !== undefined);
 
   /** Whether a failure is one table's own (a refusal no retry heals) and the setting lets that table stop alone. */
   tableOwn(error: unknown): boolean {

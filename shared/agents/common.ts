@@ -58,6 +58,10 @@ export const snapshotMode = choice({
   default: 'initial',
 });
 
+/** A time as a source's `startAt` takes one, on the source's clock or with a zone. */
+export const START_AT_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?$/;
+
 export const snapshotChunkRows = integer({
   label: 'Snapshot chunk (rows)',
   help:

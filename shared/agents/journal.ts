@@ -18,6 +18,7 @@ import {
   password,
   pipelineFields,
   provenanceColumn,
+  START_AT_TIME,
 } from './common';
 
 export const DATE_FORMATS = ['julian', 'mdy', 'dmy', 'ymd', 'usa', 'iso', 'eur', 'jis'] as const;
@@ -34,9 +35,6 @@ const advanced = 'advanced' as const;
 
 /** A journal position as the agent writes one: LIBRARY/RECEIVER/SEQUENCE. */
 export const JOURNAL_POSITION = /^([A-Z$#@][A-Z0-9_$#@]{0,9})\/([A-Z$#@][A-Z0-9_$#@]{0,9})\/(\d{1,20})$/;
-/** A time as `startAt` takes one, with an optional zone. */
-export const START_AT_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?$/;
 const START_AT = new RegExp(`${JOURNAL_POSITION.source}|${START_AT_TIME.source}`);
 
 /** The files the agent makes and deletes in its sync library: DSPJRN's and DSPFFD's outfiles. */

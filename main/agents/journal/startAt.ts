@@ -2,7 +2,8 @@
 // position, the entry itself included, or the first entry at or after a time, found through
 // QSYS2.DISPLAY_JOURNAL (a TIMESTAMP argument: no job date format to guess, unlike DSPJRN FROMTIME).
 // A point the journal no longer holds is refused with the earliest one it does, never moved.
-import { JOURNAL_POSITION, START_AT_TIME, type JournalConfiguration } from '../../../shared/agents/journal';
+import { JOURNAL_POSITION, type JournalConfiguration } from '../../../shared/agents/journal';
+import { isStartTime, localTimeOf, StartUnavailable } from '../startPoint';
 import { cellText, type IbmiConnection } from '../../../lib/ibmi/connection';
 import {
   chainIndex,
@@ -24,10 +25,7 @@ export type StartPoint =
   /** `local`: the IBM i's local time, "YYYY-MM-DD HH:MM:SS.ffffff", as journal entries carry it. */
   | { kind: 'time'; local: string; said: string };
 
-/** A start the journal cannot give: the reason names the earliest point it holds. */
-export class StartUnavailable extends Error {}
-
-const two = (n: number) => String(n).padStart(2, '0');
+export { StartUnavailable };
 
 /** The configuration's point, checked at Start: a copy reads the table as it is now, so none with it. */
 export function startPointOf(
@@ -72,31 +70,9 @@ export async function startsIn(
 export function parseStartAt(text: string, utcOffsetMinutes: number): StartPoint {
   if (JOURNAL_POSITION.test(text))
     return { kind: 'position', position: parseJournalPosition(text), said: `journal position ${text}` };
-  const m = START_AT_TIME.exec(text);
-  if (!m) throw new StartUnavailable(`startAt "${text}" is neither a journal position nor a time.`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
-  const fraction = (m[7] ?? '').padEnd(6, '0');
-  const zone = m[8];
-  const asUtc = Date.UTC(year ?? 0, (month ?? 1) - 1, day, hour, minute, second);
-  const check = new Date(asUtc);
-  if (check.getUTCMonth() !== (month ?? 1) - 1 || check.getUTCDate() !== day || (hour ?? 0) > 23)
-    throw new StartUnavailable(`startAt "${text}" is no date and time of the calendar.`);
-  const zoneMinutes =
-    zone === undefined || zone === 'Z'
-      ? 0
-      : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  // Without a zone the time is the IBM i's own; with one, the same instant in its local time.
-  const local = new Date(
-    zone === undefined ? asUtc : asUtc - zoneMinutes * 60_000 + utcOffsetMinutes * 60_000,
-  );
-  const stamp =
-    `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ` +
-    `${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}.${fraction}`;
-  return {
-    kind: 'time',
-    local: stamp,
-    said: `${text}${zone === undefined ? " (the IBM i's local time)" : ''}`,
-  };
+  if (!isStartTime(text))
+    throw new StartUnavailable(`startAt "${text}" is neither a journal position nor a time.`);
+  return { kind: 'time', ...localTimeOf(text, utcOffsetMinutes, "the IBM i's local time") };
 }
 
 /** Reading from `restart` inclusive: the entry before it counts as applied. */
