@@ -1,8 +1,23 @@
 // The change-tracking agent: SQL Server read through Change Tracking.
 import { z } from 'zod';
-import { boolean, integer, optionalIdentifier, optionalText, text } from '../config/fields';
+import {
+  boolean,
+  integer,
+  optionalIdentifier,
+  optionalPatternText,
+  optionalText,
+  text,
+} from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, host, maskSalt, maxConnectionsCount, password, pipelineFields } from './common';
+import {
+  connectionName,
+  host,
+  maskSalt,
+  maxConnectionsCount,
+  password,
+  pipelineFields,
+  START_AT_TIME,
+} from './common';
 
 /** Why a table without a primary key cannot be chosen: said by the catalogue and the picker alike. */
 export const CHANGE_TRACKING_KEYLESS =
@@ -38,6 +53,10 @@ export const changeTrackingHostCredentials = section({
   }),
 });
 
+/** A change-tracking version as `startAt` takes one: CHANGE_TRACKING_CURRENT_VERSION() is a bigint. */
+export const CT_VERSION = /^\d{1,19}$/;
+const CT_START_AT = new RegExp(`${CT_VERSION.source}|${START_AT_TIME.source}`);
+
 export const changeTrackingConfiguration = section({
   id: 'configuration',
   title: 'Agent settings',
@@ -70,6 +89,21 @@ export const changeTrackingConfiguration = section({
       min: 5,
       max: 95,
       default: 25,
+    }),
+    startAt: optionalPatternText({
+      label: 'Start at',
+      help:
+        'Where tables without a position start, with snapshot mode "never": a change-tracking version (the ' +
+        'changes committed after it, as CHANGETABLE(CHANGES …, version) reads them: the version a position ' +
+        "shows), or a time (YYYY-MM-DD HH:MM:SS in the server's local time, or with Z or an offset such as " +
+        '+01:00), from the first transaction committed at or after it (sys.dm_tran_commit_table, which needs ' +
+        'VIEW SERVER STATE or VIEW SERVER PERFORMANCE STATE). Change Tracking keeps no history: each key ' +
+        'changed since is applied with its current row. Left out: from the current version. A version older ' +
+        "than a table's minimum valid version is refused with the earliest one.",
+      max: 40,
+      pattern: CT_START_AT,
+      patternRule: 'a change-tracking version (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      group: 'advanced',
     }),
     ...pipelineFields,
   }),

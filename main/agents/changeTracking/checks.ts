@@ -61,7 +61,9 @@ export async function runChecks(
     )),
   );
   results.push(
-    ...(await orFailed([COMMIT_TIMES_CHECK], async () => [await commitTimeCheck(pool, credentials)])),
+    ...(await orFailed([COMMIT_TIMES_CHECK], async () => [
+      await commitTimeCheck(pool, credentials, configuration.startAt),
+    ])),
   );
   if (!catalog.readable) {
     const why = 'The login cannot read the catalogue views (see the schemas catalogue check).';

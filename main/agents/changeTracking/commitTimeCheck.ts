@@ -5,14 +5,17 @@
 import type sql from 'mssql';
 import type { ChangeTrackingHostCredentials } from '../../../shared/agents/changeTracking';
 import type { CheckResult } from '../../../shared/controlApi';
-import { passed, warning } from '../checkResults';
+import { failed, passed, warning } from '../checkResults';
+import { isStartTime } from '../startPoint';
 import { bracket } from '../drivers/mssql/names';
 
 export const COMMIT_TIMES_CHECK = 'commit-times';
 
+/** Without the permission a time-based `startAt` cannot be placed: then the check fails, Start refuses. */
 export async function commitTimeCheck(
   pool: sql.ConnectionPool,
   c: ChangeTrackingHostCredentials,
+  startAt?: string,
 ): Promise<CheckResult> {
   // Before 2022 the newer permission is unknown and answers NULL: either one granted is enough.
   const { recordset } = await pool
@@ -24,14 +27,26 @@ export async function commitTimeCheck(
   if (row?.state === 1 || row?.perf === 1)
     return passed(COMMIT_TIMES_CHECK, 'The login reads commit times live (sys.dm_tran_commit_table).');
   const login = bracket(c.username);
+  const remedy =
+    'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
+    'on earlier versions VIEW SERVER STATE. Then test again.';
+  const grant = `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`;
+  if (startAt !== undefined && isStartTime(startAt))
+    return failed(
+      COMMIT_TIMES_CHECK,
+      `startAt = "${startAt}" is a time, found through sys.dm_tran_commit_table, which the login "${c.username}" ` +
+        'reads only up to the last CHECKPOINT (it holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE ' +
+        'STATE): the start point would be a guess, so Start refuses it.',
+      `${remedy} Or set startAt to a change-tracking version.`,
+      grant,
+    );
   return warning(
     COMMIT_TIMES_CHECK,
     `The login "${c.username}" holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE, so ` +
       'sys.dm_tran_commit_table shows it a commit only after the next CHECKPOINT. Changes still replicate, ' +
       'but the commit time column, the source lag and the retention warning are empty (null) for the ' +
       'newest changes until then.',
-    'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
-      'on earlier versions VIEW SERVER STATE. Then test again.',
-    `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`,
+    remedy,
+    grant,
   );
 }

@@ -27,6 +27,7 @@ import type { FilterExpr } from '../../../shared/rowFilter';
 import { pushdownSql } from '../filterPushdown';
 import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
+import { ctStartPointOf, currentVersions, startVersions, type CtStartPoint } from './startAt';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, qualified } from '../drivers/mssql/names';
 import { keyCounts, PendingKeys, upperBound, type KeyCount } from './pendingKeys';
@@ -104,16 +105,18 @@ export const changeTrackingContext = (pipelineId: string): Buffer => Buffer.from
 export async function openChangeTrackingSource(
   o: ChangeTrackingSourceOptions,
 ): Promise<ChangeTrackingSource> {
+  // A point beside a copy, or one that names nothing, is refused before a connection is made.
+  const startPoint = ctStartPointOf(o.configuration);
   // Changes are read on a session of their own (pendingKeys.ts), one of the configured connections.
   const connections = o.credentials.maxConnectionsCount;
-  if (connections < 2) return new ChangeTrackingSource(o, await openPool(o.credentials));
+  if (connections < 2) return new ChangeTrackingSource(o, startPoint, await openPool(o.credentials));
   // Both at once: a server 30 ms away costs a round trip per step of each sign-on.
   const [pool, reader] = await Promise.allSettled([
     openPool({ ...o.credentials, maxConnectionsCount: connections - 1 }),
     openPool({ ...o.credentials, maxConnectionsCount: 1 }),
   ]);
   if (pool.status === 'fulfilled' && reader.status === 'fulfilled') {
-    return new ChangeTrackingSource(o, pool.value, reader.value);
+    return new ChangeTrackingSource(o, startPoint, pool.value, reader.value);
   }
   for (const opened of [pool, reader]) if (opened.status === 'fulfilled') await opened.value.close();
   throw pool.status === 'rejected' ? pool.reason : (reader as PromiseRejectedResult).reason;
@@ -128,6 +131,7 @@ export class ChangeTrackingSource implements SourceAgent {
 
   constructor(
     private readonly o: ChangeTrackingSourceOptions,
+    private readonly startPoint: CtStartPoint | undefined,
     readonly pool: sql.ConnectionPool,
     /**
      * The session changes are read on: one connection, so the pending keys' temporary tables stay
@@ -254,6 +258,20 @@ export class ChangeTrackingSource implements SourceAgent {
     options: { snapshotChunkRows?: number } = {},
   ): Promise<{ position: string; rows: number }> {
     return readWhole(this, table, onRows, options);
+  }
+
+  /** Where tables started without a copy begin, in words, when the configuration names a point. */
+  get startsFrom(): string | undefined {
+    return this.startPoint?.said;
+  }
+
+  /**
+   * Where tables without a copy start, by table key: the configuration's point once every table can
+   * give its changes from there, else the current version; one statement per 250 tables.
+   */
+  snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
+    const run = this.runOn(() => this.pool.request());
+    return this.startPoint ? startVersions(run, tables, this.startPoint) : currentVersions(run, tables);
   }
 
   async snapshotStart(table: TableRef): Promise<string> {

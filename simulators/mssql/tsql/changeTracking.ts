@@ -302,6 +302,8 @@ export function cleanup(db: DatabaseHandle, now: Date): void {
   const cutoff = new Date(
     now.getTime() - s.retentionPeriod * (UNIT_MS[s.retentionUnits] ?? UNIT_MS.DAYS ?? 0),
   ).toISOString();
+  // "sys.dm_tran_commit_table": its rows are cleaned up by the same retention as the changes.
+  db.db.prepare('DELETE FROM __ct_commits WHERE commit_time < ?').run(cutoff.replace('T', ' ').slice(0, 23));
   const tables = db.db.prepare<[], { object_id: bigint }>('SELECT object_id FROM __ct_tables').all();
   for (const { object_id } of tables) {
     const side = sideTable(Number(object_id));
