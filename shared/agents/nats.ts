@@ -1,9 +1,17 @@
 // The NATS JetStream target: each change as a Debezium change event on a stream (docs/nats-jetstream.md).
 // Connection first (servers, TLS, one way to sign on), then the stream and the envelope.
 import { z } from 'zod';
-import { boolean, choice, integer, optionalSecret, optionalText, patternText } from '../config/fields';
+import {
+  boolean,
+  choice,
+  integer,
+  optionalSecret,
+  optionalPatternText,
+  optionalText,
+  patternText,
+} from '../config/fields';
 import { section } from '../config/section';
-import { connectionName, pipelineFields } from './common';
+import { connectionName, pipelineFields, START_AT_TIME } from './common';
 
 /** Servers as `host:port` or `nats://`/`tls://` URLs, comma-separated. */
 const SERVER = String.raw`\s*(?:(?:nats|tls)://)?[A-Za-z0-9.[\]:_-]+\s*`;
@@ -72,6 +80,10 @@ export const MIN_DUPLICATE_WINDOW_SECONDS = 120;
 const PREFIX = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 /** JetStream's stream names: no spaces, dots, wildcards or path separators. */
 const STREAM = /^[A-Za-z0-9_-]+$/;
+
+/** A stream sequence as `startAt` takes one (JetStream's sequences fit a JavaScript number). */
+export const STREAM_SEQUENCE = /^[1-9]\d{0,14}$/;
+const NATS_START_AT = new RegExp(`${STREAM_SEQUENCE.source}|${START_AT_TIME.source}`);
 
 export const natsConfiguration = section({
   id: 'configuration',
@@ -181,6 +193,19 @@ export const natsConfiguration = section({
       min: 3,
       max: 3600,
       default: 15,
+    }),
+    startAt: optionalPatternText({
+      label: 'Start at (apply)',
+      help:
+        'As a source, with snapshot mode "never": where tables without a position start: a stream sequence ' +
+        '(that event the first applied), or a time (YYYY-MM-DD HH:MM:SS in UTC, as JetStream stamps ' +
+        'messages, or with Z or an offset such as +01:00), from the first event at or after it. Left out: ' +
+        "from each table's last copy on the stream. A point the stream no longer holds (its limits " +
+        'discarded it) is refused with the first one it does.',
+      max: 40,
+      pattern: NATS_START_AT,
+      patternRule: 'a stream sequence (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      group: 'advanced',
     }),
     ...pipelineFields,
   }),

@@ -45,6 +45,7 @@ import { escapeToken, joinedName, tableSubject } from './subjects';
 import { MinuteRate } from './minuteRate';
 import { changeOfEvent } from './changeOfEvent';
 import { TableReader } from './tableReader';
+import { streamStart, streamStartPointOf, type StreamStartPoint } from './startAt';
 
 export interface NatsSourceOptions {
   credentials: NatsHostCredentials;
@@ -80,15 +81,18 @@ export class NatsSource implements SourceAgent {
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly leases: Leases,
+    private readonly startPoint: StreamStartPoint | undefined,
   ) {}
 
   static async open(o: NatsSourceOptions): Promise<NatsSource> {
+    // A point beside a copy, or one that names nothing, is refused before a connection is made.
+    const startPoint = streamStartPointOf(o.configuration);
     const nc = await openNats(o.credentials, `cdc-admin apply ${o.pipelineId}`);
     try {
       const jsm = await jetstreamManager(nc);
       const engineId = o.engineId ?? randomUUID();
       const leases = await Leases.open(nc, o.configuration.stream, engineId, o.configuration.leaseSeconds);
-      return new NatsSource(o, nc, jetstream(nc), jsm, leases);
+      return new NatsSource(o, nc, jetstream(nc), jsm, leases, startPoint);
     } catch (e) {
       await nc.close();
       if (/permissions violation|authorization/i.test((e as Error).message))
@@ -191,6 +195,24 @@ export class NatsSource implements SourceAgent {
 
   countRows(): Promise<number> {
     return Promise.resolve(0);
+  }
+
+  /** Where tables started without a copy begin, in words, when the configuration names a point. */
+  get startsFrom(): string | undefined {
+    return this.startPoint?.said;
+  }
+
+  /** Where tables without a copy start: the configuration's point (one place for all), else each one's copy. */
+  async snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
+    const point = this.startPoint;
+    if (!point) {
+      const each = new Map<string, string>();
+      for (const t of tables) each.set(tableKey(t), await this.snapshotStart(t));
+      return each;
+    }
+    const subjects = `${this.o.configuration.subjectPrefix}.>`;
+    const position = String(await streamStart(this.js, this.jsm, this.stream, subjects, point));
+    return new Map(tables.map((t) => [tableKey(t), position]));
   }
 
   /** A copy replays the table from its last truncate event (the capture's copy), else from the start. */

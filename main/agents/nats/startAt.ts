@@ -1,0 +1,80 @@
+// Where the stream's tables without a position start when the configuration names a point (`startAt`):
+// a stream sequence, that event the first applied, or the first event at or after a time (JetStream
+// stamps each message in UTC). A point the stream's limits discarded is refused with the first it holds.
+import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { STREAM_SEQUENCE, type NatsConfiguration } from '../../../shared/agents/nats';
+import { isStartTime, localTimeOf, StartUnavailable } from '../startPoint';
+
+const CLOCK = 'UTC, as JetStream stamps messages';
+
+export type StreamStartPoint =
+  | { kind: 'sequence'; sequence: number; said: string }
+  /** `iso`: the instant in RFC 3339, to the microsecond. */
+  | { kind: 'time'; iso: string; said: string };
+
+/** The configuration's point, checked at Start: a copy replays the table's last copy, so none with it. */
+export function streamStartPointOf(configuration: NatsConfiguration): StreamStartPoint | undefined {
+  const { startAt, snapshotMode } = configuration;
+  if (startAt === undefined) return undefined;
+  if (snapshotMode !== 'never')
+    throw new StartUnavailable(
+      `startAt = "${startAt}" starts tables at a point of the stream, without a copy: it needs snapshotMode = "never" (it is "${snapshotMode}").`,
+    );
+  if (STREAM_SEQUENCE.test(startAt))
+    return { kind: 'sequence', sequence: Number(startAt), said: `stream sequence ${startAt}` };
+  if (!isStartTime(startAt))
+    throw new StartUnavailable(`startAt "${startAt}" is neither a stream sequence nor a time.`);
+  const { local, said } = localTimeOf(startAt, 0, CLOCK);
+  return { kind: 'time', iso: `${local.replace(' ', 'T')}Z`, said };
+}
+
+const when = (iso: string) => iso.replace('T', ' ').replace(/\.?\d*Z$/, ' UTC');
+
+/**
+ * The position (the last sequence taken as applied) tables under `subjects` start from at `point`:
+ * the stream's state in one request, and for a time one ephemeral consumer's first message.
+ */
+export async function streamStart(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  stream: string,
+  subjects: string,
+  point: StreamStartPoint,
+): Promise<number> {
+  const { state } = await jsm.streams.info(stream);
+  const held =
+    state.messages === 0
+      ? `stream ${stream} holds no event (it is at sequence ${state.last_seq})`
+      : `stream ${stream} holds events from sequence ${state.first_seq} (${when(state.first_ts)}) on`;
+  if (point.kind === 'sequence') {
+    if (point.sequence > state.last_seq + 1)
+      throw new StartUnavailable(
+        `${point.said} is ahead of stream ${stream}, which is at sequence ${state.last_seq}.`,
+      );
+    if (point.sequence < state.first_seq)
+      throw new StartUnavailable(
+        `${point.said} is no longer on the stream: ${held}; its limits discarded the older ones.`,
+      );
+    return point.sequence - 1;
+  }
+  const at = Date.parse(point.iso);
+  // Messages were discarded (the first kept is not sequence 1): the time must be after them.
+  const lostUntil = state.messages === 0 ? Date.parse(state.last_ts) : Date.parse(state.first_ts);
+  if (state.first_seq > 1 && at < lostUntil)
+    throw new StartUnavailable(
+      `${held}; the ones before were discarded by its limits, so events at ${point.said} cannot be read.`,
+    );
+  if (state.messages === 0 || at > Date.parse(state.last_ts)) return state.last_seq;
+  const consumer = await js.consumers.get(stream, {
+    filter_subjects: subjects,
+    deliver_policy: DeliverPolicy.StartTime,
+    opt_start_time: point.iso,
+    headers_only: true,
+  });
+  try {
+    const first = await consumer.next({ expires: 2000 });
+    return first ? first.seq - 1 : state.last_seq;
+  } finally {
+    await consumer.delete().catch(() => undefined);
+  }
+}
