@@ -115,6 +115,14 @@ export const EVENT_TEXT = {
     sentence: (d) => `${table(d)} starts without a snapshot${because(d)}`,
   },
   resnapshot: { label: 'Snapshot again', sentence: (d) => `${table(d)} is copied again${because(d)}` },
+  rewound: {
+    label: 'Rewound',
+    sentence: (d) => `Rewound ${n(d, 'tables')} ${d.tables === 1 ? 'table' : 'tables'} to ${text(d, 'to')}${because(d)}`,
+  },
+  'rewind-refused': {
+    label: 'Rewind refused',
+    sentence: (d) => `Rewind to ${text(d, 'to')} refused, nothing moved${because(d)}`,
+  },
   'schema-changed': {
     label: 'Columns changed',
     sentence: (d) => `Columns of ${table(d)} changed at the source${because(d)}`,

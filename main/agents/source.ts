@@ -224,6 +224,17 @@ export interface SourceAgent {
    */
   readonly startsFrom?: string;
   /**
+   * Where tables stand at a point the DBA names to rewind a running pipeline to, by table key: the
+   * point read as `startAt` is (a position of the source's kind, or a time), every table there. One
+   * the source no longer holds, or one after a table's `current` position, is refused
+   * (StartUnavailable) with the reason.
+   */
+  positionsAt?(
+    tables: readonly TableRef[],
+    point: string,
+    current: Checkpoint,
+  ): Promise<Map<string, string>>;
+  /**
    * Up to `limit` rows in the source's own key order after `cursor` (null: from the first row), read
    * by one statement. `next` is the cursor after the last row, or null when the table is read to its end.
    * With `rowFilter` (bound to the table's columns), the source may leave out rows the filter refuses,

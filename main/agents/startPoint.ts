@@ -45,3 +45,19 @@ export function localTimeOf(text: string, utcOffsetMinutes: number, clock: strin
 
 /** Whether `startAt` names a time rather than the source's own kind of position. */
 export const isStartTime = (text: string): boolean => START_AT_TIME.test(text);
+
+/**
+ * A rewind goes back: tables already before the point (their current position earlier) would skip
+ * the changes between, so the rewind is refused naming them.
+ */
+export function refuseForward(behind: readonly { table: string; at: string }[], said: string): void {
+  if (behind.length === 0) return;
+  const named = behind
+    .slice(0, 5)
+    .map((b) => `${b.table} (at ${b.at})`)
+    .join(', ');
+  throw new StartUnavailable(
+    `${said} is after where ${behind.length === 1 ? 'a table stands' : `${behind.length} tables stand`}: ${named}${behind.length > 5 ? ', …' : ''}. ` +
+      'A rewind goes back only: moving forward would skip the changes between.',
+  );
+}

@@ -130,6 +130,12 @@ export interface Target {
    * object per row (a copy writes millions). A target without it is given the chunk through `apply`.
    */
   applyCopy?(table: TargetTable, rows: readonly Row[], checkpoint: Checkpoint): Promise<void>;
+  /**
+   * Stores the rewound positions of `tables` (a rewind): a target that tells events apart by id (a
+   * stream's duplicate window) gives those tables a new epoch in the same write, so the events read
+   * again are sent again, not dropped as sent. A target without it stores them through `apply`.
+   */
+  rewind?(tables: readonly string[], checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;
   /** A target that is a stream: what it published and what the stream holds, for the cockpit. */
   streamFigures?(): Promise<StreamFigures>;

@@ -30,6 +30,10 @@ export type RunnerEvent =
   /** A table started from the source's current position without a copy (snapshot mode). */
   | { kind: 'snapshot-skipped'; table: string; position: string; reason: string }
   | { kind: 'resnapshot'; table: string; reason: string }
+  /** A rewind taken: `tables` read again from the point `to`, their changes re-applied. */
+  | { kind: 'rewound'; to: string; tables: number; reason: string }
+  /** A rewind the source cannot give (the point is gone, or names nothing): nothing moved. */
+  | { kind: 'rewind-refused'; to: string; reason: string }
   /** The table's columns changed at the source, and the target was altered to match. */
   | { kind: 'schema-changed'; table: string; reason: string }
   /** A change of the table's columns its schema-change policy kept from the target. */

@@ -83,6 +83,16 @@ export class PipelineRunner {
     return true;
   }
 
+  /**
+   * Every table with a position back to `to` (a position of the source's kind, or a time, as startAt
+   * reads it) at the next step, its changes since applied again; a `rewound` or `rewind-refused`
+   * event tells the outcome. A later request replaces one not yet taken.
+   */
+  requestRewind(to: string): void {
+    this.run.rewindTo = to;
+    this.wake?.();
+  }
+
   /** Stops a table's copy at the next step (its rows so far stay; its changes keep flowing). */
   cancelSnapshot(table: string): boolean {
     const copy = this.run.copies.snapshots().find((c) => c.table === table);

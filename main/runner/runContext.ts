@@ -41,6 +41,8 @@ export class RunContext {
   tables: TargetTable[] = [];
   entities: readonly RunnerEntity[];
   wantPause = false;
+  /** A rewind asked for (the point, as the DBA gave it), taken at the next step. */
+  rewindTo: string | null = null;
   wantStop = false;
   /** The entities changed while running: tables are described and prepared again at the next step. */
   reshaped = false;

@@ -13,6 +13,7 @@ import { applyAround } from './rowRefusals';
 import type { Restarted } from './tableCopies';
 import type { RunContext } from './runContext';
 import { reshape } from './shapeChanges';
+import { takeRewind } from './rewind';
 import { checkpointText, recordBacklog, startReadAhead } from './sourceFollow';
 import { droppedStop, dropAtTarget, recordStop, suspendTable } from './tableStops';
 
@@ -38,6 +39,7 @@ export async function step(run: RunContext): Promise<boolean> {
   const known = new Set(refs.map(tableKey));
   for (const t of [...stored.copies.keys()]) if (!known.has(t)) stored.copies.delete(t);
   await run.copies.takeRequests(ctx, stored);
+  await takeRewind(run, ctx, stored);
   const saved = { ...stored.positions };
   // Engines sharing the source: the positions as stored now, which this step's commit must still find.
   const storedNow = source.sharedAmongEngines === true ? await atTarget(target.loadCheckpoint()) : undefined;

@@ -28,6 +28,7 @@ import { pushdownSql } from '../filterPushdown';
 import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
 import { ctStartPointOf, currentVersions, startVersions, type CtStartPoint } from './startAt';
+import { refuseForward, StartUnavailable } from '../startPoint';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, qualified } from '../drivers/mssql/names';
 import { keyCounts, PendingKeys, upperBound, type KeyCount } from './pendingKeys';
@@ -272,6 +273,32 @@ export class ChangeTrackingSource implements SourceAgent {
   snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
     const run = this.runOn(() => this.pool.request());
     return this.startPoint ? startVersions(run, tables, this.startPoint) : currentVersions(run, tables);
+  }
+
+  /** A rewind: every table at the point, as startAt reads it; never forward past a table's position. */
+  async positionsAt(
+    tables: readonly TableRef[],
+    point: string,
+    current: Checkpoint,
+  ): Promise<Map<string, string>> {
+    const at = ctStartPointOf({ ...this.o.configuration, startAt: point, snapshotMode: 'never' });
+    if (!at) throw new StartUnavailable('A rewind needs a point.');
+    const positions = await startVersions(
+      this.runOn(() => this.pool.request()),
+      tables,
+      at,
+    );
+    refuseForward(
+      tables.flatMap((t) => {
+        const now = current[tableKey(t)];
+        const then = positions.get(tableKey(t));
+        return now !== undefined && then !== undefined && BigInt(then) > BigInt(now)
+          ? [{ table: tableKey(t), at: `version ${now}` }]
+          : [];
+      }),
+      at.said,
+    );
+    return positions;
   }
 
   async snapshotStart(table: TableRef): Promise<string> {

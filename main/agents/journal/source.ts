@@ -47,7 +47,7 @@ import {
   type FileLayout,
 } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
-import { startPointOf, startsIn, type StartPoint } from './startAt';
+import { parseStartAt, rewoundPositions, startPointOf, startsIn, type StartPoint } from './startAt';
 import {
   chainIndex,
   chainOrder,
@@ -359,6 +359,22 @@ export class JournalSource implements SourceAgent {
   /** Where tables without a copy start: the configuration's point, else their journals' ends. */
   snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
     return this.startsOf(tables, this.startPoint);
+  }
+
+  /** A rewind: every table at the point, as startAt reads it (startAt.ts, rewoundPositions). */
+  async positionsAt(
+    tables: readonly TableRef[],
+    point: string,
+    current: Checkpoint,
+  ): Promise<Map<string, string>> {
+    const journals = await this.journalsOf(tables);
+    return rewoundPositions(
+      this.c,
+      tables.map(tableKey),
+      journals,
+      parseStartAt(point, this.utcOffset),
+      current,
+    );
   }
 
   /** Their journals, then their receivers, in one query each; a point costs two queries a journal. */

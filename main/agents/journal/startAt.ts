@@ -3,10 +3,12 @@
 // QSYS2.DISPLAY_JOURNAL (a TIMESTAMP argument: no job date format to guess, unlike DSPJRN FROMTIME).
 // A point the journal no longer holds is refused with the earliest one it does, never moved.
 import { JOURNAL_POSITION, type JournalConfiguration } from '../../../shared/agents/journal';
-import { isStartTime, localTimeOf, StartUnavailable } from '../startPoint';
+import { isStartTime, localTimeOf, refuseForward, StartUnavailable } from '../startPoint';
 import { cellText, type IbmiConnection } from '../../../lib/ibmi/connection';
+import type { Checkpoint } from '../source';
 import {
   chainIndex,
+  chainOrder,
   journalEnd,
   journalKey,
   receiverChains,
@@ -15,7 +17,9 @@ import {
 } from './reader';
 import {
   formatJournalPosition,
+  formatPosition,
   parseJournalPosition,
+  parsePosition,
   type JournalPosition,
   type TablePosition,
 } from './position';
@@ -154,4 +158,33 @@ export async function startIn(
   const end = journalEnd(chain);
   if (!end) throw new StartUnavailable(`Journal ${key} has no receiver attached.`);
   return { restart: end, applied: end };
+}
+
+/**
+ * A rewind: the tables (by key, each of `journals[i]`) at `point`, never forward past where one has
+ * applied (`current`), compared along its journal's receiver chain.
+ */
+export async function rewoundPositions(
+  c: IbmiConnection,
+  keys: readonly string[],
+  journals: readonly JournalName[],
+  point: StartPoint,
+  current: Checkpoint,
+): Promise<Map<string, string>> {
+  const starts = await startsIn(c, journals, point);
+  const chains = await receiverChains(c, [...new Map(journals.map((j) => [journalKey(j), j])).values()]);
+  const positions = new Map<string, string>();
+  const behind: { table: string; at: string }[] = [];
+  keys.forEach((key, i) => {
+    const journal = journalKey(journals[i] as JournalName);
+    const then = starts.get(journal) as TablePosition;
+    positions.set(key, formatPosition(then));
+    const now = current[key];
+    if (now === undefined) return;
+    const applied = parsePosition(now).applied;
+    if (chainOrder(chains.get(journal) ?? [])(then.applied, applied) > 0)
+      behind.push({ table: key, at: formatJournalPosition(applied) });
+  });
+  refuseForward(behind, point.said);
+  return positions;
 }

@@ -46,6 +46,7 @@ import { MinuteRate } from './minuteRate';
 import { changeOfEvent } from './changeOfEvent';
 import { TableReader } from './tableReader';
 import { streamStart, streamStartPointOf, type StreamStartPoint } from './startAt';
+import { refuseForward, StartUnavailable } from '../startPoint';
 
 export interface NatsSourceOptions {
   credentials: NatsHostCredentials;
@@ -213,6 +214,28 @@ export class NatsSource implements SourceAgent {
     const subjects = `${this.o.configuration.subjectPrefix}.>`;
     const position = String(await streamStart(this.js, this.jsm, this.stream, subjects, point));
     return new Map(tables.map((t) => [tableKey(t), position]));
+  }
+
+  /** A rewind: every table at the point, as startAt reads it; never forward past a table's position. */
+  async positionsAt(
+    tables: readonly TableRef[],
+    point: string,
+    current: Checkpoint,
+  ): Promise<Map<string, string>> {
+    const at = streamStartPointOf({ ...this.o.configuration, startAt: point, snapshotMode: 'never' });
+    if (!at) throw new StartUnavailable('A rewind needs a point.');
+    const subjects = `${this.o.configuration.subjectPrefix}.>`;
+    const position = await streamStart(this.js, this.jsm, this.stream, subjects, at);
+    refuseForward(
+      tables.flatMap((t) => {
+        const now = current[tableKey(t)];
+        return now !== undefined && position > Number(now)
+          ? [{ table: tableKey(t), at: `sequence ${now}` }]
+          : [];
+      }),
+      at.said,
+    );
+    return new Map(tables.map((t) => [tableKey(t), String(position)]));
   }
 
   /** A copy replays the table from its last truncate event (the capture's copy), else from the start. */

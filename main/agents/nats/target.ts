@@ -224,6 +224,16 @@ export class NatsTarget implements Target {
     return { added: [], done: lastTold ? ['told on the stream as a schema change event'] : [] };
   }
 
+  /**
+   * A rewind: the tables' positions stored with a new epoch each, in one write, so the events read
+   * again get new message ids and the stream's duplicate window does not drop them as sent.
+   */
+  async rewind(tables: readonly string[], checkpoint: Checkpoint): Promise<void> {
+    const epochs = { ...this.record.epochs };
+    for (const table of tables) epochs[table] = (epochs[table] ?? 0) + 1;
+    await this.saveRecord({ ...this.record.checkpoint, ...checkpoint }, epochs, this.record.shapes);
+  }
+
   async apply(changes: readonly Change[], checkpoint: Checkpoint): Promise<void> {
     const batch = this.batch();
     const epochs = this.record.epochs;

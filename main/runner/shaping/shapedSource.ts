@@ -12,6 +12,7 @@ import {
   tableKey,
   type Change,
   type ChangeBatch,
+  type Checkpoint,
   type Row,
   type SourceAgent,
   type TableRef,
@@ -142,6 +143,10 @@ export function shapedSource(
     ...(inner.snapshotStarts && {
       snapshotStarts: (refs: readonly TableRef[]) =>
         inner.snapshotStarts?.(refs) ?? Promise.resolve(new Map()),
+    }),
+    ...(inner.positionsAt && {
+      positionsAt: (refs: readonly TableRef[], point: string, current: Checkpoint) =>
+        inner.positionsAt?.(refs, point, current) ?? Promise.resolve(new Map()),
     }),
     readChunk: async (ref, cursor, limit) => {
       const t = await shapingOf(ref);
