@@ -1,5 +1,6 @@
 // Every control API operation, declared once: method, path, body and answer schemas. The engine binds
 // its handlers to these, the client builds its typed functions from them, the OpenAPI document too.
+import { rewindAnswerSchema, rewindRequestBodySchema } from './rewind';
 import { z } from 'zod';
 import { agentTypeSchema, agentTypeSummarySchema } from './agents';
 import {
@@ -294,6 +295,15 @@ export const routes = {
     body: snapshotRequestBodySchema,
     status: 200,
     response: snapshotsAnswerSchema,
+  }),
+  rewindPipeline: route({
+    method: 'POST',
+    path: `${A}/rewind`,
+    summary:
+      "Rewind the running pipeline: every table with a position goes back to `to` (a position of the source's kind or a time, as its startAt takes one) and its changes since are applied again by key. A `rewound` or `rewind-refused` event tells the outcome; a point the source no longer holds, or one ahead of a table, is refused. Change Tracking keeps no history: the keys changed since are applied with their current rows.",
+    body: rewindRequestBodySchema,
+    status: 200,
+    response: rewindAnswerSchema,
   }),
   listExceptions: route({
     method: 'POST',

@@ -117,7 +117,12 @@ export const EVENT_TEXT = {
   resnapshot: { label: 'Snapshot again', sentence: (d) => `${table(d)} is copied again${because(d)}` },
   rewound: {
     label: 'Rewound',
-    sentence: (d) => `Rewound ${n(d, 'tables')} ${d.tables === 1 ? 'table' : 'tables'} to ${text(d, 'to')}${because(d)}`,
+    sentence: (d) =>
+      `Rewound ${n(d, 'tables')} ${d.tables === 1 ? 'table' : 'tables'} to ${text(d, 'to')}${because(d)}`,
+  },
+  'rewind-requested': {
+    label: 'Rewind asked for',
+    sentence: (d) => `Rewind to ${text(d, 'to')} asked for`,
   },
   'rewind-refused': {
     label: 'Rewind refused',

@@ -164,6 +164,8 @@ export interface AgentRuntime {
   heldTables?(pipelineId: string, agentId: string): string[] | null;
   /** The table copies of the agent's running pipeline; null when it does not run here. */
   snapshots(agent: ResolvedAgent): TableSnapshot[] | null;
+  /** Asks the running pipeline to rewind every table to `to` at its next step (the outcome is an event). */
+  rewind(agent: ResolvedAgent, to: string): 'taken' | 'not-running';
   /** Asks the running pipeline to copy one table (again), or to stop copying it. */
   requestSnapshot(
     agent: ResolvedAgent,

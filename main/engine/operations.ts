@@ -34,6 +34,7 @@ import {
   type Reply,
 } from './operationKit';
 import { snapshotOperations } from './snapshotOperations';
+import { rewindOperations } from './rewindOperations';
 import { exceptionOperations, keepExceptions } from './exceptionOperations';
 import { verifyOperations } from './verifyOperations';
 import { liveOperations } from './liveOperations';
@@ -184,6 +185,7 @@ const ACTIVITY_WINDOW_MS = 3_600_000;
 
 export const operations: Operations = {
   ...snapshotOperations,
+  ...rewindOperations,
   ...exceptionOperations,
   ...verifyOperations,
   ...liveOperations,

@@ -58,6 +58,7 @@ export function runnerRuntime(
   | 'close'
   | 'snapshots'
   | 'requestSnapshot'
+  | 'rewind'
   | 'retryRows'
   | 'suspendedTables'
   | 'heldTables'
@@ -147,6 +148,12 @@ export function runnerRuntime(
       (runners.get(`${pipelineId}/${agentId}`)?.snapshots() ?? [])
         .filter((t) => t.status === 'suspended' || t.status === 'stopped')
         .map((t) => ({ table: t.table, reason: t.reason })),
+    rewind: (agent, to) => {
+      const runner = runners.get(keyOf(agent));
+      if (!runner) return 'not-running';
+      runner.requestRewind(to);
+      return 'taken';
+    },
     requestSnapshot: (agent, table, kind) => {
       const runner = runners.get(keyOf(agent));
       if (!runner) return 'not-running';

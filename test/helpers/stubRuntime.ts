@@ -14,6 +14,7 @@ export function stubRuntime(over: Partial<AgentRuntime> = {}): AgentRuntime {
     stop: async () => undefined,
     snapshots: () => null,
     requestSnapshot: () => 'not-running',
+    rewind: () => 'not-running',
     retryRows: () => 'not-running',
     verify: () => 'not-running',
     verifyReport: () => 'not-running',
