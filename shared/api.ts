@@ -27,6 +27,7 @@ import {
 } from './controlApi';
 import { diagnosticsViewSchema, MAX_BUNDLE_BYTES } from './diagnostics';
 import { snapshotRequestBodySchema, snapshotsAnswerSchema } from './snapshots';
+import { rewindAnswerSchema, rewindRequestBodySchema } from './rewind';
 import { verifyAnswerSchema, verifyRequestSchema } from './verify';
 import {
   exceptionsAnswerSchema,
@@ -249,6 +250,11 @@ export const contract = {
       action: z.enum(['copy', 'cancel', 'resume']),
     }),
     snapshotsAnswerSchema,
+  ),
+  /** POST …/rewind on the profile's engine: every table back to a point, its changes since applied again. */
+  rewindEnginePipeline: method(
+    agentAddress.extend({ to: rewindRequestBodySchema.shape.to }),
+    rewindAnswerSchema,
   ),
   /** POST …/exceptions/query on the profile's engine: rows kept aside, counted per table, newest first. */
   listEngineExceptions: method(agentAddress.extend({ query: exceptionsQuerySchema }), exceptionsAnswerSchema),

@@ -25,6 +25,7 @@ export const METHOD_NAMES = [
   'deleteEngineAgent',
   'listEngineSnapshots',
   'requestEngineSnapshot',
+  'rewindEnginePipeline',
   'listEngineExceptions',
   'actOnEngineExceptions',
   'getEngineVerify',

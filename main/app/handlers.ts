@@ -432,6 +432,9 @@ export const handlers: Handlers = {
           : client.cancelSnapshot({ pipelineId, agentId }, { table }),
     ),
 
+  rewindEnginePipeline: ({ profileId, pipelineId, agentId, to }, deps) =>
+    onEngine(deps, profileId, (client) => client.rewindPipeline({ pipelineId, agentId }, { to })),
+
   listEngineExceptions: ({ profileId, pipelineId, agentId, query }, deps) =>
     onEngine(deps, profileId, (client) => client.listExceptions({ pipelineId, agentId }, query)),
 

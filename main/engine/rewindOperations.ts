@@ -1,20 +1,12 @@
 // A rewind through the control API: the point checked against the source type's own `startAt` rule
 // (the same field a configuration takes), then handed to the running pipeline; its outcome comes as a
 // `rewound` or `rewind-refused` event. A pipeline that does not run here answers 409.
-import { z } from 'zod';
-import { fieldMeta } from '../../shared/config/fields';
 import { parseWith } from '../../shared/config/parse';
 import { showValue } from '../../shared/config/problems';
-import { rewindRequestBodySchema } from '../../shared/rewind';
+import { rewindRequestBodySchema, startAtRuleOf } from '../../shared/rewind';
 import { pluginOf } from '../agents/registry';
 import { problem } from '../platform/problem';
-import { ok, parsedOr422, sourceAgentOr409, type EngineDeps, type Operations } from './operationKit';
-
-/** The source type's startAt field, when it has one: what a rewind's point must meet. */
-function startAtRule(deps: EngineDeps, type: string): z.ZodType | undefined {
-  const schema = pluginOf(deps.plugins, type).definition.sections.configuration.schema;
-  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>).startAt : undefined;
-}
+import { ok, parsedOr422, sourceAgentOr409, type Operations } from './operationKit';
 
 export const rewindOperations: Pick<Operations, 'rewindPipeline'> = {
   rewindPipeline: async ({ params, body }, deps) => {
@@ -22,11 +14,11 @@ export const rewindOperations: Pick<Operations, 'rewindPipeline'> = {
     const agent = await sourceAgentOr409(deps, params, 'is rewound');
     if (!agent)
       throw problem.conflict(`Agent "${params.agentId}" is not configured: there is nothing to rewind.`);
-    const rule = startAtRule(deps, agent.type);
-    if (!rule)
+    const startAt = startAtRuleOf(pluginOf(deps.plugins, agent.type).definition.sections.configuration);
+    if (!startAt)
       throw problem.conflict(`Agent type "${agent.type}" cannot be rewound: it names no start point.`);
-    if (!rule.safeParse(to).success) {
-      const named = (fieldMeta.get(rule)?.rule ?? 'a start point').replace(/, or left out$/, '');
+    if (!startAt.field.safeParse(to).success) {
+      const named = startAt.rule;
       throw problem.invalid([
         {
           pointer: '/to',

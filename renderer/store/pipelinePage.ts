@@ -344,6 +344,29 @@ export async function loadTables(): Promise<void> {
 }
 
 /**
+ * Rewinds the selected running pipeline: every table back to `to`, its changes since applied again.
+ * The engine answers at once; the `rewound` or `rewind-refused` event tells the outcome.
+ */
+export async function rewindPipeline(to: string): Promise<boolean> {
+  const { api } = useStore.getState();
+  const at = address();
+  if (!api || !at) return false;
+  patch({ busy: 'acting', error: undefined, notice: undefined });
+  try {
+    await api.rewindEnginePipeline({ ...at, to });
+    if (!stillOpen(at)) return (patch({ busy: undefined }), true);
+    patch({
+      busy: undefined,
+      notice: `Rewind to ${to} asked for: the pipeline takes it at its next step, and its events say the outcome.`,
+    });
+    return true;
+  } catch (error) {
+    patch({ error: failure(at, error), busy: undefined });
+    return false;
+  }
+}
+
+/**
  * Copies one table again (a re-snapshot), cancels its copy, or resumes it (suspended: it reads on from its
  * position), on the selected running pipeline.
  */

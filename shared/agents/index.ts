@@ -58,6 +58,8 @@ export interface AgentTypeUi {
     { kind: 'choose-key'; note: string; beforeSaving: string } | { kind: 'refused'; reason: string };
   /** The picker offers each table a CCSID override (an entity's forceCcsid, docs/journal-agent.md). */
   ccsidOverrides?: true;
+  /** What a rewind of a pipeline reading this source applies again, said before the DBA asks for one. */
+  rewindNote?: string;
 }
 
 export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
@@ -76,6 +78,8 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
       defaultTargetName: (t) =>
         (t.schema.toLowerCase() === 'dbo' ? t.table : `${t.schema}_${t.table}`).toLowerCase(),
       keylessTables: { kind: 'refused', reason: CHANGE_TRACKING_KEYLESS },
+      rewindNote:
+        'Change Tracking keeps no history: each key changed since the point is applied again with its row as it is now, not as it was then.',
     },
   },
   journal: {
@@ -89,6 +93,8 @@ export const agentTypes: Record<AgentType, AgentTypeDefinition> = {
     ui: {
       defaultAgentId: 'ibmi',
       ccsidOverrides: true,
+      rewindNote:
+        "The journal's entries since the point are applied again, in order; the receivers holding them must still be on the system.",
       keylessTables: {
         kind: 'choose-key',
         note: 'No primary key: choose how its rows are identified (a logical key or RRN).',

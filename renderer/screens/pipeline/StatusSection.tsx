@@ -14,6 +14,7 @@ import { checkTitle } from '../../../shared/checkSummary';
 import { BacklogGauge } from '../BacklogGauge';
 import { Charts } from '../Charts';
 import { CopyProgress } from './CopyProgress';
+import { RewindButton, RewindQuestion } from './RewindControl';
 
 /** The pipeline head's state pill: the answer to Start and Stop. */
 export const PIPELINE_STATE_ID = 'pipeline-state';
@@ -27,6 +28,7 @@ export function StatusSection() {
   const agent = selectedIn(pipelinePage)?.agent;
   // Which pipeline's Stop is being confirmed: another pipeline opened shows its own Stop button.
   const [stopAsked, setStopAsked] = useState<string | null>(null);
+  const [rewindAsked, setRewindAsked] = useState<string | null>(null);
   const status = useAgentStatus();
   if (!agent) return null;
   if (agent.role !== 'source')
@@ -50,6 +52,11 @@ export function StatusSection() {
             >
               Pause
             </button>
+            <RewindButton
+              type={agent.type}
+              disabled={!running || busy !== undefined || rewindAsked === selected}
+              onAsk={() => setRewindAsked(selected ?? null)}
+            />
             {stopAsked !== selected && (
               <button
                 type="button"
@@ -72,6 +79,9 @@ export function StatusSection() {
             >
               Stop the pipeline? It reads no more changes until started again; the backlog grows meanwhile.
             </Confirm>
+          )}
+          {rewindAsked !== null && rewindAsked === selected && (
+            <RewindQuestion type={agent.type} busy={busy !== undefined} onDone={() => setRewindAsked(null)} />
           )}
           <StartConfirmation />
         </div>
