@@ -23,8 +23,14 @@ export async function takeRewind(
     run.emit({ kind: 'rewind-refused', to, reason });
   };
   if (!source.positionsAt) return refuse('this source cannot be rewound');
-  const tables = scene.refs.filter((r) => stored.positions[tableKey(r)] !== undefined);
-  if (tables.length === 0) return refuse('no table has a position yet');
+  // Engines sharing the source: only the tables this one holds are its to move; the others' engines
+  // commit theirs, and a rewind of theirs would race them.
+  const held = source.sharedAmongEngines === true ? new Set(source.heldTables?.() ?? []) : null;
+  const tables = scene.refs.filter(
+    (r) => stored.positions[tableKey(r)] !== undefined && (!held || held.has(tableKey(r))),
+  );
+  if (tables.length === 0)
+    return refuse(held ? 'this engine holds no table with a position yet' : 'no table has a position yet');
   let positions: Map<string, string>;
   try {
     positions = await source.positionsAt(tables, to, stored.positions);
@@ -51,6 +57,9 @@ export async function takeRewind(
     kind: 'rewound',
     to,
     tables: Object.keys(moved).length,
-    reason: 'the changes since are read and applied again by key',
+    reason:
+      held && held.size < scene.refs.length
+        ? "the changes since are read and applied again by key (the tables this engine holds; the other engines' tables are theirs to rewind)"
+        : 'the changes since are read and applied again by key',
   });
 }

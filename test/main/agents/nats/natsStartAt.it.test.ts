@@ -15,6 +15,7 @@ import { bothSources } from '../../../helpers/bothSources';
 import { readStream } from '../../../helpers/debeziumConsumer';
 import { deleteStreams, natsServers } from '../../../helpers/natsServer';
 import { sqliteSide } from '../../../helpers/targetSide';
+import { until } from '../../../helpers/until';
 import type { SourceHarness } from '../contract/sourceAgent';
 
 const SERVERS = natsServers();
@@ -137,6 +138,43 @@ describe('startAt on the stream', () => {
       [3, 'n3'],
       [4, 'n4'],
     ]);
+  });
+
+  it('rewinds a running apply pipeline to a sequence: the events since are applied again', async () => {
+    const side = sqliteSide('rewound');
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: () => NatsSource.open({ credentials, configuration: config(), pipelineId: 'rewound' }),
+      openTarget: () => side.open(),
+      entities: [h.entity(t)],
+      onEvent: (e) => events.push(e),
+      idleMs: 20,
+    });
+    void runner.start();
+    try {
+      await until('applied', async () => (await side.rows(t.table).catch(() => [])).length === 4);
+      // Planted behind the engine's back on the row the first change wrote, and on one copied before it.
+      for (const id of [1, 3]) await side.tamper(t.table, { column: 'id', id }, 'name', 'planted');
+      runner.requestRewind(String(changes[0]?.seq));
+      await until('rewound', () => events.some((e) => e.kind === 'rewound' || e.kind === 'rewind-refused'));
+      expect(events.find((e) => e.kind === 'rewound')).toMatchObject({ tables: 1 });
+      await until('mended', async () =>
+        (await side.rows(t.table)).some((r) => Number(r.id) === 3 && r.name === 'n3'),
+      );
+      const rows = (await side.rows(t.table)).map((r) => [Number(r.id), r.name]).sort();
+      expect(rows).toEqual([
+        [1, 'planted'],
+        [2, 'two'],
+        [3, 'n3'],
+        [4, 'n4'],
+      ]);
+      // Never forward: a sequence after where the table stands is refused, nothing moved.
+      runner.requestRewind('999999');
+      await until('refused', () => events.some((e) => e.kind === 'rewind-refused'));
+    } finally {
+      await runner.stop();
+    }
+    expect(runner.failure).toBeNull();
   });
 
   it('refuses a sequence ahead of the stream, and startAt beside a copy', async () => {
