@@ -115,6 +115,11 @@ export const EVENT_TEXT = {
     sentence: (d) => `${table(d)} starts without a snapshot${because(d)}`,
   },
   resnapshot: { label: 'Snapshot again', sentence: (d) => `${table(d)} is copied again${because(d)}` },
+  'stop-point-reached': {
+    label: 'Stop point reached',
+    sentence: (d) =>
+      `Every table has read up to the stop point, ${text(d, 'at')}: the pipeline stopped by itself (clear stopAt to run on)`,
+  },
   rewound: {
     label: 'Rewound',
     sentence: (d) =>

@@ -151,6 +151,11 @@ export interface ChangeBatch {
   readNext?: boolean;
   /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
   newestCommitTime?: Date | null;
+  /**
+   * The configured stop point (stopAt), in words, when this batch reads every table up to it: nothing
+   * after it is read, and once the batch is applied the pipeline stops by itself.
+   */
+  stoppedAt?: string;
 }
 
 export interface SourceBacklog {

@@ -74,6 +74,8 @@ export interface StartContext {
   streamFigures?(figures: StreamFigures): void;
   /** The pipeline stopped on a failure that cannot heal: the reason is kept and shown. */
   failed(reason: string): void;
+  /** The pipeline stopped by itself at its configured stop point (stopAt). */
+  stoppedAtPoint?(point: string): void;
   /** A verify or repair finished: its report is kept with the pipeline. */
   verified(report: VerifyReport): void;
   /** Rows the target refused, to the exceptions store; answers each of their tables' rows kept now. */

@@ -149,6 +149,11 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
       if (deps.repo.storedAgent(row.pipelineId, row.id))
         deps.repo.addVerifyReport(row.pipelineId, row.id, report);
     },
+    stoppedAtPoint: () => {
+      const current = deps.repo.storedAgent(row.pipelineId, row.id);
+      // Its stop-point-reached and stopped events are the runner's; the state follows them.
+      if (current) deps.repo.setState(current, 'stopped', null, deps.now().toISOString());
+    },
     failed: (reason) => {
       const at = deps.now().toISOString();
       const current = deps.repo.storedAgent(row.pipelineId, row.id);

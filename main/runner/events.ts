@@ -30,6 +30,8 @@ export type RunnerEvent =
   /** A table started from the source's current position without a copy (snapshot mode). */
   | { kind: 'snapshot-skipped'; table: string; position: string; reason: string }
   | { kind: 'resnapshot'; table: string; reason: string }
+  /** The configured stop point reached by every table: the pipeline stops by itself. */
+  | { kind: 'stop-point-reached'; at: string }
   /** A rewind taken: `tables` read again from the point `to`, their changes re-applied. */
   | { kind: 'rewound'; to: string; tables: number; reason: string }
   /** A rewind the source cannot give (the point is gone, or names nothing): nothing moved. */

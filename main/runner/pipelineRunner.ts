@@ -63,6 +63,11 @@ export class PipelineRunner {
     return this.run.failure;
   }
 
+  /** The stop point (stopAt) the pipeline stopped at by itself; null when it did not. */
+  get stoppedAt(): string | null {
+    return this.run.stoppedAt;
+  }
+
   /** A copy of one entity's table (again), at the next step; false when no entity reads that table. */
   requestSnapshot(table: string): boolean {
     if (!this.run.entities.some((e) => tableKey(e.source) === table)) return false;

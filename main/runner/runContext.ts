@@ -43,6 +43,8 @@ export class RunContext {
   wantPause = false;
   /** A rewind asked for (the point, as the DBA gave it), taken at the next step. */
   rewindTo: string | null = null;
+  /** The stop point the pipeline stopped at by itself (stopAt), once reached. */
+  stoppedAt: string | null = null;
   wantStop = false;
   /** The entities changed while running: tables are described and prepared again at the next step. */
   reshaped = false;

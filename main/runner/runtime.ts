@@ -132,6 +132,7 @@ export function runnerRuntime(
       void runner.start().then(() => {
         runners.delete(keyOf(agent));
         if (runner.state === 'failed') ctx.failed(runner.failure ?? 'The pipeline failed.');
+        else if (runner.stoppedAt !== null) ctx.stoppedAtPoint?.(runner.stoppedAt);
       });
     },
     pause: async (agent) => {

@@ -48,6 +48,12 @@ export async function step(run: RunContext): Promise<boolean> {
   const stream = await commitStream(run, ctx, stored, { saved, storedNow }, batch, restarted);
   const { savedPositions, advanced } = await followCommit(run, source, stored, batch, stream);
   tellApplied(run, stream.changes, stream.outcome, batch);
+  // Every table read up to the configured stop point, and applied: the pipeline ends there.
+  if (batch.stoppedAt !== undefined && stored.copies.size === 0 && run.stoppedAt === null) {
+    run.stoppedAt = batch.stoppedAt;
+    run.emit({ kind: 'stop-point-reached', at: batch.stoppedAt });
+    run.wantStop = true;
+  }
   const copying = await copyStep(run, ctx, stored);
   if (batch.caughtUp ?? batch.changes.length === 0) run.caughtUpReadStartedAt = readStartedAt;
   run.verifyStep = await run.verifications.advance({

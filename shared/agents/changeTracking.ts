@@ -105,6 +105,20 @@ export const changeTrackingConfiguration = section({
       patternRule: 'a change-tracking version (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
       group: 'advanced',
     }),
+    stopAt: optionalPatternText({
+      label: 'Stop at',
+      help:
+        'Where the pipeline stops by itself, for a cut-over or the end of a replayed window: a change-tracking ' +
+        'version (nothing committed after it is read) or a commit time (YYYY-MM-DD HH:MM:SS in the ' +
+        "server's local time, or with Z or an offset: nothing committed after it is read; needs VIEW SERVER " +
+        'STATE). Once every table has read up to it the pipeline stops, with a stop-point-reached event. ' +
+        'Change Tracking keeps no history: a key changed before the point and again after it is applied ' +
+        'with its row as it is now. Left out: the pipeline runs on.',
+      max: 40,
+      pattern: CT_START_AT,
+      patternRule: 'a change-tracking version (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      group: 'advanced',
+    }),
     ...pipelineFields,
   }),
 });

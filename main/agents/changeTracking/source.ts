@@ -29,6 +29,7 @@ import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
 import { ctStartPointOf, currentVersions, startVersions, type CtStartPoint } from './startAt';
 import { refuseForward, StartUnavailable } from '../startPoint';
+import { StopPoint, type StopCap } from './stopAt';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, qualified } from '../drivers/mssql/names';
 import { keyCounts, PendingKeys, upperBound, type KeyCount } from './pendingKeys';
@@ -129,6 +130,7 @@ export class ChangeTrackingSource implements SourceAgent {
   /** Per table (lower-case key), its structure when last described: compared at each batch. */
   private readonly structures = new Map<string, Structure>();
   private readonly pending: PendingKeys;
+  private readonly stopPoint: StopPoint | undefined;
 
   constructor(
     private readonly o: ChangeTrackingSourceOptions,
@@ -141,6 +143,7 @@ export class ChangeTrackingSource implements SourceAgent {
     private readonly reader: sql.ConnectionPool = pool,
   ) {
     const skipped = o.configuration.enableRecursionProtection ? [o.pipelineId, ...(o.alsoSkip ?? [])] : [];
+    this.stopPoint = StopPoint.of(o.configuration);
     this.pending = new PendingKeys(
       o.configuration.temporaryTablePrefix ?? '',
       skipped.map(changeTrackingContext),
@@ -382,7 +385,8 @@ export class ChangeTrackingSource implements SourceAgent {
     // Described while the reader's transaction begins (a first batch signs the reader on meanwhile).
     const shapes = this.shapesOf(tables);
     shapes.catch(() => undefined);
-    const read = await this.readInSnapshot(tables, shapes, checkpoint, maxRows).catch(
+    const cap = this.stopPoint ? await this.stopPoint.cap(this.runOn(() => this.pool.request())) : undefined;
+    const read = await this.readInSnapshot(tables, shapes, checkpoint, maxRows, cap).catch(
       async (error: unknown): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> => {
         this.pending.forget();
         // 207 (invalid column name): a column renamed where modify_date did not tell; described again.
@@ -449,6 +453,7 @@ export class ChangeTrackingSource implements SourceAgent {
     described: Promise<TableShape[]>,
     checkpoint: Checkpoint,
     maxRows: number,
+    cap?: StopCap,
   ): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> {
     return this.inSnapshot(async (tx) => {
       const shapes = await described;
@@ -536,7 +541,10 @@ export class ChangeTrackingSource implements SourceAgent {
               sentinelStatement,
               unlessDenied,
             });
-      const bound = upperBound(counts, limit, maxRows);
+      // A stop point cuts the batch there: nothing committed after it is read.
+      const uncut = upperBound(counts, limit, maxRows);
+      const bound = cap && uncut > cap.version ? cap.version : uncut;
+      const end = cap && cap.version < BigInt(current) ? cap.version : BigInt(current);
       const times = this.commitTimesOf(counts, bound);
       const changes = await readChangedRows(link, this.pending, reads(), bound, unlessDenied);
       changes.sort((a, b) =>
@@ -548,8 +556,13 @@ export class ChangeTrackingSource implements SourceAgent {
         const from = BigInt(checkpoint[key] ?? '0');
         next[key] = String(from > bound ? from : bound);
       }
-      // Read up to the version current when the read began: nothing committed before it is left.
-      const caughtUp = bound === BigInt(current);
+      // Read up to the version current when the read began (or the stop): nothing before it is left.
+      const caughtUp = bound >= end;
+      // Only when every table was read up to it: one that starts or is described again reads first.
+      const everyTable =
+        readable.length === tables.length && resnapshot.length === 0 && layoutChanged.length === 0;
+      const stoppedAt =
+        cap?.final && caughtUp && everyTable && this.stopPoint ? this.stopPoint.said : undefined;
       const batch = {
         changes,
         checkpoint: next,
@@ -558,6 +571,7 @@ export class ChangeTrackingSource implements SourceAgent {
         layoutChanged,
         refusedTables,
         caughtUp,
+        ...(stoppedAt !== undefined && { stoppedAt }),
       };
       return { batch, ...(times && { times }) };
     });

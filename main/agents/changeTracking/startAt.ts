@@ -10,7 +10,7 @@ import { perSlice, qualified } from '../drivers/mssql/names';
 import { isStartTime, localTimeOf, StartUnavailable } from '../startPoint';
 import type { RunQuery } from './structure';
 
-const CLOCK = "the server's local time";
+export const CLOCK = "the server's local time";
 
 export type CtStartPoint =
   { kind: 'version'; version: bigint; said: string } | { kind: 'time'; text: string; said: string };
@@ -36,26 +36,32 @@ const GRANT =
   'on earlier versions VIEW SERVER STATE.';
 
 /** A JavaScript Date whose UTC fields are `local`'s, to the millisecond (what mssql sends as written). */
-function asWritten(local: string): Date {
+export function asWritten(local: string): Date {
   return new Date(`${local.slice(0, 23).replace(' ', 'T')}Z`);
 }
 
 /**
- * The version a time starts after: the last transaction committed before it. Without VIEW SERVER
- * STATE the view shows commits only up to the last CHECKPOINT, so a start there would be a guess.
+ * The server clock's offset from UTC in minutes, once the login reads commit times live: without VIEW
+ * SERVER STATE the view shows commits only up to the last CHECKPOINT, so a point placed by a time
+ * would be a guess, and it is refused. `said` names the setting and its value.
  */
-async function versionAt(run: RunQuery, text: string, said: string): Promise<bigint> {
+export async function commitClock(run: RunQuery, said: string): Promise<number> {
   const [perms] = await run<{ state: number | null; perf: number | null; l: Date; u: Date }>(
     "SELECT HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') AS state, " +
       "HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS perf, SYSDATETIME() AS l, SYSUTCDATETIME() AS u",
   );
   if (perms?.state !== 1 && perms?.perf !== 1)
     throw new StartUnavailable(
-      `startAt ${said} is found through sys.dm_tran_commit_table, which this login reads only up to the last ` +
-        'CHECKPOINT (it holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE): the start would be a ' +
-        `guess, so it is refused. ${GRANT} Or start at a change-tracking version.`,
+      `${said} is found through sys.dm_tran_commit_table, which this login reads only up to the last ` +
+        'CHECKPOINT (it holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE): the point would be a ' +
+        `guess, so it is refused. ${GRANT} Or give a change-tracking version.`,
     );
-  const offsetMinutes = perms ? Math.round((perms.l.getTime() - perms.u.getTime()) / 60_000) : 0;
+  return perms ? Math.round((perms.l.getTime() - perms.u.getTime()) / 60_000) : 0;
+}
+
+/** The version a time starts after: the last transaction committed before it. */
+async function versionAt(run: RunQuery, text: string, said: string): Promise<bigint> {
+  const offsetMinutes = await commitClock(run, `startAt ${said}`);
   const { local } = localTimeOf(text, offsetMinutes, CLOCK);
   const [row] = await run<{ before: string | number | null; first: string | number | null }>(
     'SELECT (SELECT MAX(commit_ts) FROM sys.dm_tran_commit_table WHERE commit_time < @t) AS before, ' +

@@ -278,7 +278,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, startAt, provenanceOperation, provenanceCommitTime, provenancePosition, provenanceTransaction, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges, droppedTables.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, startAt, stopAt, provenanceOperation, provenanceCommitTime, provenancePosition, provenanceTransaction, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges, droppedTables.',
     );
   });
 
