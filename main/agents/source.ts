@@ -234,11 +234,7 @@ export interface SourceAgent {
    * the source no longer holds, or one after a table's `current` position, is refused
    * (StartUnavailable) with the reason.
    */
-  positionsAt?(
-    tables: readonly TableRef[],
-    point: string,
-    current: Checkpoint,
-  ): Promise<Map<string, string>>;
+  positionsAt?(tables: readonly TableRef[], point: string, current: Checkpoint): Promise<Map<string, string>>;
   /**
    * Up to `limit` rows in the source's own key order after `cursor` (null: from the first row), read
    * by one statement. `next` is the cursor after the last row, or null when the table is read to its end.
