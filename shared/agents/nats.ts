@@ -207,6 +207,18 @@ export const natsConfiguration = section({
       patternRule: 'a stream sequence (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
       group: 'advanced',
     }),
+    stopAt: optionalPatternText({
+      label: 'Stop at (apply)',
+      help:
+        'As a source: where the pipeline stops by itself, for a cut-over or the end of a replayed window: a ' +
+        'stream sequence (that event the last applied) or a time (UTC without a zone; the events stamped at ' +
+        'or before it). Once every table this engine holds has read up to it, the pipeline stops with a ' +
+        'stop-point-reached event. Left out: it runs on.',
+      max: 40,
+      pattern: NATS_START_AT,
+      patternRule: 'a stream sequence (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      group: 'advanced',
+    }),
     ...pipelineFields,
   }),
 });

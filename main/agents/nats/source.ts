@@ -45,7 +45,7 @@ import { escapeToken, joinedName, tableSubject } from './subjects';
 import { MinuteRate } from './minuteRate';
 import { changeOfEvent } from './changeOfEvent';
 import { TableReader } from './tableReader';
-import { streamStart, streamStartPointOf, type StreamStartPoint } from './startAt';
+import { streamStart, streamStartPointOf, StreamStop, type StreamStartPoint } from './startAt';
 import { refuseForward, StartUnavailable } from '../startPoint';
 
 export interface NatsSourceOptions {
@@ -83,7 +83,11 @@ export class NatsSource implements SourceAgent {
     private readonly jsm: JetStreamManager,
     private readonly leases: Leases,
     private readonly startPoint: StreamStartPoint | undefined,
-  ) {}
+  ) {
+    this.stopPoint = StreamStop.of(o.configuration);
+  }
+
+  private readonly stopPoint: StreamStop | undefined;
 
   static async open(o: NatsSourceOptions): Promise<NatsSource> {
     // A point beside a copy, or one that names nothing, is refused before a connection is made.
@@ -279,7 +283,15 @@ export class NatsSource implements SourceAgent {
     options: { maxRows?: number } = {},
   ): Promise<ChangeBatch> {
     const info = await this.jsm.streams.info(this.stream);
-    const bound = info.state.last_seq;
+    // A stop point cuts the read there: nothing after it is applied.
+    const cut = await this.stopPoint?.cap(
+      this.js,
+      this.jsm,
+      this.stream,
+      `${this.o.configuration.subjectPrefix}.>`,
+      info.state,
+    );
+    const bound = cut ? Math.min(cut.sequence, info.state.last_seq) : info.state.last_seq;
     const owned = await this.leases.refresh(
       this.o.pipelineId,
       tables.map((t) => this.leaseOf(t)),
@@ -371,7 +383,17 @@ export class NatsSource implements SourceAgent {
       (n, c) => (c.commitTime && (!n || c.commitTime > n) ? c.commitTime : n),
       null,
     );
-    return { ...batch, newestCommitTime: newest };
+    // Every table this engine holds read up to the stop, none waiting to start or be described again.
+    const atStop =
+      cut?.final === true &&
+      this.stopPoint !== undefined &&
+      batch.caughtUp &&
+      batch.readNext !== true &&
+      this.heldNow.length > 0 &&
+      batch.resnapshot.length === 0 &&
+      batch.layoutChanged.length === 0 &&
+      this.heldNow.every((k) => Number(batch.checkpoint[k] ?? -1) >= cut.sequence);
+    return { ...batch, newestCommitTime: newest, ...(atStop && { stoppedAt: this.stopPoint?.said }) };
   }
 
   /** The schema change events published since the last read. */

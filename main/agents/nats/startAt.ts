@@ -78,3 +78,62 @@ export async function streamStart(
     await consumer.delete().catch(() => undefined);
   }
 }
+
+/** An RFC 3339 instant one microsecond later (JetStream compares nanoseconds; a time has microseconds). */
+function microsecondAfter(iso: string): string {
+  const m = /^(.*T\d{2}:\d{2}:\d{2})\.(\d{6})Z$/.exec(iso);
+  if (!m) return iso;
+  const micros = Number(m[2]) + 1;
+  if (micros < 1_000_000) return `${m[1]}.${String(micros).padStart(6, '0')}Z`;
+  const next = new Date(Date.parse(`${m[1]}Z`) + 1000).toISOString().slice(0, 19);
+  return `${next}.000000Z`;
+}
+
+/**
+ * Where a batch's reading is cut when the configuration names a stop point (`stopAt`): the stream
+ * sequence itself, or the last event stamped at or before a time once it has passed; before then the
+ * stream's end as it is now (every event on it was stamped earlier).
+ */
+export class StreamStop {
+  private fixed: number | null = null;
+  readonly said: string;
+
+  private constructor(private readonly point: StreamStartPoint) {
+    this.said = point.said;
+    if (point.kind === 'sequence') this.fixed = point.sequence;
+  }
+
+  static of(configuration: NatsConfiguration): StreamStop | undefined {
+    const { stopAt } = configuration;
+    if (stopAt === undefined) return undefined;
+    if (STREAM_SEQUENCE.test(stopAt))
+      return new StreamStop({
+        kind: 'sequence',
+        sequence: Number(stopAt),
+        said: `stream sequence ${stopAt}`,
+      });
+    const { local, said } = localTimeOf(stopAt, 0, CLOCK);
+    return new StreamStop({ kind: 'time', iso: `${local.replace(' ', 'T')}Z`, said });
+  }
+
+  /** The last sequence this batch may read, and whether it is the stop itself. */
+  async cap(
+    js: JetStreamClient,
+    jsm: JetStreamManager,
+    stream: string,
+    subjects: string,
+    state: { first_seq: number; last_seq: number },
+  ): Promise<{ sequence: number; final: boolean }> {
+    if (this.fixed !== null) return { sequence: this.fixed, final: true };
+    if (this.point.kind !== 'time' || Date.now() <= Date.parse(this.point.iso))
+      return { sequence: state.last_seq, final: false };
+    // The first event after the time, less one: every event at or before it. A time before what
+    // the stream still holds stops before all of it.
+    const after = { ...this.point, iso: microsecondAfter(this.point.iso) };
+    this.fixed = await streamStart(js, jsm, stream, subjects, after).catch((error: unknown) => {
+      if (error instanceof StartUnavailable) return state.first_seq - 1;
+      throw error;
+    });
+    return { sequence: this.fixed, final: true };
+  }
+}

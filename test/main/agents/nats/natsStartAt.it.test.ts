@@ -177,6 +177,27 @@ describe('startAt on the stream', () => {
     expect(runner.failure).toBeNull();
   });
 
+  it.each([
+    ['a sequence, that event the last applied', 'sequence'],
+    ['a time, the events stamped at or before it', 'time'],
+  ] as const)('stops at %s, by itself', async (_what, kind) => {
+    // From the insert of row 3 to itself: the update of row 2 after it is not applied.
+    const stopAt =
+      kind === 'sequence'
+        ? String(changes[0]?.seq)
+        : (changes[0]?.time ?? '').replace(/(\.\d{6})\d*Z$/, '$1Z');
+    const a = applier(h, t, `stop${kind}`, {
+      snapshotMode: 'never',
+      startAt: String(changes[0]?.seq),
+      stopAt,
+    });
+    expect(await a.run()).toBe('');
+    expect((await a.side.rows(t.table)).map((r) => [Number(r.id), r.name])).toEqual([[3, 'n3']]);
+    expect(a.events.find((e) => e.kind === 'stop-point-reached')).toMatchObject({
+      at: expect.stringContaining(stopAt),
+    });
+  });
+
   it('refuses a sequence ahead of the stream, and startAt beside a copy', async () => {
     const ahead = applier(h, t, 'ahead', { snapshotMode: 'never', startAt: '999999' });
     expect(await ahead.run()).toMatch(
