@@ -93,4 +93,17 @@ describe('a rewind through the control API', () => {
     });
     expect((await e.client.getAgent(ids)).state).toBe('running');
   });
+
+  it('stops a pipeline with a stop point by itself, and the agent says stopped', async () => {
+    const stopIds = { pipelineId: 'stops', agentId: 'sales' };
+    const stopAt = await version();
+    await configureSeedPipeline(e.client, sandbox, stopIds, ['Customers'], { snapshotMode: 'never', stopAt });
+    await admin.request().batch("UPDATE dbo.Customers SET Country = 'DE' WHERE CustomerId = 2");
+    await e.client.startAgent(stopIds);
+    await until('stopped by itself', async () => (await e.client.getAgent(stopIds)).state === 'stopped');
+    const reached = (await e.client.listEvents({ pipelineId: 'stops' })).filter(
+      (x) => x.kind === 'stop-point-reached',
+    );
+    expect(reached.map((x) => x.data)).toEqual([{ at: `change-tracking version ${stopAt}` }]);
+  });
 });
