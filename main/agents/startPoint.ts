@@ -61,3 +61,20 @@ export function refuseForward(behind: readonly { table: string; at: string }[], 
       'A rewind goes back only: moving forward would skip the changes between.',
   );
 }
+
+/**
+ * `startAt` as a configuration holds it, once it may apply: a copy reads the table as it is now, so
+ * a point goes with snapshot mode "never" only. Undefined when none is set. `of` names the source.
+ */
+export function startAtWithoutCopy(
+  configuration: { startAt?: string | undefined; snapshotMode: string },
+  of: string,
+): string | undefined {
+  const { startAt, snapshotMode } = configuration;
+  if (startAt === undefined) return undefined;
+  if (snapshotMode !== 'never')
+    throw new StartUnavailable(
+      `startAt = "${startAt}" starts tables at a point ${of}, without a copy: it needs snapshotMode = "never" (it is "${snapshotMode}").`,
+    );
+  return startAt;
+}

@@ -7,7 +7,7 @@ import sql from 'mssql';
 import { CT_VERSION, type ChangeTrackingConfiguration } from '../../../shared/agents/changeTracking';
 import { tableKey, type TableRef } from '../source';
 import { perSlice, qualified } from '../drivers/mssql/names';
-import { isStartTime, localTimeOf, StartUnavailable } from '../startPoint';
+import { isStartTime, localTimeOf, StartUnavailable, startAtWithoutCopy } from '../startPoint';
 import type { RunQuery } from './structure';
 
 export const CLOCK = "the server's local time";
@@ -17,12 +17,8 @@ export type CtStartPoint =
 
 /** The configuration's point, checked at Start: a copy reads the table as it is now, so none with it. */
 export function ctStartPointOf(configuration: ChangeTrackingConfiguration): CtStartPoint | undefined {
-  const { startAt, snapshotMode } = configuration;
+  const startAt = startAtWithoutCopy(configuration, 'of Change Tracking');
   if (startAt === undefined) return undefined;
-  if (snapshotMode !== 'never')
-    throw new StartUnavailable(
-      `startAt = "${startAt}" starts tables at a point of Change Tracking, without a copy: it needs snapshotMode = "never" (it is "${snapshotMode}").`,
-    );
   if (CT_VERSION.test(startAt))
     return { kind: 'version', version: BigInt(startAt), said: `change-tracking version ${startAt}` };
   if (!isStartTime(startAt))

@@ -3,7 +3,7 @@
 // QSYS2.DISPLAY_JOURNAL (a TIMESTAMP argument: no job date format to guess, unlike DSPJRN FROMTIME).
 // A point the journal no longer holds is refused with the earliest one it does, never moved.
 import { JOURNAL_POSITION, type JournalConfiguration } from '../../../shared/agents/journal';
-import { isStartTime, localTimeOf, refuseForward, StartUnavailable } from '../startPoint';
+import { isStartTime, localTimeOf, refuseForward, StartUnavailable, startAtWithoutCopy } from '../startPoint';
 import { cellText, type IbmiConnection } from '../../../lib/ibmi/connection';
 import type { Checkpoint } from '../source';
 import {
@@ -36,12 +36,8 @@ export function startPointOf(
   configuration: JournalConfiguration,
   utcOffsetMinutes: number,
 ): StartPoint | undefined {
-  const { startAt, snapshotMode } = configuration;
+  const startAt = startAtWithoutCopy(configuration, 'in the journal');
   if (startAt === undefined) return undefined;
-  if (snapshotMode !== 'never')
-    throw new StartUnavailable(
-      `startAt = "${startAt}" starts tables at a point in the journal, without a copy: it needs snapshotMode = "never" (it is "${snapshotMode}").`,
-    );
   return parseStartAt(startAt, utcOffsetMinutes);
 }
 

@@ -3,7 +3,7 @@
 // stamps each message in UTC). A point the stream's limits discarded is refused with the first it holds.
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { STREAM_SEQUENCE, type NatsConfiguration } from '../../../shared/agents/nats';
-import { isStartTime, localTimeOf, StartUnavailable } from '../startPoint';
+import { isStartTime, localTimeOf, StartUnavailable, startAtWithoutCopy } from '../startPoint';
 
 const CLOCK = 'UTC, as JetStream stamps messages';
 
@@ -14,12 +14,8 @@ export type StreamStartPoint =
 
 /** The configuration's point, checked at Start: a copy replays the table's last copy, so none with it. */
 export function streamStartPointOf(configuration: NatsConfiguration): StreamStartPoint | undefined {
-  const { startAt, snapshotMode } = configuration;
+  const startAt = startAtWithoutCopy(configuration, 'of the stream');
   if (startAt === undefined) return undefined;
-  if (snapshotMode !== 'never')
-    throw new StartUnavailable(
-      `startAt = "${startAt}" starts tables at a point of the stream, without a copy: it needs snapshotMode = "never" (it is "${snapshotMode}").`,
-    );
   if (STREAM_SEQUENCE.test(startAt))
     return { kind: 'sequence', sequence: Number(startAt), said: `stream sequence ${startAt}` };
   if (!isStartTime(startAt))

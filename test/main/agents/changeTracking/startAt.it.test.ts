@@ -6,9 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type sql from 'mssql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
 import { commitTimeCheck } from '../../../../main/agents/changeTracking/commitTimeCheck';
 import type { ChangeTrackingConfiguration } from '../../../../shared/agents/changeTracking';
@@ -19,28 +17,21 @@ import type { Target } from '../../../../main/agents/target';
 import { ctConfiguration, sandboxCredentials } from '../../../helpers/changeTracking';
 import { DBA, sandboxPool } from '../../../helpers/sandbox';
 import { eitherReplica } from '../../../helpers/eitherReplica';
+import { clockedLedger, LEDGER } from '../../../helpers/clockedLedger';
 
 const LIMITED = { name: 'limited', password: 'Limited-Pa55' };
-// The sandbox clock moves a second per statement the test sends, so each commit has its own time.
-let clock = Date.parse('2026-11-02T09:00:00.000Z');
-let sandbox: SandboxSqlServer;
-let admin: sql.ConnectionPool;
-/** Each change the setup made: the version it committed as, and its commit time as the view shows it. */
-const commits: { version: string; time: string }[] = [];
-
-const ledger: RunnerEntity[] = [{ source: { schema: 'dbo', table: 'Ledger' }, target: { table: 'ledger' } }];
-
-async function change(statement: string): Promise<void> {
-  clock += 1000;
-  await admin.request().batch(statement);
-  const { recordset } = await admin
-    .request()
-    .query<{ v: string; t: Date }>(
-      'SELECT commit_ts AS v, commit_time AS t FROM sys.dm_tran_commit_table WHERE commit_ts = CHANGE_TRACKING_CURRENT_VERSION()',
-    );
-  const [row] = recordset;
-  if (row) commits.push({ version: String(row.v), time: row.t.toISOString().slice(0, 23).replace('T', ' ') });
-}
+const world = clockedLedger({
+  start: '2026-11-02T09:00:00.000Z',
+  logins: [{ ...LIMITED, permissions: { viewServerState: false } }],
+  changes: [
+    `INSERT INTO dbo.Ledger VALUES (1, N'n1')`,
+    `INSERT INTO dbo.Ledger VALUES (2, N'n2')`,
+    `UPDATE dbo.Ledger SET Name = N'two' WHERE Id = 2`,
+    `INSERT INTO dbo.Ledger VALUES (3, N'n3')`,
+  ],
+});
+const { commits, change } = world;
+const ledger = LEDGER;
 
 function runner(
   pipelineId: string,
@@ -53,7 +44,7 @@ function runner(
   return new PipelineRunner({
     openSource: () =>
       openChangeTrackingSource({
-        credentials: sandboxCredentials(sandbox, { username: login.name, password: login.password }),
+        credentials: sandboxCredentials(world.sandbox, { username: login.name, password: login.password }),
         configuration: ctConfiguration(configuration),
         pipelineId,
         agentId: 'src',
@@ -67,28 +58,8 @@ function runner(
   });
 }
 
-beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({
-    logins: [DBA, { ...LIMITED, permissions: { viewServerState: false } }],
-    databases: ['Sales'],
-    now: () => new Date(clock),
-  });
-  admin = await sandboxPool(sandbox, { max: 1 });
-  await admin.request().batch(`
-    ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-    CREATE SCHEMA SYNC;
-    CREATE TABLE dbo.Ledger (Id INT PRIMARY KEY, Name NVARCHAR(10) NOT NULL);
-    ALTER TABLE dbo.Ledger ENABLE CHANGE_TRACKING;`);
-  await change(`INSERT INTO dbo.Ledger VALUES (1, N'n1')`);
-  await change(`INSERT INTO dbo.Ledger VALUES (2, N'n2')`);
-  await change(`UPDATE dbo.Ledger SET Name = N'two' WHERE Id = 2`);
-  await change(`INSERT INTO dbo.Ledger VALUES (3, N'n3')`);
+beforeAll(() => {
   expect(commits).toHaveLength(4);
-});
-afterAll(async () => {
-  await admin?.close();
-  await sandbox?.close();
 });
 
 describe.each(['SQLite', 'PostgreSQL'] as const)('startAt into %s', (label) => {
@@ -138,7 +109,7 @@ describe('a point Change Tracking cannot give is refused', () => {
     await change(`CREATE TABLE dbo.Later (Id INT PRIMARY KEY);
       ALTER TABLE dbo.Later ENABLE CHANGE_TRACKING;
       INSERT INTO dbo.Later VALUES (1);`);
-    const { recordset } = await admin
+    const { recordset } = await world.admin
       .request()
       .query<{ m: string }>("SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID('dbo.Later')) AS m");
     const min = String(recordset[0]?.m);
@@ -162,9 +133,12 @@ describe('a point Change Tracking cannot give is refused', () => {
     const message = await failure('ctnoperm', { snapshotMode: 'never', startAt }, { login: LIMITED });
     expect(message).toContain('which this login reads only up to the last CHECKPOINT');
     expect(message).toContain('VIEW SERVER PERFORMANCE STATE');
-    const limited = await sandboxPool(sandbox, { user: LIMITED.name, password: LIMITED.password });
+    const limited = await sandboxPool(world.sandbox, { user: LIMITED.name, password: LIMITED.password });
     try {
-      const credentials = sandboxCredentials(sandbox, { username: LIMITED.name, password: LIMITED.password });
+      const credentials = sandboxCredentials(world.sandbox, {
+        username: LIMITED.name,
+        password: LIMITED.password,
+      });
       const check = await commitTimeCheck(limited, credentials, startAt);
       expect(check).toMatchObject({
         status: 'failed',
@@ -184,9 +158,11 @@ describe('a point Change Tracking cannot give is refused', () => {
 
   // Last: the clock jumps past the retention, and cleanup removes the older commits.
   it('a time before the commits cleanup removed, naming the first commit kept', async () => {
-    clock += 3 * 86_400_000;
+    world.advance(3 * 86_400_000);
     await change(`INSERT INTO dbo.Ledger VALUES (5, N'n5')`);
-    await admin.request().query("SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID('dbo.Ledger')) AS m");
+    await world.admin
+      .request()
+      .query("SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID('dbo.Ledger')) AS m");
     const message = await failure('ctcleaned', { snapshotMode: 'never', startAt: commits[1]?.time ?? '' });
     expect(message).toMatch(/sys\.dm_tran_commit_table keeps commits from version \d+ \(.+\) on/);
     expect(message).toContain("the ones before were removed by Change Tracking's cleanup");

@@ -1,36 +1,28 @@
 // Stopping a change-tracking pipeline at a point (stopAt), into SQLite and PostgreSQL: at a version
 // or at a commit time, nothing committed after it is read, and once every table has read up to it
 // the pipeline stops by itself with a stop-point-reached event. A time still ahead cuts nothing yet.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type sql from 'mssql';
-import { startSandboxSqlServer, type SandboxSqlServer } from '../../../../simulators/mssql';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openChangeTrackingSource } from '../../../../main/agents/changeTracking/source';
 import type { ChangeTrackingConfiguration } from '../../../../shared/agents/changeTracking';
-import { PipelineRunner, type RunnerEntity } from '../../../../main/runner/pipelineRunner';
+import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import type { Target } from '../../../../main/agents/target';
 import { ctConfiguration, sandboxCredentials } from '../../../helpers/changeTracking';
-import { DBA, sandboxPool } from '../../../helpers/sandbox';
 import { eitherReplica } from '../../../helpers/eitherReplica';
+import { clockedLedger, LEDGER } from '../../../helpers/clockedLedger';
 
-// The sandbox clock moves a second per change, so each commit has its own time.
-let clock = Date.parse('2026-11-03T09:00:00.000Z');
-let sandbox: SandboxSqlServer;
-let admin: sql.ConnectionPool;
-const commits: { version: string; time: string }[] = [];
-const ledger: RunnerEntity[] = [{ source: { schema: 'dbo', table: 'Ledger' }, target: { table: 'ledger' } }];
-
-async function change(statement: string): Promise<void> {
-  clock += 1000;
-  await admin.request().batch(statement);
-  const { recordset } = await admin
-    .request()
-    .query<{ v: string; t: Date }>(
-      'SELECT commit_ts AS v, commit_time AS t FROM sys.dm_tran_commit_table WHERE commit_ts = CHANGE_TRACKING_CURRENT_VERSION()',
-    );
-  const [row] = recordset;
-  if (row) commits.push({ version: String(row.v), time: row.t.toISOString().slice(0, 23).replace('T', ' ') });
-}
+const world = clockedLedger({
+  start: '2026-11-03T09:00:00.000Z',
+  changes: [
+    `INSERT INTO dbo.Ledger VALUES (1, N'n1')`,
+    `INSERT INTO dbo.Ledger VALUES (2, N'n2')`,
+    `UPDATE dbo.Ledger SET Name = N'two' WHERE Id = 2`,
+    `INSERT INTO dbo.Ledger VALUES (3, N'n3')`,
+    `INSERT INTO dbo.Ledger VALUES (4, N'n4')`,
+  ],
+});
+const { commits } = world;
+const ledger = LEDGER;
 
 function runner(
   pipelineId: string,
@@ -42,7 +34,7 @@ function runner(
   return new PipelineRunner({
     openSource: () =>
       openChangeTrackingSource({
-        credentials: sandboxCredentials(sandbox),
+        credentials: sandboxCredentials(world.sandbox),
         configuration: ctConfiguration(configuration),
         pipelineId,
         agentId: 'src',
@@ -58,25 +50,8 @@ function runner(
   });
 }
 
-beforeAll(async () => {
-  sandbox = await startSandboxSqlServer({ logins: [DBA], databases: ['Sales'], now: () => new Date(clock) });
-  admin = await sandboxPool(sandbox, { max: 1 });
-  await admin.request().batch(`
-    ALTER DATABASE Sales SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON);
-    ALTER DATABASE Sales SET ALLOW_SNAPSHOT_ISOLATION ON;
-    CREATE SCHEMA SYNC;
-    CREATE TABLE dbo.Ledger (Id INT PRIMARY KEY, Name NVARCHAR(10) NOT NULL);
-    ALTER TABLE dbo.Ledger ENABLE CHANGE_TRACKING;`);
-  await change(`INSERT INTO dbo.Ledger VALUES (1, N'n1')`);
-  await change(`INSERT INTO dbo.Ledger VALUES (2, N'n2')`);
-  await change(`UPDATE dbo.Ledger SET Name = N'two' WHERE Id = 2`);
-  await change(`INSERT INTO dbo.Ledger VALUES (3, N'n3')`);
-  await change(`INSERT INTO dbo.Ledger VALUES (4, N'n4')`);
+beforeAll(() => {
   expect(commits).toHaveLength(5);
-});
-afterAll(async () => {
-  await admin?.close();
-  await sandbox?.close();
 });
 
 describe.each(['SQLite', 'PostgreSQL'] as const)('stopAt into %s', (label) => {
