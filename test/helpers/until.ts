@@ -10,3 +10,14 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * A point in time more than a second after what came before and before what comes after: the
+ * sources' clocks (commit times to the second on some) tell the two sides apart.
+ */
+export async function pointBetween(): Promise<string> {
+  await new Promise((r) => setTimeout(r, 1100));
+  const point = new Date().toISOString();
+  await new Promise((r) => setTimeout(r, 1100));
+  return point;
+}

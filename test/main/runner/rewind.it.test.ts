@@ -8,7 +8,7 @@ import type { RunnerEvent } from '../../../main/runner/events';
 import { bothSources } from '../../helpers/bothSources';
 import { runnerOver } from '../../helpers/runnerOver';
 import { SOURCE_TARGET_PAIRS, targetSideFor } from '../../helpers/targetSide';
-import { until } from '../../helpers/until';
+import { pointBetween, until } from '../../helpers/until';
 
 const sources = bothSources({ pipelineId: 'rewind', ibmiSchema: 'REWIND' });
 let made = 0;
@@ -43,10 +43,7 @@ describe.each(SOURCE_TARGET_PAIRS)('a rewind from %s into %s', (sourceKind, targ
     void runner.start();
     try {
       await until('copied', () => events.some((e) => e.kind === 'snapshot-done'));
-      // A second apart from the copy on both clocks, and the point between.
-      await new Promise((r) => setTimeout(r, 1100));
-      const point = new Date().toISOString();
-      await new Promise((r) => setTimeout(r, 1100));
+      const point = await pointBetween();
       await h.update(t, 2, 'changed');
       await h.remove(t, 3);
       await h.insert(t, [{ id: 4, name: 'n4', amount: '4.00' }]);

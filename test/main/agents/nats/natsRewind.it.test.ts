@@ -10,7 +10,7 @@ import type { RunnerEvent } from '../../../../main/runner/events';
 import { bothSources } from '../../../helpers/bothSources';
 import { readStream } from '../../../helpers/debeziumConsumer';
 import { deleteStreams, natsServers } from '../../../helpers/natsServer';
-import { until } from '../../../helpers/until';
+import { pointBetween, until } from '../../../helpers/until';
 
 const SERVERS = natsServers();
 const STREAM = `NATSREWIND_${process.pid}`;
@@ -50,9 +50,7 @@ describe('a rewind onto the stream', () => {
     void runner.start();
     try {
       await until('copied', () => events.some((e) => e.kind === 'snapshot-done'));
-      await new Promise((r) => setTimeout(r, 1100));
-      const point = new Date().toISOString();
-      await new Promise((r) => setTimeout(r, 1100));
+      const point = await pointBetween();
       await h.update(t, 2, 'two');
       await h.insert(t, [{ id: 3, name: 'n3', amount: '3.00' }]);
       await until('published', async () => (await changes()).length === 2);
