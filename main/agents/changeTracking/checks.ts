@@ -62,7 +62,7 @@ export async function runChecks(
   );
   results.push(
     ...(await orFailed([COMMIT_TIMES_CHECK], async () => [
-      await commitTimeCheck(pool, credentials, configuration.startAt),
+      await commitTimeCheck(pool, credentials, configuration.startAt, configuration.stopAt),
     ])),
   );
   if (!catalog.readable) {

@@ -11,11 +11,12 @@ import { bracket } from '../drivers/mssql/names';
 
 export const COMMIT_TIMES_CHECK = 'commit-times';
 
-/** Without the permission a time-based `startAt` cannot be placed: then the check fails, Start refuses. */
+/** Without the permission a time-based `startAt` or `stopAt` cannot be placed: the check fails, the pipeline refuses it. */
 export async function commitTimeCheck(
   pool: sql.ConnectionPool,
   c: ChangeTrackingHostCredentials,
   startAt?: string,
+  stopAt?: string,
 ): Promise<CheckResult> {
   // Before 2022 the newer permission is unknown and answers NULL: either one granted is enough.
   const { recordset } = await pool
@@ -31,13 +32,17 @@ export async function commitTimeCheck(
     'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
     'on earlier versions VIEW SERVER STATE. Then test again.';
   const grant = `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`;
-  if (startAt !== undefined && isStartTime(startAt))
+  const timed = [
+    ['startAt', startAt],
+    ['stopAt', stopAt],
+  ].find(([, value]) => value !== undefined && isStartTime(value));
+  if (timed)
     return failed(
       COMMIT_TIMES_CHECK,
-      `startAt = "${startAt}" is a time, found through sys.dm_tran_commit_table, which the login "${c.username}" ` +
+      `${timed[0]} = "${timed[1]}" is a time, found through sys.dm_tran_commit_table, which the login "${c.username}" ` +
         'reads only up to the last CHECKPOINT (it holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE ' +
-        'STATE): the start point would be a guess, so Start refuses it.',
-      `${remedy} Or set startAt to a change-tracking version.`,
+        'STATE): the point would be a guess, so the pipeline refuses it.',
+      `${remedy} Or set ${timed[0]} to a change-tracking version.`,
       grant,
     );
   return warning(

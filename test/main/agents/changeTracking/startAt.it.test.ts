@@ -146,6 +146,10 @@ describe('a point Change Tracking cannot give is refused', () => {
       });
       expect(check.message).toContain(`startAt = "${startAt}" is a time`);
       expect((await commitTimeCheck(limited, credentials, '7')).status).toBe('warning');
+      // A stop at a time is placed the same way: the check fails for it too, naming stopAt.
+      const stop = await commitTimeCheck(limited, credentials, '7', startAt);
+      expect(stop.status).toBe('failed');
+      expect(stop.message).toContain(`stopAt = "${startAt}" is a time`);
     } finally {
       await limited.close();
     }
