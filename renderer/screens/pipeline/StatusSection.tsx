@@ -8,6 +8,7 @@ import { useStore, showSection } from '../../store';
 import { address, controlAgent, selectedIn } from '../../store/pipelinePage';
 import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
 import { latestProblem } from '../../../shared/latestProblem';
+import { startSentence } from '../../../shared/startWords';
 import { dateTime, duration, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
@@ -227,13 +228,11 @@ function StartConfirmation() {
   const plan = useStore((s) => s.startPlan);
   // The question takes focus when it appears, so the keyboard is on its answer.
   const box = useFocusOn<HTMLDivElement>(plan !== 'reading' && plan);
+  const agent = selectedIn(useStore((s) => s.pipelinePage))?.agent;
   if (!plan || plan === 'reading') return null;
   return (
     <div role="group" aria-label="Confirm start" className="confirm" ref={box} tabIndex={-1}>
-      <p>
-        Start the pipeline? It copies whichever of its {plural(plan.tables, 'table')} are not copied yet, then
-        reads their changes.
-      </p>
+      <p>{startSentence(agent?.configuration ?? null, plan.tables)}</p>
       {plan.atStart.length > 0 && (
         <>
           <p>At Start the agent runs at the source:</p>
