@@ -11,6 +11,21 @@ import { bracket } from '../drivers/mssql/names';
 
 export const COMMIT_TIMES_CHECK = 'commit-times';
 
+/**
+ * The select items that tell whether the login reads commit times live. Before 2022 the newer
+ * permission is unknown and answers NULL: either one granted is enough.
+ */
+export const COMMIT_TIME_PERMISSIONS =
+  "HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') AS state, " +
+  "HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS perf";
+export const readsCommitTimesLive = (row: { state: number | null; perf: number | null } | undefined) =>
+  row?.state === 1 || row?.perf === 1;
+
+/** What gives the login commit times live, in words. */
+export const COMMIT_TIMES_GRANT =
+  'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
+  'on earlier versions VIEW SERVER STATE.';
+
 /** Without the permission a time-based `startAt` or `stopAt` cannot be placed: the check fails, the pipeline refuses it. */
 export async function commitTimeCheck(
   pool: sql.ConnectionPool,
@@ -18,19 +33,13 @@ export async function commitTimeCheck(
   startAt?: string,
   stopAt?: string,
 ): Promise<CheckResult> {
-  // Before 2022 the newer permission is unknown and answers NULL: either one granted is enough.
   const { recordset } = await pool
     .request()
-    .query<{ state: number | null; perf: number | null }>(
-      "SELECT HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') AS state, HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS perf",
-    );
-  const row = recordset[0];
-  if (row?.state === 1 || row?.perf === 1)
+    .query<{ state: number | null; perf: number | null }>(`SELECT ${COMMIT_TIME_PERMISSIONS}`);
+  if (readsCommitTimesLive(recordset[0]))
     return passed(COMMIT_TIMES_CHECK, 'The login reads commit times live (sys.dm_tran_commit_table).');
   const login = bracket(c.username);
-  const remedy =
-    'As a DBA, in master: on SQL Server 2022 and later grant VIEW SERVER PERFORMANCE STATE to the login; ' +
-    'on earlier versions VIEW SERVER STATE. Then test again.';
+  const remedy = `${COMMIT_TIMES_GRANT} Then test again.`;
   const grant = `GRANT VIEW SERVER PERFORMANCE STATE TO ${login};`;
   const timed = [
     ['startAt', startAt],

@@ -9,6 +9,7 @@ import { tableKey, type TableRef } from '../source';
 import { perSlice, qualified } from '../drivers/mssql/names';
 import { isStartTime, localTimeOf, StartUnavailable, startAtWithoutCopy } from '../startPoint';
 import type { RunQuery } from './structure';
+import { COMMIT_TIME_PERMISSIONS, COMMIT_TIMES_GRANT, readsCommitTimesLive } from './commitTimeCheck';
 
 export const CLOCK = "the server's local time";
 
@@ -27,10 +28,6 @@ export function ctStartPointOf(configuration: ChangeTrackingConfiguration): CtSt
   return { kind: 'time', text: startAt, said: localTimeOf(startAt, 0, CLOCK).said };
 }
 
-const GRANT =
-  'As a DBA, in master: on SQL Server 2022 and later GRANT VIEW SERVER PERFORMANCE STATE to the login; ' +
-  'on earlier versions VIEW SERVER STATE.';
-
 /** A JavaScript Date whose UTC fields are `local`'s, to the millisecond (what mssql sends as written). */
 export function asWritten(local: string): Date {
   return new Date(`${local.slice(0, 23).replace(' ', 'T')}Z`);
@@ -43,14 +40,13 @@ export function asWritten(local: string): Date {
  */
 export async function commitClock(run: RunQuery, said: string): Promise<number> {
   const [perms] = await run<{ state: number | null; perf: number | null; l: Date; u: Date }>(
-    "SELECT HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') AS state, " +
-      "HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS perf, SYSDATETIME() AS l, SYSUTCDATETIME() AS u",
+    `SELECT ${COMMIT_TIME_PERMISSIONS}, SYSDATETIME() AS l, SYSUTCDATETIME() AS u`,
   );
-  if (perms?.state !== 1 && perms?.perf !== 1)
+  if (!readsCommitTimesLive(perms))
     throw new StartUnavailable(
       `${said} is found through sys.dm_tran_commit_table, which this login reads only up to the last ` +
         'CHECKPOINT (it holds neither VIEW SERVER STATE nor VIEW SERVER PERFORMANCE STATE): the point would be a ' +
-        `guess, so it is refused. ${GRANT} Or give a change-tracking version.`,
+        `guess, so it is refused. ${COMMIT_TIMES_GRANT} Or give a change-tracking version.`,
     );
   return perms ? Math.round((perms.l.getTime() - perms.u.getTime()) / 60_000) : 0;
 }
