@@ -27,8 +27,8 @@ import type { FilterExpr } from '../../../shared/rowFilter';
 import { pushdownSql } from '../filterPushdown';
 import { mssqlPushdown } from '../drivers/mssql/filterSql';
 import { runChecks } from './checks';
-import { ctStartPointOf, currentVersions, startVersions, type CtStartPoint } from './startAt';
-import { refuseForward, StartUnavailable } from '../startPoint';
+import { ctStartPointOf, currentVersions, parseCtPoint, startVersions, type CtStartPoint } from './startAt';
+import { refuseForward } from '../startPoint';
 import { StopPoint, type StopCap } from './stopAt';
 import { openPool } from '../drivers/mssql/connection';
 import { bracket, qualified } from '../drivers/mssql/names';
@@ -284,8 +284,7 @@ export class ChangeTrackingSource implements SourceAgent {
     point: string,
     current: Checkpoint,
   ): Promise<Map<string, string>> {
-    const at = ctStartPointOf({ ...this.o.configuration, startAt: point, snapshotMode: 'never' });
-    if (!at) throw new StartUnavailable('A rewind needs a point.');
+    const at = parseCtPoint(point, 'to');
     const positions = await startVersions(
       this.runOn(() => this.pool.request()),
       tables,

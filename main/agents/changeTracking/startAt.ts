@@ -16,16 +16,20 @@ export const CLOCK = "the server's local time";
 export type CtStartPoint =
   { kind: 'version'; version: bigint; said: string } | { kind: 'time'; text: string; said: string };
 
+/** A point as startAt, stopAt and a rewind take one: a version, or a time read for its calendar and words. */
+export function parseCtPoint(text: string, field: 'startAt' | 'stopAt' | 'to'): CtStartPoint {
+  if (CT_VERSION.test(text))
+    return { kind: 'version', version: BigInt(text), said: `change-tracking version ${text}` };
+  if (!isStartTime(text))
+    throw new StartUnavailable(`${field} "${text}" is neither a change-tracking version nor a time.`);
+  // Moved onto the server's clock when it is placed.
+  return { kind: 'time', text, said: localTimeOf(text, 0, CLOCK).said };
+}
+
 /** The configuration's point, checked at Start: a copy reads the table as it is now, so none with it. */
 export function ctStartPointOf(configuration: ChangeTrackingConfiguration): CtStartPoint | undefined {
   const startAt = startAtWithoutCopy(configuration, 'of Change Tracking');
-  if (startAt === undefined) return undefined;
-  if (CT_VERSION.test(startAt))
-    return { kind: 'version', version: BigInt(startAt), said: `change-tracking version ${startAt}` };
-  if (!isStartTime(startAt))
-    throw new StartUnavailable(`startAt "${startAt}" is neither a change-tracking version nor a time.`);
-  // Read once here for the calendar and the words; moved onto the server's clock at Start.
-  return { kind: 'time', text: startAt, said: localTimeOf(startAt, 0, CLOCK).said };
+  return startAt === undefined ? undefined : parseCtPoint(startAt, 'startAt');
 }
 
 /** A JavaScript Date whose UTC fields are `local`'s, to the millisecond (what mssql sends as written). */

@@ -4,9 +4,9 @@
 // the stop is that version for good. Each batch's upper bound is cut there, so nothing committed
 // after the point is read.
 import sql from 'mssql';
-import { CT_VERSION, type ChangeTrackingConfiguration } from '../../../shared/agents/changeTracking';
+import type { ChangeTrackingConfiguration } from '../../../shared/agents/changeTracking';
 import { localTimeOf, StartUnavailable } from '../startPoint';
-import { asWritten, CLOCK, commitClock } from './startAt';
+import { asWritten, CLOCK, commitClock, parseCtPoint, type CtStartPoint } from './startAt';
 import type { RunQuery } from './structure';
 
 export interface StopCap {
@@ -21,20 +21,23 @@ export class StopPoint {
   private offsetMinutes: number | null = null;
   readonly said: string;
 
-  private constructor(private readonly text: string) {
-    this.said = CT_VERSION.test(text) ? `change-tracking version ${text}` : localTimeOf(text, 0, CLOCK).said;
-    if (CT_VERSION.test(text)) this.fixed = BigInt(text);
+  private constructor(private readonly point: CtStartPoint) {
+    this.said = point.said;
   }
 
   static of(configuration: ChangeTrackingConfiguration): StopPoint | undefined {
-    return configuration.stopAt === undefined ? undefined : new StopPoint(configuration.stopAt);
+    return configuration.stopAt === undefined
+      ? undefined
+      : new StopPoint(parseCtPoint(configuration.stopAt, 'stopAt'));
   }
 
   /** Where this batch's reading is cut: the stop's version, or for a time ahead, the version now. */
   async cap(run: RunQuery): Promise<StopCap> {
+    const { point } = this;
+    if (point.kind === 'version') return { version: point.version, final: true };
     if (this.fixed !== null) return { version: this.fixed, final: true };
     this.offsetMinutes ??= await commitClock(run, `stopAt ${this.said}`);
-    const { local } = localTimeOf(this.text, this.offsetMinutes, CLOCK);
+    const { local } = localTimeOf(point.text, this.offsetMinutes, CLOCK);
     const [row] = await run<{ now: Date; current: string | number | null; v: string | number | null }>(
       'SELECT SYSDATETIME() AS now, CHANGE_TRACKING_CURRENT_VERSION() AS current, ' +
         '(SELECT MAX(commit_ts) FROM sys.dm_tran_commit_table WHERE commit_time <= @t) AS v',
