@@ -45,8 +45,14 @@ import { escapeToken, joinedName, tableSubject } from './subjects';
 import { MinuteRate } from './minuteRate';
 import { changeOfEvent } from './changeOfEvent';
 import { TableReader } from './tableReader';
-import { streamStart, streamStartPointOf, StreamStop, type StreamStartPoint } from './startAt';
-import { refuseForward, StartUnavailable } from '../startPoint';
+import {
+  parseStreamPoint,
+  streamStart,
+  streamStartPointOf,
+  StreamStop,
+  type StreamStartPoint,
+} from './startAt';
+import { refuseForward } from '../startPoint';
 
 export interface NatsSourceOptions {
   credentials: NatsHostCredentials;
@@ -112,6 +118,11 @@ export class NatsSource implements SourceAgent {
 
   private get stream() {
     return this.o.configuration.stream;
+  }
+
+  /** Every subject under the prefix: where a point in time is looked for. */
+  private get tableSubjects() {
+    return `${this.o.configuration.subjectPrefix}.>`;
   }
 
   /** A table's name parts after the prefix: the database first when the stream is SQL Server's. */
@@ -207,16 +218,15 @@ export class NatsSource implements SourceAgent {
     return this.startPoint?.said;
   }
 
-  /** Where tables without a copy start: the configuration's point (one place for all), else each one's copy. */
+  /**
+   * Where tables without a copy start: the configuration's point, one place for all. Without one,
+   * none here: the runner asks `snapshotStart` of each (its last copy on the stream).
+   */
   async snapshotStarts(tables: readonly TableRef[]): Promise<Map<string, string>> {
-    const point = this.startPoint;
-    if (!point) {
-      const each = new Map<string, string>();
-      for (const t of tables) each.set(tableKey(t), await this.snapshotStart(t));
-      return each;
-    }
-    const subjects = `${this.o.configuration.subjectPrefix}.>`;
-    const position = String(await streamStart(this.js, this.jsm, this.stream, subjects, point));
+    if (!this.startPoint) return new Map();
+    const position = String(
+      await streamStart(this.js, this.jsm, this.stream, this.tableSubjects, this.startPoint),
+    );
     return new Map(tables.map((t) => [tableKey(t), position]));
   }
 
@@ -226,10 +236,8 @@ export class NatsSource implements SourceAgent {
     point: string,
     current: Checkpoint,
   ): Promise<Map<string, string>> {
-    const at = streamStartPointOf({ ...this.o.configuration, startAt: point, snapshotMode: 'never' });
-    if (!at) throw new StartUnavailable('A rewind needs a point.');
-    const subjects = `${this.o.configuration.subjectPrefix}.>`;
-    const position = await streamStart(this.js, this.jsm, this.stream, subjects, at);
+    const at = parseStreamPoint(point, 'to');
+    const position = await streamStart(this.js, this.jsm, this.stream, this.tableSubjects, at);
     refuseForward(
       tables.flatMap((t) => {
         const now = current[tableKey(t)];
@@ -284,13 +292,7 @@ export class NatsSource implements SourceAgent {
   ): Promise<ChangeBatch> {
     const info = await this.jsm.streams.info(this.stream);
     // A stop point cuts the read there: nothing after it is applied.
-    const cut = await this.stopPoint?.cap(
-      this.js,
-      this.jsm,
-      this.stream,
-      `${this.o.configuration.subjectPrefix}.>`,
-      info.state,
-    );
+    const cut = await this.stopPoint?.cap(this.js, this.jsm, this.stream, this.tableSubjects, info.state);
     const bound = cut ? Math.min(cut.sequence, info.state.last_seq) : info.state.last_seq;
     const owned = await this.leases.refresh(
       this.o.pipelineId,

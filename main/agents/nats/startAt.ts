@@ -12,16 +12,20 @@ export type StreamStartPoint =
   /** `iso`: the instant in RFC 3339, to the microsecond. */
   | { kind: 'time'; iso: string; said: string };
 
+/** A point as startAt, stopAt and a rewind take one: a stream sequence, or a time (UTC without a zone). */
+export function parseStreamPoint(text: string, field: 'startAt' | 'stopAt' | 'to'): StreamStartPoint {
+  if (STREAM_SEQUENCE.test(text))
+    return { kind: 'sequence', sequence: Number(text), said: `stream sequence ${text}` };
+  if (!isStartTime(text))
+    throw new StartUnavailable(`${field} "${text}" is neither a stream sequence nor a time.`);
+  const { local, said } = localTimeOf(text, 0, CLOCK);
+  return { kind: 'time', iso: `${local.replace(' ', 'T')}Z`, said };
+}
+
 /** The configuration's point, checked at Start: a copy replays the table's last copy, so none with it. */
 export function streamStartPointOf(configuration: NatsConfiguration): StreamStartPoint | undefined {
   const startAt = startAtWithoutCopy(configuration, 'of the stream');
-  if (startAt === undefined) return undefined;
-  if (STREAM_SEQUENCE.test(startAt))
-    return { kind: 'sequence', sequence: Number(startAt), said: `stream sequence ${startAt}` };
-  if (!isStartTime(startAt))
-    throw new StartUnavailable(`startAt "${startAt}" is neither a stream sequence nor a time.`);
-  const { local, said } = localTimeOf(startAt, 0, CLOCK);
-  return { kind: 'time', iso: `${local.replace(' ', 'T')}Z`, said };
+  return startAt === undefined ? undefined : parseStreamPoint(startAt, 'startAt');
 }
 
 const when = (iso: string) => iso.replace('T', ' ').replace(/\.?\d*Z$/, ' UTC');
@@ -101,15 +105,7 @@ export class StreamStop {
 
   static of(configuration: NatsConfiguration): StreamStop | undefined {
     const { stopAt } = configuration;
-    if (stopAt === undefined) return undefined;
-    if (STREAM_SEQUENCE.test(stopAt))
-      return new StreamStop({
-        kind: 'sequence',
-        sequence: Number(stopAt),
-        said: `stream sequence ${stopAt}`,
-      });
-    const { local, said } = localTimeOf(stopAt, 0, CLOCK);
-    return new StreamStop({ kind: 'time', iso: `${local.replace(' ', 'T')}Z`, said });
+    return stopAt === undefined ? undefined : new StreamStop(parseStreamPoint(stopAt, 'stopAt'));
   }
 
   /** The last sequence this batch may read, and whether it is the stop itself. */
