@@ -41,17 +41,22 @@ export function startPointOf(
   return parseStartAt(startAt, utcOffsetMinutes);
 }
 
+const distinctJournals = (journals: readonly JournalName[]) => [
+  ...new Map(journals.map((j) => [journalKey(j), j])).values(),
+];
+
 /**
  * Where each journal's tables start, by journal: its end, or `point` (two queries a journal). The
- * receiver chains come in one query.
+ * receiver chains come in one query, unless the caller read them already.
  */
 export async function startsIn(
   c: IbmiConnection,
   journals: readonly JournalName[],
   point: StartPoint | undefined,
+  read?: Map<string, ReceiverInfo[]>,
 ): Promise<Map<string, TablePosition>> {
-  const distinct = [...new Map(journals.map((j) => [journalKey(j), j])).values()];
-  const chains = await receiverChains(c, distinct);
+  const distinct = distinctJournals(journals);
+  const chains = read ?? (await receiverChains(c, distinct));
   const starts = new Map<string, TablePosition>();
   for (const journal of distinct) {
     const chain = chains.get(journalKey(journal)) ?? [];
@@ -167,8 +172,9 @@ export async function rewoundPositions(
   point: StartPoint,
   current: Checkpoint,
 ): Promise<Map<string, string>> {
-  const starts = await startsIn(c, journals, point);
-  const chains = await receiverChains(c, [...new Map(journals.map((j) => [journalKey(j), j])).values()]);
+  // One read of the chains serves both the start and the comparison.
+  const chains = await receiverChains(c, distinctJournals(journals));
+  const starts = await startsIn(c, journals, point, chains);
   const positions = new Map<string, string>();
   const behind: { table: string; at: string }[] = [];
   keys.forEach((key, i) => {
