@@ -18,16 +18,21 @@ const two = (n: number) => String(n).padStart(2, '0');
  * `text` (START_AT_TIME) on a clock `utcOffsetMinutes` east of UTC: without a zone it is that clock's
  * own time; with Z or an offset, the same instant there. `clock` names it in messages.
  */
-export function localTimeOf(text: string, utcOffsetMinutes: number, clock: string): LocalTime {
+export function localTimeOf(
+  text: string,
+  utcOffsetMinutes: number,
+  clock: string,
+  field = 'startAt',
+): LocalTime {
   const m = START_AT_TIME.exec(text);
-  if (!m) throw new StartUnavailable(`startAt "${text}" is no time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm].`);
+  if (!m) throw new StartUnavailable(`${field} "${text}" is no time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm].`);
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
   const fraction = (m[7] ?? '').padEnd(6, '0');
   const zone = m[8];
   const asUtc = Date.UTC(year ?? 0, (month ?? 1) - 1, day, hour, minute, second);
   const check = new Date(asUtc);
   if (check.getUTCMonth() !== (month ?? 1) - 1 || check.getUTCDate() !== day || (hour ?? 0) > 23)
-    throw new StartUnavailable(`startAt "${text}" is no date and time of the calendar.`);
+    throw new StartUnavailable(`${field} "${text}" is no date and time of the calendar.`);
   const zoneMinutes =
     zone === undefined || zone === 'Z'
       ? 0

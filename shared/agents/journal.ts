@@ -235,6 +235,20 @@ export const journalConfiguration = section({
         'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
       group: advanced,
     }),
+    stopAt: optionalPatternText({
+      label: 'Stop at',
+      help:
+        'Where the pipeline stops by itself, for a cut-over or the end of a replayed window: a journal position ' +
+        '(LIBRARY/RECEIVER/SEQUENCE, that entry the last one read; it stops the tables of its own journal) or a ' +
+        "time (YYYY-MM-DD HH:MM:SS in the IBM i's local time, or with Z or an offset: no entry written after it " +
+        'is read, so a transaction committed after it is not applied). Once every table has read up to it the ' +
+        'pipeline stops, with a stop-point-reached event. Left out: the pipeline runs on.',
+      max: 40,
+      pattern: START_AT,
+      patternRule:
+        'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      group: advanced,
+    }),
     ...journalProvenanceFields(),
     ...pipelineFields,
   }),

@@ -6,7 +6,7 @@
 // its later delete or key change is in the journal and comes after. So the target passes through the
 // row's newer LOB value early, never a wrong one at the end (docs/journal-agent.md, "LOB columns").
 import { sqlIdentifier as qi, type IbmiValue } from '../../../lib/ibmi/connection';
-import { keyCursor, type Change, type RowValue } from '../source';
+import { keyCursor, tableKey, type Change, type RowValue } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
 import type { MemberReader } from './memberReader';
@@ -81,4 +81,23 @@ function bindable(v: RowValue): IbmiValue {
   if (v instanceof Uint8Array) return v;
   if (v instanceof Date) return v.toISOString();
   return v ? 1 : 0;
+}
+
+/** The changes with the LOB columns of each file read from it; rows gone since left out. */
+export async function withLobs(
+  members: MemberReader,
+  layouts: readonly FileLayout[],
+  identify: (layout: FileLayout) => string[] | 'rrn',
+  form: ValueForm,
+  changes: Change[],
+): Promise<Change[]> {
+  const withLob = layouts.filter((l) => l.fields.some((f) => f.type.kind === 'lob'));
+  if (withLob.length === 0) return changes;
+  const kept = new Set(changes);
+  for (const l of withLob) {
+    const mine = changes.filter((c) => c.table === tableKey(l.ref));
+    const filled = new Set(await withLobValues(members, l, identify(l), form, mine));
+    for (const c of mine) if (!filled.has(c)) kept.delete(c);
+  }
+  return changes.filter((c) => kept.has(c));
 }

@@ -36,7 +36,7 @@ import { journalChecks } from './checks';
 import { openIbmi } from './connection';
 import { screenFileEntries } from './layoutChanges';
 import { countMemberRows, MemberReader, readMemberChunk, readMemberRows } from './memberReader';
-import { withLobValues } from './lobValues';
+import { withLobs } from './lobValues';
 import {
   catalogLayouts,
   dspffdLayouts,
@@ -48,6 +48,7 @@ import {
 } from './layout';
 import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
 import { parseStartAt, rewoundPositions, startPointOf, startsIn, type StartPoint } from './startAt';
+import { JournalStop } from './stopAt';
 import {
   chainIndex,
   chainOrder,
@@ -118,6 +119,7 @@ export class JournalSource implements SourceAgent {
   private readonly form: ValueForm;
   private utcOffset = 0;
   private startPoint: StartPoint | undefined;
+  private stop: JournalStop | undefined;
   private saves = 0;
   /** Entries consumed, and when the last backlog was taken: the measured reading rate. */
   private readonly rate = new ReadingRate();
@@ -146,6 +148,7 @@ export class JournalSource implements SourceAgent {
     this.utcOffset = timezoneMinutes(row ? (Object.values(row)[0] ?? 0) : 0);
     if (this.o.credentials.useDatabaseTimezone) this.form.utcOffsetMinutes = this.utcOffset;
     this.startPoint = startPointOf(this.o.configuration, this.utcOffset);
+    this.stop = JournalStop.of(this.o.configuration, this.utcOffset);
   }
 
   /** Where tables started without a copy begin, in words, when the configuration names a point. */
@@ -467,12 +470,21 @@ export class JournalSource implements SourceAgent {
     const layouts = await this.layoutsOf(reading);
     const journals = await this.journalsOf(reading);
     refuseSyncJournal(this.sync.library, reading, journals);
+    const { stop } = this;
+    // Cleared by a journal that has not read up to the stop point (or could not read at all).
+    let atStop = stop !== undefined && reading.length === tables.length && fresh.length === 0;
+    await stop?.beforeRead(this.c);
     const chains = await receiverChains(this.c, journals);
     const groups = new Map<string, number[]>();
     journals.forEach((j, i) => groups.set(journalKey(j), [...(groups.get(journalKey(j)) ?? []), i]));
     for (const [key, members] of groups) {
       const journal = journals[members[0] ?? 0] as JournalName;
       const chain = chains.get(key) ?? [];
+      stop?.refuseOutside(
+        key,
+        chain,
+        members.map((i) => tableKey(reading[i] as TableRef)),
+      );
       // A table whose receiver is gone has lost its position: the runner copies it again (or stops, as
       // the snapshot mode says); the journal's other tables read on.
       const lost = members.filter((i) => {
@@ -482,6 +494,7 @@ export class JournalSource implements SourceAgent {
         batch.resnapshot.push({ table: t, reason: receiverGoneReason(restart, t) });
         return true;
       });
+      if (lost.length > 0) atStop = false;
       if (lost.length === members.length) continue;
       members.splice(0, members.length, ...members.filter((i) => !lost.includes(i)));
       const positions = members.map((i) => parsePosition(checkpoint[tableKey(reading[i] as TableRef)] ?? ''));
@@ -515,6 +528,7 @@ export class JournalSource implements SourceAgent {
         } catch (error) {
           const denied = refusedFile(error, readings);
           if (!denied) throw error;
+          atStop = false;
           (batch.refusedTables ??= []).push({
             table: denied.file.key,
             reason: notAuthorizedReason(denied.file, this.profile, 'DSPJRN', denied.byLibrary),
@@ -526,13 +540,20 @@ export class JournalSource implements SourceAgent {
         }
       }
       if (!assembled) continue;
+      const order = chainOrder(chain);
+      const reached = stop?.reached(assembled.beyond !== undefined, assembled.exhausted, end, order) ?? false;
+      if (!reached) atStop = false;
+      // At the stop, a table with nothing pending stands at the point, not at the journal's end past it.
+      const idleAt = (reached && stop?.cap(assembled.beyond)) || (end && { restart: end, applied: end });
       batch.changes.push(
-        ...(await this.withLobs(
+        ...(await withLobs(
+          this.members,
           members.map((i) => layouts[i] as FileLayout),
+          (l) => this.identify(l),
+          this.form,
           assembled.changes,
         )),
       );
-      const order = chainOrder(chain);
       const settled = assembled.exhausted && assembled.restart === assembled.consumed;
       if (!assembled.exhausted) batch.caughtUp = false;
       members.forEach((i, k) => {
@@ -546,7 +567,7 @@ export class JournalSource implements SourceAgent {
               }
             : old;
         // Read to the end with no commit cycle open: nothing of the table lies before the end.
-        if (settled && end && order(end, next.restart) > 0) next = { restart: end, applied: end };
+        if (settled && idleAt && order(idleAt.restart, next.restart) > 0) next = idleAt;
         batch.checkpoint[t] = formatPosition(next);
       });
       for (const [table, reason] of assembled.stopped) {
@@ -565,20 +586,9 @@ export class JournalSource implements SourceAgent {
       }
       if (assembled.newestTimestamp) batch.newestCommitTime = this.instant(assembled.newestTimestamp);
     }
+    const described = batch.resnapshot.length === 0 && !batch.layoutChanged?.length && !batch.stopped?.length;
+    if (atStop && described && stop) batch.stoppedAt = stop.said;
     return batch;
-  }
-
-  /** The changes with their LOB columns read from the files (lobValues.ts); rows gone since left out. */
-  private async withLobs(layouts: readonly FileLayout[], changes: Change[]): Promise<Change[]> {
-    const withLob = layouts.filter((l) => l.fields.some((f) => f.type.kind === 'lob'));
-    if (withLob.length === 0) return changes;
-    const kept = new Set(changes);
-    for (const l of withLob) {
-      const mine = changes.filter((c) => c.table === tableKey(l.ref));
-      const filled = new Set(await withLobValues(this.members, l, this.identify(l), this.form, mine));
-      for (const c of mine) if (!filled.has(c)) kept.delete(c);
-    }
-    return changes.filter((c) => kept.has(c));
   }
 
   /** DSPJRN chunk after chunk until the batch is full or the journal read to its end. */
@@ -604,8 +614,12 @@ export class JournalSource implements SourceAgent {
       // Each chunk starts with the entry the previous one ended on.
       if (last && first && first.sequence === last.sequence && first.receiver === last.receiver)
         chunk.shift();
-      entries.push(...chunk);
       const order = chainOrder(chain);
+      const read = chunk.length;
+      // Nothing past the stop point is read: the first entry beyond it ends this journal's reading.
+      const kept = this.stop ? this.stop.keptOf(chunk, order) : chunk.length;
+      const beyond = kept < chunk.length ? chunk[kept] : undefined;
+      entries.push(...chunk.slice(0, kept));
       const screened = screenFileEntries(entries, readings, this.layoutSince, order);
       const assembled = assemble(
         screened.entries,
@@ -618,13 +632,17 @@ export class JournalSource implements SourceAgent {
       );
       for (const [table, reason] of screened.resnapshot) assembled.resnapshot.set(table, reason);
       const end = entries.at(-1);
-      if (screened.cut || assembled.changes.length >= maxRows || chunk.length < chunkEntries - 1 || !end) {
+      const toEnd = read < chunkEntries - 1 || beyond !== undefined;
+      if (screened.cut || assembled.changes.length >= maxRows || toEnd || !end) {
         this.rate.consumed += assembled.consumedCount;
+        const exhausted = !screened.cut && assembled.changes.length < maxRows && toEnd;
         return {
           ...assembled,
           layoutChanged: screened.layoutChanged,
           stopped: screened.stopped,
-          exhausted: !screened.cut && assembled.changes.length < maxRows && chunk.length < chunkEntries - 1,
+          exhausted,
+          // Only once the entries before it were all taken: a batch cut short reads them first.
+          beyond: exhausted ? beyond : undefined,
         };
       }
       if (entries.length > MAX_ENTRIES)

@@ -71,13 +71,17 @@ export async function startsIn(
   return starts;
 }
 
-/** `startAt` as the configuration holds it; a time with a zone is moved into the IBM i's local time. */
-export function parseStartAt(text: string, utcOffsetMinutes: number): StartPoint {
+/** A point as startAt, stopAt and a rewind take one; a time with a zone is moved into the IBM i's local time. */
+export function parseStartAt(
+  text: string,
+  utcOffsetMinutes: number,
+  field: 'startAt' | 'stopAt' | 'to' = 'startAt',
+): StartPoint {
   if (JOURNAL_POSITION.test(text))
     return { kind: 'position', position: parseJournalPosition(text), said: `journal position ${text}` };
   if (!isStartTime(text))
-    throw new StartUnavailable(`startAt "${text}" is neither a journal position nor a time.`);
-  return { kind: 'time', ...localTimeOf(text, utcOffsetMinutes, "the IBM i's local time") };
+    throw new StartUnavailable(`${field} "${text}" is neither a journal position nor a time.`);
+  return { kind: 'time', ...localTimeOf(text, utcOffsetMinutes, "the IBM i's local time", field) };
 }
 
 /** Reading from `restart` inclusive: the entry before it counts as applied. */

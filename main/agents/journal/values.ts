@@ -139,6 +139,9 @@ export function localInstant(text: string, utcOffsetMinutes: number): Date | nul
   return t ? instantOf(t.parts, utcOffsetMinutes) : null;
 }
 
+/** A local timestamp as `yyyy-mm-dd hh:mm:ss.ffffff`, whichever form it came in: texts that sort as times do. */
+export const sortableLocal = (text: string): string => timestampText(text, null, 6);
+
 /** `yyyy-mm-dd hh:mm:ss` and the column's fraction digits (TIMESTAMP(0) to TIMESTAMP(12)). */
 function timestampText(v: string, utcOffsetMinutes: number | null, precision: number): string {
   // The common cases without a regex, left in local time: a record image's `yyyy-mm-dd-hh.mm.ss.ffffff`,

@@ -37,6 +37,7 @@ describe('form values', () => {
       snapshotMode: 'initial',
       snapshotChunkRows: '10000',
       startAt: '',
+      stopAt: '',
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
       maxExceptions: '1000',
