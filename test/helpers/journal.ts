@@ -2,7 +2,7 @@
 // one, from IBMI_HOST), tables journaled with IMAGES(*BOTH), and agents opened with fixed identities.
 import type { JournalConfiguration, JournalHostCredentials } from '../../shared/agents/journal';
 import type { Entity } from '../../shared/controlApi';
-import type { IbmiConnection } from '../../lib/ibmi/connection';
+import { cellText, type IbmiConnection } from '../../lib/ibmi/connection';
 import type { Row, TableRef } from '../../main/agents/source';
 import { openJournalSource } from '../../main/agents/journal/source';
 import type { SourceHarness } from '../main/agents/contract/sourceAgent';
@@ -208,4 +208,25 @@ export function ibmiLibrarySession(library: string): {
       return started(admin);
     },
   };
+}
+
+/**
+ * The record entries (journal code R) of a file whose key is its first INTEGER, in journal order:
+ * each one's type, local time, position and the key it wrote; `type` narrows them (PT: inserts).
+ */
+export async function recordEntriesOf(admin: IbmiConnection, library: string, file: string, type = '') {
+  const rows = await admin.query(
+    'SELECT JOURNAL_ENTRY_TYPE, ENTRY_TIMESTAMP, SEQUENCE_NUMBER, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, ENTRY_DATA ' +
+      "FROM TABLE(QSYS2.DISPLAY_JOURNAL(?, 'QSQJRN', '', '*CURCHAIN', NULL, NULL, 'R', ?, ?, ?)) X ORDER BY SEQUENCE_NUMBER",
+    [library, type, library, file],
+  );
+  return rows.map((r) => {
+    const data = r.ENTRY_DATA as Uint8Array;
+    return {
+      type: cellText(r.JOURNAL_ENTRY_TYPE).trim(),
+      time: cellText(r.ENTRY_TIMESTAMP).trim(),
+      position: `${cellText(r.JOURNAL_RECEIVER_LIBRARY).trim()}/${cellText(r.JOURNAL_RECEIVER_NAME).trim()}/${Number(r.SEQUENCE_NUMBER)}`,
+      key: new DataView(data.buffer, data.byteOffset).getInt32(0),
+    };
+  });
 }

@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
 import type { JournalConfiguration } from '../../../../shared/agents/journal';
-import { cellText } from '../../../../lib/ibmi/connection';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import type { Target } from '../../../../main/agents/target';
 import type { RunnerEvent } from '../../../../main/runner/events';
-import { ibmiLibrarySession, journalEntity, journalRunner } from '../../../helpers/journal';
+import { ibmiLibrarySession, journalEntity, journalRunner, recordEntriesOf } from '../../../helpers/journal';
 import { eitherReplica } from '../../../helpers/eitherReplica';
 
 const LIB = 'STARTAT';
@@ -26,22 +25,7 @@ const runner = (
   configuration: Partial<JournalConfiguration>,
 ) => journalRunner(suite.sandbox, pipeline, list, openTarget, events, { configuration, idleMs: 20 });
 
-/** The insert entries (R PT) of a file: each one's local time, its position and the key it wrote. */
-async function insertsOf(library: string, file: string) {
-  const rows = await suite.admin.query(
-    'SELECT ENTRY_TIMESTAMP, SEQUENCE_NUMBER, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, ENTRY_DATA ' +
-      "FROM TABLE(QSYS2.DISPLAY_JOURNAL(?, 'QSQJRN', '', '*CURCHAIN', NULL, NULL, 'R', 'PT', ?, ?)) X ORDER BY SEQUENCE_NUMBER",
-    [library, library, file],
-  );
-  return rows.map((r) => {
-    const data = r.ENTRY_DATA as Uint8Array;
-    return {
-      time: cellText(r.ENTRY_TIMESTAMP).trim(),
-      position: `${cellText(r.JOURNAL_RECEIVER_LIBRARY).trim()}/${cellText(r.JOURNAL_RECEIVER_NAME).trim()}/${Number(r.SEQUENCE_NUMBER)}`,
-      key: new DataView(data.buffer, data.byteOffset).getInt32(0),
-    };
-  });
-}
+const insertsOf = (library: string, file: string) => recordEntriesOf(suite.admin, library, file, 'PT');
 
 describe.each(['SQLite', 'PostgreSQL'] as const)('startAt into %s', (label) => {
   const file = label === 'SQLite' ? 'ORDSQ' : 'ORDPG';

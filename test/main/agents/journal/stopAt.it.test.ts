@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/controlApi';
 import type { JournalConfiguration } from '../../../../shared/agents/journal';
-import { cellText } from '../../../../lib/ibmi/connection';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import type { Target } from '../../../../main/agents/target';
 import type { RunnerEvent } from '../../../../main/runner/events';
-import { ibmiLibrarySession, journalEntity, journalRunner } from '../../../helpers/journal';
+import { ibmiLibrarySession, journalEntity, journalRunner, recordEntriesOf } from '../../../helpers/journal';
 import { eitherReplica } from '../../../helpers/eitherReplica';
 
 const LIB = 'STOPAT';
@@ -28,23 +27,7 @@ const runner = (
   configuration: Partial<JournalConfiguration>,
 ) => journalRunner(suite.sandbox, pipeline, list, openTarget, events, { configuration, idleMs: 20 });
 
-/** The record entries of a file: each one's type, local time, position and the key it wrote. */
-async function entriesOf(file: string) {
-  const rows = await suite.admin.query(
-    'SELECT JOURNAL_ENTRY_TYPE, ENTRY_TIMESTAMP, SEQUENCE_NUMBER, JOURNAL_RECEIVER_LIBRARY, JOURNAL_RECEIVER_NAME, ENTRY_DATA ' +
-      "FROM TABLE(QSYS2.DISPLAY_JOURNAL(?, 'QSQJRN', '', '*CURCHAIN', NULL, NULL, 'R', '', ?, ?)) X ORDER BY SEQUENCE_NUMBER",
-    [LIB, LIB, file],
-  );
-  return rows.map((r) => {
-    const data = r.ENTRY_DATA as Uint8Array;
-    return {
-      type: cellText(r.JOURNAL_ENTRY_TYPE).trim(),
-      time: cellText(r.ENTRY_TIMESTAMP).trim(),
-      position: `${cellText(r.JOURNAL_RECEIVER_LIBRARY).trim()}/${cellText(r.JOURNAL_RECEIVER_NAME).trim()}/${Number(r.SEQUENCE_NUMBER)}`,
-      key: new DataView(data.buffer, data.byteOffset).getInt32(0),
-    };
-  });
-}
+const entriesOf = (file: string) => recordEntriesOf(suite.admin, LIB, file);
 
 describe.each(['SQLite', 'PostgreSQL'] as const)('stopAt into %s', (label) => {
   const [orders, idle] = label === 'SQLite' ? ['ORDSQ', 'IDLSQ'] : ['ORDPG', 'IDLPG'];
