@@ -36,6 +36,8 @@ const advanced = 'advanced' as const;
 /** A journal position as the agent writes one: LIBRARY/RECEIVER/SEQUENCE. */
 export const JOURNAL_POSITION = /^([A-Z$#@][A-Z0-9_$#@]{0,9})\/([A-Z$#@][A-Z0-9_$#@]{0,9})\/(\d{1,20})$/;
 const START_AT = new RegExp(`${JOURNAL_POSITION.source}|${START_AT_TIME.source}`);
+const POINT_RULE =
+  'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]';
 
 /** The files the agent makes and deletes in its sync library: DSPJRN's and DSPFFD's outfiles. */
 export const JOURNAL_WORK_FILES = {
@@ -231,8 +233,7 @@ export const journalConfiguration = section({
         'earliest one it does.',
       max: 40,
       pattern: START_AT,
-      patternRule:
-        'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      patternRule: POINT_RULE,
       group: advanced,
     }),
     stopAt: optionalPatternText({
@@ -245,8 +246,7 @@ export const journalConfiguration = section({
         'pipeline stops, with a stop-point-reached event. Left out: the pipeline runs on.',
       max: 40,
       pattern: START_AT,
-      patternRule:
-        'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
+      patternRule: POINT_RULE,
       group: advanced,
     }),
     ...journalProvenanceFields(),

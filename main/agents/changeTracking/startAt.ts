@@ -23,7 +23,7 @@ export function parseCtPoint(text: string, field: 'startAt' | 'stopAt' | 'to'): 
   if (!isStartTime(text))
     throw new StartUnavailable(`${field} "${text}" is neither a change-tracking version nor a time.`);
   // Moved onto the server's clock when it is placed.
-  return { kind: 'time', text, said: localTimeOf(text, 0, CLOCK).said };
+  return { kind: 'time', text, said: localTimeOf(text, 0, CLOCK, field).said };
 }
 
 /** The configuration's point, checked at Start: a copy reads the table as it is now, so none with it. */

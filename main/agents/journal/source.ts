@@ -471,8 +471,8 @@ export class JournalSource implements SourceAgent {
     const journals = await this.journalsOf(reading);
     refuseSyncJournal(this.sync.library, reading, journals);
     const { stop } = this;
-    // Cleared by a journal that has not read up to the stop point (or could not read at all).
-    let atStop = stop !== undefined && reading.length === tables.length && fresh.length === 0;
+    // Cleared by a journal that has not read up to the stop point.
+    let atStop = stop !== undefined && reading.length === tables.length;
     await stop?.beforeRead(this.c);
     const chains = await receiverChains(this.c, journals);
     const groups = new Map<string, number[]>();
@@ -494,7 +494,6 @@ export class JournalSource implements SourceAgent {
         batch.resnapshot.push({ table: t, reason: receiverGoneReason(restart, t) });
         return true;
       });
-      if (lost.length > 0) atStop = false;
       if (lost.length === members.length) continue;
       members.splice(0, members.length, ...members.filter((i) => !lost.includes(i)));
       const positions = members.map((i) => parsePosition(checkpoint[tableKey(reading[i] as TableRef)] ?? ''));
@@ -528,7 +527,6 @@ export class JournalSource implements SourceAgent {
         } catch (error) {
           const denied = refusedFile(error, readings);
           if (!denied) throw error;
-          atStop = false;
           (batch.refusedTables ??= []).push({
             table: denied.file.key,
             reason: notAuthorizedReason(denied.file, this.profile, 'DSPJRN', denied.byLibrary),
@@ -586,8 +584,13 @@ export class JournalSource implements SourceAgent {
       }
       if (assembled.newestTimestamp) batch.newestCommitTime = this.instant(assembled.newestTimestamp);
     }
-    const described = batch.resnapshot.length === 0 && !batch.layoutChanged?.length && !batch.stopped?.length;
-    if (atStop && described && stop) batch.stoppedAt = stop.said;
+    // Every table read up to it: none to copy (new, or its receiver gone), refused or described again.
+    const everyTable =
+      batch.resnapshot.length === 0 &&
+      !batch.layoutChanged?.length &&
+      !batch.stopped?.length &&
+      !batch.refusedTables?.length;
+    if (atStop && everyTable && stop) batch.stoppedAt = stop.said;
     return batch;
   }
 

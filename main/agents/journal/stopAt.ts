@@ -7,19 +7,13 @@
 import type { JournalConfiguration } from '../../../shared/agents/journal';
 import { cellText, type IbmiConnection } from '../../../lib/ibmi/connection';
 import { StartUnavailable } from '../startPoint';
-import type { JournalEntryRow } from './assemble';
+import { positionOf, type JournalEntryRow } from './assemble';
 import type { JournalPosition, TablePosition } from './position';
 import { chainIndex, type ReceiverInfo } from './reader';
 import { parseStartAt, type StartPoint } from './startAt';
 import { sortableLocal } from './values';
 
 type Order = (a: JournalPosition, b: JournalPosition) => number;
-
-const positionOf = (e: JournalEntryRow): JournalPosition => ({
-  library: e.receiverLibrary,
-  receiver: e.receiver,
-  sequence: e.sequence,
-});
 
 export class JournalStop {
   /** A time's stop holds for good once the IBM i's clock has passed it. */

@@ -18,7 +18,7 @@ export function parseStreamPoint(text: string, field: 'startAt' | 'stopAt' | 'to
     return { kind: 'sequence', sequence: Number(text), said: `stream sequence ${text}` };
   if (!isStartTime(text))
     throw new StartUnavailable(`${field} "${text}" is neither a stream sequence nor a time.`);
-  const { local, said } = localTimeOf(text, 0, CLOCK);
+  const { local, said } = localTimeOf(text, 0, CLOCK, field);
   return { kind: 'time', iso: `${local.replace(' ', 'T')}Z`, said };
 }
 
