@@ -133,10 +133,13 @@ function timestampParts(text: string, precision = 6): { parts: Parts; fraction: 
 const instantOf = ([y, mo, d, h, mi, s]: Parts, utcOffsetMinutes: number) =>
   new Date(Date.UTC(y, mo - 1, d, h, mi, s) - utcOffsetMinutes * 60_000);
 
-/** The instant a timestamp in the system's local time names, given its UTC offset; null for no timestamp. */
+/**
+ * The instant a timestamp in the system's local time names, given its UTC offset, to the millisecond a
+ * Date holds (a journal entry's microseconds beyond it are dropped); null for no timestamp.
+ */
 export function localInstant(text: string, utcOffsetMinutes: number): Date | null {
-  const t = timestampParts(text);
-  return t ? instantOf(t.parts, utcOffsetMinutes) : null;
+  const t = timestampParts(text, 3);
+  return t ? new Date(instantOf(t.parts, utcOffsetMinutes).getTime() + Number(t.fraction)) : null;
 }
 
 /** A local timestamp as `yyyy-mm-dd hh:mm:ss.ffffff`, whichever form it came in: texts that sort as times do. */

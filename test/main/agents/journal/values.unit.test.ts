@@ -1,7 +1,12 @@
 // The journal agent's one form for values, whether SQL hands them over in the connection's formats or
 // a record image holds them: a snapshot row and a journaled change of the same row must compare equal.
 import { describe, expect, it } from 'vitest';
-import { formValue, timezoneMinutes, type ValueForm } from '../../../../main/agents/journal/values';
+import {
+  formValue,
+  localInstant,
+  timezoneMinutes,
+  type ValueForm,
+} from '../../../../main/agents/journal/values';
 import type { FieldDef } from '../../../../lib/ibmi/recordImage';
 
 const iso: ValueForm = { dateFormat: 'iso', timeFormat: 'iso', utcOffsetMinutes: null };
@@ -94,5 +99,14 @@ describe('formValue', () => {
     expect(timezoneMinutes(10000)).toBe(60);
     expect(timezoneMinutes('-53000')).toBe(-330);
     expect(timezoneMinutes(0)).toBe(0);
+  });
+});
+
+describe('localInstant', () => {
+  it('keeps a journal timestamp’s milliseconds: a commit time is never rounded down to its second', () => {
+    expect(localInstant('2026-12-07-09.03.30.220512', 60)?.toISOString()).toBe('2026-12-07T08:03:30.220Z');
+    expect(localInstant('2026-12-07 09:03:30.9', -300)?.toISOString()).toBe('2026-12-07T14:03:30.900Z');
+    expect(localInstant('2026-12-07-09.03.30', 0)?.toISOString()).toBe('2026-12-07T09:03:30.000Z');
+    expect(localInstant('', 0)).toBeNull();
   });
 });
