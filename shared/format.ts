@@ -78,3 +78,10 @@ export function streamText(s: {
 
 /** What takes settings stored while a pipeline was paused or stopped into effect. */
 export const pendingAction = (state: string): string => (state === 'paused' ? 'Resume' : 'Start');
+
+/** "840 ms", "1.2 s", "2 min 5 s": a latency, exact enough to compare its parts. */
+export function latency(seconds: number): string {
+  if (seconds < 1) return `${Math.round(Math.max(0, seconds) * 1000)} ms`;
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
+  return duration(seconds);
+}

@@ -30,6 +30,32 @@ export const streamFiguresSchema = z.object({
 });
 export type StreamFigures = z.infer<typeof streamFiguresSchema>;
 
+/** The end-to-end latency of the batches committed in a window: how many, and their p50 and p99. */
+const freshnessWindowSchema = z.object({
+  batches: z.number().int(),
+  p50Seconds: figure,
+  p99Seconds: figure,
+});
+
+/** A batch's latency by where the time went; the three add up to its end-to-end latency. */
+export const latencySplitSchema = z.object({
+  /** From the newest change's commit at the source until the engine had read it. */
+  sourceSeconds: z.number(),
+  /** From the read until the target was handed the batch: the engine's own work and waits. */
+  engineSeconds: z.number(),
+  /** The target's apply, up to its commit. */
+  targetSeconds: z.number(),
+});
+export type LatencySplit = z.infer<typeof latencySplitSchema>;
+
+/** Freshness over the last minute, hour and day (within 1%; since the engine started). */
+export const freshnessSchema = z.object({
+  minute: freshnessWindowSchema,
+  hour: freshnessWindowSchema,
+  day: freshnessWindowSchema,
+});
+export type Freshness = z.infer<typeof freshnessSchema>;
+
 /** An agent as a DBA watches it: its state and what it is doing, from the engine's latest figures. */
 export const agentStatusSchema = z.object({
   state: agentStateSchema,
@@ -54,6 +80,10 @@ export const agentStatusSchema = z.object({
   /** Changes applied per second over the last minute; 0 while idle, null while the agent does not run. */
   changesPerSecond: figure,
   lastBatchAt: timestamp.nullable(),
+  /** The last batch's latency by part; null before one with a commit time, absent from older engines. */
+  latency: latencySplitSchema.nullable().optional(),
+  /** End-to-end latency of the batches lately; absent from engines that do not say. */
+  freshness: freshnessSchema.optional(),
   /** The latest failure among the events kept, even when the agent runs again since. */
   lastFailure: z.object({ at: timestamp, reason: z.string() }).nullable(),
   /** The pipeline's tables (its entities); absent from engines that do not say. */

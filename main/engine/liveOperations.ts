@@ -28,6 +28,12 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     secondsLeft: figures.secondsLeft,
     changesPerSecond: running ? figures.changesPerSecond : null,
     lastBatchAt: figures.lastBatchAt,
+    latency: figures.latency && {
+      sourceSeconds: figures.latency.sourceMs / 1000,
+      engineSeconds: figures.latency.engineMs / 1000,
+      targetSeconds: figures.latency.targetMs / 1000,
+    },
+    freshness: figures.freshness,
     lastFailure: deps.repo.lastFailure(pipelineId, agentId),
     ...(figures.warnings.length > 0 && { warnings: figures.warnings }),
     ...(figures.stream && { stream: figures.stream }),

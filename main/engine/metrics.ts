@@ -6,7 +6,8 @@ import type { BacklogFigure } from '../agents/spi';
 import type { AgentState } from '../../shared/controlApi';
 import type { StreamFigures } from '../../shared/liveFeed';
 import { agentStateSchema } from '../../shared/controlApi';
-import { batchFigures, finiteOrNull } from '../../shared/batchEvent';
+import { batchFigures, finiteOrNull, type BatchLatency } from '../../shared/batchEvent';
+import { Freshness, type FreshnessWindow, type Histogram, type WindowFigures } from './freshness';
 
 /** A backlog point as the runner reports it (null: the source cannot tell). */
 type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft' | 'warnings'>;
@@ -34,6 +35,8 @@ interface AgentCounters {
   recent: Map<number, number>;
   /** A stream target's latest figures. */
   stream: StreamFigures | null;
+  /** Each batch's latency, end to end and split: the windows' quantiles and the histograms. */
+  freshness: Freshness;
 }
 
 /** The window of an agent's rate of changes applied (changes per second over the last minute). */
@@ -55,6 +58,10 @@ export interface AgentFigures {
   warnings: string[];
   /** A stream target's latest figures; null for other targets. */
   stream: StreamFigures | null;
+  /** The last batch's latency by where the time went; null before one with a commit time. */
+  latency: BatchLatency | null;
+  /** End-to-end latency of the batches of the last minute, hour and day (since the engine started). */
+  freshness: Record<FreshnessWindow, WindowFigures>;
 }
 
 export interface MetricsAgent {
@@ -102,6 +109,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         copies: new Map(),
         recent: new Map(),
         stream: null,
+        freshness: new Freshness(),
       };
       agents.set(key(pipelineId, agentId), c);
     }
@@ -122,6 +130,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         c.recent.set(second, (c.recent.get(second) ?? 0) + batch.changes);
         for (const s of c.recent.keys()) if (s <= second - RATE_WINDOW_S) c.recent.delete(s);
         if (batch.lagMs !== null) c.lagSeconds = batch.lagMs / 1000;
+        if (batch.latency) c.freshness.add(c.lastBatchAt, batch.latency);
         for (const counts of batch.tables) {
           const t = c.tables.get(counts.table) ?? { insert: 0, update: 0, delete: 0, lastAt: 0 };
           t.insert += counts.inserts;
@@ -178,6 +187,8 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
         warnings: c?.backlog?.warnings ?? [],
         stream: c?.stream ?? null,
+        latency: c?.freshness.last?.latency ?? null,
+        freshness: (c?.freshness ?? new Freshness()).windows(now().getTime() / 1000),
       };
     },
     forget(pipelineId, agentId) {
@@ -213,6 +224,21 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
           if (v !== null) out.sample(m.name, labels(a), v);
         }
       }
+      out.family(
+        'cdc_freshness_seconds',
+        'histogram',
+        'Each batch’s latency, from its newest change’s commit at the source to its commit at the target.',
+      );
+      for (const { a, c } of per)
+        if (c) out.histogram('cdc_freshness_seconds', labels(a), c.freshness.endToEnd);
+      out.family(
+        'cdc_batch_latency_seconds',
+        'histogram',
+        'Each batch’s latency by part: source (commit to read), engine (read to apply), target (apply to commit).',
+      );
+      for (const { a, c } of per)
+        for (const [part, h] of Object.entries(c?.freshness.parts ?? {}))
+          out.histogram('cdc_batch_latency_seconds', { ...labels(a), part }, h);
       out.family(
         'cdc_table_changes_applied_total',
         'counter',
@@ -335,7 +361,7 @@ class Exposition {
   private families = new Map<string, string[]>();
   private order: string[] = [];
 
-  family(name: string, type: 'counter' | 'gauge', help: string): void {
+  family(name: string, type: 'counter' | 'gauge' | 'histogram', help: string): void {
     this.order.push(name);
     this.families.set(name, [
       `# HELP ${name} ${help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`,
@@ -344,10 +370,21 @@ class Exposition {
   }
 
   sample(name: string, labels: Record<string, string>, value: number): void {
+    this.line(name, name, labels, value);
+  }
+
+  private line(family: string, name: string, labels: Record<string, string>, value: number): void {
     const pairs = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
     this.families
-      .get(name)
+      .get(family)
       ?.push(`${name}${pairs.length ? `{${pairs.join(',')}}` : ''} ${formatValue(value)}`);
+  }
+
+  /** A histogram's series: cumulative buckets by `le`, then its sum and count. */
+  histogram(name: string, labels: Record<string, string>, h: Histogram): void {
+    for (const { le, count } of h.cumulative()) this.line(name, `${name}_bucket`, { ...labels, le }, count);
+    this.line(name, `${name}_sum`, labels, h.sum);
+    this.line(name, `${name}_count`, labels, h.count);
   }
 
   text(): string {

@@ -1,5 +1,8 @@
 // What a running pipeline reports, kind by kind: the runtime records each as an event (EventKind) and
 // feeds the live gauge and metrics from them.
+import type { BatchLatency } from '../../shared/batchEvent';
+
+export type { BatchLatency };
 
 /** Changes of a batch by operation. */
 export interface OperationCounts {
@@ -60,8 +63,13 @@ export type RunnerEvent =
       updates: number;
       deletes: number;
       position: string;
-      /** From the newest change's commit at the source to its commit at the target; null when unknown. */
+      /**
+       * From the newest change's commit at the source to its commit at the target (the latency's three
+       * parts summed); null when the source gives no commit time.
+       */
       lagMs: number | null;
+      /** lagMs split into where the time went; null with it. */
+      latency: BatchLatency | null;
       /** The same counts per source table of the batch. */
       tables: Record<string, OperationCounts>;
     }

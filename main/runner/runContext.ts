@@ -23,6 +23,8 @@ export interface ReadAhead {
   /** The checkpoint it was read from (checkpointText). */
   from: string;
   startedAt: number;
+  /** When its read came back: where the batch's time at the source ends (its latency split). */
+  readAt: number;
   batch: ChangeBatch;
 }
 

@@ -20,7 +20,7 @@ export async function startReadAhead(
 ): Promise<ReadAhead | null> {
   const startedAt = run.now();
   const batch = await source.readChanges(refs, from, { maxRows: run.o.maxRows }).catch(() => null);
-  return batch && { from: checkpointText(from), startedAt, batch };
+  return batch && { from: checkpointText(from), startedAt, readAt: run.now(), batch };
 }
 
 /**

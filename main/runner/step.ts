@@ -7,7 +7,7 @@ import { tableKey } from '../agents/source';
 import type { Target, TargetTable } from '../agents/target';
 import { applyBatch, keepRefused, rowDepsOf, type BatchOutcome } from './batchApply';
 import { parseStored, storedCheckpoint, storedStop, type StoredCheckpoint, type TableStop } from './copies';
-import type { OperationCounts } from './events';
+import type { BatchLatency, OperationCounts } from './events';
 import { atTarget, isTransient, PermanentFailure } from './failures';
 import { applyAround } from './rowRefusals';
 import type { Restarted } from './tableCopies';
@@ -43,11 +43,11 @@ export async function step(run: RunContext): Promise<boolean> {
   const saved = { ...stored.positions };
   // Engines sharing the source: the positions as stored now, which this step's commit must still find.
   const storedNow = source.sharedAmongEngines === true ? await atTarget(target.loadCheckpoint()) : undefined;
-  const { batch, readStartedAt, restarted } = await readBatch(run, ctx, stored, saved);
+  const { batch, readStartedAt, readAt, restarted } = await readBatch(run, ctx, stored, saved);
   run.state = stored.copies.size > 0 ? 'snapshot' : 'streaming';
   const stream = await commitStream(run, ctx, stored, { saved, storedNow }, batch, restarted);
   const { savedPositions, advanced } = await followCommit(run, source, stored, batch, stream);
-  tellApplied(run, stream.changes, stream.outcome, batch);
+  tellApplied(run, stream, batch, readAt);
   // Every table read up to the configured stop point, and applied: the pipeline ends there.
   if (batch.stoppedAt !== undefined && stored.copies.size === 0 && run.stoppedAt === null) {
     run.stoppedAt = batch.stoppedAt;
@@ -95,6 +95,7 @@ async function readBatch(run: RunContext, ctx: StepScene, stored: StoredCheckpoi
   const usable = ahead?.from === checkpointText(saved) ? ahead : null;
   const readStartedAt = usable ? usable.startedAt : run.now();
   const batch = usable ? usable.batch : await source.readChanges(refs, saved, { maxRows: run.o.maxRows });
+  const readAt = usable ? usable.readAt : run.now();
   const restarting: Restarted[] = [];
   // By key, once: a first start of a thousand files restarts every one of them.
   const tables = batch.resnapshot.length ? new Map(run.tables.map((t) => [t.source, t])) : null;
@@ -111,7 +112,7 @@ async function readBatch(run: RunContext, ctx: StepScene, stored: StoredCheckpoi
     run.state = 'snapshot';
     await run.copies.restart(ctx, stored, restarting);
   }
-  return { batch, readStartedAt, restarted: new Set(restarting.map((r) => r.table.source)) };
+  return { batch, readStartedAt, readAt, restarted: new Set(restarting.map((r) => r.table.source)) };
 }
 
 /** What the stream's commit leaves for the rest of the step. */
@@ -122,6 +123,8 @@ interface CommittedStream {
   outcome: BatchOutcome;
   stops: Map<string, TableStop>;
   sourceRefused: NonNullable<ChangeBatch['refusedTables']>;
+  /** When the target was handed the batch and when it committed it (run.now()); null: nothing applied. */
+  applied: { startedAt: number; at: number } | null;
 }
 
 /**
@@ -181,9 +184,13 @@ async function commitStream(
   const fence =
     storedNow && Object.fromEntries(Object.keys(checkpoint).map((t) => [t, storedNow[t] ?? null]));
   let outcome: BatchOutcome = { refused: new Map(), kept: new Set() };
+  let applied: CommittedStream['applied'] = null;
   try {
-    if (changes.length > 0 || moved || stops.size > 0)
+    if (changes.length > 0 || moved || stops.size > 0) {
+      const startedAt = run.now();
       outcome = await applyBatch(run, target, changes, written, fence);
+      applied = { startedAt, at: run.now() };
+    }
   } finally {
     if (readAhead) run.readAhead = await readAhead;
   }
@@ -201,7 +208,7 @@ async function commitStream(
   );
   for (const [table, error] of refused) await suspendTable(run, stored, table, run.reason(error));
   for (const r of sourceRefused) await suspendTable(run, stored, r.table, r.reason);
-  return { checkpoint, moved, changes, outcome, stops, sourceRefused };
+  return { checkpoint, moved, changes, outcome, stops, sourceRefused, applied };
 }
 
 /**
@@ -234,12 +241,12 @@ async function followCommit(
   return { advanced, savedPositions };
 }
 
-/** The changes that went in, told: values the source replaced, and the batch's counts per table. */
+/** The changes that went in, told: values the source replaced, the batch's counts and its latency. */
 function tellApplied(
   run: RunContext,
-  changes: readonly Change[],
-  { refused, kept }: BatchOutcome,
+  { changes, outcome: { refused, kept }, applied: at }: CommittedStream,
   batch: ChangeBatch,
+  readAt: number,
 ): void {
   const applied =
     refused.size > 0 || kept.size > 0
@@ -264,8 +271,28 @@ function tellApplied(
     deletes: count.delete,
     tables,
     position: applied.at(-1)?.position ?? '',
-    lagMs: batch.newestCommitTime ? Math.max(0, run.now() - batch.newestCommitTime.getTime()) : null,
+    ...latencyOf(batch.newestCommitTime, readAt, at),
   });
+}
+
+/**
+ * Where the batch's time went, from its newest change's commit at the source to its commit at the
+ * target: reading it (source), the engine's own work until the target was handed it (engine), and the
+ * target's apply and commit (target). The source's clock may run ahead of the engine's: its part never
+ * goes below 0, and the end-to-end figure is the sum of the three, so the split always adds up.
+ */
+function latencyOf(
+  commit: Date | null | undefined,
+  readAt: number,
+  applied: CommittedStream['applied'],
+): { lagMs: number | null; latency: BatchLatency | null } {
+  if (!commit || !applied) return { lagMs: null, latency: null };
+  const latency = {
+    sourceMs: Math.max(0, readAt - commit.getTime()),
+    engineMs: Math.max(0, applied.startedAt - readAt),
+    targetMs: applied.at - applied.startedAt,
+  };
+  return { lagMs: latency.sourceMs + latency.engineMs + latency.targetMs, latency };
 }
 
 /**

@@ -12,6 +12,7 @@ import { startSentence } from '../../../shared/startWords';
 import { dateTime, duration, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
+import { FRESHNESS_WINDOW_WORDS, freshnessText, latencySentence } from '../../../shared/freshnessWords';
 import { BacklogGauge } from '../BacklogGauge';
 import { Charts } from '../Charts';
 import { CopyProgress } from './CopyProgress';
@@ -170,6 +171,7 @@ function SignOnOfPending({
 function StatusFigures() {
   const status = useAgentStatus();
   if (!status) return null;
+  const { freshness } = status;
   const lag = status.waitingSince
     ? `at least ${duration(status.lagSeconds ?? 0)} behind the source: rows wait since ${timeOfDay(status.waitingSince)}, none applied`
     : !['running', 'paused'].includes(status.state)
@@ -191,8 +193,25 @@ function StatusFigures() {
       </div>
       <div>
         <dt>Last batch</dt>
-        <dd>{status.lastBatchAt ? timeOfDay(status.lastBatchAt) : 'none yet'}</dd>
+        <dd>
+          {status.lastBatchAt ? timeOfDay(status.lastBatchAt) : 'none yet'}
+          {status.latency && `, ${latencySentence(status.latency)}`}
+        </dd>
       </div>
+      {freshness && (
+        <div>
+          <dt>Freshness</dt>
+          <dd>
+            <ul className="freshness" aria-label="Freshness">
+              {(['minute', 'hour', 'day'] as const).map((w) => (
+                <li key={w}>
+                  {FRESHNESS_WINDOW_WORDS[w]}: {freshnessText(freshness[w])}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+      )}
       {status.stream && (
         <div>
           <dt>Stream</dt>
