@@ -61,8 +61,8 @@ export class Freshness {
   private readonly slots = new Map<number, Map<number, number>>();
   readonly endToEnd = new Histogram();
   readonly parts = { source: new Histogram(), engine: new Histogram(), target: new Histogram() };
-  /** The last batch's split, and when it was committed (Unix seconds). */
-  last: { latency: BatchLatency; at: number } | null = null;
+  /** The last batch's split. */
+  last: BatchLatency | null = null;
 
   add(atSeconds: number, latency: BatchLatency): void {
     const ms = latency.sourceMs + latency.engineMs + latency.targetMs;
@@ -79,7 +79,7 @@ export class Freshness {
     this.parts.source.observe(latency.sourceMs / 1000);
     this.parts.engine.observe(latency.engineMs / 1000);
     this.parts.target.observe(latency.targetMs / 1000);
-    this.last = { latency, at: atSeconds };
+    this.last = latency;
   }
 
   /**
@@ -120,3 +120,10 @@ export class Freshness {
     };
   }
 }
+
+/** The windows of an agent that has applied no batch since the engine started. */
+export const NO_BATCH_WINDOWS: Record<FreshnessWindow, WindowFigures> = {
+  minute: { batches: 0, p50Seconds: null, p99Seconds: null },
+  hour: { batches: 0, p50Seconds: null, p99Seconds: null },
+  day: { batches: 0, p50Seconds: null, p99Seconds: null },
+};

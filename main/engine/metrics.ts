@@ -7,7 +7,13 @@ import type { AgentState } from '../../shared/controlApi';
 import type { StreamFigures } from '../../shared/liveFeed';
 import { agentStateSchema } from '../../shared/controlApi';
 import { batchFigures, finiteOrNull, type BatchLatency } from '../../shared/batchEvent';
-import { Freshness, type FreshnessWindow, type Histogram, type WindowFigures } from './freshness';
+import {
+  Freshness,
+  NO_BATCH_WINDOWS,
+  type FreshnessWindow,
+  type Histogram,
+  type WindowFigures,
+} from './freshness';
 
 /** A backlog point as the runner reports it (null: the source cannot tell). */
 type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft' | 'warnings'>;
@@ -187,8 +193,8 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         lastBatchAt: c?.lastBatchAt == null ? null : new Date(c.lastBatchAt * 1000).toISOString(),
         warnings: c?.backlog?.warnings ?? [],
         stream: c?.stream ?? null,
-        latency: c?.freshness.last?.latency ?? null,
-        freshness: (c?.freshness ?? new Freshness()).windows(now().getTime() / 1000),
+        latency: c?.freshness.last ?? null,
+        freshness: c ? c.freshness.windows(now().getTime() / 1000) : NO_BATCH_WINDOWS,
       };
     },
     forget(pipelineId, agentId) {

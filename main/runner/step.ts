@@ -124,7 +124,7 @@ interface CommittedStream {
   stops: Map<string, TableStop>;
   sourceRefused: NonNullable<ChangeBatch['refusedTables']>;
   /** When the target was handed the batch and when it committed it (run.now()); null: nothing applied. */
-  applied: { startedAt: number; at: number } | null;
+  applyTimes: { startedAt: number; at: number } | null;
 }
 
 /**
@@ -184,12 +184,12 @@ async function commitStream(
   const fence =
     storedNow && Object.fromEntries(Object.keys(checkpoint).map((t) => [t, storedNow[t] ?? null]));
   let outcome: BatchOutcome = { refused: new Map(), kept: new Set() };
-  let applied: CommittedStream['applied'] = null;
+  let applyTimes: CommittedStream['applyTimes'] = null;
   try {
     if (changes.length > 0 || moved || stops.size > 0) {
       const startedAt = run.now();
       outcome = await applyBatch(run, target, changes, written, fence);
-      applied = { startedAt, at: run.now() };
+      applyTimes = { startedAt, at: run.now() };
     }
   } finally {
     if (readAhead) run.readAhead = await readAhead;
@@ -208,7 +208,7 @@ async function commitStream(
   );
   for (const [table, error] of refused) await suspendTable(run, stored, table, run.reason(error));
   for (const r of sourceRefused) await suspendTable(run, stored, r.table, r.reason);
-  return { checkpoint, moved, changes, outcome, stops, sourceRefused, applied };
+  return { checkpoint, moved, changes, outcome, stops, sourceRefused, applyTimes };
 }
 
 /**
@@ -244,7 +244,7 @@ async function followCommit(
 /** The changes that went in, told: values the source replaced, the batch's counts and its latency. */
 function tellApplied(
   run: RunContext,
-  { changes, outcome: { refused, kept }, applied: at }: CommittedStream,
+  { changes, outcome: { refused, kept }, applyTimes }: CommittedStream,
   batch: ChangeBatch,
   readAt: number,
 ): void {
@@ -271,7 +271,7 @@ function tellApplied(
     deletes: count.delete,
     tables,
     position: applied.at(-1)?.position ?? '',
-    ...latencyOf(batch.newestCommitTime, readAt, at),
+    ...latencyOf(batch.newestCommitTime, readAt, applyTimes),
   });
 }
 
@@ -284,13 +284,13 @@ function tellApplied(
 function latencyOf(
   commit: Date | null | undefined,
   readAt: number,
-  applied: CommittedStream['applied'],
+  applyTimes: CommittedStream['applyTimes'],
 ): { lagMs: number | null; latency: BatchLatency | null } {
-  if (!commit || !applied) return { lagMs: null, latency: null };
+  if (!commit || !applyTimes) return { lagMs: null, latency: null };
   const latency = {
     sourceMs: Math.max(0, readAt - commit.getTime()),
-    engineMs: Math.max(0, applied.startedAt - readAt),
-    targetMs: applied.at - applied.startedAt,
+    engineMs: Math.max(0, applyTimes.startedAt - readAt),
+    targetMs: applyTimes.at - applyTimes.startedAt,
   };
   return { lagMs: latency.sourceMs + latency.engineMs + latency.targetMs, latency };
 }

@@ -72,24 +72,28 @@ export function bothSources(names: { pipelineId: string; ibmiSchema: string }): 
   };
 }
 
+/** The object with one method replaced: every other property answers as the object's own. */
+export function withMethod<T extends object>(object: T, method: keyof T & string, replacement: unknown): T {
+  return new Proxy(object, {
+    get(target, property) {
+      if (property === method) return replacement;
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** The agent, with `readChunk` wrapped: work before each chunk is read, and after it is read. */
 export function interceptChunks(
   agent: SourceAgent,
   around: { before?(n: number): Promise<void>; after?(n: number, rows: Row[]): Promise<void> },
 ): SourceAgent {
   let n = 0;
-  return new Proxy(agent, {
-    get(target, property) {
-      if (property === 'readChunk')
-        return async (table: TableRef, cursor: string | null, limit: number) => {
-          const at = n++;
-          await around.before?.(at);
-          const chunk = await target.readChunk(table, cursor, limit);
-          await around.after?.(at, chunk.rows);
-          return chunk;
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
+  return withMethod(agent, 'readChunk', async (table: TableRef, cursor: string | null, limit: number) => {
+    const at = n++;
+    await around.before?.(at);
+    const chunk = await agent.readChunk(table, cursor, limit);
+    await around.after?.(at, chunk.rows);
+    return chunk;
   });
 }

@@ -3,19 +3,14 @@
 // The batch's split puts each delay in its own part, the parts add up to its end-to-end latency, that
 // latency spans the row's commit (the source's own timestamp) to the target's commit, and the engine's
 // freshness figures give it back.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PostgresTarget } from '../../../main/agents/postgresql/target';
 import type { ChangeBatch, SourceAgent } from '../../../main/agents/source';
-import { SqliteTarget } from '../../../main/agents/sqlite/target';
 import type { Target } from '../../../main/agents/target';
 import { createEngineMetrics } from '../../../main/engine/metrics';
 import type { RunnerEvent } from '../../../main/runner/events';
 import { PipelineRunner } from '../../../main/runner/pipelineRunner';
-import { bothSources } from '../../helpers/bothSources';
-import { POSTGRES } from '../../helpers/replica';
+import { bothSources, withMethod } from '../../helpers/bothSources';
+import { SOURCE_TARGET_PAIRS, targetSideFor } from '../../helpers/targetSide';
 
 const SOURCE_DELAY_MS = 120;
 const TARGET_DELAY_MS = 150;
@@ -25,36 +20,17 @@ const CLOCK_GRAIN_MS = 4;
 const sources = bothSources({ pipelineId: 'latency', ibmiSchema: 'LATENCY' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The object with one method wrapped: the rest answers as it would. */
-function around<T extends object>(object: T, method: keyof T & string, wrapped: unknown): T {
-  return new Proxy(object, {
-    get(target, property) {
-      if (property === method) return wrapped;
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
-}
-
-describe.each([
-  ['change-tracking', 'sqlite'],
-  ['change-tracking', 'postgresql'],
-  ['journal', 'sqlite'],
-  ['journal', 'postgresql'],
-] as const)('a %s batch into %s', (sourceKind, targetKind) => {
+describe.each(SOURCE_TARGET_PAIRS)('a %s batch into %s', (sourceKind, targetKind) => {
   it('splits its latency into source, engine and target, adding up to commit → applied', async () => {
     const h = await sources.harness(sourceKind);
     const table = await h.createTable(`L${targetKind === 'sqlite' ? 'S' : 'P'}`);
     await h.insert(table, [{ id: 1, name: 'copied', amount: '1.00' }]);
-    const path = join(mkdtempSync(join(tmpdir(), 'cdc-latency-')), 'replica.sqlite');
-    const schema = `latency_${process.pid}_${sourceKind.replace('-', '_')}`;
-    if (targetKind === 'postgresql')
-      await sources.client().query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    const openTarget = async (): Promise<Target> =>
-      targetKind === 'sqlite'
-        ? new SqliteTarget(path, 'latency')
-        : new PostgresTarget({ ...POSTGRES, schema }, 'latency');
-    const copy = new PipelineRunner({ openSource: () => h.open(), openTarget, entities: [h.entity(table)] });
+    const side = await targetSideFor(targetKind, sources.client(), `latency_${sourceKind.replace('-', '_')}`);
+    const copy = new PipelineRunner({
+      openSource: () => h.open(),
+      openTarget: () => side.open(),
+      entities: [h.entity(table)],
+    });
     await copy.runUntilCaughtUp();
     expect(copy.failure).toBeNull();
 
@@ -66,15 +42,15 @@ describe.each([
     let toldAt = 0;
     const slowSource = async (): Promise<SourceAgent> => {
       const agent = await h.open();
-      return around(agent, 'readChanges', async (...args: Parameters<SourceAgent['readChanges']>) => {
+      return withMethod(agent, 'readChanges', async (...args: Parameters<SourceAgent['readChanges']>) => {
         const batch: ChangeBatch = await agent.readChanges(...args);
         if (batch.changes.length > 0) await sleep(SOURCE_DELAY_MS);
         return batch;
       });
     };
     const slowTarget = async (): Promise<Target> => {
-      const target = await openTarget();
-      return around(target, 'apply', async (...args: Parameters<Target['apply']>) => {
+      const target = await side.open();
+      return withMethod(target, 'apply', async (...args: Parameters<Target['apply']>) => {
         if (args[0].length > 0) await sleep(TARGET_DELAY_MS);
         await target.apply(...args);
         if (args[0].length > 0) appliedAt = Date.now();
