@@ -8,7 +8,8 @@ import { problem } from '../platform/problem';
 import { runAgentChecks } from './agentChecks';
 import { engineSecrets, scrubSecrets } from './diagnostics';
 import { agentOr404, pipelineOr404, type EngineDeps, type Operations } from './operationKit';
-import { readinessReportHtml } from './readinessReport';
+import { agentStatus } from './liveOperations';
+import { readinessReportHtml, type ReadinessFacts } from './readinessReport';
 import { toAgent } from './store/repo';
 
 /** Where the pipeline writes, in words: its target agent's kind and place, or the default file. */
@@ -28,6 +29,12 @@ function targetOf(deps: EngineDeps, pipelineId: string): string {
   ].filter(Boolean);
   const kind = title === database ? title : `${title}, ${database}`;
   return `${kind}: agent ${target.id}${place.length > 0 ? `, ${place.join(', ')}` : ' (not configured yet)'}.`;
+}
+
+/** The agent's latency figures as Status shows them; null when the agent is gone from the store. */
+function freshnessOf(deps: EngineDeps, pipelineId: string, agentId: string): ReadinessFacts['freshness'] {
+  const status = agentStatus(deps, pipelineId, agentId);
+  return status?.freshness ? { latency: status.latency ?? null, windows: status.freshness } : null;
 }
 
 export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
@@ -54,6 +61,7 @@ export const readinessOperations: Pick<Operations, 'createReadinessReport'> = {
       tables,
       entities: deps.repo.entities(row.pipelineId),
       provenance: provenanceOf(row.configuration ?? {}),
+      freshness: freshnessOf(deps, row.pipelineId, row.id),
       madeAt,
       versions: deps.versions,
     });

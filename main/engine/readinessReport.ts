@@ -11,6 +11,8 @@ import { redactedEntries } from '../../shared/config/parse';
 import type { Section } from '../../shared/config/section';
 import { agentTypes } from '../../shared/agents';
 import { escapeHtml } from '../platform/html';
+import { FRESHNESS_WINDOW_WORDS, freshnessText, latencySentence } from '../../shared/freshnessWords';
+import type { Freshness, LatencySplit } from '../../shared/liveFeed';
 
 export interface ReadinessFacts {
   pipeline: { id: string; name: string };
@@ -27,6 +29,8 @@ export interface ReadinessFacts {
   entities: readonly Entity[];
   /** The provenance columns the pipeline adds to every table. */
   provenance: ProvenanceColumns;
+  /** How fresh the target has been kept since the engine started: the last batch's split and the windows. */
+  freshness: { latency: LatencySplit | null; windows: Freshness } | null;
   madeAt: string;
   versions: Record<string, string>;
 }
@@ -142,6 +146,24 @@ function leavesSection(entities: readonly Entity[], provenance: ProvenanceColumn
 <tbody>${rows}</tbody></table>`;
 }
 
+/** Where the delay is: the last batch's latency by part, and the p50 and p99 of the last minute, hour, day. */
+function freshnessSection(f: ReadinessFacts['freshness']): string {
+  const applied = f && Object.values(f.windows).some((w) => w.batches > 0);
+  if (!f || (!f.latency && !applied))
+    return `<h2>Freshness</h2>
+<p>No batch applied since the engine started, so no latency was measured yet: start the pipeline, or make the report again once it has run.</p>`;
+  const rows = (Object.keys(FRESHNESS_WINDOW_WORDS) as (keyof Freshness)[])
+    .map(
+      (w) =>
+        `<tr><th scope="row">${esc(FRESHNESS_WINDOW_WORDS[w])}</th><td>${esc(freshnessText(f.windows[w]))}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Freshness</h2>
+${f.latency ? `<p>The last batch took ${esc(latencySentence(f.latency))}.</p>` : ''}
+<p>End-to-end latency, from a change's commit at the source to its commit at the target, since the engine started:</p>
+<table><tbody>${rows}</tbody></table>`;
+}
+
 const STYLE = `
 body{font:11pt/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;margin:2em;max-width:60em}
 h1{font-size:18pt;margin:0 0 .2em}h2{font-size:14pt;margin:1.4em 0 .4em;border-bottom:1px solid #999}
@@ -193,6 +215,7 @@ export function readinessReportHtml(f: ReadinessFacts): string {
 ${feedSection(f.checks, f.tables)}
 ${tablesSection(f.tables)}
 ${leavesSection(f.entities, f.provenance)}
+${freshnessSection(f.freshness)}
 </body></html>
 `;
 }

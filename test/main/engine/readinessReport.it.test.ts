@@ -78,6 +78,8 @@ describe.each(SOURCES)('readiness report: $name', (source) => {
       `<tr><th scope="row">Target</th><td>The default SQLite file, replicas/${source.at.pipelineId}.sqlite in the engine&#39;s data folder.</td></tr>`,
     );
     expect(html).toContain('0.0.0-test');
+    // A pipeline not started yet has no latency to report, and says so rather than a 0.
+    expect(html).toContain('<h2>Freshness</h2>\n<p>No batch applied since the engine started');
   });
 
   it('says every failed check as failed, and the verdict follows', () => {

@@ -1,9 +1,11 @@
 // The readiness report says what leaves the source, per table (docs/shaping.md): the columns, each
 // mask and target name, the rows the filter lets through and skipped deletes, and the provenance
-// columns every table gets — so a change board reads what a copy of production will hold.
+// columns every table gets — so a change board reads what a copy of production will hold. And how
+// fresh the target was kept: the last batch's latency by part, and p50/p99 per window.
 import { describe, expect, it } from 'vitest';
 import { readinessReportHtml } from '../../../main/engine/readinessReport';
 import { entitySchema } from '../../../shared/controlApi';
+import type { ReadinessFacts } from '../../../main/engine/readinessReport';
 
 const agent = {
   id: 'sales',
@@ -19,7 +21,7 @@ const agent = {
   updatedAt: '2026-12-02T00:00:00.000Z',
 };
 
-const html = (entities: unknown[], provenance = {}) =>
+const html = (entities: unknown[], provenance = {}, freshness: ReadinessFacts['freshness'] = null) =>
   readinessReportHtml({
     pipeline: { id: 'p', name: 'P' },
     agent,
@@ -30,6 +32,7 @@ const html = (entities: unknown[], provenance = {}) =>
     tables: [],
     entities: entities.map((e) => entitySchema.parse(e)),
     provenance,
+    freshness,
     madeAt: '2026-12-02T00:00:00.000Z',
     versions: {},
   });
@@ -85,5 +88,42 @@ describe('what leaves the source, in the readiness report', () => {
 
   it('leaves the section out of a pipeline without tables', () => {
     expect(html([])).not.toContain('What leaves the source');
+  });
+});
+
+describe('freshness, in the readiness report', () => {
+  const none = { batches: 0, p50Seconds: null, p99Seconds: null };
+  const section = (page: string) => page.slice(page.indexOf('<h2>Freshness</h2>'));
+
+  it('says the split of the last batch and p50/p99 per window, as Status does', () => {
+    const page = html(
+      [],
+      {},
+      {
+        latency: { sourceSeconds: 0.8, engineSeconds: 0.05, targetSeconds: 0.35 },
+        windows: {
+          minute: { batches: 3, p50Seconds: 1.1, p99Seconds: 2 },
+          hour: { batches: 120, p50Seconds: 0.9, p99Seconds: 4.2 },
+          day: none,
+        },
+      },
+    );
+    const text = section(page)
+      .replace(/<[^>]+>/g, '|')
+      .replace(/\|+/g, '|');
+    expect(text).toContain(
+      'The last batch took 1.2 s from its commit at the source to its commit at the target: 800 ms at the source (commit to read), 50 ms in the engine (read to apply), 350 ms at the target (apply to commit).',
+    );
+    expect(text).toContain('|Last minute|p50 1.1 s, p99 2.0 s (3 batches)|');
+    expect(text).toContain('|Last hour|p50 900 ms, p99 4.2 s (120 batches)|');
+    expect(text).toContain('|Last day|no batch applied|');
+  });
+
+  it('says no latency was measured before a batch was applied, never a figure of 0', () => {
+    for (const freshness of [null, { latency: null, windows: { minute: none, hour: none, day: none } }]) {
+      const text = section(html([], {}, freshness));
+      expect(text).toContain('No batch applied since the engine started, so no latency was measured yet');
+      expect(text).not.toContain('p50');
+    }
   });
 });
