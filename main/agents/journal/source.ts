@@ -13,7 +13,6 @@ import { pushdownSql } from '../filterPushdown';
 import { db2Pushdown } from './filterSql';
 import {
   tableKey,
-  type Change,
   type ChangeBatch,
   type Checkpoint,
   readWhole,
@@ -24,19 +23,11 @@ import {
   type TableRef,
   type TableShape,
 } from '../source';
-import {
-  addedColumnClash,
-  assemble,
-  MEMBER_COLUMN,
-  RRN_COLUMN,
-  type JournalEntryRow,
-  type TableReading,
-} from './assemble';
+import { addedColumnClash, MEMBER_COLUMN, RRN_COLUMN } from './assemble';
+import { NotJournaled, readJournalChanges, type JournalFiles } from './changes';
 import { journalChecks } from './checks';
 import { openIbmi } from './connection';
-import { screenFileEntries } from './layoutChanges';
 import { countMemberRows, MemberReader, readMemberChunk, readMemberRows } from './memberReader';
-import { withLobs } from './lobValues';
 import {
   catalogLayouts,
   dspffdLayouts,
@@ -46,34 +37,21 @@ import {
   unsupportedColumns,
   type FileLayout,
 } from './layout';
-import { formatPosition, parsePosition, type JournalPosition, type TablePosition } from './position';
+import { formatPosition, type JournalPosition, type TablePosition } from './position';
 import { parseStartAt, rewoundPositions, startPointOf, startsIn, type StartPoint } from './startAt';
 import { JournalStop } from './stopAt';
 import {
-  chainIndex,
-  chainOrder,
-  earliest,
-  entriesPerRead,
   journalEnd,
   journalKey,
   notAuthorizedReason,
-  readJournal,
   receiverChains,
-  receiverGoneReason,
   refusedFile,
   type JournalName,
   type ReceiverInfo,
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
-import { recordLength } from '../../../lib/ibmi/recordImage';
 import { forcedLayout } from './forcedCcsid';
-import {
-  invalidValuesProblem,
-  localInstant,
-  timezoneMinutes,
-  withColumnPolicies,
-  type ValueForm,
-} from './values';
+import { invalidValuesProblem, timezoneMinutes, withColumnPolicies, type ValueForm } from './values';
 import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
@@ -90,18 +68,6 @@ export interface JournalSourceOptions {
   rotateEvery?: number;
 }
 
-/** A file with no journal (a plain Error to the runner: no retry heals it). */
-class NotJournaled extends Error {
-  constructor(
-    message: string,
-    readonly table: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A commit cycle longer than MAX_ENTRIES is refused rather than held. */
-const MAX_ENTRIES = 1_000_000;
 /** Saves between CHGJRN of the sync library's journal, which keeps its receivers few. */
 const ROTATE_EVERY = 500;
 
@@ -433,232 +399,36 @@ export class JournalSource implements SourceAgent {
     );
   }
 
-  async readChanges(
+  readChanges(
     tables: readonly TableRef[],
     checkpoint: Checkpoint,
     options: { maxRows?: number } = {},
   ): Promise<ChangeBatch> {
-    const maxRows = options.maxRows ?? 10_000;
-    const fresh = tables.filter((t) => checkpoint[tableKey(t)] === undefined);
-    const batch: ChangeBatch = {
-      changes: [],
-      checkpoint: {},
-      resnapshot: fresh.map((t) => ({ table: tableKey(t), reason: 'first run' })),
-      newestCommitTime: null,
+    return readJournalChanges(this.files(), tables, checkpoint, options);
+  }
+
+  /** What reading changes needs, as the source stands now (its offset and stop are set at init). */
+  private files(): JournalFiles {
+    return {
+      c: this.c,
+      sync: this.sync,
+      members: this.members,
+      form: this.form,
+      rate: this.rate,
+      layoutSince: this.layoutSince,
+      utcOffset: this.utcOffset,
+      stop: this.stop,
+      profile: this.profile,
+      layoutsOf: (tables) => this.layoutsOf(tables),
+      journalsOf: (tables) => this.journalsOf(tables),
+      forgetLayout: (table) => {
+        this.layouts.delete(table);
+        this.layoutSince.delete(table);
+      },
+      membersRead: (layout) => this.membersRead(layout),
+      identify: (layout) => this.identify(layout),
+      entity: (ref) => this.entity(ref),
     };
-    let reading = tables.filter((t) => checkpoint[tableKey(t)] !== undefined);
-    // A file no longer journaled (ENDJRNPF while the pipeline was stopped) stops alone: its changes
-    // since are in no journal, and the others read on.
-    for (;;) {
-      if (reading.length === 0) return batch;
-      const missing = await this.journalsOf(reading).then(
-        () => null,
-        (error: unknown) => {
-          if (error instanceof NotJournaled) return error;
-          throw error;
-        },
-      );
-      if (!missing) break;
-      (batch.stopped ??= []).push({
-        table: missing.table,
-        reason: `${missing.table} is no longer journaled: its changes since are in no journal. Journal it again (STRJRNPF … IMAGES(*BOTH)), then copy it again`,
-      });
-      reading = reading.filter((t) => tableKey(t) !== missing.table);
-    }
-    // Cleared by a journal whose read stopped at the batch's limit before the journal's end.
-    batch.caughtUp = true;
-    const layouts = await this.layoutsOf(reading);
-    const journals = await this.journalsOf(reading);
-    refuseSyncJournal(this.sync.library, reading, journals);
-    const { stop } = this;
-    // Cleared by a journal that has not read up to the stop point.
-    let atStop = stop !== undefined && reading.length === tables.length;
-    await stop?.beforeRead(this.c);
-    const chains = await receiverChains(this.c, journals);
-    const groups = new Map<string, number[]>();
-    journals.forEach((j, i) => groups.set(journalKey(j), [...(groups.get(journalKey(j)) ?? []), i]));
-    for (const [key, members] of groups) {
-      const journal = journals[members[0] ?? 0] as JournalName;
-      const chain = chains.get(key) ?? [];
-      stop?.refuseOutside(
-        key,
-        chain,
-        members.map((i) => tableKey(reading[i] as TableRef)),
-      );
-      // A table whose receiver is gone has lost its position: the runner copies it again (or stops, as
-      // the snapshot mode says); the journal's other tables read on.
-      const lost = members.filter((i) => {
-        const t = tableKey(reading[i] as TableRef);
-        const restart = parsePosition(checkpoint[t] ?? '').restart;
-        if (chainIndex(chain, restart) >= 0) return false;
-        batch.resnapshot.push({ table: t, reason: receiverGoneReason(restart, t) });
-        return true;
-      });
-      if (lost.length === members.length) continue;
-      members.splice(0, members.length, ...members.filter((i) => !lost.includes(i)));
-      const positions = members.map((i) => parsePosition(checkpoint[tableKey(reading[i] as TableRef)] ?? ''));
-      const start = earliest(
-        chain,
-        positions.map((p) => p.restart),
-      );
-      // The journal's end before this read: where a table with nothing pending stands once the read
-      // reaches it, so an idle file's position follows the journal and never stays in an old receiver.
-      const end = journalEnd(chain);
-      const readings: TableReading[] = members.map((i, k) => {
-        const l = layouts[i] as FileLayout;
-        return {
-          key: tableKey(l.ref),
-          library: l.library,
-          file: l.file,
-          members: this.membersRead(l),
-          memberKey: l.members.length > 1,
-          fields: l.fields,
-          identify: this.identify(l),
-          appliedThrough: (positions[k] as TablePosition).applied,
-          invalidValues: this.entity(l.ref)?.invalidValues,
-        };
-      });
-      const remaining = maxRows - batch.changes.length;
-      // A file the profile lost its authority to waits at its position, suspended; the others read on.
-      let assembled: Awaited<ReturnType<JournalSource['readAssembled']>> | null = null;
-      while (readings.length > 0 && !assembled) {
-        try {
-          assembled = await this.readAssembled(journal, chain, readings, start, Math.max(1, remaining));
-        } catch (error) {
-          const denied = refusedFile(error, readings);
-          if (!denied) throw error;
-          (batch.refusedTables ??= []).push({
-            table: denied.file.key,
-            reason: notAuthorizedReason(denied.file, this.profile, 'DSPJRN', denied.byLibrary),
-          });
-          const at = readings.indexOf(denied.file);
-          readings.splice(at, 1);
-          members.splice(at, 1);
-          positions.splice(at, 1);
-        }
-      }
-      if (!assembled) continue;
-      const order = chainOrder(chain);
-      const reached = stop?.reached(assembled.beyond !== undefined, assembled.exhausted, end, order) ?? false;
-      if (!reached) atStop = false;
-      // At the stop, a table with nothing pending stands at the point, not at the journal's end past it.
-      const idleAt = (reached && stop?.cap(assembled.beyond)) || (end && { restart: end, applied: end });
-      batch.changes.push(
-        ...(await withLobs(
-          this.members,
-          members.map((i) => layouts[i] as FileLayout),
-          (l) => this.identify(l),
-          this.form,
-          assembled.changes,
-        )),
-      );
-      const settled = assembled.exhausted && assembled.restart === assembled.consumed;
-      if (!assembled.exhausted) batch.caughtUp = false;
-      members.forEach((i, k) => {
-        const t = tableKey(reading[i] as TableRef);
-        const old = positions[k] as TablePosition;
-        let next: TablePosition =
-          assembled.restart && assembled.consumed
-            ? {
-                restart: assembled.restart,
-                applied: assembled.passed.has(t) ? assembled.consumed : old.applied,
-              }
-            : old;
-        // Read to the end with no commit cycle open: nothing of the table lies before the end.
-        if (settled && idleAt && order(idleAt.restart, next.restart) > 0) next = idleAt;
-        batch.checkpoint[t] = formatPosition(next);
-      });
-      for (const [table, reason] of assembled.stopped) {
-        // Gone for good under its name: nothing to copy again, and its layout is forgotten.
-        assembled.resnapshot.delete(table);
-        this.layouts.delete(table);
-        this.layoutSince.delete(table);
-        (batch.stopped ??= []).push({ table, reason });
-      }
-      for (const [table, reason] of assembled.resnapshot) batch.resnapshot.push({ table, reason });
-      for (const [table, reason] of assembled.layoutChanged) {
-        // Read again (with the journal's end) when the runner describes the table anew.
-        this.layouts.delete(table);
-        this.layoutSince.delete(table);
-        (batch.layoutChanged ??= []).push({ table, reason });
-      }
-      if (assembled.newestTimestamp) batch.newestCommitTime = this.instant(assembled.newestTimestamp);
-    }
-    // Every table read up to it: none to copy (new, or its receiver gone), refused or described again.
-    const everyTable =
-      batch.resnapshot.length === 0 &&
-      !batch.layoutChanged?.length &&
-      !batch.stopped?.length &&
-      !batch.refusedTables?.length;
-    if (atStop && everyTable && stop) batch.stoppedAt = stop.said;
-    return batch;
-  }
-
-  /** DSPJRN chunk after chunk until the batch is full or the journal read to its end. */
-  private async readAssembled(
-    journal: JournalName,
-    chain: readonly ReceiverInfo[],
-    readings: TableReading[],
-    start: JournalPosition,
-    maxRows: number,
-  ) {
-    const files = readings.map((r) => ({ library: r.library, file: r.file, allMembers: r.memberKey }));
-    // Entries per read by the widest record of the files read (entriesPerRead).
-    const chunkEntries = entriesPerRead(Math.max(0, ...readings.map((r) => recordLength(r.fields))));
-    const mostFields = Math.max(1, ...readings.map((r) => r.fields.length));
-    const entries: JournalEntryRow[] = [];
-    const decoded = new WeakMap<JournalEntryRow, Change[]>();
-    let from = start;
-    for (;;) {
-      const library = await this.sync.ready();
-      const chunk = await readJournal(this.c, library, journal, files, from, chunkEntries, mostFields);
-      const last = entries.at(-1);
-      const first = chunk[0];
-      // Each chunk starts with the entry the previous one ended on.
-      if (last && first && first.sequence === last.sequence && first.receiver === last.receiver)
-        chunk.shift();
-      const order = chainOrder(chain);
-      const read = chunk.length;
-      // Nothing past the stop point is read: the first entry beyond it ends this journal's reading.
-      const kept = this.stop ? this.stop.keptOf(chunk, order) : chunk.length;
-      const beyond = kept < chunk.length ? chunk[kept] : undefined;
-      entries.push(...chunk.slice(0, kept));
-      const screened = screenFileEntries(entries, readings, this.layoutSince, order);
-      const assembled = assemble(
-        screened.entries,
-        readings,
-        maxRows,
-        this.form,
-        order,
-        decoded,
-        (local) => localInstant(local, this.utcOffset) ?? undefined,
-      );
-      for (const [table, reason] of screened.resnapshot) assembled.resnapshot.set(table, reason);
-      const end = entries.at(-1);
-      const toEnd = read < chunkEntries - 1 || beyond !== undefined;
-      if (screened.cut || assembled.changes.length >= maxRows || toEnd || !end) {
-        this.rate.consumed += assembled.consumedCount;
-        const exhausted = !screened.cut && assembled.changes.length < maxRows && toEnd;
-        return {
-          ...assembled,
-          layoutChanged: screened.layoutChanged,
-          stopped: screened.stopped,
-          exhausted,
-          // Only once the entries before it were all taken: a batch cut short reads them first.
-          beyond: exhausted ? beyond : undefined,
-        };
-      }
-      if (entries.length > MAX_ENTRIES)
-        throw new Error(
-          `More than ${MAX_ENTRIES} journal entries hold no complete commit cycle of the tables: a transaction this long is not replicated.`,
-        );
-      from = { library: end.receiverLibrary, receiver: end.receiver, sequence: end.sequence };
-    }
-  }
-
-  /** A local JOTSTP as an instant, by the system's offset. */
-  private instant(local: string): Date {
-    return localInstant(local, this.utcOffset) ?? new Date();
   }
 
   async loadCheckpoint(): Promise<Checkpoint> {
