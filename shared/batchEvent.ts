@@ -12,6 +12,15 @@ export interface BatchLatency {
   targetMs: number;
 }
 
+/** The split in seconds, as a status and a chart step carry it (LatencySplit). */
+export function latencyInSeconds(l: BatchLatency) {
+  return {
+    sourceSeconds: l.sourceMs / 1000,
+    engineSeconds: l.engineMs / 1000,
+    targetSeconds: l.targetMs / 1000,
+  };
+}
+
 export interface BatchFigures {
   changes: number;
   /** From the newest change's commit at the source to its commit at the target; null when unknown. */

@@ -172,6 +172,8 @@ export const seriesPointSchema = z.object({
   changes: z.number().int(),
   lagSeconds: figure,
   backlogRows: figure,
+  /** Where the peak lag's time went: the split of the step's slowest batch; absent from older engines. */
+  latency: latencySplitSchema.nullable().optional(),
 });
 export type SeriesPoint = z.infer<typeof seriesPointSchema>;
 

@@ -2,6 +2,7 @@
 // (GET /overview), an agent's charts over the last hour or day (GET …/series/{window}); the event stream
 // itself is served by server.ts from deps.feed.
 import { seriesWindowSchema, type AgentStatus } from '../../shared/liveFeed';
+import { latencyInSeconds } from '../../shared/batchEvent';
 import { problem } from '../platform/problem';
 import { agentOr404, ok, type EngineDeps, type Operations } from './operationKit';
 
@@ -28,11 +29,7 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     secondsLeft: figures.secondsLeft,
     changesPerSecond: running ? figures.changesPerSecond : null,
     lastBatchAt: figures.lastBatchAt,
-    latency: figures.latency && {
-      sourceSeconds: figures.latency.sourceMs / 1000,
-      engineSeconds: figures.latency.engineMs / 1000,
-      targetSeconds: figures.latency.targetMs / 1000,
-    },
+    latency: figures.latency && latencyInSeconds(figures.latency),
     freshness: figures.freshness,
     lastFailure: deps.repo.lastFailure(pipelineId, agentId),
     ...(figures.warnings.length > 0 && { warnings: figures.warnings }),

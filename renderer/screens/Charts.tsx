@@ -1,48 +1,73 @@
-// The open pipeline's charts: throughput, lag and backlog over the last hour (a step a minute) or day
-// (ten minutes), for the agent or one of its tables, with axes, units and the value under the pointer
+// The open pipeline's charts: throughput, lag, where the lag went (source, engine, target) and backlog
+// over the last hour (a step a minute) or day (ten minutes), for the agent or one of its tables, with
+// axes, units and the value under the pointer
 // (uPlot: ~50 KB, canvas, built for time series that update live). The same figures are offered as a
 // table, for the keyboard and screen readers, and each chart's caption says its latest and peak value.
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { hourMinute, count, duration, timeOfDay } from '../../shared/format';
+import { hourMinute, count, latency, timeOfDay } from '../../shared/format';
 import type { SeriesPoint, SeriesWindow } from '../../shared/liveFeed';
 import { useStore } from '../store';
 import { loadSeries } from '../store/pipelinePage';
 import { FilterSelect } from '../ui/FilterSelect';
+
+type Colour = 'accent' | 'warn' | 'ok';
+
+interface Line {
+  /** Its name in the legend and its column in the table. */
+  label: string;
+  colour: Colour;
+  value: (p: SeriesPoint, stepSeconds: number) => number | null;
+}
 
 interface Measure {
   title: string;
   unit: string;
   /** Whole figures only (rows): the axis never shows half a row. */
   whole?: boolean;
-  value: (p: SeriesPoint, stepSeconds: number) => number | null;
+  lines: Line[];
   format: (v: number) => string;
 }
+
+const one = (title: string, value: Line['value']): Line[] => [{ label: title, colour: 'accent', value }];
 
 const perSecond = (v: number) => `${v < 10 && v > 0 ? v.toFixed(2) : count(Math.round(v))}/s`;
 const MEASURES: Measure[] = [
   {
     title: 'Throughput',
     unit: 'changes per second',
-    value: (p, step) => p.changes / step,
+    lines: one('Throughput', (p, step) => p.changes / step),
     format: perSecond,
   },
   {
     title: 'Lag',
     unit: 'seconds behind the source (peak)',
-    value: (p) => p.lagSeconds,
-    // Under ten seconds the tenths matter (a healthy pipeline runs a fraction of a second behind).
-    format: (v) => (v < 10 ? `${v.toFixed(1)} s` : duration(v)),
+    lines: one('Lag', (p) => p.lagSeconds),
+    // As Status and the events say a lag: a healthy pipeline runs a fraction of a second behind.
+    format: latency,
+  },
+  {
+    title: 'Where the lag went',
+    unit: "the peak's batch: commit to read, read to apply, apply to commit",
+    lines: [
+      { label: 'At the source', colour: 'warn', value: (p) => p.latency?.sourceSeconds ?? null },
+      { label: 'In the engine', colour: 'accent', value: (p) => p.latency?.engineSeconds ?? null },
+      { label: 'At the target', colour: 'ok', value: (p) => p.latency?.targetSeconds ?? null },
+    ],
+    format: latency,
   },
   {
     title: 'Backlog',
     unit: 'rows waiting (peak)',
     whole: true,
-    value: (p) => p.backlogRows,
+    lines: one('Backlog', (p) => p.backlogRows),
     format: (v) => count(Math.round(v)),
   },
 ];
+
+/** The figures table's columns: each line of each chart. */
+const COLUMNS = MEASURES.flatMap((measure) => measure.lines.map((line) => ({ measure, line })));
 
 /** Tick steps of a whole-number axis: 1, 2, 5, 10, 20, 50… */
 const WHOLE_STEPS = Array.from(
@@ -63,6 +88,8 @@ function colours() {
     fg: read('--fg', '#1b1f24'),
     line: read('--line', '#d0d7de'),
     accent: read('--accent', '#0a58ca'),
+    warn: read('--warn', '#9a6700'),
+    ok: read('--ok', '#1a7f37'),
   };
 }
 
@@ -85,12 +112,12 @@ function TimeChart({
 }: {
   measure: Measure;
   times: number[];
-  values: (number | null)[];
+  values: (number | null)[][];
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const scheme = useColourScheme();
-  const data: uPlot.AlignedData = [times, values];
+  const data: uPlot.AlignedData = [times, ...values];
 
   useEffect(() => {
     const el = box.current;
@@ -104,14 +131,15 @@ function TimeChart({
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         series: [
           { value: (_u, v) => (v === null ? '–' : timeOfDay(v * 1000)) },
-          {
-            label: measure.title,
-            stroke: c.accent,
+          ...measure.lines.map((line) => ({
+            label: line.label,
+            stroke: c[line.colour],
             width: 2,
-            fill: `${c.accent}22`,
+            // One line is filled under; several are left clear, so none hides another.
+            ...(measure.lines.length === 1 && { fill: `${c[line.colour]}22` }),
             spanGaps: false,
-            value: (_u, v) => (v === null ? '–' : measure.format(v)),
-          },
+            value: (_u: uPlot, v: number | null) => (v === null ? '–' : measure.format(v)),
+          })),
         ],
         axes: [
           // The app's one time format (24-hour), not uPlot's own US-style labels.
@@ -126,7 +154,7 @@ function TimeChart({
         legend: { show: true },
       },
       // Empty here: the effect below (run after this one, every render) hands it the figures.
-      [[], []],
+      [[], ...measure.lines.map(() => [])],
       el,
     );
     plot.current = chart;
@@ -145,18 +173,22 @@ function TimeChart({
     plot.current?.setData(data);
   });
 
-  const known = values.filter((v): v is number => v !== null);
-  const latest = [...values].reverse().find((v) => v !== null) ?? null;
-  const summary =
-    known.length === 0
-      ? 'no figures yet'
-      : `latest ${measure.format(latest ?? 0)}, peak ${measure.format(Math.max(...known))}`;
+  const summary = measure.lines
+    .map((line, i) => {
+      const known = (values[i] ?? []).filter((v): v is number => v !== null);
+      const latest = known.at(-1);
+      if (latest === undefined) return null;
+      const figures = `latest ${measure.format(latest)}, peak ${measure.format(Math.max(...known))}`;
+      return measure.lines.length === 1 ? figures : `${line.label.toLowerCase()} ${figures}`;
+    })
+    .filter((text) => text !== null)
+    .join('; ');
   return (
     <figure className="chart" aria-label={`${measure.title}, ${measure.unit}`}>
       <figcaption>
         <strong>{measure.title}</strong>{' '}
         <span className="muted">
-          ({measure.unit}): {summary}
+          ({measure.unit}): {summary || 'no figures yet'}
         </span>
       </figcaption>
       <div ref={box} className="chart-canvas" />
@@ -198,7 +230,12 @@ export function Charts() {
         />
       </div>
       {MEASURES.map((m) => (
-        <TimeChart key={m.title} measure={m} times={times} values={points.map((p) => m.value(p, step))} />
+        <TimeChart
+          key={m.title}
+          measure={m}
+          times={times}
+          values={m.lines.map((line) => points.map((p) => line.value(p, step)))}
+        />
       ))}
       <details>
         <summary>The figures as a table</summary>
@@ -210,9 +247,9 @@ export function Charts() {
           <thead>
             <tr>
               <th scope="col">Step</th>
-              {MEASURES.map((m) => (
-                <th key={m.title} scope="col">
-                  {m.title}
+              {COLUMNS.map(({ line }) => (
+                <th key={line.label} scope="col">
+                  {line.label}
                 </th>
               ))}
             </tr>
@@ -221,9 +258,9 @@ export function Charts() {
             {[...points].reverse().map((p) => (
               <tr key={p.at}>
                 <th scope="row">{timeOfDay(p.at)}</th>
-                {MEASURES.map((m) => {
-                  const v = m.value(p, step);
-                  return <td key={m.title}>{v === null ? '–' : m.format(v)}</td>;
+                {COLUMNS.map(({ measure, line }) => {
+                  const v = line.value(p, step);
+                  return <td key={line.label}>{v === null ? '–' : measure.format(v)}</td>;
                 })}
               </tr>
             ))}

@@ -5,7 +5,7 @@ import type { AgentStatus, SeriesAnswer, SeriesPoint } from '../../shared/liveFe
 import type { z } from 'zod';
 import type { backlogPointSchema } from '../../shared/controlApi';
 import type { PushMessage } from '../../shared/push';
-import { batchFigures } from '../../shared/batchEvent';
+import { batchFigures, latencyInSeconds } from '../../shared/batchEvent';
 import { address, EVENTS_KEPT, patch, refreshCopies, refreshVerify, withAgent } from './pipelinePage';
 import { refreshExceptions } from './exceptions';
 import { useStore } from './index';
@@ -19,7 +19,12 @@ function addToSeries(
   points: SeriesPoint[],
   stepSeconds: number,
   at: string,
-  add: { changes?: number; lagSeconds?: number | null; backlogRows?: number | null },
+  add: {
+    changes?: number;
+    lagSeconds?: number | null;
+    latency?: SeriesPoint['latency'];
+    backlogRows?: number | null;
+  },
 ): SeriesPoint[] {
   const stepMs = stepSeconds * 1000;
   const bucket = Math.floor(Date.parse(at) / stepMs) * stepMs;
@@ -28,11 +33,20 @@ function addToSeries(
   if (last && bucket > Date.parse(last.at)) {
     const added: SeriesPoint[] = [];
     for (let t = Date.parse(last.at) + stepMs; t <= bucket; t += stepMs)
-      added.push({ at: new Date(t).toISOString(), changes: 0, lagSeconds: null, backlogRows: null });
+      added.push({
+        at: new Date(t).toISOString(),
+        changes: 0,
+        lagSeconds: null,
+        backlogRows: null,
+        latency: null,
+      });
     next = [...next, ...added].slice(-next.length);
   }
   const peak = (a: number | null, b: number | null | undefined) =>
     b === undefined || b === null ? a : a === null ? b : Math.max(a, b);
+  // The step's split is its slowest batch's, as the engine keeps it (store/series.ts).
+  const slower = (p: SeriesPoint) =>
+    add.lagSeconds !== undefined && add.lagSeconds !== null && add.lagSeconds > (p.lagSeconds ?? -1);
   return next.map((p) =>
     Date.parse(p.at) !== bucket
       ? p
@@ -41,6 +55,7 @@ function addToSeries(
           changes: p.changes + (add.changes ?? 0),
           lagSeconds: peak(p.lagSeconds, add.lagSeconds),
           backlogRows: peak(p.backlogRows, add.backlogRows),
+          latency: slower(p) ? (add.latency ?? null) : p.latency,
         },
   );
 }
@@ -48,15 +63,22 @@ function addToSeries(
 function seriesWithBatch(series: SeriesAnswer, at: string, data: object): SeriesAnswer {
   const batch = batchFigures(data);
   const lagSeconds = batch.lagMs === null ? null : batch.lagMs / 1000;
+  const latency = batch.latency && latencyInSeconds(batch.latency);
   const add = (points: SeriesPoint[], changes: number) =>
-    addToSeries(points, series.stepSeconds, at, { changes, lagSeconds });
+    addToSeries(points, series.stepSeconds, at, { changes, lagSeconds, latency });
   const tables = series.tables.map((t) => {
     const counts = batch.tables.find((b) => b.table === t.table);
     return counts ? { ...t, points: add(t.points, counts.changes) } : t;
   });
   for (const counts of batch.tables)
     if (!tables.some((t) => t.table === counts.table)) {
-      const empty = series.points.map((p) => ({ ...p, changes: 0, lagSeconds: null, backlogRows: null }));
+      const empty = series.points.map((p) => ({
+        ...p,
+        changes: 0,
+        lagSeconds: null,
+        backlogRows: null,
+        latency: null,
+      }));
       tables.push({ table: counts.table, points: add(empty, counts.changes) });
     }
   return { ...series, points: add(series.points, batch.changes), tables };

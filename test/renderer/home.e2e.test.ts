@@ -150,6 +150,15 @@ describe('Home', () => {
           .textContent(),
       )
       .toMatch(/peak 0\.07\/s/);
+    // Beside the lag, where that batch's time went: the source's, the engine's and the target's part.
+    expect(
+      await page
+        .getByRole('figure', { name: /^Where the lag went/ })
+        .locator('figcaption')
+        .textContent(),
+    ).toMatch(
+      /at the source latest [\d.]+ m?s, peak [\d.]+ m?s; in the engine latest [\d.]+ m?s, .*; at the target latest [\d.]+ m?s/,
+    );
     // The runner measures the backlog every 10 s; its point comes pushed.
     await expect.poll(() => gaugeTime.textContent(), { timeout: 25_000 }).not.toBe(before);
     await page.getByText('The figures as a table').click();
@@ -157,6 +166,15 @@ describe('Home', () => {
     // need not be the top row, but it is the one step with any throughput.
     const throughputs = await page.locator('table.chart-table tbody tr td:first-of-type').allTextContents();
     expect(throughputs.filter((t) => t !== '0/s' && t !== '–')).toEqual(['0.07/s']);
+    expect(await page.locator('table.chart-table thead th').allTextContents()).toEqual([
+      'Step',
+      'Throughput',
+      'Lag',
+      'At the source',
+      'In the engine',
+      'At the target',
+      'Backlog',
+    ]);
     expect(asked).toEqual([]);
     await screenshot(page, 'pipeline-charts-light');
     await local.stopAgent(ids);

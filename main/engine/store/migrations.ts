@@ -75,4 +75,8 @@ export const migrations: readonly string[] = [
   // Which secrets a credentials PUT stored (JSON array of keys): an optional secret never given is
   // answered "not set" (before, every secret counted as set once any was sealed).
   `ALTER TABLE agents ADD COLUMN secrets_set TEXT;`,
+  // Where each minute's peak lag went: the split of its slowest batch (store/series.ts).
+  `ALTER TABLE series ADD COLUMN source_ms REAL;
+   ALTER TABLE series ADD COLUMN engine_ms REAL;
+   ALTER TABLE series ADD COLUMN target_ms REAL;`,
 ];
