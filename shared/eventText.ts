@@ -2,7 +2,7 @@
 // (`credentials-replaced`, `batch-applied`), the app shows them as sentences, filters them by kind
 // and table, and copies them as text. test/shared/eventText.unit.test.ts checks that every kind the engine
 // and the runner record is here.
-import { count, duration, plural } from './format';
+import { count, duration, latency, plural } from './format';
 
 export type EventData = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ const table = (d: EventData) => text(d, 'table') || 'a table';
 const of = (d: EventData) => (typeof d.rowsTotal === 'number' ? ` of ${n(d, 'rowsTotal')}` : '');
 const because = (d: EventData) => (text(d, 'reason') ? `: ${text(d, 'reason')}` : '');
 const lag = (d: EventData) =>
-  typeof d.lagMs === 'number' ? `, ${(d.lagMs / 1000).toFixed(1)} s behind the source` : '';
+  typeof d.lagMs === 'number' ? `, ${latency(d.lagMs / 1000)} behind the source` : '';
 /** ` (was running, now paused)`; the state the event itself names (`stopped`) is not said twice. */
 const states = (d: EventData, itself?: string) =>
   text(d, 'from') && text(d, 'to')

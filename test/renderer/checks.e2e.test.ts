@@ -138,7 +138,7 @@ describe('Pipelines screen: checks', () => {
     await pool.request().batch("UPDATE dbo.Orders SET Note = N'changed' WHERE Id = 1");
     await page
       .getByLabel('Pipeline events')
-      .getByText(/Applied 1 change \(1 update\) to dbo\.Orders, \d+\.\d s behind the source$/)
+      .getByText(/Applied 1 change \(1 update\) to dbo\.Orders, [\d.]+ m?s behind the source$/)
       .waitFor();
     const backlog = (await openSection(page, 'Status')).getByLabel('Backlog', { exact: true });
     await backlog.getByText('0 rows waiting').waitFor();

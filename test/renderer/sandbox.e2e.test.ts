@@ -130,7 +130,7 @@ describe('Try the sandbox', () => {
     );
     // Paused with rows waiting: the lag is the age of the oldest of them, never "0 s behind".
     const lag = page.getByLabel('Figures').locator('div').filter({ hasText: 'Lag' }).locator('dd');
-    await expect.poll(() => lag.textContent()).toMatch(/^at least (\d+ min )?\d+ s behind the source/);
+    await expect.poll(() => lag.textContent()).toMatch(/^at least (\d+ min )?[\d.]+ m?s behind the source/);
     await screenshot(page, 'sandbox-ibmi-paused-backlog');
 
     // Home's overview shows every pipeline Home lists: this one waits, the SQL Server one does not.

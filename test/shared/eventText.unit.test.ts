@@ -38,6 +38,10 @@ describe('events in words', () => {
     expect(
       eventSentence('batch-applied', { changes: 1, inserts: 0, updates: 1, deletes: 0, lagMs: 1234 }),
     ).toBe('Applied 1 change (1 update), 1.2 s behind the source');
+    // A lag as Status and the charts say it: the milliseconds of a healthy pipeline, not "0.5 s".
+    expect(
+      eventSentence('batch-applied', { changes: 1, inserts: 1, updates: 0, deletes: 0, lagMs: 535 }),
+    ).toBe('Applied 1 change (1 insert), 535 ms behind the source');
     expect(
       eventSentence('batch-applied', { changes: 12000, inserts: 12000, updates: 0, deletes: 0, lagMs: null }),
     ).toBe('Applied 12,000 changes (12,000 inserts)');

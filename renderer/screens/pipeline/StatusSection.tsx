@@ -9,7 +9,7 @@ import { address, controlAgent, selectedIn } from '../../store/pipelinePage';
 import { cancelStart, confirmStart, prepareStart } from '../../store/startPlan';
 import { latestProblem } from '../../../shared/latestProblem';
 import { startSentence } from '../../../shared/startWords';
-import { dateTime, duration, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
+import { dateTime, latency, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
 import { FRESHNESS_WINDOW_WORDS, freshnessText, latencySentence } from '../../../shared/freshnessWords';
@@ -173,14 +173,14 @@ function StatusFigures() {
   if (!status) return null;
   const { freshness } = status;
   const lag = status.waitingSince
-    ? `at least ${duration(status.lagSeconds ?? 0)} behind the source: rows wait since ${timeOfDay(status.waitingSince)}, none applied`
+    ? `at least ${latency(status.lagSeconds ?? 0)} behind the source: rows wait since ${timeOfDay(status.waitingSince)}, none applied`
     : !['running', 'paused'].includes(status.state)
       ? 'not running'
       : status.idleSince
         ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
         : status.lagSeconds === null
           ? 'not measured yet'
-          : `${duration(status.lagSeconds)} behind the source`;
+          : `${latency(status.lagSeconds)} behind the source`;
   return (
     <dl className="status-figures" aria-label="Figures">
       <div>
