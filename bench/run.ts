@@ -10,6 +10,7 @@ import { checksScaleBenchmark } from './checksScale.bench';
 import { configBenchmark } from './config.bench';
 import { engineBenchmark } from './engine.bench';
 import { fastPathBenchmark } from './fastPath.bench';
+import { freshnessBenchmark } from './freshness.bench';
 import { journalBenchmark } from './journal.bench';
 import { loadBenchmark } from './load.bench';
 import { runnerBenchmark } from './runner.bench';
@@ -24,6 +25,7 @@ const benchmarks: Benchmark[] = [
   configBenchmark,
   webBridgeBenchmark,
   engineBenchmark,
+  freshnessBenchmark,
   loadBenchmark,
   sandboxMssqlBenchmark,
   changeTrackingBenchmark,

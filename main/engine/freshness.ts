@@ -56,9 +56,22 @@ const bucketOf = (ms: number) => (ms < 1 ? UNDER_A_MS : Math.ceil(Math.log(ms) /
 /** The value a bucket stands for: the middle of its range, so the error is at most half its width. */
 const valueOf = (bucket: number) => (bucket === UNDER_A_MS ? 0 : (2 * GAMMA ** bucket) / (GAMMA + 1));
 
+/** A window's counts kept as time moves: the slots oldest < slot <= newest, merged. */
+interface Rolling {
+  oldest: number;
+  newest: number;
+  totals: Map<number, number>;
+  batches: number;
+}
+
 export class Freshness {
   /** Ten-second slot (Unix seconds / SLOT_S) → bucket → batches; only slots with batches, a day at most. */
   private readonly slots = new Map<number, Map<number, number>>();
+  /**
+   * Per window length, its merged counts, moved on by the slots that leave and enter it: a status
+   * push then costs the buckets of a day (under a thousand), not a merge of its 8,640 slots.
+   */
+  private readonly rolling = new Map<number, Rolling>();
   readonly endToEnd = new Histogram();
   readonly parts = { source: new Histogram(), engine: new Histogram(), target: new Histogram() };
   /** The last batch's split. */
@@ -71,10 +84,16 @@ export class Freshness {
     if (!counts) {
       counts = new Map<number, number>();
       this.slots.set(slot, counts);
-      for (const s of this.slots.keys()) if (s <= slot - DAY_S / SLOT_S - 1) this.slots.delete(s);
+      for (const [s, old] of this.slots)
+        if (s <= slot - DAY_S / SLOT_S - 1) {
+          this.slots.delete(s);
+          for (const r of this.rolling.values()) if (s > r.oldest && s <= r.newest) merge(r, old, -1);
+        }
     }
     const bucket = bucketOf(ms);
     counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+    for (const r of this.rolling.values())
+      if (slot > r.oldest && slot <= r.newest) merge(r, new Map([[bucket, 1]]), 1);
     this.endToEnd.observe(ms / 1000);
     this.parts.source.observe(latency.sourceMs / 1000);
     this.parts.engine.observe(latency.engineMs / 1000);
@@ -87,19 +106,10 @@ export class Freshness {
    * counts whole ten-second slots, the current one included: up to ten seconds more than its length.
    */
   window(nowSeconds: number, seconds: number): WindowFigures {
-    const newest = Math.floor(nowSeconds / SLOT_S);
-    const oldest = newest - seconds / SLOT_S - 1;
-    const merged = new Map<number, number>();
-    let batches = 0;
-    for (const [slot, counts] of this.slots) {
-      if (slot <= oldest || slot > newest) continue;
-      for (const [bucket, n] of counts) {
-        merged.set(bucket, (merged.get(bucket) ?? 0) + n);
-        batches += n;
-      }
-    }
+    const r = this.rolled(Math.floor(nowSeconds / SLOT_S), seconds);
+    const { batches } = r;
     if (batches === 0) return { batches, p50Seconds: null, p99Seconds: null };
-    const ordered = [...merged].sort(([a], [b]) => a - b);
+    const ordered = [...r.totals].sort(([a], [b]) => a - b);
     const at = (q: number) => {
       const rank = Math.max(1, Math.ceil(q * batches));
       let seen = 0;
@@ -112,12 +122,46 @@ export class Freshness {
     return { batches, p50Seconds: at(0.5), p99Seconds: at(0.99) };
   }
 
+  /** The window's merged counts at `newest`: moved on from the last reading, or merged anew. */
+  private rolled(newest: number, seconds: number): Rolling {
+    const oldest = newest - seconds / SLOT_S - 1;
+    const r = this.rolling.get(seconds);
+    // Behind the last reading, or so far ahead that every slot left: merged from the slots again.
+    if (!r || newest < r.newest || oldest < r.oldest || oldest >= r.newest) {
+      const fresh: Rolling = { oldest, newest, totals: new Map(), batches: 0 };
+      for (const [slot, counts] of this.slots) if (slot > oldest && slot <= newest) merge(fresh, counts, 1);
+      this.rolling.set(seconds, fresh);
+      return fresh;
+    }
+    for (let slot = r.oldest + 1; slot <= oldest; slot++) {
+      const counts = this.slots.get(slot);
+      if (counts) merge(r, counts, -1);
+    }
+    for (let slot = r.newest + 1; slot <= newest; slot++) {
+      const counts = this.slots.get(slot);
+      if (counts) merge(r, counts, 1);
+    }
+    r.oldest = oldest;
+    r.newest = newest;
+    return r;
+  }
+
   windows(nowSeconds: number): Record<FreshnessWindow, WindowFigures> {
     return {
       minute: this.window(nowSeconds, FRESHNESS_WINDOWS.minute),
       hour: this.window(nowSeconds, FRESHNESS_WINDOWS.hour),
       day: this.window(nowSeconds, FRESHNESS_WINDOWS.day),
     };
+  }
+}
+
+/** Adds (sign 1) or takes away (-1) a slot's counts from a window's; a bucket at 0 is dropped. */
+function merge(r: Rolling, counts: ReadonlyMap<number, number>, sign: 1 | -1): void {
+  for (const [bucket, n] of counts) {
+    const total = (r.totals.get(bucket) ?? 0) + sign * n;
+    if (total === 0) r.totals.delete(bucket);
+    else r.totals.set(bucket, total);
+    r.batches += sign * n;
   }
 }
 

@@ -42,6 +42,29 @@ describe('Freshness', () => {
   });
 });
 
+describe('Freshness read as time moves on', () => {
+  it('gives, push after push, what a merge of the slots from scratch gives, as slots leave each window', () => {
+    const f = new Freshness();
+    const added: [number, number][] = [];
+    const start = 1_800_000_000;
+    let seed = 11;
+    // Park and Miller's generator: its products stay exact in a double.
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+    // Two days and a bit, read every few minutes: batches leave the minute, the hour and then the day.
+    for (let now = start; now < start + 2.2 * 86_400; now += 7 + (next() % 400)) {
+      for (let k = next() % 4; k > 0; k--) {
+        const ms = 1 + (next() % 20_000);
+        f.add(now, split(ms));
+        added.push([now, ms]);
+      }
+      const fromScratch = new Freshness();
+      for (const [at, ms] of added) if (at > now - 86_400 - 20) fromScratch.add(at, split(ms));
+      expect(f.windows(now)).toEqual(fromScratch.windows(now));
+    }
+    expect(added.length).toBeGreaterThan(1_000);
+  });
+});
+
 describe('the histograms in /metrics', () => {
   it('are cumulative by le, end at +Inf with the count, and the parts add up to the whole', () => {
     const metrics = createEngineMetrics(() => new Date());
