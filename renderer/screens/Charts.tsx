@@ -59,7 +59,7 @@ const MEASURES: Measure[] = [
   },
   {
     title: 'Backlog',
-    unit: 'rows waiting (peak)',
+    unit: 'rows waiting',
     whole: true,
     lines: one('Backlog', (p) => p.backlogRows),
     format: (v) => count(Math.round(v)),

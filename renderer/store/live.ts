@@ -14,8 +14,12 @@ import { runPart, shownNow } from './answerOrder';
 type Status = Extract<PushMessage, { type: 'status' }>;
 type Event = Extract<PushMessage, { type: 'event' }>;
 
-/** Adds to the step `at` falls in, moving the window on when it is past the newest step. */
-function addToSeries(
+/**
+ * Adds to the step `at` falls in, moving the window on when it is past the newest step. As the engine
+ * keeps it (store/series.ts): the step's changes summed, its lag the peak with its batch's split, and
+ * its backlog the newest reading, a level (a backlog drained within the step reads 0 at once).
+ */
+export function addToSeries(
   points: SeriesPoint[],
   stepSeconds: number,
   at: string,
@@ -54,7 +58,7 @@ function addToSeries(
           ...p,
           changes: p.changes + (add.changes ?? 0),
           lagSeconds: peak(p.lagSeconds, add.lagSeconds),
-          backlogRows: peak(p.backlogRows, add.backlogRows),
+          backlogRows: add.backlogRows ?? p.backlogRows,
           latency: slower(p) ? (add.latency ?? null) : p.latency,
         },
   );
