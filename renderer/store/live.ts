@@ -17,7 +17,8 @@ type Event = Extract<PushMessage, { type: 'event' }>;
 /**
  * Adds to the step `at` falls in, moving the window on when it is past the newest step. As the engine
  * keeps it (store/series.ts): the step's changes summed, its lag the peak with its batch's split, and
- * its backlog the newest reading, a level (a backlog drained within the step reads 0 at once).
+ * its backlog the newest reading, a level (a backlog drained within the minute reads 0 at once). A
+ * step of several minutes (the day's) is the highest of its minutes' readings: the peak, here.
  */
 export function addToSeries(
   points: SeriesPoint[],
@@ -58,7 +59,8 @@ export function addToSeries(
           ...p,
           changes: p.changes + (add.changes ?? 0),
           lagSeconds: peak(p.lagSeconds, add.lagSeconds),
-          backlogRows: add.backlogRows ?? p.backlogRows,
+          backlogRows:
+            stepSeconds > 60 ? peak(p.backlogRows, add.backlogRows) : (add.backlogRows ?? p.backlogRows),
           latency: slower(p) ? (add.latency ?? null) : p.latency,
         },
   );

@@ -1,6 +1,7 @@
 // The open pipeline's chart moved on by pushed messages says what the engine's own answer would say
-// on a reload (main/engine/store/series.ts): the backlog of a step is its newest reading, so a backlog
-// drained within the minute reads 0 beside a gauge at 0; the lag is the step's peak, with its split.
+// on a reload (main/engine/store/series.ts): the backlog of a minute is its newest reading, so a backlog
+// drained within the minute reads 0 beside a gauge at 0 (a day's ten-minute step: its highest); the lag
+// is the step's peak, with its split.
 import { describe, expect, it } from 'vitest';
 import type { SeriesPoint } from '../../../shared/liveFeed';
 import { addToSeries } from '../../../renderer/store/live';
@@ -22,6 +23,12 @@ describe('a chart step moved on by pushed messages', () => {
     expect(drained.at(-1)?.backlogRows).toBe(0);
     // A batch says nothing of the backlog: the reading stays.
     expect(addToSeries(drained, 60, at, { changes: 3, lagSeconds: 0.2 }).at(-1)?.backlogRows).toBe(0);
+  });
+
+  it('keeps the highest reading in a step of the day chart, as the engine keeps its minutes', () => {
+    const day = [step('2026-12-07T09:50:00.000Z'), step('2026-12-07T10:00:00.000Z')];
+    const waiting = addToSeries(day, 600, at, { backlogRows: 5 });
+    expect(addToSeries(waiting, 600, at, { backlogRows: 0 }).at(-1)?.backlogRows).toBe(5);
   });
 
   it('keeps the peak lag and the split of the batch that made it', () => {
