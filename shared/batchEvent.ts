@@ -1,6 +1,7 @@
 // A batch-applied event's figures, read once for everyone who counts them (the engine's metrics and
 // charts, the renderer's live charts): its data is the runner's object, untyped once it has crossed a
 // store or the wire, so each figure that is not a finite number reads as absent.
+import type { LatencySplit } from './liveFeed';
 
 /** A batch's latency, in milliseconds, by where the time went; the three add up to its lag. */
 export interface BatchLatency {
@@ -13,7 +14,7 @@ export interface BatchLatency {
 }
 
 /** The split in seconds, as a status and a chart step carry it (LatencySplit). */
-export function latencyInSeconds(l: BatchLatency) {
+export function latencyInSeconds(l: BatchLatency): LatencySplit {
   return {
     sourceSeconds: l.sourceMs / 1000,
     engineSeconds: l.engineMs / 1000,

@@ -14,11 +14,20 @@ export function latencySentence(split: LatencySplit): string {
   );
 }
 
-export const FRESHNESS_WINDOW_WORDS: Record<keyof Freshness, string> = {
+const FRESHNESS_WINDOW_WORDS: Record<keyof Freshness, string> = {
   minute: 'Last minute',
   hour: 'Last hour',
   day: 'Last day',
 };
+
+/** Each window, shortest first, named and in words: "Last minute", "p50 1.1 s, p99 2.0 s (12 batches)". */
+export function freshnessRows(f: Freshness): { window: keyof Freshness; label: string; text: string }[] {
+  return (Object.keys(FRESHNESS_WINDOW_WORDS) as (keyof Freshness)[]).map((window) => ({
+    window,
+    label: FRESHNESS_WINDOW_WORDS[window],
+    text: freshnessText(f[window]),
+  }));
+}
 
 /** One window's figures in words: "p50 1.1 s, p99 2.0 s (12 batches)", or that none was applied. */
 export function freshnessText(w: Freshness[keyof Freshness]): string {

@@ -3,6 +3,7 @@
 // day it keeps, per ten seconds of a day, counts on a log scale (any quantile within 1% of the batch
 // it stands for) rather than every batch; for Prometheus, histograms since the engine started.
 import type { BatchLatency } from '../../shared/batchEvent';
+import type { Freshness as FreshnessFigures } from '../../shared/liveFeed';
 
 /** Buckets' ratio: a quantile read from them is within (GAMMA - 1) / 2 of the true one. */
 const GAMMA = 1.02;
@@ -13,14 +14,10 @@ const SLOT_S = 10;
 const DAY_S = 86_400;
 
 /** The windows the quantiles are given for, in seconds. */
-export const FRESHNESS_WINDOWS = { minute: 60, hour: 3_600, day: DAY_S } as const;
-export type FreshnessWindow = keyof typeof FRESHNESS_WINDOWS;
+const FRESHNESS_WINDOWS: Record<keyof FreshnessFigures, number> = { minute: 60, hour: 3_600, day: DAY_S };
 
-export interface WindowFigures {
-  batches: number;
-  p50Seconds: number | null;
-  p99Seconds: number | null;
-}
+/** One window's batches and quantiles, as a status carries them (shared/liveFeed.ts). */
+type WindowFigures = FreshnessFigures['minute'];
 
 /** Prometheus' `le` bounds of the histograms, in seconds: a fast LAN to a day behind. */
 export const HISTOGRAM_BOUNDS_S = [
@@ -146,7 +143,7 @@ export class Freshness {
     return r;
   }
 
-  windows(nowSeconds: number): Record<FreshnessWindow, WindowFigures> {
+  windows(nowSeconds: number): FreshnessFigures {
     return {
       minute: this.window(nowSeconds, FRESHNESS_WINDOWS.minute),
       hour: this.window(nowSeconds, FRESHNESS_WINDOWS.hour),
@@ -166,7 +163,7 @@ function merge(r: Rolling, counts: ReadonlyMap<number, number>, sign: 1 | -1): v
 }
 
 /** The windows of an agent that has applied no batch since the engine started. */
-export const NO_BATCH_WINDOWS: Record<FreshnessWindow, WindowFigures> = {
+export const NO_BATCH_WINDOWS: FreshnessFigures = {
   minute: { batches: 0, p50Seconds: null, p99Seconds: null },
   hour: { batches: 0, p50Seconds: null, p99Seconds: null },
   day: { batches: 0, p50Seconds: null, p99Seconds: null },

@@ -4,16 +4,10 @@
 // expects of counters), and each agent's state read from the store at scrape time.
 import type { BacklogFigure } from '../agents/spi';
 import type { AgentState } from '../../shared/controlApi';
-import type { StreamFigures } from '../../shared/liveFeed';
+import type { Freshness as FreshnessFigures, StreamFigures } from '../../shared/liveFeed';
 import { agentStateSchema } from '../../shared/controlApi';
 import { batchFigures, finiteOrNull, type BatchLatency } from '../../shared/batchEvent';
-import {
-  Freshness,
-  NO_BATCH_WINDOWS,
-  type FreshnessWindow,
-  type Histogram,
-  type WindowFigures,
-} from './freshness';
+import { Freshness, NO_BATCH_WINDOWS, type Histogram } from './freshness';
 
 /** A backlog point as the runner reports it (null: the source cannot tell). */
 type BacklogPoint = Pick<BacklogFigure, 'rowsToRead' | 'minutesLeft' | 'measuredMinutesLeft' | 'warnings'>;
@@ -67,7 +61,7 @@ export interface AgentFigures {
   /** The last batch's latency by where the time went; null before one with a commit time. */
   latency: BatchLatency | null;
   /** End-to-end latency of the batches of the last minute, hour and day (since the engine started). */
-  freshness: Record<FreshnessWindow, WindowFigures>;
+  freshness: FreshnessFigures;
 }
 
 export interface MetricsAgent {

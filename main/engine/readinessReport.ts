@@ -11,7 +11,7 @@ import { redactedEntries } from '../../shared/config/parse';
 import type { Section } from '../../shared/config/section';
 import { agentTypes } from '../../shared/agents';
 import { escapeHtml } from '../platform/html';
-import { FRESHNESS_WINDOW_WORDS, freshnessText, latencySentence } from '../../shared/freshnessWords';
+import { freshnessRows, latencySentence } from '../../shared/freshnessWords';
 import type { Freshness, LatencySplit } from '../../shared/liveFeed';
 
 export interface ReadinessFacts {
@@ -152,11 +152,8 @@ function freshnessSection(f: ReadinessFacts['freshness']): string {
   if (!f || (!f.latency && !applied))
     return `<h2>Freshness</h2>
 <p>No batch applied since the engine started, so no latency was measured yet: start the pipeline, or make the report again once it has run.</p>`;
-  const rows = (Object.keys(FRESHNESS_WINDOW_WORDS) as (keyof Freshness)[])
-    .map(
-      (w) =>
-        `<tr><th scope="row">${esc(FRESHNESS_WINDOW_WORDS[w])}</th><td>${esc(freshnessText(f.windows[w]))}</td></tr>`,
-    )
+  const rows = freshnessRows(f.windows)
+    .map(({ label, text }) => `<tr><th scope="row">${esc(label)}</th><td>${esc(text)}</td></tr>`)
     .join('');
   return `<h2>Freshness</h2>
 ${f.latency ? `<p>The last batch took ${esc(latencySentence(f.latency))}.</p>` : ''}

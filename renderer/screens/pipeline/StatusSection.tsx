@@ -12,7 +12,7 @@ import { startSentence } from '../../../shared/startWords';
 import { dateTime, latency, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
-import { FRESHNESS_WINDOW_WORDS, freshnessText, latencySentence } from '../../../shared/freshnessWords';
+import { freshnessRows, latencySentence } from '../../../shared/freshnessWords';
 import { BacklogGauge } from '../BacklogGauge';
 import { Charts } from '../Charts';
 import { CopyProgress } from './CopyProgress';
@@ -203,9 +203,9 @@ function StatusFigures() {
           <dt>Freshness</dt>
           <dd>
             <ul className="freshness" aria-label="Freshness">
-              {(['minute', 'hour', 'day'] as const).map((w) => (
-                <li key={w}>
-                  {FRESHNESS_WINDOW_WORDS[w]}: {freshnessText(freshness[w])}
+              {freshnessRows(freshness).map(({ window, label, text }) => (
+                <li key={window}>
+                  {label}: {text}
                 </li>
               ))}
             </ul>
