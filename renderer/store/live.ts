@@ -14,6 +14,15 @@ import { runPart, shownNow } from './answerOrder';
 type Status = Extract<PushMessage, { type: 'status' }>;
 type Event = Extract<PushMessage, { type: 'event' }>;
 
+/** A step with nothing in it yet. */
+const emptyStep = (at: string): SeriesPoint => ({
+  at,
+  changes: 0,
+  lagSeconds: null,
+  backlogRows: null,
+  latency: null,
+});
+
 /**
  * Adds to the step `at` falls in, moving the window on when it is past the newest step. As the engine
  * keeps it (store/series.ts): the step's changes summed, its lag the peak with its batch's split, and
@@ -38,13 +47,7 @@ export function addToSeries(
   if (last && bucket > Date.parse(last.at)) {
     const added: SeriesPoint[] = [];
     for (let t = Date.parse(last.at) + stepMs; t <= bucket; t += stepMs)
-      added.push({
-        at: new Date(t).toISOString(),
-        changes: 0,
-        lagSeconds: null,
-        backlogRows: null,
-        latency: null,
-      });
+      added.push(emptyStep(new Date(t).toISOString()));
     next = [...next, ...added].slice(-next.length);
   }
   const peak = (a: number | null, b: number | null | undefined) =>
@@ -78,13 +81,7 @@ function seriesWithBatch(series: SeriesAnswer, at: string, data: object): Series
   });
   for (const counts of batch.tables)
     if (!tables.some((t) => t.table === counts.table)) {
-      const empty = series.points.map((p) => ({
-        ...p,
-        changes: 0,
-        lagSeconds: null,
-        backlogRows: null,
-        latency: null,
-      }));
+      const empty = series.points.map((p) => emptyStep(p.at));
       tables.push({ table: counts.table, points: add(empty, counts.changes) });
     }
   return { ...series, points: add(series.points, batch.changes), tables };
