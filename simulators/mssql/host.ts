@@ -28,7 +28,10 @@ export interface SandboxLogin {
   defaultDatabase?: string;
   /** Grants the login lacks (all are granted unless set to false). */
   permissions?: Partial<
-    Pick<Rights, 'viewCatalog' | 'viewChangeTracking' | 'createSchema' | 'write' | 'viewServerState'>
+    Pick<
+      Rights,
+      'viewCatalog' | 'viewChangeTracking' | 'createSchema' | 'write' | 'alter' | 'viewServerState'
+    >
   >;
 }
 

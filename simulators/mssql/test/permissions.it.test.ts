@@ -36,7 +36,13 @@ beforeAll(async () => {
       {
         name: 'reader',
         password: 'Pa55-word',
-        permissions: { viewCatalog: false, viewChangeTracking: false, createSchema: false, write: false },
+        permissions: {
+          viewCatalog: false,
+          viewChangeTracking: false,
+          createSchema: false,
+          write: false,
+          alter: false,
+        },
       },
       { name: 'noserverstate', password: 'Pa55-word', permissions: { viewServerState: false } },
     ],
@@ -128,6 +134,23 @@ describe('permissions', () => {
     });
     expect((await error(limited.request().query("UPDATE dbo.Orders SET Note = N'x'")))?.number).toBe(229);
     expect((await error(limited.request().query('DELETE FROM dbo.Orders')))?.number).toBe(229);
+  });
+
+  it('refuses to turn Change Tracking on or off without ALTER (4902, as for a table not there)', async () => {
+    await admin.request().batch('CREATE TABLE dbo.Beats (Id INT PRIMARY KEY)');
+    for (const statement of [
+      'ALTER TABLE dbo.Beats ENABLE CHANGE_TRACKING',
+      'ALTER TABLE dbo.Orders DISABLE CHANGE_TRACKING',
+    ])
+      expect(await error(limited.request().query(statement))).toMatchObject({
+        number: 4902,
+        message: expect.stringContaining('because it does not exist or you do not have permissions'),
+      });
+    const asked =
+      "SELECT HAS_PERMS_BY_NAME('dbo', 'SCHEMA', 'ALTER') AS s, HAS_PERMS_BY_NAME('dbo.Orders', 'OBJECT', 'ALTER') AS o, HAS_PERMS_BY_NAME('nowhere', 'SCHEMA', 'ALTER') AS n";
+    expect((await limited.request().query(asked)).recordset[0]).toEqual({ s: 0, o: 0, n: null });
+    expect((await admin.request().query(asked)).recordset[0]).toEqual({ s: 1, o: 1, n: null });
+    await admin.request().batch('ALTER TABLE dbo.Beats ENABLE CHANGE_TRACKING; DROP TABLE dbo.Beats;');
   });
 
   it('answers HAS_PERMS_BY_NAME from the same grants, NULL for what does not exist', async () => {

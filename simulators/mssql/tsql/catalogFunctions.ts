@@ -132,6 +132,13 @@ export function hasPermsByName(
     if (perm === 'VIEW CHANGE TRACKING') return yes(db.rights.viewChangeTracking);
     if (perm === 'INSERT' || perm === 'UPDATE' || perm === 'DELETE') return yes(db.rights.write);
     if (perm === 'SELECT') return yes(!selectDenied(db, table));
+    if (perm === 'ALTER') return yes(db.rights.alter);
+    return yes(true);
+  }
+  if (kind === 'SCHEMA') {
+    const schema = nameParts(String(securable ?? '')).at(-1) ?? '';
+    if (!db.hasSchema(schema)) return 'NULL';
+    if (perm === 'ALTER') return yes(db.rights.alter);
     return yes(true);
   }
   return 'NULL';

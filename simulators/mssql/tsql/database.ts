@@ -94,6 +94,11 @@ export interface Rights {
   /** INSERT, UPDATE, DELETE and TRUNCATE on tables. */
   write: boolean;
   /**
+   * ALTER on the schemas and their tables: enabling or disabling a table's Change Tracking needs it
+   * ("you must have permission to modify the table"); without it SQL Server answers 4902.
+   */
+  alter: boolean;
+  /**
    * VIEW SERVER STATE (VIEW SERVER PERFORMANCE STATE from 2022): without it sys.dm_tran_commit_table
    * shows only the commits a CHECKPOINT has written out, as Microsoft documents for read-only users.
    */
@@ -107,6 +112,7 @@ export const ALL_RIGHTS: Rights = {
   viewChangeTracking: true,
   createSchema: true,
   write: true,
+  alter: true,
   viewServerState: true,
   caseSensitive: false,
 };
@@ -312,6 +318,10 @@ export class SandboxDatabase implements DatabaseHandle {
       });
     }
     return row.name;
+  }
+
+  hasSchema(name: string): boolean {
+    return this.db.prepare('SELECT 1 FROM __schemas WHERE name = ?').get(name) !== undefined;
   }
 
   createSchema(name: string): void {

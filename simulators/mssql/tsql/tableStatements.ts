@@ -60,6 +60,9 @@ export function runTableStatement(
     const { schema, name, next } = readName(s, 2);
     const table = db.table(schema, name);
     if (!table) throw cannotFind(4902, name);
+    // SQL Server does not tell a table the login may not alter from one that is not there.
+    const tracking = isWord(s[next + 1], 'change_tracking');
+    if (tracking && !db.rights.alter) throw cannotFind(4902, name);
     if (isWord(s[next], 'enable') && isWord(s[next + 1], 'change_tracking')) {
       const track = solid(s.slice(next + 2));
       const columns = track.findIndex((x) => isWord(x, 'track_columns_updated'));
