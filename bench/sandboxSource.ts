@@ -29,6 +29,7 @@ export const BENCH_CONFIGURATION: ChangeTrackingConfiguration = {
   enableRecursionProtection: false,
   sourceChangeRetentionDays: 5,
   retentionWarningPercent: 25,
+  heartbeatSeconds: 0,
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

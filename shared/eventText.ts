@@ -171,6 +171,14 @@ export const EVENT_TEXT = {
         : `At risk of losing changes: ${warnings.join(' ')}`;
     },
   },
+  'heartbeat-applied': {
+    label: 'Heartbeat applied',
+    sentence: (d) => `The source's heartbeat of ${text(d, 'at')} reached the target${lag(d)}`,
+  },
+  'heartbeat-refused': {
+    label: 'Heartbeat refused',
+    sentence: (d) => `The source refused the heartbeat; the pipeline runs on without it${because(d)}`,
+  },
   'values-replaced': {
     label: 'Values replaced',
     sentence: (d) =>

@@ -73,6 +73,20 @@ export const agentStatusSchema = z.object({
   waitingSince: timestamp.optional(),
   /** Caught up with nothing new at the source since then; absent from engines that do not say. */
   idleSince: timestamp.nullable().optional(),
+  /**
+   * With the source's heartbeat on, the newest heartbeat applied at the target: when it was written
+   * at the source, and how long ago that is (the engine's clock, never below 0), so a quiet pipeline
+   * shows how fresh its target is, and that heartbeat's latency by part. Null before the first (or
+   * when off); absent from older engines.
+   */
+  heartbeat: z
+    .object({
+      at: timestamp,
+      freshToSeconds: z.number().nonnegative(),
+      latency: latencySplitSchema.nullable(),
+    })
+    .nullable()
+    .optional(),
   /** Rows (journal entries or changed rows) the source holds that the pipeline has not read yet. */
   backlogRows: figure,
   /** Time to read them at the rate measured lately, else the agent type's own estimate. */

@@ -152,6 +152,11 @@ export interface ChangeBatch {
   /** When the newest change of the batch was committed at the source, when the source tells (for lag). */
   newestCommitTime?: Date | null;
   /**
+   * With the heartbeat on, a caught-up batch without changes: when the newest heartbeat it read up to
+   * was written at the source (the source's clock). Its commit at the target measures the path.
+   */
+  heartbeatAt?: Date | null;
+  /**
    * The configured stop point (stopAt), in words, when this batch reads every table up to it: nothing
    * after it is read, and once the batch is applied the pipeline stops by itself.
    */
@@ -193,6 +198,20 @@ export interface SnapshotChunk {
  */
 export type ErrorVerdict = 'transient' | 'permanent' | undefined;
 
+/**
+ * A write at the source, in the agent's own object, that moves a quiet source's position and gives a
+ * commit time to measure freshness against (docs/live.md, "Heartbeat").
+ */
+export interface SourceHeartbeat {
+  /** How often the runner writes it. */
+  readonly everyMs: number;
+  /** Writes one (creating the object the first time); a refusal throws HeartbeatRefused. */
+  beat(): Promise<void>;
+}
+
+/** The source will not take the heartbeat (authority missing): the agent runs on without it. */
+export class HeartbeatRefused extends Error {}
+
 export interface SourceAgent {
   /**
    * Several engines apply this source, each table by one at a time (a stream's leases): the runner
@@ -203,6 +222,8 @@ export interface SourceAgent {
   heldTables?(): string[];
   /** Its driver's errors sorted for the runner's retries. */
   classifyError?(error: unknown): ErrorVerdict;
+  /** The optional heartbeat the configuration asks for (heartbeatSeconds); absent when off. */
+  readonly heartbeat?: SourceHeartbeat;
   check(entities: readonly Entity[]): Promise<CheckResult[]>;
   describe(tables: readonly TableRef[]): Promise<TableShape[]>;
   /**

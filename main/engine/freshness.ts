@@ -73,8 +73,11 @@ export class Freshness {
   readonly parts = { source: new Histogram(), engine: new Histogram(), target: new Histogram() };
   /** The last batch's split. */
   last: BatchLatency | null = null;
+  /** The last heartbeat's split (a quiet batch that carried only the source's heartbeat). */
+  lastHeartbeat: BatchLatency | null = null;
 
-  add(atSeconds: number, latency: BatchLatency): void {
+  /** A batch's latency, or a heartbeat's: both count in the windows and the histograms. */
+  add(atSeconds: number, latency: BatchLatency, from: 'batch' | 'heartbeat' = 'batch'): void {
     const ms = latency.sourceMs + latency.engineMs + latency.targetMs;
     const slot = Math.floor(atSeconds / SLOT_S);
     let counts = this.slots.get(slot);
@@ -95,7 +98,8 @@ export class Freshness {
     this.parts.source.observe(latency.sourceMs / 1000);
     this.parts.engine.observe(latency.engineMs / 1000);
     this.parts.target.observe(latency.targetMs / 1000);
-    this.last = latency;
+    if (from === 'batch') this.last = latency;
+    else this.lastHeartbeat = latency;
   }
 
   /**

@@ -25,6 +25,13 @@ export function agentStatus(deps: EngineDeps, pipelineId: string, agentId: strin
     lagSeconds: waitedSeconds ?? figures.lagSeconds,
     ...(waitedSeconds !== null && figures.waitingSince && { waitingSince: figures.waitingSince }),
     idleSince: running ? figures.idleSince : null,
+    heartbeat:
+      running && figures.heartbeat
+        ? {
+            ...figures.heartbeat,
+            latency: figures.heartbeat.latency && latencyInSeconds(figures.heartbeat.latency),
+          }
+        : null,
     backlogRows: figures.backlogRows,
     secondsLeft: figures.secondsLeft,
     changesPerSecond: running ? figures.changesPerSecond : null,

@@ -37,6 +37,8 @@ interface AgentCounters {
   stream: StreamFigures | null;
   /** Each batch's latency, end to end and split: the windows' quantiles and the histograms. */
   freshness: Freshness;
+  /** When the newest heartbeat applied was written at the source (ms, the source's clock). */
+  heartbeatAt: number | null;
 }
 
 /** The window of an agent's rate of changes applied (changes per second over the last minute). */
@@ -62,6 +64,11 @@ export interface AgentFigures {
   latency: BatchLatency | null;
   /** End-to-end latency of the batches of the last minute, hour and day (since the engine started). */
   freshness: FreshnessFigures;
+  /**
+   * The newest heartbeat applied, its age now and its latency split; null before one (or with the
+   * heartbeat off).
+   */
+  heartbeat: { at: string; freshToSeconds: number; latency: BatchLatency | null } | null;
 }
 
 export interface MetricsAgent {
@@ -110,6 +117,7 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         recent: new Map(),
         stream: null,
         freshness: new Freshness(),
+        heartbeatAt: null,
       };
       agents.set(key(pipelineId, agentId), c);
     }
@@ -139,6 +147,12 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
           t.lastAt = c.lastBatchAt;
           c.tables.set(counts.table, t);
         }
+      } else if (kind === 'heartbeat-applied') {
+        // Measured as a batch is: it feeds the windows while nothing else changes.
+        const at = typeof data.at === 'string' ? Date.parse(data.at) : NaN;
+        if (Number.isFinite(at)) c.heartbeatAt = at;
+        const { latency } = batchFigures(data);
+        if (latency) c.freshness.add(now().getTime() / 1000, latency, 'heartbeat');
       } else if (kind === 'failed') c.failures += 1;
       else if (kind === 'retrying') c.retries += 1;
       else if (kind === 'resnapshot') c.resnapshots += 1;
@@ -189,6 +203,14 @@ export function createEngineMetrics(now: () => Date): EngineMetrics {
         stream: c?.stream ?? null,
         latency: c?.freshness.last ?? null,
         freshness: c ? c.freshness.windows(now().getTime() / 1000) : NO_BATCH_WINDOWS,
+        heartbeat:
+          c?.heartbeatAt == null
+            ? null
+            : {
+                at: new Date(c.heartbeatAt).toISOString(),
+                freshToSeconds: Math.max(0, (now().getTime() - c.heartbeatAt) / 1000),
+                latency: c.freshness.lastHeartbeat,
+              },
       };
     },
     forget(pipelineId, agentId) {

@@ -134,6 +134,8 @@ export async function startRuntime(deps: EngineDeps, row: StoredAgent, agent: Re
     peerPipelines,
     report: (kind, data) => {
       deps.metrics.event(row.pipelineId, row.id, kind, data);
+      // A heartbeat every few seconds is a figure, not history: it feeds freshness and Status only.
+      if (kind === 'heartbeat-applied') return;
       const at = deps.now();
       // A batch's chart row and its event in one commit of the store, not two.
       deps.repo.transaction(() => {

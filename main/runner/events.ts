@@ -73,6 +73,13 @@ export type RunnerEvent =
       /** The same counts per source table of the batch. */
       tables: Record<string, OperationCounts>;
     }
+  /**
+   * A quiet batch carried the source's heartbeat to the target: `at` is when it was written at the
+   * source; the latency is measured from it as a batch's is. Fed to the freshness figures, not stored.
+   */
+  | { kind: 'heartbeat-applied'; at: string; lagMs: number | null; latency: BatchLatency | null }
+  /** The source refused the heartbeat (authority missing): the pipeline runs on without it. */
+  | { kind: 'heartbeat-refused'; reason: string }
   /** A verify or repair finished (docs/verify.md): what it found, in numbers. */
   | {
       kind: 'verify-finished';

@@ -77,6 +77,10 @@ export class RunContext {
   lastBacklogRows: number | null = null;
   /** Whether the source's checkpoint was written since the source was opened. */
   sourceCaughtUp = false;
+  /** When the source's heartbeat was last written (run.now()). */
+  lastBeatAt = -Infinity;
+  /** The source refused the heartbeat: this run goes on without it. */
+  heartbeatRefused = false;
 
   constructor(
     readonly o: RunnerOptions,

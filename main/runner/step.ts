@@ -14,6 +14,7 @@ import type { Restarted } from './tableCopies';
 import type { RunContext } from './runContext';
 import { reshape } from './shapeChanges';
 import { takeRewind } from './rewind';
+import { beatWhenDue } from './heartbeat';
 import { checkpointText, recordBacklog, startReadAhead } from './sourceFollow';
 import { droppedStop, dropAtTarget, recordStop, suspendTable } from './tableStops';
 
@@ -43,6 +44,7 @@ export async function step(run: RunContext): Promise<boolean> {
   const saved = { ...stored.positions };
   // Engines sharing the source: the positions as stored now, which this step's commit must still find.
   const storedNow = source.sharedAmongEngines === true ? await atTarget(target.loadCheckpoint()) : undefined;
+  await beatWhenDue(run, source);
   const { batch, readStartedAt, readAt, restarted } = await readBatch(run, ctx, stored, saved);
   run.state = stored.copies.size > 0 ? 'snapshot' : 'streaming';
   const stream = await commitStream(run, ctx, stored, { saved, storedNow }, batch, restarted);
@@ -241,7 +243,10 @@ async function followCommit(
   return { advanced, savedPositions };
 }
 
-/** The changes that went in, told: values the source replaced, the batch's counts and its latency. */
+/**
+ * The changes that went in, told: values the source replaced, the batch's counts and its latency (or,
+ * for a quiet batch, the heartbeat's).
+ */
 function tellApplied(
   run: RunContext,
   { changes, outcome: { refused, kept }, applyTimes }: CommittedStream,
@@ -255,6 +260,13 @@ function tellApplied(
   const replaced = new Map<string, number>();
   for (const c of applied) if (c.replaced) replaced.set(c.table, (replaced.get(c.table) ?? 0) + c.replaced);
   for (const [table, values] of replaced) run.emit({ kind: 'values-replaced', table, values, by: 'source' });
+  // A quiet batch whose position the heartbeat moved: its commit at the target measures the path.
+  if (batch.changes.length === 0 && batch.heartbeatAt && applyTimes)
+    run.emit({
+      kind: 'heartbeat-applied',
+      at: batch.heartbeatAt.toISOString(),
+      ...latencyOf(batch.heartbeatAt, readAt, applyTimes),
+    });
   if (applied.length === 0) return;
   const count = { insert: 0, update: 0, delete: 0 };
   const tables: Record<string, OperationCounts> = {};

@@ -2,7 +2,7 @@
 // time left, changes per second, last failure — failed and lagging ones first; a pipeline's name opens
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
-import { count, duration, dateTime, pendingAction, timeOfDay } from '../../shared/format';
+import { count, duration, dateTime, latency, pendingAction, timeOfDay } from '../../shared/format';
 import { alertSettingsSchema, CONNECTION_WORDS, type AlertSettings } from '../../shared/push';
 import type { OverviewAgent } from '../../shared/liveFeed';
 import { showScreen, useStore } from '../store';
@@ -233,11 +233,13 @@ export function HomeScreen() {
                       {tablesText(s)}
                     </td>
                     <td>
-                      {s.idleSince
-                        ? `idle since ${timeOfDay(s.idleSince)}`
-                        : s.lagSeconds === null
-                          ? '–'
-                          : `${s.waitingSince ? 'at least ' : ''}${duration(s.lagSeconds)}`}
+                      {s.idleSince && s.heartbeat
+                        ? `fresh to ${latency(s.heartbeat.freshToSeconds)} (heartbeat)`
+                        : s.idleSince
+                          ? `idle since ${timeOfDay(s.idleSince)}`
+                          : s.lagSeconds === null
+                            ? '–'
+                            : `${s.waitingSince ? 'at least ' : ''}${duration(s.lagSeconds)}`}
                     </td>
                     <td>{s.backlogRows === null ? '–' : count(s.backlogRows)}</td>
                     <td>{s.secondsLeft === null ? '–' : duration(s.secondsLeft)}</td>

@@ -119,6 +119,19 @@ export const changeTrackingConfiguration = section({
       patternRule: 'a change-tracking version (digits) or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]',
       group: 'advanced',
     }),
+    heartbeatSeconds: integer({
+      label: 'Heartbeat (seconds)',
+      help:
+        'How often the agent writes its row in [SYNC].[CT_HEARTBEAT], a change-tracked table it creates at ' +
+        'Start (a write you confirm, like the SYNC schema; it needs ALTER on the SYNC schema to enable Change ' +
+        "Tracking on it). The heartbeat moves a quiet database's version, so the tables' positions follow, " +
+        'and its commit at the target measures freshness while nothing else changes ("fresh to N s"). ' +
+        '0: none, as before.',
+      min: 0,
+      max: 3_600,
+      default: 0,
+      group: 'advanced',
+    }),
     ...pipelineFields,
   }),
 });

@@ -31,6 +31,7 @@ export const ctConfiguration = (
   enableRecursionProtection: false,
   sourceChangeRetentionDays: 5,
   retentionWarningPercent: 25,
+  heartbeatSeconds: 0,
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

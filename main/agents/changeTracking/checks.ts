@@ -18,6 +18,7 @@ import { SYNC_SCHEMA } from './names';
 import { describeTables, unsupportedColumns } from '../drivers/mssql/shape';
 import { enableTracking } from './tables';
 import { COMMIT_TIMES_CHECK, commitTimeCheck } from './commitTimeCheck';
+import { heartbeatCheck } from './heartbeat';
 
 /** The retention setting as the form names it. */
 const RETENTION = `"${labelOf(changeTrackingConfiguration, 'sourceChangeRetentionDays')}"`;
@@ -54,6 +55,14 @@ export async function runChecks(
   const catalog = await checkSchemasCatalog(pool, credentials);
   results.push(catalog.result);
   if (catalog.schemas) results.push(await syncSchemaCheck(pool, credentials.databaseName, catalog.schemas));
+  if (catalog.schemas && configuration.heartbeatSeconds > 0) {
+    const schemaExists = catalog.schemas.some((s) => sameName(s, SYNC_SCHEMA));
+    results.push(
+      ...(await orFailed(['heartbeat'], async () => [
+        await heartbeatCheck(pool, credentials.username, schemaExists),
+      ])),
+    );
+  }
   const tables = entities.map(tableRefOf);
   results.push(
     ...(await orFailed(['entity-tables', 'table-permissions', 'view-change-tracking'], () =>

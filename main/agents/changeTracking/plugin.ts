@@ -77,7 +77,7 @@ const changeTrackingSourceNames: SourceNames = {
   fold: tableText,
   reserved: (e) =>
     inSyncSchema(e.source.schema)
-      ? `is in the ${SYNC_SCHEMA} schema, where change-tracking agents keep their own tables (their checkpoints): replicating it would replicate the agent's own writes.`
+      ? `is in the ${SYNC_SCHEMA} schema, where change-tracking agents keep their own tables (their checkpoints and heartbeat): replicating it would replicate the agent's own writes.`
       : null,
   // A table's full name starts with its database: a stream names its subjects so.
   database: (settings) =>
@@ -95,7 +95,7 @@ const sqlServerTargetNames: TargetNames = {
   fold: sqlServerFold,
   reserved: (schema) =>
     inSyncSchema(schema)
-      ? `in the ${SYNC_SCHEMA} schema, which holds the agents' own tables (CT_CHECKPOINT, RUNNER_CHECKPOINT)`
+      ? `in the ${SYNC_SCHEMA} schema, which holds the agents' own tables (CT_CHECKPOINT, CT_HEARTBEAT, RUNNER_CHECKPOINT)`
       : null,
 };
 

@@ -53,6 +53,7 @@ import {
 import { bindKey, describeTables, rowReader, selectColumn, unsupportedColumns } from '../drivers/mssql/shape';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
 import { readBacklog } from './backlog';
+import { ChangeTrackingHeartbeat, heartbeatTimeIn } from './heartbeat';
 import {
   classifySqlServerError,
   deniedOnTable,
@@ -131,6 +132,7 @@ export class ChangeTrackingSource implements SourceAgent {
   private readonly structures = new Map<string, Structure>();
   private readonly pending: PendingKeys;
   private readonly stopPoint: StopPoint | undefined;
+  readonly heartbeat: ChangeTrackingHeartbeat | undefined;
 
   constructor(
     private readonly o: ChangeTrackingSourceOptions,
@@ -144,6 +146,17 @@ export class ChangeTrackingSource implements SourceAgent {
   ) {
     const skipped = o.configuration.enableRecursionProtection ? [o.pipelineId, ...(o.alsoSkip ?? [])] : [];
     this.stopPoint = StopPoint.of(o.configuration);
+    const beatSeconds = o.configuration.heartbeatSeconds;
+    this.heartbeat =
+      beatSeconds > 0
+        ? new ChangeTrackingHeartbeat(
+            pool,
+            (r, statement) => this.query(r, statement),
+            this.agentKey,
+            o.credentials.username,
+            beatSeconds * 1000,
+          )
+        : undefined;
     this.pending = new PendingKeys(
       o.configuration.temporaryTablePrefix ?? '',
       skipped.map(changeTrackingContext),
@@ -454,6 +467,7 @@ export class ChangeTrackingSource implements SourceAgent {
     maxRows: number,
     cap?: StopCap,
   ): Promise<{ batch: ChangeBatch; times?: () => Promise<Map<string, Date>> }> {
+    const begun = Date.now();
     return this.inSnapshot(async (tx) => {
       const shapes = await described;
       const link: BatchLink = {
@@ -562,6 +576,12 @@ export class ChangeTrackingSource implements SourceAgent {
         readable.length === tables.length && resnapshot.length === 0 && layoutChanged.length === 0;
       const stoppedAt =
         cap?.final && caughtUp && everyTable && this.stopPoint ? this.stopPoint.said : undefined;
+      // A quiet batch's heartbeat, read in its snapshot: the newest beat its version covers.
+      const readyAt = this.heartbeat?.readyAt ?? null;
+      const heartbeatAt =
+        changes.length === 0 && caughtUp && readyAt !== null && readyAt < begun
+          ? await heartbeatTimeIn(this.request(tx), (r, statement) => this.query(r, statement), this.agentKey)
+          : undefined;
       const batch = {
         changes,
         checkpoint: next,
@@ -571,6 +591,7 @@ export class ChangeTrackingSource implements SourceAgent {
         refusedTables,
         caughtUp,
         ...(stoppedAt !== undefined && { stoppedAt }),
+        ...(heartbeatAt !== undefined && { heartbeatAt }),
       };
       return { batch, ...(times && { times }) };
     });

@@ -124,6 +124,7 @@ export function shapedSource(
     ...(inner.sharedAmongEngines !== undefined && { sharedAmongEngines: inner.sharedAmongEngines }),
     ...(inner.heldTables && { heldTables: () => inner.heldTables?.() ?? [] }),
     ...(inner.classifyError && { classifyError: (error: unknown) => inner.classifyError?.(error) }),
+    ...(inner.heartbeat && { heartbeat: inner.heartbeat }),
     ...(inner.refusedAmong && {
       refusedAmong: (tables: readonly TableRef[]) => inner.refusedAmong?.(tables) ?? Promise.resolve([]),
     }),

@@ -176,11 +176,13 @@ function StatusFigures() {
     ? `at least ${latency(status.lagSeconds ?? 0)} behind the source: rows wait since ${timeOfDay(status.waitingSince)}, none applied`
     : !['running', 'paused'].includes(status.state)
       ? 'not running'
-      : status.idleSince
-        ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
-        : status.lagSeconds === null
-          ? 'not measured yet'
-          : `${latency(status.lagSeconds)} behind the source`;
+      : status.idleSince && status.heartbeat
+        ? `fresh to ${latency(status.heartbeat.freshToSeconds)} (heartbeat; caught up, nothing new at the source)`
+        : status.idleSince
+          ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
+          : status.lagSeconds === null
+            ? 'not measured yet'
+            : `${latency(status.lagSeconds)} behind the source`;
   return (
     <dl className="status-figures" aria-label="Figures">
       <div>
@@ -198,6 +200,15 @@ function StatusFigures() {
           {status.latency && `, ${latencySentence(status.latency)}`}
         </dd>
       </div>
+      {status.heartbeat && (
+        <div>
+          <dt>Heartbeat</dt>
+          <dd>
+            written {timeOfDay(status.heartbeat.at)} at the source
+            {status.heartbeat.latency && `, ${latencySentence(status.heartbeat.latency)}`}
+          </dd>
+        </div>
+      )}
       {freshness && (
         <div>
           <dt>Freshness</dt>

@@ -84,6 +84,48 @@ describe('an idle pipeline', () => {
     expect(lag()).toBe('2');
   });
 
+  it('says how fresh it is from the newest heartbeat, its age growing when none comes', () => {
+    let now = new Date('2026-12-07T10:00:00Z');
+    const metrics = createEngineMetrics(() => now);
+    const split = { sourceMs: 40, engineMs: 5, targetMs: 15 };
+    metrics.event('p1', 'src', 'batch-applied', {
+      changes: 1,
+      inserts: 1,
+      updates: 0,
+      deletes: 0,
+      lagMs: 900,
+      latency: { sourceMs: 800, engineMs: 50, targetMs: 50 },
+      tables: {},
+    });
+    metrics.backlog('p1', 'src', { rowsToRead: 0, minutesLeft: null, measuredMinutesLeft: null });
+    expect(metrics.figures('p1', 'src').heartbeat).toBeNull();
+    now = new Date('2026-12-07T10:00:05Z');
+    metrics.event('p1', 'src', 'heartbeat-applied', {
+      at: '2026-12-07T10:00:04.940Z',
+      lagMs: 60,
+      latency: split,
+    });
+    // A source clock ahead of the engine's is never "fresh to" less than 0; a garbled time is no heartbeat.
+    metrics.event('p1', 'src', 'heartbeat-applied', { at: 'soon', lagMs: 60, latency: split });
+    now = new Date('2026-12-07T10:00:12Z');
+    const figures = metrics.figures('p1', 'src');
+    expect(figures.heartbeat).toEqual({
+      at: '2026-12-07T10:00:04.940Z',
+      freshToSeconds: 7.06,
+      latency: split,
+    });
+    // Still idle (no change since the last batch), and the last batch's split is still the batch's.
+    expect(figures.idleSince).toBe('2026-12-07T10:00:00.000Z');
+    expect(figures.latency).toEqual({ sourceMs: 800, engineMs: 50, targetMs: 50 });
+    expect(figures.freshness.minute.batches).toBe(3);
+    metrics.event('p1', 'src', 'heartbeat-applied', {
+      at: '2026-12-07T10:00:13Z',
+      lagMs: 60,
+      latency: split,
+    });
+    expect(metrics.figures('p1', 'src').heartbeat?.freshToSeconds).toBe(0);
+  });
+
   it('counts how long rows have waited from the first point that saw them, until a batch takes them', () => {
     let now = new Date('2026-12-02T06:00:00Z');
     const metrics = createEngineMetrics(() => now);

@@ -23,6 +23,7 @@ const runner = new PipelineRunner({
         enableRecursionProtection: false,
         sourceChangeRetentionDays: 5,
         retentionWarningPercent: 25,
+        heartbeatSeconds: 0,
         snapshotMode: 'initial',
         snapshotChunkRows: 50,
         droppedColumns: 'keep',

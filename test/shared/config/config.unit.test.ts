@@ -45,6 +45,7 @@ describe('defaults (decisions.md)', () => {
       enableRecursionProtection: false,
       sourceChangeRetentionDays: 5,
       retentionWarningPercent: 25,
+      heartbeatSeconds: 0,
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,
       droppedColumns: 'keep',
@@ -278,7 +279,7 @@ describe('unknown keys and wrong types', () => {
     );
     expect(problem).toMatchObject({ pointer: '/configuration/retentionDays', received: '3' });
     expect(problem?.message).toBe(
-      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, startAt, stopAt, provenanceOperation, provenanceCommitTime, provenancePosition, provenanceTransaction, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges, droppedTables.',
+      '"retentionDays" is not a field of configuration; the allowed keys are: enableRecursionProtection, temporaryTablePrefix, sourceChangeRetentionDays, retentionWarningPercent, startAt, stopAt, heartbeatSeconds, provenanceOperation, provenanceCommitTime, provenancePosition, provenanceTransaction, snapshotMode, snapshotChunkRows, droppedColumns, onTableError, maxExceptions, schemaChanges, droppedTables.',
     );
   });
 
