@@ -51,7 +51,8 @@ import {
   type Structure,
 } from './structure';
 import { bindKey, describeTables, rowReader, selectColumn, unsupportedColumns } from '../drivers/mssql/shape';
-import { loadCheckpoint, saveCheckpoint } from './checkpoints';
+import { loadCheckpoint, saveCheckpoint, type Query } from './checkpoints';
+import { whyInvalid } from './invalidVersion';
 import { readBacklog } from './backlog';
 import { ChangeTrackingHeartbeat, heartbeatTimeIn } from './heartbeat';
 import {
@@ -151,7 +152,7 @@ export class ChangeTrackingSource implements SourceAgent {
       beatSeconds > 0
         ? new ChangeTrackingHeartbeat(
             pool,
-            (r, statement) => this.query(r, statement),
+            this.send,
             this.agentKey,
             o.credentials.username,
             beatSeconds * 1000,
@@ -236,6 +237,9 @@ export class ChangeTrackingSource implements SourceAgent {
       return (await this.query<T>(r, statement)).recordset;
     };
   }
+
+  /** query() as the agent's modules take it (checkpoints, backlog, heartbeat). */
+  private readonly send: Query = (request, statement) => this.query(request, statement);
 
   private async query<T>(request: sql.Request, statement: string): Promise<sql.IResult<T>> {
     this.o.trace?.(statement);
@@ -517,7 +521,10 @@ export class ChangeTrackingSource implements SourceAgent {
         else readable.push(i);
       });
       for (const v of invalid)
-        resnapshot.push({ table: v.key, reason: await this.whyInvalid(tx, tables[v.i] as TableRef, v) });
+        resnapshot.push({
+          table: v.key,
+          reason: await whyInvalid(this.request(tx), this.send, tables[v.i] as TableRef, v),
+        });
       // A table the login may no longer read (DENY, REVOKE) waits at its position, suspended by the
       // runner; the others read on. SQL Server's 229 ends only its statement, not the transaction.
       const refusedTables: NonNullable<ChangeBatch['refusedTables']> = [];
@@ -580,7 +587,7 @@ export class ChangeTrackingSource implements SourceAgent {
       const readyAt = this.heartbeat?.readyAt ?? null;
       const heartbeatAt =
         changes.length === 0 && caughtUp && readyAt !== null && readyAt < begun
-          ? await heartbeatTimeIn(this.request(tx), (r, statement) => this.query(r, statement), this.agentKey)
+          ? await heartbeatTimeIn(this.request(tx), this.send, this.agentKey)
           : undefined;
       const batch = {
         changes,
@@ -658,52 +665,18 @@ export class ChangeTrackingSource implements SourceAgent {
     return () => asked;
   }
 
-  /**
-   * Why a table's minimum valid version passed the checkpoint: CHANGE_TRACKING_MIN_VALID_VERSION moves
-   * when tracking is enabled, when retention cleanup runs, and when the table is truncated (Microsoft's
-   * list). A table whose own cleanup version is past every retention cleanup of the database
-   * (sys.change_tracking_databases.max_cleanup_version) was truncated.
-   */
-  private async whyInvalid(
-    tx: sql.Transaction,
-    table: TableRef,
-    v: { key: string; from: string; min: string },
-  ): Promise<string> {
-    const after = `after version ${v.from} (its minimum valid version is now ${v.min})`;
-    try {
-      const request = this.request(tx);
-      request.input('t', qualified(table));
-      const { recordset } = await this.query<{ b: string; c: string; m: string | null }>(
-        request,
-        'SELECT ctt.begin_version AS b, ctt.cleanup_version AS c, ctd.max_cleanup_version AS m ' +
-          'FROM sys.change_tracking_tables ctt CROSS JOIN sys.change_tracking_databases ctd ' +
-          'WHERE ctt.object_id = OBJECT_ID(@t) AND ctd.database_id = DB_ID()',
-      );
-      const r = recordset[0];
-      if (r && BigInt(r.b) > BigInt(v.from))
-        return `Change Tracking was enabled on ${v.key} again at version ${r.b}, ${after}: changes in between were not tracked, so it is copied again.`;
-      if (r && (r.m === null || BigInt(r.c) > BigInt(r.m)))
-        return `${v.key} was truncated (TRUNCATE TABLE) ${after}: its rows at the target are replaced by a new snapshot.`;
-      if (r)
-        return `Changes to ${v.key} after version ${v.from} were removed by retention cleanup (its minimum valid version is now ${v.min}): it needs a new snapshot.`;
-    } catch {
-      // Without VIEW DATABASE STATE the cause cannot be told apart.
-    }
-    return `Changes to ${v.key} ${after} are gone (a TRUNCATE TABLE, or retention cleanup): it needs a new snapshot.`;
-  }
-
   loadCheckpoint(): Promise<Checkpoint> {
-    return loadCheckpoint(this.pool, (r, statement) => this.query(r, statement), this.agentKey);
+    return loadCheckpoint(this.pool, this.send, this.agentKey);
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return saveCheckpoint(this.pool, (r, statement) => this.query(r, statement), this.agentKey, checkpoint);
+    return saveCheckpoint(this.pool, this.send, this.agentKey, checkpoint);
   }
 
   backlog(tables: readonly TableRef[], checkpoint: Checkpoint): Promise<SourceBacklog> {
     return readBacklog(
       this.pool,
-      (r, statement) => this.query(r, statement),
+      this.send,
       tables,
       checkpoint,
       this.o.configuration.retentionWarningPercent,
