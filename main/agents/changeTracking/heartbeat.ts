@@ -30,6 +30,24 @@ const missing = (error: unknown) => sqlServerErrorNumber(error) === 208;
 /** 262: CREATE TABLE denied; 4902: the login may not alter the table (SQL Server says "cannot find"). */
 const refused = (error: unknown) => [262, 4902].includes(sqlServerErrorNumber(error) ?? 0);
 
+/**
+ * Whether the heartbeat table is made and change-tracked, and whether the login may alter the SYNC
+ * schema (null where the schema is not there), in one statement.
+ */
+async function tableState(
+  request: sql.Request,
+  query: Query,
+): Promise<{ made: boolean; tracked: boolean; canAlter: number | null }> {
+  request.input('t', `${SYNC_SCHEMA}.${HEARTBEAT_TABLE}`);
+  request.input('s', SYNC_SCHEMA);
+  const { recordset } = await query<{ id: number | null; tracked: number; can_alter: number | null }>(
+    request,
+    `SELECT OBJECT_ID(@t) AS id, (SELECT COUNT(*) FROM sys.change_tracking_tables WHERE object_id = OBJECT_ID(@t)) AS tracked, HAS_PERMS_BY_NAME(@s, 'SCHEMA', 'ALTER') AS can_alter`,
+  );
+  const r = recordset[0];
+  return { made: r?.id != null, tracked: (r?.tracked ?? 0) > 0, canAlter: r?.can_alter ?? null };
+}
+
 export class ChangeTrackingHeartbeat implements SourceHeartbeat {
   /**
    * When the table was found made and tracked, once a run (a table left untracked by a refused enable
@@ -66,14 +84,9 @@ export class ChangeTrackingHeartbeat implements SourceHeartbeat {
   private async ensureTracked(): Promise<void> {
     const run = (statement: string) => this.query(this.pool.request(), statement);
     try {
-      const request = this.pool.request();
-      request.input('t', `${SYNC_SCHEMA}.${HEARTBEAT_TABLE}`);
-      const { recordset } = await this.query<{ id: number | null; tracked: number }>(
-        request,
-        'SELECT OBJECT_ID(@t) AS id, (SELECT COUNT(*) FROM sys.change_tracking_tables WHERE object_id = OBJECT_ID(@t)) AS tracked',
-      );
-      if (recordset[0]?.id == null) await createSyncTable(run, CREATE_TABLE);
-      if (!recordset[0]?.tracked) await run(ENABLE);
+      const table = await tableState(this.pool.request(), this.query);
+      if (!table.made) await createSyncTable(run, CREATE_TABLE);
+      if (!table.tracked) await run(ENABLE);
     } catch (error) {
       if (!refused(error)) throw error;
       const said = error instanceof Error ? error.message : String(error);
@@ -117,19 +130,12 @@ export async function heartbeatCheck(
   schemaExists: boolean,
 ): Promise<CheckResult> {
   const id = 'heartbeat';
-  const request = pool.request();
-  request.input('t', `${SYNC_SCHEMA}.${HEARTBEAT_TABLE}`);
-  request.input('s', SYNC_SCHEMA);
-  const { recordset } = await request.query<{ id: number | null; tracked: number; can_alter: number | null }>(
-    `SELECT OBJECT_ID(@t) AS id, (SELECT COUNT(*) FROM sys.change_tracking_tables WHERE object_id = OBJECT_ID(@t)) AS tracked,
-      HAS_PERMS_BY_NAME(@s, 'SCHEMA', 'ALTER') AS can_alter`,
-  );
-  const r = recordset[0];
-  if (r?.id != null && r.tracked > 0)
+  const r = await tableState(pool.request(), (request, statement) => request.query(statement));
+  if (r.made && r.tracked)
     return passed(id, `The heartbeat table ${HEARTBEAT} exists and is change-tracked.`);
   // A schema the agent creates at Start is the login's own: it may alter it.
-  if (r?.can_alter === 1 || (!schemaExists && r?.can_alter == null)) {
-    const atStart = r?.id != null ? `${ENABLE};` : HEARTBEAT_CREATE;
+  if (r.canAlter === 1 || (!schemaExists && r.canAlter === null)) {
+    const atStart = r.made ? `${ENABLE};` : HEARTBEAT_CREATE;
     return {
       ...passed(
         id,
