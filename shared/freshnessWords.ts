@@ -1,7 +1,12 @@
-// Freshness in words, for Status and the readiness report: where the last batch's time went, and the
-// p50 and p99 of the batches' end-to-end latency over the last minute, hour and day.
+// Freshness in words, for Status, Home and the readiness report: where the last batch's time went, the
+// p50 and p99 of the batches' end-to-end latency over the last minute, hour and day, and how fresh a
+// quiet pipeline is by its heartbeat.
 import { count, latency } from './format';
 import type { Freshness, LatencySplit } from './liveFeed';
+
+/** "fresh to 4.2 s (heartbeat)": the age of the newest heartbeat applied, with what else is said. */
+export const freshTo = (seconds: number, also?: string): string =>
+  `fresh to ${latency(seconds)} (heartbeat${also ? `; ${also}` : ''})`;
 
 /** "1.2 s from commit at the source to commit at the target: 0.8 s at the source, …". */
 export function latencySentence(split: LatencySplit): string {

@@ -2,7 +2,8 @@
 // time left, changes per second, last failure — failed and lagging ones first; a pipeline's name opens
 // its detail. An engine that does not answer is said at the top and never holds up the others.
 import { useMemo, useState } from 'react';
-import { count, duration, dateTime, latency, pendingAction, timeOfDay } from '../../shared/format';
+import { count, duration, dateTime, pendingAction, timeOfDay } from '../../shared/format';
+import { freshTo } from '../../shared/freshnessWords';
 import { alertSettingsSchema, CONNECTION_WORDS, type AlertSettings } from '../../shared/push';
 import type { OverviewAgent } from '../../shared/liveFeed';
 import { showScreen, useStore } from '../store';
@@ -234,7 +235,7 @@ export function HomeScreen() {
                     </td>
                     <td>
                       {s.idleSince && s.heartbeat
-                        ? `fresh to ${latency(s.heartbeat.freshToSeconds)} (heartbeat)`
+                        ? freshTo(s.heartbeat.freshToSeconds)
                         : s.idleSince
                           ? `idle since ${timeOfDay(s.idleSince)}`
                           : s.lagSeconds === null

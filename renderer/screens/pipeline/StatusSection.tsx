@@ -12,7 +12,7 @@ import { startSentence } from '../../../shared/startWords';
 import { dateTime, latency, pendingAction, plural, streamText, timeOfDay } from '../../../shared/format';
 import { SECTION_TITLES } from '../../../shared/route';
 import { checkTitle } from '../../../shared/checkSummary';
-import { freshnessRows, latencySentence } from '../../../shared/freshnessWords';
+import { freshnessRows, freshTo, latencySentence } from '../../../shared/freshnessWords';
 import { BacklogGauge } from '../BacklogGauge';
 import { Charts } from '../Charts';
 import { CopyProgress } from './CopyProgress';
@@ -177,7 +177,7 @@ function StatusFigures() {
     : !['running', 'paused'].includes(status.state)
       ? 'not running'
       : status.idleSince && status.heartbeat
-        ? `fresh to ${latency(status.heartbeat.freshToSeconds)} (heartbeat; caught up, nothing new at the source)`
+        ? freshTo(status.heartbeat.freshToSeconds, 'caught up, nothing new at the source')
         : status.idleSince
           ? `idle since ${timeOfDay(status.idleSince)} (caught up, nothing new at the source)`
           : status.lagSeconds === null
