@@ -10,6 +10,7 @@ import type { Journal } from '../system/journals';
 import { commandError, parseCommand, atom } from './parse';
 import { displayFieldDescriptions, displayJournal, DSPFFD_SHAPE, DSPJRN_SHAPE } from './outfiles';
 import { sourceText } from './source';
+import { encodeText } from '../../../lib/ibmi/ccsid';
 import { defineObjectCommands } from './objects';
 import { useFile, type CommandContext } from './context';
 
@@ -163,6 +164,29 @@ define(
       if (next.journal) throw cpf('CPF7040', next.name, next.library);
     }
     c.system.changeReceiver(c.job, j, next, reset);
+  },
+);
+
+// SNDJRNE: a user entry (journal code U) of the caller's type and data, which the command's text gives
+// in the job's CCSID. The entry names no object here (FILE, OBJ: *NONE); it needs *OBJOPR and *ADD
+// on the journal (QJOSJRNE's "Authorities and Locks").
+define(
+  'SNDJRNE',
+  {
+    positional: ['JRN', 'TYPE', 'ENTDTA'],
+    keywords: ['FILE', 'OBJ', 'OBJPATH', 'OBJFID', 'FORCE', 'OVRSTATE', 'OVRRMTFTR'],
+    required: ['JRN'],
+  },
+  (c, a) => {
+    for (const k of ['FILE', 'OBJ', 'OBJPATH', 'OBJFID'])
+      if (a.has(k) && a.text(k, '*NONE') !== '*NONE')
+        throw commandError('CPD0084', `The sandbox sends user entries with no object; got ${k}.`);
+    const j = journalArg(c, a, ['*OBJOPR', '*ADD']);
+    const type = a.text('TYPE', '00');
+    if (!/^[A-Z0-9]{2}$/.test(type))
+      throw commandError('CPD0084', `Value '${type}' for parameter TYPE not a valid value.`);
+    const data = a.text('ENTDTA', '*BLANK');
+    c.system.userEntry(c.job, j, type, data === '*BLANK' ? encodeText(' ', 37) : encodeText(data, 37));
   },
 );
 

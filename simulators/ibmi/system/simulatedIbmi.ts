@@ -290,6 +290,11 @@ export class SimulatedIbmi implements SystemState {
     return journaling.changeReceiver(this, job, j, next, resetSequence);
   }
 
+  /** SNDJRNE: a user entry (journal code U) with no object, outside any commit cycle. */
+  userEntry(job: Job, j: Journal, type: string, data: Uint8Array): void {
+    journaling.depositEntry(this, job, j, { code: 'U', type, data }, 0);
+  }
+
   deleteReceiver(r: Receiver): void {
     journaling.deleteReceiver(this, r);
   }

@@ -2,7 +2,9 @@
 // each change makes under *AFTER and *BOTH, commitment control, RGZPFM, receivers and sequences.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../../lib/ibmi/connection';
+import { decodeText } from '../../../lib/ibmi/ccsid';
 import { decodeRecord } from '../../../lib/ibmi/recordImage';
+import { SEED_AGENT } from '../seed';
 import type { SandboxIbmi } from '..';
 import { dspjrn, failure, kinds, seededIbmi } from '../../../test/helpers/ibmi';
 
@@ -213,5 +215,43 @@ describe('receivers and sequence numbers', () => {
     expect(names.length).toBeGreaterThan(2);
     const rows = await dspjrn(c, 'TEST/QSQJRN', 'RCVRNG(*CURCHAIN) JRNCDE((R))');
     expect(rows.map((r) => r.rrn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+});
+
+describe('user entries (SNDJRNE)', () => {
+  it('writes a U entry with its type and data, read past a FILE selection only with *IGNFILSLT', async () => {
+    await c.query("INSERT INTO TEST.T VALUES (1, 'a', 0)");
+    const rows = await after('TEST/QSQJRN', async () => {
+      await c.command("SNDJRNE JRN(TEST/QSQJRN) TYPE(HB) ENTDTA('pipe/src')");
+      await c.query("INSERT INTO TEST.T VALUES (2, 'b', 0)");
+    });
+    expect(kinds(rows)).toEqual(['U HB', 'R PT']);
+    const [user] = rows;
+    expect(user?.object).toBe('');
+    expect(user?.cycle).toBe(0);
+    // JOESD is as long as the longest entry read: the data, then padding.
+    expect(decodeText(user?.esd ?? new Uint8Array(), 37).replace(/\0+$/, '')).toBe('pipe/src');
+    // A FILE selection leaves the entry out, unless its code ignores the selection.
+    const byFile = await dspjrn(c, 'TEST/QSQJRN', 'FILE(TEST/T) JRNCDE((R) (U))');
+    expect(kinds(byFile)).toEqual(['R PT', 'R PT']);
+    const ignoring = await dspjrn(c, 'TEST/QSQJRN', 'FILE(TEST/T) JRNCDE((R) (U *IGNFILSLT))');
+    expect(kinds(ignoring)).toEqual(['R PT', 'U HB', 'R PT']);
+  });
+
+  it('needs *OBJOPR and *ADD on the journal: CPF9802 without *ADD', async () => {
+    await c.command('GRTOBJAUT OBJ(TEST) OBJTYPE(*LIB) USER(CDCAGENT) AUT(*USE)');
+    await c.command('RVKOBJAUT OBJ(TEST/QSQJRN) OBJTYPE(*JRN) USER(*PUBLIC) AUT(*ALL)');
+    await c.command('GRTOBJAUT OBJ(TEST/QSQJRN) OBJTYPE(*JRN) USER(CDCAGENT) AUT(*USE)');
+    const agent = await sandbox.connect({ ...SEED_AGENT });
+    try {
+      const refused = await failure(agent.command("SNDJRNE JRN(TEST/QSQJRN) TYPE(HB) ENTDTA('x')"));
+      expect(refused.messageId).toBe('CPF9802');
+      expect(refused.message).toContain('QSQJRN');
+      await c.command('GRTOBJAUT OBJ(TEST/QSQJRN) OBJTYPE(*JRN) USER(CDCAGENT) AUT(*OBJOPR *ADD)');
+      await agent.command("SNDJRNE JRN(TEST/QSQJRN) TYPE(HB) ENTDTA('x')");
+      expect(kinds(await dspjrn(c, 'TEST/QSQJRN', 'JRNCDE((U))'))).toEqual(['U HB']);
+    } finally {
+      await agent.close();
+    }
   });
 });
