@@ -4,6 +4,7 @@ import {
   boolean,
   choice,
   ibmiName,
+  integer,
   nullableChoice,
   numberChoice,
   optionalPatternText,
@@ -247,6 +248,19 @@ export const journalConfiguration = section({
       max: 40,
       pattern: START_AT,
       patternRule: POINT_RULE,
+      group: advanced,
+    }),
+    heartbeatSeconds: integer({
+      label: 'Heartbeat (seconds)',
+      help:
+        'How often the agent writes a user entry (SNDJRNE, journal code U, entry type HB, no file) to each ' +
+        'journal it reads: a write to the source journals you confirm at Start, which needs *OBJOPR and *ADD ' +
+        "on them beyond the agent's own authority. The entry is read with the tables' entries, and its commit " +
+        'at the target measures freshness while nothing else changes ("fresh to N s"). Other user entries in ' +
+        'the journals are read too, and passed over. 0: none, as before.',
+      min: 0,
+      max: 3_600,
+      default: 0,
       group: advanced,
     }),
     ...journalProvenanceFields(),

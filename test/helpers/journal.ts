@@ -27,6 +27,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   maxExceptions: 1000,
   schemaChanges: 'propagate',
   droppedTables: 'keep',
+  heartbeatSeconds: 0,
   ...over,
 });
 

@@ -27,6 +27,7 @@ import {
   type JournalName,
   type ReceiverInfo,
 } from './reader';
+import { isOwnHeartbeat } from './heartbeat';
 import { refuseSyncJournal } from './journals';
 import type { JournalStop } from './stopAt';
 import type { SyncLibrary } from './syncLibrary';
@@ -59,6 +60,8 @@ export interface JournalFiles {
   readonly stop: JournalStop | undefined;
   /** The user profile the agent signs on as, as IBM i names it. */
   readonly profile: string;
+  /** With the heartbeat on, the data of the agent's own heartbeat entries (heartbeat.ts). */
+  readonly heartbeatTag?: string;
   layoutsOf(tables: readonly TableRef[]): Promise<FileLayout[]>;
   /** Each table's journal; NotJournaled for a file without one. */
   journalsOf(tables: readonly TableRef[]): Promise<JournalName[]>;
@@ -112,6 +115,8 @@ export async function readJournalChanges(
   let atStop = stop !== undefined && reading.length === tables.length;
   await stop?.beforeRead(files.c);
   const chains = await receiverChains(files.c, journals);
+  // Per journal read, the newest own heartbeat the batch reads past (null: none).
+  const beats: (Date | null)[] = [];
   const groups = new Map<string, number[]>();
   journals.forEach((j, i) => groups.set(journalKey(j), [...(groups.get(journalKey(j)) ?? []), i]));
   for (const [key, members] of groups) {
@@ -205,6 +210,13 @@ export async function readJournalChanges(
       if (settled && idleAt && order(idleAt.restart, next.restart) > 0) next = idleAt;
       batch.checkpoint[t] = formatPosition(next);
     });
+    if (files.heartbeatTag !== undefined) {
+      const next = earliest(
+        chain,
+        members.map((i) => parsePosition(batch.checkpoint[tableKey(reading[i] as TableRef)] ?? '').restart),
+      );
+      beats.push(newestBeat(assembled.heartbeats, start, next, order, files.utcOffset));
+    }
     for (const [table, reason] of assembled.stopped) {
       // Gone for good under its name: nothing to copy again, and its layout is forgotten.
       assembled.resnapshot.delete(table);
@@ -227,7 +239,31 @@ export async function readJournalChanges(
     !batch.stopped?.length &&
     !batch.refusedTables?.length;
   if (atStop && everyTable && stop) batch.stoppedAt = stop.said;
+  // A quiet batch past a heartbeat in every journal it read: the oldest of them is how fresh it is.
+  if (batch.changes.length === 0 && batch.caughtUp && beats.length > 0)
+    batch.heartbeatAt = beats.every((b) => b !== null)
+      ? new Date(Math.min(...beats.map((b) => (b as Date).getTime())))
+      : null;
   return batch;
+}
+
+/**
+ * The newest heartbeat read past `from` up to where the journal's reading resumes next (`to`): each is
+ * in exactly one batch's window, so it is told once, and only once nothing before it is left to read.
+ */
+function newestBeat(
+  heartbeats: readonly JournalEntryRow[],
+  from: JournalPosition,
+  to: JournalPosition,
+  order: (a: JournalPosition, b: JournalPosition) => number,
+  utcOffset: number,
+): Date | null {
+  let newest: Date | null = null;
+  for (const e of heartbeats) {
+    const at = { library: e.receiverLibrary, receiver: e.receiver, sequence: e.sequence };
+    if (order(at, from) > 0 && order(at, to) <= 0) newest = localInstant(e.timestamp, utcOffset) ?? newest;
+  }
+  return newest;
 }
 
 /** DSPJRN chunk after chunk until the batch is full or the journal read to its end. */
@@ -244,6 +280,7 @@ async function readAssembled(
   const chunkEntries = entriesPerRead(Math.max(0, ...readings.map((r) => recordLength(r.fields))));
   const mostFields = Math.max(1, ...readings.map((r) => r.fields.length));
   const entries: JournalEntryRow[] = [];
+  const heartbeats: JournalEntryRow[] = [];
   const decoded = new WeakMap<JournalEntryRow, Change[]>();
   let from = start;
   for (;;) {
@@ -256,6 +293,7 @@ async function readAssembled(
       from,
       chunkEntries,
       mostFields,
+      files.heartbeatTag !== undefined,
     );
     const last = entries.at(-1);
     const first = chunk[0];
@@ -267,6 +305,9 @@ async function readAssembled(
     const kept = files.stop ? files.stop.keptOf(chunk, order) : chunk.length;
     const beyond = kept < chunk.length ? chunk[kept] : undefined;
     entries.push(...chunk.slice(0, kept));
+    const tag = files.heartbeatTag;
+    if (tag !== undefined)
+      for (const e of chunk.slice(0, kept)) if (isOwnHeartbeat(e, tag)) heartbeats.push(e);
     const screened = screenFileEntries(entries, readings, files.layoutSince, order);
     const assembled = assemble(
       screened.entries,
@@ -287,6 +328,7 @@ async function readAssembled(
         ...assembled,
         layoutChanged: screened.layoutChanged,
         stopped: screened.stopped,
+        heartbeats,
         exhausted,
         // Only once the entries before it were all taken: a batch cut short reads them first.
         beyond: exhausted ? beyond : undefined,

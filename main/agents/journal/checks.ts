@@ -16,7 +16,8 @@ import { catalogLayouts, membersRead, unknownColumns, unsupportedColumns, type F
 import { journalAttributesCheck } from './journalAttributes';
 import { ccsidOverridesCheck } from './ccsidOverrides';
 import { forcedLayout } from './forcedCcsid';
-import { permissionChecks, type Privileges } from './permissions';
+import { heartbeatCheck, permissionChecks, type Privileges } from './permissions';
+import { heartbeatTag } from './heartbeat';
 import type { SyncLibrary } from './syncLibrary';
 
 /** source-agents.md's suggested profile, property by property, as QSYS2.USER_INFO shows it. */
@@ -282,6 +283,8 @@ export async function journalChecks(
   credentials: JournalHostCredentials,
   sync: SyncLibrary,
   entities: readonly Entity[],
+  /** The heartbeat is on (heartbeatSeconds above 0): its authority is checked too. */
+  heartbeat = false,
 ): Promise<CheckResult[]> {
   const user = credentials.username.toUpperCase();
   const [profile] = await c.query(
@@ -316,6 +319,7 @@ export async function journalChecks(
   return [
     profileCheck(user, profile),
     ...permissionChecks(privileges, entities, objects, sync),
+    ...(heartbeat ? [heartbeatCheck(privileges, entities, objects, heartbeatTag(sync.agent))] : []),
     ...(entities.length ? journalingChecks(entities, objects) : []),
     ...(entities.length
       ? [

@@ -5,6 +5,7 @@
 import type { CheckResult, Entity } from '../../../shared/controlApi';
 import { clName, type IbmiRow, cellText as text } from '../../../lib/ibmi/connection';
 import { fileOf, hasSystemNames, type ObjectState } from './journals';
+import { heartbeatCommand, heartbeatGrant } from './heartbeat';
 import type { SyncLibrary } from './syncLibrary';
 
 export interface Privileges {
@@ -123,12 +124,7 @@ export function permissionChecks(
       { library: l, name: e.source.table.toUpperCase(), type: '*FILE', rights: ['*OBJOPR', '*READ'] },
     ];
   });
-  const journals = new Map<string, Needed>();
-  for (const e of tables) {
-    const j = e.journal ?? fileOf(objects, e.source)?.journal;
-    if (j)
-      journals.set(`${j.library}/${j.name}`, { library: j.library, name: j.name, type: '*JRN', rights: USE });
-  }
+  const journals = journalsNeeded(tables, objects, USE);
   const checkpoint = objects.some((o) => o.library === lib && o.name === sync.table);
   const syncJournal = objects.some((o) => o.library === lib && o.type === '*JRN' && o.name === 'QSQJRN');
   return [
@@ -160,14 +156,65 @@ export function permissionChecks(
         ? [{ library: lib, name: 'QSQJRN', type: '*JRN', rights: ['*OBJOPR', '*OBJMGT'] }]
         : []),
     ]),
-    result(p, 'permission-dspjrn', "read the tables' journals (DSPJRN)", [
-      command('DSPJRN'),
-      ...journals.values(),
-    ]),
+    result(p, 'permission-dspjrn', "read the tables' journals (DSPJRN)", [command('DSPJRN'), ...journals]),
     result(p, 'permission-chgpf', `change files in ${lib} (CHGPF)`, [command('CHGPF')]),
     result(p, 'permission-dltf', `delete files in ${lib} (DLTF)`, [
       command('DLTF'),
       ...(libraryExists ? [library(lib, ['*EXECUTE'])] : []),
     ]),
   ];
+}
+
+/** The journals of the tables (an entity's own override first), each once, with the rights asked. */
+function journalsNeeded(tables: readonly Entity[], objects: ObjectState[], rights: string[]): Needed[] {
+  const journals = new Map<string, Needed>();
+  for (const e of tables) {
+    const j = e.journal ?? fileOf(objects, e.source)?.journal;
+    if (j) journals.set(`${j.library}/${j.name}`, { library: j.library, name: j.name, type: '*JRN', rights });
+  }
+  return [...journals.values()];
+}
+
+/**
+ * With the heartbeat on: whether the profile may send its entries to the tables' journals (SNDJRNE
+ * needs *OBJOPR and *ADD on each, beyond the spec's permissions). Without, a warning naming the grant:
+ * the agent runs without a heartbeat. With, the entries are the write shown at Start.
+ */
+export function heartbeatCheck(
+  p: Privileges,
+  entities: readonly Entity[],
+  objects: ObjectState[],
+  tag: string,
+): CheckResult {
+  const journals = journalsNeeded(
+    entities.filter((e) => hasSystemNames(e.source)),
+    objects,
+    ['*OBJOPR', '*ADD'],
+  );
+  const short = [command('SNDJRNE'), ...journals]
+    .map((n) => ({ n, lacking: missing(p, n) }))
+    .filter((x) => x.lacking.length > 0);
+  if (short.length === 0)
+    return {
+      id: 'heartbeat',
+      status: 'passed',
+      message: `${p.user} may send heartbeat entries to the tables' journals (SNDJRNE).`,
+      remedy: null,
+      ...(journals.length && { atStart: journals.map((j) => heartbeatCommand(j, tag)).join('; ') }),
+    };
+  const named = clName(p.user);
+  return {
+    id: 'heartbeat',
+    status: 'warning',
+    message:
+      `The heartbeat is on, but ${p.user} may not send its entries to the tables' journals (SNDJRNE): ` +
+      short
+        .map(({ n, lacking }) => `${n.library}/${n.name} (${n.type}) lacks ${lacking.join(' ')}`)
+        .join('; ') +
+      '. The agent runs without a heartbeat, and a quiet journal shows "idle since" instead of how fresh it is.',
+    remedy: `A security officer grants the authorities${named ? ' with the commands below' : ''}, or set the heartbeat to 0.`,
+    fix: named
+      ? short.map(({ n }) => (n.type === '*JRN' ? heartbeatGrant(n, named) : grant(named, n))).join('\n')
+      : null,
+  };
 }

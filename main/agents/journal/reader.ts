@@ -101,6 +101,8 @@ export async function readJournal(
   from: JournalPosition,
   limit: number,
   mostFields: number,
+  /** User entries too (code U, whatever the file selection): where the heartbeat is. */
+  userEntries = false,
 ): Promise<JournalEntryRow[]> {
   const outfile = `${syncLibrary}/${JOURNAL_OUTFILE}`;
   // DSPJRN's FILE takes at most 300 files; past that the journal is read whole and the entries of
@@ -114,7 +116,7 @@ export async function readJournal(
   const display = (selection: string) =>
     c.command(
       `DSPJRN JRN(${journal.library}/${journal.name}) FILE(${selection}) RCVRNG(${from.library}/${from.receiver} *CURRENT) ` +
-        `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F) (D)) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
+        `FROMENTLRG(${fromEntry}) JRNCDE((C *IGNFILSLT) (R) (F) (D)${userEntries ? ' (U *IGNFILSLT)' : ''}) NBRENT(${limit}) OUTPUT(*OUTFILE) OUTFILFMT(*TYPE5) ` +
         `OUTFILE(${outfile}) ENTDTALEN(*CALC) NULLINDLEN(${indicators})`,
     );
   try {

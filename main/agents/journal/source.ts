@@ -50,6 +50,7 @@ import {
   type ReceiverInfo,
 } from './reader';
 import { SyncLibrary } from './syncLibrary';
+import { heartbeatTag, JournalHeartbeat } from './heartbeat';
 import { forcedLayout } from './forcedCcsid';
 import { invalidValuesProblem, timezoneMinutes, withColumnPolicies, type ValueForm } from './values';
 import { detectJournals, refuseSyncJournal } from './journals';
@@ -90,6 +91,8 @@ export class JournalSource implements SourceAgent {
   /** Entries consumed, and when the last backlog was taken: the measured reading rate. */
   private readonly rate = new ReadingRate();
   readonly sync: SyncLibrary;
+  /** With heartbeatSeconds above 0: a user entry in each journal read (heartbeat.ts). */
+  readonly heartbeat: JournalHeartbeat | undefined;
 
   constructor(
     readonly c: IbmiConnection,
@@ -107,6 +110,17 @@ export class JournalSource implements SourceAgent {
     };
     this.sync = new SyncLibrary(c, o.credentials, `${o.pipelineId}/${o.agentId}`);
     this.members = new MemberReader(c, () => this.sync.ready());
+    const beatSeconds = o.configuration.heartbeatSeconds;
+    this.heartbeat =
+      beatSeconds > 0
+        ? new JournalHeartbeat(
+            c,
+            () => [...new Map([...this.journals.values()].map((j) => [journalKey(j), j])).values()],
+            heartbeatTag(this.sync.agent),
+            this.profile,
+            beatSeconds * 1000,
+          )
+        : undefined;
   }
 
   async init(): Promise<void> {
@@ -132,7 +146,7 @@ export class JournalSource implements SourceAgent {
   }
 
   check(entities: readonly Entity[]): Promise<CheckResult[]> {
-    return journalChecks(this.c, this.o.credentials, this.sync, entities);
+    return journalChecks(this.c, this.o.credentials, this.sync, entities, this.heartbeat !== undefined);
   }
 
   /** The tables' layouts; a table that does not exist throws, or with `existing` is left out. */
@@ -419,6 +433,7 @@ export class JournalSource implements SourceAgent {
       utcOffset: this.utcOffset,
       stop: this.stop,
       profile: this.profile,
+      ...(this.heartbeat && { heartbeatTag: heartbeatTag(this.sync.agent) }),
       layoutsOf: (tables) => this.layoutsOf(tables),
       journalsOf: (tables) => this.journalsOf(tables),
       forgetLayout: (table) => {

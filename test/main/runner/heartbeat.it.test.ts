@@ -2,11 +2,17 @@
 // pipeline's table, yet every heartbeat the agent writes moves the table's position at the target and
 // at the source, reaches the target as a heartbeat-applied event stamped with the heartbeat's own time
 // (as the source wrote it), and feeds the engine's freshness and its "fresh to" figure. A login that
-// may not make the heartbeat's table runs on without it, told once.
+// may not make the heartbeat's table (or send the journal entry) runs on without it, told once.
 import { describe, expect, it } from 'vitest';
 import type { SourceAgent } from '../../../main/agents/source';
 import { tableKey } from '../../../main/agents/source';
 import { openChangeTrackingSource } from '../../../main/agents/changeTracking/source';
+import { heartbeatGrant } from '../../../main/agents/journal/heartbeat';
+import { parsePosition } from '../../../main/agents/journal/position';
+import { openJournalSource } from '../../../main/agents/journal/source';
+import type { Entity } from '../../../shared/controlApi';
+import { SEED_ADMIN, SEED_AGENT } from '../../../simulators/ibmi/seed';
+import { journalConfiguration, sandboxIbmiCredentials } from '../../helpers/journal';
 import { createEngineMetrics } from '../../../main/engine/metrics';
 import { parseStored } from '../../../main/runner/copies';
 import type { RunnerEvent } from '../../../main/runner/events';
@@ -18,30 +24,105 @@ import { DBA, sandboxPool } from '../../helpers/sandbox';
 import { SOURCE_TARGET_PAIRS, targetSideFor } from '../../helpers/targetSide';
 import { until } from '../../helpers/until';
 
-const sources = bothSources({ pipelineId: 'heartbeat', ibmiSchema: 'HEARTBT' });
+const IBMI_SCHEMA = 'HEARTBT';
+const sources = bothSources({ pipelineId: 'heartbeat', ibmiSchema: IBMI_SCHEMA });
 /** The heartbeat's beat_at is a datetime2(3): its time is the write's to the millisecond. */
 const CLOCK_GRAIN_MS = 1;
 
 type HeartbeatEvent = Extract<RunnerEvent, { kind: 'heartbeat-applied' }>;
 
-describe.each(SOURCE_TARGET_PAIRS.filter(([s]) => s === 'change-tracking'))(
+/** A table's position as a number that grows: a change-tracking version, a journal entry's sequence. */
+const positionNumber = (kind: SourceKind, text: string | undefined): bigint =>
+  text === undefined
+    ? 0n
+    : kind === 'change-tracking'
+      ? BigInt(text)
+      : BigInt(parsePosition(text).applied.sequence);
+
+type SourceKind = 'change-tracking' | 'journal';
+
+/** The agent of that kind on the suite's simulator, with the heartbeat on. */
+function openWithHeartbeat(kind: SourceKind, pipelineId: string, entity: Entity): Promise<SourceAgent> {
+  return kind === 'change-tracking'
+    ? openChangeTrackingSource({
+        credentials: sandboxCredentials(sources.mssql()),
+        configuration: ctConfiguration({ heartbeatSeconds: 1 }),
+        pipelineId,
+        agentId: 'source',
+      })
+    : openJournalSource({
+        credentials: sandboxIbmiCredentials(sources.ibmi(), { syncLibrary: syncLibraryOf(pipelineId) }),
+        configuration: journalConfiguration({ heartbeatSeconds: 1 }),
+        pipelineId,
+        agentId: 'source',
+        entities: [entity],
+      });
+}
+
+const syncLibraryOf = (pipelineId: string) => `HB${pipelineId.slice(-6).toUpperCase().replace(/-/g, '')}`;
+
+/** The journal of the suite's IBM i tables, with the rights the heartbeat needs given, or taken away. */
+async function heartbeatAuthority(give: boolean): Promise<void> {
+  const admin = await sources.ibmi().connect({ ...SEED_ADMIN });
+  try {
+    const journal = `OBJ(${IBMI_SCHEMA}/QSQJRN) OBJTYPE(*JRN)`;
+    await admin.command(`RVKOBJAUT ${journal} USER(*PUBLIC) AUT(*ADD)`);
+    // The grant the agent names: a private authority replaces *PUBLIC's, so it must keep *USE.
+    if (give) await admin.command(heartbeatGrant({ library: IBMI_SCHEMA, name: 'QSQJRN' }, SEED_AGENT.user));
+    else {
+      await admin.command(`GRTOBJAUT ${journal} USER(${SEED_AGENT.user}) AUT(*USE)`);
+      await admin.command(`RVKOBJAUT ${journal} USER(${SEED_AGENT.user}) AUT(*ADD)`);
+    }
+  } finally {
+    await admin.close();
+  }
+}
+
+/** Where the source's own checkpoint has the table now. */
+async function positionAtSource(kind: SourceKind, pipelineId: string, entity: Entity): Promise<bigint> {
+  const key = tableKey(entity.source);
+  if (kind === 'journal') {
+    const agent = await openWithHeartbeat(kind, pipelineId, entity);
+    try {
+      return positionNumber(kind, (await agent.loadCheckpoint())[key]);
+    } finally {
+      await agent.close();
+    }
+  }
+  const pool = await sandboxPool(sources.mssql(), { max: 1 });
+  try {
+    const { recordset } = await pool
+      .request()
+      .input('agent', `|${pipelineId}/source`)
+      .input('t', key)
+      .query<{ v: string }>(
+        'SELECT version AS v FROM SYNC.CT_CHECKPOINT WHERE agent_key = @agent AND table_name = @t',
+      );
+    return positionNumber(kind, recordset[0]?.v);
+  } finally {
+    await pool.close();
+  }
+}
+
+describe.each(SOURCE_TARGET_PAIRS)(
   'a quiet %s source into %s with the heartbeat on',
-  (_sourceKind, targetKind) => {
+  (sourceKind, targetKind) => {
     it('moves the position with each heartbeat and measures freshness from its own time', async () => {
-      const h = await sources.harness('change-tracking');
+      const h = await sources.harness(sourceKind);
       const table = await h.createTable(`Quiet${targetKind === 'sqlite' ? 'S' : 'P'}`);
       await h.insert(table, [{ id: 1, name: 'only', amount: '1.00' }]);
-      const side = await targetSideFor(targetKind, sources.client(), `heartbeat_${targetKind}`);
-      const pipelineId = `heartbeat-${targetKind}`;
+      if (sourceKind === 'journal') await heartbeatAuthority(true);
+      const entity = h.entity(table);
+      const side = await targetSideFor(
+        targetKind,
+        sources.client(),
+        `heartbeat_${sourceKind}_${targetKind}`.replace(/-/g, '_'),
+      );
+      const pipelineId = `heartbeat-${sourceKind === 'journal' ? 'j' : 'ct'}-${targetKind === 'sqlite' ? 'sq' : 'pg'}`;
       // Each beat between two clock readings: the heartbeat's time must fall between them.
       const beats: { before: number; after: number }[] = [];
       const open = async (): Promise<SourceAgent> => {
-        const agent = await openChangeTrackingSource({
-          credentials: sandboxCredentials(sources.mssql()),
-          configuration: ctConfiguration({ heartbeatSeconds: 1 }),
-          pipelineId,
-          agentId: 'source',
-        });
+        const agent = await openWithHeartbeat(sourceKind, pipelineId, entity);
         const heartbeat = agent.heartbeat;
         if (!heartbeat) throw new Error('The heartbeat is on, yet the agent has none.');
         return withMethod(agent, 'heartbeat', {
@@ -53,12 +134,21 @@ describe.each(SOURCE_TARGET_PAIRS.filter(([s]) => s === 'change-tracking'))(
           },
         });
       };
+      // Before Start, the check says the heartbeat can be written, and what Start will write.
+      const checking = await openWithHeartbeat(sourceKind, pipelineId, entity);
+      const check = (await checking.check([entity])).find((c) => c.id === 'heartbeat');
+      await checking.close();
+      expect(check?.status).toBe('passed');
+      if (sourceKind === 'journal')
+        expect(check?.atStart).toBe(
+          `SNDJRNE JRN(${IBMI_SCHEMA}/QSQJRN) TYPE(HB) ENTDTA('${pipelineId.toUpperCase()}/SOURCE')`,
+        );
       const events: RunnerEvent[] = [];
       const toldAt = new Map<HeartbeatEvent, number>();
       const runner = new PipelineRunner({
         openSource: open,
         openTarget: () => side.open(),
-        entities: [h.entity(table)],
+        entities: [entity],
         idleMs: 200,
         onEvent: (e) => {
           events.push(e);
@@ -67,41 +157,27 @@ describe.each(SOURCE_TARGET_PAIRS.filter(([s]) => s === 'change-tracking'))(
       });
       const heartbeats = () => events.filter((e): e is HeartbeatEvent => e.kind === 'heartbeat-applied');
       const target = await side.open();
-      const pool = await sandboxPool(sources.mssql(), { max: 1 });
       const positionAtTarget = async () =>
-        BigInt(parseStored(await target.loadCheckpoint()).positions[tableKey(table)] ?? '0');
-      const positionAtSource = async () =>
-        BigInt(
-          (
-            await pool
-              .request()
-              .input('agent', `|${pipelineId}/source`)
-              .input('t', tableKey(table))
-              .query<{ v: string }>(
-                'SELECT version AS v FROM SYNC.CT_CHECKPOINT WHERE agent_key = @agent AND table_name = @t',
-              )
-          ).recordset[0]?.v ?? '0',
-        );
+        positionNumber(sourceKind, parseStored(await target.loadCheckpoint()).positions[tableKey(table)]);
       try {
         runner.start();
         await until('a first heartbeat at the target', () => heartbeats().length >= 1);
         // While the source is quiet, the heartbeats alone move the table's position, at both ends.
         const firstAtTarget = await positionAtTarget();
-        const firstAtSource = await positionAtSource();
+        const firstAtSource = await positionAtSource(sourceKind, pipelineId, entity);
         const seen = heartbeats().length;
         await until('two more heartbeats', () => heartbeats().length >= seen + 2);
         expect(runner.failure).toBeNull();
         expect(await positionAtTarget()).toBeGreaterThan(firstAtTarget);
         await until(
           'the source checkpoint to follow',
-          async () => (await positionAtSource()) > firstAtSource,
+          async () => (await positionAtSource(sourceKind, pipelineId, entity)) > firstAtSource,
         );
         // No change was applied: the row is as copied, and no batch was told.
         expect(events.filter((e) => e.kind === 'batch-applied')).toHaveLength(0);
-        expect((await side.rows(table.table)).map((r) => String(r.name))).toEqual(['only']);
+        expect((await side.rows(entity.target.table)).map((r) => h.normalize(r).name)).toEqual(['only']);
       } finally {
         await runner.stop();
-        await pool.close();
         await target.close();
       }
 
@@ -196,5 +272,48 @@ describe('the heartbeat refused', () => {
       await h.close();
       await mssql.close();
     }
+  });
+
+  it('runs on without it when the profile may not send entries to the journal, told once', async () => {
+    const h = await sources.harness('journal');
+    const table = await h.createTable('QuietRefused');
+    await h.insert(table, [{ id: 1, name: 'only', amount: '1.00' }]);
+    await heartbeatAuthority(false);
+    const entity = h.entity(table);
+    const pipelineId = 'refused-journal';
+    const grant = heartbeatGrant({ library: IBMI_SCHEMA, name: 'QSQJRN' }, SEED_AGENT.user);
+
+    const checking = await openWithHeartbeat('journal', pipelineId, entity);
+    const check = (await checking.check([entity])).find((c) => c.id === 'heartbeat');
+    await checking.close();
+    expect(check?.status).toBe('warning');
+    expect(check?.message).toContain(`${IBMI_SCHEMA}/QSQJRN (*JRN) lacks *ADD`);
+    expect(check?.fix).toBe(grant);
+
+    const side = await targetSideFor('sqlite', sources.client(), 'heartbeat_refused_journal');
+    const events: RunnerEvent[] = [];
+    const runner = new PipelineRunner({
+      openSource: () => openWithHeartbeat('journal', pipelineId, entity),
+      openTarget: () => side.open(),
+      entities: [entity],
+      idleMs: 200,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      runner.start();
+      await until('the heartbeat refused', () => events.some((e) => e.kind === 'heartbeat-refused'));
+      // The pipeline goes on: a change made now still arrives.
+      await h.update(table, 1, 'changed');
+      await until('the change at the target', async () =>
+        (await side.rows(entity.target.table)).some((r) => h.normalize(r).name === 'changed'),
+      );
+    } finally {
+      await runner.stop();
+    }
+    expect(runner.failure).toBeNull();
+    const refused = events.filter((e) => e.kind === 'heartbeat-refused');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ reason: expect.stringContaining(grant) });
+    expect(events.some((e) => e.kind === 'heartbeat-applied')).toBe(false);
   });
 });

@@ -38,6 +38,7 @@ describe('form values', () => {
       snapshotChunkRows: '10000',
       startAt: '',
       stopAt: '',
+      heartbeatSeconds: '0',
       droppedColumns: 'keep',
       onTableError: 'suspend-table',
       maxExceptions: '1000',
