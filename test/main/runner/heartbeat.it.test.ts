@@ -302,6 +302,19 @@ describe('the heartbeat refused', () => {
     try {
       runner.start();
       await until('the heartbeat refused', () => events.some((e) => e.kind === 'heartbeat-refused'));
+      // Another agent's heartbeat in the same journal is read past, and is not this pipeline's.
+      const target = await side.open();
+      const atTarget = async () =>
+        positionNumber('journal', parseStored(await target.loadCheckpoint()).positions[tableKey(table)]);
+      try {
+        const before = await atTarget();
+        const admin = await sources.ibmi().connect({ ...SEED_ADMIN });
+        await admin.command(`SNDJRNE JRN(${IBMI_SCHEMA}/QSQJRN) TYPE(HB) ENTDTA('OTHER-PIPELINE/SOURCE')`);
+        await admin.close();
+        await until('the position past the other heartbeat', async () => (await atTarget()) > before);
+      } finally {
+        await target.close();
+      }
       // The pipeline goes on: a change made now still arrives.
       await h.update(table, 1, 'changed');
       await until('the change at the target', async () =>
