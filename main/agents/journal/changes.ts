@@ -196,6 +196,7 @@ export async function readJournalChanges(
     );
     const settled = assembled.exhausted && assembled.restart === assembled.consumed;
     if (!assembled.exhausted) batch.caughtUp = false;
+    const nextRestarts: JournalPosition[] = [];
     members.forEach((i, k) => {
       const t = tableKey(reading[i] as TableRef);
       const old = positions[k] as TablePosition;
@@ -209,14 +210,12 @@ export async function readJournalChanges(
       // Read to the end with no commit cycle open: nothing of the table lies before the end.
       if (settled && idleAt && order(idleAt.restart, next.restart) > 0) next = idleAt;
       batch.checkpoint[t] = formatPosition(next);
+      nextRestarts.push(next.restart);
     });
-    if (files.heartbeatTag !== undefined) {
-      const next = earliest(
-        chain,
-        members.map((i) => parsePosition(batch.checkpoint[tableKey(reading[i] as TableRef)] ?? '').restart),
+    if (files.heartbeatTag !== undefined)
+      beats.push(
+        newestBeat(assembled.heartbeats, start, earliest(chain, nextRestarts), order, files.utcOffset),
       );
-      beats.push(newestBeat(assembled.heartbeats, start, next, order, files.utcOffset));
-    }
     for (const [table, reason] of assembled.stopped) {
       // Gone for good under its name: nothing to copy again, and its layout is forgotten.
       assembled.resnapshot.delete(table);
@@ -304,10 +303,10 @@ async function readAssembled(
     // Nothing past the stop point is read: the first entry beyond it ends this journal's reading.
     const kept = files.stop ? files.stop.keptOf(chunk, order) : chunk.length;
     const beyond = kept < chunk.length ? chunk[kept] : undefined;
-    entries.push(...chunk.slice(0, kept));
+    const taken = kept < chunk.length ? chunk.slice(0, kept) : chunk;
+    entries.push(...taken);
     const tag = files.heartbeatTag;
-    if (tag !== undefined)
-      for (const e of chunk.slice(0, kept)) if (isOwnHeartbeat(e, tag)) heartbeats.push(e);
+    if (tag !== undefined) for (const e of taken) if (isOwnHeartbeat(e, tag)) heartbeats.push(e);
     const screened = screenFileEntries(entries, readings, files.layoutSince, order);
     const assembled = assemble(
       screened.entries,

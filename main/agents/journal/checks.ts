@@ -17,7 +17,6 @@ import { journalAttributesCheck } from './journalAttributes';
 import { ccsidOverridesCheck } from './ccsidOverrides';
 import { forcedLayout } from './forcedCcsid';
 import { heartbeatCheck, permissionChecks, type Privileges } from './permissions';
-import { heartbeatTag } from './heartbeat';
 import type { SyncLibrary } from './syncLibrary';
 
 /** source-agents.md's suggested profile, property by property, as QSYS2.USER_INFO shows it. */
@@ -283,8 +282,8 @@ export async function journalChecks(
   credentials: JournalHostCredentials,
   sync: SyncLibrary,
   entities: readonly Entity[],
-  /** The heartbeat is on (heartbeatSeconds above 0): its authority is checked too. */
-  heartbeat = false,
+  /** With the heartbeat on, its entries' data (heartbeatTag): its authority is checked too. */
+  heartbeatTag?: string,
 ): Promise<CheckResult[]> {
   const user = credentials.username.toUpperCase();
   const [profile] = await c.query(
@@ -319,7 +318,7 @@ export async function journalChecks(
   return [
     profileCheck(user, profile),
     ...permissionChecks(privileges, entities, objects, sync),
-    ...(heartbeat ? [heartbeatCheck(privileges, entities, objects, heartbeatTag(sync.agent))] : []),
+    ...(heartbeatTag !== undefined ? [heartbeatCheck(privileges, entities, objects, heartbeatTag)] : []),
     ...(entities.length ? journalingChecks(entities, objects) : []),
     ...(entities.length
       ? [

@@ -35,7 +35,8 @@ export class JournalHeartbeat implements SourceHeartbeat {
     private readonly c: IbmiConnection,
     /** The journals the agent reads now (none before its tables are described). */
     private readonly journals: () => JournalName[],
-    private readonly tag: string,
+    /** The data of its entries (heartbeatTag), by which the reader knows them. */
+    readonly tag: string,
     private readonly profile: string,
     readonly everyMs: number,
   ) {}

@@ -77,6 +77,15 @@ function grant(user: string, n: Needed): string {
   return `GRTOBJAUT OBJ(${object}) OBJTYPE(${n.type}) USER(${user}) AUT(${aut})`;
 }
 
+/** "LIB/JRN (*JRN) lacks *ADD; DSPJRN (*CMD) lacks *EXECUTE": what each object lacks. */
+const lackingText = (short: readonly { n: Needed; lacking: string[] }[]) =>
+  short
+    .map(
+      ({ n, lacking }) =>
+        `${n.type === '*LIB' || n.type === '*CMD' ? n.name : `${n.library}/${n.name}`} (${n.type}) lacks ${lacking.join(' ')}`,
+    )
+    .join('; ');
+
 function result(p: Privileges, id: string, purpose: string, needs: Needed[], passedNote = ''): CheckResult {
   const short = needs.map((n) => ({ n, lacking: missing(p, n) })).filter((x) => x.lacking.length > 0);
   if (short.length === 0)
@@ -89,15 +98,7 @@ function result(p: Privileges, id: string, purpose: string, needs: Needed[], pas
   return {
     id,
     status: 'failed',
-    message:
-      `${p.user} may not ${purpose}: ` +
-      short
-        .map(
-          ({ n, lacking }) =>
-            `${n.type === '*LIB' || n.type === '*CMD' ? n.name : `${n.library}/${n.name}`} (${n.type}) lacks ${lacking.join(' ')}`,
-        )
-        .join('; ') +
-      '.',
+    message: `${p.user} may not ${purpose}: ${lackingText(short)}.`,
     remedy: clName(p.user)
       ? 'A security officer grants the authorities with the commands below.'
       : `A security officer grants the authorities to the profile (${JSON.stringify(p.user)} is not an IBM i profile name, so no command is written for it).`,
@@ -208,10 +209,7 @@ export function heartbeatCheck(
     status: 'warning',
     message:
       `The heartbeat is on, but ${p.user} may not send its entries to the tables' journals (SNDJRNE): ` +
-      short
-        .map(({ n, lacking }) => `${n.library}/${n.name} (${n.type}) lacks ${lacking.join(' ')}`)
-        .join('; ') +
-      '. The agent runs without a heartbeat, and a quiet journal shows "idle since" instead of how fresh it is.',
+      `${lackingText(short)}. The agent runs without a heartbeat, and a quiet journal shows "idle since" instead of how fresh it is.`,
     remedy: `A security officer grants the authorities${named ? ' with the commands below' : ''}, or set the heartbeat to 0.`,
     fix: named
       ? short.map(({ n }) => (n.type === '*JRN' ? heartbeatGrant(n, named) : grant(named, n))).join('\n')

@@ -68,6 +68,11 @@ export function entriesPerRead(widestRecordBytes: number): number {
 
 export const journalKey = (j: JournalName) => `${j.library}/${j.name}`;
 
+/** Each journal once, in the order first met. */
+export const distinctJournals = (journals: Iterable<JournalName>): JournalName[] => [
+  ...new Map([...journals].map((j) => [journalKey(j), j])).values(),
+];
+
 /** Where a position falls in the chain, for ordering positions across receivers; -1 when its receiver is gone. */
 export function chainIndex(chain: readonly ReceiverInfo[], p: JournalPosition): number {
   return chain.findIndex((r) => r.library === p.library && r.name === p.receiver);

@@ -41,6 +41,7 @@ import { formatPosition, type JournalPosition, type TablePosition } from './posi
 import { parseStartAt, rewoundPositions, startPointOf, startsIn, type StartPoint } from './startAt';
 import { JournalStop } from './stopAt';
 import {
+  distinctJournals,
   journalEnd,
   journalKey,
   notAuthorizedReason,
@@ -115,7 +116,7 @@ export class JournalSource implements SourceAgent {
       beatSeconds > 0
         ? new JournalHeartbeat(
             c,
-            () => [...new Map([...this.journals.values()].map((j) => [journalKey(j), j])).values()],
+            () => distinctJournals(this.journals.values()),
             heartbeatTag(this.sync.agent),
             this.profile,
             beatSeconds * 1000,
@@ -146,7 +147,7 @@ export class JournalSource implements SourceAgent {
   }
 
   check(entities: readonly Entity[]): Promise<CheckResult[]> {
-    return journalChecks(this.c, this.o.credentials, this.sync, entities, this.heartbeat !== undefined);
+    return journalChecks(this.c, this.o.credentials, this.sync, entities, this.heartbeat?.tag);
   }
 
   /** The tables' layouts; a table that does not exist throws, or with `existing` is left out. */
@@ -215,11 +216,10 @@ export class JournalSource implements SourceAgent {
           );
         this.journals.set(tableKey(t), found);
       }
-      const refused = await minimisedJournals(this.c, [
-        ...new Map(
-          missing.map((t) => this.journals.get(tableKey(t)) as JournalName).map((j) => [journalKey(j), j]),
-        ).values(),
-      ]);
+      const refused = await minimisedJournals(
+        this.c,
+        distinctJournals(missing.map((t) => this.journals.get(tableKey(t)) as JournalName)),
+      );
       if (refused.length) {
         for (const t of missing) this.journals.delete(tableKey(t));
         throw new Error(refused.join('\n'));
@@ -433,7 +433,7 @@ export class JournalSource implements SourceAgent {
       utcOffset: this.utcOffset,
       stop: this.stop,
       profile: this.profile,
-      ...(this.heartbeat && { heartbeatTag: heartbeatTag(this.sync.agent) }),
+      ...(this.heartbeat && { heartbeatTag: this.heartbeat.tag }),
       layoutsOf: (tables) => this.layoutsOf(tables),
       journalsOf: (tables) => this.journalsOf(tables),
       forgetLayout: (table) => {
