@@ -1,8 +1,8 @@
 // The heartbeat, from the app, in a real browser: a change-tracking pipeline with the heartbeat on is
 // started on a quiet sandbox SQL Server. The Start confirmation shows the heartbeat table the agent
 // makes; once running, Status says how fresh the quiet pipeline is ("fresh to … (heartbeat)")
-// where they said "idle since", and Status says when the heartbeat was written and where its time
-// went; axe finds nothing serious there.
+// where they said "idle since", and so does Home's row; Status says when the heartbeat was written
+// and where its time went; axe finds nothing serious there.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineClient } from '../../main/client/engineClient';
@@ -67,5 +67,21 @@ describe('the heartbeat, from the app', () => {
 
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await scanAccessibility(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
   }, 90_000);
+
+  it('says how fresh it is on Home too, in the Lag column of its row', async () => {
+    await page.getByRole('button', { name: 'Home' }).click();
+    const fleet = page.getByRole('table', { name: 'Pipelines of every engine' });
+    const header = await fleet.getByRole('columnheader').allTextContents();
+    const row = fleet
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'With a heartbeat' }) });
+    // The row header is the first cell; the data cells follow it in the headers' order.
+    const lag = row.getByRole('cell').nth(header.indexOf('Lag') - 1);
+    await expect.poll(() => lag.textContent(), { timeout: 20_000 }).toMatch(FRESH);
+    expect(await lag.textContent()).toMatch(/^fresh to [\d.]+ m?s \(heartbeat\)$/);
+    expect(await row.textContent()).not.toContain('idle since');
+    expect(await scanAccessibility(page)).toEqual([]);
+  }, 60_000);
 });
