@@ -12,6 +12,7 @@ import {
   tableModeSchema,
 } from './shaping';
 import { sqlNameSchema } from './sqlName';
+import { ibmiFold } from './names';
 
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:1717';
 
@@ -68,7 +69,7 @@ export const createAgentBodySchema = z.strictObject({
 });
 
 const sqlName = sqlNameSchema;
-const ibmiName = z.string().regex(IBMI_NAME).toUpperCase();
+const ibmiName = z.string().regex(IBMI_NAME).overwrite(ibmiFold);
 
 export const rowIdentificationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('primaryKey') }),

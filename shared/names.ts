@@ -34,8 +34,7 @@ export function postgresName(name: string): string {
  */
 export const sqlServerFold = (name: string): string => name.toLowerCase();
 
-/** IBM i system names are upper case: `shop` and `SHOP` name one library. */
-export const ibmiFold = (name: string): string => name.toUpperCase();
+export { IBMI_NATIONAL_CHARACTERS, ibmiFold } from './config/ibmiNames';
 
 /**
  * A table as `schema.table`, each part bracket-quoted only when it holds `.`, `[` or `]`, so that the

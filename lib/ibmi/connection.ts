@@ -1,7 +1,8 @@
 // The one interface the journal agent reaches IBM i through: SQL with bound parameters, and CL
 // commands run by QSYS2.QCMDEXC. Two implementations will stand behind it: the `odbc` package (the
 // IBM i Access ODBC Driver) and the simulated IBM i (issue 6).
-import { IBMI_NAME } from '../../shared/config/fields';
+import { IBMI_NAME, IBMI_NAME_RULE } from '../../shared/config/fields';
+import { ibmiFold } from '../../shared/names';
 
 export type IbmiValue = string | number | bigint | Uint8Array | null;
 export type IbmiRow = Record<string, IbmiValue>;
@@ -34,10 +35,8 @@ export class IbmiError extends Error {
 /** An object name checked before it can reach a command string: 1–10 of A-Z 0-9 _ $ # @, upper-cased. */
 export function ibmiName(name: string, what: string): string {
   if (!IBMI_NAME.test(name))
-    throw new RangeError(
-      `${what} "${name}" is not an IBM i name (1 to 10 of A-Z, 0-9, _, $, # or @, not a digit first).`,
-    );
-  return name.toUpperCase();
+    throw new RangeError(`${what} "${name}" is not an IBM i name (${IBMI_NAME_RULE}).`);
+  return ibmiFold(name);
 }
 
 /**
@@ -50,7 +49,7 @@ export const sqlIdentifier = (name: string): string => `"${name.replaceAll('"', 
  * A user profile (or object) name fit for a CL command text shown or run: the name upper-cased, or
  * null when it is not an IBM i name, so no command is built around it at all.
  */
-export const clName = (name: string): string | null => (IBMI_NAME.test(name) ? name.toUpperCase() : null);
+export const clName = (name: string): string | null => (IBMI_NAME.test(name) ? ibmiFold(name) : null);
 
 /** A CL string literal: quotes doubled. Names go through ibmiName instead. */
 export const clString = (text: string): string => `'${text.replaceAll("'", "''")}'`;

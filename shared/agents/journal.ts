@@ -11,6 +11,7 @@ import {
   text,
 } from '../config/fields';
 import { section } from '../config/section';
+import { IBMI_NATIONAL_CHARACTERS } from '../config/ibmiNames';
 import {
   connectionName,
   host,
@@ -35,8 +36,9 @@ export type TimeFormat = (typeof TIME_FORMATS)[number];
 const advanced = 'advanced' as const;
 
 /** A journal position as the agent writes one: LIBRARY/RECEIVER/SEQUENCE. */
-export const JOURNAL_POSITION = /^([A-Z$#@][A-Z0-9_$#@]{0,9})\/([A-Z$#@][A-Z0-9_$#@]{0,9})\/(\d{1,20})$/;
-const START_AT = new RegExp(`${JOURNAL_POSITION.source}|${START_AT_TIME.source}`);
+const systemName = `[A-Z${IBMI_NATIONAL_CHARACTERS}][A-Z0-9_${IBMI_NATIONAL_CHARACTERS}]{0,9}`;
+export const JOURNAL_POSITION = new RegExp(`^(${systemName})\\/(${systemName})\\/(\\d{1,20})$`, 'u');
+const START_AT = new RegExp(`${JOURNAL_POSITION.source}|${START_AT_TIME.source}`, 'u');
 const POINT_RULE =
   'a journal position LIBRARY/RECEIVER/SEQUENCE or a time YYYY-MM-DD HH:MM:SS[.ffffff][Z|±hh:mm]';
 

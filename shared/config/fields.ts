@@ -1,6 +1,7 @@
 // Each setting is declared once, here: its validator, label, help, default and rule in plain words.
 // The parser, the generated form, the docs and the JSON Schema all read these declarations.
 import { z } from 'zod';
+import { IBMI_NATIONAL_CHARACTERS, ibmiFold } from './ibmiNames';
 
 export type FieldKind = 'text' | 'secret' | 'integer' | 'boolean' | 'choice' | 'ibmiName';
 export type FieldDefault = string | number | boolean | null;
@@ -152,9 +153,16 @@ export function numberChoice<const T extends readonly [number, ...number[]]>(
   });
 }
 
-/** IBM i object names (decisions.md): 1–10 of A-Z 0-9 _ $ # @, not starting with a digit, stored upper-case. */
-export const IBMI_NAME = /^[A-Za-z_$#@][A-Za-z0-9_$#@]{0,9}$/;
-export const IBMI_NAME_RULE = '1 to 10 characters of A-Z, 0-9, _, $, # or @, not starting with a digit';
+/**
+ * IBM i object names (decisions.md): 1–10 of A-Z 0-9 _ $ # @, not starting with a digit, stored
+ * upper-case; $ # @ as the system's CCSID shows them (IBMI_NATIONAL_CHARACTERS).
+ */
+export const IBMI_NAME = new RegExp(
+  `^[A-Za-z_${IBMI_NATIONAL_CHARACTERS}][A-Za-z0-9_${IBMI_NATIONAL_CHARACTERS}]{0,9}$`,
+  'u',
+);
+export const IBMI_NAME_RULE =
+  '1 to 10 characters of A-Z, 0-9, _, $, # or @ (or the characters the system shows in their place, such as £ for $ under CCSID 285), not starting with a digit';
 
 /**
  * `userLibrary`: a library the agent creates; IBM supplies every object whose name begins with Q
@@ -173,7 +181,7 @@ export function ibmiName(
   const reserved = o.userLibrary
     ? ", not starting with Q (IBM's own libraries, such as QSYS, QTEMP and QGPL)"
     : '';
-  const upper = (o.userLibrary ? name.regex(/^[^Qq]/) : name).toUpperCase();
+  const upper = (o.userLibrary ? name.regex(/^[^Qq]/) : name).overwrite(ibmiFold);
   const free = notTaken ? upper.refine((v) => !notTaken.test(v)) : upper;
   return describe(free.default(o.default), {
     kind: 'ibmiName',

@@ -216,6 +216,9 @@ describe('IBM i names', () => {
     ['sync', 'SYNC'],
     ['Cdc_01', 'CDC_01'],
     ['$LIB#@', '$LIB#@'],
+    // $ # @ as CCSID 285 and 297 show them; à does not fold, its capital is another byte.
+    ['£lib', '£LIB'],
+    ['prixà', 'PRIXà'],
     ['_X', '_X'],
     ['ABCDEFGHIJ', 'ABCDEFGHIJ'],
   ])('accepts %s and stores %s', (input, stored) => {
@@ -230,21 +233,30 @@ describe('IBM i names', () => {
     expect(parsed.journalCheckpointTable).toBe(stored);
   });
 
-  it.each(['', '1SYNC', 'ABCDEFGHIJK', 'SY NC', 'SYNC;', 'SYNC)', 'QSYS/X', "A'B", 'ÄBC', 'SYNC*ALL'])(
-    'refuses %j before it can reach SQL or CL',
-    (bad) => {
-      const found = problems(
-        parseSection(jr.hostCredentials, { ...jrCredentials, syncLibrary: bad, journalCheckpointTable: bad }),
-      );
-      expect(found.map((p) => p.pointer)).toEqual([
-        '/hostCredentials/syncLibrary',
-        '/hostCredentials/journalCheckpointTable',
-      ]);
-      expect(found[0]?.rule).toMatch(
-        /1 to 10 characters of A-Z, 0-9, _, \$, # or @, not starting with a digit/,
-      );
-    },
-  );
+  it.each([
+    '',
+    '1SYNC',
+    'ABCDEFGHIJK',
+    'SY NC',
+    'SYNC;',
+    'SYNC)',
+    'QSYS/X',
+    "A'B",
+    'ÉBC',
+    '¢SYNC',
+    'SYNC*ALL',
+  ])('refuses %j before it can reach SQL or CL', (bad) => {
+    const found = problems(
+      parseSection(jr.hostCredentials, { ...jrCredentials, syncLibrary: bad, journalCheckpointTable: bad }),
+    );
+    expect(found.map((p) => p.pointer)).toEqual([
+      '/hostCredentials/syncLibrary',
+      '/hostCredentials/journalCheckpointTable',
+    ]);
+    expect(found[0]?.rule).toMatch(
+      /1 to 10 characters of A-Z, 0-9, _, \$, # or @ \(or the characters the system shows in their place, such as £ for \$ under CCSID 285\), not starting with a digit/,
+    );
+  });
 });
 
 describe('required fields', () => {
