@@ -15,6 +15,8 @@ export class Args {
     readonly command: ClCommand,
     shape: CommandShape,
     readonly currentLibrary: string,
+    /** Whether a name is a system name as the job's CCSID shows names (SimulatedIbmi.isSystemName). */
+    private readonly isSystemName: (name: string, withDot: boolean) => boolean,
   ) {
     if (command.positional.length > shape.positional.length)
       throw commandError('CPD0003', `Maximum number of positional parameters exceeded.`);
@@ -56,7 +58,10 @@ export class Args {
     if (text === undefined) throw commandError('CPD0072', `Parameter ${k} required.`);
     const [lib, name] = text.includes('/') ? text.split('/') : ['*LIBL', text];
     const library = lib === '*LIBL' || lib === '*CURLIB' ? this.currentLibrary : (lib ?? '');
-    return { library: checkName(library, k), name: name?.startsWith('*') ? name : checkName(name ?? '', k) };
+    return {
+      library: this.checkName(library, k),
+      name: name?.startsWith('*') ? name : this.checkName(name ?? '', k),
+    };
   }
 
   /** A qualified name whose object may be generic (`ABC*`), as DSPFFD and DSPOBJD take it. */
@@ -73,12 +78,12 @@ export class Args {
   name(k: string, fallback?: string): string {
     const v = atom(this.values.get(k)) ?? fallback;
     if (v === undefined) throw commandError('CPD0072', `Parameter ${k} required.`);
-    return v.startsWith('*') ? v : checkName(v, k);
+    return v.startsWith('*') ? v : this.checkName(v, k);
   }
-}
 
-export function checkName(name: string, parameter: string): string {
-  if (!/^[A-Z$#@][A-Z0-9_$#@.]{0,9}$/.test(name))
-    throw commandError('CPD0078', `Value '${name}' for parameter ${parameter} not a valid name.`);
-  return name;
+  private checkName(name: string, parameter: string): string {
+    if (!this.isSystemName(name, true))
+      throw commandError('CPD0078', `Value '${name}' for parameter ${parameter} not a valid name.`);
+    return name;
+  }
 }

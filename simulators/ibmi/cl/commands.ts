@@ -28,7 +28,7 @@ export function runCommand(ctx: CommandContext, text: string): void {
   const def = COMMANDS[parsed.name];
   if (!def) throw commandError('CPD0030', `Command ${parsed.name} in library *LIBL not found.`);
   ctx.system.command(ctx.job, parsed.name);
-  def.run(ctx, new Args(parsed, def.shape, ctx.currentLibrary));
+  def.run(ctx, new Args(parsed, def.shape, ctx.currentLibrary, (n, dot) => ctx.system.isSystemName(n, dot)));
 }
 
 const text = (a: Args) => a.text('TEXT', '');
@@ -186,7 +186,12 @@ define(
     if (!/^[A-Z0-9]{2}$/.test(type))
       throw commandError('CPD0084', `Value '${type}' for parameter TYPE not a valid value.`);
     const data = a.text('ENTDTA', '*BLANK');
-    c.system.userEntry(c.job, j, type, data === '*BLANK' ? encodeText(' ', 37) : encodeText(data, 37));
+    c.system.userEntry(
+      c.job,
+      j,
+      type,
+      data === '*BLANK' ? encodeText(' ', c.system.ccsid) : encodeText(data, c.system.ccsid),
+    );
   },
 );
 
@@ -244,7 +249,7 @@ define(
     const srcMember = a.text('SRCMBR', '*FILE');
     const dds = parseDds(
       sourceText(c, src.library, src.name, srcMember === '*FILE' ? name : srcMember),
-      Number(a.text('CCSID', '37')) || 37,
+      Number(a.text('CCSID', String(c.system.ccsid))) || c.system.ccsid,
     );
     c.system.addFile(
       c.job,
@@ -338,7 +343,7 @@ define(
       const ccsid = file.columns.find((col) => 'ccsid' in col.type)?.type;
       const dds = parseDds(
         sourceText(c, src.library, src.name, srcMember === '*FILE' ? name : srcMember),
-        ccsid && 'ccsid' in ccsid ? ccsid.ccsid : 37,
+        ccsid && 'ccsid' in ccsid ? ccsid.ccsid : c.system.ccsid,
       );
       if (dds.keys.join() !== (file.key?.columns ?? []).join())
         throw cpf('CPF7304', name, library, 'the new source changes the key fields');

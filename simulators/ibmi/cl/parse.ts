@@ -1,6 +1,8 @@
 // CL command strings as QCMDEXC takes them: `CMD KWD(value) KWD(v1 v2) KWD((a b) (c d))`, values
-// in positional order before the first keyword, quoted strings keeping their case, names upper-cased.
+// in positional order before the first keyword, quoted strings keeping their case, names upper-cased
+// (a–z only: the national characters of a name stay as they are, shared/names.ts).
 import { IbmiError } from '../../../lib/ibmi/connection';
+import { ibmiFold } from '../../../shared/names';
 
 export type ClValue = { text: string; quoted: boolean } | ClValue[];
 
@@ -59,7 +61,7 @@ function value(r: Reader): ClValue {
   }
   const start = r.i;
   while (r.i < r.s.length && !/[\s()']/.test(r.s[r.i] ?? '')) r.i++;
-  return { text: r.s.slice(start, r.i).toUpperCase(), quoted: false };
+  return { text: ibmiFold(r.s.slice(start, r.i)), quoted: false };
 }
 
 export function parseCommand(text: string): ClCommand {

@@ -36,13 +36,13 @@ export function alterTable(ctx: QueryContext, tokens: Token[]): void {
   const action = tokens[at]?.value.toUpperCase();
   at++;
   if (isWord(tokens[at], 'COLUMN')) at++;
-  const column = shortName(nameOf(tokens[at]), 'column name');
+  const column = shortName(ctx, nameOf(tokens[at]), 'column name');
   const rest = tokens.slice(at + 1);
   const columns = [...file.columns];
   const index = columns.findIndex((c) => c.name === column);
   if (action === 'ADD') {
     if (index >= 0) throw sqlError(-612, column);
-    const spec = columnSpec(column, columnType(rest, 37));
+    const spec = columnSpec(column, columnType(rest, ctx.system.ccsid));
     // Db2 for i: a NOT NULL column added to a table needs a default for the rows already there.
     if (!spec.nullable && !spec.hasDefault) throw sqlError(-407, column);
     columns.push(spec);
@@ -57,7 +57,7 @@ export function alterTable(ctx: QueryContext, tokens: Token[]): void {
       throw sqlError(-104, rest[0]?.text ?? '<END-OF-STATEMENT>', 'SET DATA TYPE');
     const { type, sqlType, length, scale } = columnType(
       rest.slice(3),
-      'ccsid' in old.type ? old.type.ccsid : 37,
+      'ccsid' in old.type ? old.type.ccsid : ctx.system.ccsid,
     );
     const changed: ColumnSpec = { ...old, type, sqlType, length, scale };
     if (!widens(old, changed)) throw sqlError(-190, column);

@@ -8,12 +8,13 @@ import { sqlError } from '../system/messages';
 import { closing, isOp, isWord, nameOf, splitCommas, type Token } from './lexer';
 import type { QueryContext } from './translate';
 
-const SQL_NAME = /^[A-Z$#@][A-Z0-9_$#@]{0,9}$/;
-
-export function shortName(name: string | undefined, what: string): string {
+/**
+ * A name as the sandbox keeps it: the SQL name and the system name equal, so within 10 characters;
+ * `$`, `#` and `@` as the system's CCSID shows them (SimulatedIbmi.nameCharacters).
+ */
+export function shortName(ctx: QueryContext, name: string | undefined, what: string): string {
   if (!name) throw sqlError(-104, '<END-OF-STATEMENT>', what);
-  // The sandbox keeps the SQL name and the system name equal, so names stay within 10 characters.
-  if (!SQL_NAME.test(name)) throw sqlError(-104, name, `a ${what} of at most 10 characters`);
+  if (!ctx.system.isSystemName(name)) throw sqlError(-104, name, `a ${what} of at most 10 characters`);
   return name;
 }
 
@@ -25,11 +26,11 @@ export function readName(
   const first = nameOf(tokens[at]);
   if (isOp(tokens[at + 1], '.'))
     return {
-      schema: shortName(first, 'schema'),
-      name: shortName(nameOf(tokens[at + 2]), 'name'),
+      schema: shortName(ctx, first, 'schema'),
+      name: shortName(ctx, nameOf(tokens[at + 2]), 'name'),
       next: at + 3,
     };
-  return { schema: ctx.schema, name: shortName(first, 'name'), next: at + 1 };
+  return { schema: ctx.schema, name: shortName(ctx, first, 'name'), next: at + 1 };
 }
 
 export function columnType(
@@ -250,7 +251,7 @@ export function createTable(ctx: QueryContext, tokens: Token[]): void {
     let p = part;
     let constraintName: string | undefined;
     if (isWord(p[0], 'CONSTRAINT')) {
-      constraintName = shortName(nameOf(p[1]), 'constraint name');
+      constraintName = shortName(ctx, nameOf(p[1]), 'constraint name');
       p = p.slice(2);
     }
     if (isWord(p[0], 'PRIMARY', 'UNIQUE')) {
@@ -268,8 +269,8 @@ export function createTable(ctx: QueryContext, tokens: Token[]): void {
         };
       continue;
     }
-    const column = shortName(nameOf(p[0]), 'column name');
-    const { type, sqlType, length, scale, rest } = columnType(p.slice(1), 37);
+    const column = shortName(ctx, nameOf(p[0]), 'column name');
+    const { type, sqlType, length, scale, rest } = columnType(p.slice(1), ctx.system.ccsid);
     const primary = rest.some((t, k) => isWord(t, 'PRIMARY') && isWord(rest[k + 1], 'KEY'));
     const spec = columnSpec(column, { type, sqlType, length, scale, rest });
     columns.push({ ...spec, nullable: spec.nullable && !primary });

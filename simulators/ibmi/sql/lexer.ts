@@ -1,6 +1,10 @@
 // Db2 for i SQL tokens: ordinary identifiers fold to upper case, "delimited" ones keep theirs,
 // strings in single quotes (X'…' for hex), `?` parameter markers.
+import { IBMI_NATIONAL_CHARACTERS, ibmiFold } from '../../../shared/names';
 import { sqlError } from '../system/messages';
+
+// $ # @ as any CCSID shows them: which of them a name may hold is the system's rule (shortName).
+const WORD = new RegExp(`^[A-Za-z_${IBMI_NATIONAL_CHARACTERS}][A-Za-z0-9_${IBMI_NATIONAL_CHARACTERS}]*`, 'u');
 
 export type TokenKind = 'word' | 'quoted' | 'string' | 'hex' | 'number' | 'param' | 'op' | 'space';
 
@@ -58,14 +62,16 @@ export function lex(sql: string): Token[] {
       push('quoted', value, j);
     } else if ((m = /^(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)/.exec(rest)))
       push('number', m[0] ?? '', i + (m[0] ?? '').length);
-    else if ((m = /^[A-Za-z_$#@][A-Za-z0-9_$#@]*/.exec(rest)))
-      push('word', (m[0] ?? '').toUpperCase(), i + (m[0] ?? '').length);
+    else if ((m = WORD.exec(rest))) push('word', ibmiFold(m[0] ?? ''), i + (m[0] ?? '').length);
     else if (c === '?') push('param', '?', i + 1);
     else if ((m = /^(\|\||<>|<=|>=|!=|¬=)/.exec(rest))) push('op', m[0] ?? '', i + (m[0] ?? '').length);
     else push('op', c, i + 1);
   }
   return out;
 }
+
+/** Whether a name is written as an ordinary identifier would be (then shown upper-cased). */
+export const isOrdinaryIdentifier = (name: string): boolean => WORD.exec(name)?.[0] === name;
 
 export const solid = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'space');
 export const isWord = (t: Token | undefined, ...words: string[]) =>

@@ -4,6 +4,8 @@ import type { IbmiRow, IbmiValue } from '../../../lib/ibmi/connection';
 import type { SqlValue } from '../system/files';
 import type Database from 'better-sqlite3';
 import { sqlError } from '../system/messages';
+import { ibmiFold } from '../../../shared/names';
+import { isOrdinaryIdentifier } from './lexer';
 
 function decimal(v: number | bigint, scale: number): string {
   if (typeof v === 'bigint') return scale > 0 ? `${v}.${'0'.repeat(scale)}` : String(v);
@@ -50,9 +52,7 @@ export function runQuery(db: Database.Database, sql: string, bound: readonly Sql
     .columns()
     .map((c, i) => ({
       // Db2 names a result column that is not a column or an AS name by its position: 00001, 00002 …
-      name: /^[A-Za-z_$#@][A-Za-z0-9_$#@]*$/.test(c.name)
-        ? c.name.toUpperCase()
-        : String(i + 1).padStart(5, '0'),
+      name: isOrdinaryIdentifier(c.name) ? ibmiFold(c.name) : String(i + 1).padStart(5, '0'),
       convert: converterFor(c.type),
       index: i,
       // The member table's own record number column is the simulation's, never the file's: * leaves it out.

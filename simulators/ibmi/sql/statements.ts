@@ -70,8 +70,7 @@ function dispatch(ctx: StatementContext, tokens: Token[], params: ParamCursor): 
   }
   if (isWord(a, 'CREATE') && isWord(b, 'SCHEMA', 'COLLECTION')) {
     const name = nameOf(tokens[2]) ?? '';
-    if (!/^[A-Z$#@][A-Z0-9_$#@]{0,9}$/.test(name))
-      throw sqlError(-104, name, 'a schema name of at most 10 characters');
+    if (!ctx.system.isSystemName(name)) throw sqlError(-104, name, 'a schema name of at most 10 characters');
     // CREATE SCHEMA runs CRTLIB, CRTJRNRCV and CRTJRN for the user: it needs *USE to each command.
     for (const cmd of ['CRTLIB', 'CRTJRNRCV', 'CRTJRN'])
       try {

@@ -3,6 +3,7 @@
 // system's state and sends each operation to the part that does it (objects.ts, journaling.ts,
 // records.ts, access.ts); connections (session.ts) reach it through the IbmiConnection interface the
 // ODBC code implements.
+import { singleByteUnits } from '../../../lib/ibmi/ccsid';
 import { registerLength } from './length';
 import { registerBitData } from './bitData';
 import Database from 'better-sqlite3';
@@ -33,6 +34,11 @@ export interface SimulatedIbmiOptions {
   utcOffsetMinutes?: number;
   /** QDATFMT, QDATSEP and QTIMSEP, which every job takes: how CL date and time values are read. */
   jobDates?: JobDateSettings;
+  /**
+   * QCCSID, the CCSID every job runs in: which characters stand for $, # and @ in the names the
+   * catalog shows and the commands take (an EBCDIC single-byte CCSID; 37 unless given).
+   */
+  ccsid?: number;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -50,6 +56,10 @@ export class SimulatedIbmi implements SystemState {
   readonly systemName: string;
   readonly utcOffsetMinutes: number;
   readonly jobDates: JobDateSettings;
+  readonly ccsid: number;
+  /** $, # and @ (X'5B', X'7B', X'7C') as this system's CCSID shows them: £, # and @ under 285. */
+  readonly nameCharacters: string;
+  private readonly nameRule: RegExp;
   private readonly now: () => Date;
   private jobs = FIRST_JOB_NUMBER;
   private lastStamp = '';
@@ -60,6 +70,10 @@ export class SimulatedIbmi implements SystemState {
     this.now = options.now ?? (() => new Date());
     this.utcOffsetMinutes = options.utcOffsetMinutes ?? 0;
     this.jobDates = options.jobDates ?? US_JOB_DATES;
+    this.ccsid = options.ccsid ?? 37;
+    const units = singleByteUnits(this.ccsid);
+    this.nameCharacters = String.fromCharCode(...[0x5b, 0x7b, 0x7c].map((b) => units[b] ?? 0));
+    this.nameRule = new RegExp(`^[A-Z${this.nameCharacters}][A-Z0-9_${this.nameCharacters}.]{0,9}$`, 'u');
     registerLength(this.db);
     registerBitData(this.db);
     // Each system keeps its own copies: a test that disables a profile changes this system only.
@@ -74,6 +88,11 @@ export class SimulatedIbmi implements SystemState {
         text: '',
         schema: false,
       });
+  }
+
+  /** A system name: 1–10 characters, A–Z or $ # @ (as nameCharacters) first; `.` only where CL takes it. */
+  isSystemName(name: string, withDot = false): boolean {
+    return this.nameRule.test(name) && (withDot || !name.includes('.'));
   }
 
   close(): void {
