@@ -13,6 +13,7 @@ import type { Change, ChangeOrigin, Row } from '../source';
 import type { JournalPosition } from './position';
 import { compileImageDecoder, type ImageDecoder } from './imageDecoder';
 import { withColumnPolicies, type ValueForm } from './values';
+import { ibmiFold } from '../../../shared/names';
 
 export interface JournalEntryRow {
   sequence: number;
@@ -55,7 +56,7 @@ export function addedColumnClash(
   fields: readonly { name: string }[],
   added: { rrn: boolean; member: boolean },
 ): string | null {
-  const taken = (name: string) => fields.some((f) => f.name.toUpperCase() === name);
+  const taken = (name: string) => fields.some((f) => ibmiFold(f.name) === name);
   if (added.rrn && taken(RRN_COLUMN))
     return `has a field ${RRN_COLUMN}, the name of the column RRN identification adds for the record number: identify its rows by its primary key or a logical key instead`;
   if (added.member && taken(MEMBER_COLUMN))

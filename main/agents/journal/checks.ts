@@ -18,6 +18,7 @@ import { ccsidOverridesCheck } from './ccsidOverrides';
 import { forcedLayout } from './forcedCcsid';
 import { heartbeatCheck, permissionChecks, type Privileges } from './permissions';
 import type { SyncLibrary } from './syncLibrary';
+import { ibmiFold } from '../../../shared/names';
 
 /** source-agents.md's suggested profile, property by property, as QSYS2.USER_INFO shows it. */
 const SUGGESTED: {
@@ -107,8 +108,8 @@ function journalingChecks(entities: readonly Entity[], objects: ObjectState[]): 
   const fixes: string[] = [];
   const detected: string[] = [];
   for (const e of entities) {
-    const lib = e.source.schema.toUpperCase();
-    const file = e.source.table.toUpperCase();
+    const lib = ibmiFold(e.source.schema);
+    const file = ibmiFold(e.source.table);
     const o = fileOf(objects, e.source);
     if (!o) {
       problems.push(`${lib}/${file} does not exist, or the user cannot see it.`);
@@ -285,7 +286,7 @@ export async function journalChecks(
   /** With the heartbeat on, its entries' data (heartbeatTag): its authority is checked too. */
   heartbeatTag?: string,
 ): Promise<CheckResult[]> {
-  const user = credentials.username.toUpperCase();
+  const user = ibmiFold(credentials.username);
   const [profile] = await c.query(
     'SELECT STATUS, PASSWORD_EXPIRATION_INTERVAL, USER_CLASS_NAME, SPECIAL_AUTHORITIES, GROUP_PROFILE_NAME, LIMIT_CAPABILITIES ' +
       'FROM QSYS2.USER_INFO WHERE AUTHORIZATION_NAME = ?',
@@ -303,7 +304,7 @@ export async function journalChecks(
         'OBJECT_MANAGEMENT, OBJECT_EXISTENCE, DATA_READ, DATA_ADD, DATA_UPDATE, DATA_DELETE, DATA_EXECUTE ' +
         "FROM QSYS2.OBJECT_PRIVILEGES WHERE (OBJECT_TYPE IN ('*LIB', '*CMD') AND SYSTEM_OBJECT_SCHEMA = 'QSYS') " +
         `OR SYSTEM_OBJECT_SCHEMA IN (${[...sourceLibraries, ...journalLibraries, sync.library].map(() => '?').join(', ')})`,
-      [...sourceLibraries, ...journalLibraries, sync.library].map((l) => l.toUpperCase()),
+      [...sourceLibraries, ...journalLibraries, sync.library].map((l) => ibmiFold(l)),
     ),
   };
   const checkpointExists = objects.some((o) => o.library === sync.library && o.name === sync.table);

@@ -11,6 +11,7 @@ import { openOdbcIbmi } from '../drivers/ibmi/odbc';
 import { inProcessIbmiAt } from '../../../lib/ibmi/inProcess';
 import { redactSecret } from '../../platform/redact';
 import { AgentConnectionError } from '../connectionError';
+import { ibmiFold } from '../../../shared/names';
 
 export { AgentConnectionError };
 
@@ -47,19 +48,19 @@ function explainSignOn(error: unknown, c: JournalHostCredentials): AgentConnecti
   switch (id) {
     case 'CPF2204':
       return new AgentConnectionError(
-        `IBM i has no user profile ${c.username.toUpperCase()} (CPF2204).`,
+        `IBM i has no user profile ${ibmiFold(c.username)} (CPF2204).`,
         'Check username, or create the profile (CRTUSRPRF) as source-agents.md suggests.',
         'login',
       );
     case 'CPF22E2':
       return new AgentConnectionError(
-        `IBM i refused the password of ${c.username.toUpperCase()} (CPF22E2).`,
+        `IBM i refused the password of ${ibmiFold(c.username)} (CPF22E2).`,
         'Check the password; repeated failures disable the profile (QMAXSIGN).',
         'login',
       );
     case 'CPF22E3':
       return new AgentConnectionError(
-        `The user profile ${c.username.toUpperCase()} is disabled (CPF22E3).`,
+        `The user profile ${ibmiFold(c.username)} is disabled (CPF22E3).`,
         clName(c.username)
           ? `Enable it: CHGUSRPRF USRPRF(${clName(c.username)}) STATUS(*ENABLED).`
           : 'A security officer enables it (CHGUSRPRF … STATUS(*ENABLED)).',

@@ -7,6 +7,7 @@ import { BINARY_CCSID, ccsidKind } from '../../../lib/ibmi/ccsid';
 import { sqlTypeName, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { Entity } from '../../../shared/controlApi';
 import type { FileLayout } from './layout';
+import { ibmiFold } from '../../../shared/names';
 
 export type ForceCcsid = NonNullable<Entity['forceCcsid']>;
 
@@ -89,9 +90,7 @@ const made = new WeakMap<FileLayout, { key: string; forced: FileLayout }>();
 function withForced(layout: FileLayout, force: ForceCcsid, table: string): FileLayout {
   const perColumn = typeof force === 'number' ? null : force;
   if (perColumn) {
-    const unknown = Object.keys(perColumn).filter(
-      (c) => !layout.fields.some((f) => f.name === c.toUpperCase()),
-    );
+    const unknown = Object.keys(perColumn).filter((c) => !layout.fields.some((f) => f.name === ibmiFold(c)));
     if (unknown.length)
       throw new Error(
         `${table} forceCcsid names columns the file does not have: ${unknown.join(', ')} (it has ${layout.fields.map((f) => f.name).join(', ')}).`,
@@ -99,7 +98,7 @@ function withForced(layout: FileLayout, force: ForceCcsid, table: string): FileL
   }
   const chosen = (f: FieldDef): number | undefined =>
     perColumn
-      ? Object.entries(perColumn).find(([c]) => c.toUpperCase() === f.name)?.[1]
+      ? Object.entries(perColumn).find(([c]) => ibmiFold(c) === f.name)?.[1]
       : coveredByTable(f.type)
         ? (force as number)
         : undefined;

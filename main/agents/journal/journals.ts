@@ -5,6 +5,7 @@ import { IBMI_NAME } from '../../../shared/config/fields';
 import { ibmiName, type IbmiConnection, cellText as text } from '../../../lib/ibmi/connection';
 import { tableKey, type TableRef } from '../source';
 import type { JournalName } from './reader';
+import { ibmiFold } from '../../../shared/names';
 
 export interface ObjectState {
   library: string;
@@ -22,7 +23,7 @@ export const hasSystemNames = (ref: TableRef): boolean =>
 /** The entity's file among the objects found, by its system names. */
 export const fileOf = (objects: readonly ObjectState[], ref: TableRef): ObjectState | undefined =>
   objects.find(
-    (o) => o.type === '*FILE' && o.library === ref.schema.toUpperCase() && o.name === ref.table.toUpperCase(),
+    (o) => o.type === '*FILE' && o.library === ibmiFold(ref.schema) && o.name === ibmiFold(ref.table),
   );
 
 /** The files and journals (and, with `withLibraries`, nothing more) in the libraries, one query. */

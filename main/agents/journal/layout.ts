@@ -14,6 +14,7 @@ import { BINARY_CCSID, ccsidKind } from '../../../lib/ibmi/ccsid';
 import { fieldLength, sqlTypeName, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { Entity } from '../../../shared/controlApi';
 import { tableKey, type ColumnShape, type TableRef } from '../source';
+import { ibmiFold } from '../../../shared/names';
 
 export interface FileLayout {
   /** As the entity writes it; `library` and `file` are its system names. */
@@ -204,7 +205,7 @@ export const unsupportedColumns = (layout: FileLayout): string[] =>
 
 /** The columns of a logical key the file does not have (names compare upper-cased), as given. */
 export const unknownColumns = (layout: FileLayout, columns: readonly string[]): string[] =>
-  columns.filter((col) => !layout.fields.some((f) => f.name === col.toUpperCase()));
+  columns.filter((col) => !layout.fields.some((f) => f.name === ibmiFold(col)));
 
 /** Primary keys of the files, from SYSCST and SYSKEYCST: one query for all of them. */
 export async function primaryKeys(
@@ -374,12 +375,12 @@ export function rowIdentity(
   const id = chosen ?? { kind: 'primaryKey' as const };
   if (id.kind === 'rrn') return 'rrn';
   if (id.kind === 'logicalKey') {
-    const unknown = unknownColumns(layout, id.columns).map((c) => c.toUpperCase());
+    const unknown = unknownColumns(layout, id.columns).map((c) => ibmiFold(c));
     if (unknown.length > 0)
       throw new UnkeyedFile(
         `The logical key of ${tableKey(layout.ref)} names columns it does not have: ${unknown.join(', ')}; choose its key again in the pipeline's Tables`,
       );
-    return id.columns.map((c) => c.toUpperCase());
+    return id.columns.map((c) => ibmiFold(c));
   }
   if (layout.primaryKey.length === 0)
     throw new UnkeyedFile(

@@ -7,6 +7,7 @@ import { clName, type IbmiRow, cellText as text } from '../../../lib/ibmi/connec
 import { fileOf, hasSystemNames, type ObjectState } from './journals';
 import { heartbeatCommand, heartbeatGrant } from './heartbeat';
 import type { SyncLibrary } from './syncLibrary';
+import { ibmiFold } from '../../../shared/names';
 
 export interface Privileges {
   user: string;
@@ -119,10 +120,10 @@ export function permissionChecks(
   const own = (what: string) => `${lib} does not exist yet; the agent will own ${what}.`;
   const tables = entities.filter((e) => hasSystemNames(e.source));
   const sourceNeeds = tables.flatMap((e) => {
-    const l = e.source.schema.toUpperCase();
+    const l = ibmiFold(e.source.schema);
     return [
       library(l, ['*EXECUTE']),
-      { library: l, name: e.source.table.toUpperCase(), type: '*FILE', rights: ['*OBJOPR', '*READ'] },
+      { library: l, name: ibmiFold(e.source.table), type: '*FILE', rights: ['*OBJOPR', '*READ'] },
     ];
   });
   const journals = journalsNeeded(tables, objects, USE);

@@ -90,7 +90,7 @@ export const journalPlugin: AgentPlugin<JournalHostCredentials, JournalConfigura
     names: journalSourceNames,
     openReader: (agent, { entities }) => openSource(agent, entities),
     openAdmin: async (agent, entities) =>
-      admin(await openSource(agent, entities), agent.hostCredentials.username.toUpperCase()),
+      admin(await openSource(agent, entities), ibmiFold(agent.hostCredentials.username)),
     connected: (agent) => signedOn(agent.hostCredentials.username, agent.hostCredentials.host),
     // A library is the first part of a table's name: the system has one database.
     origin: ({ hostCredentials: c }) => ({ connector: 'ibmi', server: c.host, database: null }),

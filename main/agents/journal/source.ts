@@ -58,6 +58,7 @@ import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
 import { classifyIbmiError } from './errors';
 import { journalBacklog, ReadingRate, receiversNeeded } from './backlog';
+import { ibmiFold } from '../../../shared/names';
 
 export interface JournalSourceOptions {
   credentials: JournalHostCredentials;
@@ -139,7 +140,7 @@ export class JournalSource implements SourceAgent {
 
   /** The user profile the agent signs on as, as IBM i names it. */
   private get profile(): string {
-    return this.o.credentials.username.toUpperCase();
+    return ibmiFold(this.o.credentials.username);
   }
 
   private entity(ref: TableRef): Entity | undefined {
