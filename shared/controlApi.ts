@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { agentTypeSchema } from './agents';
 import { IBMI_NAME } from './config/fields';
 import { SCHEMA_CHANGE_CHOICES } from './agents/common';
+import { TEXT_ORDER_CHOICES } from './agents/journal';
 import {
   columnShapingSchema,
   rowFilterSchema,
@@ -94,6 +95,9 @@ export type InvalidValue = z.infer<typeof invalidValueSchema>;
 export const ccsidSchema = z.number().int().min(1).max(65534);
 /** One CCSID for a file's CHAR and VARCHAR columns, or a CCSID per column (docs/journal-agent.md). */
 export const forceCcsidSchema = z.union([ccsidSchema, z.record(sqlName, ccsidSchema)]);
+const textOrderChoice = z.enum(TEXT_ORDER_CHOICES);
+/** One text order for a file's 420 and 424 columns, or one per column. */
+export const textOrderSchema = z.union([textOrderChoice, z.record(sqlName, textOrderChoice)]);
 
 export const entitySchema = z.strictObject({
   source: z.strictObject({ schema: sqlName, table: sqlName }),
@@ -121,6 +125,11 @@ export const entitySchema = z.strictObject({
    * a CCSID per column. docs/journal-agent.md, "CCSID overrides".
    */
   forceCcsid: forceCcsidSchema.optional(),
+  /**
+   * Journal agent only: the order CCSID 420 and 424 text reaches the target in, over the textOrder
+   * setting: one for the file's columns, or one per column. docs/journal-agent.md, "Arabic and Hebrew".
+   */
+  textOrder: textOrderSchema.optional(),
   /** Per source column: a mask and a target name (docs/shaping.md). */
   columnShaping: z.record(sqlName, columnShapingSchema).optional(),
   /** Only the rows this holds true for reach the target (docs/shaping.md, "Row filters"). */

@@ -58,6 +58,11 @@ export interface FieldDef {
    * another (the CCSID in `type`): SQL would convert from the tag, so a copy reads the bytes.
    */
   taggedCcsid?: number;
+  /**
+   * Text in a visual-order CCSID (420, 424) the agent reads into logical order, as IBM's Toolbox does
+   * (bidi.ts); a copy reads the bytes, so no driver's own layout transform meets them.
+   */
+  logicalOrder?: true;
 }
 
 /** A field's value: text for char, dates (yyyy-mm-dd), times (hh:mm:ss) and decimals; bigint for binary. */

@@ -29,6 +29,8 @@ export const TIME_FORMATS = ['hms', 'usa', 'iso', 'eur', 'jis'] as const;
 export const INVALID_DECIMAL_CHOICES = ['keep-row-aside', 'null', 'zero'] as const;
 export const INVALID_DATE_CHOICES = ['keep-row-aside', 'null', 'earliest'] as const;
 export const INVALID_TEXT_CHOICES = ['keep-row-aside', 'null', 'replace'] as const;
+/** How Arabic (420) and Hebrew (424) text reaches the target (docs/journal-agent.md, "Arabic and Hebrew"). */
+export const TEXT_ORDER_CHOICES = ['logical', 'stored'] as const;
 export const BLOCK_SIZES = [0, 8, 16, 32, 64, 128, 256, 512] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 export type TimeFormat = (typeof TIME_FORMATS)[number];
@@ -225,6 +227,17 @@ export const journalConfiguration = section({
         'Each replacement is counted; a character is never lost without a word.',
       values: INVALID_TEXT_CHOICES,
       default: 'keep-row-aside',
+    }),
+    textOrder: choice({
+      label: 'Arabic and Hebrew text order',
+      help:
+        'CCSID 420 (Arabic) and 424 (Hebrew) text is stored in visual order, as a 5250 screen shows it. ' +
+        '"logical": the target gets it as IBM\'s Toolbox for Java reads it, in logical (Unicode) order with ' +
+        '420\'s shaped letters read as letters; "stored": the characters in the order the bytes hold them. ' +
+        "An entity's textOrder decides per table or per column over this.",
+      values: TEXT_ORDER_CHOICES,
+      default: 'logical',
+      group: advanced,
     }),
     startAt: optionalPatternText({
       label: 'Start at',

@@ -20,6 +20,7 @@ export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): 
   invalidDecimals: 'keep-row-aside',
   invalidDates: 'keep-row-aside',
   invalidText: 'keep-row-aside',
+  textOrder: 'logical',
   snapshotMode: 'initial',
   snapshotChunkRows: 10_000,
   droppedColumns: 'keep',

@@ -124,11 +124,13 @@ export const changeTrackingPlugin: AgentPlugin<ChangeTrackingHostCredentials, Ch
         list.map((e) => `${e.source.schema}.${e.source.table}`).join(', ');
       const keyless = entities.filter((e) => e.rowIdentification.kind !== 'primaryKey');
       // IBM i's settings mean nothing to SQL Server: refused rather than ignored, so none is believed in force.
-      const ibmiOnly = entities.filter((e) => e.members !== undefined || e.forceCcsid !== undefined);
+      const ibmiOnly = entities.filter(
+        (e) => e.members !== undefined || e.forceCcsid !== undefined || e.textOrder !== undefined,
+      );
       if (keyless.length)
         return `The change-tracking agent identifies rows by primary key only: ${named(keyless)} ask for another row identification.`;
       if (ibmiOnly.length)
-        return `members and forceCcsid are settings of the journal agent (IBM i): SQL Server tables have no members, and their text is read by each column's collation. Remove them from ${named(ibmiOnly)}.`;
+        return `members, forceCcsid and textOrder are settings of the journal agent (IBM i): SQL Server tables have no members, and their text is read by each column's collation, in the order it is stored. Remove them from ${named(ibmiOnly)}.`;
       return null;
     },
   },

@@ -12,7 +12,7 @@ import {
 } from '../../../lib/ibmi/ccsid';
 import { decodeField, fieldSpan, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { Row, RowValue } from '../source';
-import { formValue, isTextField, replacementOf, type ValueForm } from './values';
+import { formValue, inOrder, isTextField, replacementOf, type ValueForm } from './values';
 import { daysInMonth } from '../../../shared/calendar';
 
 type Reader = (image: Uint8Array, at: number) => RowValue;
@@ -49,7 +49,9 @@ export function compileImageDecoder(fields: readonly FieldDef[], form: ValueForm
     offsets.push(length);
     const span = fieldSpan(f.type, length);
     const general = slowReader(f, span, form);
-    readers.push(fastReader(f.type, form, general) ?? general);
+    const fast = fastReader(f.type, form, general);
+    // Visual-order text is read in logical order after the fast path's decode (values.ts, inOrder).
+    readers.push(fast && f.logicalOrder ? inLogicalOrder(f, fast) : (fast ?? general));
     length += span;
   }
   const count = names.length;
@@ -89,6 +91,13 @@ export function compileImageDecoder(fields: readonly FieldDef[], form: ValueForm
     },
   };
 }
+
+const inLogicalOrder =
+  (f: FieldDef, read: Reader): Reader =>
+  (image, at) => {
+    const v = read(image, at);
+    return typeof v === 'string' ? inOrder(f, v) : v;
+  };
 
 /** The general path: the field's value as decodeRecord reads it, put in the agent's form. */
 const slowReader =

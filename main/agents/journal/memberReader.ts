@@ -20,7 +20,7 @@ import type { Row, RowValue, SnapshotChunk } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
 import { labelOf } from '../../../shared/config/parse';
-import { formValue, replacementOf, type ValueForm } from './values';
+import { formValue, inOrder, replacementOf, type ValueForm } from './values';
 import { journalConfiguration } from '../../../shared/agents/journal';
 
 /** A member alias's name: M and nine characters of a hash of the member's qualified name (IBM i names are 10). */
@@ -94,9 +94,9 @@ export function fieldRead(f: FieldDef): string {
     return `CAST(T.${qi(f.name)} AS DECIMAL(${binaryDigits[t.bytes]}, ${t.scale}))`;
   // A CCSID an entity forced over a wrong tag: the bytes as stored (a cast to bit data converts
   // nothing), decoded by the agent. A field tagged 65535 is bytes to SQL already.
+  // Visual-order text likewise: the agent reorders the bytes as stored, whatever a driver would do.
   if (
-    f.taggedCcsid !== undefined &&
-    f.taggedCcsid !== BINARY_CCSID &&
+    ((f.taggedCcsid !== undefined && f.taggedCcsid !== BINARY_CCSID) || f.logicalOrder) &&
     (t.kind === 'char' || t.kind === 'varchar')
   )
     return `CAST(T.${qi(f.name)} AS ${t.kind === 'char' ? 'CHAR' : 'VARCHAR'}(${t.length}) FOR BIT DATA)`;
@@ -152,7 +152,7 @@ function rowOf(
       if (!(error instanceof RangeError) || !(value instanceof Uint8Array) || !('ccsid' in f.type))
         throw error;
       const ccsid = f.type.ccsid;
-      const replacement = replacementOf(f, form, () => decodeText(value, ccsid));
+      const replacement = replacementOf(f, form, () => inOrder(f, decodeText(value, ccsid)));
       row[f.name] = replacement ? replacement.value : null;
       if (replacement) outcome.replaced++;
       else (unread ??= []).push({ field: f.name, error: error.message, bytes: value });

@@ -53,6 +53,7 @@ import {
 import { SyncLibrary } from './syncLibrary';
 import { heartbeatTag, JournalHeartbeat } from './heartbeat';
 import { forcedLayout } from './forcedCcsid';
+import { orderedLayout } from './textOrder';
 import { invalidValuesProblem, timezoneMinutes, withColumnPolicies, type ValueForm } from './values';
 import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
@@ -166,7 +167,18 @@ export class JournalSource implements SourceAgent {
       if (!l && !existing)
         throw new Error(`${tableKey(t)} does not exist on the IBM i, or the user cannot see it.`);
       // The file's tags as read, the entity's forced CCSIDs over them (read again at each call).
-      return l ? [forcedLayout(l, this.entity(t)?.forceCcsid, tableKey(t))] : [];
+      // Then Arabic and Hebrew text marked for logical order, by the setting and the entity's own.
+      const e = this.entity(t);
+      return l
+        ? [
+            orderedLayout(
+              forcedLayout(l, e?.forceCcsid, tableKey(t)),
+              this.o.configuration.textOrder,
+              e?.textOrder,
+              tableKey(t),
+            ),
+          ]
+        : [];
     });
     // An entity's decode policy per column is checked against the file's own fields before anything is read.
     for (const l of layouts) {

@@ -4,6 +4,7 @@
 // `yyyy-mm-dd hh:mm:ss.ffffff` — in the system's local time, or in UTC when useDatabaseTimezone is on.
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../../../lib/ibmi/dateTime';
 import { canonicalDecimal } from '../../../lib/ibmi/decimal';
+import { visualToLogical } from '../../../lib/ibmi/bidi';
 import { decodeTextExact } from '../../../lib/ibmi/ccsid';
 import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
 import type { IbmiValue } from '../../../lib/ibmi/connection';
@@ -175,6 +176,10 @@ export const withColumnPolicies = (
   form: ValueForm,
   columns: Readonly<Record<string, InvalidValue>> | undefined,
 ): ValueForm => (columns && form.invalid ? { ...form, invalid: { ...form.invalid, columns } } : form);
+/** Text of a field read into logical order where it is marked so (textOrder.ts). */
+export const inOrder = (f: FieldDef, text: string): string =>
+  f.logicalOrder && 'ccsid' in f.type ? visualToLogical(text, f.type.ccsid) : text;
+
 /** A value in the agent's one form, from a record image or a SQL answer. */
 export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueForm): RowValue {
   if (v === null) return null;
@@ -183,7 +188,7 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
   if (typeof v === 'boolean') throw new RangeError(`${f.name} (${sqlTypeName(t)}) was given a boolean.`);
   // A field whose CCSID an entity forced arrives from SQL as its bytes: decoded here, exactly.
   if (v instanceof Uint8Array && (t.kind === 'char' || t.kind === 'varchar'))
-    return decodeTextExact(v, t.ccsid);
+    return inOrder(f, decodeTextExact(v, t.ccsid));
   if (v instanceof Uint8Array)
     return t.kind === 'hex' ||
       t.kind === 'varhex' ||
@@ -194,6 +199,7 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
   switch (t.kind) {
     case 'char':
     case 'varchar':
+      return inOrder(f, String(v));
     case 'graphic':
     case 'vargraphic':
       return String(v);

@@ -75,6 +75,7 @@ describe('defaults (decisions.md)', () => {
       invalidDecimals: 'keep-row-aside',
       invalidDates: 'keep-row-aside',
       invalidText: 'keep-row-aside',
+      textOrder: 'logical',
       heartbeatSeconds: 0,
       snapshotMode: 'initial',
       snapshotChunkRows: 10_000,

@@ -1,5 +1,5 @@
 // Settings an entity holds that SQL Server cannot honour are refused at Start, never ignored: a DBA
-// who copied an IBM i entity's members or forceCcsid would otherwise believe them in force.
+// who copied an IBM i entity's members, forceCcsid or textOrder would otherwise believe them in force.
 import { describe, expect, it } from 'vitest';
 import { changeTrackingPlugin } from '../../../../main/agents/changeTracking/plugin';
 import type { Entity } from '../../../../shared/controlApi';
@@ -19,9 +19,10 @@ describe('the change-tracking agent refuses', () => {
         entity('Customers'),
         entity('Orders', { forceCcsid: 273 }),
         entity('Items', { members: ['A'] }),
+        entity('Notes', { textOrder: 'stored' }),
       ]),
     ).toBe(
-      "members and forceCcsid are settings of the journal agent (IBM i): SQL Server tables have no members, and their text is read by each column's collation. Remove them from dbo.Orders, dbo.Items.",
+      "members, forceCcsid and textOrder are settings of the journal agent (IBM i): SQL Server tables have no members, and their text is read by each column's collation, in the order it is stored. Remove them from dbo.Orders, dbo.Items, dbo.Notes.",
     );
   });
 

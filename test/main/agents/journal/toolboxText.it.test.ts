@@ -1,6 +1,7 @@
 // Text only IBM's current tables hold — Cyrillic and Greek in Japanese 930 and GRAPHIC 300, Hangul
 // beyond KS X 1001 in 933, Hanzi beyond GB 2312 in 935, the euro and the sheqel in Hebrew 424,
-// Simplified Chinese in 1388 and its GRAPHIC 4933 — from the simulated IBM i into SQLite, PostgreSQL
+// Simplified Chinese in 1388 and its GRAPHIC 4933, Arabic 420 and Hebrew 424 stored in visual order —
+// from the simulated IBM i into SQLite, PostgreSQL
 // and JetStream: one row copied, one through the journal's record images. What each target must hold
 // is what IBM's Toolbox for Java reads from those bytes (test/fixtures/toolbox/samples.json).
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -29,24 +30,36 @@ interface ToolboxSample {
   ccsid: number;
   text: string;
   read: string;
+  /** The characters in the order the bytes hold them: 420 and 424 keep visual order. */
+  stored: string;
 }
 const samples = JSON.parse(readFileSync('test/fixtures/toolbox/samples.json', 'utf8')) as ToolboxSample[];
-const sample = (ccsid: number, starts: string): string => {
+const sample = (ccsid: number, starts: string): ToolboxSample => {
   const s = samples.find((x) => x.ccsid === ccsid && x.text.startsWith(starts));
   if (!s) throw new Error(`no Toolbox sample for ${ccsid} starting ${starts}`);
-  return s.read;
+  return s;
 };
+// What the column holds (the simulated IBM i keeps text as stored), and what the target must get.
+const held = (s: ToolboxSample) => [s.stored, s.read] as const;
 
-// Column, its type and CCSID, and the Toolbox's reading of the text it is given.
+// Column, its type and CCSID, the text it holds and the Toolbox's reading of it. HS and AS keep the
+// stored (visual) order by the entity's textOrder.
 const COLUMNS = [
-  ['JA', 'VARCHAR(60) CCSID 930', sample(930, 'Привет')],
-  ['KO', 'VARCHAR(60) CCSID 933', sample(933, '똠')],
-  ['ZH', 'VARCHAR(60) CCSID 935', sample(935, '朱')],
-  ['HE', 'VARCHAR(30) CCSID 424', sample(424, 'מחיר')],
-  ['CN', 'VARCHAR(60) CCSID 1388', sample(1388, '北京')],
-  ['JG', 'VARGRAPHIC(20) CCSID 300', sample(300, 'Привет')],
-  ['CG', 'VARGRAPHIC(20) CCSID 4933', sample(4933, '北京')],
+  ['JA', 'VARCHAR(60) CCSID 930', ...held(sample(930, 'Привет'))],
+  ['KO', 'VARCHAR(60) CCSID 933', ...held(sample(933, '똠'))],
+  ['ZH', 'VARCHAR(60) CCSID 935', ...held(sample(935, '朱'))],
+  ['HE', 'VARCHAR(30) CCSID 424', ...held(sample(424, 'מחיר'))],
+  ['HW', 'CHAR(16) CCSID 424', ...held(sample(424, 'שלום,'))],
+  ['AR', 'VARCHAR(30) CCSID 420', ...held(sample(420, 'السلام'))],
+  ['AD', 'VARCHAR(30) CCSID 420', ...held(sample(420, 'مرحبا'))],
+  ['HS', 'VARCHAR(30) CCSID 424', sample(424, 'מחיר').stored, sample(424, 'מחיר').stored],
+  ['AS', 'VARCHAR(30) CCSID 420', sample(420, 'السلام').stored, sample(420, 'السلام').stored],
+  ['CN', 'VARCHAR(60) CCSID 1388', ...held(sample(1388, '北京'))],
+  ['JG', 'VARGRAPHIC(20) CCSID 300', ...held(sample(300, 'Привет'))],
+  ['CG', 'VARGRAPHIC(20) CCSID 4933', ...held(sample(4933, '北京'))],
 ] as const;
+// A CHAR field is padded with blanks: at the visual right, which is the logical end.
+const expected = (c: (typeof COLUMNS)[number]) => (c[0] === 'HW' ? c[3].padEnd(16, ' ') : c[3]);
 const SERVERS = natsServers();
 const streams: string[] = [];
 
@@ -69,7 +82,7 @@ afterAll(async () => {
 const insert = (id: number) =>
   admin.query(`INSERT INTO MODERN.ZEICHEN VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`, [
     id,
-    ...COLUMNS.map(([, , text]) => text),
+    ...COLUMNS.map(([, , stored]) => stored),
   ]);
 
 describe.each(['SQLite', 'PostgreSQL', 'JetStream'] as const)(
@@ -122,7 +135,7 @@ describe.each(['SQLite', 'PostgreSQL', 'JetStream'] as const)(
       await drop?.();
     });
 
-    it('copies one row and streams another, each character as IBM’s client reads it', async () => {
+    it('copies one row and streams another, each character as IBM’s client reads it, Arabic and Hebrew in logical order', async () => {
       const events: RunnerEvent[] = [];
       const run = () =>
         new PipelineRunner({
@@ -132,7 +145,12 @@ describe.each(['SQLite', 'PostgreSQL', 'JetStream'] as const)(
               configuration: journalConfiguration(),
               pipelineId: pipeline,
               agentId: 'src',
-              entities: [journalEntity({ schema: 'MODERN', table: 'ZEICHEN' })],
+              entities: [
+                journalEntity(
+                  { schema: 'MODERN', table: 'ZEICHEN' },
+                  { textOrder: { HS: 'stored', AS: 'stored' } },
+                ),
+              ],
             }),
           openTarget: target,
           entities: [{ source: { schema: 'MODERN', table: 'ZEICHEN' }, target: { table: 'zeichen' } }],
@@ -149,7 +167,7 @@ describe.each(['SQLite', 'PostgreSQL', 'JetStream'] as const)(
           ['failed', 'rows-refused', 'values-replaced', 'table-suspended'].includes(e.kind),
         ),
       ).toEqual([]);
-      const texts = COLUMNS.map(([, , text]) => text);
+      const texts = COLUMNS.map(expected);
       const mine = (await rows()).filter((r) => r[0] === id || r[0] === id + 1);
       expect(mine).toEqual([
         [id, ...texts],
