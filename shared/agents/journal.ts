@@ -11,6 +11,7 @@ import {
   text,
 } from '../config/fields';
 import { section } from '../config/section';
+import { parseUserCharacters, USER_CHARACTERS_PATTERN, USER_CHARACTERS_RULE } from '../config/userCharacters';
 import { IBMI_NATIONAL_CHARACTERS } from '../config/ibmiNames';
 import {
   connectionName,
@@ -237,6 +238,19 @@ export const journalConfiguration = section({
         "An entity's textOrder decides per table or per column over this.",
       values: TEXT_ORDER_CHOICES,
       default: 'logical',
+      group: advanced,
+    }),
+    userCharacters: optionalPatternText({
+      label: 'User-defined characters',
+      help:
+        "The shop's own table for the user-defined area of its double-byte CCSIDs (gaiji, made with IBM's " +
+        'character generator): each code and the Unicode character it stands for, such as 6941=U+20BB7. ' +
+        "Left out, or for a code the table does not name, the agent reads such a code as IBM's Toolbox " +
+        'does, as a private-use character (6941 is U+E000 in the Japanese CCSIDs).',
+      max: 20_000,
+      pattern: USER_CHARACTERS_PATTERN,
+      patternRule: USER_CHARACTERS_RULE,
+      holds: (v) => parseUserCharacters(v) !== null,
       group: advanced,
     }),
     startAt: optionalPatternText({

@@ -69,9 +69,18 @@ export function patternText(
 }
 
 /** Text matching `pattern`, or left out (its meaning then said in `help`). */
-export function optionalPatternText(o: Described & { max: number; pattern: RegExp; patternRule: string }) {
-  const { pattern, patternRule, ...meta } = o;
-  return describe(z.string().min(1).max(o.max).regex(pattern).optional(), {
+export function optionalPatternText(
+  o: Described & {
+    max: number;
+    pattern: RegExp;
+    patternRule: string;
+    /** What the pattern cannot say (no entry twice); `patternRule` says it in words. */
+    holds?: (value: string) => boolean;
+  },
+) {
+  const { pattern, patternRule, holds, ...meta } = o;
+  const matching = z.string().min(1).max(o.max).regex(pattern);
+  return describe((holds ? matching.refine(holds) : matching).optional(), {
     kind: 'text',
     rule: `${patternRule}, or left out`,
     required: false,

@@ -54,6 +54,8 @@ import { SyncLibrary } from './syncLibrary';
 import { heartbeatTag, JournalHeartbeat } from './heartbeat';
 import { forcedLayout } from './forcedCcsid';
 import { orderedLayout } from './textOrder';
+import { userCharacters } from './userCharacters';
+import { parseUserCharacters } from '../../../shared/config/userCharacters';
 import { invalidValuesProblem, timezoneMinutes, withColumnPolicies, type ValueForm } from './values';
 import { detectJournals, refuseSyncJournal } from './journals';
 import { anyJournalDeletesReceivers, minimisedJournals, receiversAtRisk } from './journalAttributes';
@@ -110,6 +112,7 @@ export class JournalSource implements SourceAgent {
         dates: o.configuration.invalidDates,
         text: o.configuration.invalidText,
       },
+      userCharacters: userCharacters(parseUserCharacters(o.configuration.userCharacters ?? '')),
     };
     this.sync = new SyncLibrary(c, o.credentials, `${o.pipelineId}/${o.agentId}`);
     this.members = new MemberReader(c, () => this.sync.ready());

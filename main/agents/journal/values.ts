@@ -5,6 +5,7 @@
 import { parseDate, parseTime, type DateFormat, type TimeFormat } from '../../../lib/ibmi/dateTime';
 import { canonicalDecimal } from '../../../lib/ibmi/decimal';
 import { visualToLogical } from '../../../lib/ibmi/bidi';
+import type { UserCharacters } from './userCharacters';
 import { decodeTextExact } from '../../../lib/ibmi/ccsid';
 import { decodeDecfloat, encodeDecfloat } from '../../../lib/ibmi/decfloat';
 import type { IbmiValue } from '../../../lib/ibmi/connection';
@@ -34,6 +35,8 @@ export interface ValueForm {
     text?: InvalidText;
     columns?: Readonly<Record<string, InvalidValue>>;
   };
+  /** The source's table of user-defined characters, where it names any (userCharacters.ts). */
+  userCharacters?: UserCharacters | null;
 }
 
 export type InvalidDecimals = (typeof INVALID_DECIMAL_CHOICES)[number];
@@ -176,6 +179,9 @@ export const withColumnPolicies = (
   form: ValueForm,
   columns: Readonly<Record<string, InvalidValue>> | undefined,
 ): ValueForm => (columns && form.invalid ? { ...form, invalid: { ...form.invalid, columns } } : form);
+const shopCharacters = (form: ValueForm, ccsid: number, text: string): string =>
+  form.userCharacters ? form.userCharacters(text, ccsid) : text;
+
 /** Text of a field read into logical order where it is marked so (textOrder.ts). */
 export const inOrder = (f: FieldDef, text: string): string =>
   f.logicalOrder && 'ccsid' in f.type ? visualToLogical(text, f.type.ccsid) : text;
@@ -188,7 +194,7 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
   if (typeof v === 'boolean') throw new RangeError(`${f.name} (${sqlTypeName(t)}) was given a boolean.`);
   // A field whose CCSID an entity forced arrives from SQL as its bytes: decoded here, exactly.
   if (v instanceof Uint8Array && (t.kind === 'char' || t.kind === 'varchar'))
-    return inOrder(f, decodeTextExact(v, t.ccsid));
+    return shopCharacters(form, t.ccsid, inOrder(f, decodeTextExact(v, t.ccsid)));
   if (v instanceof Uint8Array)
     return t.kind === 'hex' ||
       t.kind === 'varhex' ||
@@ -199,10 +205,10 @@ export function formValue(f: FieldDef, v: FieldValue | IbmiValue, form: ValueFor
   switch (t.kind) {
     case 'char':
     case 'varchar':
-      return inOrder(f, String(v));
+      return shopCharacters(form, t.ccsid, inOrder(f, String(v)));
     case 'graphic':
     case 'vargraphic':
-      return String(v);
+      return shopCharacters(form, t.ccsid, String(v));
     case 'packed':
     case 'zoned':
       return canonicalDecimal(v, t.scale);
