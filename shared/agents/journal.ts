@@ -235,7 +235,7 @@ export const journalConfiguration = section({
         'CCSID 420 (Arabic) and 424 (Hebrew) text is stored in visual order, as a 5250 screen shows it. ' +
         '"logical": the target gets it as IBM\'s Toolbox for Java reads it, in logical (Unicode) order with ' +
         '420\'s shaped letters read as letters; "stored": the characters in the order the bytes hold them. ' +
-        "An entity's textOrder decides per table or per column over this.",
+        'A table may say otherwise, for its file or per column (docs/journal-agent.md, "Arabic and Hebrew").',
       values: TEXT_ORDER_CHOICES,
       default: 'logical',
       group: advanced,

@@ -25,6 +25,8 @@ describe('form values', () => {
       invalidDecimals: 'keep-row-aside',
       invalidDates: 'keep-row-aside',
       invalidText: 'keep-row-aside',
+      textOrder: 'logical',
+      userCharacters: '',
       provenanceJob: '',
       provenanceJobUser: '',
       provenanceJobNumber: '',
