@@ -117,6 +117,7 @@ describe('the spec PUTs', () => {
         invalidDecimals: 'keep-row-aside',
         invalidDates: 'keep-row-aside',
         invalidText: 'keep-row-aside',
+        textOrder: 'logical',
         heartbeatSeconds: 0,
         snapshotMode: 'initial',
         snapshotChunkRows: 10_000,
