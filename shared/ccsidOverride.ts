@@ -50,3 +50,17 @@ export function forcedCcsidText(force: ForceCcsid | null | undefined): string | 
   const columns = Object.entries(force).map(([column, ccsid]) => `${column} as CCSID ${ccsid}`);
   return `Text: read over the file's tags, ${columns.join(', ')}.`;
 }
+
+type TextOrder = NonNullable<Entity['textOrder']>;
+const orderWords = {
+  logical: 'in logical order',
+  stored: 'in the order the bytes hold them (visual)',
+} as const;
+
+/** How Arabic and Hebrew text reaches the target where the entity says; null when the source's setting decides. */
+export function textOrderText(order: TextOrder | null | undefined): string | null {
+  if (order === undefined || order === null) return null;
+  if (typeof order === 'string') return `Arabic and Hebrew text (CCSID 420, 424): ${orderWords[order]}.`;
+  const columns = Object.entries(order).map(([column, o]) => `${column} ${orderWords[o]}`);
+  return `Arabic and Hebrew text (CCSID 420, 424): ${columns.join(', ')}; other columns as the source says.`;
+}

@@ -272,6 +272,8 @@ export const tableColumnsSchema = z.object({
   mode: z.string().nullable(),
   /** The CCSID the entity forces over the file's tags (journal agent); null when the tags are read. */
   forceCcsid: forceCcsidSchema.nullable(),
+  /** The order the entity's 420 and 424 text reaches the target in, over the source's; null when the source's. */
+  textOrder: textOrderSchema.nullable(),
   /** Why the entity's shaping does not fit the table (it is held at Start); null when it fits. */
   shapingProblem: z.string().nullable(),
   /**

@@ -117,6 +117,7 @@ export const columnOperations: Pick<Operations, 'describeTableColumns'> = {
         skipsDeletes: entity.skipOperations?.includes('delete') ?? false,
         mode: entity.tableMode && entity.tableMode.kind !== 'live' ? tableModeText(entity.tableMode) : null,
         forceCcsid: entity.forceCcsid ?? null,
+        textOrder: entity.textOrder ?? null,
         shapingProblem: problem,
         sample,
       });

@@ -1,7 +1,7 @@
 // A CCSID override as a DBA types it in the picker: one CCSID, or COLUMN=CCSID pairs; anything else
 // refused with the text and the rule, and shown back as it was typed once saved.
 import { describe, expect, it } from 'vitest';
-import { forceCcsidInput, forcedCcsidText, parseForceCcsid } from '../../shared/ccsidOverride';
+import { forceCcsidInput, forcedCcsidText, parseForceCcsid, textOrderText } from '../../shared/ccsidOverride';
 
 describe('a typed CCSID override', () => {
   it.each([
@@ -34,5 +34,17 @@ describe('a typed CCSID override', () => {
     );
     expect(forcedCcsidText({ NAME: 273 })).toBe("Text: read over the file's tags, NAME as CCSID 273.");
     expect(forcedCcsidText(null)).toBeNull();
+  });
+});
+
+describe('a text order in words', () => {
+  it('says the order per file or per column, and nothing where the source decides', () => {
+    expect(textOrderText('stored')).toBe(
+      'Arabic and Hebrew text (CCSID 420, 424): in the order the bytes hold them (visual).',
+    );
+    expect(textOrderText({ NOTE: 'stored', NAME: 'logical' })).toBe(
+      'Arabic and Hebrew text (CCSID 420, 424): NOTE in the order the bytes hold them (visual), NAME in logical order; other columns as the source says.',
+    );
+    expect(textOrderText(null)).toBeNull();
   });
 });

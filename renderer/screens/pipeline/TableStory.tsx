@@ -6,7 +6,7 @@ import { useFocusOn } from '../../ui/useFocusOn';
 import { useEffect, useState } from 'react';
 import type { ColumnsAnswer } from '../../../shared/controlApi';
 import { count, dateTime } from '../../../shared/format';
-import { forcedCcsidText } from '../../../shared/ccsidOverride';
+import { forcedCcsidText, textOrderText } from '../../../shared/ccsidOverride';
 import { tableStory, type StoryLine } from '../../../shared/tableStory';
 import { useStore } from '../../store';
 import { address, failure, patch } from '../../store/pipelinePage';
@@ -218,6 +218,7 @@ export function TableStory({ table }: { table: string }) {
             {described.mode ? ` Mode: ${described.mode}.` : ''}
           </p>
           {described.forceCcsid !== null && <p>{forcedCcsidText(described.forceCcsid)}</p>}
+          {described.textOrder !== null && <p>{textOrderText(described.textOrder)}</p>}
           {described.shapingProblem && (
             <p role="alert" className="problem">
               The shaping does not fit the table, so it is held at Start: {described.shapingProblem}
