@@ -9,7 +9,7 @@ import { sqlIdentifier as qi, type IbmiValue } from '../../../lib/ibmi/connectio
 import { keyCursor, tableKey, type Change, type RowValue } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
 import type { FileLayout } from './layout';
-import type { MemberReader } from './memberReader';
+import { keyParam, keySql, type MemberReader } from './memberReader';
 import { formValue, type ValueForm } from './values';
 
 /** Keys per statement: one parameter per key column each, well inside a statement's limits. */
@@ -39,7 +39,8 @@ export async function withLobValues(
   for (const [member, list] of byMember) {
     const [from] = await members.tables(layout, [member]);
     // Every item named by position (K0…, L0…): no field's name can shadow another's value.
-    const keyExpr = identify === 'rrn' ? ['RRN(T)'] : identify.map((k) => `T.${qi(k)}`);
+    // A key column the copy reads as bytes (a forced CCSID, visual-order text) is matched as its bytes.
+    const keyExpr = identify === 'rrn' ? ['RRN(T)'] : identify.map((k, i) => keySql(keyFields[i], k));
     const select = `SELECT ${keyExpr.map((e, i) => `${e} AS ${qi(`K${i}`)}`).join(', ')}, ${lobs.map((f, i) => `T.${qi(f.name)} AS ${qi(`L${i}`)}`).join(', ')} FROM ${from} T WHERE `;
     for (let at = 0; at < list.length; at += KEYS_PER_READ) {
       const chunk = list.slice(at, at + KEYS_PER_READ);
@@ -47,7 +48,11 @@ export async function withLobValues(
         keyExpr.length === 1
           ? `${keyExpr[0]} IN (${chunk.map(() => '?').join(', ')})`
           : chunk.map(() => `(${keyExpr.map((e) => `${e} = ?`).join(' AND ')})`).join(' OR ');
-      const params = chunk.flatMap((c) => keyNames.map((k) => bindable(c.key[k] ?? null)));
+      const params = chunk.flatMap((c) =>
+        keyNames.map((k, i) =>
+          identify === 'rrn' ? bindable(c.key[k] ?? null) : keyParam(keyFields[i], c.key[k] ?? null),
+        ),
+      );
       for (const r of await members.c.query(`${select}${where} WITH CS`, params)) {
         const key = keyNames.map((k, i) => {
           const f = keyFields[i];

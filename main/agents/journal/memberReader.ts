@@ -14,7 +14,8 @@ import {
   type IbmiRow,
   type IbmiValue,
 } from '../../../lib/ibmi/connection';
-import { BINARY_CCSID, decodeText } from '../../../lib/ibmi/ccsid';
+import { logicalToVisual } from '../../../lib/ibmi/bidi';
+import { BINARY_CCSID, decodeText, encodeText, padding } from '../../../lib/ibmi/ccsid';
 import { binaryDigits, type FieldDef } from '../../../lib/ibmi/recordImage';
 import type { Row, RowValue, SnapshotChunk } from '../source';
 import { MEMBER_COLUMN, RRN_COLUMN } from './assemble';
@@ -95,12 +96,34 @@ export function fieldRead(f: FieldDef): string {
   // A CCSID an entity forced over a wrong tag: the bytes as stored (a cast to bit data converts
   // nothing), decoded by the agent. A field tagged 65535 is bytes to SQL already.
   // Visual-order text likewise: the agent reorders the bytes as stored, whatever a driver would do.
-  if (
-    ((f.taggedCcsid !== undefined && f.taggedCcsid !== BINARY_CCSID) || f.logicalOrder) &&
-    (t.kind === 'char' || t.kind === 'varchar')
-  )
+  if (readAsBytes(f) && (t.kind === 'char' || t.kind === 'varchar'))
     return `CAST(T.${qi(f.name)} AS ${t.kind === 'char' ? 'CHAR' : 'VARCHAR'}(${t.length}) FOR BIT DATA)`;
   return `T.${qi(f.name)}`;
+}
+
+/** Whether the copy reads the field as its bytes (fieldRead): a forced CCSID, or visual-order text. */
+const readAsBytes = (f: FieldDef) =>
+  ((f.taggedCcsid !== undefined && f.taggedCcsid !== BINARY_CCSID) || f.logicalOrder === true) &&
+  (f.type.kind === 'char' || f.type.kind === 'varchar');
+
+/**
+ * A key column as SQL matches it by value. A field read as its bytes is matched as its bytes, and the
+ * value is bound as the source stores it (keyParam): SQL compares what the file holds, not what the
+ * agent read it as.
+ */
+export const keySql = (f: FieldDef | undefined, name: string): string =>
+  f && readAsBytes(f) ? fieldRead(f) : `T.${qi(name)}`;
+
+/** A key value to bind against keySql: text of a field read as bytes written back in its CCSID, in
+ * visual order where it is read in logical order, blank-padded to a CHAR's length. */
+export function keyParam(f: FieldDef | undefined, v: RowValue): IbmiValue {
+  const t = f?.type;
+  if (!f || !t || !readAsBytes(f) || typeof v !== 'string' || !('ccsid' in t)) return bindableKey(v);
+  const bytes = encodeText(f.logicalOrder ? logicalToVisual(v, t.ccsid) : v, t.ccsid);
+  const pad = padding(t.ccsid)[0] as number;
+  return t.kind === 'char' && bytes.length < t.length
+    ? Buffer.concat([bytes, Buffer.alloc(t.length - bytes.length, pad)])
+    : Buffer.from(bytes);
 }
 
 /** A field in the select list, named by its position. */
@@ -199,15 +222,25 @@ export async function readMemberRows(
   for (const [index, from] of sources.entries()) {
     const member = read[index] ?? '';
     const mine = several ? keys.filter((k) => k[MEMBER_COLUMN] === member) : keys;
+    const keyFields = identify === 'rrn' ? [] : identify.map((k) => layout.fields.find((f) => f.name === k));
     for (let at = 0; at < mine.length; at += 200) {
       const slice = mine.slice(at, at + 200);
+      const matches = slice.map((k) =>
+        identify === 'rrn'
+          ? []
+          : identify.map((c, i) => ({
+              sql: keySql(keyFields[i], c),
+              param: keyParam(keyFields[i], k[c] ?? null),
+            })),
+      );
       const where =
         identify === 'rrn'
           ? `RRN(T) IN (${slice.map(() => '?').join(', ')})`
-          : slice.map(() => `(${identify.map((k) => `T.${qi(k)} = ?`).join(' AND ')})`).join(' OR ');
-      const params = slice.flatMap((k) =>
-        identify === 'rrn' ? [Number(k[RRN_COLUMN])] : identify.map((c) => bindableKey(k[c] ?? null)),
-      );
+          : matches.map((m) => `(${m.map((x) => `${x.sql} = ?`).join(' AND ')})`).join(' OR ');
+      const params =
+        identify === 'rrn'
+          ? slice.map((k) => Number(k[RRN_COLUMN]))
+          : matches.flatMap((m) => m.map((x) => x.param));
       const page = await members.c.query(
         `SELECT ${selectList(layout)} FROM ${from} T WHERE ${where} WITH CS`,
         params,

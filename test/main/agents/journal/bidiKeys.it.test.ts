@@ -1,0 +1,99 @@
+// Keys in Arabic and Hebrew: a file whose primary key is a VARCHAR CCSID 424 and a CHAR CCSID 420 column,
+// held in visual order as IBM i stores them, with a CLOB beside (whose value the agent reads by key).
+// The pipeline copies one row and journals another into SQLite, the CLOB found by key; the re-reads
+// verify makes by key find every row. The agent matches such a key by the bytes the file holds (the
+// logical text written back in visual order), since SQL compares what is stored, not what is read.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logicalToVisual } from '../../../../lib/ibmi/bidi';
+import type { IbmiConnection } from '../../../../lib/ibmi/connection';
+import { openJournalSource } from '../../../../main/agents/journal/source';
+import { SqliteTarget } from '../../../../main/agents/sqlite/target';
+import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
+import type { RunnerEvent } from '../../../../main/runner/events';
+import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
+import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
+import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
+
+const TABLE = { schema: 'BIDI', table: 'KEYS' };
+// Logical text as a DBA reads it; the file holds it as a Toolbox client writes it (visual, shaped).
+const ROWS = [
+  { he: 'שלום עולם', ar: 'سلام', note: 'first' },
+  // Numbers first: a line that opens right to left and ends in a number reads back number first.
+  { he: '100 מחיר', ar: '12 محمد', note: 'second' },
+];
+const stored = (r: (typeof ROWS)[number]) => [logicalToVisual(r.he, 424), logicalToVisual(r.ar, 420), r.note];
+
+let sandbox: SandboxIbmi;
+let admin: IbmiConnection;
+beforeAll(async () => {
+  sandbox = await startSandboxIbmi({ seed: true });
+  admin = await sandbox.connect({ ...SEED_ADMIN });
+  await admin.query('CREATE SCHEMA BIDI');
+  await admin.query(
+    'CREATE TABLE BIDI.KEYS (HE VARCHAR(20) CCSID 424 NOT NULL, AR CHAR(12) CCSID 420 NOT NULL, NOTE CLOB(1K), PRIMARY KEY (HE, AR))',
+  );
+});
+afterAll(async () => {
+  await admin?.close();
+  await sandbox?.close();
+});
+
+describe('Arabic and Hebrew keys', () => {
+  it('copy, journal (the CLOB read by key) and re-read by key all find the rows', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-bidikeys-')), 'replica.sqlite');
+    const options = {
+      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'BIDISYNC' }),
+      configuration: journalConfiguration(),
+      pipelineId: 'bidikeys',
+      agentId: 'src',
+      entities: [journalEntity(TABLE)],
+    };
+    const events: RunnerEvent[] = [];
+    const run = () =>
+      new PipelineRunner({
+        openSource: () => openJournalSource(options),
+        openTarget: async () => new SqliteTarget(path, 'bidikeys'),
+        entities: [{ source: TABLE, target: { table: 'keys' } }],
+        onEvent: (e) => events.push(e),
+        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+      }).runUntilCaughtUp();
+    const insert = (r: (typeof ROWS)[number]) =>
+      admin.query('INSERT INTO BIDI.KEYS VALUES (?, ?, ?)', stored(r));
+    await insert(ROWS[0] as (typeof ROWS)[number]);
+    await run();
+    await insert(ROWS[1] as (typeof ROWS)[number]);
+    await run();
+    expect(events.filter((e) => ['failed', 'rows-refused', 'table-suspended'].includes(e.kind))).toEqual([]);
+    const db = new Database(path, { readonly: true });
+    try {
+      // CHAR(12) keeps its blanks, at the logical end.
+      expect(db.prepare('SELECT "HE", "AR", "NOTE" FROM "keys" ORDER BY "NOTE"').raw().all()).toEqual(
+        ROWS.map((r) => [r.he, r.ar.padEnd(12, ' '), r.note]),
+      );
+    } finally {
+      db.close();
+    }
+
+    const source = await openJournalSource(options);
+    try {
+      const again = await source.readRows(
+        TABLE,
+        ROWS.map((r) => ({ HE: r.he, AR: r.ar.padEnd(12, ' ') })),
+      );
+      expect(again.map((r) => [r.HE, r.AR, r.NOTE]).sort()).toEqual(
+        ROWS.map((r) => [r.he, r.ar.padEnd(12, ' '), r.note]).sort(),
+      );
+      // A key in stored order is another key: nothing found.
+      const first = ROWS[0] as (typeof ROWS)[number];
+      expect(
+        await source.readRows(TABLE, [{ HE: logicalToVisual(first.he, 424), AR: first.ar.padEnd(12, ' ') }]),
+      ).toEqual([]);
+    } finally {
+      await source.close();
+    }
+  });
+});
