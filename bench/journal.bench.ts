@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assemble, type JournalEntryRow, type TableReading } from '../main/agents/journal/assemble';
+import { logicalToVisual } from '../lib/ibmi/bidi';
 import { encodeRecord } from '../lib/ibmi/recordEncode';
 import type { FieldDef } from '../lib/ibmi/recordImage';
 import { PipelineRunner } from '../main/runner/pipelineRunner';
@@ -141,6 +142,50 @@ function decodeFigures(): Figure[] {
     { name: 'journal.outfileRows', value: outfile, unit: 'rows/s/core' },
     { name: 'journal.decode', value: decode, unit: 'entries/s/core' },
     { name: 'journal.assemble', value: assembled, unit: 'entries/s/core' },
+    ...bidiDecodeFigures(),
+  ];
+}
+
+// Hebrew and Arabic as stored, in visual order, that the agent reads in logical order (bidi.ts).
+const BIDI_FIELDS: FieldDef[] = [
+  { name: 'ID', type: { kind: 'binary', bytes: 4, scale: 0 } },
+  { name: 'HE', type: { kind: 'varchar', length: 40, ccsid: 424 }, logicalOrder: true },
+  { name: 'AR', type: { kind: 'char', length: 30, ccsid: 420 }, logicalOrder: true },
+];
+const BIDI_TEXTS = [
+  ['שלום עולם 123', 'السلام عليكم'],
+  ['רחוב הרצל 12, תל אביב', 'شارع الملك فهد'],
+  ['קוד ABC-123 נשלח', 'محمد 123'],
+] as const;
+
+/**
+ * Records with a 424 and a 420 field decoded in logical order, against the same records read in the
+ * order the bytes hold them (the anchor, same run): what the reordering and unshaping cost.
+ */
+function bidiDecodeFigures(): Figure[] {
+  const images = Array.from({ length: DECODED }, (_, i) => {
+    const [he, ar] = BIDI_TEXTS[i % BIDI_TEXTS.length] as readonly [string, string];
+    return encodeRecord(BIDI_FIELDS, {
+      ID: BigInt(i),
+      HE: logicalToVisual(he, 424),
+      AR: logicalToVisual(ar, 420),
+    });
+  });
+  const form = { dateFormat: 'iso' as const, timeFormat: 'iso' as const, utcOffsetMinutes: null };
+  const stored = BIDI_FIELDS.map(({ logicalOrder: _, ...f }) => f);
+  let sink = 0;
+  const rate = (fields: readonly FieldDef[]) => {
+    const decoder = compileImageDecoder(fields, form);
+    return bestRate(DECODED, () => {
+      for (const r of images) sink += String(decoder.decode(r.image, r.nullIndicators).HE).length;
+    });
+  };
+  const logical = rate(BIDI_FIELDS);
+  const anchor = rate(stored);
+  if (sink === 0) throw new Error('nothing was decoded');
+  return [
+    { name: 'journal.decode.bidi', value: logical, unit: 'entries/s/core' },
+    { name: 'journal.decode.bidi.ratio', value: ratio(logical, anchor), unit: 'of stored order' },
   ];
 }
 

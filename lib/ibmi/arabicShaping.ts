@@ -108,27 +108,29 @@ const joinsBackward = (c: number) =>
  * the logically first ligatures first; with no blank left it stays the ligature, as the Toolbox leaves it.
  */
 export function unshapeArabic(visual: string): string {
+  if (!PRESENTATION_FORM.test(visual)) return visual;
   let blanks = 0;
   while (visual.charCodeAt(blanks) === 0x20) blanks++;
   let ligatures = 0;
   for (let i = 0; i < visual.length; i++) if (ALEF_OF_LIGATURE.has(visual.charCodeAt(i))) ligatures++;
   const used = Math.min(blanks, ligatures);
-  let left = used;
-  const out: string[] = [];
-  // From the visual right: the logical start. The blanks used are the first `used` characters.
-  for (let i = visual.length - 1; i >= used; i--) {
+  // The visual right is the logical start: the rightmost `used` ligatures take the first `used` blanks.
+  let keep = ligatures - used;
+  let out = '';
+  for (let i = used; i < visual.length; i++) {
     const c = visual.charCodeAt(i);
     const alef = ALEF_OF_LIGATURE.get(c);
-    if (alef !== undefined && left > 0) {
+    if (alef !== undefined && keep-- <= 0) {
       // Visual order: the alef left of the lam.
-      out.push(String.fromCharCode(LAM), String.fromCharCode(alef));
-      left--;
+      out += String.fromCharCode(alef, LAM);
       continue;
     }
-    out.push(String.fromCharCode(LETTER_OF_FORM.get(c) ?? c));
+    out += String.fromCharCode(LETTER_OF_FORM.get(c) ?? c);
   }
-  return out.reverse().join('');
+  return out;
 }
+
+const PRESENTATION_FORM = /[\ufe70-\ufeff]/;
 
 /** The form of a letter that joins on the given sides, or the nearest one 420 holds. */
 function formOf(letter: number, before: boolean, after: boolean): number {
@@ -216,6 +218,9 @@ export const nominalDigits = (text: string): string =>
  * tail byte), and the shadda 420 holds as a form (a letter, in the reordering) as the mark.
  */
 export const readAs420 = (logical: string): string =>
-  nominalDigits(logical)
-    .replace(/\u200b/g, ' ')
-    .replace(/\ufe7d/g, '\u0651');
+  READ_AS_420.test(logical)
+    ? nominalDigits(logical)
+        .replace(/\u200b/g, ' ')
+        .replace(/\ufe7d/g, '\u0651')
+    : logical;
+const READ_AS_420 = /[\u0660-\u0669\u200b\ufe7d]/;

@@ -10,7 +10,7 @@ import { nominalDigits, readAs420, shapeArabic, unshapeArabic } from './arabicSh
 /** The CCSIDs whose text is stored in visual order. */
 export const VISUAL_CCSIDS: ReadonlySet<number> = new Set([420, 424]);
 
-type BidiClass = 'L' | 'R' | 'AL' | 'EN' | 'ES' | 'ET' | 'AN' | 'CS' | 'NSM' | 'BN' | 'B' | 'S' | 'WS' | 'ON';
+type BidiClass = 'L' | 'R' | 'AL' | 'EN' | 'ES' | 'ET' | 'AN' | 'CS' | 'NSM' | 'B' | 'S' | 'WS' | 'ON';
 
 const ET = new Set('#$%\u00a2\u00a3\u00a4\u00a5\u00b0\u00b1\u20aa\u20ac');
 // The Toolbox's engine predates some of today's classes: it reads the Arabic comma as an Arabic letter,
@@ -40,115 +40,169 @@ function classOf(c: number): BidiClass {
   return 'ON';
 }
 
-const MIRROR: Readonly<Record<string, string>> = {
-  '(': ')',
-  ')': '(',
-  '<': '>',
-  '>': '<',
-  '[': ']',
-  ']': '[',
-  '{': '}',
-  '}': '{',
-  '«': '»',
-  '»': '«',
+// Classes as small numbers, read from a table made once: reading a row's text must not allocate per character.
+const L = 0,
+  R = 1,
+  AL = 2,
+  EN = 3,
+  ES = 4,
+  ET_ = 5,
+  AN = 6,
+  CS_ = 7,
+  NSM = 8,
+  B = 9,
+  S = 10,
+  WS = 11,
+  ON = 12;
+const CODE: Readonly<Record<BidiClass, number>> = {
+  L,
+  R,
+  AL,
+  EN,
+  ES,
+  ET: ET_,
+  AN,
+  CS: CS_,
+  NSM,
+  B,
+  S,
+  WS,
+  ON,
 };
+const CLASSES = new Uint8Array(0x10000);
+for (let c = 0; c < 0x10000; c++) CLASSES[c] = CODE[classOf(c)];
 
-const isStrongOrNumber = (t: BidiClass) => t === 'L' || t === 'R' || t === 'EN' || t === 'AN';
+const MIRROR = new Map<number, number>(
+  ['()', ')(', '<>', '><', '[]', '][', '{}', '}{', '«»', '»«'].map((p) => [p.charCodeAt(0), p.charCodeAt(1)]),
+);
+
+const isStrongOrNumber = (t: number) => t === L || t === R || t === EN || t === AN;
 /** N1's reading of a strong type: numbers count as right to left. */
-const direction = (t: BidiClass): 'L' | 'R' => (t === 'L' ? 'L' : 'R');
+const direction = (t: number) => (t === L ? L : R);
 
-/** Each character's level in a left-to-right paragraph (rules W1–W7, N1–N2, I1, L1). */
-function levelsOf(units: string, visual: boolean): number[] {
-  const n = units.length;
-  const types: BidiClass[] = [];
-  for (let i = 0; i < n; i++) {
-    const type = classOf(units.charCodeAt(i));
-    // Stored visual text holds a mark as a glyph of its own, one of the letters of the run.
-    types.push(visual && type === 'NSM' ? 'AL' : type);
-  }
-  // BN is removed (X9): each takes its neighbour's type afterwards, level included.
-  const kept = types.map((t, i) => i).filter((i) => types[i] !== 'BN');
-  const t = kept.map((i) => types[i] as BidiClass);
-  const m = t.length;
-  // W1: a mark takes the type before it (sos is L).
-  for (let i = 0; i < m; i++) if (t[i] === 'NSM') t[i] = i === 0 ? 'L' : (t[i - 1] as BidiClass);
-  // W2, W3: European digits after Arabic letters are Arabic numbers; AL is R.
-  let strong: BidiClass = 'L';
+/**
+ * Each character's level in a left-to-right paragraph (rules W1–W7, N1–N2, I1, L1), or null when
+ * every one is 0 (no right-to-left letter or Arabic number: nothing moves).
+ */
+// Scratch space kept between calls, grown to the longest text seen: a row's text allocates nothing.
+let types = new Uint8Array(256);
+let originals = new Uint8Array(256);
+let units16 = new Uint16Array(256);
+function scratch(n: number): void {
+  if (types.length >= n) return;
+  const size = Math.max(n, types.length * 2);
+  types = new Uint8Array(size);
+  originals = new Uint8Array(size);
+  units16 = new Uint16Array(size);
+}
+
+function levelsOf(units: string, visual: boolean): Uint8Array | null {
+  const m = units.length;
+  scratch(m);
+  const t = types;
+  let anyRight = false;
   for (let i = 0; i < m; i++) {
-    const x = t[i] as BidiClass;
-    if (x === 'L' || x === 'R' || x === 'AL') strong = x;
-    else if (x === 'EN' && strong === 'AL') t[i] = 'AN';
+    let x = CLASSES[units.charCodeAt(i)] as number;
+    // Stored visual text holds a mark as a glyph of its own, one of the letters of the run.
+    if (visual && x === NSM) x = AL;
+    if (x === R || x === AL || x === AN) anyRight = true;
+    t[i] = x;
   }
-  for (let i = 0; i < m; i++) if (t[i] === 'AL') t[i] = 'R';
+  if (!anyRight) return null;
+  const original = originals;
+  original.set(t.subarray(0, m));
+  // W1: a mark takes the type before it (sos is L).
+  for (let i = 0; i < m; i++) if (t[i] === NSM) t[i] = i === 0 ? L : (t[i - 1] as number);
+  // W2, W3: European digits after Arabic letters are Arabic numbers; AL is R.
+  let strong = L;
+  for (let i = 0; i < m; i++) {
+    const x = t[i] as number;
+    if (x === L || x === R || x === AL) strong = x;
+    else if (x === EN && strong === AL) t[i] = AN;
+  }
+  for (let i = 0; i < m; i++) if (t[i] === AL) t[i] = R;
   // W4: one separator between two numbers of a type.
   for (let i = 1; i < m - 1; i++) {
-    const [a, x, b] = [t[i - 1], t[i], t[i + 1]];
-    if (x === 'ES' && a === 'EN' && b === 'EN') t[i] = 'EN';
-    else if (x === 'CS' && a === b && (a === 'EN' || a === 'AN')) t[i] = a;
+    const a = t[i - 1] as number;
+    const x = t[i] as number;
+    const b = t[i + 1] as number;
+    if (x === ES && a === EN && b === EN) t[i] = EN;
+    else if (x === CS_ && a === b && (a === EN || a === AN)) t[i] = a;
   }
   // W5: terminators next to European digits.
   for (let i = 0; i < m; i++) {
-    if (t[i] !== 'ET') continue;
+    if (t[i] !== ET_) continue;
     let j = i;
-    while (j < m && t[j] === 'ET') j++;
-    if ((i > 0 && t[i - 1] === 'EN') || (j < m && t[j] === 'EN')) t.fill('EN', i, j);
+    while (j < m && t[j] === ET_) j++;
+    if ((i > 0 && t[i - 1] === EN) || (j < m && t[j] === EN)) t.fill(EN, i, j);
     i = j - 1;
   }
   // W6, W7.
-  strong = 'L';
+  strong = L;
   for (let i = 0; i < m; i++) {
-    const x = t[i] as BidiClass;
-    if (x === 'ES' || x === 'ET' || x === 'CS') t[i] = 'ON';
-    else if (x === 'L' || x === 'R') strong = x;
-    else if (x === 'EN' && strong === 'L') t[i] = 'L';
+    const x = t[i] as number;
+    if (x === ES || x === ET_ || x === CS_) t[i] = ON;
+    else if (x === L || x === R) strong = x;
+    else if (x === EN && strong === L) t[i] = L;
   }
   // N1, N2: neutrals between two of one direction take it; others the paragraph's (L). sos, eos: L.
   for (let i = 0; i < m; i++) {
-    if (isStrongOrNumber(t[i] as BidiClass)) continue;
+    if (isStrongOrNumber(t[i] as number)) continue;
     let j = i;
-    while (j < m && !isStrongOrNumber(t[j] as BidiClass)) j++;
-    const before = i === 0 ? 'L' : direction(t[i - 1] as BidiClass);
-    const after = j === m ? 'L' : direction(t[j] as BidiClass);
-    t.fill(before === after ? before : 'L', i, j);
+    while (j < m && !isStrongOrNumber(t[j] as number)) j++;
+    const before = i === 0 ? L : direction(t[i - 1] as number);
+    const after = j === m ? L : direction(t[j] as number);
+    t.fill(before === after ? before : L, i, j);
     i = j - 1;
   }
   // I1, then L1: separators, and the white space before them and at the end, at the paragraph level.
-  const level = t.map((x) => (x === 'R' ? 1 : x === 'AN' || x === 'EN' ? 2 : 0));
+  const level = t;
+  for (let i = 0; i < m; i++) level[i] = t[i] === R ? 1 : t[i] === AN || t[i] === EN ? 2 : 0;
   let trailing = true;
   for (let i = m - 1; i >= 0; i--) {
-    const original = types[kept[i] as number] as BidiClass;
-    if (original === 'S' || original === 'B') {
+    const o = original[i] as number;
+    if (o === S || o === B) {
       level[i] = 0;
       trailing = true;
-    } else if (original === 'WS' && trailing) level[i] = 0;
+    } else if (o === WS && trailing) level[i] = 0;
     else trailing = false;
   }
-  const all = new Array<number>(n).fill(0);
-  kept.forEach((k, i) => (all[k] = level[i] as number));
-  for (let i = 0; i < n; i++) if (types[i] === 'BN') all[i] = i > 0 ? (all[i - 1] as number) : 0;
-  return all;
+  return level;
 }
 
 /** The characters in display order (L2) with mirrored glyphs at odd levels (L4). */
 function reorder(text: string, visual: boolean): string {
   const levels = levelsOf(text, visual);
-  const chars = text.split('').map((c, i) => ((levels[i] as number) % 2 === 1 ? (MIRROR[c] ?? c) : c));
-  const top = Math.max(0, ...levels);
+  if (!levels) return text;
+  const n = text.length;
+  const chars = units16;
+  let top = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const level = levels[i] as number;
+    chars[i] = level % 2 === 1 ? (MIRROR.get(c) ?? c) : c;
+    if (level > top) top = level;
+  }
   for (let level = top; level >= 1; level--) {
-    for (let i = 0; i < chars.length; i++) {
+    for (let i = 0; i < n; i++) {
       if ((levels[i] as number) < level) continue;
       let j = i;
-      while (j < chars.length && (levels[j] as number) >= level) j++;
-      reverseRange(chars, i, j);
-      reverseRange(levels, i, j);
+      while (j < n && (levels[j] as number) >= level) j++;
+      for (let a = i, b = j - 1; a < b; a++, b--) {
+        const c = chars[a] as number;
+        chars[a] = chars[b] as number;
+        chars[b] = c;
+        const l = levels[a] as number;
+        levels[a] = levels[b] as number;
+        levels[b] = l;
+      }
       i = j;
     }
   }
-  return chars.join('');
-}
-
-function reverseRange<T>(a: T[], from: number, to: number): void {
-  for (let i = from, j = to - 1; i < j; i++, j--) [a[i], a[j]] = [a[j] as T, a[i] as T];
+  let out = '';
+  for (let i = 0; i < n; i += 4096)
+    out += String.fromCharCode.apply(null, chars.subarray(i, Math.min(n, i + 4096)) as unknown as number[]);
+  return out;
 }
 
 /** Text as the Toolbox's client reads a 420 or 424 field: logical order, 420 unshaped. */
