@@ -3,6 +3,8 @@
 // The pipeline copies one row and journals another into SQLite, the CLOB found by key; the re-reads
 // verify makes by key find every row. The agent matches such a key by the bytes the file holds (the
 // logical text written back in visual order), since SQL compares what is stored, not what is read.
+// A key column whose CCSID the entity forces (273 bytes under a 37 tag) likewise: before, its journaled
+// rows with a CLOB were dropped as gone.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +38,8 @@ beforeAll(async () => {
   await admin.query(
     'CREATE TABLE BIDI.KEYS (HE VARCHAR(20) CCSID 424 NOT NULL, AR CHAR(12) CCSID 420 NOT NULL, NOTE CLOB(1K), PRIMARY KEY (HE, AR))',
   );
+  // A key tagged 37 that a program filled with 273 bytes: 37 reads Müller's ü (0xD0) as "}".
+  await admin.query('CREATE TABLE BIDI.KUNDEN (NAME CHAR(8) CCSID 37 NOT NULL PRIMARY KEY, NOTE CLOB(1K))');
 });
 afterAll(async () => {
   await admin?.close();
@@ -92,6 +96,48 @@ describe('Arabic and Hebrew keys', () => {
       expect(
         await source.readRows(TABLE, [{ HE: logicalToVisual(first.he, 424), AR: first.ar.padEnd(12, ' ') }]),
       ).toEqual([]);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('a key read by a forced CCSID is matched by its bytes too', async () => {
+    const table = { schema: 'BIDI', table: 'KUNDEN' };
+    const path = join(mkdtempSync(join(tmpdir(), 'cdc-forcedkeys-')), 'replica.sqlite');
+    const options = {
+      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'FORCESYNC' }),
+      configuration: journalConfiguration(),
+      pipelineId: 'forcedkeys',
+      agentId: 'src',
+      entities: [journalEntity(table, { forceCcsid: { NAME: 273 } })],
+    };
+    const events: RunnerEvent[] = [];
+    const run = () =>
+      new PipelineRunner({
+        openSource: () => openJournalSource(options),
+        openTarget: async () => new SqliteTarget(path, 'forcedkeys'),
+        entities: [{ source: table, target: { table: 'kunden' } }],
+        onEvent: (e) => events.push(e),
+        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+      }).runUntilCaughtUp();
+    await admin.query("INSERT INTO BIDI.KUNDEN VALUES ('Gr}~e', 'copied')");
+    await run();
+    await admin.query("INSERT INTO BIDI.KUNDEN VALUES ('M}ller', 'journaled')");
+    await run();
+    expect(events.filter((e) => ['failed', 'rows-refused', 'table-suspended'].includes(e.kind))).toEqual([]);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT "NAME", "NOTE" FROM "kunden" ORDER BY "NOTE"').raw().all()).toEqual([
+        ['Grüße   ', 'copied'],
+        ['Müller  ', 'journaled'],
+      ]);
+    } finally {
+      db.close();
+    }
+    const source = await openJournalSource(options);
+    try {
+      const again = await source.readRows(table, [{ NAME: 'Müller  ' }, { NAME: 'Grüße   ' }]);
+      expect(again.map((r) => r.NOTE).sort()).toEqual(['copied', 'journaled']);
     } finally {
       await source.close();
     }
