@@ -69,8 +69,14 @@ const CODE: Readonly<Record<BidiClass, number>> = {
   WS,
   ON,
 };
-const CLASSES = new Uint8Array(0x10000);
-for (let c = 0; c < 0x10000; c++) CLASSES[c] = CODE[classOf(c)];
+// Made on the first reordering, not at start-up: most systems hold no 420 or 424 text.
+let classes: Uint8Array | null = null;
+function classTable(): Uint8Array {
+  if (classes) return classes;
+  classes = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) classes[c] = CODE[classOf(c)];
+  return classes;
+}
 
 const MIRROR = new Map<number, number>(
   ['()', ')(', '<>', '><', '[]', '][', '{}', '}{', '«»', '»«'].map((p) => [p.charCodeAt(0), p.charCodeAt(1)]),
@@ -100,9 +106,10 @@ function levelsOf(units: string, visual: boolean): Uint8Array | null {
   const m = units.length;
   scratch(m);
   const t = types;
+  const table = classTable();
   let anyRight = false;
   for (let i = 0; i < m; i++) {
-    let x = CLASSES[units.charCodeAt(i)] as number;
+    let x = table[units.charCodeAt(i)] as number;
     // Stored visual text holds a mark as a glyph of its own, one of the letters of the run.
     if (visual && x === NSM) x = AL;
     if (x === R || x === AL || x === AN) anyRight = true;
