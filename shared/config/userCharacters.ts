@@ -3,9 +3,9 @@
 // character each stands for at that shop. The journal agent's userCharacters setting holds it as text.
 
 /** `6941=U+20BB7, 6942=U+5F45`: a code of four hex digits, a Unicode code point. */
-const ENTRY = /([0-9A-Fa-f]{4})=U\+([0-9A-Fa-f]{4,6})/g;
-export const USER_CHARACTERS_PATTERN =
-  /^\s*[0-9A-Fa-f]{4}=U\+[0-9A-Fa-f]{4,6}(?:[\s,]+[0-9A-Fa-f]{4}=U\+[0-9A-Fa-f]{4,6})*[\s,]*$/;
+const ENTRY_SOURCE = '([0-9A-Fa-f]{4})=U\\+([0-9A-Fa-f]{4,6})';
+const ENTRY = new RegExp(ENTRY_SOURCE, 'g');
+export const USER_CHARACTERS_PATTERN = new RegExp(`^\\s*${ENTRY_SOURCE}(?:[\\s,]+${ENTRY_SOURCE})*[\\s,]*$`);
 export const USER_CHARACTERS_RULE =
   'entries CODE=U+XXXX separated by commas or blanks: CODE the four hex digits of a double-byte code ' +
   '(each byte 41 to FE), U+XXXX the Unicode character it stands for (not a surrogate); no code twice';
