@@ -6,8 +6,7 @@
 import { BINARY_CCSID, ccsidKind } from '../../../lib/ibmi/ccsid';
 import { sqlTypeName, type FieldDef, type FieldType } from '../../../lib/ibmi/recordImage';
 import type { Entity } from '../../../shared/controlApi';
-import type { FileLayout } from './layout';
-import { ibmiFold } from '../../../shared/names';
+import { columnSetting, derivedLayout, unknownColumns, type DerivedLayouts, type FileLayout } from './layout';
 
 export type ForceCcsid = NonNullable<Entity['forceCcsid']>;
 
@@ -76,32 +75,22 @@ function forcedField(table: string, f: FieldDef, ccsid: number, explicit: boolea
  */
 export function forcedLayout(layout: FileLayout, force: ForceCcsid | undefined, table: string): FileLayout {
   if (force === undefined) return layout;
-  // Made once per layout and override: decoders are compiled per field list (assemble.ts).
-  const key = JSON.stringify(force);
-  const known = made.get(layout);
-  if (known?.key === key) return known.forced;
-  const forced = withForced(layout, force, table);
-  made.set(layout, { key, forced });
-  return forced;
+  return derivedLayout(made, layout, JSON.stringify(force), () => withForced(layout, force, table));
 }
 
-const made = new WeakMap<FileLayout, { key: string; forced: FileLayout }>();
+const made: DerivedLayouts = new WeakMap();
 
 function withForced(layout: FileLayout, force: ForceCcsid, table: string): FileLayout {
   const perColumn = typeof force === 'number' ? null : force;
   if (perColumn) {
-    const unknown = Object.keys(perColumn).filter((c) => !layout.fields.some((f) => f.name === ibmiFold(c)));
+    const unknown = unknownColumns(layout, Object.keys(perColumn));
     if (unknown.length)
       throw new Error(
         `${table} forceCcsid names columns the file does not have: ${unknown.join(', ')} (it has ${layout.fields.map((f) => f.name).join(', ')}).`,
       );
   }
   const chosen = (f: FieldDef): number | undefined =>
-    perColumn
-      ? Object.entries(perColumn).find(([c]) => ibmiFold(c) === f.name)?.[1]
-      : coveredByTable(f.type)
-        ? (force as number)
-        : undefined;
+    perColumn ? columnSetting(perColumn, f) : coveredByTable(f.type) ? (force as number) : undefined;
   const fields = layout.fields.map((f) => {
     const ccsid = chosen(f);
     if (ccsid === undefined) return f;

@@ -207,6 +207,30 @@ export const unsupportedColumns = (layout: FileLayout): string[] =>
 export const unknownColumns = (layout: FileLayout, columns: readonly string[]): string[] =>
   columns.filter((col) => !layout.fields.some((f) => f.name === ibmiFold(col)));
 
+/** An entity's setting for one field, from settings per column named as the entity wrote them. */
+export const columnSetting = <T>(perColumn: Readonly<Record<string, T>>, f: FieldDef): T | undefined =>
+  Object.entries(perColumn).find(([c]) => ibmiFold(c) === f.name)?.[1];
+
+/** Layouts an entity's settings made from a file's, by layout: the key says which settings. */
+export type DerivedLayouts = WeakMap<FileLayout, { key: string; derived: FileLayout }>;
+
+/**
+ * The layout `make` derives from `layout` under the settings `key`, made once per layout and key:
+ * decoders are compiled per field list (assemble.ts), so the same settings must give the same object.
+ */
+export function derivedLayout(
+  made: DerivedLayouts,
+  layout: FileLayout,
+  key: string,
+  make: () => FileLayout,
+): FileLayout {
+  const known = made.get(layout);
+  if (known?.key === key) return known.derived;
+  const derived = make();
+  made.set(layout, { key, derived });
+  return derived;
+}
+
 /** Primary keys of the files, from SYSCST and SYSKEYCST: one query for all of them. */
 export async function primaryKeys(
   c: IbmiConnection,

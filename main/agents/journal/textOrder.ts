@@ -5,8 +5,8 @@ import { VISUAL_CCSIDS } from '../../../lib/ibmi/bidi';
 import type { FieldDef } from '../../../lib/ibmi/recordImage';
 import type { JournalConfiguration } from '../../../shared/agents/journal';
 import type { Entity } from '../../../shared/controlApi';
+import { columnSetting, derivedLayout, type DerivedLayouts, type FileLayout } from './layout';
 import { ibmiFold } from '../../../shared/names';
-import type { FileLayout } from './layout';
 
 type TextOrder = JournalConfiguration['textOrder'];
 export type EntityTextOrder = NonNullable<Entity['textOrder']>;
@@ -28,15 +28,10 @@ export function orderedLayout(
   table: string,
 ): FileLayout {
   const key = `${source} ${JSON.stringify(entity ?? null)}`;
-  const known = made.get(layout);
-  if (known?.key === key) return known.ordered;
-  const ordered = withOrder(layout, source, entity, table);
-  made.set(layout, { key, ordered });
-  return ordered;
+  return derivedLayout(made, layout, key, () => withOrder(layout, source, entity, table));
 }
 
-// Made once per layout and setting: decoders are compiled per field list (assemble.ts).
-const made = new WeakMap<FileLayout, { key: string; ordered: FileLayout }>();
+const made: DerivedLayouts = new WeakMap();
 
 function withOrder(
   layout: FileLayout,
@@ -57,8 +52,7 @@ function withOrder(
       );
   }
   const orderOf = (f: FieldDef): TextOrder =>
-    (perColumn && Object.entries(perColumn).find(([c]) => ibmiFold(c) === f.name)?.[1]) ??
-    (typeof entity === 'string' ? entity : source);
+    (perColumn && columnSetting(perColumn, f)) ?? (typeof entity === 'string' ? entity : source);
   let changed = false;
   const fields = layout.fields.map((f) => {
     const logical = isVisualText(f) && orderOf(f) === 'logical';
