@@ -13,6 +13,7 @@ import type { RefusedRow } from '../../main/agents/spi';
 import type { Target } from '../../main/agents/target';
 import type { RunnerEvent } from '../../main/runner/events';
 import { PipelineRunner } from '../../main/runner/pipelineRunner';
+import { ibmiFold } from '../../shared/names';
 
 export const journalConfiguration = (over: Partial<JournalConfiguration> = {}): JournalConfiguration => ({
   dateFormat: null,
@@ -155,7 +156,7 @@ export function journalRunner(
   return new PipelineRunner({
     openSource: () =>
       openJournalSource({
-        credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline.toUpperCase() }),
+        credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: ibmiFold(pipeline) }),
         configuration: journalConfiguration(options.configuration),
         pipelineId: pipeline,
         agentId: 'src',

@@ -14,11 +14,17 @@ import { logicalToVisual } from '../../../../lib/ibmi/bidi';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { openJournalSource } from '../../../../main/agents/journal/source';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
-import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
+import type { Entity } from '../../../../shared/controlApi';
+import { ibmiFold } from '../../../../shared/names';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
-import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
+import {
+  journalConfiguration,
+  journalEntity,
+  journalRunner,
+  sandboxIbmiCredentials,
+} from '../../../helpers/journal';
 
 const TABLE = { schema: 'BIDI', table: 'KEYS' };
 // Logical text as a DBA reads it; the file holds it as a Toolbox client writes it (visual, shaped).
@@ -46,25 +52,35 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** A pipeline of one entity into a new SQLite file, and its source opened alone for re-reads by key. */
+function keyedPipeline(pipeline: string, entity: Entity) {
+  const path = join(mkdtempSync(join(tmpdir(), `cdc-${pipeline}-`)), 'replica.sqlite');
+  const events: RunnerEvent[] = [];
+  const run = () =>
+    journalRunner(
+      sandbox,
+      pipeline,
+      [entity],
+      async () => new SqliteTarget(path, pipeline),
+      events,
+    ).runUntilCaughtUp();
+  const openSource = () =>
+    openJournalSource({
+      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: ibmiFold(pipeline) }),
+      configuration: journalConfiguration(),
+      pipelineId: pipeline,
+      agentId: 'src',
+      entities: [entity],
+    });
+  return { path, events, run, openSource };
+}
+
 describe('Arabic and Hebrew keys', () => {
   it('copy, journal (the CLOB read by key) and re-read by key all find the rows', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cdc-bidikeys-')), 'replica.sqlite');
-    const options = {
-      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'BIDISYNC' }),
-      configuration: journalConfiguration(),
-      pipelineId: 'bidikeys',
-      agentId: 'src',
-      entities: [journalEntity(TABLE)],
-    };
-    const events: RunnerEvent[] = [];
-    const run = () =>
-      new PipelineRunner({
-        openSource: () => openJournalSource(options),
-        openTarget: async () => new SqliteTarget(path, 'bidikeys'),
-        entities: [{ source: TABLE, target: { table: 'keys' } }],
-        onEvent: (e) => events.push(e),
-        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
-      }).runUntilCaughtUp();
+    const { path, events, run, openSource } = keyedPipeline(
+      'bidikeys',
+      journalEntity(TABLE, { target: { table: 'keys' } }),
+    );
     const insert = (r: (typeof ROWS)[number]) =>
       admin.query('INSERT INTO BIDI.KEYS VALUES (?, ?, ?)', stored(r));
     await insert(ROWS[0] as (typeof ROWS)[number]);
@@ -82,7 +98,7 @@ describe('Arabic and Hebrew keys', () => {
       db.close();
     }
 
-    const source = await openJournalSource(options);
+    const source = await openSource();
     try {
       const again = await source.readRows(
         TABLE,
@@ -103,23 +119,10 @@ describe('Arabic and Hebrew keys', () => {
 
   it('a key read by a forced CCSID is matched by its bytes too', async () => {
     const table = { schema: 'BIDI', table: 'KUNDEN' };
-    const path = join(mkdtempSync(join(tmpdir(), 'cdc-forcedkeys-')), 'replica.sqlite');
-    const options = {
-      credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: 'FORCESYNC' }),
-      configuration: journalConfiguration(),
-      pipelineId: 'forcedkeys',
-      agentId: 'src',
-      entities: [journalEntity(table, { forceCcsid: { NAME: 273 } })],
-    };
-    const events: RunnerEvent[] = [];
-    const run = () =>
-      new PipelineRunner({
-        openSource: () => openJournalSource(options),
-        openTarget: async () => new SqliteTarget(path, 'forcedkeys'),
-        entities: [{ source: table, target: { table: 'kunden' } }],
-        onEvent: (e) => events.push(e),
-        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
-      }).runUntilCaughtUp();
+    const { path, events, run, openSource } = keyedPipeline(
+      'forcedkeys',
+      journalEntity(table, { target: { table: 'kunden' }, forceCcsid: { NAME: 273 } }),
+    );
     await admin.query("INSERT INTO BIDI.KUNDEN VALUES ('Gr}~e', 'copied')");
     await run();
     await admin.query("INSERT INTO BIDI.KUNDEN VALUES ('M}ller', 'journaled')");
@@ -134,7 +137,7 @@ describe('Arabic and Hebrew keys', () => {
     } finally {
       db.close();
     }
-    const source = await openJournalSource(options);
+    const source = await openSource();
     try {
       const again = await source.readRows(table, [{ NAME: 'Müller  ' }, { NAME: 'Grüße   ' }]);
       expect(again.map((r) => r.NOTE).sort()).toEqual(['copied', 'journaled']);

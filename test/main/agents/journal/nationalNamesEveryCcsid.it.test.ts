@@ -12,14 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleByteUnits } from '../../../../lib/ibmi/ccsid';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
 import { journalChecks } from '../../../../main/agents/journal/checks';
-import { openJournalSource } from '../../../../main/agents/journal/source';
 import { SyncLibrary } from '../../../../main/agents/journal/syncLibrary';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
-import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN, SEED_AGENT } from '../../../../simulators/ibmi/seed';
-import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
+import { journalEntity, journalRunner, sandboxIbmiCredentials } from '../../../helpers/journal';
 
 /** The characters a CCSID shows at the bytes of $, # and @. */
 const variants = (ccsid: number) =>
@@ -84,21 +82,15 @@ describe.each([273, 277, 278, 280, 284, 297, 500])('names on a CCSID %i system',
 
     const path = join(mkdtempSync(join(tmpdir(), `cdc-names-${ccsid}-`)), 'replica.sqlite');
     const events: RunnerEvent[] = [];
+    // The pipeline's id names its sync library (journalRunner): national characters there too.
     const run = () =>
-      new PipelineRunner({
-        openSource: () =>
-          openJournalSource({
-            credentials: sandboxIbmiCredentials(sandbox, { syncLibrary }),
-            configuration: journalConfiguration(),
-            pipelineId: `names${ccsid}`,
-            agentId: 'src',
-            entities: [entity],
-          }),
-        openTarget: async () => new SqliteTarget(path, `names${ccsid}`),
-        entities: [{ source: { schema: library, table: file }, target: { table: 'orders' } }],
-        onEvent: (e) => events.push(e),
-        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
-      }).runUntilCaughtUp();
+      journalRunner(
+        sandbox,
+        syncLibrary,
+        [{ ...entity, target: { table: 'orders' } }],
+        async () => new SqliteTarget(path, syncLibrary),
+        events,
+      ).runUntilCaughtUp();
     await admin.query(`INSERT INTO ${library}.${file} VALUES (1, 12.50)`);
     await run();
     await admin.query(`INSERT INTO ${library}.${file} VALUES (2, 7.25)`);

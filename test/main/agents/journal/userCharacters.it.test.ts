@@ -8,15 +8,13 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IbmiConnection } from '../../../../lib/ibmi/connection';
-import { openJournalSource } from '../../../../main/agents/journal/source';
 import { PostgresTarget } from '../../../../main/agents/postgresql/target';
 import { SqliteTarget } from '../../../../main/agents/sqlite/target';
 import type { Target } from '../../../../main/agents/target';
-import { PipelineRunner } from '../../../../main/runner/pipelineRunner';
 import type { RunnerEvent } from '../../../../main/runner/events';
 import { startSandboxIbmi, type SandboxIbmi } from '../../../../simulators/ibmi';
 import { SEED_ADMIN } from '../../../../simulators/ibmi/seed';
-import { journalConfiguration, journalEntity, sandboxIbmiCredentials } from '../../../helpers/journal';
+import { journalEntity, journalRunner } from '../../../helpers/journal';
 import { POSTGRES, scratchSchema } from '../../../helpers/replica';
 
 // U+E000 and U+E001: the codes 6941 and 6942 as the Toolbox reads them in 939 and 300.
@@ -74,20 +72,14 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('a shop’s user-defined charac
   it('copies one row and streams another with the shop’s characters in place of its codes', async () => {
     const events: RunnerEvent[] = [];
     const run = () =>
-      new PipelineRunner({
-        openSource: () =>
-          openJournalSource({
-            credentials: sandboxIbmiCredentials(sandbox, { syncLibrary: pipeline }),
-            configuration: journalConfiguration({ userCharacters: TABLE }),
-            pipelineId: pipeline,
-            agentId: 'src',
-            entities: [journalEntity({ schema: 'GAIJI', table: 'KUNDEN' })],
-          }),
-        openTarget: target,
-        entities: [{ source: { schema: 'GAIJI', table: 'KUNDEN' }, target: { table: 'kunden' } }],
-        onEvent: (e) => events.push(e),
-        retry: { firstDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
-      }).runUntilCaughtUp();
+      journalRunner(
+        sandbox,
+        pipeline,
+        [journalEntity({ schema: 'GAIJI', table: 'KUNDEN' })],
+        target,
+        events,
+        { configuration: { userCharacters: TABLE } },
+      ).runUntilCaughtUp();
     const id = label === 'SQLite' ? 1 : 3;
     await insert(id);
     await run();
